@@ -350,3 +350,379 @@ GOAL_API goal_status goal_schedule_write(const goal_schedule *s, goal_dialect d,
 }
 #endif
 #endif /* GOAL_H_INCLUDED */
+
+/* ======================================================================================= */
+/*                                   IMPLEMENTATION                                         */
+/* ======================================================================================= */
+#if (defined(GOAL_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && !defined(GOAL__IMPL_DONE)
+#define GOAL__IMPL_DONE
+
+#include <string.h>
+#include <stdio.h>
+#include <stdarg.h>
+
+#if defined(GOAL_MALLOC) != defined(GOAL_FREE)
+#error "define both GOAL_MALLOC and GOAL_FREE, or neither"
+#endif
+#ifndef GOAL_MALLOC
+#include <stdlib.h>
+#define GOAL_MALLOC(size) malloc(size)
+#define GOAL_FREE(ptr) free(ptr)
+#endif
+#ifndef GOAL_ASSERT
+#include <assert.h>
+#define GOAL_ASSERT(cond) assert(cond)
+#endif
+
+/* ---- >>> memory ---------------------------------------------------------------------- */
+static void *goal__default_alloc(size_t size, void *user) { (void)user; return GOAL_MALLOC(size); }
+static void goal__default_free(void *ptr, void *user) { (void)user; GOAL_FREE(ptr); }
+
+static goal_allocator goal__allocator(const goal_allocator *a) {
+    goal_allocator r;
+    if (a && a->alloc_fn && a->free_fn) return *a;
+    r.alloc_fn = goal__default_alloc; r.free_fn = goal__default_free; r.user = NULL;
+    return r;
+}
+static void *goal__alloc(const goal_allocator *a, size_t size) {
+    return a->alloc_fn(size ? size : 1, a->user);
+}
+static void goal__free(const goal_allocator *a, void *p) { if (p) a->free_fn(p, a->user); }
+
+/* Grows *ptr (holding *cap elements of `elem` bytes) to hold at least `need` elements. */
+static goal_status goal__reserve(const goal_allocator *a, void **ptr, size_t *cap, size_t need, size_t elem) {
+    size_t ncap;
+    void *np;
+    if (need <= *cap) return GOAL_OK;
+    ncap = *cap ? *cap : 16;
+    while (ncap < need) {
+        if (ncap > ((size_t)-1) / 2 / elem) { ncap = need; break; }
+        ncap *= 2;
+    }
+    if (ncap > ((size_t)-1) / elem) return GOAL_ERR_NOMEM;
+    np = goal__alloc(a, ncap * elem);
+    if (!np) return GOAL_ERR_NOMEM;
+    if (*ptr) { memcpy(np, *ptr, *cap * elem); goal__free(a, *ptr); }
+    *ptr = np; *cap = ncap;
+    return GOAL_OK;
+}
+#define GOAL__RESERVE(a, arr, cap, need) goal__reserve((a), (void **)&(arr), &(cap), (need), sizeof(*(arr)))
+
+/* ---- >>> little-endian words ----------------------------------------------------------- */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define GOAL__LE32(x) __builtin_bswap32(x)
+#else
+#define GOAL__LE32(x) (x)
+#endif
+static uint64_t goal__rd64(const uint8_t *p) {
+    uint64_t v = 0;
+    int i;
+    for (i = 7; i >= 0; i--) v = (v << 8) | p[i];
+    return v;
+}
+static uint32_t goal__rd32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static uint16_t goal__rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static void goal__wr64(uint8_t *p, uint64_t v) { int i; for (i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i)); }
+static void goal__wr32(uint8_t *p, uint32_t v) { int i; for (i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i)); }
+static void goal__wr16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+
+/* ---- >>> status and errors -------------------------------------------------------------- */
+const char *goal_strerror(int status) {
+#define GOAL__STATUS_CASE(name, value, text) case value: return text;
+    switch (status) { GOAL_STATUS_LIST(GOAL__STATUS_CASE) default: return "unknown status"; }
+#undef GOAL__STATUS_CASE
+}
+const char *goal_version(void) { return GOAL_VERSION_STRING; }
+
+/* Fills err (if any) with status and a printf-style message; returns status. */
+static goal_status goal__fail(goal_error *err, goal_status status, const char *fmt, ...) {
+    va_list ap;
+    if (!err) return status;
+    err->status = status;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return status;
+}
+static void goal__error_clear(goal_error *err) {
+    if (!err) return;
+    err->status = GOAL_OK; err->line = err->col = 0; err->rank = -1; err->action = -1; err->msg[0] = 0;
+}
+/* Writes a printf-style message into msg (GOAL_MSG_MAX bytes); returns status. */
+static goal_status goal__problem(char *msg, goal_status st, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, GOAL_MSG_MAX, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* ---- >>> operations and datatypes ---------------------------------------------------- */
+static const char *const goal__op_names[] = {
+#define GOAL__OP_NAME(name, text) text,
+    GOAL_OP_LIST(GOAL__OP_NAME)
+#undef GOAL__OP_NAME
+    "user"
+};
+
+size_t goal_dtype_size(goal_dtype t) {
+    unsigned cls = (unsigned)t >> 4, lg = (unsigned)t & 15u;
+    if (cls > 2 || lg > 3) return 0;
+    return (size_t)1 << lg;
+}
+const char *goal_dtype_name(goal_dtype t) {
+    static const char *const names[3][4] = {
+        {"Int8", "Int16", "Int32", "Int64"}, {"UInt8", "UInt16", "UInt32", "UInt64"},
+        {"Float8", "Float16", "Float32", "Float64"}};
+    if (!goal_dtype_size(t)) return NULL;
+    return names[(unsigned)t >> 4][(unsigned)t & 15u];
+}
+const char *goal_op_name(goal_op op) {
+    return (unsigned)op < (unsigned)GOAL_OP_COUNT ? goal__op_names[op] : NULL;
+}
+goal_status goal_op_check(goal_op op, goal_dtype t) {
+    int is_float = ((unsigned)t >> 4) == 2;
+    if ((unsigned)op >= (unsigned)GOAL_OP_USER) return GOAL_ERR_OP;
+    if (!goal_dtype_size(t)) return GOAL_ERR_TYPE;
+    if (is_float && goal_dtype_size(t) < 4) return GOAL_ERR_TYPE;
+    if (is_float && op >= GOAL_OP_LAND && op <= GOAL_OP_BXOR) return GOAL_ERR_OP;
+    return GOAL_OK;
+}
+
+/* ---- >>> action encoding --------------------------------------------------------------- */
+/* head = kind:3 | flags:5 | nsrc:12 | ndeps:12; see BINARY SCHEDULE above. */
+#define GOAL__F_WIDE 0x08u   /* sizes, offsets and costs take two words */
+#define GOAL__F_OFF 0x10u    /* send/recv: offset word(s) present */
+#define GOAL__F_TAG 0x20u    /* send/recv: tag word present */
+#define GOAL__F_LOC 0x40u    /* send/recv/calc: slot|cpu|nic word present */
+#define GOAL__F_IRQ 0x80u    /* the first dependents are released on start */
+#define GOAL__KIND(head) ((head) & 7u)
+#define GOAL__ESC 0xFFFu     /* nsrc or ndeps of 0xfff and more: the count is a body word */
+#define GOAL__DEP_START 0x80000000u
+#define GOAL__NONE 0xFFFFFFFFu
+#define GOAL__PARAM_MAX 12   /* most parameter words of one action */
+
+static uint32_t *goal__put(uint32_t *w, uint64_t v, int wide) {
+    *w++ = GOAL__LE32((uint32_t)v);
+    if (wide) *w++ = GOAL__LE32((uint32_t)(v >> 32));
+    return w;
+}
+static const uint32_t *goal__get(const uint32_t *w, uint64_t *v, int wide) {
+    *v = GOAL__LE32(w[0]);
+    if (wide) *v |= (uint64_t)GOAL__LE32(w[1]) << 32;
+    return w + 1 + (wide != 0);
+}
+
+/* Encodes the parameters of a (valid) action into w0; returns kind|flags, sets *nwords.
+   There is one encoding per action: the loader re-encodes to check canonical form. */
+static uint32_t goal__encode(const goal_action *a, uint32_t *w0, uint32_t *nwords) {
+    uint32_t f = 0, *w = w0, loc = 0;
+    int wide;
+    switch (a->kind) {
+    case GOAL_SEND: case GOAL_RECV:
+        wide = (a->buf.size | a->buf.offset) >> 32 != 0;
+        loc = a->buf.slot | (uint32_t)a->cpu << 16 | (uint32_t)a->nic << 24;
+        f = (wide ? GOAL__F_WIDE : 0) | (a->buf.offset ? GOAL__F_OFF : 0) | (a->tag ? GOAL__F_TAG : 0) |
+            (loc ? GOAL__F_LOC : 0);
+        *w++ = GOAL__LE32((uint32_t)a->peer);
+        w = goal__put(w, a->buf.size, wide);
+        if (a->buf.offset) w = goal__put(w, a->buf.offset, wide);
+        if (a->tag) *w++ = GOAL__LE32((uint32_t)a->tag);
+        if (loc) *w++ = GOAL__LE32(loc);
+        break;
+    case GOAL_EXEC:
+        wide = (a->buf.size | a->buf.offset | a->buf2.size | a->buf2.offset) >> 32 != 0;
+        f = wide ? GOAL__F_WIDE : 0;
+        *w++ = GOAL__LE32((uint32_t)a->op | (a->op == GOAL_OP_USER ? 0u : (uint32_t)a->dtype << 8));
+        if (a->op == GOAL_OP_USER) *w++ = GOAL__LE32(a->fn);
+        *w++ = GOAL__LE32(a->buf.slot | a->buf2.slot << 16);
+        w = goal__put(w, a->buf.offset, wide); w = goal__put(w, a->buf.size, wide);
+        w = goal__put(w, a->buf2.offset, wide); w = goal__put(w, a->buf2.size, wide);
+        break;
+    case GOAL_CALC:
+        wide = a->cost >> 32 != 0;
+        loc = (uint32_t)a->cpu << 16;
+        f = (wide ? GOAL__F_WIDE : 0) | (loc ? GOAL__F_LOC : 0);
+        w = goal__put(w, a->cost, wide);
+        if (loc) *w++ = GOAL__LE32(loc);
+        break;
+    default: break;
+    }
+    *nwords = (uint32_t)(w - w0);
+    return (uint32_t)a->kind | f;
+}
+
+/* Decodes the parameters at w of an action whose head is `head`; returns the word after. */
+static const uint32_t *goal__decode(uint32_t head, const uint32_t *w, goal_action *a) {
+    int wide = (head & GOAL__F_WIDE) != 0;
+    uint32_t loc = 0, x;
+    memset(a, 0, sizeof *a);
+    a->kind = (goal_kind)GOAL__KIND(head);
+    switch (a->kind) {
+    case GOAL_SEND: case GOAL_RECV:
+        a->peer = (int32_t)GOAL__LE32(*w); w++;
+        w = goal__get(w, &a->buf.size, wide);
+        if (head & GOAL__F_OFF) w = goal__get(w, &a->buf.offset, wide);
+        if (head & GOAL__F_TAG) { a->tag = (int32_t)GOAL__LE32(*w); w++; }
+        if (head & GOAL__F_LOC) { loc = GOAL__LE32(*w); w++; }
+        a->buf.slot = loc & 0xFFFFu; a->cpu = (uint8_t)(loc >> 16); a->nic = (uint8_t)(loc >> 24);
+        break;
+    case GOAL_EXEC:
+        x = GOAL__LE32(*w); w++;
+        a->op = (goal_op)(x & 0xFFu); a->dtype = (goal_dtype)((x >> 8) & 0xFFu);
+        if (a->op == GOAL_OP_USER) { a->fn = GOAL__LE32(*w); w++; }
+        x = GOAL__LE32(*w); w++;
+        a->buf.slot = x & 0xFFFFu; a->buf2.slot = x >> 16;
+        w = goal__get(w, &a->buf.offset, wide); w = goal__get(w, &a->buf.size, wide);
+        w = goal__get(w, &a->buf2.offset, wide); w = goal__get(w, &a->buf2.size, wide);
+        break;
+    case GOAL_CALC:
+        w = goal__get(w, &a->cost, wide);
+        if (head & GOAL__F_LOC) { loc = GOAL__LE32(*w); w++; }
+        a->cpu = (uint8_t)(loc >> 16);
+        break;
+    default: break;
+    }
+    return w;
+}
+
+/* ---- >>> validation of one action -------------------------------------------------------- */
+/* Why action a cannot be in a schedule of nranks ranks (a status, words in msg), or GOAL_OK.
+   The builder and the loader both ask it. */
+static goal_status goal__check_buf(const goal_buf *b, const char *what, char *msg) {
+    if (b->slot > GOAL_SLOT_MAX && b->slot != GOAL_SLOT_SCRATCH)
+        return goal__problem(msg, GOAL_ERR_ARG, "%s: slot %lu does not exist (0..%u or scratch)", what,
+                             (unsigned long)b->slot, GOAL_SLOT_MAX);
+    if (b->size > GOAL_SIZE_MAX || b->offset > GOAL_SIZE_MAX - b->size)
+        return goal__problem(msg, GOAL_ERR_SIZE, "%s: offset + size overflows (limit 2^63-1 bytes)", what);
+    return GOAL_OK;
+}
+static goal_status goal__check_exec(const goal_action *a, char *msg) {
+    const char *on = goal_op_name(a->op), *tn = goal_dtype_name(a->dtype);
+    goal_status st;
+    size_t es;
+    if ((st = goal__check_buf(&a->buf, "exec buffer 1", msg)) != GOAL_OK) return st;
+    if ((st = goal__check_buf(&a->buf2, "exec buffer 2", msg)) != GOAL_OK) return st;
+    if (a->cpu || a->nic) return goal__problem(msg, GOAL_ERR_ARG, "exec takes no cpu or nic");
+    if (a->op == GOAL_OP_USER) return GOAL_OK;
+    st = goal_op_check(a->op, a->dtype);
+    if (st == GOAL_ERR_OP && on && tn)
+        return goal__problem(msg, st, "%s is not defined on %s (bitwise and logical ops take Int or UInt)", on, tn);
+    if (st == GOAL_ERR_OP) return goal__problem(msg, st, "unknown operation %d", (int)a->op);
+    if (st == GOAL_ERR_TYPE && tn) return goal__problem(msg, st, "%s is not supported: Float is 32 or 64 bits", tn);
+    if (st != GOAL_OK) return goal__problem(msg, st, "unknown datatype 0x%x", (unsigned)a->dtype);
+    es = goal_dtype_size(a->dtype);
+    if (a->buf.size != a->buf2.size)
+        return goal__problem(msg, GOAL_ERR_SIZE, "exec %s%s: both buffers must hold the same number of elements", on, tn);
+    if (a->buf.size % es)
+        return goal__problem(msg, GOAL_ERR_SIZE, "exec %s%s: %lu bytes is not a whole number of %u-byte elements", on,
+                             tn, (unsigned long)a->buf.size, (unsigned)es);
+    return GOAL_OK;
+}
+static goal_status goal__check_action(const goal_action *a, int32_t nranks, char *msg) {
+    const char *what = a->kind == GOAL_SEND ? "send" : "recv";
+    switch (a->kind) {
+    case GOAL_SEND: case GOAL_RECV:
+        if (a->peer == GOAL_ANY && a->kind == GOAL_SEND)
+            return goal__problem(msg, GOAL_ERR_PEER, "send: a send needs a peer (any source is for recv)");
+        if (a->peer != GOAL_ANY && (a->peer < 0 || a->peer >= nranks))
+            return goal__problem(msg, GOAL_ERR_PEER, "%s: peer %ld is out of range (%ld ranks)", what, (long)a->peer,
+                                 (long)nranks);
+        if (a->tag < GOAL_ANY)
+            return goal__problem(msg, GOAL_ERR_ARG, "%s: tag %ld is negative (-1 means any)", what, (long)a->tag);
+        return goal__check_buf(&a->buf, what, msg);
+    case GOAL_EXEC: return goal__check_exec(a, msg);
+    case GOAL_CALC:
+        if (a->nic) return goal__problem(msg, GOAL_ERR_ARG, "calc takes a cpu, not a nic");
+        return GOAL_OK;
+    case GOAL_NOP:
+        if (a->cpu || a->nic) return goal__problem(msg, GOAL_ERR_ARG, "nop takes no cpu or nic");
+        return GOAL_OK;
+    default: return goal__problem(msg, GOAL_ERR_ARG, "unknown action kind %d", (int)a->kind);
+    }
+}
+
+/* ---- >>> identifiers and labels -------------------------------------------------------- */
+static const char *const goal__reserved[] = {
+    "send", "recv", "exec", "calc", "nop", "requ", "irequ", "requires", "irequires", "to",
+    "from", "with", "tag", "cpu", "nic", "user", "rank", "num_ranks", "scratch", NULL};
+
+static int goal__is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+static int goal__is_digit(int c) { return c >= '0' && c <= '9'; }
+static int goal__is_idchar(int c) { return goal__is_alpha(c) || goal__is_digit(c) || c == '_'; }
+
+/* Why a name cannot be a label, or NULL when it can. */
+static const char *goal__label_problem(const char *s, size_t n) {
+    size_t i;
+    if (n == 0) return "a label cannot be empty";
+    if (n >= GOAL_LABEL_MAX) return "a label is at most 63 characters";
+    if (!goal__is_alpha((unsigned char)s[0])) return "a label starts with a letter";
+    for (i = 1; i < n; i++)
+        if (!goal__is_idchar((unsigned char)s[i])) return "a label holds only letters, digits and '_'";
+    for (i = 0; goal__reserved[i]; i++)
+        if (strlen(goal__reserved[i]) == n && memcmp(goal__reserved[i], s, n) == 0) return "a keyword cannot be a label";
+    return NULL;
+}
+
+/* Is s[0..n) the default name "l<i+1>" of action i? */
+static int goal__is_default_name(const char *s, size_t n, uint32_t i) {
+    char buf[16];
+    int k = snprintf(buf, sizeof buf, "l%lu", (unsigned long)i + 1ul);
+    return (size_t)k == n && memcmp(buf, s, n) == 0;
+}
+
+static uint32_t goal__hash(const char *s, size_t n) {
+    uint32_t h = 2166136261u;
+    size_t i;
+    for (i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
+    return h;
+}
+
+/* An open-addressing set of names -> action ids; the names live elsewhere (get). */
+typedef struct goal__names {
+    uint32_t *slots; size_t cap, count;   /* slot: id + 1, 0 = empty */
+} goal__names;
+typedef const char *(*goal__name_fn)(const void *ctx, uint32_t id, size_t *len);
+
+static uint32_t goal__names_find(const goal__names *t, const char *s, size_t n, goal__name_fn get, const void *ctx) {
+    size_t mask, i;
+    if (!t->cap) return GOAL__NONE;
+    mask = t->cap - 1;
+    for (i = goal__hash(s, n) & mask;; i = (i + 1) & mask) {
+        size_t len;
+        const char *name;
+        uint32_t v = t->slots[i];
+        if (!v) return GOAL__NONE;
+        name = get(ctx, v - 1, &len);
+        if (len == n && memcmp(name, s, n) == 0) return v - 1;
+    }
+}
+static void goal__names_put(goal__names *t, uint32_t id, goal__name_fn get, const void *ctx) {
+    size_t len, mask = t->cap - 1, i;
+    const char *s = get(ctx, id, &len);
+    for (i = goal__hash(s, len) & mask; t->slots[i]; i = (i + 1) & mask) {}
+    t->slots[i] = id + 1;
+    t->count++;
+}
+static goal_status goal__names_add(goal__names *t, const goal_allocator *a, uint32_t id, goal__name_fn get, const void *ctx) {
+    if ((t->count + 1) * 2 > t->cap) {
+        goal__names old = *t;
+        size_t k, ncap = t->cap ? t->cap * 2 : 64;
+        uint32_t *slots = (uint32_t *)goal__alloc(a, ncap * sizeof(uint32_t));
+        if (!slots) return GOAL_ERR_NOMEM;
+        memset(slots, 0, ncap * sizeof(uint32_t));
+        t->slots = slots; t->cap = ncap; t->count = 0;
+        for (k = 0; k < old.cap; k++)
+            if (old.slots[k]) goal__names_put(t, old.slots[k] - 1, get, ctx);
+        goal__free(a, old.slots);
+    }
+    goal__names_put(t, id, get, ctx);
+    return GOAL_OK;
+}
+static void goal__names_clear(goal__names *t) {
+    if (t->cap) memset(t->slots, 0, t->cap * sizeof(uint32_t));
+    t->count = 0;
+}
+
