@@ -726,3 +726,246 @@ static void goal__names_clear(goal__names *t) {
     t->count = 0;
 }
 
+/* ---- >>> the graph --------------------------------------------------------------------- */
+struct goal_graph {
+    goal_allocator alloc;
+    int32_t rank, nranks;
+    uint32_t *head;              /* kind | flags of each action */
+    uint32_t *poff;              /* first parameter word of each action; poff[n] = nwords */
+    size_t n, hcap, pcap;
+    uint32_t *words; size_t nwords, wcap;
+    uint32_t *esrc, *edst;       /* edge b -> a is (esrc b, edst a); GOAL__DEP_START in edst = irequires */
+    size_t ne, ecap, ecap2;
+    uint32_t *lab; size_t labcap; /* 1 + offset into lstr, 0 = no label; NULL until a label is set */
+    char *lstr; size_t lsize, lcap;
+    goal__names names;
+    uint64_t *extent; size_t nslots, extcap; /* bytes of each user slot touched so far */
+    uint64_t scratch;                        /* bytes of the scratch slot touched so far */
+    goal_status first;
+    char firstmsg[GOAL_MSG_MAX];
+};
+
+static const char *goal__graph_name(const void *ctx, uint32_t id, size_t *len) {
+    const goal_graph *g = (const goal_graph *)ctx;
+    const char *s = g->lstr + g->lab[id] - 1;
+    *len = strlen(s);
+    return s;
+}
+
+/* Records the first error of the graph; returns st. */
+static goal_status goal__graph_fail(goal_graph *g, goal_status st, const char *fmt, ...) {
+    va_list ap;
+    int k;
+    if (g->first != GOAL_OK) return st;
+    k = snprintf(g->firstmsg, sizeof g->firstmsg, "rank %ld: ", (long)g->rank);
+    va_start(ap, fmt);
+    vsnprintf(g->firstmsg + k, sizeof g->firstmsg - (size_t)k, fmt, ap);
+    va_end(ap);
+    g->first = st;
+    return st;
+}
+
+goal_status goal_graph_create(goal_graph **out, const goal_graph_desc *desc) {
+    goal_graph_desc d;
+    goal_allocator a;
+    goal_graph *g;
+    goal_status st;
+    if (!out) return GOAL_ERR_ARG;
+    *out = NULL;
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    a = goal__allocator(&d.alloc);
+    if (!(g = (goal_graph *)goal__alloc(&a, sizeof *g))) return GOAL_ERR_NOMEM;
+    memset(g, 0, sizeof *g);
+    g->alloc = a;
+    if (GOAL__RESERVE(&g->alloc, g->poff, g->pcap, 1) != GOAL_OK) { goal_graph_destroy(g); return GOAL_ERR_NOMEM; }
+    if ((st = goal_graph_reset(g, d.rank, d.nranks ? d.nranks : 1)) != GOAL_OK) { goal_graph_destroy(g); return st; }
+    *out = g;
+    return GOAL_OK;
+}
+
+void goal_graph_destroy(goal_graph *g) {
+    if (!g) return;
+    goal__free(&g->alloc, g->head); goal__free(&g->alloc, g->poff); goal__free(&g->alloc, g->words);
+    goal__free(&g->alloc, g->esrc); goal__free(&g->alloc, g->edst); goal__free(&g->alloc, g->lab);
+    goal__free(&g->alloc, g->lstr); goal__free(&g->alloc, g->names.slots); goal__free(&g->alloc, g->extent);
+    goal__free(&g->alloc, g);
+}
+
+goal_status goal_graph_reset(goal_graph *g, int rank, int nranks) {
+    if (!g) return GOAL_ERR_ARG;
+    if (nranks < 1 || rank < 0 || rank >= nranks) return GOAL_ERR_RANK;
+    g->rank = rank; g->nranks = nranks;
+    g->n = 0; g->nwords = 0; g->ne = 0; g->lsize = 0; g->nslots = 0; g->scratch = 0;
+    g->poff[0] = 0;
+    if (g->lab) memset(g->lab, 0, g->labcap * sizeof(uint32_t));
+    goal__names_clear(&g->names);
+    g->first = GOAL_OK; g->firstmsg[0] = 0;
+    return GOAL_OK;
+}
+
+/* Makes room to record the extent of `slot`; changes nothing visible. */
+static goal_status goal__graph_slot_room(goal_graph *g, uint32_t slot) {
+    if (slot == GOAL_SLOT_SCRATCH || slot < g->nslots) return GOAL_OK;
+    return GOAL__RESERVE(&g->alloc, g->extent, g->extcap, (size_t)slot + 1);
+}
+/* Records that b is touched, so the schedule knows how large each slot must be. */
+static void goal__graph_touch(goal_graph *g, const goal_buf *b) {
+    uint64_t end = b->offset + b->size;
+    if (b->slot == GOAL_SLOT_SCRATCH) {
+        if (end > g->scratch) g->scratch = end;
+        return;
+    }
+    if (b->slot >= g->nslots) {
+        memset(g->extent + g->nslots, 0, (b->slot + 1 - g->nslots) * sizeof(uint64_t));
+        g->nslots = b->slot + 1;
+    }
+    if (end > g->extent[b->slot]) g->extent[b->slot] = end;
+}
+
+int32_t goal_graph_add(goal_graph *g, const goal_action *a) {
+    uint32_t w[GOAL__PARAM_MAX], nw, head;
+    int bufs;
+    goal_status st;
+    char msg[GOAL_MSG_MAX];
+    if (!g || !a) return GOAL_ERR_ARG;
+    if ((st = goal__check_action(a, g->nranks, msg)) != GOAL_OK) return goal__graph_fail(g, st, "%s", msg);
+    if (g->n >= 0x7FFFFFFEu) return goal__graph_fail(g, GOAL_ERR_LIMIT, "more than 2^31-2 actions");
+    head = goal__encode(a, w, &nw);
+    bufs = a->kind == GOAL_EXEC ? 2 : (a->kind == GOAL_SEND || a->kind == GOAL_RECV);
+    if (g->nwords + nw + g->ne + 2u * g->n > 0xFFFFFFF0u)
+        return goal__graph_fail(g, GOAL_ERR_LIMIT, "schedule body over 2^32 words");
+    if (GOAL__RESERVE(&g->alloc, g->head, g->hcap, g->n + 1) != GOAL_OK ||
+        GOAL__RESERVE(&g->alloc, g->poff, g->pcap, g->n + 2) != GOAL_OK ||
+        GOAL__RESERVE(&g->alloc, g->words, g->wcap, g->nwords + nw) != GOAL_OK ||
+        (bufs > 0 && goal__graph_slot_room(g, a->buf.slot) != GOAL_OK) ||
+        (bufs > 1 && goal__graph_slot_room(g, a->buf2.slot) != GOAL_OK))
+        return goal__graph_fail(g, GOAL_ERR_NOMEM, "out of memory");
+    if (bufs > 0) goal__graph_touch(g, &a->buf);
+    if (bufs > 1) goal__graph_touch(g, &a->buf2);
+    memcpy(g->words + g->nwords, w, nw * sizeof(uint32_t));
+    g->nwords += nw;
+    g->head[g->n] = head;
+    g->poff[g->n + 1] = (uint32_t)g->nwords;
+    return (int32_t)g->n++;
+}
+
+static goal_action goal__action0(goal_kind kind) {
+    goal_action a;
+    memset(&a, 0, sizeof a);
+    a.kind = kind;
+    return a;
+}
+int32_t goal_graph_send(goal_graph *g, goal_buf b, int peer, int tag) {
+    goal_action a = goal__action0(GOAL_SEND);
+    a.buf = b; a.peer = peer; a.tag = tag;
+    return goal_graph_add(g, &a);
+}
+int32_t goal_graph_recv(goal_graph *g, goal_buf b, int peer, int tag) {
+    goal_action a = goal__action0(GOAL_RECV);
+    a.buf = b; a.peer = peer; a.tag = tag;
+    return goal_graph_add(g, &a);
+}
+int32_t goal_graph_exec(goal_graph *g, goal_op op, goal_dtype t, goal_buf buf1, goal_buf buf2) {
+    goal_action a = goal__action0(GOAL_EXEC);
+    if (!g) return GOAL_ERR_ARG;
+    if (op == GOAL_OP_USER) return goal__graph_fail(g, GOAL_ERR_OP, "user functions are added with goal_graph_user");
+    a.op = op; a.dtype = t; a.buf = buf1; a.buf2 = buf2;
+    return goal_graph_add(g, &a);
+}
+int32_t goal_graph_user(goal_graph *g, uint32_t fn, goal_buf buf1, goal_buf buf2) {
+    goal_action a = goal__action0(GOAL_EXEC);
+    a.op = GOAL_OP_USER; a.fn = fn; a.buf = buf1; a.buf2 = buf2;
+    return goal_graph_add(g, &a);
+}
+int32_t goal_graph_calc(goal_graph *g, uint64_t cost) {
+    goal_action a = goal__action0(GOAL_CALC);
+    a.cost = cost;
+    return goal_graph_add(g, &a);
+}
+int32_t goal_graph_nop(goal_graph *g) {
+    goal_action a = goal__action0(GOAL_NOP);
+    return goal_graph_add(g, &a);
+}
+
+/* A negative id is the status of the call that failed to make it: passed on as it is. */
+static goal_status goal__check_id(goal_graph *g, int32_t id, const char *what) {
+    if (id < 0 && goal_strerror(id)[0] != 'u') return (goal_status)id;
+    if (id < 0 || (size_t)id >= g->n)
+        return goal__graph_fail(g, GOAL_ERR_ACTION, "%s: action %ld does not exist (%lu actions)", what, (long)id,
+                                (unsigned long)g->n);
+    return GOAL_OK;
+}
+
+static goal_status goal__graph_edge(goal_graph *g, int32_t a, int32_t b, uint32_t start) {
+    const char *what = start ? "irequires" : "requires";
+    goal_status st;
+    if (!g) return GOAL_ERR_ARG;
+    if ((st = goal__check_id(g, a, what)) != GOAL_OK || (st = goal__check_id(g, b, what)) != GOAL_OK) return st;
+    if (a == b) return goal__graph_fail(g, GOAL_ERR_SELFDEP, "%s: action %ld cannot depend on itself", what, (long)a);
+    if (g->nwords + g->ne + 2u * g->n >= 0xFFFFFFF0u) return goal__graph_fail(g, GOAL_ERR_LIMIT, "schedule body over 2^32 words");
+    if (GOAL__RESERVE(&g->alloc, g->esrc, g->ecap, g->ne + 1) != GOAL_OK ||
+        GOAL__RESERVE(&g->alloc, g->edst, g->ecap2, g->ne + 1) != GOAL_OK)
+        return goal__graph_fail(g, GOAL_ERR_NOMEM, "out of memory");
+    g->esrc[g->ne] = (uint32_t)b;
+    g->edst[g->ne] = (uint32_t)a | start;
+    g->ne++;
+    return GOAL_OK;
+}
+goal_status goal_graph_requires(goal_graph *g, int32_t a, int32_t b) { return goal__graph_edge(g, a, b, 0); }
+goal_status goal_graph_irequires(goal_graph *g, int32_t a, int32_t b) { return goal__graph_edge(g, a, b, GOAL__DEP_START); }
+
+/* The label of action id, or NULL. */
+static const char *goal__graph_label(const goal_graph *g, uint32_t id) {
+    return g->lab && id < g->labcap && g->lab[id] ? g->lstr + g->lab[id] - 1 : NULL;
+}
+static uint32_t goal__graph_find(const goal_graph *g, const char *s, size_t n) {
+    return goal__names_find(&g->names, s, n, goal__graph_name, g);
+}
+
+/* Sets the label of action id to s[0..n) (not NUL-terminated). */
+static goal_status goal__graph_set_label(goal_graph *g, int32_t id, const char *s, size_t n) {
+    const char *why = goal__label_problem(s, n);
+    goal_status st;
+    if ((st = goal__check_id(g, id, "label")) != GOAL_OK) return st;
+    if (why) return goal__graph_fail(g, GOAL_ERR_ARG, "label '%.*s': %s", (int)(n < 80 ? n : 80), s, why);
+    if (goal__graph_label(g, (uint32_t)id))
+        return goal__graph_fail(g, GOAL_ERR_DUPLABEL, "action %ld already has the label '%s'", (long)id,
+                                goal__graph_label(g, (uint32_t)id));
+    if (goal__graph_find(g, s, n) != GOAL__NONE)
+        return goal__graph_fail(g, GOAL_ERR_DUPLABEL, "label '%.*s' is already defined", (int)n, s);
+    if (g->labcap < g->n) {
+        size_t old = g->labcap;
+        if (GOAL__RESERVE(&g->alloc, g->lab, g->labcap, g->hcap) != GOAL_OK)
+            return goal__graph_fail(g, GOAL_ERR_NOMEM, "out of memory");
+        memset(g->lab + old, 0, (g->labcap - old) * sizeof(uint32_t));
+    }
+    if (GOAL__RESERVE(&g->alloc, g->lstr, g->lcap, g->lsize + n + 1) != GOAL_OK)
+        return goal__graph_fail(g, GOAL_ERR_NOMEM, "out of memory");
+    memcpy(g->lstr + g->lsize, s, n);
+    g->lstr[g->lsize + n] = 0;
+    g->lab[id] = (uint32_t)g->lsize + 1;
+    if (goal__names_add(&g->names, &g->alloc, (uint32_t)id, goal__graph_name, g) != GOAL_OK) {
+        g->lab[id] = 0;
+        return goal__graph_fail(g, GOAL_ERR_NOMEM, "out of memory");
+    }
+    g->lsize += n + 1;
+    return GOAL_OK;
+}
+goal_status goal_graph_label(goal_graph *g, int32_t a, const char *label) {
+    if (!g || !label) return GOAL_ERR_ARG;
+    return goal__graph_set_label(g, a, label, strlen(label));
+}
+
+goal_status goal_graph_status(const goal_graph *g) { return g ? g->first : GOAL_ERR_ARG; }
+const char *goal_graph_message(const goal_graph *g) { return g ? g->firstmsg : ""; }
+int32_t goal_graph_count(const goal_graph *g) { return g ? (int32_t)g->n : 0; }
+int goal_graph_rank(const goal_graph *g) { return g ? (int)g->rank : -1; }
+int goal_graph_nranks(const goal_graph *g) { return g ? (int)g->nranks : 0; }
+goal_status goal_graph_get(const goal_graph *g, int32_t id, goal_action *out) {
+    if (!g || !out) return GOAL_ERR_ARG;
+    if (id < 0 || (size_t)id >= g->n) return GOAL_ERR_ACTION;
+    goal__decode(g->head[id], g->words + g->poff[id], out);
+    return GOAL_OK;
+}
+
