@@ -435,6 +435,11 @@ const char *goal_strerror(int status) {
 #undef GOAL__STATUS_CASE
 }
 const char *goal_version(void) { return GOAL_VERSION_STRING; }
+static int goal__is_status(int v) {
+#define GOAL__STATUS_IS(name, value, text) case value:
+    switch (v) { GOAL_STATUS_LIST(GOAL__STATUS_IS) return 1; default: return 0; }
+#undef GOAL__STATUS_IS
+}
 
 /* Fills err (if any) with status and a printf-style message; returns status. */
 static goal_status goal__fail(goal_error *err, goal_status status, const char *fmt, ...) {
@@ -890,7 +895,7 @@ int32_t goal_graph_nop(goal_graph *g) {
 
 /* A negative id is the status of the call that failed to make it: passed on as it is. */
 static goal_status goal__check_id(goal_graph *g, int32_t id, const char *what) {
-    if (id < 0 && goal_strerror(id)[0] != 'u') return (goal_status)id;
+    if (id < 0 && goal__is_status(id)) return (goal_status)id;
     if (id < 0 || (size_t)id >= g->n)
         return goal__graph_fail(g, GOAL_ERR_ACTION, "%s: action %ld does not exist (%lu actions)", what, (long)id,
                                 (unsigned long)g->n);
@@ -966,6 +971,357 @@ goal_status goal_graph_get(const goal_graph *g, int32_t id, goal_action *out) {
     if (!g || !out) return GOAL_ERR_ARG;
     if (id < 0 || (size_t)id >= g->n) return GOAL_ERR_ACTION;
     goal__decode(g->head[id], g->words + g->poff[id], out);
+    return GOAL_OK;
+}
+
+/* ---- >>> the schedule view --------------------------------------------------------------- */
+#define GOAL__HDR 48u
+#define GOAL__MAGIC 0x4C414F47u          /* "GOAL" */
+#define GOAL__LABELS_NONE 0u             /* names are l<i+1>, written where a dependency needs one */
+#define GOAL__LABELS_AUTO 1u             /* names are l<i+1>, written on every action */
+#define GOAL__LABELS_TABLE 2u            /* names are stored */
+
+typedef struct goal__hdr {
+    uint32_t flags, rank, nranks, nactions, nedges, nindep, nbody, nslots, labelbytes;
+    uint64_t scratch;
+} goal__hdr;
+
+static void goal__hdr_read(const uint8_t *p, goal__hdr *h) {
+    h->flags = goal__rd16(p + 6); h->rank = goal__rd32(p + 8); h->nranks = goal__rd32(p + 12);
+    h->nactions = goal__rd32(p + 16); h->nedges = goal__rd32(p + 20); h->nindep = goal__rd32(p + 24);
+    h->nbody = goal__rd32(p + 28); h->nslots = goal__rd32(p + 32); h->labelbytes = goal__rd32(p + 36);
+    h->scratch = goal__rd64(p + 40);
+}
+static void goal__hdr_write(uint8_t *p, const goal__hdr *h) {
+    goal__wr32(p, GOAL__MAGIC); goal__wr16(p + 4, GOAL_FORMAT_VERSION); goal__wr16(p + 6, (uint16_t)h->flags);
+    goal__wr32(p + 8, h->rank); goal__wr32(p + 12, h->nranks); goal__wr32(p + 16, h->nactions);
+    goal__wr32(p + 20, h->nedges); goal__wr32(p + 24, h->nindep); goal__wr32(p + 28, h->nbody);
+    goal__wr32(p + 32, h->nslots); goal__wr32(p + 36, h->labelbytes); goal__wr64(p + 40, h->scratch);
+}
+/* Total bytes of a schedule with header h (64-bit, so corrupt counts cannot wrap). */
+static uint64_t goal__sched_bytes(const goal__hdr *h) {
+    uint64_t b = GOAL__HDR + 8ull * h->nslots + 4ull * h->nindep + 8ull * h->nactions + 4ull * h->nbody;
+    if (h->flags == GOAL__LABELS_TABLE) b += 4ull * h->nactions + h->labelbytes;
+    return b;
+}
+/* Points the view's fields at the sections of bytes (whose header is h). */
+static void goal__view(goal_schedule *s, const uint8_t *bytes, const goal__hdr *h) {
+    const uint8_t *p = bytes + GOAL__HDR + 8u * h->nslots;
+    memset(s, 0, sizeof *s);
+    s->bytes = bytes; s->size = (size_t)goal__sched_bytes(h);
+    s->rank = (int32_t)h->rank; s->nranks = (int32_t)h->nranks;
+    s->nactions = h->nactions; s->nedges = h->nedges; s->nindep = h->nindep; s->nslots = h->nslots;
+    s->nbody = h->nbody; s->scratch = h->scratch; s->label_mode = h->flags; s->labelbytes = h->labelbytes;
+    s->indep = (const uint32_t *)(const void *)p; p += 4u * h->nindep;
+    s->recs = (const uint32_t *)(const void *)p; p += 8u * h->nactions;
+    s->body = (const uint32_t *)(const void *)p; p += 4u * h->nbody;
+    s->labels = s->label_mode == GOAL__LABELS_TABLE ? (const uint32_t *)(const void *)p : NULL;
+}
+
+/* The body of action i: escaped counts, then dependents (returned), then parameters. */
+static const uint32_t *goal__deps_of(const goal_schedule *s, uint32_t i, uint32_t *ndeps, uint32_t *nsrc) {
+    uint32_t head = GOAL__LE32(s->recs[2 * i]);
+    const uint32_t *w = s->body + GOAL__LE32(s->recs[2 * i + 1]);
+    uint32_t ns = (head >> 8) & 0xFFFu, nd = head >> 20;
+    if (ns == GOAL__ESC) ns = GOAL__LE32(*w++);
+    if (nd == GOAL__ESC) nd = GOAL__LE32(*w++);
+    if (ndeps) *ndeps = nd;
+    if (nsrc) *nsrc = ns;
+    return w;
+}
+void goal_schedule_action(const goal_schedule *s, uint32_t i, goal_action *out) {
+    uint32_t nd;
+    const uint32_t *w = goal__deps_of(s, i, &nd, NULL);
+    goal__decode(GOAL__LE32(s->recs[2 * i]), w + nd, out);
+}
+uint32_t goal_schedule_deps(const goal_schedule *s, uint32_t i, const uint32_t **deps) {
+    uint32_t nd;
+    const uint32_t *w = goal__deps_of(s, i, &nd, NULL);
+    if (deps) *deps = w;
+    return nd;
+}
+uint32_t goal_schedule_nsrc(const goal_schedule *s, uint32_t i) {
+    uint32_t ns;
+    goal__deps_of(s, i, NULL, &ns);
+    return ns;
+}
+uint64_t goal_schedule_slot_size(const goal_schedule *s, uint32_t slot) {
+    if (slot == GOAL_SLOT_SCRATCH) return s->scratch;
+    return slot < s->nslots ? goal__rd64(s->bytes + GOAL__HDR + 8u * slot) : 0;
+}
+static const char *goal__stored_label(const goal_schedule *s, uint32_t i) {
+    uint32_t off;
+    if (!s->labels) return NULL;
+    off = GOAL__LE32(s->labels[i]);
+    return off == GOAL__NONE ? NULL : (const char *)(s->labels + s->nactions) + off;
+}
+const char *goal_schedule_label(const goal_schedule *s, uint32_t i, char *buf) {
+    const char *l = goal__stored_label(s, i);
+    if (l) return l;
+    snprintf(buf, GOAL_LABEL_MAX, "l%lu", (unsigned long)i + 1ul);
+    return buf;
+}
+void goal_schedule_free(goal_schedule *s) {
+    if (!s) return;
+    if (s->owned_) goal__free(&s->alloc_, s->owned_);
+    memset(s, 0, sizeof *s);
+}
+
+/* ---- >>> the compiler ---------------------------------------------------------------------- */
+typedef struct goal__cc {       /* scratch state of one compilation */
+    const goal_graph *g;
+    uint32_t *start;            /* n+1: dependents of b are dep[start[b] .. start[b+1]) */
+    uint32_t *dep;              /* ne: dependents, grouped by source, repeats dropped */
+    uint32_t *indeg;            /* n */
+    uint32_t *tmp;              /* n: cursor, repeat mark, remaining counts */
+    uint32_t *order;            /* n: Kahn order; the first nindep are independent */
+    uint32_t nkept, nindep;
+    uint32_t mode;              /* label mode */
+    uint32_t *gen;              /* TABLE: 1 + offset of a generated name in genstr, per action */
+    char *genstr; size_t gensize, gencap;
+} goal__cc;
+
+/* Groups the edges by source (irequires first, each kind in insertion order) and drops
+   repeated edges. LogGOPSim releases dependents in the order their lines appear, so the
+   order within a source is kept. */
+static void goal__cc_group(goal__cc *c) {
+    const goal_graph *g = c->g;
+    uint32_t n = (uint32_t)g->n, b, k, w = 0, kind;
+    size_t e;
+    memset(c->start, 0, (n + 1u) * sizeof(uint32_t));
+    for (e = 0; e < g->ne; e++) c->start[g->esrc[e] + 1]++;
+    for (b = 0; b < n; b++) c->start[b + 1] += c->start[b];
+    memcpy(c->tmp, c->start, n * sizeof(uint32_t));
+    for (kind = 0; kind < 2; kind++)
+        for (e = 0; e < g->ne; e++)
+            if (((g->edst[e] & GOAL__DEP_START) == 0) == (kind == 1)) c->dep[c->tmp[g->esrc[e]]++] = g->edst[e];
+    memset(c->tmp, 0xFF, n * sizeof(uint32_t));
+    memset(c->indeg, 0, n * sizeof(uint32_t));
+    for (b = 0; b < n; b++) {
+        uint32_t from = c->start[b], to = c->start[b + 1];
+        c->start[b] = w;
+        for (k = from; k < to; k++) {
+            uint32_t d = c->dep[k], a = d & ~GOAL__DEP_START, mark = 2 * b + (d >> 31);
+            if (c->tmp[a] == mark) continue;
+            c->tmp[a] = mark;
+            c->dep[w++] = d;
+            c->indeg[a]++;
+        }
+    }
+    c->start[n] = w;
+    c->nkept = w;
+}
+
+/* Kahn's algorithm; returns how many actions it ordered (n when there is no cycle). */
+static uint32_t goal__cc_order(goal__cc *c, uint32_t n) {
+    uint32_t head = 0, tail = 0, i, k;
+    memcpy(c->tmp, c->indeg, n * sizeof(uint32_t));
+    for (i = 0; i < n; i++)
+        if (!c->indeg[i]) c->order[tail++] = i;
+    c->nindep = tail;
+    while (head < tail) {
+        uint32_t b = c->order[head++];
+        for (k = c->start[b]; k < c->start[b + 1]; k++) {
+            uint32_t a = c->dep[k] & ~GOAL__DEP_START;
+            if (--c->tmp[a] == 0) c->order[tail++] = a;
+        }
+    }
+    return tail;
+}
+
+static const char *goal__graph_name_of(const goal_graph *g, uint32_t i, char *buf) {
+    const char *l = goal__graph_label(g, i);
+    if (l) return l;
+    snprintf(buf, GOAL_LABEL_MAX, "l%lu", (unsigned long)i + 1ul);
+    return buf;
+}
+
+/* Reports a cycle. Every action Kahn left unordered has an unordered source, so walking
+   back n steps from one of them ends inside a cycle. */
+static goal_status goal__cc_cycle(goal__cc *c, goal_error *err) {
+    const goal_graph *g = c->g;
+    uint32_t n = (uint32_t)g->n, v, b, k, steps = 0, *pred = c->order;
+    char msg[GOAL_MSG_MAX], nb[GOAL_LABEL_MAX];
+    size_t len;
+    for (b = 0; b < n; b++)
+        for (k = c->start[b]; k < c->start[b + 1]; k++) {
+            uint32_t a = c->dep[k] & ~GOAL__DEP_START;
+            if (c->tmp[a] && c->tmp[b]) pred[a] = b;
+        }
+    for (v = 0; !c->tmp[v]; v++) {}
+    for (k = 0; k < n; k++) v = pred[v];
+    len = (size_t)snprintf(msg, sizeof msg, "dependency cycle: %s", goal__graph_name_of(g, v, nb));
+    for (b = pred[v]; steps++ < 8 && len < sizeof msg; b = pred[b]) {
+        len += (size_t)snprintf(msg + len, sizeof msg - len, " requires %s", goal__graph_name_of(g, b, nb));
+        if (b == v) break;
+    }
+    if (b != v && len < sizeof msg) snprintf(msg + len, sizeof msg - len, " ...");
+    if (err) { err->rank = g->rank; err->action = (int32_t)v; }
+    return goal__fail(err, GOAL_ERR_CYCLE, "rank %ld: %s", (long)g->rank, msg);
+}
+
+static int goal__cc_incident(const goal__cc *c, uint32_t i) {
+    return c->indeg[i] > 0 || c->start[i + 1] > c->start[i];
+}
+static const char *goal__cc_name(const goal__cc *c, uint32_t i) {
+    const char *l = goal__graph_label(c->g, i);
+    if (l || !c->gen || !c->gen[i]) return l;
+    return c->genstr + c->gen[i] - 1;
+}
+
+/* Names every action a dependency mentions that has no label, avoiding the labels in use. */
+static goal_status goal__cc_generate(goal__cc *c) {
+    const goal_graph *g = c->g;
+    const goal_allocator *a = &g->alloc;
+    uint32_t i, n = (uint32_t)g->n;
+    if (!(c->gen = (uint32_t *)goal__alloc(a, (n + 1u) * sizeof(uint32_t)))) return GOAL_ERR_NOMEM;
+    memset(c->gen, 0, (n + 1u) * sizeof(uint32_t));
+    for (i = 0; i < n; i++) {
+        char name[GOAL_LABEL_MAX];
+        size_t len = (size_t)snprintf(name, sizeof name, "l%lu", (unsigned long)i + 1ul);
+        if (goal__graph_label(g, i) || !goal__cc_incident(c, i)) continue;
+        while (goal__graph_find(g, name, len) != GOAL__NONE && len + 1 < sizeof name) name[len++] = '_';
+        if (GOAL__RESERVE(a, c->genstr, c->gencap, c->gensize + len + 1) != GOAL_OK) return GOAL_ERR_NOMEM;
+        memcpy(c->genstr + c->gensize, name, len);
+        c->genstr[c->gensize + len] = 0;
+        c->gen[i] = (uint32_t)c->gensize + 1;
+        c->gensize += len + 1;
+    }
+    return GOAL_OK;
+}
+
+/* Decides how names are stored (GOAL__LABELS_*). The named set is the labelled actions
+   plus every action a dependency mentions; NONE and AUTO store nothing, and each name
+   set has one form, so text -> schedule -> text -> schedule is byte-identical. */
+static goal_status goal__cc_labels(goal__cc *c) {
+    const goal_graph *g = c->g;
+    uint32_t i, n = (uint32_t)g->n;
+    int all_default = 1, labelled_incident = 1, all_named = 1;
+    c->mode = GOAL__LABELS_NONE;
+    if (!g->names.count) return GOAL_OK;
+    for (i = 0; i < n; i++) {
+        const char *l = goal__graph_label(g, i);
+        int inc = goal__cc_incident(c, i);
+        if (l && !goal__is_default_name(l, strlen(l), i)) all_default = 0;
+        if (l && !inc) labelled_incident = 0;
+        if (!l && !inc) all_named = 0;
+    }
+    if (all_default && labelled_incident) return GOAL_OK;
+    if (all_default && all_named) { c->mode = GOAL__LABELS_AUTO; return GOAL_OK; }
+    c->mode = GOAL__LABELS_TABLE;
+    return goal__cc_generate(c);
+}
+
+static uint64_t goal__cc_label_bytes(const goal__cc *c) {
+    uint64_t b = 0;
+    uint32_t i;
+    if (c->mode != GOAL__LABELS_TABLE) return 0;
+    for (i = 0; i < (uint32_t)c->g->n; i++) {
+        const char *l = goal__cc_name(c, i);
+        if (l) b += strlen(l) + 1;
+    }
+    return (b + 3u) & ~(uint64_t)3u;
+}
+
+/* Fills in the header of the compiled schedule; fails on format limits. */
+static goal_status goal__cc_header(const goal__cc *c, goal__hdr *h, goal_error *err) {
+    const goal_graph *g = c->g;
+    uint64_t nbody = g->nwords + (uint64_t)c->nkept, lb = goal__cc_label_bytes(c);
+    uint32_t i;
+    for (i = 0; i < (uint32_t)g->n; i++)
+        nbody += (c->indeg[i] >= GOAL__ESC) + (c->start[i + 1] - c->start[i] >= GOAL__ESC);
+    if (nbody > 0xFFFFFFFFu || lb > 0xFFFFFFFFu)
+        return goal__fail(err, GOAL_ERR_LIMIT, "rank %ld: schedule body over 2^32 words", (long)g->rank);
+    memset(h, 0, sizeof *h);
+    h->flags = c->mode; h->rank = (uint32_t)g->rank; h->nranks = (uint32_t)g->nranks;
+    h->nactions = (uint32_t)g->n; h->nedges = c->nkept; h->nindep = c->nindep; h->nbody = (uint32_t)nbody;
+    h->nslots = (uint32_t)g->nslots; h->labelbytes = (uint32_t)lb; h->scratch = g->scratch;
+    return GOAL_OK;
+}
+
+/* Writes action i's record and body at body + *off. */
+static void goal__cc_action(const goal__cc *c, uint32_t i, uint32_t *recs, uint32_t *body, uint32_t *off) {
+    const goal_graph *g = c->g;
+    uint32_t ns = c->indeg[i], nd = c->start[i + 1] - c->start[i], np = g->poff[i + 1] - g->poff[i], k;
+    uint32_t head = g->head[i] | (ns < GOAL__ESC ? ns : GOAL__ESC) << 8 | (nd < GOAL__ESC ? nd : GOAL__ESC) << 20;
+    uint32_t *b = body + *off;
+    if (nd && (c->dep[c->start[i]] & GOAL__DEP_START)) head |= GOAL__F_IRQ;
+    recs[2 * i] = GOAL__LE32(head);
+    recs[2 * i + 1] = GOAL__LE32(*off);
+    if (ns >= GOAL__ESC) *b++ = GOAL__LE32(ns);
+    if (nd >= GOAL__ESC) *b++ = GOAL__LE32(nd);
+    for (k = 0; k < nd; k++) *b++ = GOAL__LE32(c->dep[c->start[i] + k]);
+    memcpy(b, g->words + g->poff[i], np * sizeof(uint32_t));
+    *off = (uint32_t)(b + np - body);
+}
+
+/* Writes the whole schedule: header, slot sizes, independent list, records, bodies, names. */
+static void goal__cc_emit(const goal__cc *c, uint8_t *out, const goal__hdr *h) {
+    const goal_graph *g = c->g;
+    uint32_t n = (uint32_t)g->n, i, off = 0, lo = 0, *w, *recs;
+    uint8_t *p = out + GOAL__HDR;
+    char *str;
+    goal__hdr_write(out, h);
+    for (i = 0; i < h->nslots; i++, p += 8) goal__wr64(p, g->extent[i]);
+    w = (uint32_t *)(void *)p;
+    for (i = 0; i < c->nindep; i++) *w++ = GOAL__LE32(c->order[i]);
+    recs = w;
+    for (i = 0; i < n; i++) goal__cc_action(c, i, recs, recs + 2u * n, &off);
+    if (c->mode != GOAL__LABELS_TABLE) return;
+    w = recs + 2u * n + off;
+    str = (char *)(w + n);
+    for (i = 0; i < n; i++) {
+        const char *l = goal__cc_name(c, i);
+        size_t len = l ? strlen(l) + 1 : 0;
+        w[i] = GOAL__LE32(l ? lo : GOAL__NONE);
+        if (l) memcpy(str + lo, l, len);
+        lo += (uint32_t)len;
+    }
+    memset(str + lo, 0, h->labelbytes - lo);
+}
+
+static void goal__cc_free(goal__cc *c) {
+    const goal_allocator *a = &c->g->alloc;
+    goal__free(a, c->start); goal__free(a, c->gen); goal__free(a, c->genstr);
+}
+
+/* Groups edges, orders (finding cycles), names, sizes; the caller emits. */
+static goal_status goal__cc_run(goal__cc *c, goal__hdr *h, goal_error *err) {
+    const goal_graph *g = c->g;
+    uint32_t n = (uint32_t)g->n;
+    goal_status st;
+    c->start = (uint32_t *)goal__alloc(&g->alloc, ((size_t)n * 4 + 1 + g->ne) * sizeof(uint32_t));
+    if (!c->start) return goal__fail(err, GOAL_ERR_NOMEM, "rank %ld: out of memory", (long)g->rank);
+    c->indeg = c->start + n + 1; c->tmp = c->indeg + n; c->order = c->tmp + n; c->dep = c->order + n;
+    goal__cc_group(c);
+    if (goal__cc_order(c, n) != n) return goal__cc_cycle(c, err);
+    if (goal__cc_labels(c) != GOAL_OK) return goal__fail(err, GOAL_ERR_NOMEM, "rank %ld: out of memory", (long)g->rank);
+    if ((st = goal__cc_header(c, h, err)) != GOAL_OK) return st;
+    if (goal__sched_bytes(h) > (size_t)-1) return goal__fail(err, GOAL_ERR_NOMEM, "rank %ld: out of memory", (long)g->rank);
+    return GOAL_OK;
+}
+
+goal_status goal_compile(const goal_graph *g, goal_schedule *out, goal_error *err) {
+    goal__cc c;
+    goal__hdr h;
+    uint8_t *bytes = NULL;
+    goal_status st;
+    goal__error_clear(err);
+    if (!g || !out) return goal__fail(err, GOAL_ERR_ARG, "goal_compile: no graph or no output");
+    memset(out, 0, sizeof *out);
+    if (err) err->rank = g->rank;
+    if (g->first != GOAL_OK) return goal__fail(err, g->first, "%s", g->firstmsg);
+    memset(&c, 0, sizeof c);
+    c.g = g;
+    st = goal__cc_run(&c, &h, err);
+    if (st == GOAL_OK && !(bytes = (uint8_t *)goal__alloc(&g->alloc, (size_t)goal__sched_bytes(&h))))
+        st = goal__fail(err, GOAL_ERR_NOMEM, "rank %ld: out of memory", (long)g->rank);
+    if (st == GOAL_OK) goal__cc_emit(&c, bytes, &h);
+    goal__cc_free(&c);
+    if (st != GOAL_OK) return st;
+    goal__view(out, bytes, &h);
+    out->owned_ = bytes;
+    out->alloc_ = g->alloc;
     return GOAL_OK;
 }
 
