@@ -1325,3 +1325,456 @@ goal_status goal_compile(const goal_graph *g, goal_schedule *out, goal_error *er
     return GOAL_OK;
 }
 
+/* ---- >>> the loader ------------------------------------------------------------------------ */
+typedef struct goal__ld {        /* scratch state of one validation */
+    const goal_schedule *s;
+    goal_error *err;
+    uint32_t *indeg, *mark, *queue;  /* n each */
+    uint64_t *ext;                   /* nslots + 1: recomputed slot sizes, scratch last */
+    uint32_t nused;                  /* 1 + the largest user slot used */
+} goal__ld;
+
+static goal_status goal__bad(goal__ld *l, uint32_t action, const char *fmt, ...) {
+    va_list ap;
+    char m[GOAL_MSG_MAX];
+    va_start(ap, fmt);
+    vsnprintf(m, sizeof m, fmt, ap);
+    va_end(ap);
+    if (l->err) { l->err->rank = l->s->rank; l->err->action = action == GOAL__NONE ? -1 : (int32_t)action; }
+    if (action == GOAL__NONE)
+        return goal__fail(l->err, GOAL_ERR_FORMAT, "corrupt schedule (rank %ld): %s", (long)l->s->rank, m);
+    return goal__fail(l->err, GOAL_ERR_FORMAT, "corrupt schedule (rank %ld), action %lu: %s", (long)l->s->rank,
+                      (unsigned long)action, m);
+}
+
+/* Words the parameters take, or GOAL__NONE when more than `avail` words would be read. */
+static uint32_t goal__param_len(uint32_t head, const uint32_t *w, uint32_t avail) {
+    uint32_t v = head & GOAL__F_WIDE ? 2u : 1u, n = 0;
+    switch (GOAL__KIND(head)) {
+    case GOAL_SEND: case GOAL_RECV:
+        n = 1 + v + (head & GOAL__F_OFF ? v : 0) + !!(head & GOAL__F_TAG) + !!(head & GOAL__F_LOC);
+        break;
+    case GOAL_EXEC:
+        if (avail < 1) return GOAL__NONE;
+        n = 2 + 4 * v + ((GOAL__LE32(w[0]) & 0xFFu) == GOAL_OP_USER);
+        break;
+    case GOAL_CALC: n = v + !!(head & GOAL__F_LOC); break;
+    default: n = 0;
+    }
+    return n <= avail ? n : GOAL__NONE;
+}
+
+static goal_status goal__ld_buf(goal__ld *l, uint32_t i, const goal_buf *b) {
+    uint64_t *e;
+    if (b->slot != GOAL_SLOT_SCRATCH && b->slot >= l->s->nslots)
+        return goal__bad(l, i, "slot %lu beyond the slot table", (unsigned long)b->slot);
+    if (b->slot != GOAL_SLOT_SCRATCH && b->slot >= l->nused) l->nused = b->slot + 1;
+    e = &l->ext[b->slot == GOAL_SLOT_SCRATCH ? l->s->nslots : b->slot];
+    if (b->offset + b->size > *e) *e = b->offset + b->size;
+    return GOAL_OK;
+}
+
+/* Checks the parameters of action i: meaning, slots, and canonical encoding. */
+static goal_status goal__ld_params(goal__ld *l, uint32_t i, uint32_t head, const uint32_t *w, uint32_t np) {
+    goal_action a;
+    uint32_t again[GOAL__PARAM_MAX], nw, f;
+    char msg[GOAL_MSG_MAX];
+    goal_status st = GOAL_OK;
+    goal__decode(head, w, &a);
+    if (goal__check_action(&a, l->s->nranks, msg) != GOAL_OK) return goal__bad(l, i, "%s", msg);
+    f = goal__encode(&a, again, &nw);
+    if (f != (head & 0x7Fu) || nw != np || memcmp(again, w, nw * sizeof(uint32_t)) != 0)
+        return goal__bad(l, i, "parameters are not in canonical form");
+    if (a.kind == GOAL_SEND || a.kind == GOAL_RECV || a.kind == GOAL_EXEC) st = goal__ld_buf(l, i, &a.buf);
+    if (st == GOAL_OK && a.kind == GOAL_EXEC) st = goal__ld_buf(l, i, &a.buf2);
+    return st;
+}
+
+/* Checks the dependents of action i: in range, not itself, start-released first, no repeats. */
+static goal_status goal__ld_deps(goal__ld *l, uint32_t i, uint32_t head, const uint32_t *w, uint32_t nd) {
+    uint32_t k, prev_start = 1, n = l->s->nactions;
+    if ((nd && (GOAL__LE32(w[0]) >> 31) != ((head & GOAL__F_IRQ) != 0)) || (!nd && (head & GOAL__F_IRQ)))
+        return goal__bad(l, i, "irequires flag does not match the dependents");
+    for (k = 0; k < nd; k++) {
+        uint32_t d = GOAL__LE32(w[k]), a = d & ~GOAL__DEP_START, st = d >> 31, mark = 2 * i + st;
+        if (a >= n) return goal__bad(l, i, "dependent %lu out of range", (unsigned long)a);
+        if (a == i) return goal__bad(l, i, "depends on itself");
+        if (st && !prev_start) return goal__bad(l, i, "irequires dependents must come first");
+        if (l->mark[a] == mark) return goal__bad(l, i, "dependent %lu listed twice", (unsigned long)a);
+        l->mark[a] = mark;
+        prev_start = st;
+        l->indeg[a]++;
+    }
+    return GOAL_OK;
+}
+
+/* Walks the records in order; each body starts where the previous one ended. */
+static goal_status goal__ld_records(goal__ld *l) {
+    const goal_schedule *s = l->s;
+    uint32_t i, off = 0, nbody = s->nbody;
+    uint64_t edges = 0;
+    goal_status st;
+    for (i = 0; i < s->nactions; i++) {
+        uint32_t head = GOAL__LE32(s->recs[2 * i]), ns = (head >> 8) & 0xFFFu, nd = head >> 20, np, esc;
+        const uint32_t *w = s->body + off;
+        if (GOAL__KIND(head) > GOAL_CALC) return goal__bad(l, i, "unknown kind %u", (unsigned)GOAL__KIND(head));
+        if (GOAL__LE32(s->recs[2 * i + 1]) != off) return goal__bad(l, i, "body offset out of sequence");
+        esc = (ns == GOAL__ESC) + (nd == GOAL__ESC);
+        if (nbody - off < esc) return goal__bad(l, i, "body truncated");
+        if (ns == GOAL__ESC && (ns = GOAL__LE32(*w++)) < GOAL__ESC) return goal__bad(l, i, "needless escape");
+        if (nd == GOAL__ESC && (nd = GOAL__LE32(*w++)) < GOAL__ESC) return goal__bad(l, i, "needless escape");
+        if (nd > nbody - off - esc) return goal__bad(l, i, "dependents beyond the body");
+        if ((st = goal__ld_deps(l, i, head, w, nd)) != GOAL_OK) return st;
+        np = goal__param_len(head, w + nd, nbody - off - esc - nd);
+        if (np == GOAL__NONE) return goal__bad(l, i, "parameters beyond the body");
+        if ((st = goal__ld_params(l, i, head, w + nd, np)) != GOAL_OK) return st;
+        off += esc + nd + np;
+        edges += nd;
+    }
+    if (off != nbody) return goal__bad(l, GOAL__NONE, "%lu unused body words", (unsigned long)(nbody - off));
+    if (edges != s->nedges) return goal__bad(l, GOAL__NONE, "%lu edges, the header says %lu", (unsigned long)edges, (unsigned long)s->nedges);
+    return GOAL_OK;
+}
+
+/* In-degrees, the independent list, slot sizes, and acyclicity. */
+static goal_status goal__ld_graph(goal__ld *l) {
+    const goal_schedule *s = l->s;
+    uint32_t i, k = 0, head = 0, tail = 0;
+    for (i = 0; i < s->nactions; i++) {
+        if (goal_schedule_nsrc(s, i) != l->indeg[i]) return goal__bad(l, i, "source count does not match the edges");
+        if (l->indeg[i]) continue;
+        if (k >= s->nindep || GOAL__LE32(s->indep[k]) != i) return goal__bad(l, i, "independent list is wrong");
+        l->queue[tail++] = i;
+        k++;
+    }
+    if (k != s->nindep) return goal__bad(l, GOAL__NONE, "independent list is too long");
+    if (l->nused != s->nslots) return goal__bad(l, GOAL__NONE, "slot table longer than the slots used");
+    for (i = 0; i < s->nslots; i++)
+        if (goal_schedule_slot_size(s, i) != l->ext[i]) return goal__bad(l, GOAL__NONE, "slot %lu size does not match the actions", (unsigned long)i);
+    if (s->scratch != l->ext[s->nslots]) return goal__bad(l, GOAL__NONE, "scratch size does not match the actions");
+    while (head < tail) {
+        const uint32_t *d;
+        uint32_t nd = goal_schedule_deps(s, l->queue[head++], &d), j;
+        for (j = 0; j < nd; j++) {
+            uint32_t a = GOAL__LE32(d[j]) & ~GOAL__DEP_START;
+            if (--l->indeg[a] == 0) l->queue[tail++] = a;
+        }
+    }
+    if (tail != s->nactions) return goal__fail(l->err, GOAL_ERR_CYCLE, "schedule of rank %ld has a dependency cycle", (long)s->rank);
+    return GOAL_OK;
+}
+
+static const char *goal__sched_name(const void *ctx, uint32_t id, size_t *len) {
+    const char *l = goal__stored_label((const goal_schedule *)ctx, id);
+    *len = strlen(l);
+    return l;
+}
+static int goal__incident(const goal_schedule *s, uint32_t i) {
+    uint32_t nd, ns;
+    goal__deps_of(s, i, &nd, &ns);
+    return nd || ns;
+}
+
+/* A stored name table: packed strings, valid unique labels, every action a dependency
+   mentions named, and no table where NONE or AUTO would say the same. */
+static goal_status goal__ld_labels(goal__ld *l, const goal_allocator *a) {
+    const goal_schedule *s = l->s;
+    const char *str = (const char *)(s->labels + s->nactions);
+    uint32_t i, lo = 0;
+    int all_default = 1, labelled_incident = 1, all_named = 1;
+    goal__names names = {NULL, 0, 0};
+    goal_status st = GOAL_OK;
+    if (s->labelbytes % 4u) return goal__bad(l, GOAL__NONE, "label table not padded to 4 bytes");
+    for (i = 0; i < s->nactions && st == GOAL_OK; i++) {
+        uint32_t off = GOAL__LE32(s->labels[i]);
+        const char *end;
+        size_t len;
+        int inc = goal__incident(s, i);
+        if (off == GOAL__NONE) {
+            if (inc) st = goal__bad(l, i, "has dependencies but no label");
+            all_named = 0;
+            continue;
+        }
+        end = off == lo && off < s->labelbytes ? (const char *)memchr(str + off, 0, s->labelbytes - off) : NULL;
+        if (!end) { st = goal__bad(l, i, "label offset out of sequence or unterminated"); break; }
+        len = (size_t)(end - str - off);
+        if (goal__label_problem(str + off, len)) st = goal__bad(l, i, "invalid label");
+        else if (goal__names_find(&names, str + off, len, goal__sched_name, s) != GOAL__NONE) st = goal__bad(l, i, "label used twice");
+        else if (goal__names_add(&names, a, i, goal__sched_name, s) != GOAL_OK) st = goal__fail(l->err, GOAL_ERR_NOMEM, "out of memory");
+        all_default &= goal__is_default_name(str + off, len, i);
+        labelled_incident &= inc;
+        lo = off + (uint32_t)len + 1;
+    }
+    goal__free(a, names.slots);
+    if (st != GOAL_OK) return st;
+    for (; lo < s->labelbytes; lo++)
+        if (str[lo]) return goal__bad(l, GOAL__NONE, "label table has stray bytes");
+    if (all_default && (labelled_incident || all_named)) return goal__bad(l, GOAL__NONE, "label table where none is needed");
+    return GOAL_OK;
+}
+
+/* The header on its own: every field in range, and the size it implies equals `size`. */
+static goal_status goal__ld_header(const uint8_t *p, size_t size, goal__hdr *h, goal_error *err) {
+    uint64_t total;
+    if (size < GOAL__HDR)
+        return goal__fail(err, GOAL_ERR_FORMAT, "corrupt schedule: %lu bytes, the header alone is %u", (unsigned long)size, GOAL__HDR);
+    if (goal__rd32(p) != GOAL__MAGIC) return goal__fail(err, GOAL_ERR_FORMAT, "not a GOAL schedule (bad magic number)");
+    if (goal__rd16(p + 4) != GOAL_FORMAT_VERSION)
+        return goal__fail(err, GOAL_ERR_VERSION, "schedule format version %u, this library reads %u",
+                          (unsigned)goal__rd16(p + 4), GOAL_FORMAT_VERSION);
+    goal__hdr_read(p, h);
+    if (h->flags > GOAL__LABELS_TABLE) return goal__fail(err, GOAL_ERR_FORMAT, "corrupt schedule: unknown flags 0x%x", (unsigned)h->flags);
+    if (h->nranks < 1 || h->nranks > 0x7FFFFFFFu || h->rank >= h->nranks)
+        return goal__fail(err, GOAL_ERR_FORMAT, "corrupt schedule: rank %lu of %lu", (unsigned long)h->rank, (unsigned long)h->nranks);
+    if (h->nactions > 0x7FFFFFFEu || h->nindep > h->nactions || h->nslots > GOAL_SLOT_MAX + 1u || h->scratch > GOAL_SIZE_MAX ||
+        (h->flags != GOAL__LABELS_TABLE && h->labelbytes))
+        return goal__fail(err, GOAL_ERR_FORMAT, "corrupt schedule: header field out of range");
+    total = goal__sched_bytes(h);
+    if (total != size)
+        return goal__fail(err, GOAL_ERR_FORMAT, "corrupt schedule: %lu bytes, its header describes %llu", (unsigned long)size,
+                          (unsigned long long)total);
+    return GOAL_OK;
+}
+
+static goal_status goal__ld_all(goal__ld *l, const goal_allocator *a) {
+    const goal_schedule *s = l->s;
+    goal_status st;
+    uint32_t i;
+    for (i = 0; i < s->nslots; i++)
+        if (goal_schedule_slot_size(s, i) > GOAL_SIZE_MAX) return goal__bad(l, GOAL__NONE, "slot %lu size out of range", (unsigned long)i);
+    if ((st = goal__ld_records(l)) != GOAL_OK || (st = goal__ld_graph(l)) != GOAL_OK) return st;
+    return s->label_mode == GOAL__LABELS_TABLE ? goal__ld_labels(l, a) : GOAL_OK;
+}
+
+goal_status goal_schedule_load(goal_schedule *out, const void *bytes, size_t size, const goal_allocator *alloc, goal_error *err) {
+    goal_allocator a = goal__allocator(alloc);
+    const uint8_t *base = (const uint8_t *)bytes;
+    uint8_t *copy = NULL;
+    goal__hdr h;
+    goal__ld l;
+    size_t n, tmp;
+    goal_status st;
+    goal__error_clear(err);
+    if (!out || (!bytes && size)) return goal__fail(err, GOAL_ERR_ARG, "goal_schedule_load: no output or no bytes");
+    memset(out, 0, sizeof *out);
+    if ((st = goal__ld_header(base, size, &h, err)) != GOAL_OK) return st;
+    if ((uintptr_t)base & 3u) {
+        if (!(copy = (uint8_t *)goal__alloc(&a, size))) return goal__fail(err, GOAL_ERR_NOMEM, "out of memory");
+        memcpy(copy, base, size);
+        base = copy;
+    }
+    goal__view(out, base, &h);
+    memset(&l, 0, sizeof l);
+    l.s = out; l.err = err;
+    n = h.nactions;
+    tmp = (h.nslots + 1u) * sizeof(uint64_t) + 3u * n * sizeof(uint32_t);
+    if (!(l.ext = (uint64_t *)goal__alloc(&a, tmp))) st = goal__fail(err, GOAL_ERR_NOMEM, "out of memory");
+    else {
+        memset(l.ext, 0, tmp);
+        l.indeg = (uint32_t *)(void *)(l.ext + h.nslots + 1u); l.mark = l.indeg + n; l.queue = l.mark + n;
+        memset(l.mark, 0xFF, n * sizeof(uint32_t));
+        st = goal__ld_all(&l, &a);
+        goal__free(&a, l.ext);
+    }
+    if (st != GOAL_OK) {
+        goal__free(&a, copy);
+        memset(out, 0, sizeof *out);
+        return st;
+    }
+    out->owned_ = copy; out->alloc_ = a;
+    return GOAL_OK;
+}
+
+/* Rebuilds the graph of a schedule, names included where they are written. */
+goal_status goal_schedule_to_graph(const goal_schedule *s, goal_graph *g) {
+    uint32_t i, k;
+    goal_status st;
+    char nb[GOAL_LABEL_MAX];
+    if (!s || !g) return GOAL_ERR_ARG;
+    if ((st = goal_graph_reset(g, s->rank, s->nranks)) != GOAL_OK) return st;
+    for (i = 0; i < s->nactions; i++) {
+        goal_action a;
+        const char *l = s->label_mode == GOAL__LABELS_AUTO ? goal_schedule_label(s, i, nb) : goal__stored_label(s, i);
+        goal_schedule_action(s, i, &a);
+        if (goal_graph_add(g, &a) < 0 || (l && goal_graph_label(g, (int32_t)i, l) != GOAL_OK)) return g->first;
+    }
+    for (i = 0; i < s->nactions; i++) {
+        const uint32_t *d;
+        uint32_t nd = goal_schedule_deps(s, i, &d);
+        for (k = 0; k < nd; k++) {
+            uint32_t dep = GOAL__LE32(d[k]);
+            if ((st = goal__graph_edge(g, (int32_t)(dep & ~GOAL__DEP_START), (int32_t)i, dep & GOAL__DEP_START)) != GOAL_OK) return st;
+        }
+    }
+    return GOAL_OK;
+}
+
+/* ---- >>> the world ---------------------------------------------------------------------------- */
+#define GOAL__WHDR 24u
+static const char goal__wmagic[8] = {'G', 'O', 'A', 'L', 'W', 'R', 'L', 'D'};
+
+struct goal_world {
+    goal_allocator alloc;
+    int32_t nranks;
+    goal_dialect dialect;
+    uint8_t *buf; size_t size, cap;  /* header, offset table (0 = rank not set), schedules as added */
+    int32_t inorder;                 /* ranks 0 .. inorder-1 were added first, in order */
+};
+
+static size_t goal__wtable(int32_t nranks) { return GOAL__WHDR + 8u * ((size_t)nranks + 1u); }
+static uint64_t goal__woff(const goal_world *w, int32_t r) { return goal__rd64(w->buf + GOAL__WHDR + 8u * (size_t)r); }
+
+goal_status goal_world_create(goal_world **out, int nranks, const goal_allocator *alloc) {
+    goal_allocator a = goal__allocator(alloc);
+    goal_world *w;
+    size_t t;
+    if (!out) return GOAL_ERR_ARG;
+    *out = NULL;
+    if (nranks < 1) return GOAL_ERR_RANK;
+    if (!(w = (goal_world *)goal__alloc(&a, sizeof *w))) return GOAL_ERR_NOMEM;
+    memset(w, 0, sizeof *w);
+    w->alloc = a; w->nranks = nranks;
+    t = goal__wtable(nranks);
+    if (GOAL__RESERVE(&a, w->buf, w->cap, t) != GOAL_OK) { goal__free(&a, w); return GOAL_ERR_NOMEM; }
+    memset(w->buf, 0, t);
+    memcpy(w->buf, goal__wmagic, 8);
+    goal__wr16(w->buf + 8, GOAL_FORMAT_VERSION);
+    goal__wr32(w->buf + 12, (uint32_t)nranks);
+    w->size = t;
+    *out = w;
+    return GOAL_OK;
+}
+void goal_world_destroy(goal_world *w) {
+    if (!w) return;
+    goal__free(&w->alloc, w->buf);
+    goal__free(&w->alloc, w);
+}
+int goal_world_nranks(const goal_world *w) { return w ? (int)w->nranks : 0; }
+goal_dialect goal_world_dialect(const goal_world *w) { return w ? w->dialect : GOAL_DIALECT_AUTO; }
+
+/* Appends `size` bytes at an 8-aligned offset as rank r's schedule. */
+static goal_status goal__world_put(goal_world *w, int32_t r, const uint8_t *bytes, size_t size) {
+    size_t at = (w->size + 7u) & ~(size_t)7u;
+    if (GOAL__RESERVE(&w->alloc, w->buf, w->cap, at + size + 8u) != GOAL_OK) return GOAL_ERR_NOMEM;
+    memset(w->buf + w->size, 0, at - w->size);
+    memcpy(w->buf + at, bytes, size);
+    goal__wr64(w->buf + GOAL__WHDR + 8u * (size_t)r, at);
+    w->size = at + size;
+    if (r == w->inorder) w->inorder++;
+    return GOAL_OK;
+}
+
+goal_status goal_world_add_schedule(goal_world *w, const goal_schedule *s, goal_error *err) {
+    goal__error_clear(err);
+    if (!w || !s || !s->bytes) return goal__fail(err, GOAL_ERR_ARG, "goal_world_add_schedule: no world or schedule");
+    if (s->nranks != w->nranks || s->rank < 0 || s->rank >= w->nranks)
+        return goal__fail(err, GOAL_ERR_RANK, "rank %ld of %ld does not fit a world of %ld ranks", (long)s->rank,
+                          (long)s->nranks, (long)w->nranks);
+    if (goal__woff(w, s->rank)) return goal__fail(err, GOAL_ERR_STATE, "rank %ld is set twice", (long)s->rank);
+    if (goal__world_put(w, s->rank, s->bytes, s->size) != GOAL_OK) return goal__fail(err, GOAL_ERR_NOMEM, "out of memory");
+    return GOAL_OK;
+}
+goal_status goal_world_add_graph(goal_world *w, const goal_graph *g, goal_error *err) {
+    goal_schedule s;
+    goal_status st = goal_compile(g, &s, err);
+    if (st != GOAL_OK) return st;
+    st = goal_world_add_schedule(w, &s, err);
+    goal_schedule_free(&s);
+    return st;
+}
+goal_status goal_world_schedule(const goal_world *w, int rank, goal_schedule *out) {
+    goal__hdr h;
+    uint64_t off;
+    if (!w || !out) return GOAL_ERR_ARG;
+    memset(out, 0, sizeof *out);
+    if (rank < 0 || rank >= w->nranks || !(off = goal__woff(w, rank))) return GOAL_ERR_RANK;
+    goal__hdr_read(w->buf + off, &h);
+    goal__view(out, w->buf + off, &h);
+    return GOAL_OK;
+}
+
+/* Lays the schedules out in rank order, an empty one for each rank never set. */
+static goal_status goal__world_reorder(goal_world *w) {
+    goal_world n = *w;
+    int32_t r;
+    goal__hdr h;
+    uint8_t empty[GOAL__HDR];
+    n.buf = NULL; n.cap = 0; n.inorder = 0;
+    n.size = goal__wtable(w->nranks);
+    if (GOAL__RESERVE(&w->alloc, n.buf, n.cap, w->size + 8u + (size_t)w->nranks * (GOAL__HDR + 8u)) != GOAL_OK) return GOAL_ERR_NOMEM;
+    memcpy(n.buf, w->buf, n.size);
+    memset(&h, 0, sizeof h);
+    h.nranks = (uint32_t)w->nranks;
+    for (r = 0; r < w->nranks; r++) {
+        uint64_t off = goal__woff(w, r);
+        goal__hdr rh;
+        h.rank = (uint32_t)r;
+        goal__hdr_write(empty, &h);
+        if (off) goal__hdr_read(w->buf + off, &rh);
+        goal__world_put(&n, r, off ? w->buf + off : empty, off ? (size_t)goal__sched_bytes(&rh) : GOAL__HDR);
+    }
+    goal__free(&w->alloc, w->buf);
+    *w = n;
+    return GOAL_OK;
+}
+
+goal_status goal_world_save(goal_world *w, const void **bytes, size_t *size) {
+    goal_status st;
+    size_t end;
+    if (!w || !bytes || !size) return GOAL_ERR_ARG;
+    if (w->inorder < w->nranks && (st = goal__world_reorder(w)) != GOAL_OK) return st;
+    end = (w->size + 7u) & ~(size_t)7u;          /* goal__world_put reserved the room */
+    memset(w->buf + w->size, 0, end - w->size);
+    w->size = end;
+    goal__wr64(w->buf + GOAL__WHDR + 8u * (size_t)w->nranks, w->size);
+    goal__wr64(w->buf + 16, w->size);
+    *bytes = w->buf;
+    *size = w->size;
+    return GOAL_OK;
+}
+
+/* Checks that rank r's schedule sits at its table offset and ends, padded to 8 with
+   zeros, where the next one starts; validates it and adds it. */
+static goal_status goal__world_load_rank(goal_world *w, const uint8_t *p, size_t size, int32_t r, goal_error *err) {
+    uint64_t off = goal__rd64(p + GOAL__WHDR + 8u * (size_t)r), next = goal__rd64(p + GOAL__WHDR + 8u * ((size_t)r + 1u)), len, k;
+    goal__hdr h;
+    goal_schedule s;
+    goal_status st;
+    if ((r == 0 && off != goal__wtable(w->nranks)) || off % 8u || off > size || size - off < GOAL__HDR || next > size || next < off)
+        return goal__fail(err, GOAL_ERR_FORMAT, "corrupt world file: schedule of rank %ld out of place", (long)r);
+    goal__hdr_read(p + off, &h);
+    len = goal__sched_bytes(&h);
+    if (len > next - off || ((off + len + 7u) & ~(uint64_t)7u) != next)
+        return goal__fail(err, GOAL_ERR_FORMAT, "corrupt world file: schedule of rank %ld has the wrong length", (long)r);
+    for (k = off + len; k < next; k++)
+        if (p[k]) return goal__fail(err, GOAL_ERR_FORMAT, "corrupt world file: stray bytes after rank %ld", (long)r);
+    if ((st = goal_schedule_load(&s, p + off, (size_t)len, &w->alloc, err)) != GOAL_OK) return st;
+    st = goal_world_add_schedule(w, &s, err);
+    goal_schedule_free(&s);
+    return st;
+}
+
+goal_status goal_world_load(goal_world **out, const void *bytes, size_t size, const goal_allocator *alloc, goal_error *err) {
+    const uint8_t *p = (const uint8_t *)bytes;
+    goal_world *w = NULL;
+    uint64_t nranks;
+    int32_t r;
+    goal_status st = GOAL_OK;
+    goal__error_clear(err);
+    if (!out || (!bytes && size)) return goal__fail(err, GOAL_ERR_ARG, "goal_world_load: no output or no bytes");
+    *out = NULL;
+    if (size < GOAL__WHDR || memcmp(p, goal__wmagic, 8) != 0) return goal__fail(err, GOAL_ERR_FORMAT, "not a GOAL world file (bad magic number)");
+    if (goal__rd16(p + 8) != GOAL_FORMAT_VERSION)
+        return goal__fail(err, GOAL_ERR_VERSION, "world format version %u, this library reads %u", (unsigned)goal__rd16(p + 8), GOAL_FORMAT_VERSION);
+    nranks = goal__rd32(p + 12);
+    if (goal__rd16(p + 10) || nranks < 1 || nranks > 0x7FFFFFFFu || size < goal__wtable((int32_t)nranks) ||
+        goal__rd64(p + 16) != size || goal__rd64(p + GOAL__WHDR + 8u * nranks) != size)
+        return goal__fail(err, GOAL_ERR_FORMAT, "corrupt world file: bad header, or truncated");
+    if ((st = goal_world_create(&w, (int)nranks, alloc)) != GOAL_OK) return goal__fail(err, st, "%s", goal_strerror(st));
+    for (r = 0; r < w->nranks && st == GOAL_OK; r++) st = goal__world_load_rank(w, p, size, r, err);
+    if (st != GOAL_OK) { goal_world_destroy(w); return st; }
+    *out = w;
+    return GOAL_OK;
+}
+
+#endif /* GOAL_IMPLEMENTATION */
