@@ -828,13 +828,10 @@ static void goal__graph_touch(goal_graph *g, const goal_buf *b) {
     if (end > g->extent[b->slot]) g->extent[b->slot] = end;
 }
 
-int32_t goal_graph_add(goal_graph *g, const goal_action *a) {
+/* Appends a checked action. */
+static int32_t goal__graph_append(goal_graph *g, const goal_action *a) {
     uint32_t w[GOAL__PARAM_MAX], nw, head;
     int bufs;
-    goal_status st;
-    char msg[GOAL_MSG_MAX];
-    if (!g || !a) return GOAL_ERR_ARG;
-    if ((st = goal__check_action(a, g->nranks, msg)) != GOAL_OK) return goal__graph_fail(g, st, "%s", msg);
     if (g->n >= 0x7FFFFFFEu) return goal__graph_fail(g, GOAL_ERR_LIMIT, "more than 2^31-2 actions");
     head = goal__encode(a, w, &nw);
     bufs = a->kind == GOAL_EXEC ? 2 : (a->kind == GOAL_SEND || a->kind == GOAL_RECV);
@@ -853,6 +850,14 @@ int32_t goal_graph_add(goal_graph *g, const goal_action *a) {
     g->head[g->n] = head;
     g->poff[g->n + 1] = (uint32_t)g->nwords;
     return (int32_t)g->n++;
+}
+
+int32_t goal_graph_add(goal_graph *g, const goal_action *a) {
+    goal_status st;
+    char msg[GOAL_MSG_MAX];
+    if (!g || !a) return GOAL_ERR_ARG;
+    if ((st = goal__check_action(a, g->nranks, msg)) != GOAL_OK) return goal__graph_fail(g, st, "%s", msg);
+    return goal__graph_append(g, a);
 }
 
 static goal_action goal__action0(goal_kind kind) {
@@ -1775,6 +1780,937 @@ goal_status goal_world_load(goal_world **out, const void *bytes, size_t size, co
     if (st != GOAL_OK) { goal_world_destroy(w); return st; }
     *out = w;
     return GOAL_OK;
+}
+
+/* ---- >>> text: reading ----------------------------------------------------------------------- */
+typedef struct goal__dep {       /* a dependency line, resolved when its block ends */
+    const char *a, *b;           /* the labels, in the text */
+    uint32_t an, bn, start;      /* lengths; start: irequires */
+} goal__dep;
+
+typedef struct goal__rd {
+    const char *text, *p, *end, *file;
+    goal_error *err;
+    goal_allocator alloc;
+    goal_graph *g;
+    goal__dep *deps; size_t ndeps, depcap;
+    int32_t max_peer;            /* paper dialect: the ranks a file names */
+} goal__rd;
+
+/* Fails with "FILE: line L, col C: message" for the place `at`. */
+static goal_status goal__rd_fail(goal__rd *r, const char *at, goal_status st, const char *fmt, ...) {
+    va_list ap;
+    char m[GOAL_MSG_MAX];
+    const char *q, *bol = r->text;
+    int line = 1;
+    if (at > r->end) at = r->end;
+    for (q = r->text; q < at; q++)
+        if (*q == '\n') { line++; bol = q + 1; }
+    va_start(ap, fmt);
+    vsnprintf(m, sizeof m, fmt, ap);
+    va_end(ap);
+    if (r->err) { r->err->line = line; r->err->col = (int)(at - bol) + 1; }
+    return goal__fail(r->err, st, "%s: line %d, col %d: %s", r->file, line, (int)(at - bol) + 1, m);
+}
+/* What stands at the cursor, for "expected X, found Y" messages. */
+static const char *goal__rd_found(const goal__rd *r, char *buf) {
+    const char *q = r->p;
+    size_t n = 0;
+    if (q >= r->end) return "the end of the file";
+    if (*q == '\n' || *q == '\r') return "the end of the line";
+    while (q + n < r->end && n < 16 && (goal__is_idchar((unsigned char)q[n]) || (n == 0 && (unsigned char)q[n] > ' ')))
+        n++;
+    snprintf(buf, 32, "'%.*s'", (int)(n ? n : 1), q);
+    return buf;
+}
+static goal_status goal__rd_expected(goal__rd *r, const char *what) {
+    char buf[32];
+    return goal__rd_fail(r, r->p, GOAL_ERR_SYNTAX, "expected %s, found %s", what, goal__rd_found(r, buf));
+}
+
+static int goal__rd_at(const goal__rd *r, char c) { return r->p < r->end && *r->p == c; }
+/* Consumes keyword kw if the text continues with it. */
+static int goal__rd_word(goal__rd *r, const char *kw, size_t n) {
+    if ((size_t)(r->end - r->p) < n || memcmp(r->p, kw, n) != 0) return 0;
+    r->p += n;
+    return 1;
+}
+#define GOAL__WORD(r, kw) goal__rd_word((r), kw, sizeof(kw) - 1)
+/* Consumes keyword kw only as a whole word. */
+static int goal__rd_keyword(goal__rd *r, const char *kw, size_t n) {
+    if ((size_t)(r->end - r->p) < n || memcmp(r->p, kw, n) != 0) return 0;
+    if (r->p + n < r->end && goal__is_idchar((unsigned char)r->p[n])) return 0;
+    r->p += n;
+    return 1;
+}
+#define GOAL__KEYWORD(r, kw) goal__rd_keyword((r), kw, sizeof(kw) - 1)
+
+/* Block comments and spaces on one line (LogGOPSim); 0 on an unterminated comment. */
+static int goal__rd_hspace(goal__rd *r) {
+    for (;;) {
+        while (r->p < r->end && (*r->p == ' ' || *r->p == '\t' || *r->p == '\r')) r->p++;
+        if (r->end - r->p >= 2 && r->p[0] == '/' && r->p[1] == '*') {
+            const char *q = r->p + 2;
+            while (q + 1 < r->end && !(q[0] == '*' && q[1] == '/')) q++;
+            if (q + 1 >= r->end) return 0;
+            r->p = q + 2;
+            continue;
+        }
+        return 1;
+    }
+}
+/* Spaces, newlines and comments between LogGOPSim statements. */
+static goal_status goal__rd_lspace(goal__rd *r) {
+    for (;;) {
+        const char *at = r->p;
+        if (!goal__rd_hspace(r)) return goal__rd_fail(r, at, GOAL_ERR_SYNTAX, "comment '/*' is never closed");
+        if (r->end - r->p >= 2 && r->p[0] == '/' && r->p[1] == '/') {
+            while (r->p < r->end && *r->p != '\n') r->p++;
+        }
+        if (!goal__rd_at(r, '\n')) return GOAL_OK;
+        r->p++;
+    }
+}
+/* Whitespace and '#' comments of the paper dialect; '#' before a digit is a rank when
+   `ranks` is set. */
+static void goal__rd_pspace(goal__rd *r, int ranks) {
+    for (;;) {
+        while (r->p < r->end && (*r->p == ' ' || *r->p == '\t' || *r->p == '\r' || *r->p == '\n')) r->p++;
+        if (!goal__rd_at(r, '#') || (ranks && r->p + 1 < r->end && goal__is_digit((unsigned char)r->p[1]))) return;
+        while (r->p < r->end && *r->p != '\n') r->p++;
+    }
+}
+
+/* A decimal number; 0 when there is none, -1 when it exceeds `max`. */
+static int goal__rd_uint(goal__rd *r, uint64_t max, uint64_t *v) {
+    const char *q = r->p;
+    uint64_t x = 0;
+    if (q >= r->end || !goal__is_digit((unsigned char)*q)) return 0;
+    for (; q < r->end && goal__is_digit((unsigned char)*q); q++) {
+        unsigned d = (unsigned)(*q - '0');
+        if (x > (max - d) / 10) return -1;
+        x = x * 10 + d;
+    }
+    r->p = q;
+    *v = x;
+    return 1;
+}
+/* A number in 0..max, or -1 when any_ok; fails with "expected <what>". */
+static goal_status goal__rd_num(goal__rd *r, uint64_t max, int any_ok, const char *what, int64_t *v) {
+    const char *at = r->p;
+    uint64_t x;
+    int k;
+    if (any_ok && r->end - r->p >= 2 && r->p[0] == '-' && r->p[1] == '1' &&
+        (r->p + 2 == r->end || !goal__is_digit((unsigned char)r->p[2]))) {
+        r->p += 2;
+        *v = -1;
+        return GOAL_OK;
+    }
+    k = goal__rd_uint(r, max, &x);
+    if (k < 0) return goal__rd_fail(r, at, GOAL_ERR_SYNTAX, "%s is out of range (at most %llu)", what, (unsigned long long)max);
+    if (k == 0) return goal__rd_expected(r, what);
+    *v = (int64_t)x;
+    return GOAL_OK;
+}
+/* An identifier; returns its length (0: none). */
+static size_t goal__rd_ident(goal__rd *r, const char **s) {
+    const char *q = r->p;
+    if (q >= r->end || !goal__is_alpha((unsigned char)*q)) return 0;
+    while (q < r->end && goal__is_idchar((unsigned char)*q)) q++;
+    *s = r->p;
+    r->p = q;
+    return (size_t)(q - *s);
+}
+
+/* Adds the action, and its label if any; errors point at `at`. */
+static goal_status goal__rd_action(goal__rd *r, const char *at, const goal_action *a, const char *label, size_t ln) {
+    char msg[GOAL_MSG_MAX];
+    goal_status st = goal__check_action(a, r->g->nranks, msg);
+    int32_t id;
+    if (st != GOAL_OK) return goal__rd_fail(r, at, st, "%s", msg);
+    if ((id = goal__graph_append(r->g, a)) < 0) return goal__rd_fail(r, at, (goal_status)id, "%s", goal_strerror(id));
+    if ((a->kind == GOAL_SEND || a->kind == GOAL_RECV) && a->peer > r->max_peer) r->max_peer = a->peer;
+    if (!label) return GOAL_OK;
+    if (goal__graph_find(r->g, label, ln) != GOAL__NONE)
+        return goal__rd_fail(r, label, GOAL_ERR_DUPLABEL, "label '%.*s' is defined twice in this rank block", (int)ln, label);
+    if ((st = goal__graph_set_label(r->g, id, label, ln)) != GOAL_OK)
+        return goal__rd_fail(r, label, st, "label '%.*s': %s", (int)ln, label,
+                             goal__label_problem(label, ln) ? goal__label_problem(label, ln) : goal_strerror(st));
+    return GOAL_OK;
+}
+static goal_status goal__rd_dep(goal__rd *r, const char *a, size_t an, const char *b, size_t bn, uint32_t start) {
+    goal__dep *d;
+    if (GOAL__RESERVE(&r->alloc, r->deps, r->depcap, r->ndeps + 1) != GOAL_OK) return goal__fail(r->err, GOAL_ERR_NOMEM, "out of memory");
+    d = &r->deps[r->ndeps++];
+    d->a = a; d->b = b; d->an = (uint32_t)an; d->bn = (uint32_t)bn; d->start = start;
+    return GOAL_OK;
+}
+/* At the end of a block: every dependency names labels of the block. */
+static goal_status goal__rd_resolve(goal__rd *r) {
+    size_t k;
+    for (k = 0; k < r->ndeps; k++) {
+        const goal__dep *d = &r->deps[k];
+        uint32_t a = goal__graph_find(r->g, d->a, d->an), b = goal__graph_find(r->g, d->b, d->bn);
+        goal_status st;
+        if (a == GOAL__NONE) return goal__rd_fail(r, d->a, GOAL_ERR_LABEL, "unknown label '%.*s' in this rank block", (int)d->an, d->a);
+        if (b == GOAL__NONE) return goal__rd_fail(r, d->b, GOAL_ERR_LABEL, "unknown label '%.*s' in this rank block", (int)d->bn, d->b);
+        if (a == b) return goal__rd_fail(r, d->a, GOAL_ERR_SELFDEP, "'%.*s' cannot depend on itself", (int)d->an, d->a);
+        if ((st = goal__graph_edge(r->g, (int32_t)a, (int32_t)b, d->start)) != GOAL_OK) return goal__rd_fail(r, d->a, st, "%s", r->g->firstmsg);
+    }
+    r->ndeps = 0;
+    return GOAL_OK;
+}
+/* Compiles the block's graph; a cycle is reported at the definition of a label on it. */
+static goal_status goal__rd_compile(goal__rd *r, const char *block, goal_schedule *s) {
+    goal_status st = goal_compile(r->g, s, r->err);
+    if (st == GOAL_ERR_CYCLE && r->err && r->err->action >= 0) {
+        char m[GOAL_MSG_MAX];
+        const char *l = goal__graph_label(r->g, (uint32_t)r->err->action);
+        const char *at = block;
+        size_t ln = l ? strlen(l) : 0;
+        if (l) { /* find where the label is defined: "<label>:" after the block start */
+            const char *q;
+            for (q = block; q + ln < r->end; q++)
+                if (memcmp(q, l, ln) == 0 && (q == r->text || !goal__is_idchar((unsigned char)q[-1])) && q[ln] == ':') { at = q; break; }
+        }
+        snprintf(m, sizeof m, "%s", r->err->msg);
+        return goal__rd_fail(r, at, st, "%s", m);
+    }
+    if (st != GOAL_OK && r->err) {
+        char m[GOAL_MSG_MAX];
+        snprintf(m, sizeof m, "%s", r->err->msg);
+        return goal__rd_fail(r, block, st, "%s", m);
+    }
+    return st;
+}
+
+/* ---- the LogGOPSim dialect ---- */
+/* [tag T] [cpu C] [nic N], in this order; calc takes only cpu. */
+static goal_status goal__lgs_options(goal__rd *r, goal_action *a) {
+    int64_t v;
+    goal_status st;
+    goal__rd_hspace(r);
+    if (a->kind != GOAL_CALC && GOAL__WORD(r, "tag")) {
+        goal__rd_hspace(r);
+        if ((st = goal__rd_num(r, 0x7FFFFFFF, 1, "a tag", &v)) != GOAL_OK) return st;
+        a->tag = (int32_t)v;
+        goal__rd_hspace(r);
+    }
+    if (GOAL__WORD(r, "cpu")) {
+        goal__rd_hspace(r);
+        if ((st = goal__rd_num(r, 255, 0, "a cpu index", &v)) != GOAL_OK) return st;
+        a->cpu = (uint8_t)v;
+        goal__rd_hspace(r);
+    }
+    if (a->kind != GOAL_CALC && GOAL__WORD(r, "nic")) {
+        goal__rd_hspace(r);
+        if ((st = goal__rd_num(r, 255, 0, "a nic index", &v)) != GOAL_OK) return st;
+        a->nic = (uint8_t)v;
+    }
+    return GOAL_OK;
+}
+/* send|recv <n>b to|from <peer> [options]  or  calc <n> [cpu C], after the keyword. */
+static goal_status goal__lgs_action(goal__rd *r, goal_action *a) {
+    int64_t v;
+    goal_status st;
+    int64_t peer;
+    goal__rd_hspace(r);
+    if (a->kind == GOAL_CALC) {
+        uint64_t cost;
+        int k = goal__rd_uint(r, UINT64_MAX, &cost);
+        if (k <= 0) return k < 0 ? goal__rd_fail(r, r->p, GOAL_ERR_SYNTAX, "cost is out of range") : goal__rd_expected(r, "a cost");
+        a->cost = cost;
+        return goal__lgs_options(r, a);
+    }
+    if ((st = goal__rd_num(r, GOAL_SIZE_MAX, 0, "a size", &v)) != GOAL_OK) return st;
+    a->buf.size = (uint64_t)v;
+    if (!GOAL__WORD(r, "b")) return goal__rd_expected(r, "'b' after the size");
+    goal__rd_hspace(r);
+    if (!(a->kind == GOAL_SEND ? GOAL__WORD(r, "to") : GOAL__WORD(r, "from")))
+        return goal__rd_expected(r, a->kind == GOAL_SEND ? "'to'" : "'from'");
+    goal__rd_hspace(r);
+    if ((st = goal__rd_num(r, 0x7FFFFFFF, 1, "a rank", &peer)) != GOAL_OK) return st;
+    a->peer = (int32_t)peer;
+    return goal__lgs_options(r, a);
+}
+static goal_kind goal__lgs_kind(goal__rd *r) {
+    if (GOAL__WORD(r, "send")) return GOAL_SEND;
+    if (GOAL__WORD(r, "recv")) return GOAL_RECV;
+    if (GOAL__WORD(r, "calc")) return GOAL_CALC;
+    return GOAL_NOP;
+}
+/* The end of a statement: spaces, an optional comment, then a newline or the end. */
+static goal_status goal__lgs_eol(goal__rd *r) {
+    const char *at = r->p;
+    if (!goal__rd_hspace(r)) return goal__rd_fail(r, at, GOAL_ERR_SYNTAX, "comment '/*' is never closed");
+    if (r->end - r->p >= 2 && r->p[0] == '/' && r->p[1] == '/')
+        while (r->p < r->end && *r->p != '\n') r->p++;
+    if (r->p == r->end) return GOAL_OK;
+    if (*r->p == '\n') { r->p++; return GOAL_OK; }
+    return goal__rd_expected(r, "the end of the line");
+}
+/* One statement: an action (labelled or not) or a dependency. */
+static goal_status goal__lgs_statement(goal__rd *r) {
+    const char *at = r->p, *id = NULL, *b = NULL;
+    size_t n = goal__rd_ident(r, &id), bn;
+    goal_action a;
+    goal_status st;
+    uint32_t start;
+    memset(&a, 0, sizeof a);
+    if (!n) return goal__rd_expected(r, "a statement (send, recv, calc, a label or '}')");
+    goal__rd_hspace(r);
+    if (goal__rd_at(r, ':')) {
+        r->p++;
+        goal__rd_hspace(r);
+        if ((a.kind = goal__lgs_kind(r)) == GOAL_NOP) return goal__rd_expected(r, "send, recv or calc after the label");
+    } else {
+        r->p = id;
+        a.kind = goal__lgs_kind(r);
+        if (a.kind != GOAL_NOP && r->p < r->end && goal__is_idchar((unsigned char)*r->p) && !goal__is_digit((unsigned char)*r->p))
+            a.kind = GOAL_NOP;                 /* an identifier such as "sender" */
+        if (a.kind == GOAL_NOP) {
+            r->p = id + n;
+            goal__rd_hspace(r);
+            start = GOAL__WORD(r, "irequires") ? GOAL__DEP_START : 0;
+            if (!start && !GOAL__WORD(r, "requires")) return goal__rd_expected(r, "':', 'requires' or 'irequires'");
+            goal__rd_hspace(r);
+            if (!(bn = goal__rd_ident(r, &b))) return goal__rd_expected(r, "a label");
+            if ((st = goal__rd_dep(r, id, n, b, bn, start)) != GOAL_OK) return st;
+            return goal__lgs_eol(r);
+        }
+        id = NULL;
+    }
+    a.buf.slot = 0;
+    if ((st = goal__lgs_action(r, &a)) != GOAL_OK) return st;
+    if ((st = goal__rd_action(r, at, &a, id, n)) != GOAL_OK) return st;
+    return goal__lgs_eol(r);
+}
+/* rank R { statements } */
+static goal_status goal__lgs_block(goal__rd *r, int32_t rank, int32_t nranks, goal_world *w) {
+    const char *at = r->p;
+    int64_t v;
+    goal_schedule s;
+    goal_status st;
+    if (r->p == r->end) return goal__rd_fail(r, at, GOAL_ERR_SYNTAX, "the file ends before rank block %ld (num_ranks is %ld)", (long)rank, (long)nranks);
+    if (!GOAL__WORD(r, "rank")) return goal__rd_expected(r, "'rank'");
+    goal__rd_hspace(r);
+    at = r->p;
+    if ((st = goal__rd_num(r, 0x7FFFFFFF, 0, "a rank", &v)) != GOAL_OK) return st;
+    if (v != rank) return goal__rd_fail(r, at, GOAL_ERR_SYNTAX, "rank block %ld expected here (blocks come in order 0..%ld)", (long)rank, (long)nranks - 1);
+    goal__rd_hspace(r);
+    if (!goal__rd_at(r, '{')) return goal__rd_expected(r, "'{'");
+    r->p++;
+    if ((st = goal__lgs_eol(r)) != GOAL_OK) return st;
+    goal_graph_reset(r->g, rank, nranks);
+    for (;;) {
+        if ((st = goal__rd_lspace(r)) != GOAL_OK) return st;
+        if (r->p == r->end) return goal__rd_fail(r, at, GOAL_ERR_SYNTAX, "rank block %ld is never closed: expected '}'", (long)rank);
+        if (goal__rd_at(r, '}')) break;
+        if ((st = goal__lgs_statement(r)) != GOAL_OK) return st;
+    }
+    r->p++;
+    if ((st = goal__lgs_eol(r)) != GOAL_OK || (st = goal__rd_resolve(r)) != GOAL_OK) return st;
+    if ((st = goal__rd_compile(r, at, &s)) != GOAL_OK) return st;
+    st = goal_world_add_schedule(w, &s, r->err);
+    goal_schedule_free(&s);
+    return st;
+}
+static goal_status goal__lgs_file(goal__rd *r, goal_world **out) {
+    int64_t v;
+    int32_t rank;
+    goal_status st;
+    if ((st = goal__rd_lspace(r)) != GOAL_OK) return st;
+    if (!GOAL__WORD(r, "num_ranks")) return goal__rd_expected(r, "'num_ranks' (the LogGOPSim dialect starts with it)");
+    goal__rd_hspace(r);
+    if ((st = goal__rd_num(r, 0x7FFFFFFF, 0, "the number of ranks", &v)) != GOAL_OK) return st;
+    if (v < 1) return goal__rd_fail(r, r->p - 1, GOAL_ERR_RANK, "num_ranks must be at least 1");
+    if ((st = goal__lgs_eol(r)) != GOAL_OK) return st;
+    if ((st = goal_world_create(out, (int)v, &r->alloc)) != GOAL_OK) return goal__fail(r->err, st, "out of memory");
+    (*out)->dialect = GOAL_DIALECT_LOGGOPSIM;
+    for (rank = 0; rank < (int32_t)v; rank++) {
+        if ((st = goal__rd_lspace(r)) != GOAL_OK || (st = goal__lgs_block(r, rank, (int32_t)v, *out)) != GOAL_OK) return st;
+    }
+    if ((st = goal__rd_lspace(r)) != GOAL_OK) return st;
+    if (r->p != r->end) return goal__rd_fail(r, r->p, GOAL_ERR_SYNTAX, "text after the last rank block (num_ranks is %ld)", (long)v);
+    return GOAL_OK;
+}
+
+/* ---- the paper's dialect ---- */
+/* [SLOT:|scratch:]ADDR,SIZE */
+static goal_status goal__pap_buf(goal__rd *r, goal_buf *b) {
+    int64_t v, size;
+    goal_status st;
+    b->slot = 0;
+    goal__rd_pspace(r, 0);
+    if (GOAL__KEYWORD(r, "scratch")) {
+        b->slot = GOAL_SLOT_SCRATCH;
+        goal__rd_pspace(r, 0);
+        if (!goal__rd_at(r, ':')) return goal__rd_expected(r, "':' after scratch");
+        r->p++;
+        goal__rd_pspace(r, 0);
+    }
+    if ((st = goal__rd_num(r, GOAL_SIZE_MAX, 0, "a buffer address", &v)) != GOAL_OK) return st;
+    goal__rd_pspace(r, 0);
+    if (b->slot == 0 && goal__rd_at(r, ':')) {
+        if (v > GOAL_SLOT_MAX) return goal__rd_fail(r, r->p, GOAL_ERR_ARG, "slot %lld does not exist (0..%u or scratch)", (long long)v, GOAL_SLOT_MAX);
+        b->slot = (uint32_t)v;
+        r->p++;
+        goal__rd_pspace(r, 0);
+        if ((st = goal__rd_num(r, GOAL_SIZE_MAX, 0, "a buffer address", &v)) != GOAL_OK) return st;
+        goal__rd_pspace(r, 0);
+    }
+    if (!goal__rd_at(r, ',')) return goal__rd_expected(r, "',' and the buffer size");
+    r->p++;
+    goal__rd_pspace(r, 0);
+    if ((st = goal__rd_num(r, GOAL_SIZE_MAX, 0, "a buffer size", &size)) != GOAL_OK) return st;
+    b->offset = (uint64_t)v;
+    b->size = (uint64_t)size;
+    return GOAL_OK;
+}
+/* An optional "<kw> <number>" of the paper dialect. */
+static goal_status goal__pap_opt(goal__rd *r, const char *kw, size_t n, uint64_t max, int any_ok, int64_t *v) {
+    goal__rd_pspace(r, 0);
+    if (!goal__rd_keyword(r, kw, n)) return GOAL_PENDING;
+    goal__rd_pspace(r, 0);
+    return goal__rd_num(r, max, any_ok, kw, v);
+}
+static goal_status goal__pap_options(goal__rd *r, goal_action *a) {
+    int64_t v;
+    goal_status st;
+    if (a->kind != GOAL_CALC) {
+        if ((st = goal__pap_opt(r, "tag", 3, 0x7FFFFFFF, 1, &v)) < 0) return st;
+        if (st == GOAL_OK) a->tag = (int32_t)v;
+    }
+    if ((st = goal__pap_opt(r, "cpu", 3, 255, 0, &v)) < 0) return st;
+    if (st == GOAL_OK) a->cpu = (uint8_t)v;
+    if (a->kind != GOAL_CALC) {
+        if ((st = goal__pap_opt(r, "nic", 3, 255, 0, &v)) < 0) return st;
+        if (st == GOAL_OK) a->nic = (uint8_t)v;
+    }
+    return GOAL_OK;
+}
+/* <op><Type><bits> or "user N". */
+static goal_status goal__pap_function(goal__rd *r, goal_action *a) {
+    static const char *const types[3] = {"Int", "UInt", "Float"};
+    static const char *const bits[4] = {"8", "16", "32", "64"};
+    const char *at = r->p, *id;
+    size_t n, k, i, j, len;
+    int64_t v;
+    goal_status st;
+    goal__rd_pspace(r, 0);
+    at = r->p;
+    if (GOAL__KEYWORD(r, "user")) {
+        goal__rd_pspace(r, 0);
+        if ((st = goal__rd_num(r, 0xFFFFFFFFu, 0, "a user function number", &v)) != GOAL_OK) return st;
+        a->op = GOAL_OP_USER; a->fn = (uint32_t)v;
+        return GOAL_OK;
+    }
+    if (!(n = goal__rd_ident(r, &id))) return goal__rd_expected(r, "a function (for example sumInt32, or user 1)");
+    for (k = 0; k < GOAL_OP_USER; k++) {
+        len = strlen(goal__op_names[k]);
+        if (n <= len || memcmp(id, goal__op_names[k], len) != 0) continue;
+        for (i = 0; i < 3; i++)
+            for (j = 0; j < 4; j++) {
+                size_t tl = strlen(types[i]), bl = strlen(bits[j]);
+                if (len + tl + bl == n && memcmp(id + len, types[i], tl) == 0 && memcmp(id + len + tl, bits[j], bl) == 0) {
+                    a->op = (goal_op)k;
+                    a->dtype = (goal_dtype)(i << 4 | j);
+                    return GOAL_OK;
+                }
+            }
+    }
+    return goal__rd_fail(r, at, GOAL_ERR_OP, "unknown function '%.*s': expected an op (max min sum prod land lor lxor band bor bxor copy) "
+                         "and a type (Int UInt Float with 8 16 32 64), or user N", (int)(n < 40 ? n : 40), id);
+}
+/* The action after its keyword. */
+static goal_status goal__pap_action(goal__rd *r, goal_action *a) {
+    int64_t v;
+    goal_status st;
+    uint64_t cost;
+    int k;
+    switch (a->kind) {
+    case GOAL_SEND: case GOAL_RECV:
+        if ((st = goal__pap_buf(r, &a->buf)) != GOAL_OK) return st;
+        goal__rd_pspace(r, 0);
+        if (!(a->kind == GOAL_SEND ? GOAL__KEYWORD(r, "to") : GOAL__KEYWORD(r, "from")))
+            return goal__rd_expected(r, a->kind == GOAL_SEND ? "'to'" : "'from'");
+        goal__rd_pspace(r, 0);
+        if ((st = goal__rd_num(r, 0x7FFFFFFF, 1, "a rank", &v)) != GOAL_OK) return st;
+        a->peer = (int32_t)v;
+        return goal__pap_options(r, a);
+    case GOAL_EXEC:
+        if ((st = goal__pap_function(r, a)) != GOAL_OK) return st;
+        goal__rd_pspace(r, 0);
+        if (!GOAL__KEYWORD(r, "with")) return goal__rd_expected(r, "'with'");
+        if ((st = goal__pap_buf(r, &a->buf)) != GOAL_OK) return st;
+        goal__rd_pspace(r, 0);
+        if (goal__rd_at(r, ',')) r->p++;
+        return goal__pap_buf(r, &a->buf2);
+    case GOAL_CALC:
+        goal__rd_pspace(r, 0);
+        k = goal__rd_uint(r, UINT64_MAX, &cost);
+        if (k <= 0) return k < 0 ? goal__rd_fail(r, r->p, GOAL_ERR_SYNTAX, "cost is out of range") : goal__rd_expected(r, "a cost");
+        a->cost = cost;
+        return goal__pap_options(r, a);
+    default: return GOAL_OK;
+    }
+}
+static goal_kind goal__pap_kind(const char *id, size_t n) {
+    static const char *const names[5] = {"nop", "send", "recv", "exec", "calc"};
+    int k;
+    for (k = 0; k < 5; k++)
+        if (strlen(names[k]) == n && memcmp(id, names[k], n) == 0) return (goal_kind)k;
+    return (goal_kind)-1;
+}
+/* One statement, without its ';'. */
+static goal_status goal__pap_statement(goal__rd *r) {
+    const char *at = r->p, *id, *label = NULL, *b;
+    size_t n = goal__rd_ident(r, &id), ln = 0, bn;
+    goal_action a;
+    goal_status st;
+    memset(&a, 0, sizeof a);
+    if (!n) return goal__rd_expected(r, "a statement (send, recv, exec, calc, nop, requ, irequ or a label)");
+    if ((n == 4 && memcmp(id, "requ", 4) == 0) || (n == 5 && memcmp(id, "irequ", 5) == 0)) {
+        goal__rd_pspace(r, 0);
+        if (!(n = goal__rd_ident(r, &label))) return goal__rd_expected(r, "a label");
+        goal__rd_pspace(r, 0);
+        if (!GOAL__WORD(r, "->")) return goal__rd_expected(r, "'->'");
+        goal__rd_pspace(r, 0);
+        if (!(bn = goal__rd_ident(r, &b))) return goal__rd_expected(r, "a label");
+        return goal__rd_dep(r, label, n, b, bn, id[0] == 'i' ? GOAL__DEP_START : 0);
+    }
+    goal__rd_pspace(r, 0);
+    if (goal__rd_at(r, ':')) {
+        label = id; ln = n;
+        r->p++;
+        goal__rd_pspace(r, 0);
+        if (!(n = goal__rd_ident(r, &id))) return goal__rd_expected(r, "an action after the label");
+    }
+    if ((int)(a.kind = goal__pap_kind(id, n)) < 0) {
+        r->p = id;
+        return goal__rd_expected(r, "send, recv, exec, calc or nop");
+    }
+    if ((st = goal__pap_action(r, &a)) != GOAL_OK) return st;
+    return goal__rd_action(r, at, &a, label, ln);
+}
+/* Statements up to '}' (in a block) or the end of the file. */
+static goal_status goal__pap_body(goal__rd *r, int in_block) {
+    goal_status st;
+    for (;;) {
+        goal__rd_pspace(r, 0);
+        if (r->p == r->end || goal__rd_at(r, '}')) break;
+        if (!in_block && GOAL__KEYWORD(r, "rank"))
+            return goal__rd_fail(r, r->p - 4, GOAL_ERR_SYNTAX, "rank blocks cannot follow statements outside a rank block");
+        if ((st = goal__pap_statement(r)) != GOAL_OK) return st;
+        goal__rd_pspace(r, 0);
+        if (!goal__rd_at(r, ';')) return goal__rd_expected(r, "';'");
+        r->p++;
+    }
+    return goal__rd_resolve(r);
+}
+
+/* The paper dialect does not say how many ranks there are until the end (unless
+   num_ranks does), so its schedules wait here. */
+typedef struct goal__pap {
+    goal_schedule *s; size_t n, cap;
+    int32_t nranks;        /* from num_ranks, or 0 */
+    int32_t max_rank;
+} goal__pap;
+
+/* Keeps s (compiled for rank `from`) as the schedule of `rank`. */
+static goal_status goal__pap_keep(goal__rd *r, goal__pap *pp, const goal_schedule *s, int32_t rank, const char *at) {
+    uint8_t *copy;
+    size_t k;
+    goal_schedule *t;
+    for (k = 0; k < pp->n; k++)
+        if (pp->s[k].rank == rank) return goal__rd_fail(r, at, GOAL_ERR_SYNTAX, "rank %ld has two blocks", (long)rank);
+    if (GOAL__RESERVE(&r->alloc, pp->s, pp->cap, pp->n + 1) != GOAL_OK || !(copy = (uint8_t *)goal__alloc(&r->alloc, s->size)))
+        return goal__fail(r->err, GOAL_ERR_NOMEM, "out of memory");
+    memcpy(copy, s->bytes, s->size);
+    goal__wr32(copy + 8, (uint32_t)rank);
+    t = &pp->s[pp->n++];
+    *t = *s;
+    t->bytes = copy; t->owned_ = copy; t->alloc_ = r->alloc; t->rank = rank;
+    if (rank > pp->max_rank) pp->max_rank = rank;
+    return GOAL_OK;
+}
+
+/* rank #A, #B { body } */
+static goal_status goal__pap_block(goal__rd *r, goal__pap *pp) {
+    const char *at = r->p - 4, *first;
+    int32_t ranks[64], nr = 0, k, limit = pp->nranks ? pp->nranks : 0x7FFFFFFF;
+    int64_t v;
+    goal_schedule s;
+    goal_status st = GOAL_OK;
+    for (;;) {
+        goal__rd_pspace(r, 1);
+        if (!goal__rd_at(r, '#')) return goal__rd_expected(r, "'#' and a rank number");
+        r->p++;
+        first = r->p;
+        if ((st = goal__rd_num(r, 0x7FFFFFFE, 0, "a rank number", &v)) != GOAL_OK) return st;
+        if (v >= limit) return goal__rd_fail(r, first, GOAL_ERR_RANK, "rank %lld is out of range (num_ranks is %ld)", (long long)v, (long)limit);
+        if (nr == 64) return goal__rd_fail(r, first, GOAL_ERR_LIMIT, "at most 64 ranks share one block");
+        ranks[nr++] = (int32_t)v;
+        goal__rd_pspace(r, 0);
+        if (!goal__rd_at(r, ',')) break;
+        r->p++;
+    }
+    if (!goal__rd_at(r, '{')) return goal__rd_expected(r, "'{'");
+    r->p++;
+    goal_graph_reset(r->g, ranks[0], limit);
+    if ((st = goal__pap_body(r, 1)) != GOAL_OK) return st;
+    if (!goal__rd_at(r, '}')) return goal__rd_fail(r, at, GOAL_ERR_SYNTAX, "rank block is never closed: expected '}'");
+    r->p++;
+    if ((st = goal__rd_compile(r, at, &s)) != GOAL_OK) return st;
+    for (k = 0; k < nr && st == GOAL_OK; k++) st = goal__pap_keep(r, pp, &s, ranks[k], at);
+    goal_schedule_free(&s);
+    return st;
+}
+
+/* Builds the world once the number of ranks is known. */
+static goal_status goal__pap_world(goal__rd *r, goal__pap *pp, goal_world **out) {
+    int32_t nranks = pp->nranks;
+    size_t k;
+    goal_status st;
+    if (!nranks) {
+        int64_t m = pp->max_rank > r->max_peer ? pp->max_rank : r->max_peer;
+        nranks = (int32_t)(m + 1 > 0 ? m + 1 : 1);
+    }
+    if ((st = goal_world_create(out, nranks, &r->alloc)) != GOAL_OK) return goal__fail(r->err, st, "out of memory");
+    (*out)->dialect = GOAL_DIALECT_PAPER;
+    for (k = 0; k < pp->n; k++) {
+        goal__wr32((uint8_t *)pp->s[k].owned_ + 12, (uint32_t)nranks);
+        pp->s[k].nranks = nranks;
+        if ((st = goal_world_add_schedule(*out, &pp->s[k], r->err)) != GOAL_OK) return st;
+    }
+    return GOAL_OK;
+}
+
+static goal_status goal__pap_file(goal__rd *r, goal_world **out) {
+    goal__pap pp;
+    int64_t v;
+    goal_status st = GOAL_OK;
+    size_t k;
+    memset(&pp, 0, sizeof pp);
+    pp.max_rank = -1;
+    r->max_peer = -1;
+    goal__rd_pspace(r, 0);
+    if (GOAL__KEYWORD(r, "num_ranks")) {
+        goal__rd_pspace(r, 0);
+        if ((st = goal__rd_num(r, 0x7FFFFFFF, 0, "the number of ranks", &v)) != GOAL_OK) return st;
+        if (v < 1) return goal__rd_fail(r, r->p - 1, GOAL_ERR_RANK, "num_ranks must be at least 1");
+        goal__rd_pspace(r, 0);
+        if (!goal__rd_at(r, ';')) return goal__rd_expected(r, "';'");
+        r->p++;
+        pp.nranks = (int32_t)v;
+        goal__rd_pspace(r, 0);
+    } else if (r->p == r->end) {
+        return goal__rd_fail(r, r->p, GOAL_ERR_SYNTAX, "empty input: expected num_ranks, a rank block or a statement");
+    }
+    if (GOAL__KEYWORD(r, "rank")) {
+        for (;;) {
+            if ((st = goal__pap_block(r, &pp)) != GOAL_OK) break;
+            goal__rd_pspace(r, 0);
+            if (r->p == r->end) break;
+            if (!GOAL__KEYWORD(r, "rank")) { st = goal__rd_expected(r, "'rank' or the end of the file"); break; }
+        }
+    } else if (r->p != r->end) {
+        const char *at = r->p;
+        goal_schedule s;
+        goal_graph_reset(r->g, 0, pp.nranks ? pp.nranks : 0x7FFFFFFF);
+        if ((st = goal__pap_body(r, 0)) == GOAL_OK && goal__rd_at(r, '}')) st = goal__rd_expected(r, "a statement");
+        if (st == GOAL_OK && (st = goal__rd_compile(r, at, &s)) == GOAL_OK) {
+            st = goal__pap_keep(r, &pp, &s, 0, at);
+            goal_schedule_free(&s);
+        }
+    }
+    if (st == GOAL_OK) st = goal__pap_world(r, &pp, out);
+    for (k = 0; k < pp.n; k++) goal_schedule_free(&pp.s[k]);
+    goal__free(&r->alloc, pp.s);
+    return st;
+}
+
+/* The LogGOPSim dialect starts with "num_ranks N" (no ';') or "rank N {"; the paper's
+   with '#', "num_ranks N;", "rank #", or a statement. */
+static goal_dialect goal__detect(goal__rd *r) {
+    goal__rd probe = *r;
+    goal_dialect d = GOAL_DIALECT_PAPER;
+    uint64_t v;
+    for (;;) {
+        while (probe.p < probe.end && (*probe.p == ' ' || *probe.p == '\t' || *probe.p == '\r' || *probe.p == '\n')) probe.p++;
+        if (probe.end - probe.p >= 2 && probe.p[0] == '/' && (probe.p[1] == '/' || probe.p[1] == '*')) return GOAL_DIALECT_LOGGOPSIM;
+        break;
+    }
+    if (GOAL__KEYWORD(&probe, "num_ranks")) {
+        while (probe.p < probe.end && (*probe.p == ' ' || *probe.p == '\t')) probe.p++;
+        goal__rd_uint(&probe, UINT64_MAX, &v);
+        while (probe.p < probe.end && (*probe.p == ' ' || *probe.p == '\t' || *probe.p == '\r')) probe.p++;
+        d = goal__rd_at(&probe, ';') ? GOAL_DIALECT_PAPER : GOAL_DIALECT_LOGGOPSIM;
+    } else if (GOAL__KEYWORD(&probe, "rank")) {
+        while (probe.p < probe.end && (*probe.p == ' ' || *probe.p == '\t')) probe.p++;
+        d = goal__rd_at(&probe, '#') ? GOAL_DIALECT_PAPER : GOAL_DIALECT_LOGGOPSIM;
+    }
+    return d;
+}
+
+goal_status goal_parse(const char *text, size_t len, const goal_parse_desc *desc, goal_world **out, goal_error *err) {
+    goal__rd r;
+    goal_graph_desc gd;
+    goal_dialect d;
+    goal_status st;
+    goal__error_clear(err);
+    if (!out || (!text && len)) return goal__fail(err, GOAL_ERR_ARG, "goal_parse: no output or no text");
+    *out = NULL;
+    memset(&r, 0, sizeof r);
+    r.text = r.p = text ? text : "";
+    r.end = r.text + len;
+    r.file = desc && desc->filename ? desc->filename : "<input>";
+    r.err = err;
+    r.alloc = goal__allocator(desc ? &desc->alloc : NULL);
+    memset(&gd, 0, sizeof gd);
+    gd.alloc = r.alloc;
+    if ((st = goal_graph_create(&r.g, &gd)) != GOAL_OK) return goal__fail(err, st, "out of memory");
+    d = desc && desc->dialect ? desc->dialect : goal__detect(&r);
+    st = d == GOAL_DIALECT_LOGGOPSIM ? goal__lgs_file(&r, out) : goal__pap_file(&r, out);
+    goal_graph_destroy(r.g);
+    goal__free(&r.alloc, r.deps);
+    if (st != GOAL_OK) {
+        goal_world_destroy(*out);
+        *out = NULL;
+    }
+    return st;
+}
+
+/* ---- >>> text: writing ------------------------------------------------------------------------ */
+typedef struct goal__out {       /* buffered output; with no fn it only collects */
+    goal_write_fn fn;
+    void *user;
+    goal_allocator alloc;
+    char *mem; size_t n, cap;
+    goal_status st;
+} goal__out;
+
+static void goal__out_flush(goal__out *o) {
+    if (o->fn && o->n && o->st == GOAL_OK && o->fn(o->user, o->mem, o->n) != 0) o->st = GOAL_ERR_IO;
+    if (o->fn) o->n = 0;
+}
+static void goal__out_mem(goal__out *o, const char *s, size_t n) {
+    if (o->st != GOAL_OK) return;
+    if (o->n + n > o->cap && GOAL__RESERVE(&o->alloc, o->mem, o->cap, o->n + n) != GOAL_OK) { o->st = GOAL_ERR_NOMEM; return; }
+    memcpy(o->mem + o->n, s, n);
+    o->n += n;
+    if (o->fn && o->n >= 65536) goal__out_flush(o);
+}
+static void goal__out_s(goal__out *o, const char *s) { goal__out_mem(o, s, strlen(s)); }
+static void goal__out_u(goal__out *o, uint64_t v) {
+    char b[24];
+    int k = 24;
+    do { b[--k] = (char)('0' + v % 10); v /= 10; } while (v);
+    goal__out_mem(o, b + k, (size_t)(24 - k));
+}
+static void goal__out_i(goal__out *o, int64_t v) {
+    if (v < 0) { goal__out_mem(o, "-", 1); goal__out_u(o, (uint64_t)-v); }
+    else goal__out_u(o, (uint64_t)v);
+}
+
+/* Is the name of action i written (at its definition)? */
+static int goal__named(const goal_schedule *s, uint32_t i) {
+    if (s->label_mode == GOAL__LABELS_AUTO) return 1;
+    if (s->label_mode == GOAL__LABELS_TABLE) return goal__stored_label(s, i) != NULL;
+    return goal__incident(s, i);
+}
+static void goal__out_name(goal__out *o, const goal_schedule *s, uint32_t i) {
+    char nb[GOAL_LABEL_MAX];
+    goal__out_s(o, goal_schedule_label(s, i, nb));
+}
+
+static void goal__out_pbuf(goal__out *o, const goal_buf *b) {
+    if (b->slot == GOAL_SLOT_SCRATCH) goal__out_s(o, "scratch:");
+    else if (b->slot) { goal__out_u(o, b->slot); goal__out_s(o, ":"); }
+    goal__out_u(o, b->offset);
+    goal__out_s(o, ",");
+    goal__out_u(o, b->size);
+}
+/* " tag T cpu C nic N" for what is not the default; tag always in the LogGOPSim dialect. */
+static void goal__out_opts(goal__out *o, const goal_action *a, int lgs) {
+    if (a->kind != GOAL_CALC && (a->tag || lgs)) { goal__out_s(o, " tag "); goal__out_i(o, a->tag); }
+    if (a->cpu) { goal__out_s(o, " cpu "); goal__out_u(o, a->cpu); }
+    if (a->nic) { goal__out_s(o, " nic "); goal__out_u(o, a->nic); }
+}
+static void goal__out_action_paper(goal__out *o, const goal_action *a) {
+    switch (a->kind) {
+    case GOAL_SEND: case GOAL_RECV:
+        goal__out_s(o, a->kind == GOAL_SEND ? "send " : "recv ");
+        goal__out_pbuf(o, &a->buf);
+        goal__out_s(o, a->kind == GOAL_SEND ? " to " : " from ");
+        goal__out_i(o, a->peer);
+        goal__out_opts(o, a, 0);
+        break;
+    case GOAL_EXEC:
+        goal__out_s(o, "exec ");
+        if (a->op == GOAL_OP_USER) { goal__out_s(o, "user "); goal__out_u(o, a->fn); }
+        else { goal__out_s(o, goal_op_name(a->op)); goal__out_s(o, goal_dtype_name(a->dtype)); }
+        goal__out_s(o, " with ");
+        goal__out_pbuf(o, &a->buf);
+        goal__out_s(o, " ");
+        goal__out_pbuf(o, &a->buf2);
+        break;
+    case GOAL_CALC: goal__out_s(o, "calc "); goal__out_u(o, a->cost); goal__out_opts(o, a, 0); break;
+    default: goal__out_s(o, "nop"); break;
+    }
+}
+/* The LogGOPSim dialect has no buffers and no exec: an exec costs the bytes of buf1 (as
+   Schedgen writes a reduction), a nop costs 0. */
+static void goal__out_action_lgs(goal__out *o, const goal_action *a) {
+    switch (a->kind) {
+    case GOAL_SEND: case GOAL_RECV:
+        goal__out_s(o, a->kind == GOAL_SEND ? "send " : "recv ");
+        goal__out_u(o, a->buf.size);
+        goal__out_s(o, a->kind == GOAL_SEND ? "b to " : "b from ");
+        goal__out_i(o, a->peer);
+        goal__out_opts(o, a, 1);
+        break;
+    case GOAL_CALC: goal__out_s(o, "calc "); goal__out_u(o, a->cost); goal__out_opts(o, a, 1); break;
+    case GOAL_EXEC: goal__out_s(o, "calc "); goal__out_u(o, a->buf.size); break;
+    default: goal__out_s(o, "calc 0"); break;
+    }
+}
+
+/* The statements of one rank: actions, then dependencies grouped by the action waited for
+   (which keeps their compiled order). */
+static void goal__out_body(goal__out *o, const goal_schedule *s, int paper) {
+    const char *ind = paper ? "  " : "", *eos = paper ? ";\n" : "\n";
+    uint32_t i, k;
+    for (i = 0; i < s->nactions; i++) {
+        goal_action a;
+        goal_schedule_action(s, i, &a);
+        goal__out_s(o, ind);
+        if (goal__named(s, i)) { goal__out_name(o, s, i); goal__out_s(o, ": "); }
+        if (paper) goal__out_action_paper(o, &a);
+        else goal__out_action_lgs(o, &a);
+        goal__out_s(o, eos);
+    }
+    for (i = 0; i < s->nactions; i++) {
+        const uint32_t *d;
+        uint32_t nd = goal_schedule_deps(s, i, &d);
+        for (k = 0; k < nd; k++) {
+            uint32_t dep = GOAL__LE32(d[k]), a = dep & ~GOAL__DEP_START;
+            goal__out_s(o, ind);
+            if (paper) {
+                goal__out_s(o, dep & GOAL__DEP_START ? "irequ " : "requ ");
+                goal__out_name(o, s, a); goal__out_s(o, " -> "); goal__out_name(o, s, i);
+            } else {
+                goal__out_name(o, s, a);
+                goal__out_s(o, dep & GOAL__DEP_START ? " irequires " : " requires ");
+                goal__out_name(o, s, i);
+            }
+            goal__out_s(o, eos);
+        }
+    }
+}
+
+goal_status goal_schedule_write(const goal_schedule *s, goal_dialect d, goal_write_fn fn, void *user) {
+    goal__out o;
+    if (!s || !fn) return GOAL_ERR_ARG;
+    memset(&o, 0, sizeof o);
+    o.fn = fn; o.user = user; o.alloc = goal__allocator(NULL);
+    if (d == GOAL_DIALECT_LOGGOPSIM) { goal__out_s(&o, "rank "); goal__out_u(&o, (uint64_t)s->rank); goal__out_s(&o, " {\n"); }
+    else { goal__out_s(&o, "rank #"); goal__out_u(&o, (uint64_t)s->rank); goal__out_s(&o, " {\n"); }
+    goal__out_body(&o, s, d != GOAL_DIALECT_LOGGOPSIM);
+    goal__out_s(&o, "}\n");
+    goal__out_flush(&o);
+    goal__free(&o.alloc, o.mem);
+    return o.st;
+}
+
+static goal_status goal__write_lgs(const goal_world *w, goal__out *o) {
+    int32_t r;
+    goal__out_s(o, "num_ranks ");
+    goal__out_u(o, (uint64_t)w->nranks);
+    goal__out_s(o, "\n");
+    for (r = 0; r < w->nranks && o->st == GOAL_OK; r++) {
+        goal_schedule s;
+        goal__out_s(o, "\nrank ");
+        goal__out_u(o, (uint64_t)r);
+        goal__out_s(o, " {\n");
+        if (goal_world_schedule(w, r, &s) == GOAL_OK) goal__out_body(o, &s, 0);
+        goal__out_s(o, "}\n");
+    }
+    return o->st;
+}
+
+/* The number of ranks a paper-dialect reader infers: 1 + the largest rank with a block or
+   named as a peer. */
+static int32_t goal__inferred_ranks(const goal_world *w) {
+    int32_t r, m = -1;
+    uint32_t i;
+    for (r = 0; r < w->nranks; r++) {
+        goal_schedule s;
+        if (goal_world_schedule(w, r, &s) != GOAL_OK || !s.nactions) continue;
+        if (r > m) m = r;
+        for (i = 0; i < s.nactions; i++) {
+            goal_action a;
+            goal_schedule_action(&s, i, &a);
+            if ((a.kind == GOAL_SEND || a.kind == GOAL_RECV) && a.peer > m) m = a.peer;
+        }
+    }
+    return m + 1;
+}
+
+/* Ranks with identical bodies in a row share one block: "rank #1, #2 { ... }". */
+static void goal__write_group(goal__out *o, const int32_t *ranks, size_t nr, const goal__out *body) {
+    size_t k;
+    if (!nr) return;
+    goal__out_s(o, "rank ");
+    for (k = 0; k < nr; k++) {
+        goal__out_s(o, k ? ", #" : "#");
+        goal__out_u(o, (uint64_t)ranks[k]);
+    }
+    goal__out_s(o, " {\n");
+    goal__out_mem(o, body->mem, body->n);
+    goal__out_s(o, "}\n");
+}
+static goal_status goal__write_paper(const goal_world *w, goal__out *o) {
+    goal__out cur, prev, tmp;
+    int32_t *ranks = NULL, r;
+    size_t nr = 0, rcap = 0;
+    memset(&cur, 0, sizeof cur); cur.alloc = o->alloc;
+    prev = cur;
+    if (goal__inferred_ranks(w) != w->nranks) {
+        goal__out_s(o, "num_ranks ");
+        goal__out_u(o, (uint64_t)w->nranks);
+        goal__out_s(o, ";\n");
+    }
+    for (r = 0; r < w->nranks && o->st == GOAL_OK; r++) {
+        goal_schedule s;
+        cur.n = 0;
+        if (goal_world_schedule(w, r, &s) == GOAL_OK && s.nactions) goal__out_body(&cur, &s, 1);
+        if (cur.st != GOAL_OK) { o->st = cur.st; break; }
+        if (!cur.n || !nr || cur.n != prev.n || memcmp(cur.mem, prev.mem, cur.n) != 0) {
+            goal__write_group(o, ranks, nr, &prev);
+            nr = 0;
+            tmp = prev; prev = cur; cur = tmp;
+        }
+        if (!prev.n) continue;
+        if (GOAL__RESERVE(&o->alloc, ranks, rcap, nr + 1) != GOAL_OK) { o->st = GOAL_ERR_NOMEM; break; }
+        ranks[nr++] = r;
+    }
+    goal__write_group(o, ranks, nr, &prev);
+    goal__free(&o->alloc, cur.mem); goal__free(&o->alloc, prev.mem); goal__free(&o->alloc, ranks);
+    return o->st;
+}
+
+goal_status goal_world_write(const goal_world *w, goal_dialect d, goal_write_fn fn, void *user) {
+    goal__out o;
+    if (!w || !fn) return GOAL_ERR_ARG;
+    memset(&o, 0, sizeof o);
+    o.fn = fn; o.user = user; o.alloc = w->alloc;
+    if (d == GOAL_DIALECT_AUTO) d = w->dialect ? w->dialect : GOAL_DIALECT_PAPER;
+    if (d == GOAL_DIALECT_LOGGOPSIM) goal__write_lgs(w, &o);
+    else goal__write_paper(w, &o);
+    goal__out_flush(&o);
+    goal__free(&o.alloc, o.mem);
+    return o.st;
 }
 
 #endif /* GOAL_IMPLEMENTATION */
