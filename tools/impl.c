@@ -1,0 +1,3 @@
+/* The one translation unit holding the libraries' implementations. */
+#define GOAL_IMPLEMENTATION
+#include "../goal.h"
