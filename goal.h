@@ -324,8 +324,9 @@ GOAL_API goal_status goal_world_add_graph(goal_world *w, const goal_graph *g, go
 GOAL_API goal_status goal_world_add_schedule(goal_world *w, const goal_schedule *s, goal_error *err);
 /* A view of rank r's schedule; GOAL_ERR_RANK for a rank never set. Valid until w changes. */
 GOAL_API goal_status goal_world_schedule(const goal_world *w, int rank, goal_schedule *out);
-/* The world file; *bytes stays owned by w and valid until w changes or is destroyed. */
-GOAL_API goal_status goal_world_save(goal_world *w, const void **bytes, size_t *size);
+/* Writes the world file to write_fn (see goal_write_fn below); ranks never set are empty. */
+typedef int (*goal_write_fn)(void *user, const char *data, size_t len);
+GOAL_API goal_status goal_world_save(const goal_world *w, goal_write_fn fn, void *user);
 GOAL_API goal_status goal_world_load(goal_world **out, const void *bytes, size_t size,
                                      const goal_allocator *alloc, goal_error *err);
 GOAL_API goal_dialect goal_world_dialect(const goal_world *w); /* dialect it was parsed from */
@@ -341,7 +342,6 @@ typedef struct goal_parse_desc {
 GOAL_API goal_status goal_parse(const char *text, size_t len, const goal_parse_desc *desc,
                                 goal_world **out, goal_error *err);
 /* Output goes to write_fn(user, data, len), which returns 0 to go on. */
-typedef int (*goal_write_fn)(void *user, const char *data, size_t len);
 GOAL_API goal_status goal_world_write(const goal_world *w, goal_dialect d, goal_write_fn fn, void *user);
 /* One rank block. */
 GOAL_API goal_status goal_schedule_write(const goal_schedule *s, goal_dialect d, goal_write_fn fn, void *user);
@@ -1618,40 +1618,34 @@ goal_status goal_schedule_to_graph(const goal_schedule *s, goal_graph *g) {
 #define GOAL__WHDR 24u
 static const char goal__wmagic[8] = {'G', 'O', 'A', 'L', 'W', 'R', 'L', 'D'};
 
+/* The schedules sit in buf in the order they were added; the table of where each rank's
+   schedule is grows with the ranks set, so memory follows the content, not nranks. */
 struct goal_world {
     goal_allocator alloc;
     int32_t nranks;
     goal_dialect dialect;
-    uint8_t *buf; size_t size, cap;  /* header, offset table (0 = rank not set), schedules as added */
-    int32_t inorder;                 /* ranks 0 .. inorder-1 were added first, in order */
+    uint8_t *buf; size_t size, cap;  /* schedules, each at an 8-aligned offset */
+    uint64_t *offs; size_t noffs;    /* 1 + offset in buf of rank r's schedule; 0 = not set */
 };
 
-static size_t goal__wtable(int32_t nranks) { return GOAL__WHDR + 8u * ((size_t)nranks + 1u); }
-static uint64_t goal__woff(const goal_world *w, int32_t r) { return goal__rd64(w->buf + GOAL__WHDR + 8u * (size_t)r); }
+static uint64_t goal__woff(const goal_world *w, int32_t r) { return (size_t)r < w->noffs ? w->offs[r] : 0; }
 
 goal_status goal_world_create(goal_world **out, int nranks, const goal_allocator *alloc) {
     goal_allocator a = goal__allocator(alloc);
     goal_world *w;
-    size_t t;
     if (!out) return GOAL_ERR_ARG;
     *out = NULL;
     if (nranks < 1) return GOAL_ERR_RANK;
     if (!(w = (goal_world *)goal__alloc(&a, sizeof *w))) return GOAL_ERR_NOMEM;
     memset(w, 0, sizeof *w);
     w->alloc = a; w->nranks = nranks;
-    t = goal__wtable(nranks);
-    if (GOAL__RESERVE(&a, w->buf, w->cap, t) != GOAL_OK) { goal__free(&a, w); return GOAL_ERR_NOMEM; }
-    memset(w->buf, 0, t);
-    memcpy(w->buf, goal__wmagic, 8);
-    goal__wr16(w->buf + 8, GOAL_FORMAT_VERSION);
-    goal__wr32(w->buf + 12, (uint32_t)nranks);
-    w->size = t;
     *out = w;
     return GOAL_OK;
 }
 void goal_world_destroy(goal_world *w) {
     if (!w) return;
     goal__free(&w->alloc, w->buf);
+    goal__free(&w->alloc, w->offs);
     goal__free(&w->alloc, w);
 }
 int goal_world_nranks(const goal_world *w) { return w ? (int)w->nranks : 0; }
@@ -1659,13 +1653,18 @@ goal_dialect goal_world_dialect(const goal_world *w) { return w ? w->dialect : G
 
 /* Appends `size` bytes at an 8-aligned offset as rank r's schedule. */
 static goal_status goal__world_put(goal_world *w, int32_t r, const uint8_t *bytes, size_t size) {
-    size_t at = (w->size + 7u) & ~(size_t)7u;
-    if (GOAL__RESERVE(&w->alloc, w->buf, w->cap, at + size + 8u) != GOAL_OK) return GOAL_ERR_NOMEM;
+    size_t at = (w->size + 7u) & ~(size_t)7u, old = w->noffs;
+    if ((size_t)r >= w->noffs) {
+        size_t want = (size_t)r + 1 > 2 * w->noffs ? (size_t)r + 1 : 2 * w->noffs;
+        if (want > (size_t)w->nranks) want = (size_t)w->nranks;
+        if (GOAL__RESERVE(&w->alloc, w->offs, w->noffs, want) != GOAL_OK) return GOAL_ERR_NOMEM;
+        memset(w->offs + old, 0, (w->noffs - old) * sizeof(uint64_t));
+    }
+    if (GOAL__RESERVE(&w->alloc, w->buf, w->cap, at + size) != GOAL_OK) return GOAL_ERR_NOMEM;
     memset(w->buf + w->size, 0, at - w->size);
     memcpy(w->buf + at, bytes, size);
-    goal__wr64(w->buf + GOAL__WHDR + 8u * (size_t)r, at);
+    w->offs[r] = at + 1;
     w->size = at + size;
-    if (r == w->inorder) w->inorder++;
     return GOAL_OK;
 }
 
@@ -1693,59 +1692,62 @@ goal_status goal_world_schedule(const goal_world *w, int rank, goal_schedule *ou
     if (!w || !out) return GOAL_ERR_ARG;
     memset(out, 0, sizeof *out);
     if (rank < 0 || rank >= w->nranks || !(off = goal__woff(w, rank))) return GOAL_ERR_RANK;
-    goal__hdr_read(w->buf + off, &h);
-    goal__view(out, w->buf + off, &h);
+    goal__hdr_read(w->buf + off - 1, &h);
+    goal__view(out, w->buf + off - 1, &h);
     return GOAL_OK;
 }
 
-/* Lays the schedules out in rank order, an empty one for each rank never set. */
-static goal_status goal__world_reorder(goal_world *w) {
-    goal_world n = *w;
-    int32_t r;
+/* Bytes of rank r's schedule in the file: its own, or the 48 of an empty one. */
+static uint64_t goal__world_len(const goal_world *w, int32_t r) {
+    uint64_t off = goal__woff(w, r);
     goal__hdr h;
-    uint8_t empty[GOAL__HDR];
-    n.buf = NULL; n.cap = 0; n.inorder = 0;
-    n.size = goal__wtable(w->nranks);
-    if (GOAL__RESERVE(&w->alloc, n.buf, n.cap, w->size + 8u + (size_t)w->nranks * (GOAL__HDR + 8u)) != GOAL_OK) return GOAL_ERR_NOMEM;
-    memcpy(n.buf, w->buf, n.size);
+    if (!off) return GOAL__HDR;
+    goal__hdr_read(w->buf + off - 1, &h);
+    return goal__sched_bytes(&h);
+}
+
+goal_status goal_world_save(const goal_world *w, goal_write_fn fn, void *user) {
+    static const uint8_t zeros[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    uint8_t head[GOAL__WHDR], chunk[512], empty[GOAL__HDR];
+    uint64_t at, total;
+    int32_t r, k;
+    goal__hdr h;
+    if (!w || !fn) return GOAL_ERR_ARG;
+    total = GOAL__WHDR + 8u * ((uint64_t)w->nranks + 1u);
+    for (r = 0; r < w->nranks; r++) total += (goal__world_len(w, r) + 7u) & ~(uint64_t)7u;
+    memcpy(head, goal__wmagic, 8);
+    goal__wr16(head + 8, GOAL_FORMAT_VERSION); goal__wr16(head + 10, 0);
+    goal__wr32(head + 12, (uint32_t)w->nranks); goal__wr64(head + 16, total);
+    if (fn(user, (const char *)head, GOAL__WHDR)) return GOAL_ERR_IO;
+    at = GOAL__WHDR + 8u * ((uint64_t)w->nranks + 1u);
+    for (r = 0; r <= w->nranks; r += 64) {           /* the table, 64 entries at a time */
+        for (k = 0; k < 64 && r + k <= w->nranks; k++) {
+            goal__wr64(chunk + 8 * k, at);
+            if (r + k < w->nranks) at += (goal__world_len(w, r + k) + 7u) & ~(uint64_t)7u;
+        }
+        if (fn(user, (const char *)chunk, 8u * (size_t)k)) return GOAL_ERR_IO;
+    }
     memset(&h, 0, sizeof h);
     h.nranks = (uint32_t)w->nranks;
     for (r = 0; r < w->nranks; r++) {
-        uint64_t off = goal__woff(w, r);
-        goal__hdr rh;
+        uint64_t off = goal__woff(w, r), len = goal__world_len(w, r);
         h.rank = (uint32_t)r;
-        goal__hdr_write(empty, &h);
-        if (off) goal__hdr_read(w->buf + off, &rh);
-        goal__world_put(&n, r, off ? w->buf + off : empty, off ? (size_t)goal__sched_bytes(&rh) : GOAL__HDR);
+        if (!off) goal__hdr_write(empty, &h);
+        if (fn(user, off ? (const char *)w->buf + off - 1 : (const char *)empty, (size_t)len)) return GOAL_ERR_IO;
+        if (len % 8u && fn(user, (const char *)zeros, 8u - (size_t)(len % 8u))) return GOAL_ERR_IO;
     }
-    goal__free(&w->alloc, w->buf);
-    *w = n;
     return GOAL_OK;
 }
 
-goal_status goal_world_save(goal_world *w, const void **bytes, size_t *size) {
-    goal_status st;
-    size_t end;
-    if (!w || !bytes || !size) return GOAL_ERR_ARG;
-    if (w->inorder < w->nranks && (st = goal__world_reorder(w)) != GOAL_OK) return st;
-    end = (w->size + 7u) & ~(size_t)7u;          /* goal__world_put reserved the room */
-    memset(w->buf + w->size, 0, end - w->size);
-    w->size = end;
-    goal__wr64(w->buf + GOAL__WHDR + 8u * (size_t)w->nranks, w->size);
-    goal__wr64(w->buf + 16, w->size);
-    *bytes = w->buf;
-    *size = w->size;
-    return GOAL_OK;
-}
-
-/* Checks that rank r's schedule sits at its table offset and ends, padded to 8 with
+/* Checks that rank r's schedule sits where the table says and ends, padded to 8 with
    zeros, where the next one starts; validates it and adds it. */
 static goal_status goal__world_load_rank(goal_world *w, const uint8_t *p, size_t size, int32_t r, goal_error *err) {
     uint64_t off = goal__rd64(p + GOAL__WHDR + 8u * (size_t)r), next = goal__rd64(p + GOAL__WHDR + 8u * ((size_t)r + 1u)), len, k;
     goal__hdr h;
     goal_schedule s;
     goal_status st;
-    if ((r == 0 && off != goal__wtable(w->nranks)) || off % 8u || off > size || size - off < GOAL__HDR || next > size || next < off)
+    if ((r == 0 && off != GOAL__WHDR + 8u * ((uint64_t)w->nranks + 1u)) || off % 8u || off > size || size - off < GOAL__HDR ||
+        next > size || next < off)
         return goal__fail(err, GOAL_ERR_FORMAT, "corrupt world file: schedule of rank %ld out of place", (long)r);
     goal__hdr_read(p + off, &h);
     len = goal__sched_bytes(&h);
@@ -1772,7 +1774,7 @@ goal_status goal_world_load(goal_world **out, const void *bytes, size_t size, co
     if (goal__rd16(p + 8) != GOAL_FORMAT_VERSION)
         return goal__fail(err, GOAL_ERR_VERSION, "world format version %u, this library reads %u", (unsigned)goal__rd16(p + 8), GOAL_FORMAT_VERSION);
     nranks = goal__rd32(p + 12);
-    if (goal__rd16(p + 10) || nranks < 1 || nranks > 0x7FFFFFFFu || size < goal__wtable((int32_t)nranks) ||
+    if (goal__rd16(p + 10) || nranks < 1 || nranks > 0x7FFFFFFFu || (size - GOAL__WHDR) / 8u < nranks + 1u ||
         goal__rd64(p + 16) != size || goal__rd64(p + GOAL__WHDR + 8u * nranks) != size)
         return goal__fail(err, GOAL_ERR_FORMAT, "corrupt world file: bad header, or truncated");
     if ((st = goal_world_create(&w, (int)nranks, alloc)) != GOAL_OK) return goal__fail(err, st, "%s", goal_strerror(st));
@@ -2124,6 +2126,8 @@ static goal_status goal__lgs_file(goal__rd *r, goal_world **out) {
     goal__rd_hspace(r);
     if ((st = goal__rd_num(r, 0x7FFFFFFF, 0, "the number of ranks", &v)) != GOAL_OK) return st;
     if (v < 1) return goal__rd_fail(r, r->p - 1, GOAL_ERR_RANK, "num_ranks must be at least 1");
+    if ((uint64_t)v > (uint64_t)(r->end - r->p) / 10u + 1u)   /* "rank 0 {\n}" is 10 bytes */
+        return goal__rd_fail(r, r->p - 1, GOAL_ERR_SYNTAX, "num_ranks %lld, but the rest of the file cannot hold that many rank blocks", (long long)v);
     if ((st = goal__lgs_eol(r)) != GOAL_OK) return st;
     if ((st = goal_world_create(out, (int)v, &r->alloc)) != GOAL_OK) return goal__fail(r->err, st, "out of memory");
     (*out)->dialect = GOAL_DIALECT_LOGGOPSIM;
@@ -2644,7 +2648,7 @@ static goal_status goal__write_lgs(const goal_world *w, goal__out *o) {
 static int32_t goal__inferred_ranks(const goal_world *w) {
     int32_t r, m = -1;
     uint32_t i;
-    for (r = 0; r < w->nranks; r++) {
+    for (r = 0; (size_t)r < w->noffs; r++) {
         goal_schedule s;
         if (goal_world_schedule(w, r, &s) != GOAL_OK || !s.nactions) continue;
         if (r > m) m = r;
@@ -2681,7 +2685,7 @@ static goal_status goal__write_paper(const goal_world *w, goal__out *o) {
         goal__out_u(o, (uint64_t)w->nranks);
         goal__out_s(o, ";\n");
     }
-    for (r = 0; r < w->nranks && o->st == GOAL_OK; r++) {
+    for (r = 0; (size_t)r < w->noffs && o->st == GOAL_OK; r++) {
         goal_schedule s;
         cur.n = 0;
         if (goal_world_schedule(w, r, &s) == GOAL_OK && s.nactions) goal__out_body(&cur, &s, 1);

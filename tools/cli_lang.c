@@ -51,17 +51,15 @@ int cli_fmt(int argc, char **argv) {
 int cli_asm(int argc, char **argv) {
     const char *file, *out = NULL;
     goal_world *w;
-    const void *bytes;
-    size_t size;
     void *f;
     int rc = args(argc, argv, &file, &out, NULL);
     if (!rc && !out) rc = cli_usage("asm: -o OUT is missing");
     if (rc || (rc = cli_load_world(file, &w))) return rc;
-    if (goal_world_save(w, &bytes, &size) != GOAL_OK) rc = cli_fail("out of memory");
-    else if (!(f = cli_open_out(out))) rc = CLI_BAD_INPUT;
+    if (!(f = cli_open_out(out))) rc = CLI_BAD_INPUT;
     else {
-        cli_write_file(f, (const char *)bytes, size);
+        goal_status st = goal_world_save(w, cli_write_file, f);
         rc = cli_close_out(f);
+        if (st != GOAL_OK) rc = cli_fail("%s: %s", out, goal_strerror(st));
     }
     goal_world_destroy(w);
     return rc;

@@ -1,0 +1,99 @@
+# libgoal - build, test, benchmark. GNU make. Quick start: `make run`, `make test`.
+CC       ?= cc
+CXX      ?= c++
+CLANG    ?= clang
+PREFIX   ?= /usr/local
+OPT      ?= -O2 -g
+WARN     := -std=c99 -Wall -Wextra -Wpedantic -Werror
+CFLAGS_ALL = $(WARN) $(OPT) -I. $(EXTRA_CFLAGS)
+LDLIBS   := -lpthread -lm
+FUZZ_SECONDS ?= 60
+B        := build
+
+HEADERS  := $(wildcard goal*.h)
+TOOL_SRC := $(wildcard tools/*.c)
+TOOL_OBJ := $(patsubst tools/%.c,$(B)/tools/%.o,$(TOOL_SRC))
+TEST_SRC := $(wildcard tests/test_*.c)
+TESTS    := $(patsubst tests/%.c,$(B)/tests/%,$(TEST_SRC))
+SCRIPTS  := $(wildcard tests/test_*.sh)
+EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
+BENCHES  := $(patsubst bench/%.c,$(B)/bench/%,$(wildcard bench/*.c))
+FUZZERS  := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+
+.PHONY: all run test test-full bench install clean deps fuzz check-asan check-tsan check-valgrind compile-tests
+all: $(B)/goal $(EXAMPLES)
+
+$(B)/goal: $(TOOL_OBJ)
+	$(CC) $(OPT) $^ -o $@ $(LDLIBS)
+$(B)/tools/%.o: tools/%.c tools/cli.h $(HEADERS) | $(B)/tools
+	$(CC) $(CFLAGS_ALL) -c $< -o $@
+$(B)/tests/%: tests/%.c tests/harness.h $(HEADERS) | $(B)/tests
+	$(CC) $(CFLAGS_ALL) $< -o $@ $(LDLIBS)
+$(B)/examples/%: examples/%.c $(HEADERS) | $(B)/examples
+	$(CC) $(CFLAGS_ALL) $< -o $@ $(LDLIBS)
+$(B)/bench/%: bench/%.c $(HEADERS) | $(B)/bench
+	$(CC) $(WARN) -O3 -g -DNDEBUG -I. $< -o $@ $(LDLIBS)
+$(B)/tools $(B)/tests $(B)/examples $(B)/bench $(B)/fuzz:
+	mkdir -p $@
+
+# The headers compile as C++, and with the implementation in a third translation unit.
+$(B)/tests/cpp_compile: tests/compile/all.cpp $(HEADERS) | $(B)/tests
+	$(CXX) -std=c++11 -Wall -Wextra -Wpedantic -Werror -O1 -I. $< -o $@ $(LDLIBS)
+$(B)/tests/multi_tu: tests/compile/a.c tests/compile/b.c tests/compile/impl.c $(HEADERS) | $(B)/tests
+	$(CC) $(CFLAGS_ALL) tests/compile/a.c tests/compile/b.c tests/compile/impl.c -o $@ $(LDLIBS)
+compile-tests: $(B)/tests/cpp_compile $(B)/tests/multi_tu
+
+# Fuzz targets also build as plain programs that replay their corpus (no libFuzzer needed).
+$(B)/tests/replay_%: tests/fuzz/%.c tests/fuzz/replay.c $(HEADERS) | $(B)/tests
+	$(CC) $(CFLAGS_ALL) -DFUZZ_REPLAY $< tests/fuzz/replay.c -o $@ $(LDLIBS)
+REPLAYS := $(patsubst %,$(B)/tests/replay_%,$(FUZZERS))
+
+run: all
+	./$(B)/goal demo
+
+test: deps all $(TESTS) compile-tests $(REPLAYS)
+	@GOAL=./$(B)/goal tests/run.sh $(TESTS) $(B)/tests/cpp_compile $(B)/tests/multi_tu \
+	    $(foreach r,$(REPLAYS),"$(r) tests/fuzz/$(patsubst $(B)/tests/replay_%,%,$(r))") $(SCRIPTS)
+
+test-full: all $(TESTS)
+	@GOAL_TEST_FULL=1 GOAL=./$(B)/goal tests/run.sh $(TESTS) $(SCRIPTS)
+
+bench: $(BENCHES) $(B)/goal
+	@for b in $(BENCHES); do echo "== $$b"; ./$$b || exit 1; done
+
+deps:
+	@tools/deps.sh
+
+fuzz: | $(B)/fuzz
+	@for f in $(FUZZERS); do \
+	  $(CLANG) -g -O1 -I. -fsanitize=fuzzer,address,undefined tests/fuzz/$$f.c -o $(B)/fuzz/$$f $(LDLIBS) || exit 1; \
+	  mkdir -p tests/fuzz/$$f $(B)/fuzz/$$f-new; \
+	  echo "== $$f for $(FUZZ_SECONDS) s"; \
+	  ./$(B)/fuzz/$$f -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
+	      -artifact_prefix=tests/fuzz/$$f/crash- $(B)/fuzz/$$f-new tests/fuzz/$$f 2>&1 | grep -E '^(stat::|==|SUMMARY|INFO: -max)' ; \
+	  test $${PIPESTATUS[0]} -eq 0 || exit 1; \
+	  ./$(B)/fuzz/$$f -merge=1 tests/fuzz/$$f $(B)/fuzz/$$f-new >/dev/null 2>&1; \
+	done
+
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+check-asan:
+	@$(MAKE) --no-print-directory B=build-asan OPT="-O1 -g $(SAN_FLAGS)" LDLIBS="$(LDLIBS) $(SAN_FLAGS)" \
+	    build-asan/goal $(patsubst $(B)/%,build-asan/%,$(TESTS)) $(patsubst $(B)/%,build-asan/%,$(REPLAYS))
+	@GOAL=./build-asan/goal tests/run.sh $(patsubst $(B)/%,build-asan/%,$(TESTS)) \
+	    $(foreach r,$(FUZZERS),"build-asan/tests/replay_$(r) tests/fuzz/$(r)") $(SCRIPTS)
+
+check-tsan:
+	@$(MAKE) --no-print-directory B=build-tsan OPT="-O1 -g -fsanitize=thread" LDLIBS="$(LDLIBS) -fsanitize=thread" \
+	    $(patsubst $(B)/%,build-tsan/%,$(filter %_threads,$(TESTS)))
+	@tests/run.sh $(patsubst $(B)/%,build-tsan/%,$(filter %_threads,$(TESTS)))
+
+check-valgrind: $(TESTS)
+	@GOAL_VALGRIND=1 tests/run.sh $(foreach t,$(filter-out %_threads,$(TESTS)),"valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=all $(t)")
+
+install: all
+	mkdir -p $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
+	cp $(HEADERS) $(DESTDIR)$(PREFIX)/include/
+	cp $(B)/goal $(DESTDIR)$(PREFIX)/bin/
+
+clean:
+	rm -rf build build-asan build-tsan

@@ -1,0 +1,3 @@
+/* The headers included from two translation units, the implementation in a third. */
+#include "goal.h"
+int tu_a(void) { return goal_dtype_size(GOAL_INT32) == 4; }

@@ -1,0 +1,14 @@
+// Every header, and every implementation, in one C++ translation unit; one call into each.
+#define GOAL_ALL_IMPLEMENTATION
+#include "goal.h"
+#include <cstdio>
+
+int main() {
+    goal_graph *g = nullptr;
+    goal_graph_desc d = {};
+    int ok = goal_graph_create(&g, &d) == GOAL_OK;
+    goal_graph_destroy(g);
+    std::printf("%s cpp_compile\n", ok ? "ok" : "FAIL");
+    std::printf("%d passed, %d failed\n", ok, !ok);
+    return !ok;
+}

@@ -1,0 +1,52 @@
+/* libFuzzer target: the binary loaders. A world or schedule that loads must save back to
+   the identical bytes (there is one encoding of each), and every action must decode. */
+#define GOAL_IMPLEMENTATION
+#include "goal.h"
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct { uint8_t *p; size_t n, cap; } mem;
+static int put(void *user, const char *d, size_t n) {
+    mem *m = (mem *)user;
+    if (m->n + n > m->cap) {
+        size_t cap = (m->n + n) * 2;
+        uint8_t *np = (uint8_t *)realloc(m->p, cap);
+        if (!np) return -1;
+        m->p = np; m->cap = cap;
+    }
+    memcpy(m->p + m->n, d, n);
+    m->n += n;
+    return 0;
+}
+static void walk(const goal_schedule *s) {
+    uint32_t i;
+    for (i = 0; i < s->nactions; i++) {
+        goal_action a;
+        const uint32_t *d;
+        char nb[GOAL_LABEL_MAX];
+        goal_schedule_action(s, i, &a);
+        goal_schedule_deps(s, i, &d);
+        if (!goal_schedule_label(s, i, nb)) abort();
+    }
+}
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+    goal_error err;
+    goal_schedule s;
+    goal_world *w = NULL;
+    if (goal_schedule_load(&s, data, size, NULL, &err) == GOAL_OK) {
+        walk(&s);
+        goal_schedule_free(&s);
+    }
+    if (goal_world_load(&w, data, size, NULL, &err) == GOAL_OK) {
+        mem m = {NULL, 0, 0};
+        int r;
+        for (r = 0; r < goal_world_nranks(w); r++) {
+            if (goal_world_schedule(w, r, &s) != GOAL_OK) abort();
+            walk(&s);
+        }
+        if (goal_world_save(w, put, &m) != GOAL_OK || m.n != size || memcmp(m.p, data, size) != 0) abort();
+        free(m.p);
+        goal_world_destroy(w);
+    }
+    return 0;
+}

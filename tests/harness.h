@@ -1,0 +1,48 @@
+/* harness.h - the test harness: a test is a function; CHECK records a failure and goes on.
+   Each test program ends with th_done(), which prints "N passed, N failed". */
+#ifndef TH_HARNESS_H
+#define TH_HARNESS_H
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int th_checks_failed, th_passed, th_failed;
+static const char *th_current = "";
+
+static void th_check_failed(const char *file, int line, const char *what) {
+    if (th_checks_failed++ < 1000) printf("  check failed: %s:%d: %s  [%s]\n", file, line, what, th_current);
+}
+#define CHECK(c) do { if (!(c)) th_check_failed(__FILE__, __LINE__, #c); } while (0)
+#define CHECK_EQ(a, b) do { long long th_a = (long long)(a), th_b = (long long)(b); \
+    if (th_a != th_b) { char th_m[256]; snprintf(th_m, sizeof th_m, "%s == %s (%lld vs %lld)", #a, #b, th_a, th_b); \
+    th_check_failed(__FILE__, __LINE__, th_m); } } while (0)
+#define CHECK_STR(a, b) do { const char *th_a = (a), *th_b = (b); \
+    if (!th_a || !th_b || strcmp(th_a, th_b)) { char th_m[600]; snprintf(th_m, sizeof th_m, "%s == %s (\"%.250s\" vs \"%.250s\")", #a, #b, \
+    th_a ? th_a : "(null)", th_b ? th_b : "(null)"); th_check_failed(__FILE__, __LINE__, th_m); } } while (0)
+
+static void th_run(const char *name, void (*fn)(void)) {
+    int before = th_checks_failed;
+    th_current = name;
+    fn();
+    if (th_checks_failed == before) { th_passed++; printf("ok %s\n", name); }
+    else { th_failed++; printf("FAIL %s\n", name); }
+    fflush(stdout);
+}
+#define RUN(fn) th_run(#fn, fn)
+static int th_done(void) {
+    printf("%d passed, %d failed\n", th_passed, th_failed);
+    return th_failed != 0;
+}
+/* Whether the whole matrix runs (make test-full) or a sample (make test). */
+static int th_full(void) { const char *e = getenv("GOAL_TEST_FULL"); return e && *e == '1'; }
+
+/* A counting allocator: every test that allocates checks that allocations equal frees. */
+typedef struct th_counter { long allocs, frees; long fail_after; } th_counter;
+static void *th_alloc(size_t size, void *user) {
+    th_counter *c = (th_counter *)user;
+    if (c->fail_after >= 0 && c->allocs >= c->fail_after) return NULL;
+    c->allocs++;
+    return malloc(size);
+}
+static void th_free(void *p, void *user) { ((th_counter *)user)->frees++; free(p); }
+#endif
