@@ -401,8 +401,10 @@ static goal_status goal_sched__fail(goal_exec *e, goal_status st, int32_t i, con
         if (a.kind == GOAL_SEND || a.kind == GOAL_RECV)
             snprintf(desc, sizeof desc, " (%s %s %d tag %d)", a.kind == GOAL_SEND ? "send" : "recv",
                      a.kind == GOAL_SEND ? "to" : "from", (int)a.peer, (int)a.tag);
-        snprintf(er->msg, sizeof er->msg, "rank %d, action %s%s: %s: %s", (int)e->s->rank,
-                 goal_schedule_label(e->s, (uint32_t)i, lb), desc, what, goal_strerror(st));
+        /* "user function 3 is not registered" says it all; other causes get the status text. */
+        snprintf(er->msg, sizeof er->msg, "rank %d, action %s%s: %s%s%s", (int)e->s->rank,
+                 goal_schedule_label(e->s, (uint32_t)i, lb), desc, what, st == GOAL_ERR_NOUSERFN ? "" : ": ",
+                 st == GOAL_ERR_NOUSERFN ? "" : goal_strerror(st));
     }
     /* Keep the in-flight list (goal_exec_inflight reports it), but let the transport go. */
     for (k = 0; k < e->nreq; k++)
