@@ -10,6 +10,8 @@ static const struct { const char *name; cli_verb_fn fn; const char *help; } verb
     {"asm", cli_asm, "asm FILE -o OUT                        compile every rank into a world file"},
     {"dis", cli_dis, "dis FILE                               print a world file as text"},
     {"stats", cli_stats, "stats FILE                             actions, edges and bytes per rank"},
+    {"check", cli_check, "check FILE                             match sends and receives, find deadlocks"},
+    {"sim", cli_sim, "sim FILE [-L -o -g -G -O -S N] [--loggopsim-compat]   LogGOPS finish time per rank"},
 };
 #define NVERBS (sizeof verbs / sizeof verbs[0])
 
