@@ -247,11 +247,22 @@ typedef struct goal__simw {
     int32_t p;
     uint32_t n;                 /* actions in the world */
     uint32_t *base;             /* p + 1: global id of rank r's action i is base[r] + i */
+    const uint32_t **recs;      /* p: where each rank's action records start */
 } goal__simw;
 
-/* The view of rank r; a rank never set is an empty schedule. */
-static void goal__simw_view(const goal__simw *x, int32_t r, goal_schedule *s) {
+/* The full view of rank r; a rank never set is an empty schedule. */
+static void goal__simw_full(const goal__simw *x, int32_t r, goal_schedule *s) {
     if (goal_world_schedule(x->w, r, s) != GOAL_OK) memset(s, 0, sizeof *s);
+}
+/* A partial view of rank r for the hot paths, where parsing a header per event would cost
+   more than the event: only rank, nactions, recs and body are set, which is all that
+   goal_schedule_action, goal_schedule_deps and goal_schedule_nsrc read (the body follows
+   the records in the binary schedule). */
+static void goal__simw_view(const goal__simw *x, int32_t r, goal_schedule *s) {
+    s->rank = r;
+    s->nactions = x->base[r + 1] - x->base[r];
+    s->recs = x->recs[r];
+    s->body = s->recs + 2u * s->nactions;
 }
 static goal_status goal__simw_init(goal__simw *x, const goal_world *w, const goal_allocator *a) {
     int32_t r;
@@ -259,11 +270,14 @@ static goal_status goal__simw_init(goal__simw *x, const goal_world *w, const goa
     memset(x, 0, sizeof *x);
     if (!w) return GOAL_ERR_ARG;
     x->w = w; x->a = goal__sim_allocator(a); x->p = (int32_t)goal_world_nranks(w);
-    if (!(x->base = (uint32_t *)goal__sim_new(&x->a, (size_t)x->p + 1u, sizeof(uint32_t)))) return GOAL_ERR_NOMEM;
+    x->base = (uint32_t *)goal__sim_new(&x->a, (size_t)x->p + 1u, sizeof(uint32_t));
+    x->recs = (const uint32_t **)goal__sim_new(&x->a, (size_t)x->p + 1u, sizeof(const uint32_t *));
+    if (!x->base || !x->recs) return GOAL_ERR_NOMEM;
     for (r = 0; r < x->p; r++) {
         goal_schedule s;
-        goal__simw_view(x, r, &s);
+        goal__simw_full(x, r, &s);
         x->base[r] = (uint32_t)n;
+        x->recs[r] = s.recs;
         n += s.nactions;
         if (n >= 0x7FFFFFFFu) return GOAL_ERR_LIMIT;
     }
@@ -271,7 +285,10 @@ static goal_status goal__simw_init(goal__simw *x, const goal_world *w, const goa
     x->n = (uint32_t)n;
     return GOAL_OK;
 }
-static void goal__simw_free(goal__simw *x) { goal__sim_del(&x->a, x->base); x->base = NULL; }
+static void goal__simw_free(goal__simw *x) {
+    goal__sim_del(&x->a, x->base); goal__sim_del(&x->a, (void *)x->recs);
+    x->base = NULL; x->recs = NULL;
+}
 /* The rank owning global id g (binary search; only used off the hot paths). */
 static int32_t goal__simw_rank(const goal__simw *x, uint32_t g) {
     int32_t lo = 0, hi = x->p - 1;
@@ -450,7 +467,7 @@ static goal_status goal__chk_init(goal__chk *c) {
     for (r = 0; r < c->x.p; r++) {
         goal_schedule s;
         uint32_t i;
-        goal__simw_view(&c->x, r, &s);
+        goal__simw_full(&c->x, r, &s);
         for (i = 0; i < s.nactions; i++) c->need[c->x.base[r] + i] = goal_schedule_nsrc(&s, i);
         for (i = 0; i < s.nindep; i++) c->fifo[c->tail++] = goal__sim_ref(r, (int32_t)s.indep[i]);
     }
@@ -684,11 +701,14 @@ static uint64_t goal__sim_sm1(const goal__sim *m, uint64_t s) { return s || m->c
 static int goal__sim_before(const goal__sim_ev *a, const goal__sim_ev *b) {
     return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
+/* A 4-ary heap: half the depth of a binary one, and the four children share a cache line
+   or two, which matters when a million ranks keep a third of a million events queued. */
+#define GOAL__SIM_ARITY 4u
 static goal_status goal__sim_push(goal__sim *m, goal__sim_ev ev) {
     size_t i;
     if (GOAL__SIM_GROW(&m->x.a, m->heap, m->caph, m->nheap + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
-    for (i = m->nheap++; i > 0; i = (i - 1) / 2) {
-        goal__sim_ev *up = &m->heap[(i - 1) / 2];
+    for (i = m->nheap++; i > 0; i = (i - 1) / GOAL__SIM_ARITY) {
+        goal__sim_ev *up = &m->heap[(i - 1) / GOAL__SIM_ARITY];
         if (!goal__sim_before(&ev, up)) break;
         m->heap[i] = *up;
     }
@@ -699,12 +719,13 @@ static goal__sim_ev goal__sim_pop(goal__sim *m) {
     goal__sim_ev top = m->heap[0], last = m->heap[--m->nheap];
     size_t i = 0, n = m->nheap;
     for (;;) {
-        size_t c = 2 * i + 1;
+        size_t c = GOAL__SIM_ARITY * i + 1, k, best = c;
         if (c >= n) break;
-        if (c + 1 < n && goal__sim_before(&m->heap[c + 1], &m->heap[c])) c++;
-        if (!goal__sim_before(&m->heap[c], &last)) break;
-        m->heap[i] = m->heap[c];
-        i = c;
+        for (k = c + 1; k < c + GOAL__SIM_ARITY && k < n; k++)
+            if (goal__sim_before(&m->heap[k], &m->heap[best])) best = k;
+        if (!goal__sim_before(&m->heap[best], &last)) break;
+        m->heap[i] = m->heap[best];
+        i = best;
     }
     if (n) m->heap[i] = last;
     return top;
@@ -731,12 +752,18 @@ static void goal__sim_complete(goal__sim *m, const goal_schedule *s, uint32_t i)
     goal__sim_release(s, i, 0, goal__sim_dep, m);
 }
 static uint64_t goal__sim_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
+static int goal__sim_kind_class(goal_kind k) { return k == GOAL_SEND ? 0 : k == GOAL_RECV ? 1 : 2; }
+static int goal__sim_class(const goal_schedule *s, uint32_t i) {
+    goal_action a;
+    goal_schedule_action(s, i, &a);
+    return goal__sim_kind_class(a.kind);
+}
 /* The event time and kind order of a newly ready action, from the clocks now. */
 static void goal__sim_classify(const goal__sim *m, const goal_schedule *s, goal__sim_ready *rd) {
     goal_action a;
     size_t r = (size_t)rd->rank;
     goal_schedule_action(s, rd->action, &a);
-    rd->cls = a.kind == GOAL_SEND ? 0 : a.kind == GOAL_RECV ? 1 : 2;
+    rd->cls = goal__sim_kind_class(a.kind);
     rd->time = m->cpu[r * m->ncpu + a.cpu];
     if (a.kind == GOAL_SEND) rd->time = goal__sim_max(rd->time, m->nics[r * m->nnic + a.nic]);
 }
@@ -918,17 +945,38 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
     m->nicr = m->nics + p * m->nnic;
     return GOAL_OK;
 }
-/* Queues every rank's independent actions, rank by rank, then runs the events. */
-static goal_status goal__sim_loop(goal__sim *m) {
+/* LogGOPSim first queues every rank's independent actions at time 0 (ranks in order, send /
+   recv / local within a rank), then runs events. Those come out of the queue first and in
+   that very order (time 0 is the least, and their numbers are the lowest), so they run
+   straight from the schedules here: the heap never holds them (a million ranks would fill
+   it with a million receives). Events they queue are numbered after all of them. */
+static goal_status goal__sim_sweep(goal__sim *m) {
     int32_t r;
+    uint32_t iseq = 0;
     goal_status st = GOAL_OK;
+    for (r = 0; r < m->x.p; r++) {
+        goal_schedule s;
+        goal__simw_full(&m->x, r, &s);
+        m->seq += s.nindep;
+    }
     for (r = 0; r < m->x.p && st == GOAL_OK; r++) {
         goal_schedule s;
         uint32_t i;
-        goal__simw_view(&m->x, r, &s);
-        for (i = 0; i < s.nindep; i++) { m->need[m->x.base[r] + s.indep[i]] = 1; goal__sim_dep(m, r, s.indep[i]); }
-        st = goal__sim_flush(m);
+        int cls;
+        goal__simw_full(&m->x, r, &s);
+        for (cls = 0; cls < 3; cls++)
+            for (i = 0; i < s.nindep && st == GOAL_OK; i++) {
+                goal__sim_ev ev;
+                if (goal__sim_class(&s, s.indep[i]) != cls) continue;
+                ev.time = 0; ev.seq = iseq++; ev.rank = r; ev.ref = s.indep[i];
+                st = goal__sim_event(m, ev);
+                if (st == GOAL_OK) st = goal__sim_flush(m);
+            }
     }
+    return st;
+}
+static goal_status goal__sim_loop(goal__sim *m) {
+    goal_status st = goal__sim_sweep(m);
     while (st == GOAL_OK && m->nheap) {
         st = goal__sim_event(m, goal__sim_pop(m));
         if (st == GOAL_OK) st = goal__sim_flush(m);
