@@ -1,6 +1,7 @@
 // Every header, and every implementation, in one C++ translation unit; one call into each.
 #define GOAL_ALL_IMPLEMENTATION
 #include "goal.h"
+#include "goal_sim.h"
 #include <cstdio>
 
 int main() {
@@ -8,6 +9,8 @@ int main() {
     goal_graph_desc d = {};
     int ok = goal_graph_create(&g, &d) == GOAL_OK;
     goal_graph_destroy(g);
+    goal_sim_result sr;
+    ok = ok && goal_sim_run(nullptr, nullptr, &sr) == GOAL_ERR_ARG;
     std::printf("%s cpp_compile\n", ok ? "ok" : "FAIL");
     std::printf("%d passed, %d failed\n", ok, !ok);
     return !ok;
