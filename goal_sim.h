@@ -38,7 +38,17 @@
      GOAL_SIM_CYCLE                    on a cycle of such waits across ranks (other = next)
      GOAL_SIM_SIZE_ERROR               send larger than its matched receive
      GOAL_SIM_SIZE_WARNING             send smaller than its matched receive
-   goal_sim_finding_text formats one as "rank R LABEL: ..." for people.
+   goal_sim_finding_text formats one as "rank R LABEL (what it is): error|warning: ..." for people.
+
+   COMMAND LINE (tools/: goal check | sim | dot | trace | svg)
+     goal check FILE            one finding per line, then "ok: N ranks, M messages matched"
+                                when clean; exit 0 clean, 1 findings or bad input
+     goal sim FILE [-L -o -g -G -O -S N] [--loggopsim-compat]
+                                "rank R T" per rank, then "max T"; exit 3 on deadlock (the
+                                stuck actions on stderr), 1 when a message is never received
+     goal dot FILE [--rank R] [-o OUT]         Graphviz DOT
+     goal trace|svg FILE [sim options] [-o OUT]   timeline; here -o is the output, so the CPU
+                                overhead is spelled --overhead N (accepted by sim too)
 
    SIMULATE (LogGOPS exactly as LogGOPSim 76451de computes it; tests/data/loggopsim/MODEL.md)
    --------
@@ -71,7 +81,8 @@
    Every call takes a goal_allocator in its desc (zeroed = GOAL_MALLOC / GOAL_FREE); results
    are freed with goal_sim_check_free / goal_sim_result_free. No global state: any number of
    checks and simulations may run at once on the same (unchanged) world.
-   The simulator keeps about 40 bytes per rank, 4 per action and 24 per queued event.
+   The simulator keeps about 44 bytes per rank, 5 per action, 24 per queued event and 16 per
+   waiting receive; the check about 20 per rank and 13 per action (plus 16 per kept pair).
 
    ERRORS
    ------
@@ -124,7 +135,8 @@ typedef struct goal_sim_check_desc {
 
 typedef struct goal_sim_check_result {
     goal_sim_pair *pairs; size_t npairs;          /* in the order they were matched */
-    goal_sim_finding *findings; size_t nfindings; /* grouped by kind, then by rank */
+    goal_sim_finding *findings; size_t nfindings; /* size findings in match order, then the
+                                                     rest by rank and action */
     size_t errors, warnings;
     goal_allocator alloc_;
 } goal_sim_check_result;
