@@ -28,4 +28,5 @@ int cli_fmt(int argc, char **argv);
 int cli_asm(int argc, char **argv);
 int cli_dis(int argc, char **argv);
 int cli_stats(int argc, char **argv);
+int cli_run(int argc, char **argv);
 #endif

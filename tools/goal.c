@@ -10,6 +10,7 @@ static const struct { const char *name; cli_verb_fn fn; const char *help; } verb
     {"asm", cli_asm, "asm FILE -o OUT                        compile every rank into a world file"},
     {"dis", cli_dis, "dis FILE                               print a world file as text"},
     {"stats", cli_stats, "stats FILE                             actions, edges and bytes per rank"},
+    {"run", cli_run, "run FILE [--threads] [--trace]          execute every rank in this process"},
 };
 #define NVERBS (sizeof verbs / sizeof verbs[0])
 

@@ -1,3 +1,4 @@
 /* The one translation unit holding the libraries' implementations. */
-#define GOAL_IMPLEMENTATION
+#define GOAL_ALL_IMPLEMENTATION
 #include "../goal.h"
+#include "../goal_sched.h"
