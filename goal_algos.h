@@ -887,16 +887,15 @@ static void goal__algo_allgather_recdoub(goal__algo *c) {
    r - 2^k and receives the same count into tmp[2^k, ...) from r + 2^k. Rank 0 works in OUT. */
 static void goal__algo_allgather_bruck(goal__algo *c) {
     goal_buf tmp = c->rank == 0 ? c->out : goal__algo_scratch(c, (uint64_t)c->p * c->n);
-    goal__algo_joiner have = {-1, 0};
+    int32_t ready = goal__algo_copy(c, goal__algo_blk(c, tmp, 0), c->in, -1);
     long long d;
-    goal__algo_join_add(c, &have, goal__algo_copy(c, goal__algo_blk(c, tmp, 0), c->in, -1));
     for (d = 1; d < c->p; d *= 2) {
         uint64_t cnt = (uint64_t)(d < c->p - d ? d : c->p - d);
-        int32_t ready = have.id;
         goal__algo_send(c, goal__algo_at(tmp, 0, cnt * c->n), goal__algo_mod(c->rank - d, c->p), ready);
-        goal__algo_join_add(c, &have, goal__algo_recv(c, goal__algo_at(tmp, (uint64_t)d * c->n, cnt * c->n), goal__algo_mod(c->rank + d, c->p), -1));
+        ready = goal__algo_join(c, ready, goal__algo_recv(c, goal__algo_at(tmp, (uint64_t)d * c->n, cnt * c->n),
+                                                          goal__algo_mod(c->rank + d, c->p), -1));
     }
-    if (c->rank != 0) goal__algo_rotate(c, c->out, tmp, c->rank, 1, have.id);   /* tmp[j]: rank r + j */
+    if (c->rank != 0) goal__algo_rotate(c, c->out, tmp, c->rank, 1, ready);   /* tmp[j]: rank r + j */
 }
 
 /* ---- >>> alltoall --------------------------------------------------------------------------------- */
