@@ -15,7 +15,8 @@
    goal_algo_build appends rank r's part to a graph: its first actions wait for the given
    actions (`after`), and it returns ONE action that completes when rank r's part is done,
    so algorithms compose (a reduce, then a broadcast; stages of a pipeline).
-   goal_algo_world builds the whole world (all p ranks) at once.
+   goal_algo_world builds the whole world (all p ranks) at once; there nothing composes, so
+   it leaves out the final join (a nop, written "calc 0" in the LogGOPSim dialect).
 
    STEP BY STEP
    ------------
@@ -1119,9 +1120,10 @@ static goal_status goal__algo_start(goal__algo *c, const int32_t *after, int naf
 }
 
 /* The action after all sinks of this part (actions nothing here waits for). */
-static int32_t goal__algo_finish(goal__algo *c) {
+static int32_t goal__algo_finish(goal__algo *c, int join) {
     int32_t end = goal_graph_count(c->g), id, done = -1;
     goal__algo_joiner j = {-1, 0};
+    if (!join) return 0;   /* a whole world: nothing composes after it, so no join */
     for (id = c->first; id < end && c->st == GOAL_OK; id++)
         if (!c->used[id - c->first]) goal__algo_join_add(c, &j, id);
     done = j.id;
@@ -1130,8 +1132,8 @@ static int32_t goal__algo_finish(goal__algo *c) {
     return done;
 }
 
-int32_t goal_algo_build(goal_graph *g, const goal_algo_desc *d, const int32_t *after, int nafter, goal_algo_part *part,
-                        goal_error *err) {
+static int32_t goal__algo_build(goal_graph *g, const goal_algo_desc *d, const int32_t *after, int nafter,
+                                goal_algo_part *part, int join, goal_error *err) {
     goal__algo c;
     goal_status st;
     int32_t done;
@@ -1141,7 +1143,7 @@ int32_t goal_algo_build(goal_graph *g, const goal_algo_desc *d, const int32_t *a
     goal__algo_init(&c, g, d);
     if ((st = goal__algo_start(&c, after, nafter, err)) != GOAL_OK) return st;
     goal__algo_entry_of(d->algo)->fn(&c);
-    done = goal__algo_finish(&c);
+    done = goal__algo_finish(&c, join);
     if (c.used) c.alloc.free_fn(c.used, c.alloc.user);
     if (c.st == GOAL_OK) c.st = goal_graph_status(g);
     if (c.st != GOAL_OK) {
@@ -1150,6 +1152,10 @@ int32_t goal_algo_build(goal_graph *g, const goal_algo_desc *d, const int32_t *a
     }
     if (part) { part->done = done; part->scratch_end = c.scratch; }
     return done;
+}
+int32_t goal_algo_build(goal_graph *g, const goal_algo_desc *d, const int32_t *after, int nafter, goal_algo_part *part,
+                        goal_error *err) {
+    return goal__algo_build(g, d, after, nafter, part, 1, err);
 }
 
 goal_status goal_algo_world(goal_world **out, const goal_algo_desc *d, int nranks, goal_error *err) {
@@ -1171,7 +1177,7 @@ goal_status goal_algo_world(goal_world **out, const goal_algo_desc *d, int nrank
     for (r = 0; r < nranks && st == GOAL_OK; r++) {
         int32_t done;
         if ((st = goal_graph_reset(g, r, nranks)) != GOAL_OK) { goal__algo_fail(err, st, "%s", goal_strerror(st)); break; }
-        done = goal_algo_build(g, d, NULL, 0, NULL, err);
+        done = goal__algo_build(g, d, NULL, 0, NULL, 0, err);
         st = done < 0 ? (goal_status)done : goal_world_add_graph(w, g, err);
     }
     goal_graph_destroy(g);

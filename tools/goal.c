@@ -11,6 +11,9 @@ static const struct { const char *name; cli_verb_fn fn; const char *help; } verb
     {"dis", cli_dis, "dis FILE                               print a world file as text"},
     {"stats", cli_stats, "stats FILE                             actions, edges and bytes per rank"},
     {"run", cli_run, "run FILE [--threads] [--trace]          execute every rank in this process"},
+    {"gen", cli_gen, "gen ALGO -p N [--root R] [--size BYTES] [--type T] [--op OP] [--nway K] [--segment BYTES]\n"
+                     "      [--participants LIST --receivers LIST] [--dialect loggopsim|paper] [-o OUT]\n"
+                     "                                         print an algorithm's schedules (gen --list: the algorithms)"},
 };
 #define NVERBS (sizeof verbs / sizeof verbs[0])
 

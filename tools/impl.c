@@ -2,3 +2,4 @@
 #define GOAL_ALL_IMPLEMENTATION
 #include "../goal.h"
 #include "../goal_sched.h"
+#include "../goal_algos.h"
