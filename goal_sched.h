@@ -336,13 +336,18 @@ goal_status goal_apply(goal_op op, goal_dtype t, void *buf1, const void *buf2, u
 #define GOAL_SCHED__RUN 0x80000000u   /* counter value of a started, unfinished action */
 #define GOAL_SCHED__DONE 0xC0000000u  /* counter value of a completed action */
 
+#if defined(__GNUC__) || defined(__clang__)
+#define GOAL_SCHED__HOT static inline __attribute__((always_inline))   /* the per-action path */
+#else
+#define GOAL_SCHED__HOT static inline
+#endif
 typedef struct goal_sched__rec {   /* an action's place in the body */
     uint32_t head, nsrc, ndeps;
     const uint32_t *deps;          /* then the parameters */
 } goal_sched__rec;
-static void goal_sched__read(const goal_schedule *s, uint32_t i, goal_sched__rec *r) {
-    const uint32_t *w = s->body + GOAL_SCHED__LE(s->recs[2 * i + 1]);
-    r->head = GOAL_SCHED__LE(s->recs[2 * i]);
+GOAL_SCHED__HOT void goal_sched__read(const goal_schedule *s, uint32_t i, goal_sched__rec *r) {
+    const uint32_t *recs = s->recs, *w = s->body + GOAL_SCHED__LE(recs[2 * i + 1]);
+    r->head = GOAL_SCHED__LE(recs[2 * i]);
     r->nsrc = (r->head >> 8) & 0xFFFu;
     r->ndeps = r->head >> 20;
     if (r->nsrc == GOAL_SCHED__ESC) { r->nsrc = GOAL_SCHED__LE(*w); w++; }
@@ -369,7 +374,7 @@ struct goal_exec {
     uint32_t n, cmask, qmask, qhead, qtail, nreq, reqcap, ndone;
     uint32_t window, lo, hi;    /* actions [lo, hi) may start; hi = n when unbounded */
     int state;
-    uint64_t progress;
+    goal_msg msg;               /* the fields every message of this execution shares */
     goal_exec_desc d;
     goal_error err;
     size_t bytes;               /* memory held */
@@ -414,7 +419,7 @@ static goal_status goal_sched__fail(goal_exec *e, goal_status st, int32_t i, con
 }
 
 static void goal_sched__push(goal_exec *e, uint32_t i) { e->queue[e->qtail++ & e->qmask] = i; }
-static void goal_sched__release(goal_exec *e, uint32_t d) {
+GOAL_SCHED__HOT void goal_sched__release(goal_exec *e, uint32_t d) {
     if (--e->cnt[d & e->cmask] == 0 && d < e->hi) goal_sched__push(e, d);
 }
 static uint32_t goal_sched__nsrc(const goal_exec *e, uint32_t i) {
@@ -434,40 +439,43 @@ static void goal_sched__slide(goal_exec *e) {
         if (e->cnt[j & e->cmask] == 0) goal_sched__push(e, j);
     e->hi = hi;
 }
-static void goal_sched__complete(goal_exec *e, uint32_t i, const goal_sched__rec *r) {
-    uint32_t k = 0;
+GOAL_SCHED__HOT void goal_sched__complete(goal_exec *e, uint32_t i, const goal_sched__rec *r) {
+    /* Locals: stores through cnt and queue could alias e's fields and force reloads. */
+    uint32_t k = 0, *cnt = e->cnt, *queue = e->queue, cmask = e->cmask, qmask = e->qmask, hi = e->hi, qtail = e->qtail;
     if (r->head & GOAL_SCHED__F_IRQ)
         while (k < r->ndeps && (GOAL_SCHED__LE(r->deps[k]) & GOAL_SCHED__START)) k++;
-    for (; k < r->ndeps; k++) goal_sched__release(e, GOAL_SCHED__LE(r->deps[k]));
-    e->cnt[i & e->cmask] = GOAL_SCHED__DONE;
+    for (; k < r->ndeps; k++) {
+        uint32_t d = GOAL_SCHED__LE(r->deps[k]);
+        if (--cnt[d & cmask] == 0 && d < hi) queue[qtail++ & qmask] = d;
+    }
+    e->qtail = qtail;
+    cnt[i & cmask] = GOAL_SCHED__DONE;
     e->ndone++;
-    e->progress++;
     if (e->d.trace) e->d.trace(e->d.trace_user, e->s->rank, (int32_t)i, 1);
     if (e->window && i == e->lo) goal_sched__slide(e);
 }
 static uint8_t *goal_sched__addr(goal_exec *e, uint32_t slot, uint64_t offset) {
     return e->base[slot == GOAL_SLOT_SCRATCH ? e->s->nslots : slot] + offset;
 }
-static goal_status goal_sched__post(goal_exec *e, uint32_t i, const goal_sched__rec *r) {
+static int goal_sched__grow(goal_exec *e) {
+    goal_req *nq = e->reqcap <= 0x3FFFFFFFu ? (goal_req *)goal_sched__calloc(&e->a, 2u * e->reqcap, sizeof(goal_req)) : NULL;
+    if (!nq) return 0;
+    memcpy(nq, e->req, e->nreq * sizeof(goal_req));
+    goal_sched__free(&e->a, e->req);
+    e->req = nq;
+    e->bytes += e->reqcap * sizeof(goal_req);
+    e->reqcap *= 2;
+    return 1;
+}
+GOAL_SCHED__HOT goal_status goal_sched__post(goal_exec *e, uint32_t i, const goal_sched__rec *r) {
     const uint32_t *w = r->deps + r->ndeps;
     int wide = (r->head & GOAL_SCHED__F_WIDE) != 0;
     uint64_t offset = 0;
     uint32_t loc = 0;
-    goal_msg m;
-    goal_req *q;
+    goal_msg m = e->msg;   /* rank and context are filled in once */
+    goal_req q;
     int st;
-    if (e->nreq == e->reqcap) {   /* in-flight requests grow with use, not with n */
-        goal_req *nq = e->reqcap <= 0x3FFFFFFFu ? (goal_req *)goal_sched__calloc(&e->a, 2u * e->reqcap, sizeof(goal_req)) : NULL;
-        if (!nq) return goal_sched__fail(e, GOAL_ERR_NOMEM, (int32_t)i, "post");
-        memcpy(nq, e->req, e->nreq * sizeof(goal_req));
-        goal_sched__free(&e->a, e->req);
-        e->req = nq;
-        e->bytes += e->reqcap * sizeof(goal_req);
-        e->reqcap *= 2;
-    }
-    q = &e->req[e->nreq];
     m.kind = (goal_kind)(r->head & 7u);
-    m.rank = e->s->rank;
     m.peer = (int32_t)GOAL_SCHED__LE(*w); w++;
     w = goal_sched__get(w, &m.size, wide);
     if (r->head & GOAL_SCHED__F_OFF) w = goal_sched__get(w, &offset, wide);
@@ -476,11 +484,12 @@ static goal_status goal_sched__post(goal_exec *e, uint32_t i, const goal_sched__
     if (r->head & GOAL_SCHED__F_LOC) loc = GOAL_SCHED__LE(*w);
     m.cpu = (uint8_t)(loc >> 16); m.nic = (uint8_t)(loc >> 24);
     m.data = goal_sched__addr(e, loc & 0xFFFFu, offset);
-    m.context = e->d.context;
     m.action = (int32_t)i;
-    q->handle = NULL; q->word = 0; q->status = GOAL_PENDING; q->action = (int32_t)i;
-    st = e->t.post(e->t.user, &m, q);
-    if (st == GOAL_PENDING) { e->nreq++; return GOAL_PENDING; }
+    q.handle = NULL; q.word = 0; q.status = GOAL_PENDING; q.action = (int32_t)i;
+    st = e->t.post(e->t.user, &m, &q);
+    /* Only what stays in flight is stored: requests grow with use, not with n. */
+    if (st == GOAL_PENDING) return e->nreq < e->reqcap || goal_sched__grow(e) ? (e->req[e->nreq++] = q, GOAL_PENDING)
+                                                                              : goal_sched__fail(e, GOAL_ERR_NOMEM, (int32_t)i, "post");
     return st == GOAL_OK ? GOAL_OK : goal_sched__fail(e, st < 0 ? (goal_status)st : GOAL_ERR_TRANSPORT, (int32_t)i, "post");
 }
 static goal_status goal_sched__local(goal_exec *e, uint32_t i, uint32_t kind) {
@@ -503,14 +512,12 @@ static goal_status goal_sched__local(goal_exec *e, uint32_t i, uint32_t kind) {
     return rc ? goal_sched__fail(e, GOAL_ERR_USERFN, (int32_t)i, "user function") : GOAL_OK;
 }
 /* Starts action i (Listing 1's inner step); completes it when it finished at once. */
-static goal_status goal_sched__start(goal_exec *e, uint32_t i) {
+GOAL_SCHED__HOT goal_status goal_sched__start(goal_exec *e, uint32_t i) {
     goal_sched__rec r;
     uint32_t k, kind;
     goal_status st = GOAL_OK;
     goal_sched__read(e->s, i, &r);
     kind = r.head & 7u;
-    e->cnt[i & e->cmask] = GOAL_SCHED__RUN;
-    e->progress++;
     if (e->d.trace) e->d.trace(e->d.trace_user, e->s->rank, (int32_t)i, 0);
     if (r.head & GOAL_SCHED__F_IRQ)
         for (k = 0; k < r.ndeps && (GOAL_SCHED__LE(r.deps[k]) & GOAL_SCHED__START); k++)
@@ -630,6 +637,7 @@ goal_status goal_exec_create(goal_exec **out, const goal_exec_desc *desc, goal_e
     if (!e) return GOAL_ERR_NOMEM;
     e->a = a; e->d = *desc; e->s = desc->schedule; e->t = desc->transport;
     e->n = e->s->nactions; e->window = desc->window; e->hi = e->n;
+    e->msg.rank = e->s->rank; e->msg.context = desc->context;
     e->err.rank = e->err.action = -1;
     st = goal_sched__alloc_state(e, err);
     if (st == GOAL_OK) {
@@ -664,7 +672,6 @@ goal_status goal_exec_start(goal_exec *e) {
     e->state = GOAL_SCHED__RUNNING;
     e->err.status = GOAL_OK; e->err.action = -1; e->err.msg[0] = 0;
     e->qhead = e->qtail = e->nreq = e->ndone = 0;
-    e->progress = 0;
     if (e->init) memcpy(e->cnt, e->init, (size_t)e->n * sizeof(uint32_t));
     else
         for (i = 0; i <= e->cmask && i < e->n; i++) e->cnt[i] = goal_sched__nsrc(e, i);
@@ -696,7 +703,8 @@ goal_status goal_exec_run(goal_exec *e) {
     return st == GOAL_PENDING ? goal_exec_wait(e) : st;
 }
 const goal_error *goal_exec_error(const goal_exec *e) { return e ? &e->err : NULL; }
-uint64_t goal_exec_progress(const goal_exec *e) { return e ? e->progress : 0; }
+/* Every start takes an action off the queue, so starts + completions = qhead + ndone. */
+uint64_t goal_exec_progress(const goal_exec *e) { return e ? (uint64_t)e->qhead + e->ndone : 0; }
 uint32_t goal_exec_inflight(const goal_exec *e, int32_t *out, uint32_t max) {
     uint32_t k;
     if (!e) return 0;
@@ -1089,6 +1097,7 @@ static void goal_sched__stuck(goal_sched__run *r, goal_error *err) {
     for (k = 0; k < r->n; k++) {
         goal_exec *e = r->e[k];
         for (i = 0; i < e->nreq; i++, total++) {
+            e->cnt[(uint32_t)e->req[i].action & e->cmask] = GOAL_SCHED__RUN;   /* not "never started" */
             if (r->d->stuck) r->d->stuck(r->d->stuck_user, k, e->req[i].action, 1);
             if (err && (len = strlen(err->msg)) + 40 < sizeof err->msg)
                 snprintf(err->msg + len, sizeof err->msg - len, " rank %d %s", k, goal_schedule_label(e->s, (uint32_t)e->req[i].action, lb));

@@ -3,6 +3,7 @@
 #define GOAL_CLI_H
 #include <stddef.h>
 #include "../goal.h"
+#include "../goal_sim.h"
 
 /* Exit statuses every verb keeps. */
 enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_USAGE = 2, CLI_DEADLOCK = 3 };
@@ -33,4 +34,14 @@ int cli_gen(int argc, char **argv);
 int cli_is_algo(const char *name);
 int cli_run_algo(int argc, char **argv);
 int cli_run(int argc, char **argv);
+int cli_check(int argc, char **argv);
+int cli_sim(int argc, char **argv);
+int cli_dot(int argc, char **argv);
+int cli_trace(int argc, char **argv);
+int cli_svg(int argc, char **argv);
+/* Shared by sim, trace and svg: a model option into d (1 if it was one; *rc = 2 if bad), and
+   FILE with the model options (when d) and -o OUT (when out: then the overhead is --overhead);
+   returns 0 or 2. */
+int cli_model_opt(int argc, char **argv, int *i, goal_sim_desc *d, int *rc);
+int cli_sim_args(int argc, char **argv, const char **file, goal_sim_desc *d, const char **out);
 #endif

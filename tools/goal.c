@@ -11,6 +11,11 @@ static const struct { const char *name; cli_verb_fn fn; const char *help; } verb
     {"dis", cli_dis, "dis FILE                               print a world file as text"},
     {"stats", cli_stats, "stats FILE                             actions, edges and bytes per rank"},
     {"run", cli_run, "run FILE [--threads] [--trace]          execute every rank in this process"},
+    {"check", cli_check, "check FILE                             match sends and receives, find deadlocks"},
+    {"sim", cli_sim, "sim FILE [-L -o -g -G -O -S N] [--loggopsim-compat]   LogGOPS finish time per rank"},
+    {"dot", cli_dot, "dot FILE [--rank R] [-o OUT]           Graphviz DOT: one rank's DAG, or all ranks and messages"},
+    {"trace", cli_trace, "trace FILE [sim options, --overhead N for -o] [-o OUT]  simulated timeline as Chrome trace-event JSON"},
+    {"svg", cli_svg, "svg FILE [sim options, --overhead N for -o] [-o OUT]    simulated timeline as an SVG picture"},
     {"gen", cli_gen, "gen ALGO -p N [--root R] [--size BYTES] [--type T] [--op OP] [--nway K] [--segment BYTES]\n"
                      "      [--participants LIST --receivers LIST] [--dialect loggopsim|paper] [-o OUT]\n"
                      "                                         print an algorithm's schedules (gen --list: the algorithms)"},
