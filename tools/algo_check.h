@@ -31,13 +31,16 @@ typedef struct ac_result {
 /* Multiplies 2x2 matrices of uint32 (4 elements each): buf1 = buf1 x buf2. Associative, not
    commutative: the user function the rank-order checks use (fn id 0). */
 static int ac_matmul(void *b1, int s1, void *b2, int s2) {
-    uint32_t *a = (uint32_t *)b1, *b = (uint32_t *)b2, r[4];
+    unsigned char *pa = (unsigned char *)b1, *pb = (unsigned char *)b2;
+    uint32_t a[4], b[4], r[4];
     int k;
     if (s1 != s2 || s1 % 16) return 1;
-    for (k = 0; k < s1 / 16; k++, a += 4, b += 4) {
+    for (k = 0; k < s1; k += 16) {   /* buffers may be unaligned: copy in and out */
+        memcpy(a, pa + k, 16);
+        memcpy(b, pb + k, 16);
         r[0] = a[0] * b[0] + a[1] * b[2]; r[1] = a[0] * b[1] + a[1] * b[3];
         r[2] = a[2] * b[0] + a[3] * b[2]; r[3] = a[2] * b[1] + a[3] * b[3];
-        memcpy(a, r, sizeof r);
+        memcpy(pa + k, r, 16);
     }
     return 0;
 }
