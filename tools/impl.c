@@ -3,3 +3,4 @@
 #include "../goal.h"
 #include "../goal_sched.h"
 #include "../goal_sim.h"
+#include "../goal_algos.h"
