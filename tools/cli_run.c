@@ -58,6 +58,8 @@ int cli_run(int argc, char **argv) {
     goal_world_run_desc d;
     goal_error err;
     goal_status st;
+    /* A known algorithm name runs that algorithm on random data, checked (goal_algos.h). */
+    if (argc > 1 && cli_is_algo(argv[1])) return cli_run_algo(argc, argv);
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--threads") == 0) threads = 1;
         else if (strcmp(argv[i], "--trace") == 0) trace = 1;
