@@ -84,8 +84,8 @@ check-asan:
 
 check-tsan:
 	@$(MAKE) --no-print-directory B=build-tsan OPT="-O1 -g -fsanitize=thread" LDLIBS="$(LDLIBS) -fsanitize=thread" \
-	    $(patsubst $(B)/%,build-tsan/%,$(filter %_threads,$(TESTS)))
-	@tests/run.sh $(patsubst $(B)/%,build-tsan/%,$(filter %_threads,$(TESTS)))
+	    $(patsubst $(B)/%,build-tsan/%,$(filter %_threads %/test_sched,$(TESTS)))
+	@tests/run.sh $(patsubst $(B)/%,build-tsan/%,$(filter %_threads %/test_sched,$(TESTS)))
 
 check-valgrind: $(TESTS)
 	@GOAL_VALGRIND=1 tests/run.sh $(foreach t,$(filter-out %_threads,$(TESTS)),"valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=all $(t)")

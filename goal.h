@@ -845,7 +845,7 @@ static int32_t goal__graph_append(goal_graph *g, const goal_action *a) {
         return goal__graph_fail(g, GOAL_ERR_NOMEM, "out of memory");
     if (bufs > 0) goal__graph_touch(g, &a->buf);
     if (bufs > 1) goal__graph_touch(g, &a->buf2);
-    memcpy(g->words + g->nwords, w, nw * sizeof(uint32_t));
+    if (nw) memcpy(g->words + g->nwords, w, nw * sizeof(uint32_t));   /* words is NULL before the first */
     g->nwords += nw;
     g->head[g->n] = head;
     g->poff[g->n + 1] = (uint32_t)g->nwords;
@@ -1256,7 +1256,7 @@ static void goal__cc_action(const goal__cc *c, uint32_t i, uint32_t *recs, uint3
     if (ns >= GOAL__ESC) *b++ = GOAL__LE32(ns);
     if (nd >= GOAL__ESC) *b++ = GOAL__LE32(nd);
     for (k = 0; k < nd; k++) *b++ = GOAL__LE32(c->dep[c->start[i] + k]);
-    memcpy(b, g->words + g->poff[i], np * sizeof(uint32_t));
+    if (np) memcpy(b, g->words + g->poff[i], np * sizeof(uint32_t));
     *off = (uint32_t)(b + np - body);
 }
 

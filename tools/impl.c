@@ -1,5 +1,5 @@
 /* The one translation unit holding the libraries' implementations. */
-#define GOAL_IMPLEMENTATION
+#define GOAL_ALL_IMPLEMENTATION
 #include "../goal.h"
-#define GOAL_SIM_IMPLEMENTATION
+#include "../goal_sched.h"
 #include "../goal_sim.h"

@@ -1,6 +1,7 @@
 // Every header, and every implementation, in one C++ translation unit; one call into each.
 #define GOAL_ALL_IMPLEMENTATION
 #include "goal.h"
+#include "goal_sched.h"
 #include <cstdio>
 
 int main() {
@@ -8,6 +9,7 @@ int main() {
     goal_graph_desc d = {};
     int ok = goal_graph_create(&g, &d) == GOAL_OK;
     goal_graph_destroy(g);
+    ok = ok && goal_apply(GOAL_OP_SUM, GOAL_INT8, nullptr, nullptr, 0) == GOAL_OK;
     std::printf("%s cpp_compile\n", ok ? "ok" : "FAIL");
     std::printf("%d passed, %d failed\n", ok, !ok);
     return !ok;

@@ -1,5 +1,6 @@
 #define GOAL_ALL_IMPLEMENTATION
 #include "goal.h"
+#include "goal_sched.h"
 #include <stdio.h>
 int tu_a(void);
 int tu_b(void);

@@ -1,0 +1,1240 @@
+/* goal_sched.h - v0.1.0 - the GOAL executor: runs a compiled schedule over any transport,
+   blocking or nonblocking; the reduction operations; ranks in one process.
+
+   In exactly ONE .c or .cpp file:   #define GOAL_SCHED_IMPLEMENTATION   then
+   #include "goal_sched.h"  (this also compiles goal.h's implementation unless
+   GOAL_SCHED_NO_GOAL_IMPL is defined because another file already has it).
+
+   Sections: OVERVIEW · TRANSPORT RULES · IN-PROCESS RANKS · BOUNDED WINDOW · THREADS ·
+             CONFIGURATION · LICENSE
+
+   OVERVIEW
+   --------
+   The executor is Listing 1 of the GOAL paper: it starts the independent actions; when an
+   action completes it decrements the counter of each dependent and starts those reaching
+   zero; an irequires dependent is released when its source starts. The schedule stays
+   const: counters, outstanding requests and the scratch slot live in a goal_exec, so one
+   schedule runs many times, and by several executions at once.
+
+     goal_exec_desc d = {0};
+     goal_slot slot0 = { buffer, buffer_bytes };
+     d.schedule = &sched;  d.transport = my_transport;  d.slots = &slot0;  d.nslots = 1;
+     d.context = 7;                       // same value on every rank for this collective
+     goal_exec *e;  goal_error err;
+     if (goal_exec_create(&e, &d, &err) != GOAL_OK) puts(err.msg);   // bounds checked here
+     goal_exec_run(e);                    // blocking; or:
+     goal_exec_start(e); while (goal_exec_test(e) == GOAL_PENDING) compute();
+     goal_exec_destroy(e);                // at any point: cancels what is in flight
+
+   start / test / wait return GOAL_OK (finished), GOAL_PENDING, or a negative status;
+   goal_exec_error tells which action failed and why. A finished or failed execution can
+   be started again (a persistent collective); goal_exec_bind rebinds its slots first.
+
+   exec actions compute buf1 = op(buf1, buf2) elementwise (goal_apply). Integers wrap
+   (two's complement, no undefined behaviour); land/lor/lxor give 0 or 1; max/min on
+   floats ignore a NaN operand unless both are NaN (like fmax/fmin); sum/prod follow IEEE.
+   A user function has the paper's signature int fn(void *buf1, int size1, void *buf2,
+   int size2) and returns 0, or nonzero for failure (GOAL_ERR_USERFN). calc actions call
+   the optional calc hook, and are no-ops without it. nop actions complete at once.
+
+   TRANSPORT RULES
+   ---------------
+   A transport is goal_transport: a user pointer and three callbacks.
+   post(user, msg, req)   start the send or recv described by msg. Return GOAL_OK if it
+                          completed already (the executor will not ask about it again),
+                          GOAL_PENDING if it is in flight (keep what you need in req->handle
+                          and req->word), or a negative status (the execution fails).
+   test(user, reqs, n, block)  look at n in-flight requests; for each finished one set
+                          reqs[i].status to GOAL_OK or a negative status (the failed
+                          action's error); return how many finished, or a negative status
+                          for a failure of the transport itself. With block nonzero you
+                          may wait until at least one finishes; you may also return 0.
+   cancel(user, req)      forget an in-flight request (the execution is being destroyed
+                          or has failed). Must not fail; may be NULL if nothing to free.
+   Must: deliver messages between the same two ranks with equal context in posting order
+   (MPI's non-overtaking rule), and match a recv by peer (or GOAL_ANY), tag (or GOAL_ANY)
+   and context. Recv data larger than msg->size is GOAL_ERR_TRUNCATE.
+   Must not: call back into the executor; keep the address of a goal_req (requests move
+   between calls: keep your state behind handle/word); touch msg->data after the request
+   finished. A recv's data must not be read before it finished.
+   The executor calls the callbacks only from goal_exec_* calls on that execution, so a
+   transport used by one thread needs no locks. examples/custom_transport.c is a complete
+   transport to copy.
+
+   IN-PROCESS RANKS
+   ----------------
+   goal_inproc is a transport that connects the ranks of one process: matching by peer,
+   tag, posting order, wildcards, within a context. A send completes when it is matched
+   (synchronous mode: no hidden buffering, so an unsafe schedule shows as a deadlock
+   rather than depending on buffer space). goal_world_run runs every rank of a goal_world:
+   deterministically (ranks stepped round-robin in one thread; a trace hook sees each
+   action start and complete) or with one thread per rank. A world that can make no
+   progress is GOAL_ERR_DEADLOCK, with every stuck action reported — never a hang.
+
+   BOUNDED WINDOW
+   --------------
+   goal_exec_desc.window = W executes the actions in index order through a window of W
+   (the paper's Theorem 3): an action starts only once every action W or more places
+   before it has completed; queue memory is O(W). Counters stay a table of n (the H table
+   of the proof) unless every dependency spans at most W places, when they become a ring
+   of 2W: O(W) in all. goal_schedule_segment (Theorem 4) rewrites a schedule in
+   topological order with a nop after every k actions that all of the segment depends on
+   and on which all of the next segment depends; each dependency then spans at most k+1
+   places, so window = k+1 runs it in O(k) memory. The inserted order is a restriction:
+   across ranks it can deadlock a schedule whose ranks rely on overlap (a send and a recv
+   that must be in flight together); goal_world_run reports that as a deadlock.
+
+   THREADS
+   -------
+   One execution is used by one thread at a time. Executions are independent of each
+   other. goal_inproc is thread-safe (one lock). goal_progress runs a thread that
+   progresses the executions handed to it (the paper's offloaded scheduler): hand over
+   with goal_progress_start, take back with goal_progress_wait; in between, do not touch
+   that execution. Its transport must allow test calls from the progress thread.
+
+   CONFIGURATION
+   -------------
+   GOAL_SCHED_NO_THREADS   no pthreads: no threaded world run, no goal_progress
+   (and goal.h's GOAL_MALLOC, GOAL_FREE, GOAL_ASSERT, GOAL_API)
+
+   LICENSE: MIT, as goal.h.
+*/
+#ifndef GOAL_SCHED_H_INCLUDED
+#define GOAL_SCHED_H_INCLUDED
+#include "goal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- memory bound to a slot ---------------------------------------------------------- */
+typedef struct goal_slot { void *data; uint64_t size; } goal_slot;
+
+/* ---- the transport --------------------------------------------------------------------- */
+typedef struct goal_msg {
+    goal_kind kind;          /* GOAL_SEND or GOAL_RECV */
+    int32_t rank;            /* the posting rank */
+    int32_t peer, tag;       /* recv: either may be GOAL_ANY */
+    uint32_t context;        /* match only messages of the same context */
+    void *data;              /* size bytes */
+    uint64_t size;
+    uint8_t cpu, nic;
+    int32_t action;          /* index of the action in its schedule */
+} goal_msg;
+typedef struct goal_req {    /* one in-flight request: the transport's to fill */
+    void *handle;
+    uint64_t word;
+    int32_t status;          /* GOAL_PENDING until test reports it finished */
+    int32_t action;          /* the executor's */
+} goal_req;
+typedef struct goal_transport {
+    void *user;
+    int (*post)(void *user, const goal_msg *msg, goal_req *req);
+    int (*test)(void *user, goal_req *reqs, int n, int block);
+    void (*cancel)(void *user, goal_req *req);
+} goal_transport;
+
+/* ---- operations ------------------------------------------------------------------------ */
+/* buf1 = op(buf1, buf2) over bytes/size(t) elements; buffers may be unaligned. */
+GOAL_API goal_status goal_apply(goal_op op, goal_dtype t, void *buf1, const void *buf2, uint64_t bytes);
+typedef int (*goal_user_fn)(void *buf1, int size1, void *buf2, int size2);
+typedef int (*goal_calc_fn)(void *user, uint64_t cost, int cpu, int32_t action);
+/* Called as an action starts (event 0) and completes (event 1). */
+typedef void (*goal_trace_fn)(void *user, int rank, int32_t action, int event);
+
+/* ---- the execution --------------------------------------------------------------------- */
+typedef struct goal_exec goal_exec;
+typedef struct goal_exec_desc {
+    const goal_schedule *schedule;   /* must outlive the execution */
+    goal_transport transport;
+    const goal_slot *slots;          /* slot i for i < nslots; the schedule's slots must fit */
+    uint32_t nslots;
+    uint32_t context;                /* tag space: equal on all ranks of one collective */
+    const goal_user_fn *user_fns;    /* user function id -> function */
+    uint32_t nuser_fns;
+    goal_calc_fn calc;               /* optional */
+    void *calc_user;
+    goal_trace_fn trace;             /* optional */
+    void *trace_user;
+    uint32_t window;                 /* 0: unbounded; else see BOUNDED WINDOW */
+    goal_allocator alloc;
+} goal_exec_desc;
+GOAL_API goal_status goal_exec_create(goal_exec **out, const goal_exec_desc *desc, goal_error *err);
+GOAL_API goal_status goal_exec_bind(goal_exec *e, const goal_slot *slots, uint32_t nslots);
+GOAL_API goal_status goal_exec_start(goal_exec *e);
+GOAL_API goal_status goal_exec_test(goal_exec *e);
+GOAL_API goal_status goal_exec_wait(goal_exec *e);
+GOAL_API goal_status goal_exec_run(goal_exec *e);      /* start, then wait */
+GOAL_API void goal_exec_destroy(goal_exec *e);
+GOAL_API const goal_error *goal_exec_error(const goal_exec *e);  /* the failure, if any */
+GOAL_API uint64_t goal_exec_progress(const goal_exec *e);  /* starts + completions so far */
+/* The actions posted to the transport and not finished; returns their count. */
+GOAL_API uint32_t goal_exec_inflight(const goal_exec *e, int32_t *out, uint32_t max);
+GOAL_API size_t goal_exec_memory(const goal_exec *e);      /* bytes the execution holds */
+
+/* Theorem 4: g = s in topological order with a nop after every k actions (see above). */
+GOAL_API goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, goal_graph *g);
+
+/* ---- ranks in one process ---------------------------------------------------------------- */
+typedef struct goal_inproc goal_inproc;
+GOAL_API goal_status goal_inproc_create(goal_inproc **out, int nranks, const goal_allocator *alloc);
+GOAL_API void goal_inproc_destroy(goal_inproc *ip);
+/* The transport of one rank (its user pointer is private; copy the struct freely). */
+GOAL_API goal_transport goal_inproc_transport(goal_inproc *ip, int rank);
+
+/* On deadlock, for each action that will never complete: posted = 1 when it is in flight
+   (a send or recv never matched), 0 when it never started. */
+typedef void (*goal_stuck_fn)(void *user, int rank, int32_t action, int posted);
+typedef struct goal_world_run_desc {
+    const goal_world *world;
+    const goal_slot *const *slots;   /* slots[r]: rank r's nslots slots (NULL: none) */
+    uint32_t nslots;
+    int threads;                     /* 0: deterministic round-robin; 1: a thread per rank */
+    uint32_t context;
+    const goal_user_fn *user_fns;
+    uint32_t nuser_fns;
+    goal_calc_fn calc;
+    void *calc_user;
+    goal_trace_fn trace;             /* threaded runs: called from each rank's thread */
+    void *trace_user;
+    goal_stuck_fn stuck;             /* on deadlock: called for each stuck action */
+    void *stuck_user;
+    uint32_t window;
+    goal_allocator alloc;
+} goal_world_run_desc;
+GOAL_API goal_status goal_world_run(const goal_world_run_desc *desc, goal_error *err);
+
+/* ---- the progress thread -------------------------------------------------------------- */
+typedef struct goal_progress goal_progress;
+GOAL_API goal_status goal_progress_create(goal_progress **out, const goal_allocator *alloc);
+GOAL_API goal_status goal_progress_start(goal_progress *p, goal_exec *e); /* start e there */
+GOAL_API goal_status goal_progress_wait(goal_progress *p, goal_exec *e);  /* its final status */
+GOAL_API void goal_progress_destroy(goal_progress *p);  /* waits for what it holds */
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GOAL_SCHED_H_INCLUDED */
+
+/* ======================================================================================= */
+/*                                   IMPLEMENTATION                                         */
+/* ======================================================================================= */
+#if (defined(GOAL_SCHED_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && !defined(GOAL_SCHED__IMPL_DONE)
+#define GOAL_SCHED__IMPL_DONE
+#if !defined(GOAL_SCHED_NO_GOAL_IMPL) && !defined(GOAL_IMPLEMENTATION)
+#define GOAL_IMPLEMENTATION
+#endif
+#include "goal.h"
+#include <string.h>
+#include <stdio.h>
+#include <stdarg.h>
+#ifndef GOAL_SCHED_NO_THREADS
+#include <pthread.h>
+#include <sched.h>
+#endif
+#ifndef GOAL_MALLOC
+#include <stdlib.h>
+#define GOAL_MALLOC(size) malloc(size)
+#define GOAL_FREE(ptr) free(ptr)
+#endif
+
+/* ---- >>> memory ------------------------------------------------------------------------ */
+static void *goal_sched__dalloc(size_t size, void *user) { (void)user; return GOAL_MALLOC(size); }
+static void goal_sched__dfree(void *p, void *user) { (void)user; GOAL_FREE(p); }
+static goal_allocator goal_sched__allocator(const goal_allocator *a) {
+    goal_allocator r;
+    if (a && a->alloc_fn && a->free_fn) return *a;
+    r.alloc_fn = goal_sched__dalloc; r.free_fn = goal_sched__dfree; r.user = NULL;
+    return r;
+}
+/* Zeroed memory of n elements of `elem` bytes, or NULL (also when n * elem overflows). */
+static void *goal_sched__calloc(const goal_allocator *a, size_t n, size_t elem) {
+    void *p;
+    size_t bytes;
+    if (elem && n > ((size_t)-1) / elem) return NULL;
+    bytes = n * elem;
+    p = a->alloc_fn(bytes ? bytes : 1, a->user);
+    if (p) memset(p, 0, bytes);
+    return p;
+}
+static void goal_sched__free(const goal_allocator *a, void *p) { if (p) a->free_fn(p, a->user); }
+
+/* ---- >>> operations --------------------------------------------------------------------- */
+/* Elements are read and written with memcpy: buffers are byte offsets, so may be unaligned.
+   Integer arithmetic runs on the unsigned type of the same width: it wraps, without UB. */
+#define GOAL_SCHED__LOOP(T, EXPR)                                                     \
+    for (k = 0; k < n; k++) {                                                         \
+        T a, b;                                                                       \
+        memcpy(&a, p1 + k * sizeof(T), sizeof(T));                                    \
+        memcpy(&b, p2 + k * sizeof(T), sizeof(T));                                    \
+        a = (T)(EXPR);                                                                \
+        memcpy(p1 + k * sizeof(T), &a, sizeof(T));                                    \
+    }
+#define GOAL_SCHED__INT_OPS(S, U)                                                     \
+    switch (op) {                                                                     \
+    case GOAL_OP_MAX: GOAL_SCHED__LOOP(S, a > b ? a : b) break;                       \
+    case GOAL_OP_MIN: GOAL_SCHED__LOOP(S, a < b ? a : b) break;                       \
+    case GOAL_OP_SUM: GOAL_SCHED__LOOP(U, a + b) break;                               \
+    case GOAL_OP_PROD: GOAL_SCHED__LOOP(U, 1u * a * b) break;                         \
+    case GOAL_OP_LAND: GOAL_SCHED__LOOP(U, a && b) break;                             \
+    case GOAL_OP_LOR: GOAL_SCHED__LOOP(U, a || b) break;                              \
+    case GOAL_OP_LXOR: GOAL_SCHED__LOOP(U, !a != !b) break;                           \
+    case GOAL_OP_BAND: GOAL_SCHED__LOOP(U, a & b) break;                              \
+    case GOAL_OP_BOR: GOAL_SCHED__LOOP(U, a | b) break;                               \
+    case GOAL_OP_BXOR: GOAL_SCHED__LOOP(U, a ^ b) break;                              \
+    default: GOAL_SCHED__LOOP(U, b) break;                                            \
+    }
+/* max/min skip a NaN operand (a != a is true only for NaN), as fmax/fmin do. */
+#define GOAL_SCHED__FLOAT_OPS(F)                                                      \
+    switch (op) {                                                                     \
+    case GOAL_OP_MAX: GOAL_SCHED__LOOP(F, b != b ? a : (a != a || b > a) ? b : a) break; \
+    case GOAL_OP_MIN: GOAL_SCHED__LOOP(F, b != b ? a : (a != a || b < a) ? b : a) break; \
+    case GOAL_OP_SUM: GOAL_SCHED__LOOP(F, a + b) break;                               \
+    case GOAL_OP_PROD: GOAL_SCHED__LOOP(F, a * b) break;                              \
+    default: GOAL_SCHED__LOOP(F, b) break;                                            \
+    }
+
+goal_status goal_apply(goal_op op, goal_dtype t, void *buf1, const void *buf2, uint64_t bytes) {
+    unsigned char *p1 = (unsigned char *)buf1;
+    const unsigned char *p2 = (const unsigned char *)buf2;
+    goal_status st = goal_op_check(op, t);
+    uint64_t k, n;
+    if (st != GOAL_OK) return st;
+    n = bytes / goal_dtype_size(t);
+    if (n * goal_dtype_size(t) != bytes) return GOAL_ERR_SIZE;
+    if (n && (!p1 || !p2)) return GOAL_ERR_ARG;
+    switch (t) {
+    case GOAL_INT8: GOAL_SCHED__INT_OPS(int8_t, uint8_t) break;
+    case GOAL_INT16: GOAL_SCHED__INT_OPS(int16_t, uint16_t) break;
+    case GOAL_INT32: GOAL_SCHED__INT_OPS(int32_t, uint32_t) break;
+    case GOAL_INT64: GOAL_SCHED__INT_OPS(int64_t, uint64_t) break;
+    case GOAL_UINT8: GOAL_SCHED__INT_OPS(uint8_t, uint8_t) break;
+    case GOAL_UINT16: GOAL_SCHED__INT_OPS(uint16_t, uint16_t) break;
+    case GOAL_UINT32: GOAL_SCHED__INT_OPS(uint32_t, uint32_t) break;
+    case GOAL_UINT64: GOAL_SCHED__INT_OPS(uint64_t, uint64_t) break;
+    case GOAL_FLOAT32: GOAL_SCHED__FLOAT_OPS(float) break;
+    default: GOAL_SCHED__FLOAT_OPS(double) break;
+    }
+    return GOAL_OK;
+}
+
+/* ---- >>> reading the binary schedule ---------------------------------------------------- */
+/* The executor reads send and recv parameters straight from the documented format (goal.h,
+   BINARY SCHEDULE): it is the hot path, and goal_schedule_action decodes everything. */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define GOAL_SCHED__LE(x) __builtin_bswap32(x)
+#else
+#define GOAL_SCHED__LE(x) (x)
+#endif
+#define GOAL_SCHED__F_WIDE 0x08u
+#define GOAL_SCHED__F_OFF 0x10u
+#define GOAL_SCHED__F_TAG 0x20u
+#define GOAL_SCHED__F_LOC 0x40u
+#define GOAL_SCHED__F_IRQ 0x80u
+#define GOAL_SCHED__ESC 0xFFFu
+#define GOAL_SCHED__START 0x80000000u
+#define GOAL_SCHED__RUN 0x80000000u   /* counter value of a started, unfinished action */
+#define GOAL_SCHED__DONE 0xC0000000u  /* counter value of a completed action */
+
+#if defined(__GNUC__) || defined(__clang__)
+#define GOAL_SCHED__HOT static inline __attribute__((always_inline))   /* the per-action path */
+#else
+#define GOAL_SCHED__HOT static inline
+#endif
+typedef struct goal_sched__rec {   /* an action's place in the body */
+    uint32_t head, nsrc, ndeps;
+    const uint32_t *deps;          /* then the parameters */
+} goal_sched__rec;
+GOAL_SCHED__HOT void goal_sched__read(const goal_schedule *s, uint32_t i, goal_sched__rec *r) {
+    const uint32_t *recs = s->recs, *w = s->body + GOAL_SCHED__LE(recs[2 * i + 1]);
+    r->head = GOAL_SCHED__LE(recs[2 * i]);
+    r->nsrc = (r->head >> 8) & 0xFFFu;
+    r->ndeps = r->head >> 20;
+    if (r->nsrc == GOAL_SCHED__ESC) { r->nsrc = GOAL_SCHED__LE(*w); w++; }
+    if (r->ndeps == GOAL_SCHED__ESC) { r->ndeps = GOAL_SCHED__LE(*w); w++; }
+    r->deps = w;
+}
+static const uint32_t *goal_sched__get(const uint32_t *w, uint64_t *v, int wide) {
+    *v = GOAL_SCHED__LE(w[0]);
+    if (wide) *v |= (uint64_t)GOAL_SCHED__LE(w[1]) << 32;
+    return w + 1 + (wide != 0);
+}
+
+/* ---- >>> the execution ------------------------------------------------------------------ */
+enum { GOAL_SCHED__IDLE, GOAL_SCHED__RUNNING, GOAL_SCHED__FINISHED, GOAL_SCHED__FAILED };
+struct goal_exec {
+    const goal_schedule *s;
+    goal_transport t;
+    goal_allocator a;
+    uint8_t **base;             /* nslots + 1: the bound slots, then the scratch slot */
+    uint32_t *cnt;              /* counters; index & cmask */
+    uint32_t *init;             /* initial counters (NULL in ring mode) */
+    uint32_t *queue;            /* ready actions, a ring of qmask + 1 */
+    goal_req *req;              /* in flight */
+    uint32_t n, cmask, qmask, qhead, qtail, nreq, reqcap, ndone;
+    uint32_t window, lo, hi;    /* actions [lo, hi) may start; hi = n when unbounded */
+    int state;
+    goal_exec_desc d;
+    goal_error err;
+    size_t bytes;               /* memory held */
+};
+
+static uint32_t goal_sched__pow2(uint32_t x) { uint32_t p = 1; while (p < x) p <<= 1; return p; }
+static goal_status goal_sched__report(goal_error *err, goal_status st, int rank, const char *fmt, ...) {
+    va_list ap;
+    if (!err) return st;
+    err->status = st; err->line = err->col = 0; err->rank = rank; err->action = -1;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* Names the action in err: "rank R, action L (send to P tag T): what". */
+static goal_status goal_sched__fail(goal_exec *e, goal_status st, int32_t i, const char *what) {
+    char lb[GOAL_LABEL_MAX];
+    goal_error *er = &e->err;
+    uint32_t k;
+    if (e->state == GOAL_SCHED__FAILED) return (goal_status)er->status;
+    er->status = st; er->line = er->col = 0; er->rank = e->s->rank; er->action = i;
+    if (i < 0) snprintf(er->msg, sizeof er->msg, "rank %d: %s: %s", (int)e->s->rank, what, goal_strerror(st));
+    else {
+        goal_action a;
+        char desc[96] = "";
+        goal_schedule_action(e->s, (uint32_t)i, &a);
+        if (a.kind == GOAL_SEND || a.kind == GOAL_RECV)
+            snprintf(desc, sizeof desc, " (%s %s %d tag %d)", a.kind == GOAL_SEND ? "send" : "recv",
+                     a.kind == GOAL_SEND ? "to" : "from", (int)a.peer, (int)a.tag);
+        /* "user function 3 is not registered" says it all; other causes get the status text. */
+        snprintf(er->msg, sizeof er->msg, "rank %d, action %s%s: %s%s%s", (int)e->s->rank,
+                 goal_schedule_label(e->s, (uint32_t)i, lb), desc, what, st == GOAL_ERR_NOUSERFN ? "" : ": ",
+                 st == GOAL_ERR_NOUSERFN ? "" : goal_strerror(st));
+    }
+    /* Keep the in-flight list (goal_exec_inflight reports it), but let the transport go. */
+    for (k = 0; k < e->nreq; k++)
+        if (e->t.cancel) e->t.cancel(e->t.user, &e->req[k]);
+    e->state = GOAL_SCHED__FAILED;
+    return st;
+}
+
+static void goal_sched__push(goal_exec *e, uint32_t i) { e->queue[e->qtail++ & e->qmask] = i; }
+GOAL_SCHED__HOT void goal_sched__release(goal_exec *e, uint32_t d) {
+    if (--e->cnt[d & e->cmask] == 0 && d < e->hi) goal_sched__push(e, d);
+}
+static uint32_t goal_sched__nsrc(const goal_exec *e, uint32_t i) {
+    goal_sched__rec r;
+    goal_sched__read(e->s, i, &r);
+    return r.nsrc;
+}
+/* Window mode: moves lo past completed actions, lets actions enter the window, and in ring
+   mode gives the counters that come into the ring their initial values. */
+static void goal_sched__slide(goal_exec *e) {
+    uint32_t old = e->lo, j, hi;
+    while (e->lo < e->n && e->cnt[e->lo & e->cmask] == GOAL_SCHED__DONE) e->lo++;
+    if (!e->init)
+        for (j = old + e->cmask + 1; j < e->lo + e->cmask + 1 && j < e->n; j++) e->cnt[j & e->cmask] = goal_sched__nsrc(e, j);
+    hi = e->n - e->lo < e->window ? e->n : e->lo + e->window;
+    for (j = e->hi; j < hi; j++)
+        if (e->cnt[j & e->cmask] == 0) goal_sched__push(e, j);
+    e->hi = hi;
+}
+GOAL_SCHED__HOT void goal_sched__complete(goal_exec *e, uint32_t i, const goal_sched__rec *r) {
+    /* Locals: stores through cnt and queue could alias e's fields and force reloads. */
+    uint32_t k = 0, *cnt = e->cnt, *queue = e->queue, cmask = e->cmask, qmask = e->qmask, hi = e->hi, qtail = e->qtail;
+    if (r->head & GOAL_SCHED__F_IRQ)
+        while (k < r->ndeps && (GOAL_SCHED__LE(r->deps[k]) & GOAL_SCHED__START)) k++;
+    for (; k < r->ndeps; k++) {
+        uint32_t d = GOAL_SCHED__LE(r->deps[k]);
+        if (--cnt[d & cmask] == 0 && d < hi) queue[qtail++ & qmask] = d;
+    }
+    e->qtail = qtail;
+    cnt[i & cmask] = GOAL_SCHED__DONE;
+    e->ndone++;
+    if (e->d.trace) e->d.trace(e->d.trace_user, e->s->rank, (int32_t)i, 1);
+    if (e->window && i == e->lo) goal_sched__slide(e);
+}
+static uint8_t *goal_sched__addr(goal_exec *e, uint32_t slot, uint64_t offset) {
+    return e->base[slot == GOAL_SLOT_SCRATCH ? e->s->nslots : slot] + offset;
+}
+GOAL_SCHED__HOT goal_status goal_sched__post(goal_exec *e, uint32_t i, const goal_sched__rec *r) {
+    const uint32_t *w = r->deps + r->ndeps;
+    int wide = (r->head & GOAL_SCHED__F_WIDE) != 0;
+    uint64_t offset = 0;
+    uint32_t loc = 0;
+    goal_msg m;
+    goal_req *q;
+    int st;
+    if (e->nreq == e->reqcap) {   /* in-flight requests grow with use, not with n */
+        goal_req *nq = e->reqcap <= 0x3FFFFFFFu ? (goal_req *)goal_sched__calloc(&e->a, 2u * e->reqcap, sizeof(goal_req)) : NULL;
+        if (!nq) return goal_sched__fail(e, GOAL_ERR_NOMEM, (int32_t)i, "post");
+        memcpy(nq, e->req, e->nreq * sizeof(goal_req));
+        goal_sched__free(&e->a, e->req);
+        e->req = nq;
+        e->bytes += e->reqcap * sizeof(goal_req);
+        e->reqcap *= 2;
+    }
+    q = &e->req[e->nreq];
+    m.kind = (goal_kind)(r->head & 7u);
+    m.rank = e->s->rank;
+    m.peer = (int32_t)GOAL_SCHED__LE(*w); w++;
+    w = goal_sched__get(w, &m.size, wide);
+    if (r->head & GOAL_SCHED__F_OFF) w = goal_sched__get(w, &offset, wide);
+    m.tag = 0;
+    if (r->head & GOAL_SCHED__F_TAG) { m.tag = (int32_t)GOAL_SCHED__LE(*w); w++; }
+    if (r->head & GOAL_SCHED__F_LOC) loc = GOAL_SCHED__LE(*w);
+    m.cpu = (uint8_t)(loc >> 16); m.nic = (uint8_t)(loc >> 24);
+    m.data = goal_sched__addr(e, loc & 0xFFFFu, offset);
+    m.context = e->d.context;
+    m.action = (int32_t)i;
+    q->handle = NULL; q->status = GOAL_PENDING; q->action = (int32_t)i;
+    st = e->t.post(e->t.user, &m, q);
+    if (st == GOAL_PENDING) { e->nreq++; return GOAL_PENDING; }
+    return st == GOAL_OK ? GOAL_OK : goal_sched__fail(e, st < 0 ? (goal_status)st : GOAL_ERR_TRANSPORT, (int32_t)i, "post");
+}
+static goal_status goal_sched__local(goal_exec *e, uint32_t i, uint32_t kind) {
+    goal_action a;
+    int rc;
+    goal_schedule_action(e->s, i, &a);
+    if (kind == GOAL_CALC)
+        return e->d.calc && e->d.calc(e->d.calc_user, a.cost, a.cpu, (int32_t)i) ? goal_sched__fail(e, GOAL_ERR_USERFN, (int32_t)i, "calc hook") : GOAL_OK;
+    if (a.op != GOAL_OP_USER)
+        return goal_apply(a.op, a.dtype, goal_sched__addr(e, a.buf.slot, a.buf.offset),
+                          goal_sched__addr(e, a.buf2.slot, a.buf2.offset), a.buf.size);
+    if (a.fn >= e->d.nuser_fns || !e->d.user_fns[a.fn]) {
+        char what[64];
+        snprintf(what, sizeof what, "user function %lu is not registered", (unsigned long)a.fn);
+        return goal_sched__fail(e, GOAL_ERR_NOUSERFN, (int32_t)i, what);
+    }
+    if (a.buf.size > 0x7FFFFFFF || a.buf2.size > 0x7FFFFFFF) return goal_sched__fail(e, GOAL_ERR_SIZE, (int32_t)i, "user function buffers over 2^31-1 bytes");
+    rc = e->d.user_fns[a.fn](goal_sched__addr(e, a.buf.slot, a.buf.offset), (int)a.buf.size,
+                             goal_sched__addr(e, a.buf2.slot, a.buf2.offset), (int)a.buf2.size);
+    return rc ? goal_sched__fail(e, GOAL_ERR_USERFN, (int32_t)i, "user function") : GOAL_OK;
+}
+/* Starts action i (Listing 1's inner step); completes it when it finished at once. */
+GOAL_SCHED__HOT goal_status goal_sched__start(goal_exec *e, uint32_t i) {
+    goal_sched__rec r;
+    uint32_t k, kind;
+    goal_status st = GOAL_OK;
+    goal_sched__read(e->s, i, &r);
+    kind = r.head & 7u;
+    if (e->d.trace) e->d.trace(e->d.trace_user, e->s->rank, (int32_t)i, 0);
+    if (r.head & GOAL_SCHED__F_IRQ)
+        for (k = 0; k < r.ndeps && (GOAL_SCHED__LE(r.deps[k]) & GOAL_SCHED__START); k++)
+            goal_sched__release(e, GOAL_SCHED__LE(r.deps[k]) & ~GOAL_SCHED__START);
+    if (kind == GOAL_SEND || kind == GOAL_RECV) st = goal_sched__post(e, i, &r);
+    else if (kind != GOAL_NOP) st = goal_sched__local(e, i, kind);
+    if (st == GOAL_OK) goal_sched__complete(e, i, &r);
+    return st;
+}
+static goal_status goal_sched__drain(goal_exec *e) {
+    while (e->qhead != e->qtail) {
+        goal_status st = goal_sched__start(e, e->queue[e->qhead++ & e->qmask]);
+        if (st < 0) return st;
+    }
+    if (e->ndone < e->n) return GOAL_PENDING;
+    e->state = GOAL_SCHED__FINISHED;
+    return GOAL_OK;
+}
+/* Asks the transport about what is in flight and completes what finished. */
+static goal_status goal_sched__poll(goal_exec *e, int block) {
+    uint32_t k, j = 0;
+    int got = e->t.test(e->t.user, e->req, (int)e->nreq, block);
+    if (got < 0) return goal_sched__fail(e, (goal_status)got, -1, "transport test");
+    if (got == 0) return GOAL_PENDING;
+    int32_t bad = -1;
+    goal_status why = GOAL_OK;
+    for (k = 0; k < e->nreq; k++) {
+        goal_req q = e->req[k];
+        goal_sched__rec r;
+        if (q.status == GOAL_PENDING) { e->req[j++] = q; continue; }
+        if (q.status != GOAL_OK) {
+            if (bad < 0) { bad = q.action; why = q.status < 0 ? (goal_status)q.status : GOAL_ERR_TRANSPORT; }
+            continue;
+        }
+        goal_sched__read(e->s, (uint32_t)q.action, &r);
+        goal_sched__complete(e, (uint32_t)q.action, &r);
+    }
+    e->nreq = j;
+    return bad >= 0 ? goal_sched__fail(e, why, bad, "completion") : GOAL_PENDING;
+}
+
+/* Window mode needs every dependency to point forward; in ring mode each must also span at
+   most window places. Returns GOAL_OK and sets *span to the longest, or GOAL_ERR_ARG. */
+static goal_status goal_sched__spans(const goal_schedule *s, uint32_t *span) {
+    uint32_t i, k;
+    *span = 0;
+    for (i = 0; i < s->nactions; i++) {
+        goal_sched__rec r;
+        goal_sched__read(s, i, &r);
+        for (k = 0; k < r.ndeps; k++) {
+            uint32_t d = GOAL_SCHED__LE(r.deps[k]) & ~GOAL_SCHED__START;
+            if (d <= i) return GOAL_ERR_ARG;
+            if (d - i > *span) *span = d - i;
+        }
+    }
+    return GOAL_OK;
+}
+static goal_status goal_sched__alloc_state(goal_exec *e, goal_error *err) {
+    const goal_schedule *s = e->s;
+    uint32_t span = 0, qcap = e->n, ccap = e->n, i;
+    if (e->window) {
+        if (goal_sched__spans(s, &span) != GOAL_OK)
+            return goal_sched__report(err, GOAL_ERR_ARG, s->rank, "rank %d: window execution needs every dependency to point "
+                                      "to a later action (goal_schedule_segment reorders)", (int)s->rank);
+        qcap = e->window < e->n ? e->window : e->n;
+        if (span <= e->window && e->window <= 0x3FFFFFFFu && 2u * e->window < e->n) ccap = 2u * e->window;
+    }
+    if (e->window) { qcap = goal_sched__pow2(qcap ? qcap : 1); e->qmask = qcap - 1; }
+    else e->qmask = 0xFFFFFFFFu;   /* each action enters the queue once per run: no wrap */
+    if (ccap < e->n) { ccap = goal_sched__pow2(ccap); e->cmask = ccap - 1; }
+    else e->cmask = 0xFFFFFFFFu;
+    e->base = (uint8_t **)goal_sched__calloc(&e->a, (size_t)s->nslots + 1, sizeof(uint8_t *));
+    e->cnt = (uint32_t *)goal_sched__calloc(&e->a, ccap ? ccap : 1, sizeof(uint32_t));
+    e->queue = (uint32_t *)goal_sched__calloc(&e->a, qcap ? qcap : 1, sizeof(uint32_t));
+    e->reqcap = 16;
+    e->req = (goal_req *)goal_sched__calloc(&e->a, e->reqcap, sizeof(goal_req));
+    if (e->cmask == 0xFFFFFFFFu) e->init = (uint32_t *)goal_sched__calloc(&e->a, e->n ? e->n : 1, sizeof(uint32_t));
+    if (s->scratch > (uint64_t)((size_t)-1)) return GOAL_ERR_NOMEM;
+    if (s->scratch) e->base[s->nslots] = (uint8_t *)goal_sched__calloc(&e->a, (size_t)s->scratch, 1);
+    if (!e->base || !e->cnt || !e->queue || !e->req || (e->cmask == 0xFFFFFFFFu && !e->init) || (s->scratch && !e->base[s->nslots]))
+        return GOAL_ERR_NOMEM;
+    if (e->init)
+        for (i = 0; i < e->n; i++) e->init[i] = goal_sched__nsrc(e, i);
+    e->bytes = sizeof *e + ((size_t)s->nslots + 1) * sizeof(uint8_t *) + (size_t)ccap * 4 + (size_t)qcap * 4 +
+               (size_t)e->reqcap * sizeof(goal_req) + (e->init ? (size_t)e->n * 4 : 0) + (size_t)s->scratch;
+    return GOAL_OK;
+}
+goal_status goal_exec_bind(goal_exec *e, const goal_slot *slots, uint32_t nslots) {
+    const goal_schedule *s;
+    uint32_t i;
+    if (!e) return GOAL_ERR_ARG;
+    if (e->state == GOAL_SCHED__RUNNING) return GOAL_ERR_STATE;
+    s = e->s;
+    for (i = 0; i < s->nslots; i++) {
+        uint64_t need = goal_schedule_slot_size(s, i);
+        uint64_t have = i < nslots && slots ? slots[i].size : 0;
+        if (need > have || (need && !slots[i].data))
+            return goal_sched__report(&e->err, GOAL_ERR_BOUNDS, s->rank, "rank %d: slot %lu: the schedule touches %llu bytes, %llu bound%s",
+                                      (int)s->rank, (unsigned long)i, (unsigned long long)need, (unsigned long long)have,
+                                      need <= have ? " at NULL" : "");
+        e->base[i] = (uint8_t *)slots[i].data;
+    }
+    return GOAL_OK;
+}
+goal_status goal_exec_create(goal_exec **out, const goal_exec_desc *desc, goal_error *err) {
+    goal_allocator a;
+    goal_exec *e;
+    goal_status st;
+    goal_sched__report(err, GOAL_OK, -1, "");
+    if (!out) return GOAL_ERR_ARG;
+    *out = NULL;
+    if (!desc || !desc->schedule || !desc->schedule->recs || !desc->transport.post || !desc->transport.test ||
+        (desc->nuser_fns && !desc->user_fns))
+        return goal_sched__report(err, GOAL_ERR_ARG, -1, "goal_exec_create: needs a schedule and a transport with post and test");
+    a = goal_sched__allocator(&desc->alloc);
+    e = (goal_exec *)goal_sched__calloc(&a, 1, sizeof *e);
+    if (!e) return GOAL_ERR_NOMEM;
+    e->a = a; e->d = *desc; e->s = desc->schedule; e->t = desc->transport;
+    e->n = e->s->nactions; e->window = desc->window; e->hi = e->n;
+    e->err.rank = e->err.action = -1;
+    st = goal_sched__alloc_state(e, err);
+    if (st == GOAL_OK) {
+        st = goal_exec_bind(e, desc->slots, desc->nslots);
+        if (st != GOAL_OK && err) *err = e->err;
+    } else if (err && err->status == GOAL_OK) {
+        goal_sched__report(err, st, e->s->rank, "goal_exec_create: %s", goal_strerror(st));
+    }
+    if (st != GOAL_OK) { goal_exec_destroy(e); return st; }
+    *out = e;
+    return GOAL_OK;
+}
+void goal_exec_destroy(goal_exec *e) {
+    uint32_t k;
+    goal_allocator a;
+    if (!e) return;
+    if (e->state == GOAL_SCHED__RUNNING && e->t.cancel)
+        for (k = 0; k < e->nreq; k++) e->t.cancel(e->t.user, &e->req[k]);
+    a = e->a;
+    if (e->base) goal_sched__free(&a, e->base[e->s->nslots]);
+    goal_sched__free(&a, e->base);
+    goal_sched__free(&a, e->cnt);
+    goal_sched__free(&a, e->init);
+    goal_sched__free(&a, e->queue);
+    goal_sched__free(&a, e->req);
+    goal_sched__free(&a, e);
+}
+goal_status goal_exec_start(goal_exec *e) {
+    uint32_t i;
+    if (!e) return GOAL_ERR_ARG;
+    if (e->state == GOAL_SCHED__RUNNING) return GOAL_ERR_STATE;
+    e->state = GOAL_SCHED__RUNNING;
+    e->err.status = GOAL_OK; e->err.action = -1; e->err.msg[0] = 0;
+    e->qhead = e->qtail = e->nreq = e->ndone = 0;
+    if (e->init) memcpy(e->cnt, e->init, (size_t)e->n * sizeof(uint32_t));
+    else
+        for (i = 0; i <= e->cmask && i < e->n; i++) e->cnt[i] = goal_sched__nsrc(e, i);
+    if (!e->window)
+        for (i = 0; i < e->s->nindep; i++) goal_sched__push(e, GOAL_SCHED__LE(e->s->indep[i]));
+    else {
+        e->lo = e->hi = 0;
+        goal_sched__slide(e);
+    }
+    return goal_sched__drain(e);
+}
+static goal_status goal_sched__step(goal_exec *e, int block) {
+    goal_status st;
+    if (!e) return GOAL_ERR_ARG;
+    if (e->state == GOAL_SCHED__FINISHED) return GOAL_OK;
+    if (e->state == GOAL_SCHED__FAILED) return (goal_status)e->err.status;
+    if (e->state != GOAL_SCHED__RUNNING) return GOAL_ERR_STATE;
+    st = e->nreq ? goal_sched__poll(e, block) : GOAL_PENDING;
+    return st < 0 ? st : goal_sched__drain(e);
+}
+goal_status goal_exec_test(goal_exec *e) { return goal_sched__step(e, 0); }
+goal_status goal_exec_wait(goal_exec *e) {
+    goal_status st;
+    while ((st = goal_sched__step(e, 1)) == GOAL_PENDING) {}
+    return st;
+}
+goal_status goal_exec_run(goal_exec *e) {
+    goal_status st = goal_exec_start(e);
+    return st == GOAL_PENDING ? goal_exec_wait(e) : st;
+}
+const goal_error *goal_exec_error(const goal_exec *e) { return e ? &e->err : NULL; }
+/* Every start takes an action off the queue, so starts + completions = qhead + ndone. */
+uint64_t goal_exec_progress(const goal_exec *e) { return e ? (uint64_t)e->qhead + e->ndone : 0; }
+uint32_t goal_exec_inflight(const goal_exec *e, int32_t *out, uint32_t max) {
+    uint32_t k;
+    if (!e) return 0;
+    for (k = 0; out && k < e->nreq && k < max; k++) out[k] = e->req[k].action;
+    return e->nreq;
+}
+size_t goal_exec_memory(const goal_exec *e) { return e ? e->bytes : 0; }
+
+/* ---- >>> Theorem 4: segments joined by nops ---------------------------------------------- */
+/* Kahn's order, first come first served, so independent actions keep their relative order. */
+static goal_status goal_sched__topo(const goal_schedule *s, uint32_t *order, uint32_t *left) {
+    uint32_t i, head = 0, tail = 0, k;
+    for (i = 0; i < s->nactions; i++) left[i] = goal_schedule_nsrc(s, i);
+    for (i = 0; i < s->nindep; i++) order[tail++] = GOAL_SCHED__LE(s->indep[i]);
+    while (head < tail) {
+        const uint32_t *d;
+        uint32_t nd = goal_schedule_deps(s, order[head++], &d);
+        for (k = 0; k < nd; k++) {
+            uint32_t j = GOAL_SCHED__LE(d[k]) & ~GOAL_SCHED__START;
+            if (--left[j] == 0) order[tail++] = j;
+        }
+    }
+    return tail == s->nactions ? GOAL_OK : GOAL_ERR_CYCLE;
+}
+goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, goal_graph *g) {
+    goal_allocator a = goal_sched__allocator(NULL);
+    uint32_t n, *order, *pos, i, j, seg0 = 0;
+    int32_t dummy = -1;
+    goal_status st;
+    if (!s || !g || !k) return GOAL_ERR_ARG;
+    if ((st = goal_graph_reset(g, s->rank, s->nranks)) != GOAL_OK) return st;
+    n = s->nactions;
+    order = (uint32_t *)goal_sched__calloc(&a, n ? n : 1, sizeof(uint32_t));
+    pos = (uint32_t *)goal_sched__calloc(&a, n ? n : 1, sizeof(uint32_t));
+    st = order && pos ? goal_sched__topo(s, order, pos) : GOAL_ERR_NOMEM;
+    /* pos[x]: the new id of old action x; a dummy follows every k actions. */
+    for (i = 0; st == GOAL_OK && i < n; i++) {
+        goal_action act;
+        int32_t id;
+        goal_schedule_action(s, order[i], &act);
+        id = goal_graph_add(g, &act);
+        if (id < 0) { st = (goal_status)id; break; }
+        pos[order[i]] = (uint32_t)id;
+        if (dummy >= 0) st = goal_graph_requires(g, id, dummy);
+        if (st == GOAL_OK && (i + 1) % k == 0 && i + 1 < n) {
+            int32_t nd = goal_graph_nop(g);
+            for (j = seg0; nd >= 0 && j <= i; j++) goal_graph_requires(g, nd, (int32_t)pos[order[j]]);
+            dummy = nd; seg0 = i + 1;
+            st = goal_graph_status(g);
+        }
+    }
+    /* Dependencies inside a segment stay; those across are implied by the dummies. */
+    for (i = 0; st == GOAL_OK && i < n; i++) {
+        const uint32_t *d;
+        uint32_t nd = goal_schedule_deps(s, order[i], &d), seg = (uint32_t)(i / k);
+        for (j = 0; j < nd; j++) {
+            uint32_t to = GOAL_SCHED__LE(d[j]) & ~GOAL_SCHED__START;
+            int32_t b = (int32_t)pos[order[i]], c = (int32_t)pos[to];
+            if (pos[to] / ((uint64_t)k + 1) != seg) continue;
+            st = GOAL_SCHED__LE(d[j]) & GOAL_SCHED__START ? goal_graph_irequires(g, c, b) : goal_graph_requires(g, c, b);
+        }
+    }
+    goal_sched__free(&a, order);
+    goal_sched__free(&a, pos);
+    return st;
+}
+
+/* ---- >>> ranks in one process ------------------------------------------------------------- */
+#ifndef GOAL_SCHED_NO_THREADS
+#define GOAL_SCHED__LOCK(ip) pthread_mutex_lock(&(ip)->mu)
+#define GOAL_SCHED__UNLOCK(ip) pthread_mutex_unlock(&(ip)->mu)
+#else
+#define GOAL_SCHED__LOCK(ip) ((void)0)
+#define GOAL_SCHED__UNLOCK(ip) ((void)0)
+#endif
+typedef struct goal_sched__ipreq {   /* a posted message waiting for its match */
+    struct goal_sched__ipreq *prev, *next;
+    goal_msg m;
+    int status;
+} goal_sched__ipreq;
+typedef struct goal_sched__ipq { goal_sched__ipreq *head, *tail; } goal_sched__ipq;
+typedef struct goal_sched__iprank {
+    struct goal_inproc *ip;
+    int rank, blocked;
+    goal_sched__ipq recvs;           /* recvs posted here, in posting order */
+    goal_sched__ipq sends;           /* sends to here not matched yet, in posting order */
+#ifndef GOAL_SCHED_NO_THREADS
+    pthread_cond_t cv;
+#endif
+} goal_sched__iprank;
+struct goal_inproc {
+    int n;
+    goal_allocator a;
+    goal_sched__iprank *r;
+    goal_sched__ipreq *spare;        /* finished requests, for reuse */
+    int managed, nlive, nblocked, deadlock;   /* deadlock detection of threaded world runs */
+#ifndef GOAL_SCHED_NO_THREADS
+    pthread_mutex_t mu;
+#endif
+};
+static void goal_sched__ipq_add(goal_sched__ipq *q, goal_sched__ipreq *x) {
+    x->next = NULL; x->prev = q->tail;
+    if (q->tail) q->tail->next = x; else q->head = x;
+    q->tail = x;
+}
+static void goal_sched__ipq_del(goal_sched__ipq *q, goal_sched__ipreq *x) {
+    if (x->prev) x->prev->next = x->next; else q->head = x->next;
+    if (x->next) x->next->prev = x->prev; else q->tail = x->prev;
+}
+static int goal_sched__matches(const goal_msg *recv, const goal_msg *send) {
+    return recv->context == send->context && (recv->peer == GOAL_ANY || recv->peer == send->rank) &&
+           (recv->tag == GOAL_ANY || recv->tag == send->tag);
+}
+/* Moves the data and returns the recv's status. */
+static int goal_sched__deliver(const goal_msg *recv, const goal_msg *send) {
+    uint64_t n = send->size < recv->size ? send->size : recv->size;
+    if (n) memcpy(recv->data, send->data, (size_t)n);
+    return send->size > recv->size ? GOAL_ERR_TRUNCATE : GOAL_OK;
+}
+/* The waiting side of a match finished: tell its rank (caller holds the lock). */
+static void goal_sched__finish(goal_inproc *ip, goal_sched__ipreq *x, int status) {
+    goal_sched__iprank *o = &ip->r[x->m.rank];
+    x->status = status;
+    if (o->blocked) { o->blocked = 0; ip->nblocked--; }
+#ifndef GOAL_SCHED_NO_THREADS
+    pthread_cond_signal(&o->cv);
+#endif
+}
+static int goal_sched__ip_post(void *user, const goal_msg *m, goal_req *req) {
+    goal_sched__iprank *me = (goal_sched__iprank *)user;
+    goal_inproc *ip = me->ip;
+    goal_sched__ipreq *x;
+    goal_sched__ipq *mine, *theirs;
+    int st = GOAL_PENDING;
+    if (m->peer >= ip->n || m->peer < (m->kind == GOAL_RECV ? GOAL_ANY : 0)) return GOAL_ERR_PEER;
+    GOAL_SCHED__LOCK(ip);
+    /* A send looks among the recvs posted at its peer; a recv among the sends to itself. */
+    mine = m->kind == GOAL_SEND ? &ip->r[m->peer].sends : &me->recvs;
+    theirs = m->kind == GOAL_SEND ? &ip->r[m->peer].recvs : &me->sends;
+    for (x = theirs->head; x; x = x->next)
+        if (m->kind == GOAL_SEND ? goal_sched__matches(&x->m, m) : goal_sched__matches(m, &x->m)) break;
+    if (x) {
+        int rs = m->kind == GOAL_SEND ? goal_sched__deliver(&x->m, m) : goal_sched__deliver(m, &x->m);
+        goal_sched__ipq_del(theirs, x);
+        goal_sched__finish(ip, x, m->kind == GOAL_SEND ? rs : GOAL_OK);
+        st = m->kind == GOAL_SEND ? GOAL_OK : rs;
+    } else {
+        x = ip->spare;
+        if (x) ip->spare = x->next;
+        else x = (goal_sched__ipreq *)goal_sched__calloc(&ip->a, 1, sizeof *x);
+        if (!x) st = GOAL_ERR_NOMEM;
+        else {
+            x->m = *m; x->status = GOAL_PENDING;
+            goal_sched__ipq_add(mine, x);
+            req->handle = x;
+        }
+    }
+    GOAL_SCHED__UNLOCK(ip);
+    return st;
+}
+static void goal_sched__ip_spare(goal_inproc *ip, goal_sched__ipreq *x) { x->next = ip->spare; ip->spare = x; }
+/* Threaded world runs: block until something for this rank finished, or every live rank
+   is blocked (a deadlock). Caller holds the lock. */
+static int goal_sched__ip_block(goal_sched__iprank *me) {
+#ifndef GOAL_SCHED_NO_THREADS
+    goal_inproc *ip = me->ip;
+    if (!ip->managed) { pthread_cond_wait(&me->cv, &ip->mu); return 0; }
+    me->blocked = 1;
+    if (++ip->nblocked == ip->nlive) {
+        int k;
+        ip->deadlock = 1;
+        for (k = 0; k < ip->n; k++) pthread_cond_signal(&ip->r[k].cv);
+    }
+    while (me->blocked && !ip->deadlock) pthread_cond_wait(&me->cv, &ip->mu);
+    if (me->blocked) { me->blocked = 0; ip->nblocked--; }
+    return ip->deadlock ? GOAL_ERR_DEADLOCK : 0;
+#else
+    (void)me;
+    return 0;
+#endif
+}
+static int goal_sched__ip_test(void *user, goal_req *reqs, int n, int block) {
+    goal_sched__iprank *me = (goal_sched__iprank *)user;
+    goal_inproc *ip = me->ip;
+    int k, done = 0;
+    GOAL_SCHED__LOCK(ip);
+    for (;;) {
+        for (k = 0; k < n; k++) {
+            goal_sched__ipreq *x = (goal_sched__ipreq *)reqs[k].handle;
+            if (!x || x->status == GOAL_PENDING) continue;
+            reqs[k].status = x->status;
+            reqs[k].handle = NULL;
+            goal_sched__ip_spare(ip, x);
+            done++;
+        }
+        if (done || !block) break;
+        if ((done = goal_sched__ip_block(me)) != 0) break;
+    }
+    GOAL_SCHED__UNLOCK(ip);
+    return done;
+}
+static void goal_sched__ip_cancel(void *user, goal_req *req) {
+    goal_sched__iprank *me = (goal_sched__iprank *)user;
+    goal_inproc *ip = me->ip;
+    goal_sched__ipreq *x = (goal_sched__ipreq *)req->handle;
+    if (!x) return;
+    GOAL_SCHED__LOCK(ip);
+    if (x->status == GOAL_PENDING)
+        goal_sched__ipq_del(x->m.kind == GOAL_SEND ? &ip->r[x->m.peer].sends : &me->recvs, x);
+    goal_sched__ip_spare(ip, x);
+    req->handle = NULL;
+    GOAL_SCHED__UNLOCK(ip);
+}
+goal_status goal_inproc_create(goal_inproc **out, int nranks, const goal_allocator *alloc) {
+    goal_allocator a = goal_sched__allocator(alloc);
+    goal_inproc *ip;
+    int k;
+    if (!out || nranks < 1) return GOAL_ERR_ARG;
+    *out = NULL;
+    ip = (goal_inproc *)goal_sched__calloc(&a, 1, sizeof *ip);
+    if (!ip) return GOAL_ERR_NOMEM;
+    ip->a = a; ip->n = nranks;
+    ip->r = (goal_sched__iprank *)goal_sched__calloc(&a, (size_t)nranks, sizeof *ip->r);
+    if (!ip->r) { goal_sched__free(&a, ip); return GOAL_ERR_NOMEM; }
+#ifndef GOAL_SCHED_NO_THREADS
+    pthread_mutex_init(&ip->mu, NULL);
+#endif
+    for (k = 0; k < nranks; k++) {
+        ip->r[k].ip = ip; ip->r[k].rank = k;
+#ifndef GOAL_SCHED_NO_THREADS
+        pthread_cond_init(&ip->r[k].cv, NULL);
+#endif
+    }
+    *out = ip;
+    return GOAL_OK;
+}
+static void goal_sched__ip_drop(goal_inproc *ip, goal_sched__ipreq *x) {
+    while (x) { goal_sched__ipreq *nx = x->next; goal_sched__free(&ip->a, x); x = nx; }
+}
+void goal_inproc_destroy(goal_inproc *ip) {
+    int k;
+    if (!ip) return;
+    for (k = 0; k < ip->n; k++) {
+        goal_sched__ip_drop(ip, ip->r[k].recvs.head);
+        goal_sched__ip_drop(ip, ip->r[k].sends.head);
+#ifndef GOAL_SCHED_NO_THREADS
+        pthread_cond_destroy(&ip->r[k].cv);
+#endif
+    }
+    goal_sched__ip_drop(ip, ip->spare);
+#ifndef GOAL_SCHED_NO_THREADS
+    pthread_mutex_destroy(&ip->mu);
+#endif
+    goal_sched__free(&ip->a, ip->r);
+    goal_sched__free(&ip->a, ip);
+}
+goal_transport goal_inproc_transport(goal_inproc *ip, int rank) {
+    goal_transport t;
+    memset(&t, 0, sizeof t);
+    if (!ip || rank < 0 || rank >= ip->n) return t;
+    t.user = &ip->r[rank];
+    t.post = goal_sched__ip_post;
+    t.test = goal_sched__ip_test;
+    t.cancel = goal_sched__ip_cancel;
+    return t;
+}
+
+/* ---- >>> running a whole world ------------------------------------------------------------- */
+typedef struct goal_sched__run {
+    const goal_world_run_desc *d;
+    goal_inproc *ip;
+    goal_schedule *s;                /* n views */
+    goal_exec **e;                   /* n */
+    goal_status *st;                 /* n: each rank's result */
+    int n;
+} goal_sched__run;
+static void goal_sched__run_free(goal_sched__run *r, const goal_allocator *a) {
+    int k;
+    for (k = 0; r->e && k < r->n; k++) goal_exec_destroy(r->e[k]);
+    goal_inproc_destroy(r->ip);
+    goal_sched__free(a, r->e);
+    goal_sched__free(a, r->s);
+    goal_sched__free(a, r->st);
+}
+static goal_status goal_sched__run_setup(goal_sched__run *r, const goal_allocator *a, goal_error *err) {
+    const goal_world_run_desc *d = r->d;
+    goal_status st;
+    int k;
+    r->s = (goal_schedule *)goal_sched__calloc(a, (size_t)r->n, sizeof *r->s);
+    r->e = (goal_exec **)goal_sched__calloc(a, (size_t)r->n, sizeof *r->e);
+    r->st = (goal_status *)goal_sched__calloc(a, (size_t)r->n, sizeof *r->st);
+    if (!r->s || !r->e || !r->st) return goal_sched__report(err, GOAL_ERR_NOMEM, -1, "goal_world_run: out of memory");
+    if ((st = goal_inproc_create(&r->ip, r->n, a)) != GOAL_OK) return goal_sched__report(err, st, -1, "goal_world_run: %s", goal_strerror(st));
+    for (k = 0; k < r->n; k++) {
+        goal_exec_desc ed;
+        if ((st = goal_world_schedule(d->world, k, &r->s[k])) != GOAL_OK)
+            return goal_sched__report(err, st, k, "rank %d has no schedule", k);
+        memset(&ed, 0, sizeof ed);
+        ed.schedule = &r->s[k];
+        ed.transport = goal_inproc_transport(r->ip, k);
+        ed.slots = d->slots ? d->slots[k] : NULL;
+        ed.nslots = d->slots && d->slots[k] ? d->nslots : 0;
+        ed.context = d->context;
+        ed.user_fns = d->user_fns; ed.nuser_fns = d->nuser_fns;
+        ed.calc = d->calc; ed.calc_user = d->calc_user;
+        ed.trace = d->trace; ed.trace_user = d->trace_user;
+        ed.window = d->window;
+        ed.alloc = *a;
+        if ((st = goal_exec_create(&r->e[k], &ed, err)) != GOAL_OK) return st;
+    }
+    return GOAL_OK;
+}
+/* Deterministic: start the ranks in order, then test them round-robin; a round in which no
+   rank starts or completes anything means nothing ever will. */
+static goal_status goal_sched__run_rr(goal_sched__run *r) {
+    int k, busy = 1;
+    for (k = 0; k < r->n; k++)
+        if ((r->st[k] = goal_exec_start(r->e[k])) < 0) return r->st[k];
+    while (busy) {
+        uint64_t before = 0, after = 0;
+        busy = 0;
+        for (k = 0; k < r->n; k++) before += goal_exec_progress(r->e[k]);
+        for (k = 0; k < r->n; k++) {
+            if (r->st[k] != GOAL_PENDING) continue;
+            if ((r->st[k] = goal_exec_test(r->e[k])) < 0) return r->st[k];
+            busy |= r->st[k] == GOAL_PENDING;
+        }
+        for (k = 0; k < r->n; k++) after += goal_exec_progress(r->e[k]);
+        if (busy && after == before) return GOAL_ERR_DEADLOCK;
+    }
+    return GOAL_OK;
+}
+#ifndef GOAL_SCHED_NO_THREADS
+typedef struct goal_sched__arg { goal_sched__run *r; int rank; } goal_sched__arg;
+static void *goal_sched__rank_main(void *p) {
+    goal_sched__arg *ar = (goal_sched__arg *)p;
+    goal_sched__run *r = ar->r;
+    goal_inproc *ip = r->ip;
+    r->st[ar->rank] = goal_exec_run(r->e[ar->rank]);
+    /* One rank fewer that could unblock the others: they may now be deadlocked. */
+    GOAL_SCHED__LOCK(ip);
+    if (--ip->nlive > 0 && ip->nblocked == ip->nlive) {
+        int k;
+        ip->deadlock = 1;
+        for (k = 0; k < ip->n; k++) pthread_cond_signal(&ip->r[k].cv);
+    }
+    GOAL_SCHED__UNLOCK(ip);
+    return NULL;
+}
+static goal_status goal_sched__run_threads(goal_sched__run *r, const goal_allocator *a) {
+    pthread_t *th = (pthread_t *)goal_sched__calloc(a, (size_t)r->n, sizeof *th);
+    goal_sched__arg *arg = (goal_sched__arg *)goal_sched__calloc(a, (size_t)r->n, sizeof *arg);
+    goal_status st = GOAL_OK;
+    int k, started = 0;
+    if (!th || !arg) st = GOAL_ERR_NOMEM;
+    r->ip->managed = 1;
+    r->ip->nlive = r->n;
+    for (k = 0; st == GOAL_OK && k < r->n; k++, started++) {
+        arg[k].r = r; arg[k].rank = k;
+        if (pthread_create(&th[k], NULL, goal_sched__rank_main, &arg[k]) != 0) st = GOAL_ERR_NOMEM;
+    }
+    if (st != GOAL_OK && started < r->n) {   /* the ranks never started count as finished */
+        GOAL_SCHED__LOCK(r->ip);
+        r->ip->nlive -= r->n - started;
+        if (r->ip->nlive > 0 && r->ip->nblocked == r->ip->nlive) {
+            r->ip->deadlock = 1;
+            for (k = 0; k < r->n; k++) pthread_cond_signal(&r->ip->r[k].cv);
+        }
+        GOAL_SCHED__UNLOCK(r->ip);
+    }
+    for (k = 0; k < started; k++) pthread_join(th[k], NULL);
+    goal_sched__free(a, th);
+    goal_sched__free(a, arg);
+    if (st != GOAL_OK) return st;
+    /* A real failure explains the deadlock it leaves behind: report it first. */
+    for (k = 0; k < r->n; k++)
+        if (r->st[k] < 0 && r->st[k] != GOAL_ERR_DEADLOCK) return r->st[k];
+    for (k = 0; k < r->n; k++)
+        if (r->st[k] < 0) return r->st[k];
+    return GOAL_OK;
+}
+#endif
+/* Reports every action that will never complete: in flight first, then never started. */
+static void goal_sched__stuck(goal_sched__run *r, goal_error *err) {
+    char lb[GOAL_LABEL_MAX];
+    size_t len;
+    uint32_t total = 0, i;
+    int k;
+    goal_sched__report(err, GOAL_ERR_DEADLOCK, -1, "deadlock: stuck:");
+    for (k = 0; k < r->n; k++) {
+        goal_exec *e = r->e[k];
+        for (i = 0; i < e->nreq; i++, total++) {
+            e->cnt[(uint32_t)e->req[i].action & e->cmask] = GOAL_SCHED__RUN;   /* not "never started" */
+            if (r->d->stuck) r->d->stuck(r->d->stuck_user, k, e->req[i].action, 1);
+            if (err && (len = strlen(err->msg)) + 40 < sizeof err->msg)
+                snprintf(err->msg + len, sizeof err->msg - len, " rank %d %s", k, goal_schedule_label(e->s, (uint32_t)e->req[i].action, lb));
+        }
+        for (i = 0; i < e->n && e->cmask == 0xFFFFFFFFu; i++)
+            if (e->cnt[i] != GOAL_SCHED__DONE && e->cnt[i] != GOAL_SCHED__RUN) {
+                total++;
+                if (r->d->stuck) r->d->stuck(r->d->stuck_user, k, (int32_t)i, 0);
+            }
+    }
+    if (err && (len = strlen(err->msg)) + 48 < sizeof err->msg)
+        snprintf(err->msg + len, sizeof err->msg - len, " (%lu actions in all)", (unsigned long)total);
+}
+goal_status goal_world_run(const goal_world_run_desc *d, goal_error *err) {
+    goal_sched__run r;
+    goal_allocator a;
+    goal_status st;
+    int k;
+    goal_sched__report(err, GOAL_OK, -1, "");
+    if (!d || !d->world) return goal_sched__report(err, GOAL_ERR_ARG, -1, "goal_world_run: needs a world");
+    a = goal_sched__allocator(&d->alloc);
+    memset(&r, 0, sizeof r);
+    r.d = d;
+    r.n = goal_world_nranks(d->world);
+    if (r.n < 1) return goal_sched__report(err, GOAL_ERR_ARG, -1, "goal_world_run: the world has no ranks");
+    st = goal_sched__run_setup(&r, &a, err);
+#ifndef GOAL_SCHED_NO_THREADS
+    if (st == GOAL_OK) st = d->threads ? goal_sched__run_threads(&r, &a) : goal_sched__run_rr(&r);
+#else
+    if (st == GOAL_OK) st = d->threads ? goal_sched__report(err, GOAL_ERR_ARG, -1, "built without threads") : goal_sched__run_rr(&r);
+#endif
+    if (st == GOAL_ERR_DEADLOCK) goal_sched__stuck(&r, err);
+    else if (st < 0 && r.e)
+        for (k = 0; k < r.n; k++)
+            if (r.e[k] && r.e[k]->state == GOAL_SCHED__FAILED && r.e[k]->err.status != GOAL_ERR_DEADLOCK) {
+                if (err) *err = r.e[k]->err;
+                break;
+            }
+    goal_sched__run_free(&r, &a);
+    return st;
+}
+
+/* ---- >>> the progress thread -------------------------------------------------------------- */
+#ifndef GOAL_SCHED_NO_THREADS
+typedef struct goal_sched__held { goal_exec *e; goal_status st; } goal_sched__held;
+struct goal_progress {
+    goal_allocator a;
+    pthread_t th;
+    pthread_mutex_t mu;
+    pthread_cond_t work, done;
+    goal_sched__held *h;
+    uint32_t n, cap, pending;
+    int stop;
+};
+static void *goal_sched__progress_main(void *p) {
+    goal_progress *pg = (goal_progress *)p;
+    uint32_t k;
+    pthread_mutex_lock(&pg->mu);
+    while (!pg->stop || pg->pending) {
+        if (!pg->pending) { pthread_cond_wait(&pg->work, &pg->mu); continue; }
+        for (k = 0; k < pg->n; k++)
+            if (pg->h[k].st == GOAL_PENDING && (pg->h[k].st = goal_exec_test(pg->h[k].e)) != GOAL_PENDING) {
+                pg->pending--;
+                pthread_cond_broadcast(&pg->done);
+            }
+        /* Let the owners in between sweeps: they hand over and take back executions. */
+        pthread_mutex_unlock(&pg->mu);
+        sched_yield();
+        pthread_mutex_lock(&pg->mu);
+    }
+    pthread_mutex_unlock(&pg->mu);
+    return NULL;
+}
+goal_status goal_progress_create(goal_progress **out, const goal_allocator *alloc) {
+    goal_allocator a = goal_sched__allocator(alloc);
+    goal_progress *pg;
+    if (!out) return GOAL_ERR_ARG;
+    *out = NULL;
+    pg = (goal_progress *)goal_sched__calloc(&a, 1, sizeof *pg);
+    if (!pg) return GOAL_ERR_NOMEM;
+    pg->a = a;
+    pthread_mutex_init(&pg->mu, NULL);
+    pthread_cond_init(&pg->work, NULL);
+    pthread_cond_init(&pg->done, NULL);
+    if (pthread_create(&pg->th, NULL, goal_sched__progress_main, pg) != 0) {
+        pthread_mutex_destroy(&pg->mu);
+        pthread_cond_destroy(&pg->work);
+        pthread_cond_destroy(&pg->done);
+        goal_sched__free(&a, pg);
+        return GOAL_ERR_NOMEM;
+    }
+    *out = pg;
+    return GOAL_OK;
+}
+goal_status goal_progress_start(goal_progress *pg, goal_exec *e) {
+    goal_status st;
+    if (!pg || !e) return GOAL_ERR_ARG;
+    pthread_mutex_lock(&pg->mu);
+    if (pg->n == pg->cap) {
+        uint32_t ncap = pg->cap ? 2 * pg->cap : 16;
+        goal_sched__held *nh = pg->cap < 0x40000000u ? (goal_sched__held *)goal_sched__calloc(&pg->a, ncap, sizeof *nh) : NULL;
+        if (!nh) { pthread_mutex_unlock(&pg->mu); return GOAL_ERR_NOMEM; }
+        if (pg->n) memcpy(nh, pg->h, pg->n * sizeof *nh);
+        goal_sched__free(&pg->a, pg->h);
+        pg->h = nh; pg->cap = ncap;
+    }
+    st = goal_exec_start(e);
+    pg->h[pg->n].e = e; pg->h[pg->n].st = st;
+    pg->n++;
+    if (st == GOAL_PENDING) { pg->pending++; pthread_cond_signal(&pg->work); }
+    pthread_mutex_unlock(&pg->mu);
+    return st;
+}
+goal_status goal_progress_wait(goal_progress *pg, goal_exec *e) {
+    goal_status st = GOAL_ERR_ARG;
+    uint32_t k;
+    if (!pg || !e) return GOAL_ERR_ARG;
+    pthread_mutex_lock(&pg->mu);
+    for (k = 0; k < pg->n && pg->h[k].e != e; k++) {}
+    if (k < pg->n) {
+        while (pg->h[k].st == GOAL_PENDING) pthread_cond_wait(&pg->done, &pg->mu);
+        st = pg->h[k].st;
+        pg->h[k] = pg->h[--pg->n];
+    }
+    pthread_mutex_unlock(&pg->mu);
+    return st;
+}
+void goal_progress_destroy(goal_progress *pg) {
+    if (!pg) return;
+    pthread_mutex_lock(&pg->mu);
+    pg->stop = 1;
+    pthread_cond_signal(&pg->work);
+    pthread_mutex_unlock(&pg->mu);
+    pthread_join(pg->th, NULL);
+    pthread_mutex_destroy(&pg->mu);
+    pthread_cond_destroy(&pg->work);
+    pthread_cond_destroy(&pg->done);
+    goal_sched__free(&pg->a, pg->h);
+    goal_sched__free(&pg->a, pg);
+}
+#endif /* GOAL_SCHED_NO_THREADS */
+#endif /* GOAL_SCHED_IMPLEMENTATION */

@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# goal run: results, traces, deadlocks, unregistered user functions, exit statuses.
+GOAL=${GOAL:-./build/goal}
+D=tests/data/run
+pass=0; fail=0
+t() {   # t NAME EXPECTED_RC PATTERN CMD...: exit status and a line matching PATTERN
+  local name=$1 rc=$2 pat=$3; shift 3
+  out=$("$@" 2>&1); got=$?
+  if [ "$got" = "$rc" ] && printf '%s\n' "$out" | grep -Eq -- "$pat"; then pass=$((pass+1)); echo "ok $name"
+  else fail=$((fail+1)); echo "FAIL $name (exit $got, want $rc; pattern $pat)"; printf '%s\n' "$out" | head -5; fi
+}
+# Example 2: rank 0 byte 501 = (501 mod 256) + (7 + 501 mod 256); the digest pins every byte.
+t example2 0 '^ok$' $GOAL run $D/example2.goal
+t example2_digest 0 'rank 0 done 4 actions digest ca690634' $GOAL run $D/example2.goal
+t example2_threads 0 'rank 0 done 4 actions digest ca690634' $GOAL run --threads $D/example2.goal
+t trace_steps 0 '^step 12 rank 0 done  e2 exec sumInt8 1b$' $GOAL run --trace $D/example2.goal
+t trace_recv_first 0 '^step 1 rank 0 start r1 recv 1b from 1 tag 0$' $GOAL run --trace $D/example2.goal
+t deadlock 3 'deadlock: rank 0 l1 \(recv 4b from 1 tag 0\) posted, never matched' $GOAL run $D/deadlock.goal
+t deadlock_waiting 3 'deadlock: rank 1 l2 \(send 4b to 0 tag 0\) never started' $GOAL run $D/deadlock.goal
+t deadlock_threads 3 'deadlock' $GOAL run --threads $D/deadlock.goal
+t user_fn 1 'user function 3 is not registered' sh -c "printf 'rank #0 { exec user 3 with 0,4 4,4; }' | $GOAL run -"
+t loggopsim_case 0 '^ok$' $GOAL run tests/data/loggopsim/cases/allreduce_recdoub_p16_d1024.goal
+t bad_input 1 'line 1' sh -c "printf 'rank #0 { bogus; }' | $GOAL run -"
+t missing_file 1 'cannot open' $GOAL run /nonexistent.goal
+t usage 2 'unknown option' $GOAL run --frobnicate x
+t custom_transport 0 'rank 0 holds 100 \(expected 100\)' ./build/examples/custom_transport
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
