@@ -10,12 +10,9 @@ static const struct { const char *name; cli_verb_fn fn; const char *help; } verb
     {"asm", cli_asm, "asm FILE -o OUT                        compile every rank into a world file"},
     {"dis", cli_dis, "dis FILE                               print a world file as text"},
     {"stats", cli_stats, "stats FILE                             actions, edges and bytes per rank"},
-<<<<<<< HEAD
     {"check", cli_check, "check FILE                             match sends and receives, find deadlocks"},
     {"sim", cli_sim, "sim FILE [-L -o -g -G -O -S N] [--loggopsim-compat]   LogGOPS finish time per rank"},
-=======
     {"run", cli_run, "run FILE [--threads] [--trace]          execute every rank in this process"},
->>>>>>> main
 };
 #define NVERBS (sizeof verbs / sizeof verbs[0])
 
