@@ -48,7 +48,7 @@ $(B)/tests/replay_%: tests/fuzz/%.c tests/fuzz/replay.c $(HEADERS) | $(B)/tests
 	$(CC) $(CFLAGS_ALL) -DFUZZ_REPLAY $< tests/fuzz/replay.c -o $@ $(LDLIBS)
 REPLAYS := $(patsubst %,$(B)/tests/replay_%,$(FUZZERS))
 
-run: all
+run: deps all
 	./$(B)/goal demo
 
 test: deps all $(TESTS) compile-tests $(REPLAYS)

@@ -374,6 +374,7 @@ struct goal_exec {
     uint32_t n, cmask, qmask, qhead, qtail, nreq, reqcap, ndone;
     uint32_t window, lo, hi;    /* actions [lo, hi) may start; hi = n when unbounded */
     int state;
+    goal_msg msg;               /* the fields every message of this execution shares */
     goal_exec_desc d;
     goal_error err;
     size_t bytes;               /* memory held */
@@ -456,26 +457,25 @@ GOAL_SCHED__HOT void goal_sched__complete(goal_exec *e, uint32_t i, const goal_s
 static uint8_t *goal_sched__addr(goal_exec *e, uint32_t slot, uint64_t offset) {
     return e->base[slot == GOAL_SLOT_SCRATCH ? e->s->nslots : slot] + offset;
 }
+static int goal_sched__grow(goal_exec *e) {
+    goal_req *nq = e->reqcap <= 0x3FFFFFFFu ? (goal_req *)goal_sched__calloc(&e->a, 2u * e->reqcap, sizeof(goal_req)) : NULL;
+    if (!nq) return 0;
+    memcpy(nq, e->req, e->nreq * sizeof(goal_req));
+    goal_sched__free(&e->a, e->req);
+    e->req = nq;
+    e->bytes += e->reqcap * sizeof(goal_req);
+    e->reqcap *= 2;
+    return 1;
+}
 GOAL_SCHED__HOT goal_status goal_sched__post(goal_exec *e, uint32_t i, const goal_sched__rec *r) {
     const uint32_t *w = r->deps + r->ndeps;
     int wide = (r->head & GOAL_SCHED__F_WIDE) != 0;
     uint64_t offset = 0;
     uint32_t loc = 0;
-    goal_msg m;
-    goal_req *q;
+    goal_msg m = e->msg;   /* rank and context are filled in once */
+    goal_req q;
     int st;
-    if (e->nreq == e->reqcap) {   /* in-flight requests grow with use, not with n */
-        goal_req *nq = e->reqcap <= 0x3FFFFFFFu ? (goal_req *)goal_sched__calloc(&e->a, 2u * e->reqcap, sizeof(goal_req)) : NULL;
-        if (!nq) return goal_sched__fail(e, GOAL_ERR_NOMEM, (int32_t)i, "post");
-        memcpy(nq, e->req, e->nreq * sizeof(goal_req));
-        goal_sched__free(&e->a, e->req);
-        e->req = nq;
-        e->bytes += e->reqcap * sizeof(goal_req);
-        e->reqcap *= 2;
-    }
-    q = &e->req[e->nreq];
     m.kind = (goal_kind)(r->head & 7u);
-    m.rank = e->s->rank;
     m.peer = (int32_t)GOAL_SCHED__LE(*w); w++;
     w = goal_sched__get(w, &m.size, wide);
     if (r->head & GOAL_SCHED__F_OFF) w = goal_sched__get(w, &offset, wide);
@@ -484,11 +484,12 @@ GOAL_SCHED__HOT goal_status goal_sched__post(goal_exec *e, uint32_t i, const goa
     if (r->head & GOAL_SCHED__F_LOC) loc = GOAL_SCHED__LE(*w);
     m.cpu = (uint8_t)(loc >> 16); m.nic = (uint8_t)(loc >> 24);
     m.data = goal_sched__addr(e, loc & 0xFFFFu, offset);
-    m.context = e->d.context;
     m.action = (int32_t)i;
-    q->handle = NULL; q->status = GOAL_PENDING; q->action = (int32_t)i;
-    st = e->t.post(e->t.user, &m, q);
-    if (st == GOAL_PENDING) { e->nreq++; return GOAL_PENDING; }
+    q.handle = NULL; q.word = 0; q.status = GOAL_PENDING; q.action = (int32_t)i;
+    st = e->t.post(e->t.user, &m, &q);
+    /* Only what stays in flight is stored: requests grow with use, not with n. */
+    if (st == GOAL_PENDING) return e->nreq < e->reqcap || goal_sched__grow(e) ? (e->req[e->nreq++] = q, GOAL_PENDING)
+                                                                              : goal_sched__fail(e, GOAL_ERR_NOMEM, (int32_t)i, "post");
     return st == GOAL_OK ? GOAL_OK : goal_sched__fail(e, st < 0 ? (goal_status)st : GOAL_ERR_TRANSPORT, (int32_t)i, "post");
 }
 static goal_status goal_sched__local(goal_exec *e, uint32_t i, uint32_t kind) {
@@ -636,6 +637,7 @@ goal_status goal_exec_create(goal_exec **out, const goal_exec_desc *desc, goal_e
     if (!e) return GOAL_ERR_NOMEM;
     e->a = a; e->d = *desc; e->s = desc->schedule; e->t = desc->transport;
     e->n = e->s->nactions; e->window = desc->window; e->hi = e->n;
+    e->msg.rank = e->s->rank; e->msg.context = desc->context;
     e->err.rank = e->err.action = -1;
     st = goal_sched__alloc_state(e, err);
     if (st == GOAL_OK) {

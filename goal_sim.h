@@ -38,7 +38,17 @@
      GOAL_SIM_CYCLE                    on a cycle of such waits across ranks (other = next)
      GOAL_SIM_SIZE_ERROR               send larger than its matched receive
      GOAL_SIM_SIZE_WARNING             send smaller than its matched receive
-   goal_sim_finding_text formats one as "rank R LABEL: ..." for people.
+   goal_sim_finding_text formats one as "rank R LABEL (what it is): error|warning: ..." for people.
+
+   COMMAND LINE (tools/: goal check | sim | dot | trace | svg)
+     goal check FILE            one finding per line, then "ok: N ranks, M messages matched"
+                                when clean; exit 0 clean, 1 findings or bad input
+     goal sim FILE [-L -o -g -G -O -S N] [--loggopsim-compat]
+                                "rank R T" per rank, then "max T"; exit 3 on deadlock (the
+                                stuck actions on stderr), 1 when a message is never received
+     goal dot FILE [--rank R] [-o OUT]         Graphviz DOT
+     goal trace|svg FILE [sim options] [-o OUT]   timeline; here -o is the output, so the CPU
+                                overhead is spelled --overhead N (accepted by sim too)
 
    SIMULATE (LogGOPS exactly as LogGOPSim 76451de computes it; tests/data/loggopsim/MODEL.md)
    --------
@@ -71,7 +81,8 @@
    Every call takes a goal_allocator in its desc (zeroed = GOAL_MALLOC / GOAL_FREE); results
    are freed with goal_sim_check_free / goal_sim_result_free. No global state: any number of
    checks and simulations may run at once on the same (unchanged) world.
-   The simulator keeps about 40 bytes per rank, 4 per action and 24 per queued event.
+   The simulator keeps about 44 bytes per rank, 5 per action, 24 per queued event and 16 per
+   waiting receive; the check about 20 per rank and 13 per action (plus 16 per kept pair).
 
    ERRORS
    ------
@@ -124,7 +135,8 @@ typedef struct goal_sim_check_desc {
 
 typedef struct goal_sim_check_result {
     goal_sim_pair *pairs; size_t npairs;          /* in the order they were matched */
-    goal_sim_finding *findings; size_t nfindings; /* grouped by kind, then by rank */
+    goal_sim_finding *findings; size_t nfindings; /* size findings in match order, then the
+                                                     rest by rank and action */
     size_t errors, warnings;
     goal_allocator alloc_;
 } goal_sim_check_result;
@@ -1065,5 +1077,274 @@ void goal_sim_result_free(goal_sim_result *r) {
     a = goal__sim_allocator(&r->alloc_);
     goal__sim_del(&a, r->finish); goal__sim_del(&a, r->stuck); goal__sim_del(&a, r->stuck_started);
     memset(r, 0, sizeof *r);
+}
+
+/* ---- >>> draw: buffered output --------------------------------------------------------------- */
+typedef struct goal__sim_out {
+    goal_write_fn fn;
+    void *user;
+    goal_status st;             /* GOAL_ERR_IO once fn failed; later writes are dropped */
+    size_t n;
+    char buf[8192];
+} goal__sim_out;
+
+static void goal__sim_out_flush(goal__sim_out *o) {
+    if (o->st == GOAL_OK && o->n && o->fn(o->user, o->buf, o->n)) o->st = GOAL_ERR_IO;
+    o->n = 0;
+}
+static void goal__sim_out_printf(goal__sim_out *o, const char *fmt, ...) {
+    va_list ap;
+    int k;
+    if (o->n > sizeof o->buf - 512) goal__sim_out_flush(o);
+    va_start(ap, fmt);
+    k = vsnprintf(o->buf + o->n, sizeof o->buf - o->n, fmt, ap);
+    va_end(ap);
+    if (k > 0) o->n += (size_t)k < sizeof o->buf - o->n ? (size_t)k : sizeof o->buf - o->n - 1;
+}
+static void goal__sim_out_init(goal__sim_out *o, goal_write_fn fn, void *user) { o->fn = fn; o->user = user; o->st = GOAL_OK; o->n = 0; }
+
+static const char *goal__sim_kind_name(goal_kind k) {
+    static const char *const names[] = {"nop", "send", "recv", "exec", "calc"};
+    return (unsigned)k < 5u ? names[k] : "?";
+}
+/* "l3: send 8 B to 2" (tag when not 0): how pictures name an action. */
+static void goal__sim_caption(const goal_schedule *s, uint32_t i, const char *sep, char *buf, size_t len) {
+    goal_action a;
+    char lb[GOAL_LABEL_MAX];
+    size_t k;
+    goal_schedule_action(s, i, &a);
+    k = (size_t)snprintf(buf, len, "%s:%s%s", goal_schedule_label(s, i, lb), sep, goal__sim_kind_name(a.kind));
+    if (k >= len) return;
+    if (a.kind == GOAL_SEND || a.kind == GOAL_RECV) {
+        k += (size_t)snprintf(buf + k, len - k, " %llu B %s ", (unsigned long long)a.buf.size, a.kind == GOAL_SEND ? "to" : "from");
+        if (k < len) k += (size_t)(a.peer == GOAL_ANY ? snprintf(buf + k, len - k, "any") : snprintf(buf + k, len - k, "%ld", (long)a.peer));
+        if (k < len && a.tag) snprintf(buf + k, len - k, " tag %ld", (long)a.tag);
+    } else if (a.kind == GOAL_CALC) snprintf(buf + k, len - k, " %llu", (unsigned long long)a.cost);
+    else if (a.kind == GOAL_EXEC) snprintf(buf + k, len - k, " %s %llu B", goal_op_name(a.op) ? goal_op_name(a.op) : "?", (unsigned long long)a.buf.size);
+}
+/* Fill colours by kind (nop send recv exec calc), shared by DOT and SVG. */
+static const char *goal__sim_colour(goal_kind k) {
+    static const char *const c[] = {"#d9d9d9", "#9ecae1", "#a1d99b", "#fdae6b", "#fdd0a2"};
+    return (unsigned)k < 5u ? c[k] : "#ffffff";
+}
+
+/* ---- >>> draw: DOT ----------------------------------------------------------------------------- */
+static void goal__dot_rank(goal__sim_out *o, const goal_schedule *s, int cluster) {
+    uint32_t i, k;
+    char cap[200];
+    if (cluster) goal__sim_out_printf(o, "  subgraph cluster_r%ld {\n    label=\"rank %ld\"; style=rounded; color=\"#888888\";\n", (long)s->rank, (long)s->rank);
+    for (i = 0; i < s->nactions; i++) {
+        goal_action a;
+        goal_schedule_action(s, i, &a);
+        goal__sim_caption(s, i, "\\n", cap, sizeof cap);
+        goal__sim_out_printf(o, "    r%ld_a%lu [label=\"%s\", fillcolor=\"%s\"];\n", (long)s->rank, (unsigned long)i, cap, goal__sim_colour(a.kind));
+    }
+    if (cluster) goal__sim_out_printf(o, "  }\n");
+    for (i = 0; i < s->nactions; i++) {
+        const uint32_t *d;
+        uint32_t nd = goal_schedule_deps(s, i, &d);
+        for (k = 0; k < nd; k++)
+            goal__sim_out_printf(o, "  r%ld_a%lu -> r%ld_a%lu%s;\n", (long)s->rank, (unsigned long)i, (long)s->rank,
+                             (unsigned long)(d[k] & ~GOAL__SIM_START), (d[k] & GOAL__SIM_START) ? " [style=dashed]" : "");
+    }
+}
+static goal_status goal__dot_messages(goal__sim_out *o, const goal_world *w, const goal_allocator *alloc) {
+    goal_sim_check_desc d;
+    goal_sim_check_result r;
+    goal_status st;
+    size_t k;
+    memset(&d, 0, sizeof d);
+    if (alloc) d.alloc = *alloc;
+    st = goal_sim_check(w, &d, &r);
+    if (st != GOAL_OK && st != GOAL_ERR_MATCH) return st;
+    for (k = 0; k < r.npairs; k++)
+        goal__sim_out_printf(o, "  r%ld_a%ld -> r%ld_a%ld [color=\"#d62728\", penwidth=1.5];\n", (long)r.pairs[k].send.rank,
+                         (long)r.pairs[k].send.action, (long)r.pairs[k].recv.rank, (long)r.pairs[k].recv.action);
+    goal_sim_check_free(&r);
+    return GOAL_OK;
+}
+goal_status goal_sim_write_dot(const goal_world *w, int rank, const goal_allocator *alloc, goal_write_fn fn, void *user) {
+    goal__sim_out o;
+    goal_schedule s;
+    goal_status st = GOAL_OK;
+    int r;
+    if (!w || !fn || rank < -1 || rank >= goal_world_nranks(w)) return GOAL_ERR_ARG;
+    goal__sim_out_init(&o, fn, user);
+    goal__sim_out_printf(&o, "digraph goal {\n  rankdir=TB; newrank=true;\n"
+                         "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n"
+                         "  edge [arrowsize=0.7];\n");
+    for (r = rank < 0 ? 0 : rank; r < (rank < 0 ? goal_world_nranks(w) : rank + 1); r++) {
+        if (goal_world_schedule(w, r, &s) != GOAL_OK) continue;
+        goal__dot_rank(&o, &s, rank < 0);
+    }
+    if (rank < 0) st = goal__dot_messages(&o, w, alloc);
+    goal__sim_out_printf(&o, "}\n");
+    goal__sim_out_flush(&o);
+    return st != GOAL_OK ? st : o.st;
+}
+
+/* ---- >>> draw: timelines --------------------------------------------------------------------- */
+/* The simulated events, collected for a picture. */
+typedef struct goal__tl {
+    const goal_world *w;
+    goal_allocator a;
+    goal_sim_event *ev; size_t n, cap;
+    goal_status st;
+} goal__tl;
+static void goal__tl_add(void *user, const goal_sim_event *e) {
+    goal__tl *t = (goal__tl *)user;
+    if (t->st != GOAL_OK) return;
+    if (GOAL__SIM_GROW(&t->a, t->ev, t->cap, t->n + 1u) != GOAL_OK) { t->st = GOAL_ERR_NOMEM; return; }
+    t->ev[t->n++] = *e;
+}
+/* Simulates w with desc and collects every event; out gets the finish times. */
+static goal_status goal__tl_run(goal__tl *t, const goal_world *w, const goal_sim_desc *desc, goal_sim_result *out) {
+    goal_sim_desc d;
+    goal_status st;
+    if (desc) d = *desc; else memset(&d, 0, sizeof d);
+    memset(t, 0, sizeof *t);
+    t->w = w; t->a = goal__sim_allocator(&d.alloc);
+    d.event_fn = goal__tl_add; d.user = t;
+    st = goal_sim_run(w, &d, out);
+    return st != GOAL_OK ? st : t->st;
+}
+static void goal__tl_free(goal__tl *t, goal_sim_result *r) { goal__sim_del(&t->a, t->ev); goal_sim_result_free(r); }
+
+/* The caption of the action an event is about ("recv (unexpected)" when none yet). */
+static void goal__tl_caption(const goal__tl *t, const goal_sim_event *e, char *buf, size_t len) {
+    goal_schedule s;
+    if (e->action < 0 || goal_world_schedule(t->w, e->rank, &s) != GOAL_OK) {
+        snprintf(buf, len, "message from %ld arrives (no recv posted yet)", (long)e->peer);
+        return;
+    }
+    goal__sim_caption(&s, (uint32_t)e->action, " ", buf, len);
+}
+static const char *goal__tl_cat(goal_sim_event_kind k) {
+    return k == GOAL_SIM_EV_SEND ? "send" : k == GOAL_SIM_EV_RECV ? "recv" : k == GOAL_SIM_EV_CALC ? "calc" : "message";
+}
+
+/* Chrome trace events: times in microseconds with nanosecond digits. */
+static void goal__trace_event(goal__sim_out *o, const goal__tl *t, const goal_sim_event *e, size_t id) {
+    char cap[200];
+    if (e->kind == GOAL_SIM_EV_MSG) {
+        goal__sim_out_printf(o, ",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"s\",\"id\":%lu,\"pid\":%ld,\"tid\":%d,\"ts\":%llu.%03u}",
+                         (unsigned long)id, (long)e->rank, e->cpu, (unsigned long long)(e->start / 1000u), (unsigned)(e->start % 1000u));
+        goal__sim_out_printf(o, ",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"f\",\"bp\":\"e\",\"id\":%lu,\"pid\":%ld,\"tid\":%d,\"ts\":%llu.%03u}",
+                         (unsigned long)id, (long)e->peer, e->cpu, (unsigned long long)(e->end / 1000u), (unsigned)(e->end % 1000u));
+        return;
+    }
+    goal__tl_caption(t, e, cap, sizeof cap);
+    goal__sim_out_printf(o, ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%ld,\"tid\":%d,\"ts\":%llu.%03u,\"dur\":%llu.%03u,"
+                        "\"args\":{\"bytes\":%llu,\"peer\":%ld}}",
+                     cap, goal__tl_cat(e->kind), (long)e->rank, e->cpu, (unsigned long long)(e->start / 1000u), (unsigned)(e->start % 1000u),
+                     (unsigned long long)((e->end - e->start) / 1000u), (unsigned)((e->end - e->start) % 1000u),
+                     (unsigned long long)e->size, (long)e->peer);
+}
+goal_status goal_sim_write_trace(const goal_world *w, const goal_sim_desc *desc, goal_write_fn fn, void *user) {
+    goal__tl t;
+    goal_sim_result r;
+    goal__sim_out o;
+    goal_status st;
+    size_t k;
+    int32_t rank;
+    if (!w || !fn) return GOAL_ERR_ARG;
+    if ((st = goal__tl_run(&t, w, desc, &r)) == GOAL_OK) {
+        goal__sim_out_init(&o, fn, user);
+        goal__sim_out_printf(&o, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
+                             "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"args\":{\"name\":\"rank 0\"}}");
+        for (rank = 1; rank < r.nranks; rank++)
+            goal__sim_out_printf(&o, ",\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%ld,\"args\":{\"name\":\"rank %ld\"}}", (long)rank, (long)rank);
+        for (k = 0; k < t.n; k++) goal__trace_event(&o, &t, &t.ev[k], k);
+        goal__sim_out_printf(&o, "\n]}\n");
+        goal__sim_out_flush(&o);
+        st = o.st;
+    }
+    goal__tl_free(&t, &r);
+    return st;
+}
+
+/* SVG: one lane per rank, time to the right; a tick step of 1, 2 or 5 x 10^k. */
+#define GOAL__SVG_LEFT 70.0
+#define GOAL__SVG_WIDTH 1100.0
+#define GOAL__SVG_TOP 40.0
+static uint64_t goal__svg_step(uint64_t span) {
+    uint64_t step = 1;
+    while (step * 10u <= span / 4u + 1u) step *= 10u;
+    return span / step > 20u ? step * 5u : span / step > 8u ? step * 2u : step;
+}
+static void goal__svg_axis(goal__sim_out *o, uint64_t end, double scale, double bottom) {
+    uint64_t step = goal__svg_step(end), x;
+    for (x = 0; x <= end; x += step) {
+        double px = GOAL__SVG_LEFT + (double)x * scale;
+        goal__sim_out_printf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>\n", px, GOAL__SVG_TOP - 5, px, bottom);
+        goal__sim_out_printf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%llu</text>\n", px, GOAL__SVG_TOP - 10, (unsigned long long)x);
+    }
+    goal__sim_out_printf(o, "<text x=\"%.1f\" y=\"14\" text-anchor=\"end\">time (ns)</text>\n", GOAL__SVG_LEFT + GOAL__SVG_WIDTH);
+}
+static void goal__svg_event(goal__sim_out *o, const goal__tl *t, const goal_sim_event *e, double scale, double lane) {
+    char cap[200];
+    double x0 = GOAL__SVG_LEFT + (double)e->start * scale, x1 = GOAL__SVG_LEFT + (double)e->end * scale;
+    double y = GOAL__SVG_TOP + (double)e->rank * lane;
+    goal_kind k = e->kind == GOAL_SIM_EV_SEND ? GOAL_SEND : e->kind == GOAL_SIM_EV_RECV ? GOAL_RECV : GOAL_CALC;
+    if (e->kind == GOAL_SIM_EV_MSG) {
+        double y2 = GOAL__SVG_TOP + (double)e->peer * lane;
+        goal__sim_out_printf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d62728\" stroke-opacity=\"0.6\" marker-end=\"url(#arrow)\"/>\n",
+                         x0, y + lane * 0.5, x1, y2 + lane * 0.5);
+        return;
+    }
+    goal__tl_caption(t, e, cap, sizeof cap);
+    goal__sim_out_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" stroke=\"#555555\" stroke-width=\"0.5\">"
+                        "<title>rank %ld cpu %d: %s, %llu..%llu ns</title></rect>\n",
+                     x0, y + lane * 0.15, x1 - x0 > 1 ? x1 - x0 : 1, lane * 0.7, goal__sim_colour(k), (long)e->rank, e->cpu, cap,
+                     (unsigned long long)e->start, (unsigned long long)e->end);
+    if (x1 - x0 > 7.0 * (double)strlen(cap) && lane >= 14)
+        goal__sim_out_printf(o, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", x0 + 3, y + lane * 0.65, cap);
+}
+static void goal__svg_legend(goal__sim_out *o, double y) {
+    static const char *const names[] = {"send overhead", "receive overhead", "calc / exec", "message"};
+    static const goal_kind kinds[] = {GOAL_SEND, GOAL_RECV, GOAL_CALC};
+    int k;
+    for (k = 0; k < 3; k++)
+        goal__sim_out_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\" stroke=\"#555555\" stroke-width=\"0.5\"/>"
+                            "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", GOAL__SVG_LEFT + 160.0 * k, y, goal__sim_colour(kinds[k]),
+                         GOAL__SVG_LEFT + 160.0 * k + 18, y + 9, names[k]);
+    goal__sim_out_printf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d62728\"/><text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
+                     GOAL__SVG_LEFT + 480, y + 5, GOAL__SVG_LEFT + 494, y + 5, GOAL__SVG_LEFT + 498, y + 9, names[3]);
+}
+static void goal__svg_lanes(goal__sim_out *o, const goal_sim_result *r, double lane) {
+    int32_t k;
+    for (k = 0; k < r->nranks; k++) {
+        double y = GOAL__SVG_TOP + (double)k * lane;
+        if (k % 2) goal__sim_out_printf(o, "<rect x=\"0\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f7f7f7\"/>\n", y, GOAL__SVG_LEFT + GOAL__SVG_WIDTH + 20, lane);
+        if (lane >= 9) goal__sim_out_printf(o, "<text x=\"6\" y=\"%.1f\">rank %ld</text>\n", y + lane * 0.65, (long)k);
+    }
+}
+goal_status goal_sim_write_svg(const goal_world *w, const goal_sim_desc *desc, goal_write_fn fn, void *user) {
+    goal__tl t;
+    goal_sim_result r;
+    goal__sim_out o;
+    goal_status st;
+    size_t k;
+    double lane, scale, height;
+    if (!w || !fn) return GOAL_ERR_ARG;
+    if ((st = goal__tl_run(&t, w, desc, &r)) == GOAL_OK) {
+        lane = r.nranks <= 40 ? 22.0 : r.nranks >= 900 ? 1.0 : 900.0 / r.nranks;
+        scale = GOAL__SVG_WIDTH / (double)(r.max ? r.max : 1u);
+        height = GOAL__SVG_TOP + lane * r.nranks + 40;
+        goal__sim_out_init(&o, fn, user);
+        goal__sim_out_printf(&o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">\n"
+                             "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\">"
+                             "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"#d62728\"/></marker></defs>\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+                         GOAL__SVG_LEFT + GOAL__SVG_WIDTH + 20, height);
+        goal__svg_lanes(&o, &r, lane);
+        goal__svg_axis(&o, r.max, scale, GOAL__SVG_TOP + lane * r.nranks);
+        for (k = 0; k < t.n; k++) goal__svg_event(&o, &t, &t.ev[k], scale, lane);
+        goal__svg_legend(&o, height - 25);
+        goal__sim_out_printf(&o, "</svg>\n");
+        goal__sim_out_flush(&o);
+        st = o.st;
+    }
+    goal__tl_free(&t, &r);
+    return st;
 }
 #endif /* GOAL_SIM_IMPLEMENTATION */

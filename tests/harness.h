@@ -6,6 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__GNUC__) || defined(__clang__)
+#define TH_MAYBE_UNUSED __attribute__((unused))   /* not every test uses every helper */
+#else
+#define TH_MAYBE_UNUSED
+#endif
 static int th_checks_failed, th_passed, th_failed;
 static const char *th_current = "";
 
@@ -34,15 +39,15 @@ static int th_done(void) {
     return th_failed != 0;
 }
 /* Whether the whole matrix runs (make test-full) or a sample (make test). */
-static int th_full(void) { const char *e = getenv("GOAL_TEST_FULL"); return e && *e == '1'; }
+TH_MAYBE_UNUSED static int th_full(void) { const char *e = getenv("GOAL_TEST_FULL"); return e && *e == '1'; }
 
 /* A counting allocator: every test that allocates checks that allocations equal frees. */
 typedef struct th_counter { long allocs, frees; long fail_after; } th_counter;
-static void *th_alloc(size_t size, void *user) {
+TH_MAYBE_UNUSED static void *th_alloc(size_t size, void *user) {
     th_counter *c = (th_counter *)user;
     if (c->fail_after >= 0 && c->allocs >= c->fail_after) return NULL;
     c->allocs++;
     return malloc(size);
 }
-static void th_free(void *p, void *user) { ((th_counter *)user)->frees++; free(p); }
+TH_MAYBE_UNUSED static void th_free(void *p, void *user) { ((th_counter *)user)->frees++; free(p); }
 #endif

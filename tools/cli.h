@@ -29,11 +29,15 @@ int cli_fmt(int argc, char **argv);
 int cli_asm(int argc, char **argv);
 int cli_dis(int argc, char **argv);
 int cli_stats(int argc, char **argv);
+int cli_run(int argc, char **argv);
 int cli_check(int argc, char **argv);
 int cli_sim(int argc, char **argv);
+int cli_dot(int argc, char **argv);
+int cli_trace(int argc, char **argv);
+int cli_svg(int argc, char **argv);
 /* Shared by sim, trace and svg: a model option into d (1 if it was one; *rc = 2 if bad), and
-   FILE with the model options (when d) and -o OUT (when out); returns 0 or 2. */
+   FILE with the model options (when d) and -o OUT (when out: then the overhead is --overhead);
+   returns 0 or 2. */
 int cli_model_opt(int argc, char **argv, int *i, goal_sim_desc *d, int *rc);
 int cli_sim_args(int argc, char **argv, const char **file, goal_sim_desc *d, const char **out);
-int cli_run(int argc, char **argv);
 #endif

@@ -3,17 +3,18 @@
 #include <string.h>
 #include "cli.h"
 
-/* One LogGOPSim model option at argv[*i] into d (same letters as LogGOPSim).
-   Returns 1 when it was one (and *rc = 2 after a usage message if its value is bad). */
+/* One LogGOPSim model option at argv[*i] into d (same letters as LogGOPSim; --overhead is
+   -o for the verbs where -o names the output). Returns 1 when it was one (and *rc = 2 after
+   a usage message if its value is bad). */
 int cli_model_opt(int argc, char **argv, int *i, goal_sim_desc *d, int *rc) {
-    static const char *const names[] = {"-L", "-o", "-g", "-G", "-O", "-S"};
-    int64_t *fields[6];
+    static const char *const names[] = {"-L", "-o", "-g", "-G", "-O", "-S", "--overhead"};
+    int64_t *fields[7];
     const char *v;
     long long x;
     int k;
-    fields[0] = &d->L; fields[1] = &d->o; fields[2] = &d->g; fields[3] = &d->G; fields[4] = &d->O; fields[5] = &d->S;
+    fields[0] = &d->L; fields[1] = &d->o; fields[2] = &d->g; fields[3] = &d->G; fields[4] = &d->O; fields[5] = &d->S; fields[6] = &d->o;
     if (strcmp(argv[*i], "--loggopsim-compat") == 0) { d->loggopsim_compat = 1; return 1; }
-    for (k = 0; k < 6; k++) {
+    for (k = 0; k < 7; k++) {
         if (strcmp(argv[*i], names[k]) != 0 || !cli_opt(argc, argv, i, names[k], &v)) continue;
         if (!cli_int(v, 0, INT64_MAX, &x)) *rc = cli_usage("%s: %s takes a number >= 0", argv[0], names[k]);
         else *fields[k] = x ? (int64_t)x : GOAL_SIM_ZERO;
@@ -28,10 +29,11 @@ int cli_sim_args(int argc, char **argv, const char **file, goal_sim_desc *d, con
     const char *v;
     *file = NULL;
     for (i = 1; i < argc && rc == CLI_OK; i++) {
-        if (d && cli_model_opt(argc, argv, &i, d, &rc)) continue;
         if (out && cli_opt(argc, argv, &i, "-o", &v)) {
             if (!v) return cli_usage("%s: -o needs a file name", argv[0]);
             *out = v;
+        } else if (d && cli_model_opt(argc, argv, &i, d, &rc)) {
+            continue;
         } else if (argv[i][0] == '-' && argv[i][1]) {
             return cli_usage("%s: unknown option '%s'", argv[0], argv[i]);
         } else if (*file) {

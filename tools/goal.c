@@ -10,9 +10,12 @@ static const struct { const char *name; cli_verb_fn fn; const char *help; } verb
     {"asm", cli_asm, "asm FILE -o OUT                        compile every rank into a world file"},
     {"dis", cli_dis, "dis FILE                               print a world file as text"},
     {"stats", cli_stats, "stats FILE                             actions, edges and bytes per rank"},
+    {"run", cli_run, "run FILE [--threads] [--trace]          execute every rank in this process"},
     {"check", cli_check, "check FILE                             match sends and receives, find deadlocks"},
     {"sim", cli_sim, "sim FILE [-L -o -g -G -O -S N] [--loggopsim-compat]   LogGOPS finish time per rank"},
-    {"run", cli_run, "run FILE [--threads] [--trace]          execute every rank in this process"},
+    {"dot", cli_dot, "dot FILE [--rank R] [-o OUT]           Graphviz DOT: one rank's DAG, or all ranks and messages"},
+    {"trace", cli_trace, "trace FILE [sim options, --overhead N for -o] [-o OUT]  simulated timeline as Chrome trace-event JSON"},
+    {"svg", cli_svg, "svg FILE [sim options, --overhead N for -o] [-o OUT]    simulated timeline as an SVG picture"},
 };
 #define NVERBS (sizeof verbs / sizeof verbs[0])
 

@@ -2,6 +2,7 @@
 #define GOAL_ALL_IMPLEMENTATION
 #include "goal.h"
 #include "goal_sched.h"
+#include "goal_sim.h"
 #include <cstdio>
 
 int main() {
@@ -10,6 +11,8 @@ int main() {
     int ok = goal_graph_create(&g, &d) == GOAL_OK;
     goal_graph_destroy(g);
     ok = ok && goal_apply(GOAL_OP_SUM, GOAL_INT8, nullptr, nullptr, 0) == GOAL_OK;
+    goal_sim_result sr;
+    ok = ok && goal_sim_run(nullptr, nullptr, &sr) == GOAL_ERR_ARG;
     std::printf("%s cpp_compile\n", ok ? "ok" : "FAIL");
     std::printf("%d passed, %d failed\n", ok, !ok);
     return !ok;

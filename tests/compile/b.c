@@ -1,2 +1,5 @@
-#include "goal.h"
-int tu_b(void) { return goal_op_check(GOAL_OP_SUM, GOAL_FLOAT64) == GOAL_OK; }
+#include "goal_sim.h"
+int tu_b(void) {
+    goal_sim_check_result r;
+    return goal_op_check(GOAL_OP_SUM, GOAL_FLOAT64) == GOAL_OK && goal_sim_check(NULL, NULL, &r) == GOAL_ERR_ARG;
+}

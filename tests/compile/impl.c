@@ -1,6 +1,7 @@
 #define GOAL_ALL_IMPLEMENTATION
 #include "goal.h"
 #include "goal_sched.h"
+#include "goal_sim.h"
 #include <stdio.h>
 int tu_a(void);
 int tu_b(void);

@@ -1,0 +1,229 @@
+/* goal_sim.h: goal_sim_check on generated worlds: clean ones pass, seeded defects are found
+   and named by rank and label; DOT of the same worlds. */
+#define GOAL_IMPLEMENTATION
+#define GOAL_SIM_IMPLEMENTATION
+#include "goal_sim.h"
+#include "harness.h"
+
+enum defect { CLEAN, DROP_SEND, WRONG_TAG, BIG_SEND, SMALL_SEND, WRONG_PEER, CYCLE };
+
+/* Rank r of a binomial broadcast of p ranks from 0, with one defect seeded. The receive is
+   labelled "parent", the sends "child<k>". */
+static void bcast_rank(goal_graph *g, int r, int p, enum defect d) {
+    int32_t rv = -1;
+    int m = 1, k = 0;
+    while (m < p) m <<= 1;
+    if (r) {
+        int parent = r - (r & -r);
+        if (d == WRONG_PEER && r == 5) parent = 2;
+        rv = goal_graph_recv(g, goal_buffer(0, 0, 8), parent, 0);
+        goal_graph_label(g, rv, "parent");
+        m = r & -r;
+    }
+    for (m >>= 1; m > 0; m >>= 1, k++) {
+        int32_t s;
+        uint64_t size = (d == BIG_SEND && r == 0 && m == 4) ? 16 : (d == SMALL_SEND && r == 0 && m == 4) ? 4 : 8;
+        char name[16];
+        if (r + m >= p || (d == DROP_SEND && r == 4 && r + m == 6)) continue;
+        s = goal_graph_send(g, goal_buffer(0, 0, size), r + m, d == WRONG_TAG && r == 2 ? 1 : 0);
+        snprintf(name, sizeof name, "child%d", k);
+        goal_graph_label(g, s, name);
+        if (rv >= 0) goal_graph_requires(g, s, rv);
+    }
+}
+/* Ranks 0 and 1 each wait for the other before sending: a cycle across ranks. */
+static void cycle_rank(goal_graph *g, int r) {
+    int32_t rv = goal_graph_recv(g, goal_buffer(0, 0, 8), 1 - r, 0);
+    int32_t s = goal_graph_send(g, goal_buffer(0, 0, 8), 1 - r, 0);
+    goal_graph_label(g, rv, "wait");
+    goal_graph_label(g, s, "answer");
+    goal_graph_requires(g, s, rv);
+}
+static goal_world *world(int p, enum defect d) {
+    goal_world *w;
+    goal_graph *g;
+    goal_graph_desc gd;
+    int r;
+    memset(&gd, 0, sizeof gd);
+    gd.nranks = p;
+    if (goal_world_create(&w, p, NULL) != GOAL_OK || goal_graph_create(&g, &gd) != GOAL_OK) return NULL;
+    for (r = 0; r < p; r++) {
+        goal_graph_reset(g, r, p);
+        if (d == CYCLE && r < 2) cycle_rank(g, r);
+        else bcast_rank(g, r, p, d);
+        CHECK_EQ(goal_world_add_graph(w, g, NULL), GOAL_OK);
+    }
+    goal_graph_destroy(g);
+    return w;
+}
+
+/* All finding lines of a check, joined; returns the status. */
+static goal_status check(goal_world *w, goal_sim_check_result *res, char *text, size_t len) {
+    goal_sim_check_desc d;
+    th_counter cnt = {0, 0, -1};
+    goal_status st;
+    size_t k, n = 0;
+    memset(&d, 0, sizeof d);
+    d.alloc.alloc_fn = th_alloc; d.alloc.free_fn = th_free; d.alloc.user = &cnt;
+    st = goal_sim_check(w, &d, res);
+    text[0] = 0;
+    for (k = 0; k < res->nfindings && n < len; k++) {
+        char line[400];
+        n += (size_t)snprintf(text + n, len - n, "%s\n", goal_sim_finding_text(w, &res->findings[k], line, sizeof line));
+    }
+    goal_sim_check_free(res);
+    CHECK_EQ(cnt.allocs, cnt.frees);
+    return st;
+}
+static int has(const char *text, const char *what) {
+    if (strstr(text, what)) return 1;
+    printf("  missing \"%s\" in:\n%s", what, text);
+    return 0;
+}
+
+static void test_clean(void) {
+    int p;
+    for (p = 1; p <= (th_full() ? 200 : 40); p++) {
+        goal_world *w = world(p, CLEAN);
+        goal_sim_check_result res;
+        goal_sim_check_desc d;
+        memset(&d, 0, sizeof d);
+        CHECK_EQ(goal_sim_check(w, &d, &res), GOAL_OK);
+        CHECK_EQ(res.npairs, p - 1);
+        CHECK_EQ(res.nfindings, 0);
+        goal_sim_check_free(&res);
+        goal_world_destroy(w);
+    }
+}
+static void test_dropped_send(void) {
+    goal_world *w = world(8, DROP_SEND);
+    goal_sim_check_result res;
+    char t[4000];
+    CHECK_EQ(check(w, &res, t, sizeof t), GOAL_ERR_MATCH);
+    CHECK(has(t, "rank 6 parent (recv 8 bytes from 4 tag 0): error: unmatched recv"));
+    CHECK(has(t, "rank 6 child0 (send 8 bytes to 7 tag 0): error: deadlock: never completes, waits for rank 6 parent"));
+    CHECK(has(t, "rank 7 parent (recv 8 bytes from 6 tag 0): error: deadlock: never completes, waits for rank 6 child0"));
+    goal_world_destroy(w);
+}
+static void test_wrong_tag(void) {
+    goal_world *w = world(8, WRONG_TAG);
+    goal_sim_check_result res;
+    char t[4000];
+    CHECK_EQ(check(w, &res, t, sizeof t), GOAL_ERR_MATCH);
+    CHECK(has(t, "rank 2 child0 (send 8 bytes to 3 tag 1): error: unmatched send"));
+    CHECK(has(t, "rank 3 parent (recv 8 bytes from 2 tag 0): error: unmatched recv"));
+    goal_world_destroy(w);
+}
+static void test_sizes(void) {
+    goal_world *w = world(8, BIG_SEND);
+    goal_sim_check_result res;
+    char t[4000];
+    CHECK_EQ(check(w, &res, t, sizeof t), GOAL_ERR_MATCH);
+    CHECK(has(t, "rank 4 parent (recv 8 bytes from 0 tag 0): error: matched send is larger: rank 0 child0 (send 16 bytes"));
+    goal_world_destroy(w);
+    w = world(8, SMALL_SEND);
+    CHECK_EQ(check(w, &res, t, sizeof t), GOAL_ERR_MATCH);
+    CHECK(has(t, "rank 4 parent (recv 8 bytes from 0 tag 0): warning: matched send is smaller: rank 0 child0 (send 4 bytes"));
+    goal_world_destroy(w);
+}
+static void test_wrong_peer(void) {
+    goal_world *w = world(8, WRONG_PEER);
+    goal_sim_check_result res;
+    char t[4000];
+    CHECK_EQ(check(w, &res, t, sizeof t), GOAL_ERR_MATCH);
+    CHECK(has(t, "rank 4 child1 (send 8 bytes to 5 tag 0): error: unmatched send"));
+    CHECK(has(t, "rank 5 parent (recv 8 bytes from 2 tag 0): error: unmatched recv"));
+    goal_world_destroy(w);
+}
+static void test_cycle(void) {
+    goal_world *w = world(4, CYCLE);
+    goal_sim_check_result res;
+    char t[4000];
+    CHECK_EQ(check(w, &res, t, sizeof t), GOAL_ERR_MATCH);
+    CHECK(has(t, "rank 0 wait (recv 8 bytes from 1 tag 0): error: deadlock cycle: waits for rank 1 answer"));
+    CHECK(has(t, "rank 1 answer (send 8 bytes to 0 tag 0): error: deadlock cycle: waits for rank 1 wait"));
+    goal_world_destroy(w);
+}
+/* Eager sends complete when posted, so a head-to-head exchange passes with eager_limit. */
+static void test_eager(void) {
+    const char *text = "num_ranks 2\nrank 0 {\nl1: send 8b to 1\nl2: recv 8b from 1\nl2 requires l1\n}\n"
+                       "rank 1 {\nl1: send 8b to 0\nl2: recv 8b from 0\nl2 requires l1\n}\n";
+    goal_world *w;
+    goal_parse_desc pd;
+    goal_sim_check_desc d;
+    goal_sim_check_result res;
+    memset(&pd, 0, sizeof pd);
+    memset(&d, 0, sizeof d);
+    CHECK_EQ(goal_parse(text, strlen(text), &pd, &w, NULL), GOAL_OK);
+    CHECK_EQ(goal_sim_check(w, &d, &res), GOAL_ERR_MATCH);
+    goal_sim_check_free(&res);
+    d.eager_limit = 8;
+    CHECK_EQ(goal_sim_check(w, &d, &res), GOAL_OK);
+    CHECK_EQ(res.npairs, 2);
+    goal_sim_check_free(&res);
+    goal_world_destroy(w);
+}
+/* Wildcards: any source and any tag take the first message posted to the rank. */
+static void test_wildcards(void) {
+    const char *text = "num_ranks 3\nrank 0 {\nl1: recv 8b from -1 tag -1\nl2: recv 8b from -1 tag 5\nl2 requires l1\n}\n"
+                       "rank 1 {\nl1: send 8b to 0 tag 5\n}\nrank 2 {\nl1: send 8b to 0 tag 5\n}\n";
+    goal_world *w;
+    goal_parse_desc pd;
+    goal_sim_check_result res;
+    memset(&pd, 0, sizeof pd);
+    CHECK_EQ(goal_parse(text, strlen(text), &pd, &w, NULL), GOAL_OK);
+    CHECK_EQ(goal_sim_check(w, NULL, &res), GOAL_OK);
+    CHECK_EQ(res.npairs, 2);
+    if (res.npairs == 2) { CHECK_EQ(res.pairs[0].send.rank, 1); CHECK_EQ(res.pairs[0].recv.action, 0); }
+    goal_sim_check_free(&res);
+    goal_world_destroy(w);
+}
+static void test_alloc_failures(void) {
+    goal_world *w = world(16, DROP_SEND);
+    long k;
+    for (k = 0; k < 30; k++) {
+        th_counter cnt;
+        goal_sim_check_desc d;
+        goal_sim_check_result res;
+        goal_status st;
+        cnt.allocs = cnt.frees = 0; cnt.fail_after = k;
+        memset(&d, 0, sizeof d);
+        d.alloc.alloc_fn = th_alloc; d.alloc.free_fn = th_free; d.alloc.user = &cnt;
+        st = goal_sim_check(w, &d, &res);
+        CHECK(st == GOAL_ERR_MATCH || st == GOAL_ERR_NOMEM);
+        goal_sim_check_free(&res);
+        CHECK_EQ(cnt.allocs, cnt.frees);
+    }
+    goal_world_destroy(w);
+}
+
+static int count_out(void *user, const char *data, size_t len) {
+    size_t *n = (size_t *)user, k;
+    for (k = 0; k < len; k++) n[0] += data[k] == '\n', n[1] += data[k] == '-' && k + 1 < len && data[k + 1] == '>';
+    return 0;
+}
+static void test_dot(void) {
+    goal_world *w = world(8, CLEAN);
+    size_t n[2] = {0, 0};
+    CHECK_EQ(goal_sim_write_dot(w, -1, NULL, count_out, n), GOAL_OK);
+    CHECK_EQ(n[1], 4 + 7);          /* 4 dependencies, 7 messages */
+    n[0] = n[1] = 0;
+    CHECK_EQ(goal_sim_write_dot(w, 4, NULL, count_out, n), GOAL_OK);
+    CHECK_EQ(n[1], 2);
+    CHECK_EQ(goal_sim_write_dot(w, 8, NULL, count_out, n), GOAL_ERR_ARG);
+    goal_world_destroy(w);
+}
+
+int main(void) {
+    RUN(test_clean);
+    RUN(test_dropped_send);
+    RUN(test_wrong_tag);
+    RUN(test_sizes);
+    RUN(test_wrong_peer);
+    RUN(test_cycle);
+    RUN(test_eager);
+    RUN(test_wildcards);
+    RUN(test_alloc_failures);
+    RUN(test_dot);
+    return th_done();
+}

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# The check / sim / dot / trace / svg verbs of the goal command: output formats, exit codes,
+# and that the pictures parse (dot -Tsvg, python3 json and xml).
+set -u
+GOAL=${GOAL:-./build/goal}
+D=tests/data/loggopsim/cases
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+ok() { if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok $2"; else fail=$((fail + 1)); echo "FAIL $2"; fi; }
+command -v dot >/dev/null 2>&1 || tools/deps.sh >/dev/null
+
+$GOAL sim $D/binomialtreebcast_p8_d1024.goal > $T/out; rc=$?
+[ $rc = 0 ] && [ "$(sed -n 8p $T/out)" = "rank 7 34914" ] && [ "$(tail -n 1 $T/out)" = "max 34914" ] && [ "$(wc -l < $T/out)" = 9 ]; ok $? "sim prints rank lines and max"
+[ "$($GOAL sim $D/handwritten/zero_byte.goal | sed -n 2p)" = "rank 1 5500" ]; ok $? "sim 0-byte default"
+[ "$($GOAL sim $D/handwritten/zero_byte.goal --loggopsim-compat | sed -n 2p)" = "rank 1 5494" ]; ok $? "sim 0-byte --loggopsim-compat"
+[ "$($GOAL sim $D/ping_placeholder 2>/dev/null; echo $?)" = 1 ]; ok $? "sim missing file exits 1"
+[ "$($GOAL sim $D/handwritten/ping_1b.goal -L 2>/dev/null; echo $?)" = 2 ]; ok $? "sim bad option exits 2"
+[ "$($GOAL sim $D/handwritten/ping_1b.goal -L 0 -o 0 | tail -n 1)" = "max 0" ]; ok $? "sim -L 0 -o 0 are real zeros"
+
+printf 'num_ranks 2\nrank 0 {\nl1: recv 1b from 1\nl2: send 1b to 1\nl2 requires l1\n}\nrank 1 {\nl1: recv 1b from 0\nl2: send 1b to 0\nl2 requires l1\n}\n' > $T/cycle.goal
+$GOAL sim $T/cycle.goal > /dev/null 2> $T/err; rc=$?
+[ $rc = 3 ] && grep -q "rank 1 l2 (send 1 bytes to 0 tag 0): never starts" $T/err; ok $? "sim deadlock exits 3 naming stuck actions"
+$GOAL check $T/cycle.goal > $T/out 2>/dev/null; rc=$?
+[ $rc = 1 ] && grep -q "^rank 0 l1 (recv 1 bytes from 1 tag 0): error: deadlock cycle" $T/out; ok $? "check reports a cycle across ranks"
+$GOAL check $D/allreduce_ring_p64_d1.goal > $T/out; rc=$?
+[ $rc = 0 ] && grep -q "^ok: 64 ranks" $T/out; ok $? "check clean world exits 0"
+printf 'num_ranks 2\nrank 0 {\nl1: send 8b to 1 tag 3\n}\nrank 1 {\nl1: recv 4b from 0 tag 3\n}\n' > $T/big.goal
+[ "$($GOAL check $T/big.goal 2>/dev/null)" = "rank 1 l1 (recv 4 bytes from 0 tag 3): error: matched send is larger: rank 0 l1 (send 8 bytes to 1 tag 3)" ]; ok $? "check size error line"
+for f in $D/*.goal $D/handwritten/*.goal; do $GOAL check $f > /dev/null 2>&1 || { echo "  check failed on $f"; false; } ; done; ok $? "check passes every reference world"
+
+$GOAL dot $D/binomialtreebcast_p8_d1024.goal -o $T/w.dot && dot -Tsvg $T/w.dot > /dev/null; ok $? "dot world parses with dot -Tsvg"
+$GOAL dot --rank 3 $D/readme_placeholder 2>/dev/null; [ $? = 1 ]; ok $? "dot missing file exits 1"
+$GOAL dot --rank 1 $D/handwritten/readme_reduce8.goal | dot -Tsvg > /dev/null; ok $? "dot one rank parses with dot -Tsvg"
+[ "$(grep -c -- '->' $T/w.dot)" = 11 ]; ok $? "dot world has 4 dependencies and 7 messages"
+$GOAL trace $D/handwritten/readme_reduce8.goal -o $T/t.json && python3 - "$T/t.json" <<'PY'
+import json, sys
+ev = json.load(open(sys.argv[1]))["traceEvents"]
+ph = {}
+for e in ev: ph[e["ph"]] = ph.get(e["ph"], 0) + 1
+assert ph == {"M": 8, "X": 14, "s": 7, "f": 7}, ph
+assert max(e.get("ts", 0) + e.get("dur", 0) for e in ev) == 34.914
+PY
+ok $? "trace is JSON with 14 slices, 7 flows, ends at 34.914 us"
+$GOAL trace $D/handwritten/ping_1b.goal --overhead 100 | python3 -m json.tool > /dev/null; ok $? "trace takes --overhead"
+$GOAL trace $T/cycle.goal > /dev/null 2>&1; [ $? = 3 ]; ok $? "trace of a deadlock exits 3"
+$GOAL svg $D/binomialtreebcast_p16_d65536.goal -o $T/t.svg && python3 -c "import xml.dom.minidom,sys; d=xml.dom.minidom.parse(sys.argv[1]); assert len(d.getElementsByTagName('rect')) > 40" $T/t.svg; ok $? "svg is well-formed XML with boxes"
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
