@@ -3,6 +3,7 @@
 #define GOAL_CLI_H
 #include <stddef.h>
 #include "../goal.h"
+#include "../goal_algos.h"
 #include "../goal_sim.h"
 
 /* Exit statuses every verb keeps. */
@@ -30,6 +31,7 @@ int cli_asm(int argc, char **argv);
 int cli_dis(int argc, char **argv);
 int cli_stats(int argc, char **argv);
 int cli_run(int argc, char **argv);
+int cli_analyze(int argc, char **argv);   /* wait sets, dataflow, collectives (cli_analyze.c) */
 int cli_check(int argc, char **argv);
 int cli_sim(int argc, char **argv);
 int cli_dot(int argc, char **argv);

@@ -10,6 +10,7 @@ static const struct { const char *name; cli_verb_fn fn; const char *help; } verb
     {"asm", cli_asm, "asm FILE -o OUT                        compile every rank into a world file"},
     {"dis", cli_dis, "dis FILE                               print a world file as text"},
     {"stats", cli_stats, "stats FILE                             actions, edges and bytes per rank"},
+    {"analyze", cli_analyze, "analyze FILE --waits|--dataflow|--collectives|--replace -o OUT [--bcast A] [--barrier A]"},
     {"run", cli_run, "run FILE [--threads] [--trace]          execute every rank in this process"},
     {"check", cli_check, "check FILE                             match sends and receives, find deadlocks"},
     {"sim", cli_sim, "sim FILE [-L -o -g -G -O -S N] [--loggopsim-compat]   LogGOPS finish time per rank"},
