@@ -1479,6 +1479,12 @@ static goal_status goal__an_fail(goal_error *err, goal_status st, const char *fm
 /* Global ids of the predecessors of every action (dependencies, and a receive's matched
    send), as CSR: pred[off[g] .. off[g+1]). peer may be NULL (dependencies only). */
 typedef struct goal__an_preds { uint32_t *off, *pred; } goal__an_preds;
+static int goal__an_matched_recv(const goal__simw *x, const goal_schedule *s, uint32_t i, const uint32_t *peer) {
+    goal_action a;
+    if (!peer || peer[x->base[s->rank] + i] == GOAL__SIM_NONE) return 0;
+    goal_schedule_action(s, i, &a);
+    return a.kind == GOAL_RECV;
+}
 static goal_status goal__an_preds_build(const goal__simw *x, const uint32_t *peer, goal__an_preds *pr) {
     int32_t r;
     uint32_t g, total = 0;
@@ -1492,25 +1498,25 @@ static goal_status goal__an_preds_build(const goal__simw *x, const uint32_t *pee
         for (i = 0; i < s.nactions; i++) {
             const uint32_t *d;
             uint32_t nd = goal_schedule_deps(&s, i, &d);
-            for (k = 0; k < nd; k++) pr->off[x->base[r] + (d[k] & ~GOAL__SIM_START) + 1]++;
+            for (k = 0; k < nd; k++) pr->off[x->base[r] + (d[k] & ~GOAL__SIM_START)]++;
+            pr->off[x->base[r] + i] += goal__an_matched_recv(x, &s, i, peer);
         }
     }
-    for (g = 0; peer && g < x->n; g++) pr->off[g + 1] += peer[g] != GOAL__SIM_NONE;
-    for (g = 0; g < x->n; g++) { total += pr->off[g + 1]; pr->off[g + 1] = total; }
+    for (g = 0; g < x->n; g++) { total += pr->off[g]; pr->off[g] = total; }
+    pr->off[x->n] = total;
     pr->pred = (uint32_t *)goal__sim_new(&x->a, total, sizeof(uint32_t));
     if (!pr->pred) return GOAL_ERR_NOMEM;
-    for (r = 0; r < x->p; r++) {   /* fill from the back: off[g+1] counts down to off[g] */
+    for (r = 0; r < x->p; r++) {   /* fill from the back: off[g] counts down to its start */
         goal_schedule s;
         uint32_t i, k;
         goal__simw_view(x, r, &s);
         for (i = 0; i < s.nactions; i++) {
             const uint32_t *d;
             uint32_t nd = goal_schedule_deps(&s, i, &d);
-            for (k = 0; k < nd; k++) { uint32_t t = x->base[r] + (d[k] & ~GOAL__SIM_START); pr->pred[--pr->off[t + 1]] = x->base[r] + i; }
+            for (k = 0; k < nd; k++) { uint32_t t = x->base[r] + (d[k] & ~GOAL__SIM_START); pr->pred[--pr->off[t]] = x->base[r] + i; }
+            if (goal__an_matched_recv(x, &s, i, peer)) pr->pred[--pr->off[x->base[r] + i]] = peer[x->base[r] + i];
         }
     }
-    for (g = 0; peer && g < x->n; g++)
-        if (peer[g] != GOAL__SIM_NONE) pr->pred[--pr->off[g + 1]] = peer[g];
     return GOAL_OK;
 }
 static void goal__an_preds_free(const goal__simw *x, goal__an_preds *pr) {
@@ -1518,6 +1524,28 @@ static void goal__an_preds_free(const goal__simw *x, goal__an_preds *pr) {
     pr->off = pr->pred = NULL;
 }
 
+/* With buffering allowed a send that nobody receives completes and goes unreported, so
+   every send and receive is checked for a counterpart here. */
+static goal_status goal__an_unmatched(const goal__simw *x, const uint32_t *peer, goal_error *err) {
+    int32_t r;
+    for (r = 0; r < x->p; r++) {
+        goal_schedule s;
+        uint32_t i;
+        goal__simw_view(x, r, &s);
+        for (i = 0; i < s.nactions; i++) {
+            goal_action a;
+            goal_sim_finding f;
+            char line[GOAL_MSG_MAX - 64];
+            goal_schedule_action(&s, i, &a);
+            if ((a.kind != GOAL_SEND && a.kind != GOAL_RECV) || peer[x->base[r] + i] != GOAL__SIM_NONE) continue;
+            f.kind = a.kind == GOAL_SEND ? GOAL_SIM_UNMATCHED_SEND : GOAL_SIM_UNMATCHED_RECV;
+            f.at = goal__sim_ref(r, (int32_t)i); f.other = goal__sim_ref(-1, -1);
+            goal_sim_finding_text(x->w, &f, line, sizeof line);
+            return goal__an_fail(err, GOAL_ERR_MATCH, "the world does not match (goal check): %s", line);
+        }
+    }
+    return GOAL_OK;
+}
 /* The matched counterpart of every send and receive (GOAL__SIM_NONE for other actions);
    sends only get one when they are the matched send of a receive, which is what the
    receive's predecessor list needs: peer[recv] = send, peer[send] = recv. A world that
@@ -1548,7 +1576,7 @@ static goal_status goal__an_match(const goal__simw *x, uint32_t **peer, goal_err
         (*peer)[s] = r; (*peer)[r] = s;
     }
     goal_sim_check_free(&cr);
-    return GOAL_OK;
+    return goal__an_unmatched(x, *peer, err);
 }
 
 /* ---- >>> analyze: wait sets ------------------------------------------------------------------ */
@@ -2137,8 +2165,8 @@ static goal_status goal__an_init(goal__an *an, goal_error *err) {
     an->mem = (goal__an_mem *)goal__sim_new(a, (size_t)an->x.p, sizeof(goal__an_mem));
     an->snap_at = (size_t *)goal__sim_new(a, an->x.n, sizeof(size_t));
     an->snap_n = (uint32_t *)goal__sim_new(a, an->x.n, sizeof(uint32_t));
+    if (an->mem) memset(an->mem, 0, (size_t)an->x.p * sizeof(goal__an_mem));   /* freed entry by entry */
     if (!an->mem || !an->snap_at || !an->snap_n) return goal__an_fail(err, GOAL_ERR_NOMEM, "out of memory");
-    memset(an->mem, 0, (size_t)an->x.p * sizeof(goal__an_mem));
     memset(an->snap_n, 0, (size_t)an->x.n * sizeof(uint32_t));
     return GOAL_OK;
 }
