@@ -15,7 +15,8 @@
    goal_algo_build appends rank r's part to a graph: its first actions wait for the given
    actions (`after`), and it returns ONE action that completes when rank r's part is done,
    so algorithms compose (a reduce, then a broadcast; stages of a pipeline).
-   goal_algo_world builds the whole world (all p ranks) at once.
+   goal_algo_world builds the whole world (all p ranks) at once; there nothing composes, so
+   it leaves out the final join (a nop, written "calc 0" in the LogGOPSim dialect).
 
    STEP BY STEP
    ------------
@@ -887,16 +888,15 @@ static void goal__algo_allgather_recdoub(goal__algo *c) {
    r - 2^k and receives the same count into tmp[2^k, ...) from r + 2^k. Rank 0 works in OUT. */
 static void goal__algo_allgather_bruck(goal__algo *c) {
     goal_buf tmp = c->rank == 0 ? c->out : goal__algo_scratch(c, (uint64_t)c->p * c->n);
-    goal__algo_joiner have = {-1, 0};
+    int32_t ready = goal__algo_copy(c, goal__algo_blk(c, tmp, 0), c->in, -1);
     long long d;
-    goal__algo_join_add(c, &have, goal__algo_copy(c, goal__algo_blk(c, tmp, 0), c->in, -1));
     for (d = 1; d < c->p; d *= 2) {
         uint64_t cnt = (uint64_t)(d < c->p - d ? d : c->p - d);
-        int32_t ready = have.id;
         goal__algo_send(c, goal__algo_at(tmp, 0, cnt * c->n), goal__algo_mod(c->rank - d, c->p), ready);
-        goal__algo_join_add(c, &have, goal__algo_recv(c, goal__algo_at(tmp, (uint64_t)d * c->n, cnt * c->n), goal__algo_mod(c->rank + d, c->p), -1));
+        ready = goal__algo_join(c, ready, goal__algo_recv(c, goal__algo_at(tmp, (uint64_t)d * c->n, cnt * c->n),
+                                                          goal__algo_mod(c->rank + d, c->p), -1));
     }
-    if (c->rank != 0) goal__algo_rotate(c, c->out, tmp, c->rank, 1, have.id);   /* tmp[j]: rank r + j */
+    if (c->rank != 0) goal__algo_rotate(c, c->out, tmp, c->rank, 1, ready);   /* tmp[j]: rank r + j */
 }
 
 /* ---- >>> alltoall --------------------------------------------------------------------------------- */
@@ -1120,9 +1120,10 @@ static goal_status goal__algo_start(goal__algo *c, const int32_t *after, int naf
 }
 
 /* The action after all sinks of this part (actions nothing here waits for). */
-static int32_t goal__algo_finish(goal__algo *c) {
+static int32_t goal__algo_finish(goal__algo *c, int join) {
     int32_t end = goal_graph_count(c->g), id, done = -1;
     goal__algo_joiner j = {-1, 0};
+    if (!join) return 0;   /* a whole world: nothing composes after it, so no join */
     for (id = c->first; id < end && c->st == GOAL_OK; id++)
         if (!c->used[id - c->first]) goal__algo_join_add(c, &j, id);
     done = j.id;
@@ -1131,8 +1132,8 @@ static int32_t goal__algo_finish(goal__algo *c) {
     return done;
 }
 
-int32_t goal_algo_build(goal_graph *g, const goal_algo_desc *d, const int32_t *after, int nafter, goal_algo_part *part,
-                        goal_error *err) {
+static int32_t goal__algo_build(goal_graph *g, const goal_algo_desc *d, const int32_t *after, int nafter,
+                                goal_algo_part *part, int join, goal_error *err) {
     goal__algo c;
     goal_status st;
     int32_t done;
@@ -1142,7 +1143,7 @@ int32_t goal_algo_build(goal_graph *g, const goal_algo_desc *d, const int32_t *a
     goal__algo_init(&c, g, d);
     if ((st = goal__algo_start(&c, after, nafter, err)) != GOAL_OK) return st;
     goal__algo_entry_of(d->algo)->fn(&c);
-    done = goal__algo_finish(&c);
+    done = goal__algo_finish(&c, join);
     if (c.used) c.alloc.free_fn(c.used, c.alloc.user);
     if (c.st == GOAL_OK) c.st = goal_graph_status(g);
     if (c.st != GOAL_OK) {
@@ -1151,6 +1152,10 @@ int32_t goal_algo_build(goal_graph *g, const goal_algo_desc *d, const int32_t *a
     }
     if (part) { part->done = done; part->scratch_end = c.scratch; }
     return done;
+}
+int32_t goal_algo_build(goal_graph *g, const goal_algo_desc *d, const int32_t *after, int nafter, goal_algo_part *part,
+                        goal_error *err) {
+    return goal__algo_build(g, d, after, nafter, part, 1, err);
 }
 
 goal_status goal_algo_world(goal_world **out, const goal_algo_desc *d, int nranks, goal_error *err) {
@@ -1172,7 +1177,7 @@ goal_status goal_algo_world(goal_world **out, const goal_algo_desc *d, int nrank
     for (r = 0; r < nranks && st == GOAL_OK; r++) {
         int32_t done;
         if ((st = goal_graph_reset(g, r, nranks)) != GOAL_OK) { goal__algo_fail(err, st, "%s", goal_strerror(st)); break; }
-        done = goal_algo_build(g, d, NULL, 0, NULL, err);
+        done = goal__algo_build(g, d, NULL, 0, NULL, 0, err);
         st = done < 0 ? (goal_status)done : goal_world_add_graph(w, g, err);
     }
     goal_graph_destroy(g);

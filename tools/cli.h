@@ -30,6 +30,10 @@ int cli_fmt(int argc, char **argv);
 int cli_asm(int argc, char **argv);
 int cli_dis(int argc, char **argv);
 int cli_stats(int argc, char **argv);
+int cli_gen(int argc, char **argv);
+/* goal run ALGO ...: cli_run hands over when its argument is an algorithm name. */
+int cli_is_algo(const char *name);
+int cli_run_algo(int argc, char **argv);
 int cli_run(int argc, char **argv);
 int cli_analyze(int argc, char **argv);   /* wait sets, dataflow, collectives (cli_analyze.c) */
 int cli_check(int argc, char **argv);

@@ -4,3 +4,4 @@
 #include "../goal_sched.h"
 #include "../goal_algos.h"
 #include "../goal_sim.h"
+#include "../goal_algos.h"

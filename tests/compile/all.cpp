@@ -3,6 +3,7 @@
 #include "goal.h"
 #include "goal_sched.h"
 #include "goal_sim.h"
+#include "goal_algos.h"
 #include <cstdio>
 
 int main() {
@@ -13,6 +14,7 @@ int main() {
     ok = ok && goal_apply(GOAL_OP_SUM, GOAL_INT8, nullptr, nullptr, 0) == GOAL_OK;
     goal_sim_result sr;
     ok = ok && goal_sim_run(nullptr, nullptr, &sr) == GOAL_ERR_ARG;
+    ok = ok && goal_algo_find("bcast_binomial") != nullptr;
     std::printf("%s cpp_compile\n", ok ? "ok" : "FAIL");
     std::printf("%d passed, %d failed\n", ok, !ok);
     return !ok;

@@ -2,6 +2,7 @@
 #include "goal.h"
 #include "goal_sched.h"
 #include "goal_sim.h"
+#include "goal_algos.h"
 #include <stdio.h>
 int tu_a(void);
 int tu_b(void);

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# goal gen (and goal run ALGO): the list, both dialects, options, errors and exit statuses.
+GOAL=${GOAL:-./build/goal}
+pass=0; fail=0
+t() {   # t NAME EXPECTED_RC PATTERN CMD...: exit status and a line matching PATTERN
+  local name=$1 rc=$2 pat=$3; shift 3
+  out=$("$@" 2>&1); got=$?
+  if [ "$got" = "$rc" ] && printf '%s\n' "$out" | grep -Eq -- "$pat"; then pass=$((pass+1)); echo "ok $name"
+  else fail=$((fail+1)); echo "FAIL $name (exit $got, want $rc; pattern $pat)"; printf '%s\n' "$out" | head -5; fi
+}
+t list_count 0 '^25$' sh -c "$GOAL gen --list | wc -l | tr -d ' '"
+t list_line 0 '^reduce_aspen +Aspen reduce' $GOAL gen --list
+t loggopsim 0 "^send 8b to 4 tag 0$" $GOAL gen bcast_binomial -p 5
+t loggopsim_requires 0 '^l2 requires l1$' $GOAL gen bcast_binomial -p 5
+t paper 0 'exec sumInt32 with' $GOAL gen reduce_binomial -p 4 --dialect paper
+t types 0 'exec maxFloat64 with' $GOAL gen allreduce_recdoub -p 3 --type float64 --op max --size 16 --dialect paper
+t type_paper_spelling 0 'exec prodUInt8' $GOAL gen reduce_chain -p 3 --type UInt8 --op prod --dialect paper
+t segments 0 '^l8: send 256b to 2 tag 0$' $GOAL gen bcast_chain -p 3 --size 1024 --segment 256
+t nway 0 'send 0b to 3 tag 0' $GOAL gen barrier_dissemination -p 9 --nway 2
+t aspen_sets 0 'num_ranks 12' $GOAL gen reduce_aspen -p 12 --participants 0-7 --receivers 0,1,8-10
+t roundtrip 0 'num_ranks 13' sh -c "$GOAL gen allgather_bruck -p 13 --root 0 | $GOAL fmt -"
+t roundtrip_paper 0 'rank #12' sh -c "$GOAL gen alltoall_bruck -p 13 --dialect paper | $GOAL fmt - --dialect paper"
+t out_file 0 '^num_ranks 4$' sh -c "$GOAL gen scan_linear -p 4 -o build/gen_out.goal && head -1 build/gen_out.goal"
+t bad_root 1 'root 5 is out of range' $GOAL gen bcast_binomial -p 5 --root 5
+t bad_receiver 1 'receiver 9 is out of range' $GOAL gen reduce_aspen -p 5 --receivers 0,9
+t dup_participant 1 'participant 2 is listed twice' $GOAL gen reduce_aspen -p 5 --participants 1-3,2
+t bad_p 2 '-p takes a number' $GOAL gen bcast_binomial -p 0
+t bad_nway 2 'nway takes a number' $GOAL gen barrier_dissemination -p 4 --nway 0
+t bad_segment 2 'segment takes bytes' $GOAL gen bcast_chain -p 4 --segment 0
+t bad_list 2 'LIST is ranks and ranges' $GOAL gen reduce_aspen -p 4 --receivers 3-1
+t bad_size 2 'not a whole number' $GOAL gen reduce_binomial -p 4 --size 6
+t bad_op 1 'bxor is not defined on Float32' $GOAL gen allreduce_ring -p 4 --type float32 --op bxor
+t unknown_algo 2 "unknown algorithm 'bcast_magic'" $GOAL gen bcast_magic -p 4
+t missing_p 2 '-p N missing' $GOAL gen bcast_binomial
+# goal run ALGO (once goal run hands algorithm names to cli_run_algo)
+if $GOAL run bcast_binomial -p 2 --check >/dev/null 2>&1; then
+  t run_check 0 '^ok$' $GOAL run allreduce_dissemination -p 13 --nway 2 --size 4096 --check
+  t run_threads 0 '^ok$' $GOAL run alltoall_bruck -p 7 --size 40 --threads --check
+  t run_aspen 0 '^ok$' $GOAL run reduce_aspen -p 9 --participants 0-4 --receivers 3-8 --type float64 --size 64 --check
+  t run_bad 1 'root 9 is out of range' $GOAL run reduce_binomial -p 4 --root 9 --check
+fi
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
