@@ -136,7 +136,8 @@ static void test_algorithms_with_noise(void) {
     static const int sample[] = {3, 5, 8, 13, 32};
     int i, p;
     for (i = 0; moving[i]; i++) {
-        if (th_full()) for (p = 2; p <= 32; p++) check_algo(moving[i], p, p);
+        /* from p = 3: with two ranks any single extra message is itself a bcast */
+        if (th_full()) for (p = 3; p <= 32; p++) check_algo(moving[i], p, p);
         else for (p = 0; p < 5; p++) check_algo(moving[i], sample[p], sample[p]);
     }
 }

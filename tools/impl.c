@@ -2,6 +2,5 @@
 #define GOAL_ALL_IMPLEMENTATION
 #include "../goal.h"
 #include "../goal_sched.h"
-#include "../goal_algos.h"
 #include "../goal_sim.h"
 #include "../goal_algos.h"
