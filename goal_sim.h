@@ -231,12 +231,12 @@ GOAL_API goal_status goal_sim_write_svg(const goal_world *w, const goal_sim_desc
    With p = 2 the signatures coincide: a rooted collective is one message and is reported
    as bcast, an alltoall as allgather.
    REPLACEMENT (declared when goal_algos.h is included before this header): the world is
-   rebuilt from its SST: each detected collective becomes the libgoal algorithm chosen in
-   goal_analyze_replace_desc (per-rank buffers are passed to the generator, so offsets may
-   differ between ranks; gather, scatter, allgather and alltoall need MPI's block layout
-   (block i at base + i * size, the own block copied locally) and otherwise keep direct
-   messages), every other tuple becomes one direct message or local copy, and a barrier
-   finding becomes the barrier algorithm. Refused (GOAL_ERR_ARG, with a message) when the
+   rebuilt from its SST: a bcast becomes the libgoal algorithm chosen in
+   goal_analyze_replace_desc (each rank's part is generated with its own buffer, so offsets
+   may differ between ranks), a barrier finding the chosen barrier algorithm, and every
+   other tuple one direct message or local copy (gather, scatter, allgather and alltoall
+   are kept as such direct, linear messages for now: their generators need MPI's block
+   layout, which is not checked yet). Refused (GOAL_ERR_ARG, with a message) when the
    world reduces or computes (exec other than copy, calc) or a rank's destinations overlap
    the sources it reads. Every piece has its own tag, so pieces never cross-match. */
 #define GOAL_ANALYZE_NONE 0xFFFFFFFFu
@@ -303,10 +303,6 @@ GOAL_API const char *goal_analyze_tuple_text(const goal_analyze_tuple *t, char *
 #ifdef GOAL_ALGOS_H_INCLUDED
 typedef struct goal_analyze_replace_desc {  /* algorithm names from goal_algos.h */
     const char *bcast;         /* default "bcast_binomial" */
-    const char *gather;        /* default "gather_binomial" */
-    const char *scatter;       /* default "scatter_binomial" */
-    const char *allgather;     /* default "allgather_recdoub" */
-    const char *alltoall;      /* default "alltoall_pairwise" */
     const char *barrier;       /* default "barrier_dissemination" */
     goal_allocator alloc;
 } goal_analyze_replace_desc;
