@@ -3,6 +3,7 @@
 #define GOAL_CLI_H
 #include <stddef.h>
 #include "../goal.h"
+#include "../goal_algos.h"
 #include "../goal_sim.h"
 
 /* Exit statuses every verb keeps. */
@@ -34,6 +35,7 @@ int cli_gen(int argc, char **argv);
 int cli_is_algo(const char *name);
 int cli_run_algo(int argc, char **argv);
 int cli_run(int argc, char **argv);
+int cli_analyze(int argc, char **argv);   /* wait sets, dataflow, collectives (cli_analyze.c) */
 int cli_check(int argc, char **argv);
 int cli_sim(int argc, char **argv);
 int cli_dot(int argc, char **argv);

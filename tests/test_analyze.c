@@ -1,0 +1,346 @@
+/* goal_sim.h analysis (the cDAG paper): the butterfly of Figures 1-5, every libgoal data
+   movement algorithm detected as its collective (also with random extra messages), p2p-only
+   worlds, barriers, reductions, LogGOPSim input, replacement (linear -> binomial bcast,
+   faster under LogGOPS), and allocation failures. */
+#define GOAL_ALL_IMPLEMENTATION
+#include "goal.h"
+#include "goal_algos.h"
+#include "goal_sim.h"
+#include "harness.h"
+
+static goal_world *parse(const char *text) {
+    goal_world *w = NULL;
+    goal_parse_desc pd;
+    goal_error err;
+    memset(&pd, 0, sizeof pd);
+    if (goal_parse(text, strlen(text), &pd, &w, &err) != GOAL_OK) printf("  parse: %s\n", err.msg);
+    return w;
+}
+static goal_world *load(const char *path) {
+    FILE *f = fopen(path, "rb");
+    static char buf[1 << 16];
+    size_t n;
+    if (!f) { printf("  cannot open %s\n", path); return NULL; }
+    n = fread(buf, 1, sizeof buf - 1, f);
+    buf[n] = 0;
+    fclose(f);
+    return parse(buf);
+}
+/* How many findings of kind k. */
+static size_t count_kind(const goal_analyze_result *r, goal_analyze_kind k) {
+    size_t i, n = 0;
+    for (i = 0; i < r->nfindings; i++) n += r->findings[i].kind == k;
+    return n;
+}
+static int has_tuple(const goal_analyze_result *r, int owner, uint64_t off, uint64_t size, int src, uint64_t soff) {
+    size_t i;
+    for (i = 0; i < r->ntuples; i++) {
+        const goal_analyze_tuple *t = &r->tuples[i];
+        if (t->owner == owner && t->offset == off && t->size == size && t->src == src && t->src_offset == soff && !t->slot) return 1;
+    }
+    return 0;
+}
+
+static void test_butterfly(void) {
+    goal_world *w = load("tests/data/analyze/butterfly4.goal");
+    goal_analyze_result r;
+    goal_error err;
+    size_t i, at0 = 0;
+    if (!w) { CHECK(0); return; }
+    CHECK_EQ(goal_analyze(w, NULL, &r, &err), GOAL_OK);
+    for (i = 0; i < r.ntuples; i++) at0 += r.tuples[i].owner == 0;
+    CHECK_EQ(at0, 4);   /* {(0,0,1,0,0), (0,1,1,1,1), (0,2,1,2,2), (0,3,1,3,3)} */
+    CHECK(has_tuple(&r, 0, 0, 1, 0, 0) && has_tuple(&r, 0, 1, 1, 1, 1) && has_tuple(&r, 0, 2, 1, 2, 2) && has_tuple(&r, 0, 3, 1, 3, 3));
+    CHECK_EQ(r.nfindings, 1);
+    CHECK_EQ(count_kind(&r, GOAL_ANALYZE_ALLTOALL), 1);
+    CHECK_EQ(r.findings[0].size, 1);
+    CHECK_EQ(r.findings[0].count, 12);
+    goal_analyze_free(&r);
+    goal_world_destroy(w);
+}
+
+/* The kind an algorithm must be found as; at p = 2 the signatures coincide. */
+static goal_analyze_kind expected_kind(const char *algo, int p) {
+    int all = strncmp(algo, "all", 3) == 0;
+    if (p == 2) return all ? GOAL_ANALYZE_ALLGATHER : GOAL_ANALYZE_BCAST;
+    if (strncmp(algo, "bcast", 5) == 0) return GOAL_ANALYZE_BCAST;
+    if (strncmp(algo, "gather", 6) == 0) return GOAL_ANALYZE_GATHER;
+    if (strncmp(algo, "scatter", 7) == 0) return GOAL_ANALYZE_SCATTER;
+    if (strncmp(algo, "allgather", 9) == 0) return GOAL_ANALYZE_ALLGATHER;
+    return GOAL_ANALYZE_ALLTOALL;
+}
+/* Rank r's part of algo, then (extra) random messages: message k goes from a random rank to
+   another one after the sender's part is done, into slot 2, size 1000 + k (sizes differ so
+   that they cannot form a collective), tag 1000 + k. */
+static goal_world *algo_world(const char *algo, int p, int extra, unsigned seed) {
+    goal_world *w = NULL;
+    goal_algo_desc d;
+    goal_error err;
+    int r, k;
+    memset(&d, 0, sizeof d);
+    d.algo = algo; d.root = p / 3; d.count = strncmp(algo, "bcast_chain", 11) == 0 ? 4096 : 8;
+    if (goal_world_create(&w, p, NULL) != GOAL_OK) return NULL;
+    for (r = 0; r < p; r++) {
+        goal_graph *g;
+        goal_graph_desc gd;
+        int32_t done;
+        unsigned s = seed;
+        memset(&gd, 0, sizeof gd);
+        gd.rank = r; gd.nranks = p;
+        goal_graph_create(&g, &gd);
+        done = goal_algo_build(g, &d, NULL, 0, NULL, &err);
+        if (done < 0) printf("  %s p=%d: %s\n", algo, p, err.msg);
+        for (k = 0; k < extra; k++) {
+            int from, to;
+            s = s * 1103515245u + 12345u; from = (int)((s >> 8) % (unsigned)p);
+            s = s * 1103515245u + 12345u; to = (from + 1 + (int)((s >> 8) % (unsigned)(p - 1))) % p;
+            if (from == r) goal_graph_requires(g, goal_graph_send(g, goal_buffer(2, 4096u * (unsigned)k, 1000u + (unsigned)k), to, 1000 + k), done);
+            if (to == r) goal_graph_recv(g, goal_buffer(3, 4096u * (unsigned)k, 1000u + (unsigned)k), from, 1000 + k);
+        }
+        if (goal_world_add_graph(w, g, &err) != GOAL_OK) printf("  %s p=%d: %s\n", algo, p, err.msg);
+        goal_graph_destroy(g);
+    }
+    return w;
+}
+static const char *const moving[] = {"bcast_binomial", "bcast_binary", "bcast_chain", "bcast_doublering", "gather_linear",
+    "gather_binomial", "scatter_linear", "scatter_binomial", "allgather_ring", "allgather_recdoub", "allgather_bruck",
+    "alltoall_linear", "alltoall_pairwise", "alltoall_bruck", NULL};
+
+static void check_algo(const char *algo, int p, int extra) {
+    goal_world *w = algo_world(algo, p, extra, (unsigned)p * 7919u);
+    goal_analyze_result r;
+    goal_error err;
+    goal_analyze_kind want = expected_kind(algo, p);
+    size_t n = 0, k;
+    if (!w) { CHECK(0); return; }
+    if (goal_analyze(w, NULL, &r, &err) != GOAL_OK) { printf("  %s p=%d: %s\n", algo, p, err.msg); CHECK(0); goal_world_destroy(w); return; }
+    for (k = 0; k < r.nfindings; k++) n += r.findings[k].kind != GOAL_ANALYZE_P2P && r.findings[k].kind != GOAL_ANALYZE_BARRIER;
+    if (n != 1 || count_kind(&r, want) != 1 || count_kind(&r, GOAL_ANALYZE_P2P) != (size_t)extra) {
+        printf("  %s p=%d extra=%d: %lu findings, %lu %s, %lu p2p\n", algo, p, extra, (unsigned long)r.nfindings,
+               (unsigned long)count_kind(&r, want), goal_analyze_kind_name(want), (unsigned long)count_kind(&r, GOAL_ANALYZE_P2P));
+        CHECK(0);
+    }
+    if (want <= GOAL_ANALYZE_SCATTER && p > 2) CHECK_EQ(r.findings[0].root, p / 3);
+    goal_analyze_free(&r);
+    goal_world_destroy(w);
+}
+static void test_algorithms(void) {
+    static const int sample[] = {2, 3, 4, 5, 7, 8, 12, 16, 31, 32};
+    int i, p;
+    for (i = 0; moving[i]; i++) {
+        if (th_full()) for (p = 2; p <= 32; p++) check_algo(moving[i], p, 0);
+        else for (p = 0; p < 10; p++) check_algo(moving[i], sample[p], 0);
+    }
+}
+static void test_algorithms_with_noise(void) {
+    static const int sample[] = {3, 5, 8, 13, 32};
+    int i, p;
+    for (i = 0; moving[i]; i++) {
+        /* from p = 3: with two ranks any single extra message is itself a bcast */
+        if (th_full()) for (p = 3; p <= 32; p++) check_algo(moving[i], p, p);
+        else for (p = 0; p < 5; p++) check_algo(moving[i], sample[p], sample[p]);
+    }
+}
+
+static void test_p2p_only(void) {
+    /* a chain 0 -> 1 -> 2 forwarding, and 3 -> 0: no collective, wait sets incomplete */
+    goal_world *w = parse("num_ranks 4;\nrank #0 { send 0,8 to 1; recv 16,4 from 3; }\n"
+                          "rank #1 { a: recv 0,8 from 0; b: send 0,8 to 2; requ b -> a; }\n"
+                          "rank #2 { recv 8,8 from 1; }\nrank #3 { send 4,4 to 0; }\n");
+    goal_analyze_result r;
+    goal_error err;
+    size_t k;
+    if (!w) { CHECK(0); return; }
+    CHECK_EQ(goal_analyze(w, NULL, &r, &err), GOAL_OK);
+    CHECK_EQ(r.nfindings, 3);
+    for (k = 0; k < r.nfindings; k++) CHECK_EQ(r.findings[k].kind, GOAL_ANALYZE_P2P);
+    CHECK(has_tuple(&r, 2, 8, 8, 0, 0));    /* forwarded: the source stays rank 0 */
+    CHECK(has_tuple(&r, 0, 16, 4, 3, 4));
+    goal_analyze_free(&r);
+    goal_world_destroy(w);
+}
+
+static void test_barrier_and_waits(void) {
+    static const char *const algos[] = {"barrier_dissemination", "barrier_linear"};
+    int i, p;
+    for (i = 0; i < 2; i++)
+        for (p = 2; p <= 9; p += 7) {
+            goal_world *w = algo_world(algos[i], p, 0, 1);
+            goal_analyze_result r;
+            goal_analyze_waits_result ws;
+            goal_error err;
+            CHECK_EQ(goal_analyze(w, NULL, &r, &err), GOAL_OK);
+            CHECK_EQ(r.nfindings, 1);
+            CHECK_EQ(count_kind(&r, GOAL_ANALYZE_BARRIER), 1);
+            CHECK_EQ(r.ntuples, 0);
+            CHECK_EQ(goal_analyze_waits(w, NULL, &ws), GOAL_OK);
+            CHECK_EQ(ws.start[ws.nranks], (size_t)p * (size_t)(p - 1));
+            goal_analyze_waits_free(&ws);
+            goal_analyze_free(&r);
+            goal_world_destroy(w);
+        }
+    {   /* binomial bcast from 8/3 = 2: the root waits for nobody, rank 3 (v = 1) for the root,
+           rank 2 + 7 = 1 (v = 7) for v = 6, 4, 0 */
+        goal_world *w = algo_world("bcast_binomial", 8, 0, 1);
+        goal_analyze_waits_result ws;
+        CHECK_EQ(goal_analyze_waits(w, NULL, &ws), GOAL_OK);
+        CHECK_EQ(ws.start[3] - ws.start[2], 0);
+        CHECK_EQ(ws.start[4] - ws.start[3], 1);
+        CHECK_EQ(ws.start[2] - ws.start[1], 3);
+        goal_analyze_waits_free(&ws);
+        goal_world_destroy(w);
+    }
+}
+
+static void test_reduction(void) {
+    goal_world *w = algo_world("allreduce_recdoub", 4, 0, 1), *nw = NULL;
+    goal_analyze_result r;
+    goal_analyze_source src[8];
+    goal_error err;
+    size_t k, reduced = 0;
+    CHECK_EQ(goal_analyze(w, NULL, &r, &err), GOAL_OK);
+    for (k = 0; k < r.ntuples; k++) {
+        if (r.tuples[k].mix == GOAL_ANALYZE_NONE) continue;
+        reduced++;
+        CHECK_EQ(goal_analyze_sources(&r, &r.tuples[k], src, 8), 4);   /* all four inputs */
+    }
+    CHECK_EQ(reduced, 4);
+    CHECK_EQ(count_kind(&r, GOAL_ANALYZE_P2P), 4);
+    CHECK_EQ(goal_analyze_replace(w, &r, NULL, &nw, &err), GOAL_ERR_ARG);
+    CHECK(strstr(err.msg, "computes") != NULL);
+    goal_analyze_free(&r);
+    goal_world_destroy(w);
+}
+
+static void test_loggopsim(void) {
+    goal_world *w = parse("num_ranks 2\nrank 0 {\nl1: send 8b to 1\n}\nrank 1 {\nl1: recv 8b from 0\n}\n");
+    goal_analyze_result r;
+    goal_analyze_waits_result ws;
+    goal_error err;
+    if (!w) { CHECK(0); return; }
+    CHECK_EQ(goal_analyze(w, NULL, &r, &err), GOAL_ERR_ARG);
+    CHECK(strstr(err.msg, "no buffer offsets") != NULL);
+    CHECK_EQ(goal_analyze_waits(w, NULL, &ws), GOAL_OK);
+    CHECK_EQ(ws.start[2] - ws.start[1], 1);
+    goal_analyze_waits_free(&ws);
+    goal_world_destroy(w);
+}
+
+static void test_unmatched(void) {
+    goal_world *w = parse("num_ranks 2;\nrank #0 { send 0,8 to 1; }\n");
+    goal_analyze_result r;
+    goal_error err;
+    CHECK_EQ(goal_analyze(w, NULL, &r, &err), GOAL_ERR_MATCH);
+    CHECK(strstr(err.msg, "unmatched send") != NULL);
+    goal_world_destroy(w);
+}
+
+/* Linear bcast of size bytes from 0, built by hand (libgoal has no linear bcast). */
+static goal_world *linear_bcast(int p, uint64_t size) {
+    goal_world *w;
+    goal_error err;
+    int r, j;
+    goal_world_create(&w, p, NULL);
+    for (r = 0; r < p; r++) {
+        goal_graph *g;
+        goal_graph_desc gd;
+        memset(&gd, 0, sizeof gd);
+        gd.rank = r; gd.nranks = p;
+        goal_graph_create(&g, &gd);
+        for (j = 1; j < p && r == 0; j++) goal_graph_send(g, goal_buffer(0, 0, size), j, 0);
+        if (r) goal_graph_recv(g, goal_buffer(0, 0, size), 0, 0);
+        goal_world_add_graph(w, g, &err);
+        goal_graph_destroy(g);
+    }
+    return w;
+}
+static uint64_t sim_time(const goal_world *w) {
+    goal_sim_result res;
+    uint64_t t = 0;
+    if (goal_sim_run(w, NULL, &res) == GOAL_OK) t = res.max;
+    goal_sim_result_free(&res);
+    return t;
+}
+static void test_replace_bcast(void) {
+    int p;
+    for (p = 4; p <= 64; p *= 2) {
+        goal_world *w = linear_bcast(p, 1024), *nw = NULL;
+        goal_analyze_result r, r2;
+        goal_error err;
+        uint64_t before, after;
+        CHECK_EQ(goal_analyze(w, NULL, &r, &err), GOAL_OK);
+        CHECK_EQ(count_kind(&r, GOAL_ANALYZE_BCAST), 1);
+        CHECK_EQ(goal_analyze_replace(w, &r, NULL, &nw, &err), GOAL_OK);
+        if (!nw) { CHECK(0); goal_analyze_free(&r); goal_world_destroy(w); continue; }
+        before = sim_time(w); after = sim_time(nw);
+        printf("  linear bcast p=%d: %llu -> binomial %llu\n", p, (unsigned long long)before, (unsigned long long)after);
+        if (p >= 8) CHECK(after < before);
+        /* same semantics: the same SST, again one bcast */
+        CHECK_EQ(goal_analyze(nw, NULL, &r2, &err), GOAL_OK);
+        CHECK_EQ(r2.ntuples, r.ntuples);
+        CHECK_EQ(count_kind(&r2, GOAL_ANALYZE_BCAST), 1);
+        CHECK_EQ(r2.nfindings, 1);
+        goal_analyze_free(&r2);
+        goal_analyze_free(&r);
+        goal_world_destroy(nw);
+        goal_world_destroy(w);
+    }
+}
+
+static void test_replace_rest(void) {
+    /* a gather and p2p messages become direct messages with the same SST */
+    goal_world *w = algo_world("gather_binomial", 6, 6, 3), *nw = NULL;
+    goal_analyze_result r, r2;
+    goal_error err;
+    size_t k;
+    CHECK_EQ(goal_analyze(w, NULL, &r, &err), GOAL_OK);
+    CHECK_EQ(goal_analyze_replace(w, &r, NULL, &nw, &err), GOAL_OK);
+    CHECK_EQ(goal_analyze(nw, NULL, &r2, &err), GOAL_OK);
+    CHECK_EQ(r2.ntuples, r.ntuples);
+    for (k = 0; k < r.ntuples && k < r2.ntuples; k++)
+        CHECK(r.tuples[k].owner == r2.tuples[k].owner && r.tuples[k].offset == r2.tuples[k].offset && r.tuples[k].src == r2.tuples[k].src &&
+              r.tuples[k].src_offset == r2.tuples[k].src_offset && r.tuples[k].size == r2.tuples[k].size);
+    CHECK_EQ(count_kind(&r2, GOAL_ANALYZE_GATHER), 1);
+    goal_analyze_free(&r2);
+    goal_analyze_free(&r);
+    goal_world_destroy(nw);
+    goal_world_destroy(w);
+}
+
+/* Every allocation failure comes back as an error, and nothing leaks. */
+static void test_alloc_failures(void) {
+    goal_world *w = algo_world("alltoall_bruck", 5, 5, 9);
+    long k;
+    for (k = 0; k < 400; k++) {
+        th_counter c = {0, 0, 0};
+        goal_analyze_desc d;
+        goal_analyze_result r;
+        goal_error err;
+        goal_status st;
+        memset(&d, 0, sizeof d);
+        c.fail_after = k;
+        d.alloc.alloc_fn = th_alloc; d.alloc.free_fn = th_free; d.alloc.user = &c;
+        st = goal_analyze(w, &d, &r, &err);
+        if (st == GOAL_OK) { CHECK_EQ(count_kind(&r, GOAL_ANALYZE_ALLTOALL), 1); goal_analyze_free(&r); }
+        else CHECK_EQ(st, GOAL_ERR_NOMEM);
+        CHECK_EQ(c.allocs, c.frees);
+        if (st == GOAL_OK) break;
+    }
+    CHECK(k < 400);
+    goal_world_destroy(w);
+}
+
+int main(void) {
+    RUN(test_butterfly);
+    RUN(test_algorithms);
+    RUN(test_algorithms_with_noise);
+    RUN(test_p2p_only);
+    RUN(test_barrier_and_waits);
+    RUN(test_reduction);
+    RUN(test_loggopsim);
+    RUN(test_unmatched);
+    RUN(test_replace_bcast);
+    RUN(test_replace_rest);
+    RUN(test_alloc_failures);
+    return th_done();
+}

@@ -1,0 +1,147 @@
+/* goal analyze: wait sets, dataflow in SST form, collective detection and replacement
+   (goal_sim.h, the cDAG paper). */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+enum { AN_WAITS = 1, AN_DATAFLOW, AN_COLLECTIVES, AN_REPLACE };
+
+static int an_waits(const goal_world *w) {
+    goal_analyze_waits_result r;
+    goal_status st = goal_analyze_waits(w, NULL, &r);
+    int32_t i;
+    size_t k;
+    if (st != GOAL_OK) return cli_fail("analyze: %s (goal check tells why)", goal_strerror(st));
+    for (i = 0; i < r.nranks; i++) {
+        size_t n = r.start[i + 1] - r.start[i];
+        printf("rank %ld waits for %lu%s", (long)i, (unsigned long)n, n + 1 == (size_t)r.nranks ? " (all)" : "");
+        for (k = r.start[i]; k < r.start[i + 1]; k++) printf(" %ld", (long)r.ranks[k]);
+        putchar('\n');
+    }
+    goal_analyze_waits_free(&r);
+    return CLI_OK;
+}
+
+/* A reduced tuple's sources after it: " from (rank,offset) ...". */
+static void an_sources(const goal_analyze_result *r, const goal_analyze_tuple *t) {
+    goal_analyze_source src[64];
+    size_t n = goal_analyze_sources(r, t, src, 64), k;
+    printf(" from");
+    for (k = 0; k < n; k++) {
+        if (src[k].slot) printf(" (%ld,%s%lu:%llu)", (long)src[k].rank, src[k].slot == GOAL_SLOT_SCRATCH ? "scratch" : "",
+                                src[k].slot == GOAL_SLOT_SCRATCH ? 0ul : (unsigned long)src[k].slot, (unsigned long long)src[k].offset);
+        else printf(" (%ld,%llu)", (long)src[k].rank, (unsigned long long)src[k].offset);
+    }
+    if (n == 64) printf(" ...");
+}
+static void an_dataflow(const goal_analyze_result *r) {
+    size_t k;
+    char buf[200];
+    for (k = 0; k < r->ntuples; k++) {
+        printf("%s", goal_analyze_tuple_text(&r->tuples[k], buf, sizeof buf));
+        if (r->tuples[k].mix != GOAL_ANALYZE_NONE) an_sources(r, &r->tuples[k]);
+        putchar('\n');
+    }
+}
+/* One line per finding: KIND, then root, size and tuple count, or the tuple (p2p). */
+static void an_collectives(const goal_analyze_result *r) {
+    size_t k;
+    char buf[200];
+    for (k = 0; k < r->nfindings; k++) {
+        const goal_analyze_finding *f = &r->findings[k];
+        printf("%s", goal_analyze_kind_name(f->kind));
+        if (f->kind == GOAL_ANALYZE_P2P) printf(" %s", goal_analyze_tuple_text(&r->tuples[r->members[f->first]], buf, sizeof buf));
+        else if (f->kind == GOAL_ANALYZE_BARRIER) printf(" ranks %ld", (long)r->nranks);
+        else {
+            if (f->root >= 0) printf(" root %ld", (long)f->root);
+            printf(" size %llu tuples %lu", (unsigned long long)f->size, (unsigned long)f->count);
+        }
+        putchar('\n');
+    }
+}
+
+/* --bcast ALGO etc. into the replacement desc; 1 when argv[*i] was one. */
+static int an_algo_opt(int argc, char **argv, int *i, goal_analyze_replace_desc *d, int *rc) {
+    static const char *const names[] = {"--bcast", "--barrier"};
+    const char **fields[2];
+    const char *v;
+    int k;
+    fields[0] = &d->bcast; fields[1] = &d->barrier;
+    for (k = 0; k < 2; k++) {
+        if (!cli_opt(argc, argv, i, names[k], &v)) continue;
+        if (!v || !goal_algo_find(v)) *rc = cli_usage("analyze: %s needs an algorithm name (goal_algos.h), not '%s'", names[k], v ? v : "");
+        else *fields[k] = v;
+        return 1;
+    }
+    return 0;
+}
+static int an_args(int argc, char **argv, const char **file, int *mode, const char **out, goal_analyze_replace_desc *d) {
+    static const char *const modes[] = {"--waits", "--dataflow", "--collectives", "--replace"};
+    int i, k, rc = CLI_OK;
+    const char *v;
+    for (i = 1; i < argc && rc == CLI_OK; i++) {
+        for (k = 0; k < 4 && strcmp(argv[i], modes[k]) != 0; k++) {}
+        if (k < 4) {
+            if (*mode) return cli_usage("analyze: one of --waits, --dataflow, --collectives, --replace");
+            *mode = k + 1;
+        } else if (an_algo_opt(argc, argv, &i, d, &rc)) {
+        } else if (cli_opt(argc, argv, &i, "-o", &v)) {
+            if (!v) return cli_usage("analyze: -o needs a file name");
+            *out = v;
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            return cli_usage("analyze: unknown option '%s'", argv[i]);
+        } else if (*file) {
+            return cli_usage("analyze: one FILE only");
+        } else {
+            *file = argv[i];
+        }
+    }
+    if (rc != CLI_OK) return rc;
+    if (!*file) return cli_usage("analyze: FILE is missing");
+    if (!*mode) return cli_usage("analyze: say what: --waits, --dataflow, --collectives or --replace -o OUT");
+    if ((*mode == AN_REPLACE) != (*out != NULL)) return cli_usage("analyze: -o OUT goes with --replace (and only with it)");
+    return CLI_OK;
+}
+/* The replaced world as paper-dialect text into OUT; what replaced what on stdout. */
+static int an_replace(const goal_world *w, const goal_analyze_result *r, const goal_analyze_replace_desc *d, const char *path) {
+    goal_world *nw;
+    goal_error err;
+    void *f;
+    size_t k;
+    int rc;
+    if (goal_analyze_replace(w, r, d, &nw, &err) != GOAL_OK) return cli_fail("analyze: %s", err.msg);
+    for (k = 0; k < r->nfindings; k++) {
+        const goal_analyze_finding *fi = &r->findings[k];
+        const char *by = fi->kind == GOAL_ANALYZE_BCAST ? (d->bcast ? d->bcast : "bcast_binomial")
+                       : fi->kind == GOAL_ANALYZE_BARRIER ? (d->barrier ? d->barrier : "barrier_dissemination") : "direct messages";
+        if (fi->kind != GOAL_ANALYZE_P2P) printf("%s size %llu: %s\n", goal_analyze_kind_name(fi->kind), (unsigned long long)fi->size, by);
+    }
+    if (!(f = cli_open_out(path))) { goal_world_destroy(nw); return CLI_BAD_INPUT; }
+    rc = goal_world_write(nw, GOAL_DIALECT_PAPER, cli_write_file, f) != GOAL_OK;
+    rc |= cli_close_out(f);
+    goal_world_destroy(nw);
+    return rc ? cli_fail("analyze: cannot write %s", path) : CLI_OK;
+}
+
+int cli_analyze(int argc, char **argv) {
+    const char *file = NULL, *out = NULL;
+    int mode = 0, rc;
+    goal_world *w;
+    goal_analyze_replace_desc rd;
+    goal_analyze_desc d;
+    goal_analyze_result r;
+    goal_error err;
+    memset(&rd, 0, sizeof rd);
+    memset(&d, 0, sizeof d);
+    if ((rc = an_args(argc, argv, &file, &mode, &out, &rd)) || (rc = cli_load_world(file, &w))) return rc;
+    if (mode == AN_WAITS) rc = an_waits(w);
+    else if (goal_analyze(w, &d, &r, &err) != GOAL_OK) rc = cli_fail("%s: %s", file, err.msg);
+    else {
+        if (mode == AN_DATAFLOW) an_dataflow(&r);
+        if (mode == AN_COLLECTIVES) an_collectives(&r);
+        if (mode == AN_REPLACE) rc = an_replace(w, &r, &rd, out);
+        goal_analyze_free(&r);
+    }
+    goal_world_destroy(w);
+    return cli_close_out(stdout) ? CLI_BAD_INPUT : rc;
+}
