@@ -24,5 +24,15 @@ t bad_input 1 'line 1' sh -c "printf 'rank #0 { bogus; }' | $GOAL run -"
 t missing_file 1 'cannot open' $GOAL run /nonexistent.goal
 t usage 2 'unknown option' $GOAL run --frobnicate x
 t custom_transport 0 'rank 0 holds 100 \(expected 100\)' ./build/examples/custom_transport
+# make run's demo: generate, verify, simulate, run, draw; the pictures are real files.
+demo=$(mktemp -d)
+t demo 0 '^demo: all ok' $GOAL demo -o "$demo"
+t demo_verify 0 'verify:   every send meets its receive, no deadlock, 7 messages matched' $GOAL demo -o "$demo"
+t demo_run 0 'run:      in-process ranks on random data: every rank holds the reference result' $GOAL demo -o "$demo"
+t demo_dot 0 '<svg' dot -Tsvg "$demo/reduce_aspen.dot"
+t demo_svg 0 '</svg>' tail -c 200 "$demo/bcast_binomial.svg"
+t demo_trace 0 'traceEvents' python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('traceEvents' if d.get('traceEvents') or isinstance(d, list) else 'none')" "$demo/bcast_binomial.json"
+t demo_text 0 '^ok$' $GOAL run "$demo/reduce_aspen.goal"
+rm -rf "$demo"
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -34,6 +34,11 @@ int cli_gen(int argc, char **argv);
 /* goal run ALGO ...: cli_run hands over when its argument is an algorithm name. */
 int cli_is_algo(const char *name);
 int cli_run_algo(int argc, char **argv);
+/* Runs algorithm d on p ranks on random data against a reference: 0 when right, else 1;
+   msg says which (the demo's check). */
+struct goal_algo_desc;
+int cli_algo_verify(const struct goal_algo_desc *d, int p, char *msg, size_t len);
+int cli_demo(int argc, char **argv);
 int cli_run(int argc, char **argv);
 int cli_analyze(int argc, char **argv);   /* wait sets, dataflow, collectives (cli_analyze.c) */
 int cli_check(int argc, char **argv);

@@ -178,3 +178,16 @@ int cli_run_algo(int argc, char **argv) {
     printf("ok\n");
     return CLI_OK;
 }
+
+int cli_algo_verify(const struct goal_algo_desc *d, int p, char *msg, size_t len) {
+    goal_error err;
+    ac_result res;
+    goal_status st;
+    memset(&err, 0, sizeof err);
+    st = ac_check(d, p, 0, 1, &res, &err);
+    if (st != GOAL_OK) snprintf(msg, len, "%s", err.msg);
+    else if (res.rank >= 0)
+        snprintf(msg, len, "rank %d offset %llu: expected %s, got %s", res.rank, (unsigned long long)res.offset, res.expected, res.got);
+    else snprintf(msg, len, "every rank holds the reference result");
+    return st != GOAL_OK || res.rank >= 0;
+}

@@ -42,8 +42,8 @@ static void on_stuck(void *user, int rank, int32_t action, int posted) {
             describe(&c->s[rank], action, d), posted ? "posted, never matched" : "never started");
 }
 /* 32-bit FNV-1a: a short fingerprint of a rank's memory after the run. */
-static unsigned long digest(const unsigned char *p, uint64_t n) {
-    uint32_t h = 2166136261u;
+static unsigned long digest(unsigned long start, const unsigned char *p, uint64_t n) {
+    uint32_t h = (uint32_t)start;
     uint64_t k;
     for (k = 0; k < n; k++) h = (h ^ p[k]) * 16777619u;
     return (unsigned long)h;
@@ -53,8 +53,9 @@ int cli_run(int argc, char **argv) {
     const char *path = NULL;
     int threads = 0, trace = 0, i, n, rc = CLI_OK;
     run_ctx c;
-    goal_slot *slot = NULL;
+    goal_slot *slot = NULL;               /* nslots per rank */
     const goal_slot **slots = NULL;
+    uint32_t nslots = 1, j;
     goal_world_run_desc d;
     goal_error err;
     goal_status st;
@@ -73,37 +74,46 @@ int cli_run(int argc, char **argv) {
     if (cli_load_world(path, &c.w)) return CLI_BAD_INPUT;
     n = goal_world_nranks(c.w);
     c.s = (goal_schedule *)calloc((size_t)n, sizeof *c.s);
-    slot = (goal_slot *)calloc((size_t)n, sizeof *slot);
-    slots = (const goal_slot **)calloc((size_t)n, sizeof *slots);
-    if (!c.s || !slot || !slots) { rc = cli_fail("out of memory"); goto done; }
-    /* Slot 0 of each rank: as large as the schedule touches, byte k = (7 r + k) mod 256. */
+    if (!c.s) { rc = cli_fail("out of memory"); goto done; }
     for (i = 0; i < n; i++) {
-        uint64_t k, size;
         if (goal_world_schedule(c.w, i, &c.s[i]) != GOAL_OK) { rc = cli_fail("%s: rank %d has no schedule", path, i); goto done; }
-        size = goal_schedule_slot_size(&c.s[i], 0);
-        if (size > ((size_t)-1) / 2 || !(slot[i].data = malloc(size ? (size_t)size : 1))) {
-            rc = cli_fail("%s: rank %d: cannot allocate %llu bytes for slot 0", path, i, (unsigned long long)size);
-            goto done;
+        if (c.s[i].nslots > nslots) nslots = c.s[i].nslots;
+    }
+    slot = (goal_slot *)calloc((size_t)n * nslots, sizeof *slot);
+    slots = (const goal_slot **)calloc((size_t)n, sizeof *slots);
+    if (!slot || !slots) { rc = cli_fail("out of memory"); goto done; }
+    /* Each slot as large as the rank's schedule touches; byte k of slot j of rank r holds
+       (7 r + 13 j + k) mod 256. */
+    for (i = 0; i < n; i++) {
+        slots[i] = &slot[(size_t)i * nslots];
+        for (j = 0; j < nslots; j++) {
+            goal_slot *sl = &slot[(size_t)i * nslots + j];
+            uint64_t k, size = goal_schedule_slot_size(&c.s[i], j);
+            if (size > ((size_t)-1) / 2 || !(sl->data = malloc(size ? (size_t)size : 1))) {
+                rc = cli_fail("%s: rank %d: cannot allocate %llu bytes for slot %lu", path, i, (unsigned long long)size, (unsigned long)j);
+                goto done;
+            }
+            for (k = 0; k < size; k++) ((unsigned char *)sl->data)[k] = (unsigned char)(7u * (unsigned)i + 13u * j + k);
+            sl->size = size;
         }
-        for (k = 0; k < size; k++) ((unsigned char *)slot[i].data)[k] = (unsigned char)(7u * (unsigned)i + k);
-        slot[i].size = size;
-        slots[i] = &slot[i];
     }
     memset(&d, 0, sizeof d);
-    d.world = c.w; d.slots = slots; d.nslots = 1; d.threads = threads;
+    d.world = c.w; d.slots = slots; d.nslots = nslots; d.threads = threads;
     if (trace) { d.trace = on_trace; d.trace_user = &c; }
     d.stuck = on_stuck; d.stuck_user = &c;
     st = goal_world_run(&d, &err);
     if (st == GOAL_ERR_DEADLOCK) { fprintf(stderr, "goal: %s: %s\n", path, err.msg); rc = CLI_DEADLOCK; }
     else if (st != GOAL_OK) rc = cli_fail("%s: %s", path, err.msg);
     else {
-        for (i = 0; i < n; i++)
-            printf("rank %d done %lu actions digest %08lx\n", i, (unsigned long)c.s[i].nactions,
-                   digest((const unsigned char *)slot[i].data, slot[i].size));
+        for (i = 0; i < n; i++) {
+            unsigned long h = 2166136261ul;
+            for (j = 0; j < nslots; j++) h = digest(h, (const unsigned char *)slot[(size_t)i * nslots + j].data, slot[(size_t)i * nslots + j].size);
+            printf("rank %d done %lu actions digest %08lx\n", i, (unsigned long)c.s[i].nactions, h);
+        }
         printf("ok\n");
     }
 done:
-    for (i = 0; slot && i < n; i++) free(slot[i].data);
+    for (i = 0; slot && (size_t)i < (size_t)n * nslots; i++) free(slot[i].data);
     free(slot);
     free(slots);
     free(c.s);

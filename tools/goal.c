@@ -6,6 +6,7 @@
 #include "cli.h"
 
 static const struct { const char *name; cli_verb_fn fn; const char *help; } verbs[] = {
+    {"demo", cli_demo, "demo [-o DIR]                          the story in one run: generate, verify, simulate, run, draw"},
     {"fmt", cli_fmt, "fmt FILE [--dialect paper|loggopsim]   parse, check and print a world"},
     {"asm", cli_asm, "asm FILE -o OUT                        compile every rank into a world file"},
     {"dis", cli_dis, "dis FILE                               print a world file as text"},
