@@ -1,0 +1,1185 @@
+/* goal_algos.h - v0.1.0 - schedule generators for collective algorithms, for every process
+   count and every root: each appends one rank's part of an algorithm to a goal_graph.
+
+   In exactly ONE .c or .cpp file:   #define GOAL_ALGOS_IMPLEMENTATION   then
+   #include "goal_algos.h"   (GOAL_ALL_IMPLEMENTATION works as well). Needs only goal.h's
+   public API; goal.h's implementation must be compiled somewhere (GOAL_IMPLEMENTATION).
+
+   Sections: OVERVIEW · STEP BY STEP · ALGORITHMS · BUFFERS · ORDER OF REDUCTIONS ·
+             COMPOSING · ERRORS · LICENSE
+
+   OVERVIEW
+   --------
+   An algorithm is named "<collective>_<algorithm>" (goal_algo_list prints them all). A
+   goal_algo_desc says which one and with what parameters; zero means "default" everywhere.
+   goal_algo_build appends rank r's part to a graph: its first actions wait for the given
+   actions (`after`), and it returns ONE action that completes when rank r's part is done,
+   so algorithms compose (a reduce, then a broadcast; stages of a pipeline).
+   goal_algo_world builds the whole world (all p ranks) at once.
+
+   STEP BY STEP
+   ------------
+     goal_algo_desc d = {0};
+     d.algo = "allreduce_recdoub"; d.count = 1024; d.dtype = GOAL_INT32; d.op = GOAL_OP_SUM;
+     goal_world *w; goal_error err;
+     if (goal_algo_world(&w, &d, 12, &err) != GOAL_OK) puts(err.msg);
+     ... run it with goal_sched.h's goal_world_run: slot 0 = input, slot 1 = output ...
+   Or one rank at a time, after other actions of that rank:
+     int32_t done = goal_algo_build(g, &d, &prev, 1, NULL, &err);   // id, or < 0: error
+
+   ALGORITHMS   (p ranks, v = (rank - root) mod p, "rounds" = longest chain of messages)
+   ----------
+   bcast_binomial         GOAL paper, Listing 2, rooted anywhere; depth ceil(log2 p)
+   bcast_binary           binary tree: v's children 2v+1, 2v+2 (Schedgen's binarytreebcast)
+   bcast_chain            pipelined chain v -> v+1 in segments of `segment` bytes (paper IV.C)
+   bcast_doublering       Schedgen's double ring: the root's data travels the ring both ways
+                          and returns to the root (each rank forwards what it receives)
+   reduce_binomial        receive-reduce-send on a binomial tree (subtrees are contiguous
+                          ranges of v, so the op is applied in v order); depth ceil(log2 p)
+   reduce_chain           pipelined chain v -> v-1 towards the root, in segments
+   reduce_aspen           Aspen (ICS'08) section 3.2: participants P, receivers R (R may hold
+                          non-participants and be larger than P). Fold to a power of two,
+                          halve while |P| >= 2 max(|Rp|,|Rnp|), butterfly with the last step
+                          pruned, deliver to Rnp: directly when |Rnp| <= |P|, else by
+                          concurrent binomial trees from every holder. Rounds at most
+                          2+floor(log2|P|) (|Rnp| <= |P|), else 2+ceil(log2|Rnp|).
+   allreduce_recdoub      butterfly; for p not a power of two, ranks >= rho = 2^floor(log2 p)
+                          first send to rank - rho and get the result back at the end
+                          (Aspen 2.1): 2+floor(log2 p) rounds, log2 p for powers of two
+   allreduce_dissemination  n-way dissemination (paper Listing 3), ceil(log_{n+1} p) rounds.
+                          Correct for every p: the last round sends partial windows kept
+                          from earlier rounds (base-(n+1) digits of what is missing), so no
+                          contribution counts twice
+   allreduce_ring         ring reduce-scatter then ring allgather on p near-equal blocks
+   barrier_dissemination  n-way dissemination with empty messages, ceil(log_{n+1} p) rounds
+   barrier_linear         everyone sends to the root, which answers all (Schedgen linbarrier)
+   gather_linear          everyone sends its block to the root
+   gather_binomial        binomial tree; subtrees forward their blocks as one message
+   scatter_linear         the root sends block i to rank i
+   scatter_binomial       binomial tree, the reverse of gather_binomial
+   allgather_ring         p-1 steps around the ring
+   allgather_recdoub      recursive doubling; non-powers of two fold in and out as above
+   allgather_bruck        Bruck: ceil(log2 p) rounds, then a local rotation
+   alltoall_linear        all sends and receives at once (Schedgen linear_alltoall)
+   alltoall_pairwise      p-1 steps: send to rank+k, receive from rank-k
+   alltoall_bruck         Bruck: ceil(log2 p) rounds of packed blocks, local rotations
+   reduce_scatter_ring    ring reduce-scatter of p blocks of `count` elements
+   scan_linear            inclusive prefix along the ranks
+   exscan_linear          exclusive prefix along the ranks
+   `nway` (default 1) is used by the dissemination algorithms; `segment` (bytes, default 1024,
+   rounded down to whole elements, at least one) by the chains. Every algorithm sends its
+   messages also for count 0 (empty messages), so the structure does not depend on the size.
+
+   BUFFERS
+   -------
+   Slot IN (default 0) holds the input and slot OUT (default 1) the output, in MPI's layout
+   (sendbuf / recvbuf), starting at in_offset / out_offset. n = count elements of dtype.
+   The input is never written. Temporaries live in GOAL_SLOT_SCRATCH from scratch_offset on
+   (the executor allocates the scratch slot, sized by the schedule).
+     bcast_*               OUT n: the root's is the data, every other rank's receives it
+     reduce_*              IN n on every rank (participant); OUT n at the root (receivers)
+     allreduce_*           IN n, OUT n on every rank (allreduce_ring: n split in p blocks)
+     scan_*, exscan_*      IN n, OUT n (exscan: rank 0's OUT is not written)
+     gather_*              IN n; OUT p*n at the root, block i from rank i
+     scatter_*             IN p*n at the root, block i for rank i; OUT n
+     allgather_*           IN n; OUT p*n, block i from rank i
+     alltoall_*            IN p*n, block j for rank j; OUT p*n, block i from rank i
+     reduce_scatter_ring   IN p*n; OUT n: block `rank` of the elementwise reduction
+     barrier_*             no data: empty messages
+   reduce_aspen: ranks in P read IN, ranks in R write OUT; others take no part.
+
+   ORDER OF REDUCTIONS
+   -------------------
+   The predefined ops (except copy) are commutative, and every reduction is correct with
+   them. For a non-commutative op (a user function, GOAL_OP_USER with `fn`) set
+   `noncommutative`: the result is then op(x0, op(x1, ... x_{p-1})) in rank order, with the
+   op applied as buf1 = op(buf1, buf2) where buf1 always holds lower ranks than buf2.
+   Algorithms that do this: reduce_binomial, reduce_chain (both reduce to rank 0 and forward
+   to the root when the root is not 0), scan_linear, exscan_linear. The others return
+   GOAL_ERR_OP for `noncommutative`. Floating-point results differ from a serial loop by
+   rounding only (the order of combination differs).
+
+   COMPOSING
+   ---------
+   The returned action completes when this rank's part is done: every buffer it wrote
+   holds its result and every buffer it reads may be changed. Two algorithms in flight at
+   once on the same ranks (Aspen's concurrent reductions) need different `tag`s (or
+   different execution contexts), different buffers, and different scratch ranges:
+   goal_algo_part.scratch_end of the first is the scratch_offset of the second.
+   Messages between the same two ranks within one algorithm are ordered by dependencies
+   (irequires where only the posting order matters), so FIFO matching is never ambiguous.
+
+   ERRORS
+   ------
+   Bad parameters give a negative goal_status and a message in the goal_error (may be
+   NULL), never a crash: p <= 0, root or receivers or participants out of range, duplicate
+   participants or receivers, empty P or R, nway < 0 (0 = default 1), an unknown algorithm,
+   an op undefined on the dtype, a noncommutative op where the algorithm cannot keep the
+   order, sizes that overflow. A graph error (out of memory) comes back as its status.
+
+   LICENSE: MIT, as goal.h.
+*/
+#ifndef GOAL_ALGOS_H_INCLUDED
+#define GOAL_ALGOS_H_INCLUDED
+#include "goal.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define GOAL_ALGO_SLOT_IN 0u     /* default slot of the input */
+#define GOAL_ALGO_SLOT_OUT 1u    /* default slot of the output */
+
+/* What an algorithm uses, for goal_algo_info.flags. */
+#define GOAL_ALGO_ROOTED 0x01u   /* takes a root */
+#define GOAL_ALGO_REDUCES 0x02u  /* applies op (dtype matters) */
+#define GOAL_ALGO_ORDERED 0x04u  /* keeps rank order for a noncommutative op */
+#define GOAL_ALGO_SEGMENTED 0x08u /* takes a segment size */
+#define GOAL_ALGO_NWAY 0x10u     /* takes nway */
+#define GOAL_ALGO_SETS 0x20u     /* takes participants and receivers */
+
+typedef struct goal_algo_info {
+    const char *name;            /* canonical: "bcast_binomial" */
+    const char *description;     /* one line */
+    unsigned flags;              /* GOAL_ALGO_* */
+} goal_algo_info;
+
+typedef struct goal_algo_desc {  /* zero-initialise, then set what differs */
+    const char *algo;            /* canonical name (required) */
+    int root;                    /* default 0 */
+    uint64_t count;              /* elements per block; default 0 (empty messages) */
+    goal_dtype dtype;            /* default GOAL_INT8 (so count is bytes) */
+    goal_op op;                  /* default GOAL_OP_MAX (the enum's zero): set it */
+    uint32_t fn;                 /* user function id when op == GOAL_OP_USER */
+    int noncommutative;          /* 1: apply op in rank order (see ORDER OF REDUCTIONS) */
+    int nway;                    /* dissemination fan-out; default 1 */
+    uint64_t segment;            /* chain segment in bytes; default 1024 */
+    int tag;                     /* tag of every message; default 0 */
+    const int *participants;     /* reduce_aspen: P; NULL = all ranks */
+    int nparticipants;
+    const int *receivers;        /* reduce_aspen: R; NULL = { root } */
+    int nreceivers;
+    int custom_slots;            /* 0: IN = slot 0, OUT = slot 1; 1: use the next two */
+    uint32_t in_slot, out_slot;
+    uint64_t in_offset, out_offset, scratch_offset;
+    goal_allocator alloc;        /* for temporary memory while building */
+} goal_algo_desc;
+
+typedef struct goal_algo_part {  /* what goal_algo_build reports */
+    int32_t done;                /* completes when this rank's part is done */
+    uint64_t scratch_end;        /* scratch_offset + the scratch bytes this part uses */
+} goal_algo_part;
+
+/* The i-th algorithm (0, 1, ...), NULL past the end. */
+GOAL_API const goal_algo_info *goal_algo_list(int i);
+/* The algorithm with this canonical name, or NULL. */
+GOAL_API const goal_algo_info *goal_algo_find(const char *name);
+/* Checks d for p ranks without building anything. */
+GOAL_API goal_status goal_algo_check(const goal_algo_desc *d, int nranks, goal_error *err);
+/* Appends rank goal_graph_rank(g)'s part to g, after the nafter actions in after.
+   Returns the action that completes it (>= 0), or a negative goal_status. */
+GOAL_API int32_t goal_algo_build(goal_graph *g, const goal_algo_desc *d, const int32_t *after, int nafter,
+                                 goal_algo_part *part, goal_error *err);
+/* Builds and compiles every rank's part into a new world of nranks ranks. */
+GOAL_API goal_status goal_algo_world(goal_world **out, const goal_algo_desc *d, int nranks, goal_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* GOAL_ALGOS_H_INCLUDED */
+
+/* ======================================================================================= */
+/*                                   IMPLEMENTATION                                         */
+/* ======================================================================================= */
+#if (defined(GOAL_ALGOS_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && !defined(GOAL__ALGOS_IMPL_DONE)
+#define GOAL__ALGOS_IMPL_DONE
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <stdlib.h>
+
+/* ---- >>> context ------------------------------------------------------------------------ */
+/* One build: the graph, the parameters resolved, and which actions already have a
+   dependent (the others are the sinks the final join waits for). */
+typedef struct goal__algo {
+    goal_graph *g;
+    const goal_algo_desc *d;
+    int rank, p, root, v, tag;
+    goal_dtype dtype;
+    uint64_t es, count, n;         /* element size, elements, n = count * es bytes */
+    goal_buf in, out;              /* the blocks at in_offset / out_offset, n bytes */
+    uint64_t scratch;              /* next free scratch byte */
+    int32_t start, first;          /* action everything waits for (-1: none); first id */
+    uint8_t *used;                 /* used[id - first]: some action requires id */
+    size_t ucap;
+    goal_allocator alloc;
+    goal_status st;                /* first failure of a helper */
+} goal__algo;
+
+static void *goal__algo_malloc(size_t n, void *u) { (void)u; return malloc(n); }
+static void goal__algo_mfree(void *p, void *u) { (void)u; free(p); }
+
+static goal_status goal__algo_fail(goal_error *err, goal_status st, const char *fmt, ...) {
+    va_list ap;
+    if (!err) return st;
+    memset(err, 0, sizeof *err);
+    err->status = st;
+    err->rank = -1;
+    err->action = -1;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* Marks id as having a dependent; grows the table as actions are added. */
+static void goal__algo_mark(goal__algo *c, int32_t id, int used) {
+    size_t k;
+    if (id < c->first) return;
+    k = (size_t)(id - c->first);
+    if (k >= c->ucap) {
+        size_t ncap = c->ucap ? c->ucap * 2 : 64;
+        uint8_t *nu;
+        while (ncap <= k) ncap *= 2;
+        nu = (uint8_t *)c->alloc.alloc_fn(ncap, c->alloc.user);
+        if (!nu) { c->st = GOAL_ERR_NOMEM; return; }
+        memset(nu, 0, ncap);
+        if (c->used) { memcpy(nu, c->used, c->ucap); c->alloc.free_fn(c->used, c->alloc.user); }
+        c->used = nu;
+        c->ucap = ncap;
+    }
+    if (used) c->used[k] = 1;
+}
+
+/* a starts after b completed; b < 0 means "after the start". */
+static void goal__algo_dep(goal__algo *c, int32_t a, int32_t b) {
+    goal_status st;
+    if (b < 0) b = c->start;
+    if (a < 0 || b < 0) return;
+    if ((st = goal_graph_requires(c->g, a, b)) != GOAL_OK && c->st == GOAL_OK) c->st = st;
+    goal__algo_mark(c, b, 1);
+}
+/* a is posted after b was posted: keeps FIFO order without waiting for completion. */
+static void goal__algo_order(goal__algo *c, int32_t a, int32_t b) {
+    goal_status st;
+    if (a < 0 || b < 0) return;
+    if ((st = goal_graph_irequires(c->g, a, b)) != GOAL_OK && c->st == GOAL_OK) c->st = st;
+}
+/* Registers a new action: it waits for dep (or the start). */
+static int32_t goal__algo_new(goal__algo *c, int32_t id, int32_t dep) {
+    if (id < 0) { if (c->st == GOAL_OK) c->st = (goal_status)id; return id; }
+    goal__algo_mark(c, id, 0);
+    goal__algo_dep(c, id, dep);
+    return id;
+}
+
+static int32_t goal__algo_send(goal__algo *c, goal_buf b, int peer, int32_t dep) {
+    return goal__algo_new(c, goal_graph_send(c->g, b, peer, c->tag), dep);
+}
+static int32_t goal__algo_recv(goal__algo *c, goal_buf b, int peer, int32_t dep) {
+    return goal__algo_new(c, goal_graph_recv(c->g, b, peer, c->tag), dep);
+}
+/* dst = op(dst, src) with the reduction of the desc. */
+static int32_t goal__algo_reduce(goal__algo *c, goal_buf dst, goal_buf src, int32_t dep) {
+    int32_t id = c->d->op == GOAL_OP_USER ? goal_graph_user(c->g, c->d->fn, dst, src)
+                                          : goal_graph_exec(c->g, c->d->op, c->dtype, dst, src);
+    return goal__algo_new(c, id, dep);
+}
+/* dst = src, bytewise; nothing when they are the same buffer. */
+static int32_t goal__algo_copy(goal__algo *c, goal_buf dst, goal_buf src, int32_t dep) {
+    if (dst.slot == src.slot && dst.offset == src.offset) return dep;
+    return goal__algo_new(c, goal_graph_exec(c->g, GOAL_OP_COPY, GOAL_UINT8, dst, src), dep);
+}
+/* A nop after a and b (either may be -1); a itself when b is -1. */
+static int32_t goal__algo_join(goal__algo *c, int32_t a, int32_t b) {
+    int32_t j;
+    if (b < 0) return a;
+    if (a < 0) return b;
+    j = goal__algo_new(c, goal_graph_nop(c->g), a);
+    goal__algo_dep(c, j, b);
+    return j;
+}
+/* Collects actions one by one into one action after all of them: the first itself, a
+   nop from the second on (so one nop, whatever the number). */
+typedef struct goal__algo_joiner { int32_t id; int nop; } goal__algo_joiner;
+static void goal__algo_join_add(goal__algo *c, goal__algo_joiner *j, int32_t a) {
+    if (a < 0) return;
+    if (j->id < 0) { j->id = a; return; }
+    if (!j->nop) { j->id = goal__algo_join(c, j->id, a); j->nop = 1; return; }
+    goal__algo_dep(c, j->id, a);
+}
+
+/* ---- >>> buffers ------------------------------------------------------------------------ */
+static goal_buf goal__algo_at(goal_buf base, uint64_t off, uint64_t size) {
+    return goal_buffer(base.slot, base.offset + off, size);
+}
+static goal_buf goal__algo_blk(const goal__algo *c, goal_buf base, uint64_t i) { return goal__algo_at(base, i * c->n, c->n); }
+static goal_buf goal__algo_scratch(goal__algo *c, uint64_t size) {
+    goal_buf b = goal_buffer(GOAL_SLOT_SCRATCH, c->scratch, size);
+    c->scratch += size;
+    return b;
+}
+static int goal__algo_mod(long long a, int p) { return (int)(((a % p) + p) % p); }
+/* The rank at position v of an order that starts at rank base. */
+static int goal__algo_abs(const goal__algo *c, int base, long long v) { return goal__algo_mod(v + base, c->p); }
+static int goal__algo_rank_of(const goal__algo *c, long long v) { return goal__algo_abs(c, c->root, v); }
+static int goal__algo_ceil_log2(int p) { int k = 0; while ((1LL << k) < p) k++; return k; }
+static int goal__algo_floor_pow2(int p) { int r = 1; while (2LL * r <= p) r *= 2; return r; }
+
+/* ---- >>> trees ------------------------------------------------------------------------------ */
+/* Binomial tree with contiguous subtrees (v's subtree is [v, v + lowbit(v))): v's parent is
+   v - lowbit(v); its children are v + 2^k for 2^k < lowbit(v), smallest first. Returns the
+   number of children; *parent = -1 at the root. */
+static int goal__algo_binomial(int v, int p, int *parent, int *child) {
+    int k, nc = 0;
+    *parent = -1;
+    for (k = 0; (1LL << k) < p; k++) {
+        if (v & (1 << k)) { *parent = v - (1 << k); break; }
+        if (v + (1LL << k) < p) child[nc++] = v + (1 << k);
+    }
+    return nc;
+}
+/* Size of v's subtree in that tree. */
+static int goal__algo_subtree(int v, int p) {
+    long long low = v ? (v & -v) : (1LL << goal__algo_ceil_log2(p));
+    return (int)(v + low < p ? low : p - v);
+}
+
+/* ---- >>> broadcast ------------------------------------------------------------------------ */
+/* Listing 2: in round r, every v < 2^r sends to v + 2^r. */
+static void goal__algo_bcast_binomial(goal__algo *c) {
+    int32_t rcv = -1;
+    int r, rounds = goal__algo_ceil_log2(c->p);
+    for (r = 0; r < rounds; r++) {
+        long long w = 1LL << r;
+        if (c->v < w && c->v + w < c->p) goal__algo_send(c, c->out, goal__algo_rank_of(c, c->v + (int)w), rcv);
+        if (c->v >= w && c->v < 2 * w) rcv = goal__algo_recv(c, c->out, goal__algo_rank_of(c, c->v - (int)w), -1);
+    }
+}
+
+static void goal__algo_bcast_binary(goal__algo *c) {
+    int32_t rcv = -1;
+    long long k;
+    if (c->v > 0) rcv = goal__algo_recv(c, c->out, goal__algo_rank_of(c, (c->v - 1) / 2), -1);
+    for (k = 2LL * c->v + 1; k <= 2LL * c->v + 2 && k < c->p; k++) goal__algo_send(c, c->out, goal__algo_rank_of(c, (int)k), rcv);
+}
+
+/* Segments of the chains: whole elements, at least one segment even for 0 bytes. */
+static uint64_t goal__algo_seg_bytes(const goal__algo *c) {
+    uint64_t seg = c->d->segment ? c->d->segment : 1024, el = seg / c->es;
+    return (el ? el : 1) * c->es;
+}
+static uint64_t goal__algo_nsegs(const goal__algo *c) {
+    uint64_t s = goal__algo_seg_bytes(c);
+    return c->n ? (c->n + s - 1) / s : 1;
+}
+static goal_buf goal__algo_seg(const goal__algo *c, goal_buf base, uint64_t k) {
+    uint64_t s = goal__algo_seg_bytes(c), off = k * s;
+    return goal__algo_at(base, off, c->n - off < s ? c->n - off : s);
+}
+
+/* Pipelined chain v-1 -> v -> v+1: segment k is forwarded as soon as it arrived; sends (and
+   receives) of one rank keep segment order. */
+static void goal__algo_bcast_chain(goal__algo *c) {
+    uint64_t k, ns = goal__algo_nsegs(c);
+    int32_t prevs = -1, prevr = -1, r = -1;
+    int left = goal__algo_rank_of(c, c->v - 1), right = goal__algo_rank_of(c, c->v + 1);
+    for (k = 0; k < ns && c->p > 1; k++) {
+        goal_buf b = goal__algo_seg(c, c->out, k);
+        if (c->v > 0) {
+            r = goal__algo_recv(c, b, left, -1);
+            goal__algo_order(c, r, prevr);
+            prevr = r;
+        }
+        if (c->v < c->p - 1) {
+            int32_t s = goal__algo_send(c, b, right, r);
+            goal__algo_dep(c, s, prevs);
+            prevs = s;
+        }
+    }
+}
+
+/* Schedgen's double ring: the data goes around the ring in both directions back to the
+   root; a rank keeps the copy from its left in OUT and forwards the other from scratch. */
+static void goal__algo_bcast_doublering(goal__algo *c) {
+    int left = goal__algo_rank_of(c, c->v - 1), right = goal__algo_rank_of(c, c->v + 1);
+    goal_buf second;
+    int32_t r1, r2, s1;
+    if (c->p == 1) return;
+    second = goal__algo_scratch(c, c->n);
+    r1 = goal__algo_recv(c, c->v ? c->out : goal__algo_scratch(c, c->n), left, -1);
+    s1 = goal__algo_send(c, c->out, right, c->v ? r1 : -1);
+    r2 = goal__algo_recv(c, second, right, -1);
+    goal__algo_order(c, r2, r1);
+    goal__algo_order(c, goal__algo_send(c, c->v ? second : c->out, left, c->v ? r2 : -1), s1);
+}
+
+/* ---- >>> reduction --------------------------------------------------------------------------- */
+/* The rank a rooted reduction reduces to: rank 0 when rank order must hold (the tree of
+   v = rank keeps it), else the root itself. */
+static int goal__algo_reduce_root(const goal__algo *c) { return c->d->noncommutative ? 0 : c->root; }
+
+/* Moves the result from rank `from` (acc, complete after last) to the root's OUT. */
+static void goal__algo_forward(goal__algo *c, goal_buf acc, int32_t last, int from) {
+    if (from == c->root) return;
+    if (c->rank == from) goal__algo_send(c, acc, c->root, last);
+    if (c->rank == c->root) goal__algo_recv(c, c->out, from, -1);
+}
+/* Where a rank accumulates: OUT when it is the root and reduces itself, else scratch. */
+static goal_buf goal__algo_acc(goal__algo *c, int v, int rr) {
+    return v == 0 && rr == c->root ? c->out : goal__algo_scratch(c, c->n);
+}
+
+/* acc = op(acc, what `peer` sends), after last; returns the exec. */
+static int32_t goal__algo_combine(goal__algo *c, goal_buf acc, int peer, int32_t last) {
+    goal_buf tmp = goal__algo_scratch(c, c->n);
+    int32_t r = goal__algo_recv(c, tmp, peer, -1), e = goal__algo_reduce(c, acc, tmp, last);
+    goal__algo_dep(c, e, r);
+    return e;
+}
+
+/* Receive-reduce-send on the binomial tree of goal__algo_binomial: children are combined
+   smallest subtree first, so acc always holds a range [v, ...) of positions. */
+static void goal__algo_reduce_binomial(goal__algo *c) {
+    int rr = goal__algo_reduce_root(c), v = goal__algo_mod((long long)c->rank - rr, c->p);
+    int parent, child[32], nc = goal__algo_binomial(v, c->p, &parent, child), k;
+    goal_buf acc = c->in;
+    int32_t last = -1;
+    if (nc > 0 || v == 0) { acc = goal__algo_acc(c, v, rr); last = goal__algo_copy(c, acc, c->in, -1); }
+    for (k = 0; k < nc; k++) last = goal__algo_combine(c, acc, goal__algo_abs(c, rr, child[k]), last);
+    if (parent >= 0) goal__algo_send(c, acc, goal__algo_abs(c, rr, parent), last);
+    goal__algo_forward(c, acc, last, rr);
+}
+
+/* Pipelined chain v+1 -> v -> v-1, segment by segment; each rank combines its own segment
+   with what comes from further up (positions above it) and passes it on. */
+static void goal__algo_reduce_chain(goal__algo *c) {
+    int rr = goal__algo_reduce_root(c), v = goal__algo_mod((long long)c->rank - rr, c->p);
+    uint64_t k, ns = goal__algo_nsegs(c);
+    goal_buf acc = c->in, tmp = c->in;
+    int32_t prevs = -1, prevr = -1, last = -1;
+    if (c->p == 1) { goal__algo_copy(c, c->out, c->in, -1); return; }
+    if (v < c->p - 1) { acc = goal__algo_acc(c, v, rr); tmp = goal__algo_scratch(c, c->n); }
+    for (k = 0; k < ns; k++) {
+        goal_buf a = goal__algo_seg(c, acc, k);
+        int32_t ready = -1;
+        if (v < c->p - 1) {
+            int32_t cp = goal__algo_copy(c, a, goal__algo_seg(c, c->in, k), -1);
+            int32_t r = goal__algo_recv(c, goal__algo_seg(c, tmp, k), goal__algo_abs(c, rr, v + 1), -1);
+            goal__algo_order(c, r, prevr);
+            prevr = r;
+            ready = goal__algo_reduce(c, a, goal__algo_seg(c, tmp, k), cp);
+            goal__algo_dep(c, ready, r);
+            goal__algo_dep(c, ready, last);   /* in order, so the last one means all */
+            last = ready;
+        }
+        if (v > 0) {
+            int32_t s = goal__algo_send(c, a, goal__algo_abs(c, rr, v - 1), ready);
+            goal__algo_dep(c, s, prevs);
+            prevs = s;
+        }
+    }
+    goal__algo_forward(c, acc, last, rr);
+}
+
+/* Butterfly among positions [0, q) (a power of two) on acc, which is complete after last.
+   In the last exchange only links to positions < keep are kept (Aspen's pruning). X maps
+   positions to ranks (NULL: the identity). Returns the action after which acc is final. */
+static int32_t goal__algo_butterfly(goal__algo *c, goal_buf acc, int x, int q, int keep, const int *X, int32_t last) {
+    goal_buf tmp;
+    int mask;
+    if (q < 2) return last;
+    tmp = goal__algo_scratch(c, c->n);
+    for (mask = 1; mask < q; mask <<= 1) {
+        int y = x ^ mask, peer = X ? X[y] : y, final = 2 * mask >= q;
+        int32_t s = -1, r, e;
+        if (!final || y < keep) s = goal__algo_send(c, acc, peer, last);
+        if (final && x >= keep) continue;
+        r = goal__algo_recv(c, tmp, peer, last);     /* tmp is free once last is done */
+        e = goal__algo_reduce(c, acc, tmp, r);
+        goal__algo_dep(c, e, s);                      /* acc is being sent until then */
+        goal__algo_dep(c, e, last);
+        last = e;
+    }
+    return last;
+}
+
+/* Aspen 2.1: ranks >= rho fold into rank - rho, butterfly among [0, rho), and back. */
+static void goal__algo_allreduce_recdoub(goal__algo *c) {
+    int rho = goal__algo_floor_pow2(c->p), x = c->rank;
+    int32_t last;
+    if (x >= rho) {
+        goal__algo_send(c, c->in, x - rho, -1);
+        goal__algo_recv(c, c->out, x - rho, -1);
+        return;
+    }
+    last = goal__algo_copy(c, c->out, c->in, -1);
+    if (x + rho < c->p) last = goal__algo_combine(c, c->out, x + rho, last);
+    last = goal__algo_butterfly(c, c->out, x, rho, rho, NULL, last);
+    if (x + rho < c->p) goal__algo_send(c, c->out, x + rho, last);
+}
+
+/* ---- >>> Aspen's reduction (ICS'08, section 3.2) ---------------------------------------------- */
+/* The sets of one reduce_aspen, numbered as the paper says: X lists the participants, those
+   that receive first; D lists who gets the result by delivery (receivers outside P, and
+   receivers folded out of P). */
+typedef struct goal__aspen {
+    int *X, *D, *role;       /* role[rank]: bit 1 in P, bit 2 in R */
+    int np, nrp, nrnp, nd;   /* |P|, |Rp|, |Rnp| (original), |D| */
+    int rho, q, h;           /* fold target, butterfly size, holders of the result */
+} goal__aspen;
+
+static int goal__algo_cmp_int(const void *a, const void *b) {
+    int x = *(const int *)a, y = *(const int *)b;
+    return (x > y) - (x < y);
+}
+/* Fills role[] from a list (NULL: the default) with the given bit. */
+static void goal__aspen_mark(goal__aspen *s, int p, const int *list, int n, int dflt, int bit) {
+    int i;
+    if (!list) {
+        for (i = 0; i < p; i++) if (dflt < 0 || i == dflt) s->role[i] |= bit;
+        return;
+    }
+    for (i = 0; i < n; i++) s->role[list[i]] |= bit;
+}
+static goal_status goal__aspen_plan(goal__algo *c, goal__aspen *s) {
+    const goal_algo_desc *d = c->d;
+    int p = c->p, i, m, moved;
+    size_t bytes = (size_t)p * 3 * sizeof(int);
+    memset(s, 0, sizeof *s);
+    if (!(s->role = (int *)c->alloc.alloc_fn(bytes, c->alloc.user))) return GOAL_ERR_NOMEM;
+    memset(s->role, 0, bytes);
+    s->X = s->role + p;
+    s->D = s->X + p;
+    goal__aspen_mark(s, p, d->participants, d->nparticipants, -1, 1);
+    goal__aspen_mark(s, p, d->receivers, d->nreceivers, c->root, 2);
+    for (i = 0; i < p; i++) if (s->role[i] == 3) s->X[s->np++] = i;
+    s->nrp = s->np;
+    for (i = 0; i < p; i++) if (s->role[i] == 1) s->X[s->np++] = i;
+    for (i = 0; i < p; i++) if (s->role[i] == 2) s->D[s->nd++] = i;
+    s->nrnp = s->nd;
+    s->rho = goal__algo_floor_pow2(s->np);
+    /* receivers folded out of P get the result like non-participants */
+    for (moved = 0, i = s->rho; i < s->nrp; i++, moved++) s->D[s->nd++] = s->X[i];
+    qsort(s->D, (size_t)s->nd, sizeof(int), goal__algo_cmp_int);
+    m = s->nrp - moved > s->nd ? s->nrp - moved : s->nd;
+    for (s->q = s->rho; s->q >= 2 * m; s->q /= 2) {}
+    s->h = m < s->q ? m : s->q;
+    return GOAL_OK;
+}
+static int goal__aspen_pos(const int *list, int n, int rank) {
+    int i;
+    for (i = 0; i < n; i++) if (list[i] == rank) return i;
+    return -1;
+}
+
+/* Participant x: fold, halve, butterfly. Returns the action after which acc is final (or
+   -1 when x only sends). */
+static int32_t goal__aspen_reduce(goal__algo *c, const goal__aspen *s, int x, goal_buf acc) {
+    int32_t last;
+    int qq;
+    if (x >= s->rho) { goal__algo_send(c, c->in, s->X[x - s->rho], -1); return -1; }
+    last = goal__algo_copy(c, acc, c->in, -1);
+    if (x + s->rho < s->np) last = goal__algo_combine(c, acc, s->X[x + s->rho], last);
+    for (qq = s->rho; qq > s->q; qq /= 2) {
+        int half = qq / 2;
+        if (x >= half) { goal__algo_send(c, acc, s->X[x - half], last); return -1; }
+        last = goal__algo_combine(c, acc, s->X[x + half], last);
+    }
+    return goal__algo_butterfly(c, acc, x, s->q, s->h, s->X, last);
+}
+
+/* Position i of the delivery order: the h holders, then D. */
+static int goal__aspen_at(const goal__aspen *s, long long i) { return i < s->h ? s->X[i] : s->D[i - s->h]; }
+
+/* Delivery to D: directly from the h holders when |Rnp| <= |P| (one round); else position
+   i >= h of (holders, D) gets the result from i - h 2^t in round t (h 2^t <= i < h 2^(t+1))
+   and passes it on to i + h 2^t' in the later rounds t': binomial trees from every holder. */
+static void goal__aspen_deliver(goal__algo *c, const goal__aspen *s, int x, goal_buf acc, int32_t last) {
+    int dpos = goal__aspen_pos(s->D, s->nd, c->rank), h = s->h, j;
+    long long i, step = h, n = (long long)h + s->nd;
+    if (s->nrnp <= s->np) {
+        if (x >= 0 && x < h) for (j = x; j < s->nd; j += h) goal__algo_send(c, acc, s->D[j], last);
+        if (dpos >= 0) goal__algo_recv(c, c->out, s->X[dpos % h], -1);
+        return;
+    }
+    i = x >= 0 && x < h ? x : dpos >= 0 ? h + dpos : -1;
+    if (i < 0) return;
+    if (i >= h) {
+        while (i >= 2 * step) step *= 2;
+        last = goal__algo_recv(c, c->out, goal__aspen_at(s, i - step), -1);
+        acc = c->out;
+        step *= 2;
+    }
+    for (; i + step < n; step *= 2) goal__algo_send(c, acc, goal__aspen_at(s, i + step), last);
+}
+
+static void goal__algo_reduce_aspen(goal__algo *c) {
+    goal__aspen s;
+    goal_status st = goal__aspen_plan(c, &s);
+    int x;
+    goal_buf acc = c->out;
+    int32_t last = -1;
+    if (st != GOAL_OK) { c->st = st; return; }
+    x = goal__aspen_pos(s.X, s.np, c->rank);
+    if (x >= 0) {
+        if (x >= s.rho) acc = c->in;
+        else if (x >= s.nrp) acc = goal__algo_scratch(c, c->n);
+        last = goal__aspen_reduce(c, &s, x, acc);
+    }
+    goal__aspen_deliver(c, &s, x, acc, last);
+    c->alloc.free_fn(s.role, c->alloc.user);
+}
+
+/* ---- >>> dissemination (GOAL paper, Listing 3) ----------------------------------------------- */
+static int goal__algo_nway(const goal__algo *c) { return c->d->nway ? c->d->nway : 1; }
+
+/* Barrier: in round t rank i sends to i + w (n+1)^t and hears from i - w (n+1)^t (w = 1..n,
+   distances < p); a round starts when every message of the last one arrived. */
+static void goal__algo_barrier_dissemination(goal__algo *c) {
+    long long n = goal__algo_nway(c), pw, w;
+    goal_buf none = goal__algo_at(c->out, 0, 0);
+    int32_t last = -1;
+    for (pw = 1; pw < c->p; pw *= n + 1) {
+        goal__algo_joiner j = {-1, 0};
+        for (w = 1; w <= n && w * pw < c->p; w++) {
+            goal__algo_send(c, none, goal__algo_mod(c->rank + w * pw, c->p), last);
+            goal__algo_join_add(c, &j, goal__algo_recv(c, none, goal__algo_mod(c->rank - w * pw, c->p), last));
+        }
+        last = j.id;
+    }
+}
+
+/* Allreduce: after round t, H[t+1] holds the (n+1)^(t+1) contributions i, i-1, ... The last
+   round needs m = p - (n+1)^T more: for each base-(n+1) digit d_t of m, d_t windows H[t]
+   from successive distances. So every contribution counts exactly once, for every p. */
+#define GOAL__ALGO_MAXROUNDS 64
+static void goal__algo_allreduce_dissemination(goal__algo *c) {
+    long long n = goal__algo_nway(c), pw[GOAL__ALGO_MAXROUNDS], m, dist, w, k;
+    goal_buf H[GOAL__ALGO_MAXROUNDS], tmp;
+    int T = 0, t, msgs = 0;
+    int32_t last = -1, e;
+    for (pw[0] = 1; pw[T] * (n + 1) < c->p; T++) pw[T + 1] = pw[T] * (n + 1);
+    if (c->p == 1) { goal__algo_copy(c, c->out, c->in, -1); return; }
+    m = c->p - pw[T];                                    /* T full rounds, then the last */
+    for (t = T; t >= 0; t--) msgs += (int)((m / pw[t]) % (n + 1));
+    tmp = goal__algo_scratch(c, (uint64_t)(msgs > n ? msgs : n) * c->n);
+    H[0] = c->in;
+    for (t = 0; t < T; t++) {
+        H[t + 1] = goal__algo_scratch(c, c->n);
+        e = goal__algo_copy(c, H[t + 1], H[t], last);
+        for (w = 1; w <= n; w++) {
+            goal_buf b = goal__algo_blk(c, tmp, (uint64_t)(w - 1));
+            int32_t r = goal__algo_recv(c, b, goal__algo_mod(c->rank - w * pw[t], c->p), last);
+            goal__algo_send(c, H[t], goal__algo_mod(c->rank + w * pw[t], c->p), last);
+            e = goal__algo_reduce(c, H[t + 1], b, e);
+            goal__algo_dep(c, e, r);
+        }
+        last = e;
+    }
+    e = goal__algo_copy(c, c->out, H[T], last);
+    for (dist = pw[T], k = 0, t = T; t >= 0; t--) {
+        for (w = (m / pw[t]) % (n + 1); w > 0; w--, dist += pw[t], k++) {
+            goal_buf b = goal__algo_blk(c, tmp, (uint64_t)k);
+            int32_t r = goal__algo_recv(c, b, goal__algo_mod(c->rank - dist, c->p), last);
+            goal__algo_send(c, H[t], goal__algo_mod(c->rank + dist, c->p), last);
+            e = goal__algo_reduce(c, c->out, b, e);
+            goal__algo_dep(c, e, r);
+        }
+    }
+}
+
+/* Schedgen's linbarrier: everyone tells the root, the root answers everyone. */
+static void goal__algo_barrier_linear(goal__algo *c) {
+    goal_buf none = goal__algo_at(c->out, 0, 0);
+    goal__algo_joiner j = {-1, 0};
+    int i;
+    if (c->rank != c->root) {
+        goal__algo_send(c, none, c->root, -1);
+        goal__algo_recv(c, none, c->root, -1);
+        return;
+    }
+    for (i = 1; i < c->p; i++) goal__algo_join_add(c, &j, goal__algo_recv(c, none, goal__algo_rank_of(c, i), -1));
+    for (i = 1; i < c->p; i++) goal__algo_send(c, none, goal__algo_rank_of(c, i), j.id);
+}
+
+/* ---- >>> gather and scatter ------------------------------------------------------------------- */
+static void goal__algo_gather_linear(goal__algo *c) {
+    int i;
+    if (c->rank != c->root) { goal__algo_send(c, c->in, c->root, -1); return; }
+    goal__algo_copy(c, goal__algo_blk(c, c->out, (uint64_t)c->rank), c->in, -1);
+    for (i = 1; i < c->p; i++) {
+        int r = goal__algo_rank_of(c, i);
+        goal__algo_recv(c, goal__algo_blk(c, c->out, (uint64_t)r), r, -1);
+    }
+}
+static void goal__algo_scatter_linear(goal__algo *c) {
+    int i;
+    if (c->rank != c->root) { goal__algo_recv(c, c->out, c->root, -1); return; }
+    goal__algo_copy(c, c->out, goal__algo_blk(c, c->in, (uint64_t)c->rank), -1);
+    for (i = 1; i < c->p; i++) {
+        int r = goal__algo_rank_of(c, i);
+        goal__algo_send(c, goal__algo_blk(c, c->in, (uint64_t)r), r, -1);
+    }
+}
+
+/* Blocks in position order (position j = rank j + shift) <-> rank order: two copies, since
+   positions [0, p - shift) are ranks [shift, p) and the rest are ranks [0, shift). */
+static int32_t goal__algo_rotate(goal__algo *c, goal_buf ranks, goal_buf pos, int shift, int to_ranks, int32_t dep) {
+    uint64_t hi = (uint64_t)(c->p - shift), lo = (uint64_t)shift, n = c->n;
+    goal_buf r1 = goal__algo_at(ranks, lo * n, hi * n), p1 = goal__algo_at(pos, 0, hi * n);
+    goal_buf r2 = goal__algo_at(ranks, 0, lo * n), p2 = goal__algo_at(pos, hi * n, lo * n);
+    int32_t a = to_ranks ? goal__algo_copy(c, r1, p1, dep) : goal__algo_copy(c, p1, r1, dep);
+    int32_t b = shift == 0 ? -1 : to_ranks ? goal__algo_copy(c, r2, p2, dep) : goal__algo_copy(c, p2, r2, dep);
+    return goal__algo_join(c, a, b);
+}
+
+/* Binomial gather: v collects its subtree [v, v + size) in position order and sends it up
+   as one message. The root works in OUT directly when it is rank 0. */
+static void goal__algo_gather_binomial(goal__algo *c) {
+    int parent, child[32], nc = goal__algo_binomial(c->v, c->p, &parent, child), k;
+    goal_buf buf = c->in;
+    goal__algo_joiner j = {-1, 0};
+    if (nc > 0 || c->v == 0) {
+        buf = c->v == 0 && c->root == 0 ? c->out : goal__algo_scratch(c, (uint64_t)goal__algo_subtree(c->v, c->p) * c->n);
+        goal__algo_join_add(c, &j, goal__algo_copy(c, goal__algo_blk(c, buf, 0), c->in, -1));
+    }
+    for (k = 0; k < nc; k++) {
+        goal_buf b = goal__algo_at(buf, (uint64_t)(child[k] - c->v) * c->n, (uint64_t)goal__algo_subtree(child[k], c->p) * c->n);
+        goal__algo_join_add(c, &j, goal__algo_recv(c, b, goal__algo_rank_of(c, child[k]), -1));
+    }
+    if (parent >= 0)
+        goal__algo_send(c, goal__algo_at(buf, 0, (uint64_t)goal__algo_subtree(c->v, c->p) * c->n), goal__algo_rank_of(c, parent), j.id);
+    else if (c->root != 0)
+        goal__algo_rotate(c, c->out, buf, c->root, 1, j.id);
+}
+
+/* Binomial scatter, the reverse: the largest subtree is served first. */
+static void goal__algo_scatter_binomial(goal__algo *c) {
+    int parent, child[32], nc = goal__algo_binomial(c->v, c->p, &parent, child), k;
+    uint64_t size = (uint64_t)goal__algo_subtree(c->v, c->p) * c->n;
+    goal_buf buf = c->in;
+    int32_t ready = -1;
+    if (c->v == 0 && c->root != 0) {
+        buf = goal__algo_scratch(c, size);
+        ready = goal__algo_rotate(c, c->in, buf, c->root, 0, -1);
+    } else if (c->v != 0) {
+        buf = nc > 0 ? goal__algo_scratch(c, size) : c->out;
+        ready = goal__algo_recv(c, goal__algo_at(buf, 0, size), goal__algo_rank_of(c, parent), -1);
+    }
+    for (k = nc - 1; k >= 0; k--) {
+        goal_buf b = goal__algo_at(buf, (uint64_t)(child[k] - c->v) * c->n, (uint64_t)goal__algo_subtree(child[k], c->p) * c->n);
+        goal__algo_send(c, b, goal__algo_rank_of(c, child[k]), ready);
+    }
+    if (nc > 0 || c->v == 0) goal__algo_copy(c, c->out, goal__algo_blk(c, buf, 0), ready);
+}
+
+/* ---- >>> rings --------------------------------------------------------------------------------- */
+/* p blocks of a buffer: block i holds base + (i < rem) elements. */
+typedef struct goal__algo_blocks { uint64_t base, rem; } goal__algo_blocks;
+static goal_buf goal__algo_block(const goal__algo *c, goal_buf b, const goal__algo_blocks *L, int i) {
+    uint64_t k = (uint64_t)i, first = k * L->base + (k < L->rem ? k : L->rem);
+    return goal__algo_at(b, first * c->es, (L->base + (k < L->rem)) * c->es);
+}
+
+/* Ring reduce-scatter in place on W: in step s rank r sends block r-s-1 to the right and
+   adds block r-s-2 from the left into W; after p-1 steps block r is complete. Two receive
+   buffers alternate. Returns the action after which every step is done. */
+static int32_t goal__algo_ring_rs(goal__algo *c, goal_buf W, const goal__algo_blocks *L, int32_t last) {
+    int right = goal__algo_mod(c->rank + 1, c->p), left = goal__algo_mod(c->rank - 1, c->p), s;
+    uint64_t big = (L->base + (L->rem > 0)) * c->es;
+    goal_buf tmp[2];
+    int32_t e = last, prevs = -1, prevr = -1, used[2] = {-1, -1};
+    if (c->p == 1) return last;
+    tmp[0] = goal__algo_scratch(c, big);
+    tmp[1] = goal__algo_scratch(c, big);
+    for (s = 0; s < c->p - 1; s++) {
+        int sb = goal__algo_mod(c->rank - s - 1, c->p), rb = goal__algo_mod(c->rank - s - 2, c->p);
+        goal_buf dst = goal__algo_block(c, W, L, rb), t = goal__algo_at(tmp[s % 2], 0, dst.size);
+        int32_t snd = goal__algo_send(c, goal__algo_block(c, W, L, sb), right, e);
+        int32_t r = goal__algo_recv(c, t, left, used[s % 2] >= 0 ? used[s % 2] : last);
+        goal__algo_dep(c, snd, prevs);     /* one send at a time: the last done means all */
+        goal__algo_order(c, r, prevr);
+        used[s % 2] = goal__algo_reduce(c, dst, t, r);
+        goal__algo_dep(c, used[s % 2], e);
+        e = used[s % 2];
+        prevs = snd;
+        prevr = r;
+    }
+    return goal__algo_join(c, e, prevs);
+}
+
+/* Ring allgather in place on W, rank r holding block r: in step s it sends block r-s and
+   receives block r-s-1. */
+static int32_t goal__algo_ring_ag(goal__algo *c, goal_buf W, const goal__algo_blocks *L, int32_t last) {
+    int right = goal__algo_mod(c->rank + 1, c->p), left = goal__algo_mod(c->rank - 1, c->p), s;
+    int32_t prevs = -1, r = last;
+    for (s = 0; s < c->p - 1; s++) {
+        int32_t snd = goal__algo_send(c, goal__algo_block(c, W, L, goal__algo_mod(c->rank - s, c->p)), right, r);
+        goal__algo_dep(c, snd, prevs);
+        r = goal__algo_recv(c, goal__algo_block(c, W, L, goal__algo_mod(c->rank - s - 1, c->p)), left, r);
+        prevs = snd;
+    }
+    return goal__algo_join(c, r, prevs);
+}
+
+static void goal__algo_allgather_ring(goal__algo *c) {
+    goal__algo_blocks L;
+    L.base = c->count; L.rem = 0;
+    goal__algo_ring_ag(c, c->out, &L, goal__algo_copy(c, goal__algo_blk(c, c->out, (uint64_t)c->rank), c->in, -1));
+}
+static void goal__algo_reduce_scatter_ring(goal__algo *c) {
+    goal__algo_blocks L;
+    goal_buf W = goal__algo_scratch(c, (uint64_t)c->p * c->n);
+    int32_t e;
+    L.base = c->count; L.rem = 0;
+    e = goal__algo_ring_rs(c, W, &L, goal__algo_copy(c, W, goal__algo_at(c->in, 0, W.size), -1));
+    goal__algo_copy(c, c->out, goal__algo_blk(c, W, (uint64_t)c->rank), e);
+}
+static void goal__algo_allreduce_ring(goal__algo *c) {
+    goal__algo_blocks L;
+    int32_t e;
+    L.base = c->count / (uint64_t)c->p; L.rem = c->count % (uint64_t)c->p;
+    e = goal__algo_ring_rs(c, c->out, &L, goal__algo_copy(c, c->out, c->in, -1));
+    goal__algo_ring_ag(c, c->out, &L, e);
+}
+
+/* ---- >>> allgather ------------------------------------------------------------------------------ */
+/* Recursive doubling among [0, rho); ranks x >= rho hand their block to x - rho first and
+   get everything back at the end. Before the exchange at distance mask, x holds the blocks
+   of [b, b + mask) (b = x without its low bits) and of the same range + rho: two
+   contiguous pieces of OUT, so two messages. */
+static void goal__algo_allgather_recdoub(goal__algo *c) {
+    int rho = goal__algo_floor_pow2(c->p), x = c->rank, mask, part;
+    uint64_t n = c->n;
+    goal__algo_joiner have = {-1, 0};
+    if (x >= rho) {
+        goal__algo_send(c, c->in, x - rho, -1);
+        goal__algo_recv(c, goal__algo_at(c->out, 0, (uint64_t)c->p * n), x - rho, -1);
+        return;
+    }
+    goal__algo_join_add(c, &have, goal__algo_copy(c, goal__algo_blk(c, c->out, (uint64_t)x), c->in, -1));
+    if (x + rho < c->p) goal__algo_join_add(c, &have, goal__algo_recv(c, goal__algo_blk(c, c->out, (uint64_t)(x + rho)), x + rho, -1));
+    for (mask = 1; mask < rho; mask <<= 1) {
+        int y = x ^ mask, mine = x & ~(mask - 1), theirs = y & ~(mask - 1);
+        int32_t ready = have.id, prev = -1;
+        have.id = -1; have.nop = 0;
+        goal__algo_join_add(c, &have, ready);
+        for (part = 0; part < 2; part++) {
+            int off = part * rho;
+            long long hm = c->p - (mine + off), ht = c->p - (theirs + off);
+            if (hm > mask) hm = mask;
+            if (ht > mask) ht = mask;
+            if (hm > 0) {
+                int32_t s = goal__algo_send(c, goal__algo_at(c->out, (uint64_t)(mine + off) * n, (uint64_t)hm * n), y, ready);
+                goal__algo_order(c, s, prev);
+                prev = s;
+            }
+            if (ht > 0)
+                goal__algo_join_add(c, &have, goal__algo_recv(c, goal__algo_at(c->out, (uint64_t)(theirs + off) * n, (uint64_t)ht * n), y, -1));
+        }
+    }
+    if (x + rho < c->p) goal__algo_send(c, goal__algo_at(c->out, 0, (uint64_t)c->p * n), x + rho, have.id);
+}
+
+/* Bruck: tmp[j] = block of rank + j; in round k rank r sends tmp[0, min(2^k, p - 2^k)) to
+   r - 2^k and receives the same count into tmp[2^k, ...) from r + 2^k. Rank 0 works in OUT. */
+static void goal__algo_allgather_bruck(goal__algo *c) {
+    goal_buf tmp = c->rank == 0 ? c->out : goal__algo_scratch(c, (uint64_t)c->p * c->n);
+    int32_t ready = goal__algo_copy(c, goal__algo_blk(c, tmp, 0), c->in, -1);
+    long long d;
+    for (d = 1; d < c->p; d *= 2) {
+        uint64_t cnt = (uint64_t)(d < c->p - d ? d : c->p - d);
+        goal__algo_send(c, goal__algo_at(tmp, 0, cnt * c->n), goal__algo_mod(c->rank - d, c->p), ready);
+        ready = goal__algo_join(c, ready, goal__algo_recv(c, goal__algo_at(tmp, (uint64_t)d * c->n, cnt * c->n),
+                                                          goal__algo_mod(c->rank + d, c->p), -1));
+    }
+    if (c->rank != 0) goal__algo_rotate(c, c->out, tmp, c->rank, 1, ready);   /* tmp[j]: rank r + j */
+}
+
+/* ---- >>> alltoall --------------------------------------------------------------------------------- */
+static void goal__algo_alltoall_linear(goal__algo *c) {
+    int k;
+    goal__algo_copy(c, goal__algo_blk(c, c->out, (uint64_t)c->rank), goal__algo_blk(c, c->in, (uint64_t)c->rank), -1);
+    for (k = 1; k < c->p; k++) {
+        int to = goal__algo_mod(c->rank + k, c->p), from = goal__algo_mod(c->rank - k, c->p);
+        goal__algo_send(c, goal__algo_blk(c, c->in, (uint64_t)to), to, -1);
+        goal__algo_recv(c, goal__algo_blk(c, c->out, (uint64_t)from), from, -1);
+    }
+}
+static void goal__algo_alltoall_pairwise(goal__algo *c) {
+    int k;
+    int32_t step = goal__algo_copy(c, goal__algo_blk(c, c->out, (uint64_t)c->rank), goal__algo_blk(c, c->in, (uint64_t)c->rank), -1);
+    for (k = 1; k < c->p; k++) {
+        int to = goal__algo_mod(c->rank + k, c->p), from = goal__algo_mod(c->rank - k, c->p);
+        int32_t s = goal__algo_send(c, goal__algo_blk(c, c->in, (uint64_t)to), to, step);
+        step = goal__algo_join(c, s, goal__algo_recv(c, goal__algo_blk(c, c->out, (uint64_t)from), from, step));
+    }
+}
+
+/* Bruck: tmp[j] = in[r + j]; in round k the blocks j with bit k set go (packed) to r + 2^k,
+   and the same positions come from r - 2^k; at the end tmp[j] came from rank r - j. */
+static void goal__algo_alltoall_bruck(goal__algo *c) {
+    uint64_t n = c->n, half = (uint64_t)c->p / 2 + 1;
+    goal_buf tmp = goal__algo_scratch(c, (uint64_t)c->p * n), pk = goal__algo_scratch(c, half * n), up = goal__algo_scratch(c, half * n);
+    int j;
+    int32_t ready = goal__algo_rotate(c, c->in, tmp, c->rank, 0, -1);
+    long long bit;
+    for (bit = 1; bit < c->p; bit *= 2) {
+        goal__algo_joiner packed = {-1, 0}, done = {-1, 0};
+        uint64_t cnt = 0;
+        int32_t s, r;
+        for (j = 0; j < c->p; j++)
+            if (j & bit) goal__algo_join_add(c, &packed, goal__algo_copy(c, goal__algo_blk(c, pk, cnt++), goal__algo_blk(c, tmp, (uint64_t)j), ready));
+        s = goal__algo_send(c, goal__algo_at(pk, 0, cnt * n), goal__algo_mod(c->rank + bit, c->p), packed.id);
+        r = goal__algo_recv(c, goal__algo_at(up, 0, cnt * n), goal__algo_mod(c->rank - bit, c->p), ready);
+        r = goal__algo_join(c, r, packed.id);       /* unpacking overwrites what was packed */
+        for (cnt = 0, j = 0; j < c->p; j++)
+            if (j & bit) goal__algo_join_add(c, &done, goal__algo_copy(c, goal__algo_blk(c, tmp, (uint64_t)j), goal__algo_blk(c, up, cnt++), r));
+        ready = goal__algo_join(c, done.id, s);     /* pk is free again once sent */
+    }
+    for (j = 0; j < c->p; j++)
+        goal__algo_copy(c, goal__algo_blk(c, c->out, (uint64_t)goal__algo_mod(c->rank - j, c->p)), goal__algo_blk(c, tmp, (uint64_t)j), ready);
+}
+
+/* ---- >>> scan ------------------------------------------------------------------------------------- */
+/* Rank r receives the prefix of ranks 0..r-1 and appends its own: op(prefix, x_r). */
+static void goal__algo_scan_linear(goal__algo *c) {
+    int32_t last;
+    if (c->rank == 0) last = goal__algo_copy(c, c->out, c->in, -1);
+    else last = goal__algo_reduce(c, c->out, c->in, goal__algo_recv(c, c->out, c->rank - 1, -1));
+    if (c->rank + 1 < c->p) goal__algo_send(c, c->out, c->rank + 1, last);
+}
+static void goal__algo_exscan_linear(goal__algo *c) {
+    goal_buf next = c->in;
+    int32_t last = -1;
+    if (c->rank > 0) {
+        last = goal__algo_recv(c, c->out, c->rank - 1, -1);
+        if (c->rank + 1 < c->p) {
+            next = goal__algo_scratch(c, c->n);
+            last = goal__algo_reduce(c, next, c->in, goal__algo_copy(c, next, c->out, last));
+        }
+    }
+    if (c->rank + 1 < c->p) goal__algo_send(c, next, c->rank + 1, last);
+}
+
+/* ---- >>> the table ------------------------------------------------------------------------------ */
+typedef void (*goal__algo_fn)(goal__algo *c);
+typedef struct goal__algo_entry { goal_algo_info info; goal__algo_fn fn; } goal__algo_entry;
+
+#define GOAL__R GOAL_ALGO_ROOTED
+#define GOAL__X GOAL_ALGO_REDUCES
+#define GOAL__O GOAL_ALGO_ORDERED
+static const goal__algo_entry goal__algo_table[] = {
+    {{"bcast_binomial", "binomial tree broadcast (GOAL paper, Listing 2)", GOAL__R}, goal__algo_bcast_binomial},
+    {{"reduce_binomial", "binomial tree reduce: receive, reduce, send", GOAL__R | GOAL__X | GOAL__O}, goal__algo_reduce_binomial},
+    {{"barrier_dissemination", "n-way dissemination barrier (Listing 3)", GOAL_ALGO_NWAY}, goal__algo_barrier_dissemination},
+    {{"allreduce_dissemination", "n-way dissemination allreduce, exact for every p", GOAL__X | GOAL_ALGO_NWAY}, goal__algo_allreduce_dissemination},
+    {{"bcast_chain", "pipelined chain broadcast in segments (paper IV.C)", GOAL__R | GOAL_ALGO_SEGMENTED}, goal__algo_bcast_chain},
+    {{"reduce_chain", "pipelined chain reduce in segments", GOAL__R | GOAL__X | GOAL__O | GOAL_ALGO_SEGMENTED}, goal__algo_reduce_chain},
+    {{"reduce_aspen", "Aspen reduce: any participants P to any receivers R", GOAL__R | GOAL__X | GOAL_ALGO_SETS}, goal__algo_reduce_aspen},
+    {{"allreduce_recdoub", "recursive doubling (butterfly) with non-power-of-two fold", GOAL__X}, goal__algo_allreduce_recdoub},
+    {{"bcast_binary", "binary tree broadcast", GOAL__R}, goal__algo_bcast_binary},
+    {{"gather_linear", "every rank sends its block to the root", GOAL__R}, goal__algo_gather_linear},
+    {{"gather_binomial", "binomial tree gather", GOAL__R}, goal__algo_gather_binomial},
+    {{"scatter_linear", "the root sends each rank its block", GOAL__R}, goal__algo_scatter_linear},
+    {{"scatter_binomial", "binomial tree scatter", GOAL__R}, goal__algo_scatter_binomial},
+    {{"allgather_ring", "ring allgather, p-1 steps", 0}, goal__algo_allgather_ring},
+    {{"allgather_recdoub", "recursive doubling allgather with non-power-of-two fold", 0}, goal__algo_allgather_recdoub},
+    {{"allgather_bruck", "Bruck allgather, ceil(log2 p) rounds", 0}, goal__algo_allgather_bruck},
+    {{"alltoall_linear", "all sends and receives at once", 0}, goal__algo_alltoall_linear},
+    {{"alltoall_pairwise", "pairwise exchange, p-1 steps", 0}, goal__algo_alltoall_pairwise},
+    {{"alltoall_bruck", "Bruck alltoall, ceil(log2 p) rounds of packed blocks", 0}, goal__algo_alltoall_bruck},
+    {{"reduce_scatter_ring", "ring reduce-scatter of p blocks", GOAL__X}, goal__algo_reduce_scatter_ring},
+    {{"allreduce_ring", "ring reduce-scatter then ring allgather", GOAL__X}, goal__algo_allreduce_ring},
+    {{"scan_linear", "inclusive prefix reduction along the ranks", GOAL__X | GOAL__O}, goal__algo_scan_linear},
+    {{"exscan_linear", "exclusive prefix reduction along the ranks", GOAL__X | GOAL__O}, goal__algo_exscan_linear},
+    {{"barrier_linear", "everyone to the root, the root to everyone", GOAL__R}, goal__algo_barrier_linear},
+    {{"bcast_doublering", "the data travels the ring both ways (Schedgen)", GOAL__R}, goal__algo_bcast_doublering},
+};
+#undef GOAL__R
+#undef GOAL__X
+#undef GOAL__O
+#define GOAL__ALGO_COUNT ((int)(sizeof goal__algo_table / sizeof goal__algo_table[0]))
+
+static const goal__algo_entry *goal__algo_entry_of(const char *name) {
+    int i;
+    for (i = 0; name && i < GOAL__ALGO_COUNT; i++)
+        if (strcmp(goal__algo_table[i].info.name, name) == 0) return &goal__algo_table[i];
+    return NULL;
+}
+const goal_algo_info *goal_algo_list(int i) { return i >= 0 && i < GOAL__ALGO_COUNT ? &goal__algo_table[i].info : NULL; }
+const goal_algo_info *goal_algo_find(const char *name) {
+    const goal__algo_entry *e = goal__algo_entry_of(name);
+    return e ? &e->info : NULL;
+}
+
+/* ---- >>> checks ----------------------------------------------------------------------------------- */
+static goal_allocator goal__algo_allocator(const goal_algo_desc *d) {
+    goal_allocator a = d->alloc;
+    if (!a.alloc_fn || !a.free_fn) { a.alloc_fn = goal__algo_malloc; a.free_fn = goal__algo_mfree; a.user = NULL; }
+    return a;
+}
+
+/* A rank list: in range, no duplicates, not empty. */
+static goal_status goal__algo_check_list(const goal_algo_desc *d, const int *list, int n, int p, const char *what, goal_error *err) {
+    goal_allocator a = goal__algo_allocator(d);
+    uint8_t *seen;
+    int i;
+    goal_status st = GOAL_OK;
+    if (!list) return n ? goal__algo_fail(err, GOAL_ERR_ARG, "%d %ss given but no list", n, what) : GOAL_OK;
+    if (n <= 0) return goal__algo_fail(err, GOAL_ERR_ARG, "the %s list is empty", what);
+    if (!(seen = (uint8_t *)a.alloc_fn((size_t)p, a.user))) return goal__algo_fail(err, GOAL_ERR_NOMEM, "out of memory");
+    memset(seen, 0, (size_t)p);
+    for (i = 0; i < n && st == GOAL_OK; i++) {
+        if (list[i] < 0 || list[i] >= p)
+            st = goal__algo_fail(err, GOAL_ERR_RANK, "%s %d is out of range (%d ranks)", what, list[i], p);
+        else if (seen[list[i]]++)
+            st = goal__algo_fail(err, GOAL_ERR_ARG, "%s %d is listed twice", what, list[i]);
+    }
+    a.free_fn(seen, a.user);
+    return st;
+}
+
+static goal_status goal__algo_check_op(const goal_algo_desc *d, const goal__algo_entry *e, goal_error *err) {
+    goal_status st;
+    if (!(e->info.flags & GOAL_ALGO_REDUCES)) return GOAL_OK;
+    if (d->noncommutative && !(e->info.flags & GOAL_ALGO_ORDERED))
+        return goal__algo_fail(err, GOAL_ERR_OP, "%s needs a commutative op (rank order: reduce_binomial, reduce_chain, "
+                               "scan_linear, exscan_linear)", e->info.name);
+    if (d->op == GOAL_OP_USER) return GOAL_OK;
+    st = goal_op_check(d->op, d->dtype);
+    if (st != GOAL_OK)
+        return goal__algo_fail(err, st, "op %s is not defined on %s", goal_op_name(d->op) ? goal_op_name(d->op) : "(unknown)",
+                               goal_dtype_name(d->dtype) ? goal_dtype_name(d->dtype) : "this datatype");
+    return GOAL_OK;
+}
+
+goal_status goal_algo_check(const goal_algo_desc *d, int p, goal_error *err) {
+    const goal__algo_entry *e = d ? goal__algo_entry_of(d->algo) : NULL;
+    uint64_t es;
+    goal_status st;
+    if (!d) return goal__algo_fail(err, GOAL_ERR_ARG, "no desc given");
+    if (!e) return goal__algo_fail(err, GOAL_ERR_ARG, "unknown algorithm '%s' (goal gen --list)", d->algo ? d->algo : "(null)");
+    if (p <= 0) return goal__algo_fail(err, GOAL_ERR_RANK, "%s: the number of ranks must be at least 1, not %d", e->info.name, p);
+    if (d->root < 0 || d->root >= p) return goal__algo_fail(err, GOAL_ERR_RANK, "%s: root %d is out of range (%d ranks)", e->info.name, d->root, p);
+    if (d->nway < 0) return goal__algo_fail(err, GOAL_ERR_ARG, "%s: nway must be at least 1, not %d", e->info.name, d->nway);
+    if (d->tag < 0) return goal__algo_fail(err, GOAL_ERR_ARG, "%s: tag %d is negative", e->info.name, d->tag);
+    if (!goal_dtype_name(d->dtype) || goal_op_check(GOAL_OP_COPY, d->dtype) == GOAL_ERR_TYPE)
+        return goal__algo_fail(err, GOAL_ERR_TYPE, "%s: unsupported datatype 0x%x", e->info.name, (unsigned)d->dtype);
+    es = goal_dtype_size(d->dtype);
+    /* room for p blocks, a few times over, behind any offset */
+    if (d->count > GOAL_SIZE_MAX / 8 / es / (uint64_t)p || d->in_offset > GOAL_SIZE_MAX / 2 ||
+        d->out_offset > GOAL_SIZE_MAX / 2 || d->scratch_offset > GOAL_SIZE_MAX / 2)
+        return goal__algo_fail(err, GOAL_ERR_SIZE, "%s: count or offsets too large", e->info.name);
+    if (d->custom_slots && ((d->in_slot > GOAL_SLOT_MAX && d->in_slot != GOAL_SLOT_SCRATCH) ||
+                            (d->out_slot > GOAL_SLOT_MAX && d->out_slot != GOAL_SLOT_SCRATCH)))
+        return goal__algo_fail(err, GOAL_ERR_ARG, "%s: slot out of range", e->info.name);
+    if ((st = goal__algo_check_op(d, e, err)) != GOAL_OK) return st;
+    if (!(e->info.flags & GOAL_ALGO_SETS)) return GOAL_OK;
+    if ((st = goal__algo_check_list(d, d->participants, d->nparticipants, p, "participant", err)) != GOAL_OK) return st;
+    return goal__algo_check_list(d, d->receivers, d->nreceivers, p, "receiver", err);
+}
+
+/* ---- >>> building ---------------------------------------------------------------------------------- */
+static void goal__algo_init(goal__algo *c, goal_graph *g, const goal_algo_desc *d) {
+    memset(c, 0, sizeof *c);
+    c->g = g;
+    c->d = d;
+    c->rank = goal_graph_rank(g);
+    c->p = goal_graph_nranks(g);
+    c->root = d->root;
+    c->v = goal__algo_mod((long long)c->rank - c->root, c->p);
+    c->tag = d->tag;
+    c->dtype = d->dtype;
+    c->es = goal_dtype_size(d->dtype);
+    c->count = d->count;
+    c->n = d->count * c->es;
+    c->in = goal_buffer(d->custom_slots ? d->in_slot : GOAL_ALGO_SLOT_IN, d->in_offset, c->n);
+    c->out = goal_buffer(d->custom_slots ? d->out_slot : GOAL_ALGO_SLOT_OUT, d->out_offset, c->n);
+    c->scratch = d->scratch_offset;
+    c->start = -1;
+    c->first = goal_graph_count(g);
+    c->alloc = goal__algo_allocator(d);
+}
+
+/* Everything waits for the `after` actions: one of them directly, several through a nop. */
+static goal_status goal__algo_start(goal__algo *c, const int32_t *after, int nafter, goal_error *err) {
+    int i;
+    for (i = 0; i < nafter; i++)
+        if (after[i] < 0 || after[i] >= c->first)
+            return goal__algo_fail(err, GOAL_ERR_ACTION, "after[%d] = %ld is not an action of the graph", i, (long)after[i]);
+    if (nafter == 1) c->start = after[0];
+    if (nafter > 1) {
+        c->start = goal__algo_new(c, goal_graph_nop(c->g), -1);
+        for (i = 0; i < nafter; i++) goal__algo_dep(c, c->start, after[i]);
+    }
+    return GOAL_OK;
+}
+
+/* The action after all sinks of this part (actions nothing here waits for). */
+static int32_t goal__algo_finish(goal__algo *c) {
+    int32_t end = goal_graph_count(c->g), id, done = -1;
+    goal__algo_joiner j = {-1, 0};
+    for (id = c->first; id < end && c->st == GOAL_OK; id++)
+        if (!c->used[id - c->first]) goal__algo_join_add(c, &j, id);
+    done = j.id;
+    if (done < 0 && c->start >= 0) done = c->start;
+    if (done < 0) done = goal__algo_new(c, goal_graph_nop(c->g), -1);
+    return done;
+}
+
+int32_t goal_algo_build(goal_graph *g, const goal_algo_desc *d, const int32_t *after, int nafter, goal_algo_part *part,
+                        goal_error *err) {
+    goal__algo c;
+    goal_status st;
+    int32_t done;
+    if (!g) return goal__algo_fail(err, GOAL_ERR_ARG, "no graph given");
+    if ((st = goal_algo_check(d, goal_graph_nranks(g), err)) != GOAL_OK) return st;
+    if (nafter < 0 || (nafter > 0 && !after)) return goal__algo_fail(err, GOAL_ERR_ARG, "after: %d actions but no list", nafter);
+    goal__algo_init(&c, g, d);
+    if ((st = goal__algo_start(&c, after, nafter, err)) != GOAL_OK) return st;
+    goal__algo_entry_of(d->algo)->fn(&c);
+    done = goal__algo_finish(&c);
+    if (c.used) c.alloc.free_fn(c.used, c.alloc.user);
+    if (c.st == GOAL_OK) c.st = goal_graph_status(g);
+    if (c.st != GOAL_OK) {
+        const char *m = goal_graph_status(g) != GOAL_OK ? goal_graph_message(g) : goal_strerror(c.st);
+        return goal__algo_fail(err, c.st, "%s, rank %d: %s", d->algo, c.rank, m);
+    }
+    if (part) { part->done = done; part->scratch_end = c.scratch; }
+    return done;
+}
+
+goal_status goal_algo_world(goal_world **out, const goal_algo_desc *d, int nranks, goal_error *err) {
+    goal_graph *g = NULL;
+    goal_graph_desc gd;
+    goal_world *w = NULL;
+    goal_status st;
+    int r;
+    if (!out) return goal__algo_fail(err, GOAL_ERR_ARG, "no output given");
+    *out = NULL;
+    if ((st = goal_algo_check(d, nranks, err)) != GOAL_OK) return st;
+    memset(&gd, 0, sizeof gd);
+    gd.nranks = nranks;
+    gd.alloc = d->alloc;
+    if ((st = goal_world_create(&w, nranks, &d->alloc)) != GOAL_OK || (st = goal_graph_create(&g, &gd)) != GOAL_OK) {
+        goal_world_destroy(w);
+        return goal__algo_fail(err, st, "%s", goal_strerror(st));
+    }
+    for (r = 0; r < nranks && st == GOAL_OK; r++) {
+        int32_t done;
+        if ((st = goal_graph_reset(g, r, nranks)) != GOAL_OK) { goal__algo_fail(err, st, "%s", goal_strerror(st)); break; }
+        done = goal_algo_build(g, d, NULL, 0, NULL, err);
+        st = done < 0 ? (goal_status)done : goal_world_add_graph(w, g, err);
+    }
+    goal_graph_destroy(g);
+    if (st != GOAL_OK) { goal_world_destroy(w); return st; }
+    *out = w;
+    return GOAL_OK;
+}
+
+#endif /* GOAL_ALGOS_IMPLEMENTATION */
+
+/* MIT License - see goal.h. */

@@ -1,0 +1,479 @@
+/* test_algos.c - goal_algos.h: structure against theory (matching, rounds), data against a
+   reference over the in-process ranks, errors, composition, Aspen's concurrent reductions.
+   `make test` runs a sample; GOAL_TEST_FULL=1 (make test-full) the whole matrix. */
+#define GOAL_ALL_IMPLEMENTATION
+#include "goal.h"
+#include "goal_sched.h"
+#include "goal_algos.h"
+#include "harness.h"
+#include "../tools/algo_check.h"
+
+/* ---- whole-world analysis ------------------------------------------------------------------ */
+/* Sends and receives match pairwise (k-th send from a to b with tag t = k-th receive at b from
+   a with tag t, same size); the world with message edges is acyclic; rounds = the longest
+   chain of messages, each sent after (through local dependencies) the previous arrived.
+   With ports = 1 a rank also sends one message per round and receives one per round, in
+   index order (the single-port model, in which a binomial tree takes ceil(log2 p) rounds). */
+typedef struct an_msg { int src, dst, tag; uint32_t idx; uint64_t size; long node; } an_msg;
+typedef struct analysis { int matched, acyclic, rounds; long actions, messages; char why[200]; } analysis;
+
+static int an_cmp(const void *a, const void *b) {
+    const an_msg *x = (const an_msg *)a, *y = (const an_msg *)b;
+    if (x->src != y->src) return x->src < y->src ? -1 : 1;
+    if (x->dst != y->dst) return x->dst < y->dst ? -1 : 1;
+    if (x->tag != y->tag) return x->tag < y->tag ? -1 : 1;
+    return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+static void analyze(const goal_world *w, int ports, analysis *an) {
+    int p = goal_world_nranks(w), r;
+    goal_schedule *s = (goal_schedule *)calloc((size_t)p, sizeof *s);
+    long *base = (long *)calloc((size_t)p + 1, sizeof *base), N, k, ns = 0, nr = 0, head = 0, tail = 0;
+    an_msg *snd, *rcv;
+    long *match, *indeg, *queue, *dist, *next;
+    memset(an, 0, sizeof *an);
+    for (r = 0; r < p; r++) { goal_world_schedule(w, r, &s[r]); base[r + 1] = base[r] + s[r].nactions; }
+    N = base[p];
+    snd = (an_msg *)calloc((size_t)N + 1, sizeof *snd); rcv = (an_msg *)calloc((size_t)N + 1, sizeof *rcv);
+    match = (long *)calloc((size_t)N + 1, sizeof *match); indeg = (long *)calloc((size_t)N + 1, sizeof *indeg);
+    queue = (long *)calloc((size_t)N + 1, sizeof *queue); dist = (long *)calloc((size_t)N + 1, sizeof *dist);
+    next = (long *)calloc((size_t)N + 1, sizeof *next);
+    for (k = 0; k < N; k++) match[k] = next[k] = -1;
+    for (r = 0; r < p; r++)
+        for (k = 0; k < (long)s[r].nactions; k++) {
+            goal_action a;
+            an_msg m;
+            goal_schedule_action(&s[r], (uint32_t)k, &a);
+            if (a.kind != GOAL_SEND && a.kind != GOAL_RECV) continue;
+            m.src = a.kind == GOAL_SEND ? r : a.peer; m.dst = a.kind == GOAL_SEND ? a.peer : r;
+            m.tag = a.tag; m.idx = (uint32_t)k; m.size = a.buf.size; m.node = base[r] + k;
+            if (a.kind == GOAL_SEND) snd[ns++] = m; else rcv[nr++] = m;
+        }
+    if (ports) {   /* port chains: snd and rcv are still in node order here */
+        long lasts = -1, lastr = -1;
+        for (k = 0; k < ns; k++) { if (lasts >= 0 && snd[lasts].src == snd[k].src) next[snd[lasts].node] = snd[k].node; lasts = k; }
+        for (k = 0; k < nr; k++) { if (lastr >= 0 && rcv[lastr].dst == rcv[k].dst) next[rcv[lastr].node] = rcv[k].node; lastr = k; }
+    }
+    qsort(snd, (size_t)ns, sizeof *snd, an_cmp);
+    qsort(rcv, (size_t)nr, sizeof *rcv, an_cmp);
+    an->matched = ns == nr;
+    if (!an->matched) snprintf(an->why, sizeof an->why, "%ld sends, %ld receives", ns, nr);
+    for (k = 0; an->matched && k < ns; k++) {
+        if (snd[k].src != rcv[k].src || snd[k].dst != rcv[k].dst || snd[k].tag != rcv[k].tag || snd[k].size != rcv[k].size) {
+            an->matched = 0;
+            snprintf(an->why, sizeof an->why, "send %d->%d tag %d %llub vs recv %d->%d tag %d %llub", snd[k].src, snd[k].dst,
+                     snd[k].tag, (unsigned long long)snd[k].size, rcv[k].src, rcv[k].dst, rcv[k].tag, (unsigned long long)rcv[k].size);
+        }
+        match[snd[k].node] = rcv[k].node;
+    }
+    an->actions = N; an->messages = ns;
+    for (r = 0; r < p; r++)
+        for (k = 0; k < (long)s[r].nactions; k++) {
+            const uint32_t *deps;
+            uint32_t nd = goal_schedule_deps(&s[r], (uint32_t)k, &deps), j;
+            for (j = 0; j < nd; j++) indeg[base[r] + (deps[j] & 0x7fffffffu)]++;
+            if (an->matched && match[base[r] + k] >= 0) indeg[match[base[r] + k]]++;
+            if (next[base[r] + k] >= 0) indeg[next[base[r] + k]]++;
+        }
+    for (k = 0; k < N; k++) if (!indeg[k]) queue[tail++] = k;
+    while (head < tail) {
+        long u = queue[head++], v;
+        const uint32_t *deps;
+        uint32_t nd, j;
+        for (r = 0; base[r + 1] <= u; r++) {}
+        nd = goal_schedule_deps(&s[r], (uint32_t)(u - base[r]), &deps);
+        for (j = 0; j <= nd + 1; j++) {
+            long add = j >= nd ? 1 : 0;
+            v = j == nd ? (an->matched ? match[u] : -1) : j > nd ? next[u] : base[r] + (deps[j] & 0x7fffffffu);
+            if (v < 0) continue;
+            if (dist[v] < dist[u] + add) dist[v] = dist[u] + add;
+            if (dist[v] > an->rounds) an->rounds = (int)dist[v];
+            if (--indeg[v] == 0) queue[tail++] = v;
+        }
+    }
+    an->acyclic = tail == N;
+    if (!an->acyclic && !an->why[0]) snprintf(an->why, sizeof an->why, "cycle across ranks");
+    free(s); free(base); free(snd); free(rcv); free(match); free(indeg); free(queue); free(dist); free(next);
+}
+
+static int ceil_log(long long p, long long b) { int k = 0; long long x = 1; while (x < p) { x *= b; k++; } return k; }
+static int floor_log2(long long p) { int k = 0; while ((2LL << k) <= p) k++; return k; }
+
+static goal_algo_desc desc_of(const char *algo, int root, uint64_t count, goal_dtype t, goal_op op) {
+    goal_algo_desc d;
+    memset(&d, 0, sizeof d);
+    d.algo = algo; d.root = root; d.count = count; d.dtype = t; d.op = op;
+    return d;
+}
+
+/* ---- structure ---------------------------------------------------------------------------------- */
+static const int sample_p[] = {1, 2, 3, 4, 5, 7, 8, 9, 13, 16, 17, 31, 33, 64};
+#define NSAMPLE ((int)(sizeof sample_p / sizeof sample_p[0]))
+
+static int want_ports(const char *algo) { return !strcmp(algo, "bcast_binomial") || !strcmp(algo, "reduce_binomial"); }
+static int expected_rounds(const char *algo, int p, int nway) {
+    if (!strcmp(algo, "bcast_binomial") || !strcmp(algo, "reduce_binomial")) return ceil_log(p, 2);
+    if (!strcmp(algo, "barrier_dissemination") || !strcmp(algo, "allreduce_dissemination")) return ceil_log(p, nway + 1);
+    if (!strcmp(algo, "allreduce_recdoub")) return (p & (p - 1)) ? 2 + floor_log2(p) : floor_log2(p);
+    if (!strcmp(algo, "allgather_bruck") || !strcmp(algo, "alltoall_bruck")) return ceil_log(p, 2);
+    return -1;
+}
+
+static void test_structure(void) {
+    int a, i, nway, maxp = th_full() ? 70 : NSAMPLE;
+    const goal_algo_info *info;
+    for (a = 0; (info = goal_algo_list(a)) != NULL; a++)
+        for (i = 0; i < maxp; i++)
+            for (nway = 1; nway <= ((info->flags & GOAL_ALGO_NWAY) ? 3 : 1); nway++) {
+                int p = th_full() ? (i < 64 ? i + 1 : (int[]){100, 127, 128, 255, 256, 1000}[i - 64]) : sample_p[i];
+                goal_algo_desc d = desc_of(info->name, p / 2, 3, GOAL_INT32, GOAL_OP_SUM);
+                goal_world *w;
+                goal_error err;
+                analysis an;
+                int want = expected_rounds(info->name, p, nway);
+                d.nway = nway;
+                if (goal_algo_world(&w, &d, p, &err) != GOAL_OK) { printf("  %s p=%d: %s\n", info->name, p, err.msg); CHECK(0); continue; }
+                analyze(w, want_ports(info->name), &an);
+                if (!an.matched || !an.acyclic || (want >= 0 && an.rounds > want))
+                    printf("  %s p=%d nway=%d: matched %d acyclic %d rounds %d (want %d) %s\n", info->name, p, nway, an.matched,
+                           an.acyclic, an.rounds, want, an.why);
+                CHECK(an.matched);
+                CHECK(an.acyclic);
+                if (want >= 0 && !strcmp(info->name, "allreduce_recdoub")) CHECK(an.rounds <= want);   /* a bound */
+                else if (want >= 0) CHECK_EQ(an.rounds, want);
+                goal_world_destroy(w);
+            }
+}
+
+/* Aspen's bound, on a (P, R) set; returns the rounds. */
+static int aspen_rounds(int p, const int *P, int np, const int *R, int nr) {
+    goal_algo_desc d = desc_of("reduce_aspen", 0, 2, GOAL_INT32, GOAL_OP_SUM);
+    goal_world *w;
+    goal_error err;
+    analysis an;
+    int i, j, rnp = 0, bound;
+    ac_result res;
+    d.participants = P; d.nparticipants = np; d.receivers = R; d.nreceivers = nr;
+    for (i = 0; i < nr; i++) {
+        int in = 0;
+        for (j = 0; j < np; j++) in |= P[j] == R[i];
+        rnp += !in;
+    }
+    bound = rnp <= np ? 2 + floor_log2(np) : 2 + ceil_log(rnp, 2);
+    if (goal_algo_world(&w, &d, p, &err) != GOAL_OK) { printf("  %s\n", err.msg); CHECK(0); return -1; }
+    analyze(w, 0, &an);
+    CHECK(an.matched && an.acyclic);
+    if (an.rounds > bound) printf("  aspen p=%d |P|=%d |R|=%d |Rnp|=%d: %d rounds > %d\n", p, np, nr, rnp, an.rounds, bound);
+    CHECK(an.rounds <= bound);
+    goal_world_destroy(w);
+    CHECK_EQ(ac_check(&d, p, 0, 7, &res, &err), GOAL_OK);
+    if (res.rank >= 0) printf("  aspen p=%d |P|=%d |R|=%d: rank %d elem %llu want %s got %s\n", p, np, nr, res.rank,
+                              (unsigned long long)res.offset, res.expected, res.got);
+    CHECK_EQ(res.rank, -1);
+    return an.rounds;
+}
+
+/* Figure 4: participants 1..8, receivers 1, 2, 9, 10, 11 (here 0-based: 0..7 and 0, 1, 8, 9, 10). */
+static void test_aspen_figure4(void) {
+    int P[8] = {0, 1, 2, 3, 4, 5, 6, 7}, R[5] = {0, 1, 8, 9, 10};
+    CHECK_EQ(aspen_rounds(11, P, 8, R, 5), 4);    /* halve, 2 butterfly rounds, deliver */
+    CHECK_EQ(aspen_rounds(8, P, 8, P, 8), 3);     /* R = P: a butterfly allreduce */
+    CHECK_EQ(aspen_rounds(8, P, 8, R, 1), 3);     /* one receiver: a tree reduce */
+}
+
+/* Random (P, R): R may hold non-participants and be larger than P. */
+static void test_aspen_random(void) {
+    uint64_t seed = 42;
+    int t, trials = th_full() ? 2000 : 200;
+    for (t = 0; t < trials; t++) {
+        int p = 1 + (int)(ac_rand(&seed) % 40), perm[64], P[64], R[64], np, nr, i;
+        for (i = 0; i < p; i++) perm[i] = i;
+        for (i = p - 1; i > 0; i--) { int j = (int)(ac_rand(&seed) % (uint64_t)(i + 1)), x = perm[i]; perm[i] = perm[j]; perm[j] = x; }
+        np = 1 + (int)(ac_rand(&seed) % (uint64_t)p);
+        for (i = 0; i < np; i++) P[i] = perm[i];
+        for (i = p - 1; i > 0; i--) { int j = (int)(ac_rand(&seed) % (uint64_t)(i + 1)), x = perm[i]; perm[i] = perm[j]; perm[j] = x; }
+        nr = 1 + (int)(ac_rand(&seed) % (uint64_t)p);
+        for (i = 0; i < nr; i++) R[i] = perm[i];
+        aspen_rounds(p, P, np, R, nr);
+    }
+}
+
+/* ---- data ------------------------------------------------------------------------------------------- */
+static const goal_op int_ops[] = {GOAL_OP_SUM, GOAL_OP_PROD, GOAL_OP_MAX, GOAL_OP_MIN, GOAL_OP_BAND, GOAL_OP_BOR,
+                                  GOAL_OP_BXOR, GOAL_OP_LAND, GOAL_OP_LOR, GOAL_OP_LXOR};
+static const goal_op float_ops[] = {GOAL_OP_SUM, GOAL_OP_PROD, GOAL_OP_MAX, GOAL_OP_MIN};
+static long cases_run, cases_skipped;
+
+static void one_case(const char *algo, int p, int root, uint64_t count, goal_dtype t, int threads, uint64_t seed) {
+    goal_algo_desc d = desc_of(algo, root, count, t, GOAL_OP_SUM);
+    ac_result res;
+    goal_error err;
+    goal_status st;
+    uint64_t bytes = count * goal_dtype_size(t) * (uint64_t)p * (uint64_t)p;
+    if (bytes > (256u << 20)) { cases_skipped++; return; }   /* p blocks in and out per rank */
+    d.op = (t >> 4) == 2 ? float_ops[seed % 4] : int_ops[seed % 10];
+    d.nway = 1 + (int)(seed % 3);
+    d.segment = (uint64_t)(1 + seed % 5) * 12;
+    st = ac_check(&d, p, threads, seed, &res, &err);
+    cases_run++;
+    if (st != GOAL_OK || res.rank >= 0) {
+        if (st != GOAL_OK) printf("  %s p=%d root=%d count=%llu %s: %s\n", algo, p, root, (unsigned long long)count, goal_dtype_name(t), err.msg);
+        else printf("  %s p=%d root=%d count=%llu %s op %s nway %d seg %llu: rank %d %s %llu: expected %s, got %s\n", algo, p, root,
+                    (unsigned long long)count, goal_dtype_name(t), goal_op_name(d.op), d.nway, (unsigned long long)d.segment,
+                    res.rank, res.in_changed ? "IN changed at" : "element", (unsigned long long)res.offset, res.expected, res.got);
+        CHECK(0);
+    }
+}
+
+static void roots_of(const goal_algo_info *info, int p, int *roots, int *nroots) {
+    int k;
+    *nroots = 0;
+    if (!(info->flags & GOAL_ALGO_ROOTED)) { roots[(*nroots)++] = 0; return; }
+    if (p <= 16 && th_full()) { for (k = 0; k < p; k++) roots[(*nroots)++] = k; return; }
+    roots[(*nroots)++] = 0;
+    if (p > 1) roots[(*nroots)++] = p - 1;
+    if (p > 2) roots[(*nroots)++] = p / 2;
+    if (p > 4 && th_full()) roots[(*nroots)++] = 1;
+}
+
+static void test_data_sample(void) {
+    static const int ps[] = {1, 2, 3, 5, 6, 8, 11, 16, 17, 31};
+    static const uint64_t counts[] = {0, 1, 7};
+    const goal_algo_info *info;
+    int a, i, j, k, roots[300], nroots;
+    uint64_t seed = 1;
+    for (a = 0; (info = goal_algo_list(a)) != NULL; a++) {
+        for (i = 0; i < (int)(sizeof ps / sizeof ps[0]); i++) {
+            roots_of(info, ps[i], roots, &nroots);
+            for (j = 0; j < nroots; j++)
+                for (k = 0; k < 3; k++) one_case(info->name, ps[i], roots[j], counts[k], k == 2 ? GOAL_FLOAT32 : GOAL_INT32, 0, seed++);
+        }
+        one_case(info->name, 13, 0, 1024, GOAL_INT32, 0, seed++);
+        one_case(info->name, 7, 6, 33, GOAL_FLOAT64, 1, seed++);            /* threaded */
+        one_case(info->name, 4, 1, 1 << 18, GOAL_INT32, 0, seed++);          /* 1 MiB blocks */
+        one_case(info->name, 100, 99, 3, GOAL_UINT8, 0, seed++);
+    }
+    printf("  %ld runs checked\n", cases_run);
+}
+
+static void test_data_full(void) {
+    static const uint64_t counts[] = {0, 1, 7, 1024};
+    static const int big[] = {100, 127, 128, 255};
+    const goal_algo_info *info;
+    int a, i, j, k, roots[300], nroots;
+    uint64_t seed = 1000;
+    if (!th_full()) return;
+    for (a = 0; (info = goal_algo_list(a)) != NULL; a++)
+        for (i = 0; i < 68; i++) {
+            int p = i < 64 ? i + 1 : big[i - 64];
+            roots_of(info, p, roots, &nroots);
+            for (j = 0; j < nroots; j++)
+                for (k = 0; k < 8; k++) one_case(info->name, p, roots[j], counts[k % 4], k < 4 ? GOAL_INT32 : GOAL_FLOAT32, 0, seed++);
+            if (p <= 8) one_case(info->name, p, p - 1, 1 << 18, GOAL_FLOAT32, 0, seed++);
+        }
+    printf("  %ld runs checked, %ld skipped (over 256 MiB)\n", cases_run, cases_skipped);
+}
+
+/* Non-commutative (2x2 matrix products) in rank order, every root. */
+static void test_noncommutative(void) {
+    static const char *const ordered[] = {"reduce_binomial", "reduce_chain", "scan_linear", "exscan_linear"};
+    int a, p, root;
+    for (a = 0; a < 4; a++)
+        for (p = 1; p <= (th_full() ? 33 : 12); p++)
+            for (root = 0; root < p; root++) {
+                goal_algo_desc d = desc_of(ordered[a], root, 8, GOAL_UINT32, GOAL_OP_USER);
+                ac_result res;
+                goal_error err;
+                d.noncommutative = 1;
+                d.segment = 16;
+                CHECK_EQ(ac_check(&d, p, 0, (uint64_t)(p * 100 + root), &res, &err), GOAL_OK);
+                if (res.rank >= 0) printf("  %s p=%d root=%d: rank %d elem %llu\n", ordered[a], p, root, res.rank, (unsigned long long)res.offset);
+                CHECK_EQ(res.rank, -1);
+            }
+}
+
+/* ---- errors ------------------------------------------------------------------------------------------- */
+static void expect_error(goal_algo_desc d, int p, goal_status want) {
+    goal_world *w = NULL;
+    goal_error err;
+    goal_status st = goal_algo_world(&w, &d, p, &err);
+    if (st != want) printf("  %s p=%d: got %d (%s), want %d\n", d.algo ? d.algo : "(null)", p, st, st ? err.msg : "", want);
+    CHECK_EQ(st, want);
+    CHECK(w == NULL);
+    if (st) CHECK(strlen(err.msg) > 0);
+}
+static void test_invalid(void) {
+    int dup[3] = {0, 1, 1}, out[2] = {0, 9}, ok[2] = {0, 1};
+    goal_algo_desc d = desc_of("bcast_binomial", 0, 4, GOAL_INT32, GOAL_OP_SUM);
+    goal_graph *g;
+    goal_graph_desc gd;
+    goal_error err;
+    int32_t bogus = 5;
+    expect_error(d, 0, GOAL_ERR_RANK);
+    expect_error(d, -3, GOAL_ERR_RANK);
+    d.root = 4; expect_error(d, 4, GOAL_ERR_RANK);
+    d.root = -1; expect_error(d, 4, GOAL_ERR_RANK);
+    d.root = 0; d.algo = "bcast_nonsense"; expect_error(d, 4, GOAL_ERR_ARG);
+    d.algo = NULL; expect_error(d, 4, GOAL_ERR_ARG);
+    d = desc_of("barrier_dissemination", 0, 0, GOAL_INT8, GOAL_OP_SUM); d.nway = -1; expect_error(d, 4, GOAL_ERR_ARG);
+    d = desc_of("reduce_aspen", 0, 4, GOAL_INT32, GOAL_OP_SUM);
+    d.receivers = out; d.nreceivers = 2; expect_error(d, 4, GOAL_ERR_RANK);
+    d.receivers = ok; d.participants = dup; d.nparticipants = 3; expect_error(d, 4, GOAL_ERR_ARG);
+    d.participants = ok; d.nparticipants = 0; expect_error(d, 4, GOAL_ERR_ARG);
+    d.participants = out; d.nparticipants = 2; expect_error(d, 4, GOAL_ERR_RANK);
+    d = desc_of("allreduce_recdoub", 0, 4, GOAL_FLOAT32, GOAL_OP_BXOR); expect_error(d, 4, GOAL_ERR_OP);
+    d = desc_of("allreduce_recdoub", 0, 4, GOAL_FLOAT16, GOAL_OP_SUM); expect_error(d, 4, GOAL_ERR_TYPE);
+    d = desc_of("allreduce_recdoub", 0, 4, GOAL_INT32, GOAL_OP_USER); d.noncommutative = 1; expect_error(d, 4, GOAL_ERR_OP);
+    d = desc_of("alltoall_bruck", 0, ~(uint64_t)0 / 2, GOAL_INT32, GOAL_OP_SUM); expect_error(d, 4, GOAL_ERR_SIZE);
+    d = desc_of("bcast_binomial", 0, 4, GOAL_INT32, GOAL_OP_SUM); d.tag = -2; expect_error(d, 4, GOAL_ERR_ARG);
+    /* after[] naming actions that do not exist; a NULL graph */
+    memset(&gd, 0, sizeof gd); gd.nranks = 4;
+    CHECK_EQ(goal_graph_create(&g, &gd), GOAL_OK);
+    d.tag = 0;
+    CHECK_EQ(goal_algo_build(g, &d, &bogus, 1, NULL, &err), GOAL_ERR_ACTION);
+    CHECK_EQ(goal_algo_build(NULL, &d, NULL, 0, NULL, &err), GOAL_ERR_ARG);
+    CHECK(goal_algo_build(g, &d, NULL, 0, NULL, NULL) >= 0);   /* err may be NULL */
+    goal_graph_destroy(g);
+}
+
+/* ---- composition ------------------------------------------------------------------------------------------ */
+/* reduce_binomial to root 3, then bcast_binomial from 3 on OUT: an allreduce. */
+static void test_compose(void) {
+    int p = 11, r, k;
+    goal_algo_desc red = desc_of("reduce_binomial", 3, 5, GOAL_INT64, GOAL_OP_SUM), bc = red;
+    goal_world *w;
+    goal_graph *g;
+    goal_graph_desc gd;
+    goal_error err;
+    int64_t in[11][5], out[11][5], want[5] = {0};
+    goal_slot slot[11][2];
+    const goal_slot *slots[11];
+    goal_world_run_desc rd;
+    goal_algo_part part;
+    bc.algo = "bcast_binomial";
+    memset(&gd, 0, sizeof gd); gd.nranks = p;
+    CHECK_EQ(goal_world_create(&w, p, NULL), GOAL_OK);
+    CHECK_EQ(goal_graph_create(&g, &gd), GOAL_OK);
+    for (r = 0; r < p; r++) {
+        int32_t done;
+        goal_graph_reset(g, r, p);
+        done = goal_algo_build(g, &red, NULL, 0, &part, &err);
+        CHECK(done >= 0);
+        bc.scratch_offset = part.scratch_end;
+        CHECK(goal_algo_build(g, &bc, &done, 1, NULL, &err) >= 0);
+        CHECK_EQ(goal_world_add_graph(w, g, &err), GOAL_OK);
+        for (k = 0; k < 5; k++) { in[r][k] = r * 1000 + k; want[k] += in[r][k]; out[r][k] = -1; }
+        slot[r][0].data = in[r]; slot[r][0].size = sizeof in[r];
+        slot[r][1].data = out[r]; slot[r][1].size = sizeof out[r];
+        slots[r] = slot[r];
+    }
+    memset(&rd, 0, sizeof rd);
+    rd.world = w; rd.slots = slots; rd.nslots = 2;
+    CHECK_EQ(goal_world_run(&rd, &err), GOAL_OK);
+    for (r = 0; r < p; r++) for (k = 0; k < 5; k++) CHECK_EQ(out[r][k], want[k]);
+    goal_graph_destroy(g);
+    goal_world_destroy(w);
+}
+
+/* Aspen 3.3, Figure 5: r1 = sum over p0..p3 to p0 and p2; r2 = product over p1, p2 to p3;
+   both in one schedule per rank, in flight at once, told apart by their tags. */
+static void test_aspen_concurrent(void) {
+    int P2[2] = {1, 2}, R1[2] = {0, 2}, R2[1] = {3}, r;
+    goal_algo_desc r1 = desc_of("reduce_aspen", 0, 4, GOAL_FLOAT64, GOAL_OP_SUM), r2 = r1;
+    goal_world *w;
+    goal_graph *g;
+    goal_graph_desc gd;
+    goal_error err;
+    double in[4][8], out[4][8];
+    goal_slot slot[4][2];
+    const goal_slot *slots[4];
+    goal_world_run_desc rd;
+    goal_algo_part part;
+    analysis an;
+    r1.receivers = R1; r1.nreceivers = 2;
+    r2.op = GOAL_OP_PROD; r2.participants = P2; r2.nparticipants = 2; r2.receivers = R2; r2.nreceivers = 1;
+    r2.tag = 1; r2.in_offset = r2.out_offset = 32;
+    memset(&gd, 0, sizeof gd); gd.nranks = 4;
+    CHECK_EQ(goal_world_create(&w, 4, NULL), GOAL_OK);
+    CHECK_EQ(goal_graph_create(&g, &gd), GOAL_OK);
+    for (r = 0; r < 4; r++) {
+        int k;
+        goal_graph_reset(g, r, 4);
+        CHECK(goal_algo_build(g, &r1, NULL, 0, &part, &err) >= 0);
+        r2.scratch_offset = part.scratch_end;
+        CHECK(goal_algo_build(g, &r2, NULL, 0, NULL, &err) >= 0);   /* independent: concurrent */
+        CHECK_EQ(goal_world_add_graph(w, g, &err), GOAL_OK);
+        for (k = 0; k < 8; k++) { in[r][k] = r + 1 + k; out[r][k] = -1; }
+        slot[r][0].data = in[r]; slot[r][0].size = sizeof in[r];
+        slot[r][1].data = out[r]; slot[r][1].size = sizeof out[r];
+        slots[r] = slot[r];
+    }
+    analyze(w, 0, &an);
+    CHECK(an.matched && an.acyclic);
+    memset(&rd, 0, sizeof rd);
+    rd.world = w; rd.slots = slots; rd.nslots = 2;
+    CHECK_EQ(goal_world_run(&rd, &err), GOAL_OK);
+    for (r = 0; r < 4; r++) {
+        int k;
+        for (k = 0; k < 4; k++) {
+            double sum = 10 + 4 * k;
+            CHECK(out[r][k] == (r == 0 || r == 2 ? sum : -1));
+            CHECK(out[r][4 + k] == (r == 3 ? (double)(2 + 4 + k) * (3 + 4 + k) : -1));
+        }
+    }
+    rd.threads = 1;
+    for (r = 0; r < 4; r++) { int k; for (k = 0; k < 8; k++) out[r][k] = -1; }
+    CHECK_EQ(goal_world_run(&rd, &err), GOAL_OK);
+    CHECK(out[0][0] == 10 && out[2][3] == 22 && out[3][4] == 42 && out[1][0] == -1);
+    goal_graph_destroy(g);
+    goal_world_destroy(w);
+}
+
+/* Every allocation of a build is freed, also when allocations fail. */
+static void test_allocator(void) {
+    int P[3] = {0, 2, 4}, R[4] = {1, 3, 5, 6}, fail;
+    for (fail = -1; fail < 40; fail++) {
+        th_counter cnt = {0, 0, fail};
+        goal_algo_desc d = desc_of("reduce_aspen", 0, 4, GOAL_INT32, GOAL_OP_SUM);
+        goal_world *w = NULL;
+        goal_error err;
+        goal_status st;
+        d.participants = P; d.nparticipants = 3; d.receivers = R; d.nreceivers = 4;
+        d.alloc.alloc_fn = th_alloc; d.alloc.free_fn = th_free; d.alloc.user = &cnt;
+        st = goal_algo_world(&w, &d, 7, &err);
+        CHECK(st == GOAL_OK || st == GOAL_ERR_NOMEM);
+        if (st == GOAL_OK) goal_world_destroy(w);
+        CHECK_EQ(cnt.allocs, cnt.frees);
+    }
+}
+
+static void test_list(void) {
+    static const char *const names[] = {"bcast_binomial", "reduce_binomial", "barrier_dissemination", "allreduce_dissemination",
+        "bcast_chain", "reduce_chain", "reduce_aspen", "allreduce_recdoub", "bcast_binary", "gather_linear", "gather_binomial",
+        "scatter_linear", "scatter_binomial", "allgather_ring", "allgather_recdoub", "allgather_bruck", "alltoall_linear",
+        "alltoall_pairwise", "alltoall_bruck", "reduce_scatter_ring", "allreduce_ring", "scan_linear", "exscan_linear",
+        "barrier_linear", "bcast_doublering"};
+    int i;
+    for (i = 0; i < 25; i++) {
+        CHECK(goal_algo_find(names[i]) != NULL);
+        CHECK(goal_algo_list(i) != NULL);
+    }
+    CHECK(goal_algo_list(25) == NULL);
+    CHECK(goal_algo_list(-1) == NULL);
+    CHECK(goal_algo_find("nope") == NULL);
+}
+
+int main(void) {
+    RUN(test_list);
+    RUN(test_invalid);
+    RUN(test_structure);
+    RUN(test_aspen_figure4);
+    RUN(test_aspen_random);
+    RUN(test_compose);
+    RUN(test_aspen_concurrent);
+    RUN(test_noncommutative);
+    RUN(test_allocator);
+    RUN(test_data_sample);
+    RUN(test_data_full);
+    return th_done();
+}
