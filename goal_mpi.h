@@ -2,8 +2,8 @@
    collectives in the shape of MPI_Ibcast / MPI_Wait that build and cache their schedules.
 
    In exactly ONE .c or .cpp file:   #define GOAL_MPI_IMPLEMENTATION   then
-   #include "goal_mpi.h"   (this also compiles goal.h's and goal_sched.h's implementations
-   unless GOAL_MPI_NO_BASE_IMPL is defined because another file already has them).
+   #include "goal_mpi.h"   (this also compiles goal.h's, goal_sched.h's and goal_algos.h's
+   implementations unless GOAL_MPI_NO_BASE_IMPL is defined because another file has them).
    Compile with your MPI's wrapper: mpicc (C99 and later) or mpicxx.
 
    Sections: OVERVIEW · STEP BY STEP · TAGS AND CONTEXTS · PROGRESS · FAILURES · CACHE ·
@@ -16,8 +16,8 @@
    duplicate so that MPI errors come back as libgoal statuses. goal_mpi_transport is a
    goal_transport for goal_exec (goal_sched.h): post = MPI_Isend / MPI_Irecv, test =
    MPI_Testsome (MPI_Waitsome when the executor may block), cancel = MPI_Cancel.
-   On top of it, a collective is a builder callback (or, with goal_algos.h included first,
-   an algorithm name and its parameters): goal_mpi_start builds this rank's schedule once,
+   On top of it, a collective is an algorithm of goal_algos.h with its parameters (or your
+   own builder callback): goal_mpi_start builds this rank's schedule once,
    caches it, and starts it; goal_mpi_test / goal_mpi_wait finish it; goal_mpi_run does both.
    The LibNBC design (Hoefler et al., SC07): schedule caching, a fresh tag space per
    operation on a duplicated communicator, progress inside test and wait.
@@ -27,14 +27,13 @@
      goal_mpi *m; goal_error err;
      goal_mpi_desc md = {0};  md.comm = MPI_COMM_WORLD;
      if (goal_mpi_create(&m, &md, &err) != GOAL_OK) puts(err.msg);   // collective
-     // with goal_algos.h included before goal_mpi.h:
      goal_algo_desc d = {0};
      d.algo = "bcast_binomial"; d.count = n; d.dtype = GOAL_INT32; d.root = 0;
      goal_mpi_request *r;
      goal_mpi_algo_start(m, &d, NULL, buf, &r);       // like MPI_Ibcast(buf, n, MPI_INT, 0, ..)
      while (goal_mpi_test(&r) == GOAL_PENDING) compute();   // or goal_mpi_wait(&r)
      goal_mpi_destroy(m);                             // collective (MPI_Comm_free)
-   Without goal_algos.h, goal_mpi_start takes a goal_mpi_coll: a build_fn that appends this
+   For schedules of your own, goal_mpi_start takes a goal_mpi_coll: a build_fn that appends this
    rank's part to a goal_graph (rank and size are the graph's), a key naming its parameters
    for the cache, and the slots. Slots are goal_sched.h's: for the algorithms slot 0 is the
    input (MPI's sendbuf) and slot 1 the output (recvbuf); goal_mpi_algo_* size them from the
@@ -67,8 +66,7 @@
    MPI only moves messages inside MPI calls. goal_mpi_test progresses every operation in
    flight on its goal_mpi (not just its own), once, without blocking; goal_mpi_wait
    repeats that until its operation finished (MPI's rule: waiting on one operation
-   progresses the others, so ranks that wait in different orders do not deadlock). With a
-   single operation in flight, wait lets the transport block in MPI_Waitsome.
+   progresses the others, so ranks that wait in different orders do not deadlock).
    The application's own traffic on the original communicator is unaffected.
 
    FAILURES
@@ -103,13 +101,16 @@
    Must: call goal_mpi_create / goal_mpi_destroy collectively, after MPI_Init and before
    MPI_Finalize; keep buffers valid until their request finished; start collectives in the
    same order on every rank.
+   Note: MPICH raises a failed request's error on MPI_COMM_WORLD, whose default handler
+   aborts; so while the transport tests requests MPI_COMM_WORLD has MPI_ERRORS_RETURN, and
+   its own handler is put back before the call returns.
    Must not: free the original communicator before goal_mpi_destroy (MPI would not mind,
    but the application's error handler stays the application's: only the duplicate's is
    changed).
 
    CONFIGURATION
    -------------
-   GOAL_MPI_NO_BASE_IMPL   goal.h's and goal_sched.h's implementations are elsewhere
+   GOAL_MPI_NO_BASE_IMPL   goal.h's, goal_sched.h's, goal_algos.h's implementations are elsewhere
    (and goal.h's GOAL_MALLOC, GOAL_FREE, GOAL_ASSERT, GOAL_API)
 
    LICENSE: MIT, as goal.h.
@@ -118,6 +119,7 @@
 #define GOAL_MPI_H_INCLUDED
 #include <mpi.h>
 #include "goal_sched.h"
+#include "goal_algos.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -166,13 +168,12 @@ GOAL_API goal_status goal_mpi_test(goal_mpi_request **req);
 GOAL_API goal_status goal_mpi_wait(goal_mpi_request **req);   /* test until finished */
 GOAL_API goal_status goal_mpi_run(goal_mpi *m, const goal_mpi_coll *c);   /* start, wait */
 
-#ifdef GOAL_ALGOS_H_INCLUDED
 /* An algorithm of goal_algos.h on m's communicator: in = MPI's sendbuf (slot IN), out =
-   recvbuf (slot OUT), sized from the schedule; NULL where this rank uses none. */
+   recvbuf (slot OUT), sized from the schedule; NULL where this rank uses none. in and out
+   must not overlap (there is no MPI_IN_PLACE); op GOAL_OP_USER needs goal_mpi_start. */
 GOAL_API goal_status goal_mpi_algo_start(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out,
                                          goal_mpi_request **req);
 GOAL_API goal_status goal_mpi_algo_run(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out);
-#endif
 
 #ifdef __cplusplus
 }
@@ -187,7 +188,11 @@ GOAL_API goal_status goal_mpi_algo_run(goal_mpi *m, const goal_algo_desc *d, con
 #if !defined(GOAL_MPI_NO_BASE_IMPL) && !defined(GOAL_SCHED_IMPLEMENTATION)
 #define GOAL_SCHED_IMPLEMENTATION
 #endif
+#if !defined(GOAL_MPI_NO_BASE_IMPL) && !defined(GOAL_ALGOS_IMPLEMENTATION)
+#define GOAL_ALGOS_IMPLEMENTATION
+#endif
 #include "goal_sched.h"
+#include "goal_algos.h"
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -232,10 +237,6 @@ struct goal_mpi {
     int notice_out[2];            /* of the notice this rank sent */
     MPI_Request notice_recv;
     MPI_Request *notice_sends;    /* size entries, once revoked */
-    MPI_Request *mreq;            /* test's scratch: cap + 1 requests, indices, statuses */
-    int *idx;
-    MPI_Status *mst;
-    int cap;
 };
 
 /* ---- >>> memory and errors -------------------------------------------------------------- */
@@ -304,41 +305,38 @@ static int goal_mpi__post(void *user, const goal_msg *msg, goal_req *req) {
     req->handle = msg->kind == GOAL_RECV ? m : NULL;   /* cancel treats the two kinds differently */
     return GOAL_PENDING;
 }
-static int goal_mpi__reserve(goal_mpi *m, int n) {
-    int cap = m->cap ? m->cap : 16;
-    if (n <= m->cap) return 1;
-    while (cap < n) cap *= 2;
-    goal_mpi__free(m, m->mreq); goal_mpi__free(m, m->idx); goal_mpi__free(m, m->mst);
-    m->mreq = (MPI_Request *)goal_mpi__alloc(m, ((size_t)cap + 1) * sizeof(MPI_Request));
-    m->idx = (int *)goal_mpi__alloc(m, ((size_t)cap + 1) * sizeof(int));
-    m->mst = (MPI_Status *)goal_mpi__alloc(m, ((size_t)cap + 1) * sizeof(MPI_Status));
-    m->cap = m->mreq && m->idx && m->mst ? cap : 0;
-    return m->cap != 0;
-}
-/* Copies the finished requests' outcome back: status, and the handle MPI set to NULL. */
-static int goal_mpi__finish(goal_mpi *m, goal_req *reqs, int n, int got, int rc) {
-    int k, done = 0;
-    for (k = 0; k < got; k++) {
-        int i = m->idx[k], e = rc == MPI_ERR_IN_STATUS ? m->mst[k].MPI_ERROR : MPI_SUCCESS;
-        if (i == n) { m->revoked = 1; continue; }   /* the notice */
-        goal_mpi__put(&reqs[i], m->mreq[i]);
-        reqs[i].status = e == MPI_SUCCESS ? GOAL_OK : goal_mpi__mpi_failed(m, e, "completion");
+/* MPI_Test on each request, then on the failure-notice recv; how many finished. */
+static int goal_mpi__test_all(goal_mpi *m, goal_req *reqs, int n) {
+    int k, done = 0, flag = 0, rc;
+    for (k = 0; k < n; k++) {
+        MPI_Request r = goal_mpi__get(&reqs[k]);
+        rc = MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS && !flag) continue;
+        goal_mpi__put(&reqs[k], MPI_REQUEST_NULL);   /* completed, or failed: gone either way */
+        reqs[k].status = rc == MPI_SUCCESS ? GOAL_OK : goal_mpi__mpi_failed(m, rc, "MPI_Test");
         done++;
     }
-    return m->revoked ? goal_mpi__revoked(m) : done;
+    rc = MPI_Test(&m->notice_recv, &flag, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) return goal_mpi__mpi_failed(m, rc, "MPI_Test (failure notice)");
+    if (flag) { m->revoked = 1; return goal_mpi__revoked(m); }
+    return done;
 }
-/* MPI_Testsome (or Waitsome) over the n requests plus the failure-notice recv. */
+/* MPICH raises a request's error (a truncated recv) on MPI_COMM_WORLD's handler, not on the
+   request's communicator, and the default handler aborts: so MPI_COMM_WORLD returns errors
+   while we test, and gets its own handler back after. block is ignored (both libraries
+   spin in a blocking wait anyway): the executor simply asks again. */
 static int goal_mpi__test(void *user, goal_req *reqs, int n, int block) {
     goal_mpi *m = (goal_mpi *)user;
-    int k, got = 0, rc;
+    MPI_Errhandler app;
+    int done;
+    (void)block;
     if (m->revoked) return goal_mpi__revoked(m);
-    if (!goal_mpi__reserve(m, n)) return goal_mpi__say(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: test: out of memory", m->rank);
-    for (k = 0; k < n; k++) m->mreq[k] = goal_mpi__get(&reqs[k]);
-    m->mreq[n] = m->notice_recv;
-    rc = block ? MPI_Waitsome(n + 1, m->mreq, &got, m->idx, m->mst) : MPI_Testsome(n + 1, m->mreq, &got, m->idx, m->mst);
-    m->notice_recv = m->mreq[n];
-    if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) return goal_mpi__mpi_failed(m, rc, block ? "MPI_Waitsome" : "MPI_Testsome");
-    return got == MPI_UNDEFINED ? 0 : goal_mpi__finish(m, reqs, n, got, rc);
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &app);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    done = goal_mpi__test_all(m, reqs, n);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, app);
+    MPI_Errhandler_free(&app);
+    return done;
 }
 static void goal_mpi__cancel(void *user, goal_req *req) {
     MPI_Request r = goal_mpi__get(req);
@@ -474,17 +472,14 @@ static void goal_mpi__settle(goal_mpi_request *r, goal_status st) {
     }
     goal_mpi_revoke(m, st);
 }
-/* Tests (or waits for) r; a revoked communicator fails it at once. */
-static void goal_mpi__step(goal_mpi_request *r, int block) {
-    goal_mpi *m = r->m;
-    if (m->revoked) { goal_mpi__settle(r, goal_mpi__revoked(m)); return; }
-    m->err.status = GOAL_OK;
-    goal_mpi__settle(r, block ? goal_exec_wait(r->e) : goal_exec_test(r->e));
-}
+/* One pass over m's operations in flight; a revoked communicator fails them at once. */
 static void goal_mpi__progress(goal_mpi *m) {
     goal_mpi_request *r;
-    for (r = m->active; r; r = r->next)
-        if (r->st == GOAL_PENDING) goal_mpi__step(r, 0);
+    for (r = m->active; r; r = r->next) {
+        if (r->st != GOAL_PENDING) continue;
+        m->err.status = GOAL_OK;
+        goal_mpi__settle(r, m->revoked ? goal_mpi__revoked(m) : goal_exec_test(r->e));
+    }
 }
 /* Starts e's schedule with these slots in the next context. */
 static goal_status goal_mpi__launch(goal_mpi *m, goal_mpi__entry *e, const goal_slot *slots, uint32_t nslots,
@@ -554,10 +549,7 @@ goal_status goal_mpi_wait(goal_mpi_request **req) {
     goal_mpi_request *r;
     if (!req || !*req) return GOAL_ERR_ARG;
     r = *req;
-    while (r->st == GOAL_PENDING) {
-        if (r->m->active == r && !r->next) goal_mpi__step(r, 1);   /* alone: may block */
-        else goal_mpi__progress(r->m);
-    }
+    while (r->st == GOAL_PENDING) goal_mpi__progress(r->m);
     return goal_mpi__finish_request(req);
 }
 goal_status goal_mpi_run(goal_mpi *m, const goal_mpi_coll *c) {
@@ -584,14 +576,10 @@ void goal_mpi_destroy(goal_mpi *m) {
     for (i = 0; m->notice_sends && i < m->size; i++) MPI_Wait(&m->notice_sends[i], MPI_STATUS_IGNORE);
     if (m->comm != MPI_COMM_NULL) MPI_Comm_free(&m->comm);
     goal_mpi__free(m, m->notice_sends);
-    goal_mpi__free(m, m->mreq);
-    goal_mpi__free(m, m->idx);
-    goal_mpi__free(m, m->mst);
     goal_mpi__free(m, m);
 }
 
 /* ---- >>> algorithms of goal_algos.h ------------------------------------------------------ */
-#ifdef GOAL_ALGOS_H_INCLUDED
 static int32_t goal_mpi__algo_build(goal_graph *g, const void *args, goal_error *err) {
     return goal_algo_build(g, (const goal_algo_desc *)args, NULL, 0, NULL, err);
 }
@@ -661,5 +649,4 @@ goal_status goal_mpi_algo_run(goal_mpi *m, const goal_algo_desc *d, const void *
     goal_status st = goal_mpi_algo_start(m, d, in, out, &r);
     return st == GOAL_OK ? goal_mpi_wait(&r) : st;
 }
-#endif /* GOAL_ALGOS_H_INCLUDED */
 #endif /* GOAL_MPI_IMPLEMENTATION */
