@@ -237,6 +237,10 @@ struct goal_mpi {
     int notice_out[2];            /* of the notice this rank sent */
     MPI_Request notice_recv;
     MPI_Request *notice_sends;    /* size entries, once revoked */
+    MPI_Request *mreq;            /* test's scratch: cap + 1 requests, indices, statuses */
+    int *idx;
+    MPI_Status *mst;
+    int cap;
 };
 
 /* ---- >>> memory and errors -------------------------------------------------------------- */
@@ -305,21 +309,35 @@ static int goal_mpi__post(void *user, const goal_msg *msg, goal_req *req) {
     req->handle = msg->kind == GOAL_RECV ? m : NULL;   /* cancel treats the two kinds differently */
     return GOAL_PENDING;
 }
-/* MPI_Test on each request, then on the failure-notice recv; how many finished. */
+static int goal_mpi__reserve(goal_mpi *m, int n) {
+    int cap = m->cap ? m->cap : 16;
+    if (n <= m->cap) return 1;
+    while (cap < n) cap *= 2;
+    goal_mpi__free(m, m->mreq); goal_mpi__free(m, m->idx); goal_mpi__free(m, m->mst);
+    m->mreq = (MPI_Request *)goal_mpi__alloc(m, ((size_t)cap + 1) * sizeof(MPI_Request));
+    m->idx = (int *)goal_mpi__alloc(m, ((size_t)cap + 1) * sizeof(int));
+    m->mst = (MPI_Status *)goal_mpi__alloc(m, ((size_t)cap + 1) * sizeof(MPI_Status));
+    m->cap = m->mreq && m->idx && m->mst ? cap : 0;
+    return m->cap != 0;
+}
+/* One MPI_Testsome over the n requests and the failure-notice recv (one progress call of
+   the library, not n + 1); how many finished. */
 static int goal_mpi__test_all(goal_mpi *m, goal_req *reqs, int n) {
-    int k, done = 0, flag = 0, rc;
-    for (k = 0; k < n; k++) {
-        MPI_Request r = goal_mpi__get(&reqs[k]);
-        rc = MPI_Test(&r, &flag, MPI_STATUS_IGNORE);
-        if (rc == MPI_SUCCESS && !flag) continue;
-        goal_mpi__put(&reqs[k], MPI_REQUEST_NULL);   /* completed, or failed: gone either way */
-        reqs[k].status = rc == MPI_SUCCESS ? GOAL_OK : goal_mpi__mpi_failed(m, rc, "MPI_Test");
+    int k, got = 0, done = 0, rc;
+    if (!goal_mpi__reserve(m, n)) return goal_mpi__say(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: test: out of memory", m->rank);
+    for (k = 0; k < n; k++) m->mreq[k] = goal_mpi__get(&reqs[k]);
+    m->mreq[n] = m->notice_recv;
+    rc = MPI_Testsome(n + 1, m->mreq, &got, m->idx, m->mst);
+    m->notice_recv = m->mreq[n];
+    if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) return goal_mpi__mpi_failed(m, rc, "MPI_Testsome");
+    for (k = 0; got != MPI_UNDEFINED && k < got; k++) {
+        int i = m->idx[k], e = rc == MPI_ERR_IN_STATUS ? m->mst[k].MPI_ERROR : MPI_SUCCESS;
+        if (i == n) { m->revoked = 1; continue; }   /* the notice */
+        goal_mpi__put(&reqs[i], MPI_REQUEST_NULL);   /* completed, or failed: gone either way */
+        reqs[i].status = e == MPI_SUCCESS ? GOAL_OK : goal_mpi__mpi_failed(m, e, "MPI_Testsome");
         done++;
     }
-    rc = MPI_Test(&m->notice_recv, &flag, MPI_STATUS_IGNORE);
-    if (rc != MPI_SUCCESS) return goal_mpi__mpi_failed(m, rc, "MPI_Test (failure notice)");
-    if (flag) { m->revoked = 1; return goal_mpi__revoked(m); }
-    return done;
+    return m->revoked ? goal_mpi__revoked(m) : done;
 }
 /* MPICH raises a request's error (a truncated recv) on MPI_COMM_WORLD's handler, not on the
    request's communicator, and the default handler aborts: so MPI_COMM_WORLD returns errors
@@ -576,6 +594,9 @@ void goal_mpi_destroy(goal_mpi *m) {
     for (i = 0; m->notice_sends && i < m->size; i++) MPI_Wait(&m->notice_sends[i], MPI_STATUS_IGNORE);
     if (m->comm != MPI_COMM_NULL) MPI_Comm_free(&m->comm);
     goal_mpi__free(m, m->notice_sends);
+    goal_mpi__free(m, m->mreq);
+    goal_mpi__free(m, m->idx);
+    goal_mpi__free(m, m->mst);
     goal_mpi__free(m, m);
 }
 
