@@ -101,7 +101,7 @@ clean:
 # ---- MPI: goal_mpi.h under Open MPI and MPICH (Debian's mpicc.<lib> / mpirun.<lib>) --------
 # tests/test_mpi.sh builds and runs tests/mpi/test_mpi.c and examples/mpi_*.c (make test runs
 # it too, as one of the test scripts). bench-mpi: NBCBench-style figures, CSV in $(B)/mpi/.
-BENCH_MPI_NP ?= 4
+BENCH_MPI_NP ?= 2 4
 .PHONY: test-mpi bench-mpi
 test-mpi: deps
 	@B=$(B) tests/test_mpi.sh
@@ -110,7 +110,9 @@ bench-mpi: deps
 	@for lib in openmpi mpich; do \
 	  mpicc.$$lib $(WARN) -O3 -g -DNDEBUG -I. bench/mpi/bench_mpi.c -o $(B)/mpi/bench_mpi.$$lib -lm -lpthread || exit 1; \
 	  extra=; [ $$lib = openmpi ] && extra=--oversubscribe; \
-	  echo "== $$lib, np $(BENCH_MPI_NP)"; \
-	  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 mpirun.$$lib $$extra -np $(BENCH_MPI_NP) \
-	      $(B)/mpi/bench_mpi.$$lib $$lib $(B)/mpi/bench-$$lib-np$(BENCH_MPI_NP).csv 2>/dev/null || exit 1; \
+	  for n in $(BENCH_MPI_NP); do \
+	    echo "== $$lib, np $$n"; \
+	    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 mpirun.$$lib $$extra -np $$n \
+	        $(B)/mpi/bench_mpi.$$lib $$lib $(B)/mpi/bench-$$lib-np$$n.csv 2>/dev/null || exit 1; \
+	  done; \
 	done

@@ -121,7 +121,7 @@ int main(int argc, char **argv) {
                         "ratio", "goal ovh", "mpi ovh", "goal ov", "mpi ov");
     for (op = 0; op < NOPS; op++)
         for (s = 0; s < 4; s++) {
-            int bytes = sizes[s], reps = bytes >= 65536 ? 9 : 31;
+            int bytes = sizes[s], reps = bytes >= 65536 ? 5 : 15;
             double tg, tm, og, om;
             if (op == OP_BARRIER && s > 0) break;
             tg = measure(m, op, bytes, 1, -1, reps);
