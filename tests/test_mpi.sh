@@ -29,6 +29,10 @@ for lib in openmpi mpich; do
       p=$((p + np_)); f=$((f + nf))
       [ "$nf" = 0 ] && [ $rc != 0 ] && { echo "FAIL $lib np$n: exited $rc"; f=$((f + 1)); }
     done
+    # goal_mpi.h compiles as C++ too (without the deprecated MPI C++ bindings, which warn)
+    if mpicxx.$lib -x c++ -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX -std=c++11 -Wall -Wextra -Wpedantic -Werror -I. \
+         tests/mpi/test_mpi.c -o "$B/mpi/test_mpi_cxx.$lib" -lm -lpthread; then p=$((p + 1))
+    else echo "FAIL $lib: C++ build"; f=$((f + 1)); fi
     for ex in examples/mpi_*.c; do   # the MPI examples: built here, not by the plain-cc rule
       exe=$B/mpi/$(basename "$ex" .c).$lib
       if mpicc.$lib -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -I. "$ex" -o "$exe" -lm -lpthread &&
