@@ -15,7 +15,7 @@
    schedules never match the application's own messages, and sets MPI_ERRORS_RETURN on the
    duplicate so that MPI errors come back as libgoal statuses. goal_mpi_transport is a
    goal_transport for goal_exec (goal_sched.h): post = MPI_Isend / MPI_Irecv, test =
-   MPI_Testsome (MPI_Waitsome when the executor may block), cancel = MPI_Cancel.
+   MPI_Testsome, never blocking (both libraries spin in a wait anyway), cancel = MPI_Cancel.
    On top of it, a collective is an algorithm of goal_algos.h with its parameters (or your
    own builder callback): goal_mpi_start builds this rank's schedule once,
    caches it, and starts it; goal_mpi_test / goal_mpi_wait finish it; goal_mpi_run does both.
