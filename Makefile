@@ -16,7 +16,7 @@ TOOL_OBJ := $(patsubst tools/%.c,$(B)/tools/%.o,$(TOOL_SRC))
 TEST_SRC := $(wildcard tests/test_*.c)
 TESTS    := $(patsubst tests/%.c,$(B)/tests/%,$(TEST_SRC))
 SCRIPTS  := $(wildcard tests/test_*.sh)
-EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
+EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(filter-out examples/mpi_%,$(wildcard examples/*.c)))
 BENCHES  := $(patsubst bench/%.c,$(B)/bench/%,$(wildcard bench/*.c))
 FUZZERS  := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
@@ -97,3 +97,22 @@ install: all
 
 clean:
 	rm -rf build build-asan build-tsan
+
+# ---- MPI: goal_mpi.h under Open MPI and MPICH (Debian's mpicc.<lib> / mpirun.<lib>) --------
+# tests/test_mpi.sh builds and runs tests/mpi/test_mpi.c and examples/mpi_*.c (make test runs
+# it too, as one of the test scripts). bench-mpi: NBCBench-style figures, CSV in $(B)/mpi/.
+BENCH_MPI_NP ?= 2 4
+.PHONY: test-mpi bench-mpi
+test-mpi: deps
+	@B=$(B) tests/test_mpi.sh
+bench-mpi: deps
+	@mkdir -p $(B)/mpi
+	@for lib in openmpi mpich; do \
+	  mpicc.$$lib $(WARN) -O3 -g -DNDEBUG -I. bench/mpi/bench_mpi.c -o $(B)/mpi/bench_mpi.$$lib -lm -lpthread || exit 1; \
+	  extra=; [ $$lib = openmpi ] && extra=--oversubscribe; \
+	  for n in $(BENCH_MPI_NP); do \
+	    echo "== $$lib, np $$n"; \
+	    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 mpirun.$$lib $$extra -np $$n \
+	        $(B)/mpi/bench_mpi.$$lib $$lib $(B)/mpi/bench-$$lib-np$$n.csv 2>/dev/null || exit 1; \
+	  done; \
+	done

@@ -1,0 +1,358 @@
+/* test_mpi.c - goal_mpi.h under mpirun: every algorithm of goal_algos.h checked on every rank
+   against the MPI library's own collective on the same data; several operations in flight
+   with the application's own traffic; wildcards, tag limits, truncation; a failure on one
+   rank ends the operation everywhere. A test passes when it passed on every rank: rank 0
+   prints "ok NAME"/"FAIL NAME" and the count line. Run: mpirun -np N ./test_mpi */
+#define GOAL_MPI_IMPLEMENTATION
+#include "goal_mpi.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int me, np, passed, failed, local_ok;
+
+/* A check on this rank: a failure prints where and on which rank, and fails the test. */
+#define CHECK(c) do { if (!(c)) { printf("  check failed: rank %d: %s:%d: %s\n", me, __FILE__, __LINE__, #c); local_ok = 0; } } while (0)
+#define CHECK_OK(st, m) do { goal_status st_ = (st); if (st_ != GOAL_OK) { printf("  check failed: rank %d: line %d: %s: %s\n", \
+    me, __LINE__, goal_strerror(st_), goal_mpi_error(m)->msg); local_ok = 0; } } while (0)
+
+static void report(const char *name) {
+    int all = 0;
+    fflush(stdout);
+    MPI_Allreduce(&local_ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (all) passed++; else failed++;
+    if (me == 0) { printf("%s %s np%d\n", all ? "ok" : "FAIL", name, np); fflush(stdout); }
+    local_ok = 1;
+}
+
+static goal_mpi *open_mpi(void) {
+    goal_mpi *m = NULL;
+    goal_mpi_desc d;
+    goal_error err;
+    memset(&d, 0, sizeof d);
+    d.comm = MPI_COMM_WORLD;
+    if (goal_mpi_create(&m, &d, &err) != GOAL_OK) { printf("goal_mpi_create: %s\n", err.msg); MPI_Abort(MPI_COMM_WORLD, 2); }
+    return m;
+}
+
+/* ---- every algorithm against MPI ----------------------------------------------------- */
+typedef struct buffers { int32_t *in, *out, *ref; int n; } buffers;
+
+static void fill(buffers *b, int n) {
+    int k;
+    b->n = n;
+    for (k = 0; k < np * n; k++) { b->in[k] = me * 1000 + k * 7 + 1; b->out[k] = b->ref[k] = -7; }
+}
+static int same(const int32_t *a, const int32_t *b, int n) { return !memcmp(a, b, (size_t)n * sizeof *a); }
+static int has_prefix(const char *s, const char *p) { return !strncmp(s, p, strlen(p)); }
+
+/* Runs MPI's collective for algorithm `name` on b and compares; 0 when there is none. */
+static int reference(const char *name, int root, buffers *b) {
+    int n = b->n;
+    if (has_prefix(name, "bcast_")) {
+        memcpy(b->ref, b->in, (size_t)n * 4);
+        MPI_Bcast(b->ref, n, MPI_INT32_T, root, MPI_COMM_WORLD);
+        CHECK(same(b->out, b->ref, n));
+    } else if (has_prefix(name, "reduce_scatter_")) {
+        MPI_Reduce_scatter_block(b->in, b->ref, n, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(same(b->out, b->ref, n));
+    } else if (has_prefix(name, "reduce_")) {
+        MPI_Reduce(b->in, b->ref, n, MPI_INT32_T, MPI_SUM, root, MPI_COMM_WORLD);
+        CHECK(me != root || same(b->out, b->ref, n));
+    } else if (has_prefix(name, "allreduce_")) {
+        MPI_Allreduce(b->in, b->ref, n, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(same(b->out, b->ref, n));
+    } else if (has_prefix(name, "barrier_")) {
+        MPI_Barrier(MPI_COMM_WORLD);
+    } else if (has_prefix(name, "gather_")) {
+        MPI_Gather(b->in, n, MPI_INT32_T, b->ref, n, MPI_INT32_T, root, MPI_COMM_WORLD);
+        CHECK(me != root || same(b->out, b->ref, np * n));
+    } else if (has_prefix(name, "scatter_")) {
+        MPI_Scatter(b->in, n, MPI_INT32_T, b->ref, n, MPI_INT32_T, root, MPI_COMM_WORLD);
+        CHECK(same(b->out, b->ref, n));
+    } else if (has_prefix(name, "allgather_")) {
+        MPI_Allgather(b->in, n, MPI_INT32_T, b->ref, n, MPI_INT32_T, MPI_COMM_WORLD);
+        CHECK(same(b->out, b->ref, np * n));
+    } else if (has_prefix(name, "alltoall_")) {
+        MPI_Alltoall(b->in, n, MPI_INT32_T, b->ref, n, MPI_INT32_T, MPI_COMM_WORLD);
+        CHECK(same(b->out, b->ref, np * n));
+    } else if (has_prefix(name, "scan_")) {
+        MPI_Scan(b->in, b->ref, n, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(same(b->out, b->ref, n));
+    } else if (has_prefix(name, "exscan_")) {
+        MPI_Exscan(b->in, b->ref, n, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(me == 0 || same(b->out, b->ref, n));   /* MPI leaves rank 0's undefined */
+    } else {
+        return 0;
+    }
+    return 1;
+}
+static void algo_desc(goal_algo_desc *d, const char *name, int n, int root) {
+    memset(d, 0, sizeof *d);
+    d->algo = name; d->count = (uint64_t)n; d->dtype = GOAL_INT32; d->op = GOAL_OP_SUM; d->root = root;
+}
+/* One algorithm, one size: blocking, then again from the cache (nonblocking, tested). */
+static void test_algorithm(goal_mpi *m, const char *name, int n, int root, buffers *b) {
+    goal_algo_desc d;
+    goal_mpi_request *r = NULL;
+    char label[96];
+    int round;
+    algo_desc(&d, name, n, root);
+    for (round = 0; round < 2; round++) {
+        goal_status st;
+        fill(b, n);
+        if (has_prefix(name, "bcast_") && me == root) memcpy(b->out, b->in, (size_t)n * 4);   /* bcast works in OUT */
+        if (round == 0) st = goal_mpi_algo_run(m, &d, b->in, b->out);
+        else if ((st = goal_mpi_algo_start(m, &d, b->in, b->out, &r)) == GOAL_OK)
+            while ((st = goal_mpi_test(&r)) == GOAL_PENDING) {}
+        CHECK_OK(st, m);
+        if (!reference(name, root, b)) { printf("  check failed: no MPI reference for %s\n", name); local_ok = 0; }
+    }
+    snprintf(label, sizeof label, "%s count %d root %d", name, n, root);
+    report(label);
+}
+static void test_all_algorithms(void) {
+    enum { BIG = 1000 };
+    goal_mpi *m = open_mpi();
+    buffers b;
+    int i;
+    b.in = (int32_t *)malloc((size_t)np * BIG * 4);
+    b.out = (int32_t *)malloc((size_t)np * BIG * 4);
+    b.ref = (int32_t *)malloc((size_t)np * BIG * 4);
+    for (i = 0; goal_algo_list(i); i++) {
+        test_algorithm(m, goal_algo_list(i)->name, 5, np - 1, &b);
+        test_algorithm(m, goal_algo_list(i)->name, BIG, np / 2, &b);
+    }
+    goal_mpi_destroy(m);
+    free(b.in); free(b.out); free(b.ref);
+}
+
+/* ---- several in flight, with the application's traffic -------------------------------- */
+/* Four operations, two of them the same cached bcast from different roots (same tags, so
+   only the contexts keep them apart), and the application's ring on MPI_COMM_WORLD with
+   tag 0 like the schedules'. Even ranks wait in start order, odd ranks in reverse. */
+static void test_in_flight(void) {
+    enum { N = 300, K = 4 };
+    goal_mpi *m = open_mpi();
+    goal_algo_desc d[K];
+    goal_mpi_request *r[K];
+    static int32_t in[K][8 * N], out[K][8 * N], ref[8 * N];
+    int32_t app_out = me * 11, app_in = -1;
+    MPI_Request app[2];
+    int i, k;
+    const char *algos[K] = {"bcast_binomial", "allreduce_recdoub", "bcast_binomial", "alltoall_pairwise"};
+    for (k = 0; k < K; k++) {
+        algo_desc(&d[k], algos[k], N, k == 2 ? np - 1 : 0);
+        for (i = 0; i < np * N; i++) { in[k][i] = out[k][i] = me * 100 + i + k; }
+    }
+    MPI_Irecv(&app_in, 1, MPI_INT32_T, (me + np - 1) % np, 0, MPI_COMM_WORLD, &app[0]);
+    for (k = 0; k < K; k++) CHECK_OK(goal_mpi_algo_start(m, &d[k], in[k], out[k], &r[k]), m);
+    MPI_Isend(&app_out, 1, MPI_INT32_T, (me + 1) % np, 0, MPI_COMM_WORLD, &app[1]);
+    for (k = 0; k < K; k++) {
+        int j = me % 2 ? K - 1 - k : k;
+        if (r[j]) CHECK_OK(goal_mpi_wait(&r[j]), m);
+    }
+    MPI_Wait(&app[0], MPI_STATUS_IGNORE);   /* not MPI_Waitall with MPI_STATUSES_IGNORE: gcc warns on MPICH's prototype */
+    MPI_Wait(&app[1], MPI_STATUS_IGNORE);
+    CHECK(app_in == ((me + np - 1) % np) * 11);
+    for (k = 0; k < K; k++) {
+        for (i = 0; i < np * N; i++) in[k][i] = me * 100 + i + k;
+        if (k != 1 && k != 3) {
+            memcpy(ref, in[k], N * 4);
+            MPI_Bcast(ref, N, MPI_INT32_T, d[k].root, MPI_COMM_WORLD);
+        } else if (k == 1) MPI_Allreduce(in[k], ref, N, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
+        else MPI_Alltoall(in[k], N, MPI_INT32_T, ref, N, MPI_INT32_T, MPI_COMM_WORLD);
+        CHECK(same(out[k], ref, k == 3 ? np * N : N));
+    }
+    goal_mpi_destroy(m);
+    report("in_flight four operations and application traffic");
+}
+
+/* ---- the raw transport --------------------------------------------------------------- */
+static goal_status run_graph(goal_graph *g, goal_transport t, uint32_t context, void *data, uint64_t size) {
+    goal_schedule s;
+    goal_exec_desc d;
+    goal_exec *e = NULL;
+    goal_slot slot;
+    goal_status st = goal_compile(g, &s, NULL);
+    goal_graph_destroy(g);
+    if (st != GOAL_OK) return st;
+    memset(&d, 0, sizeof d);
+    slot.data = data; slot.size = size;
+    d.schedule = &s; d.transport = t; d.slots = &slot; d.nslots = 1; d.context = context;
+    st = goal_exec_create(&e, &d, NULL);
+    if (st == GOAL_OK) st = goal_exec_run(e);
+    goal_exec_destroy(e);
+    goal_schedule_free(&s);
+    return st;
+}
+static goal_graph *new_graph(void) {
+    goal_graph *g = NULL;
+    goal_graph_desc gd;
+    memset(&gd, 0, sizeof gd);
+    gd.rank = me; gd.nranks = np;
+    goal_graph_create(&g, &gd);
+    return g;
+}
+/* Rank 0 sums one value from each rank, received from any source. */
+static void test_any_source(void) {
+    goal_mpi *m = open_mpi();
+    goal_graph *g = new_graph();
+    int32_t v[64] = {0};
+    int k;
+    v[0] = me + 1;
+    if (me != 0) goal_graph_send(g, goal_buffer(0, 0, 4), 0, 3);
+    for (k = 1; me == 0 && k < np; k++) {
+        int32_t rv = goal_graph_recv(g, goal_buffer(0, 4u * (unsigned)k, 4), GOAL_ANY, 3);
+        int32_t ex = goal_graph_exec(g, GOAL_OP_SUM, GOAL_INT32, goal_buffer(0, 0, 4), goal_buffer(0, 4u * (unsigned)k, 4));
+        goal_graph_requires(g, ex, rv);
+        if (k > 1) goal_graph_requires(g, ex, ex - 2);
+    }
+    CHECK_OK(run_graph(g, goal_mpi_transport(m), 5, v, sizeof v), m);
+    CHECK(me != 0 || v[0] == np * (np + 1) / 2);
+    goal_mpi_destroy(m);
+    report("any_source recv within its context");
+}
+/* A recv from any tag, a tag over T, a context over C: refused at post, on this rank. */
+static void test_limits(void) {
+    goal_mpi *m = open_mpi();
+    goal_mpi_desc md;
+    goal_error err;
+    goal_mpi *none = NULL;
+    int32_t v = 0;
+    goal_graph *g = new_graph();
+    goal_graph_recv(g, goal_buffer(0, 0, 4), me, GOAL_ANY);
+    CHECK(run_graph(g, goal_mpi_transport(m), 0, &v, 4) == GOAL_ERR_MATCH);
+    CHECK(strstr(goal_mpi_error(m)->msg, "any tag") != NULL);
+    g = new_graph();
+    goal_graph_send(g, goal_buffer(0, 0, 4), me, 64);
+    CHECK(run_graph(g, goal_mpi_transport(m), 0, &v, 4) == GOAL_ERR_LIMIT);
+    g = new_graph();
+    goal_graph_send(g, goal_buffer(0, 0, 4), me, 0);
+    CHECK(run_graph(g, goal_mpi_transport(m), goal_mpi_contexts(m), &v, 4) == GOAL_ERR_LIMIT);
+    CHECK(strstr(goal_mpi_error(m)->msg, "MPI_TAG_UB") != NULL);
+    goal_mpi_destroy(m);
+    memset(&md, 0, sizeof md);
+    md.comm = MPI_COMM_WORLD; md.tags = 0xFFFFFFFFu;
+    CHECK(goal_mpi_create(&none, &md, &err) == GOAL_ERR_LIMIT && none == NULL);
+    report("limits any tag, tag and context over MPI_TAG_UB");
+}
+/* 8 bytes into a 4-byte recv: GOAL_ERR_TRUNCATE, with MPI's words. */
+static void test_truncate(void) {
+    goal_mpi *m = open_mpi();
+    goal_graph *g = new_graph();
+    int32_t v[2] = {1, 2};
+    goal_status st;
+    if (me == 0) goal_graph_send(g, goal_buffer(0, 0, 8), 1, 0);
+    if (me == 1) goal_graph_recv(g, goal_buffer(0, 0, 4), 0, 0);
+    st = run_graph(g, goal_mpi_transport(m), 1, v, 8);
+    CHECK(me == 1 ? st == GOAL_ERR_TRUNCATE : st == GOAL_OK);
+    if (me == 1) CHECK(strstr(goal_mpi_error(m)->msg, "MPI") != NULL || strstr(goal_mpi_error(m)->msg, "trunc") != NULL);
+    goal_mpi_destroy(m);
+    report("truncate larger message than the recv");
+}
+
+/* ---- a failing rank ---------------------------------------------------------------------- */
+typedef struct faulty { goal_transport inner; int posts, fail_at; } faulty;
+static int faulty_post(void *user, const goal_msg *msg, goal_req *req) {
+    faulty *f = (faulty *)user;
+    if (++f->posts == f->fail_at) return GOAL_ERR_TRANSPORT;
+    return f->inner.post(f->inner.user, msg, req);
+}
+static int faulty_test(void *user, goal_req *reqs, int n, int block) {
+    faulty *f = (faulty *)user;
+    return f->inner.test(f->inner.user, reqs, n, block);
+}
+static void faulty_cancel(void *user, goal_req *req) { faulty *f = (faulty *)user; f->inner.cancel(f->inner.user, req); }
+
+/* The last rank's transport fails its second post, in a ring allreduce that needs every
+   rank's data everywhere; it revokes, as a user of the raw transport must. Every rank must
+   return: the failing one with its error, the others with the notice. */
+static void test_fault_transport(void) {
+    enum { N = 64 };
+    goal_mpi *m = open_mpi();
+    goal_algo_desc d;
+    goal_graph *g = new_graph();
+    goal_schedule s;
+    goal_exec_desc ed;
+    goal_exec *e = NULL;
+    goal_slot slots[2];
+    faulty f;
+    int32_t in[N], out[N];
+    goal_status st;
+    int k;
+    for (k = 0; k < N; k++) in[k] = k;
+    algo_desc(&d, "allreduce_ring", N, 0);
+    goal_algo_build(g, &d, NULL, 0, NULL, NULL);
+    CHECK(goal_compile(g, &s, NULL) == GOAL_OK);
+    goal_graph_destroy(g);
+    f.inner = goal_mpi_transport(m); f.posts = 0; f.fail_at = me == np - 1 ? 2 : -1;
+    memset(&ed, 0, sizeof ed);
+    slots[0].data = in; slots[0].size = sizeof in; slots[1].data = out; slots[1].size = sizeof out;
+    ed.schedule = &s; ed.slots = slots; ed.nslots = 2; ed.context = 9;
+    ed.transport.user = &f; ed.transport.post = faulty_post; ed.transport.test = faulty_test; ed.transport.cancel = faulty_cancel;
+    CHECK(goal_exec_create(&e, &ed, NULL) == GOAL_OK);
+    st = goal_exec_run(e);
+    if (st < 0) goal_mpi_revoke(m, st);
+    if (np == 1) CHECK(st == GOAL_OK);   /* one rank: a ring without messages */
+    else if (me == np - 1) CHECK(st == GOAL_ERR_TRANSPORT && strstr(goal_exec_error(e)->msg, "post") != NULL);
+    else CHECK(st == GOAL_ERR_TRANSPORT && strstr(goal_mpi_error(m)->msg, "revoked") != NULL);
+    goal_exec_destroy(e);
+    goal_schedule_free(&s);
+    MPI_Barrier(MPI_COMM_WORLD);   /* reached by every rank: nobody hangs */
+    goal_mpi_destroy(m);
+    report("fault injected transport error ends the operation on every rank");
+}
+/* A user function failing on rank 0 inside a collective of goal_mpi_start: the collective
+   revokes by itself; later starts on that goal_mpi fail at once. */
+static int32_t fail_here;
+static int user_fn(void *a, int na, void *b, int nb) { (void)a; (void)na; (void)b; (void)nb; return fail_here; }
+static int32_t build_reduce_user(goal_graph *g, const void *args, goal_error *err) {
+    goal_algo_desc d;
+    int32_t done, u;
+    (void)args;
+    algo_desc(&d, "allreduce_recdoub", 4, 0);
+    u = goal_graph_user(g, 0, goal_buffer(0, 0, 4), goal_buffer(0, 4, 4));
+    d.custom_slots = 1; d.in_slot = 0; d.out_slot = 1;
+    done = goal_algo_build(g, &d, &u, 1, NULL, err);
+    return done;
+}
+static void test_fault_userfn(void) {
+    goal_mpi *m = open_mpi();
+    goal_mpi_coll c;
+    goal_user_fn fns[1] = {user_fn};
+    goal_slot slots[2];
+    int32_t in[8] = {1, 2, 3, 4, 5, 6, 7, 8}, out[4];
+    goal_status st;
+    fail_here = me == 0;
+    memset(&c, 0, sizeof c);
+    c.build_fn = build_reduce_user; c.slots = slots; c.nslots = 2; c.user_fns = fns; c.nuser_fns = 1;
+    slots[0].data = in; slots[0].size = sizeof in; slots[1].data = out; slots[1].size = sizeof out;
+    st = goal_mpi_run(m, &c);
+    if (me == 0) CHECK(st == GOAL_ERR_USERFN && strstr(goal_mpi_error(m)->msg, "user function") != NULL);
+    else CHECK(st == GOAL_ERR_TRANSPORT && strstr(goal_mpi_error(m)->msg, "rank 0 revoked") != NULL);
+    MPI_Barrier(MPI_COMM_WORLD);
+    CHECK(goal_mpi_run(m, &c) == GOAL_ERR_TRANSPORT);   /* revoked: fails at once, everywhere */
+    goal_mpi_destroy(m);
+    report("fault user function failure revokes the communicator");
+}
+
+int main(int argc, char **argv) {
+    int counts[2], total[2];
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    local_ok = 1;
+    test_all_algorithms();
+    test_in_flight();
+    test_any_source();
+    test_limits();
+    if (np >= 2) test_truncate();
+    test_fault_transport();
+    test_fault_userfn();
+    counts[0] = passed; counts[1] = failed;
+    MPI_Reduce(counts, total, 2, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);   /* equal on all ranks */
+    if (me == 0) printf("%d passed, %d failed\n", total[0], total[1]);
+    MPI_Finalize();
+    return failed != 0;
+}
