@@ -845,7 +845,7 @@ static int32_t goal__graph_append(goal_graph *g, const goal_action *a) {
         return goal__graph_fail(g, GOAL_ERR_NOMEM, "out of memory");
     if (bufs > 0) goal__graph_touch(g, &a->buf);
     if (bufs > 1) goal__graph_touch(g, &a->buf2);
-    memcpy(g->words + g->nwords, w, nw * sizeof(uint32_t));
+    if (nw) memcpy(g->words + g->nwords, w, nw * sizeof(uint32_t));   /* a nop: words may be NULL */
     g->nwords += nw;
     g->head[g->n] = head;
     g->poff[g->n + 1] = (uint32_t)g->nwords;
@@ -1256,7 +1256,7 @@ static void goal__cc_action(const goal__cc *c, uint32_t i, uint32_t *recs, uint3
     if (ns >= GOAL__ESC) *b++ = GOAL__LE32(ns);
     if (nd >= GOAL__ESC) *b++ = GOAL__LE32(nd);
     for (k = 0; k < nd; k++) *b++ = GOAL__LE32(c->dep[c->start[i] + k]);
-    memcpy(b, g->words + g->poff[i], np * sizeof(uint32_t));
+    if (np) memcpy(b, g->words + g->poff[i], np * sizeof(uint32_t));  /* nops only: words may be NULL */
     *off = (uint32_t)(b + np - body);
 }
 
@@ -1541,6 +1541,15 @@ static goal_status goal__ld_header(const uint8_t *p, size_t size, goal__hdr *h, 
     return GOAL_OK;
 }
 
+/* AUTO writes every name; when every action has a dependency, NONE writes them all too,
+   and the compiler chooses NONE (one encoding per schedule). */
+static goal_status goal__ld_auto(goal__ld *l) {
+    uint32_t i;
+    for (i = 0; i < l->s->nactions; i++)
+        if (!goal__incident(l->s, i)) return GOAL_OK;
+    return goal__bad(l, GOAL__NONE, "label mode AUTO where none is needed");
+}
+
 static goal_status goal__ld_all(goal__ld *l, const goal_allocator *a) {
     const goal_schedule *s = l->s;
     goal_status st;
@@ -1548,6 +1557,7 @@ static goal_status goal__ld_all(goal__ld *l, const goal_allocator *a) {
     for (i = 0; i < s->nslots; i++)
         if (goal_schedule_slot_size(s, i) > GOAL_SIZE_MAX) return goal__bad(l, GOAL__NONE, "slot %lu size out of range", (unsigned long)i);
     if ((st = goal__ld_records(l)) != GOAL_OK || (st = goal__ld_graph(l)) != GOAL_OK) return st;
+    if (s->label_mode == GOAL__LABELS_AUTO) return goal__ld_auto(l);
     return s->label_mode == GOAL__LABELS_TABLE ? goal__ld_labels(l, a) : GOAL_OK;
 }
 
