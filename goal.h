@@ -845,7 +845,7 @@ static int32_t goal__graph_append(goal_graph *g, const goal_action *a) {
         return goal__graph_fail(g, GOAL_ERR_NOMEM, "out of memory");
     if (bufs > 0) goal__graph_touch(g, &a->buf);
     if (bufs > 1) goal__graph_touch(g, &a->buf2);
-    if (nw) memcpy(g->words + g->nwords, w, nw * sizeof(uint32_t));   /* words is NULL before the first */
+    if (nw) memcpy(g->words + g->nwords, w, nw * sizeof(uint32_t));   /* a nop: words may be NULL */
     g->nwords += nw;
     g->head[g->n] = head;
     g->poff[g->n + 1] = (uint32_t)g->nwords;
@@ -1256,7 +1256,7 @@ static void goal__cc_action(const goal__cc *c, uint32_t i, uint32_t *recs, uint3
     if (ns >= GOAL__ESC) *b++ = GOAL__LE32(ns);
     if (nd >= GOAL__ESC) *b++ = GOAL__LE32(nd);
     for (k = 0; k < nd; k++) *b++ = GOAL__LE32(c->dep[c->start[i] + k]);
-    if (np) memcpy(b, g->words + g->poff[i], np * sizeof(uint32_t));
+    if (np) memcpy(b, g->words + g->poff[i], np * sizeof(uint32_t));  /* nops only: words may be NULL */
     *off = (uint32_t)(b + np - body);
 }
 
@@ -1541,6 +1541,15 @@ static goal_status goal__ld_header(const uint8_t *p, size_t size, goal__hdr *h, 
     return GOAL_OK;
 }
 
+/* AUTO writes every name; when every action has a dependency, NONE writes them all too,
+   and the compiler chooses NONE (one encoding per schedule). */
+static goal_status goal__ld_auto(goal__ld *l) {
+    uint32_t i;
+    for (i = 0; i < l->s->nactions; i++)
+        if (!goal__incident(l->s, i)) return GOAL_OK;
+    return goal__bad(l, GOAL__NONE, "label mode AUTO where none is needed");
+}
+
 static goal_status goal__ld_all(goal__ld *l, const goal_allocator *a) {
     const goal_schedule *s = l->s;
     goal_status st;
@@ -1548,6 +1557,7 @@ static goal_status goal__ld_all(goal__ld *l, const goal_allocator *a) {
     for (i = 0; i < s->nslots; i++)
         if (goal_schedule_slot_size(s, i) > GOAL_SIZE_MAX) return goal__bad(l, GOAL__NONE, "slot %lu size out of range", (unsigned long)i);
     if ((st = goal__ld_records(l)) != GOAL_OK || (st = goal__ld_graph(l)) != GOAL_OK) return st;
+    if (s->label_mode == GOAL__LABELS_AUTO) return goal__ld_auto(l);
     return s->label_mode == GOAL__LABELS_TABLE ? goal__ld_labels(l, a) : GOAL_OK;
 }
 
@@ -1618,17 +1628,40 @@ goal_status goal_schedule_to_graph(const goal_schedule *s, goal_graph *g) {
 #define GOAL__WHDR 24u
 static const char goal__wmagic[8] = {'G', 'O', 'A', 'L', 'W', 'R', 'L', 'D'};
 
-/* The schedules sit in buf in the order they were added; the table of where each rank's
-   schedule is grows with the ranks set, so memory follows the content, not nranks. */
+/* The schedules sit in buf in the order they were added; `set` lists the ranks set, by
+   rank, with where each schedule is. Memory follows the content, not nranks: a world of
+   2^31-1 ranks with one rank set is small. Adding ranks in increasing order appends. */
+typedef struct goal__wrank { int32_t rank; uint64_t off; } goal__wrank;
 struct goal_world {
     goal_allocator alloc;
     int32_t nranks;
     goal_dialect dialect;
-    uint8_t *buf; size_t size, cap;  /* schedules, each at an 8-aligned offset */
-    uint64_t *offs; size_t noffs;    /* 1 + offset in buf of rank r's schedule; 0 = not set */
+    uint8_t *buf; size_t size, cap;    /* schedules, each at an 8-aligned offset */
+    goal__wrank *set; size_t nset, setcap;
 };
+#define GOAL__PAD8(x) (((x) + 7u) & ~(uint64_t)7u)
 
-static uint64_t goal__woff(const goal_world *w, int32_t r) { return (size_t)r < w->noffs ? w->offs[r] : 0; }
+/* The index of the first rank set that is >= r. */
+static size_t goal__wfind(const goal_world *w, int32_t r) {
+    size_t lo = 0, hi = w->nset;
+    if (!w->nset || w->set[w->nset - 1].rank < r) return w->nset;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (w->set[mid].rank < r) lo = mid + 1;
+        else hi = mid;
+    }
+    return lo;
+}
+static int goal__wis_set(const goal_world *w, int32_t r) {
+    size_t k = goal__wfind(w, r);
+    return k < w->nset && w->set[k].rank == r;
+}
+/* Bytes of the k-th schedule set. */
+static uint64_t goal__wlen(const goal_world *w, size_t k) {
+    goal__hdr h;
+    goal__hdr_read(w->buf + w->set[k].off, &h);
+    return goal__sched_bytes(&h);
+}
 
 goal_status goal_world_create(goal_world **out, int nranks, const goal_allocator *alloc) {
     goal_allocator a = goal__allocator(alloc);
@@ -1645,25 +1678,23 @@ goal_status goal_world_create(goal_world **out, int nranks, const goal_allocator
 void goal_world_destroy(goal_world *w) {
     if (!w) return;
     goal__free(&w->alloc, w->buf);
-    goal__free(&w->alloc, w->offs);
+    goal__free(&w->alloc, w->set);
     goal__free(&w->alloc, w);
 }
 int goal_world_nranks(const goal_world *w) { return w ? (int)w->nranks : 0; }
 goal_dialect goal_world_dialect(const goal_world *w) { return w ? w->dialect : GOAL_DIALECT_AUTO; }
 
-/* Appends `size` bytes at an 8-aligned offset as rank r's schedule. */
+/* Appends `size` bytes at an 8-aligned offset as rank r's schedule (r not set yet). */
 static goal_status goal__world_put(goal_world *w, int32_t r, const uint8_t *bytes, size_t size) {
-    size_t at = (w->size + 7u) & ~(size_t)7u, old = w->noffs;
-    if ((size_t)r >= w->noffs) {
-        size_t want = (size_t)r + 1 > 2 * w->noffs ? (size_t)r + 1 : 2 * w->noffs;
-        if (want > (size_t)w->nranks) want = (size_t)w->nranks;
-        if (GOAL__RESERVE(&w->alloc, w->offs, w->noffs, want) != GOAL_OK) return GOAL_ERR_NOMEM;
-        memset(w->offs + old, 0, (w->noffs - old) * sizeof(uint64_t));
-    }
-    if (GOAL__RESERVE(&w->alloc, w->buf, w->cap, at + size) != GOAL_OK) return GOAL_ERR_NOMEM;
+    size_t at = (w->size + 7u) & ~(size_t)7u, k = goal__wfind(w, r);
+    if (GOAL__RESERVE(&w->alloc, w->set, w->setcap, w->nset + 1) != GOAL_OK ||
+        GOAL__RESERVE(&w->alloc, w->buf, w->cap, at + size) != GOAL_OK)
+        return GOAL_ERR_NOMEM;
     memset(w->buf + w->size, 0, at - w->size);
     memcpy(w->buf + at, bytes, size);
-    w->offs[r] = at + 1;
+    memmove(w->set + k + 1, w->set + k, (w->nset - k) * sizeof *w->set);
+    w->set[k].rank = r; w->set[k].off = at;
+    w->nset++;
     w->size = at + size;
     return GOAL_OK;
 }
@@ -1674,7 +1705,7 @@ goal_status goal_world_add_schedule(goal_world *w, const goal_schedule *s, goal_
     if (s->nranks != w->nranks || s->rank < 0 || s->rank >= w->nranks)
         return goal__fail(err, GOAL_ERR_RANK, "rank %ld of %ld does not fit a world of %ld ranks", (long)s->rank,
                           (long)s->nranks, (long)w->nranks);
-    if (goal__woff(w, s->rank)) return goal__fail(err, GOAL_ERR_STATE, "rank %ld is set twice", (long)s->rank);
+    if (goal__wis_set(w, s->rank)) return goal__fail(err, GOAL_ERR_STATE, "rank %ld is set twice", (long)s->rank);
     if (goal__world_put(w, s->rank, s->bytes, s->size) != GOAL_OK) return goal__fail(err, GOAL_ERR_NOMEM, "out of memory");
     return GOAL_OK;
 }
@@ -1686,54 +1717,59 @@ goal_status goal_world_add_graph(goal_world *w, const goal_graph *g, goal_error 
     goal_schedule_free(&s);
     return st;
 }
-goal_status goal_world_schedule(const goal_world *w, int rank, goal_schedule *out) {
+/* A view of the k-th schedule set. */
+static void goal__wview(const goal_world *w, size_t k, goal_schedule *out) {
     goal__hdr h;
-    uint64_t off;
+    goal__hdr_read(w->buf + w->set[k].off, &h);
+    goal__view(out, w->buf + w->set[k].off, &h);
+}
+goal_status goal_world_schedule(const goal_world *w, int rank, goal_schedule *out) {
+    size_t k;
     if (!w || !out) return GOAL_ERR_ARG;
     memset(out, 0, sizeof *out);
-    if (rank < 0 || rank >= w->nranks || !(off = goal__woff(w, rank))) return GOAL_ERR_RANK;
-    goal__hdr_read(w->buf + off - 1, &h);
-    goal__view(out, w->buf + off - 1, &h);
+    if (rank < 0 || rank >= w->nranks) return GOAL_ERR_RANK;
+    k = goal__wfind(w, rank);
+    if (k == w->nset || w->set[k].rank != rank) return GOAL_ERR_RANK;
+    goal__wview(w, k, out);
     return GOAL_OK;
 }
 
-/* Bytes of rank r's schedule in the file: its own, or the 48 of an empty one. */
-static uint64_t goal__world_len(const goal_world *w, int32_t r) {
-    uint64_t off = goal__woff(w, r);
-    goal__hdr h;
-    if (!off) return GOAL__HDR;
-    goal__hdr_read(w->buf + off - 1, &h);
-    return goal__sched_bytes(&h);
-}
-
+/* The file holds every rank, each unset one as an empty schedule (48 bytes, a multiple of
+   8), so its size is linear in nranks; the walk takes the ranks set in step. */
 goal_status goal_world_save(const goal_world *w, goal_write_fn fn, void *user) {
     static const uint8_t zeros[8] = {0, 0, 0, 0, 0, 0, 0, 0};
     uint8_t head[GOAL__WHDR], chunk[512], empty[GOAL__HDR];
     uint64_t at, total;
-    int32_t r, k;
+    int64_t r;
+    size_t k, n;
     goal__hdr h;
     if (!w || !fn) return GOAL_ERR_ARG;
-    total = GOAL__WHDR + 8u * ((uint64_t)w->nranks + 1u);
-    for (r = 0; r < w->nranks; r++) total += (goal__world_len(w, r) + 7u) & ~(uint64_t)7u;
+    at = GOAL__WHDR + 8u * ((uint64_t)w->nranks + 1u);
+    total = at + GOAL__HDR * ((uint64_t)w->nranks - w->nset);
+    for (k = 0; k < w->nset; k++) total += GOAL__PAD8(goal__wlen(w, k));
     memcpy(head, goal__wmagic, 8);
     goal__wr16(head + 8, GOAL_FORMAT_VERSION); goal__wr16(head + 10, 0);
     goal__wr32(head + 12, (uint32_t)w->nranks); goal__wr64(head + 16, total);
     if (fn(user, (const char *)head, GOAL__WHDR)) return GOAL_ERR_IO;
-    at = GOAL__WHDR + 8u * ((uint64_t)w->nranks + 1u);
-    for (r = 0; r <= w->nranks; r += 64) {           /* the table, 64 entries at a time */
-        for (k = 0; k < 64 && r + k <= w->nranks; k++) {
-            goal__wr64(chunk + 8 * k, at);
-            if (r + k < w->nranks) at += (goal__world_len(w, r + k) + 7u) & ~(uint64_t)7u;
-        }
-        if (fn(user, (const char *)chunk, 8u * (size_t)k)) return GOAL_ERR_IO;
+    for (r = 0, k = 0, n = 0; r <= w->nranks; r++) {   /* the table, 64 entries at a time */
+        goal__wr64(chunk + 8 * n++, at);
+        if (r < w->nranks) at += k < w->nset && w->set[k].rank == r ? GOAL__PAD8(goal__wlen(w, k++)) : GOAL__HDR;
+        if ((n == 64 || r == w->nranks) && fn(user, (const char *)chunk, 8 * n)) return GOAL_ERR_IO;
+        if (n == 64) n = 0;
     }
     memset(&h, 0, sizeof h);
     h.nranks = (uint32_t)w->nranks;
-    for (r = 0; r < w->nranks; r++) {
-        uint64_t off = goal__woff(w, r), len = goal__world_len(w, r);
-        h.rank = (uint32_t)r;
-        if (!off) goal__hdr_write(empty, &h);
-        if (fn(user, off ? (const char *)w->buf + off - 1 : (const char *)empty, (size_t)len)) return GOAL_ERR_IO;
+    for (r = 0, k = 0; r < w->nranks; r++) {
+        const uint8_t *p = empty;
+        uint64_t len = GOAL__HDR;
+        if (k < w->nset && w->set[k].rank == r) {
+            p = w->buf + w->set[k].off;
+            len = goal__wlen(w, k++);
+        } else {
+            h.rank = (uint32_t)r;
+            goal__hdr_write(empty, &h);
+        }
+        if (fn(user, (const char *)p, (size_t)len)) return GOAL_ERR_IO;
         if (len % 8u && fn(user, (const char *)zeros, 8u - (size_t)(len % 8u))) return GOAL_ERR_IO;
     }
     return GOAL_OK;
@@ -1750,6 +1786,9 @@ static goal_status goal__world_load_rank(goal_world *w, const uint8_t *p, size_t
         next > size || next < off)
         return goal__fail(err, GOAL_ERR_FORMAT, "corrupt world file: schedule of rank %ld out of place", (long)r);
     goal__hdr_read(p + off, &h);
+    if (h.rank != (uint32_t)r || h.nranks != (uint32_t)w->nranks)   /* else ranks could be permuted */
+        return goal__fail(err, GOAL_ERR_FORMAT, "corrupt world file: the schedule in the place of rank %ld is rank %lu of %lu",
+                          (long)r, (unsigned long)h.rank, (unsigned long)h.nranks);
     len = goal__sched_bytes(&h);
     if (len > next - off || ((off + len + 7u) & ~(uint64_t)7u) != next)
         return goal__fail(err, GOAL_ERR_FORMAT, "corrupt world file: schedule of rank %ld has the wrong length", (long)r);
@@ -2326,7 +2365,7 @@ static goal_status goal__pap_keep(goal__rd *r, goal__pap *pp, const goal_schedul
     uint8_t *copy;
     size_t k;
     goal_schedule *t;
-    for (k = 0; k < pp->n; k++)
+    for (k = 0; rank <= pp->max_rank && k < pp->n; k++)   /* blocks in rank order need no search */
         if (pp->s[k].rank == rank) return goal__rd_fail(r, at, GOAL_ERR_SYNTAX, "rank %ld has two blocks", (long)rank);
     if (GOAL__RESERVE(&r->alloc, pp->s, pp->cap, pp->n + 1) != GOAL_OK || !(copy = (uint8_t *)goal__alloc(&r->alloc, s->size)))
         return goal__fail(r->err, GOAL_ERR_NOMEM, "out of memory");
@@ -2339,10 +2378,11 @@ static goal_status goal__pap_keep(goal__rd *r, goal__pap *pp, const goal_schedul
     return GOAL_OK;
 }
 
-/* rank #A, #B { body } */
+/* rank #A, #B { body }; the writer puts no more ranks in one block than the reader takes. */
+#define GOAL__RANKS_PER_BLOCK 64
 static goal_status goal__pap_block(goal__rd *r, goal__pap *pp) {
     const char *at = r->p - 4, *first;
-    int32_t ranks[64], nr = 0, k, limit = pp->nranks ? pp->nranks : 0x7FFFFFFF;
+    int32_t ranks[GOAL__RANKS_PER_BLOCK], nr = 0, k, limit = pp->nranks ? pp->nranks : 0x7FFFFFFF;
     int64_t v;
     goal_schedule s;
     goal_status st = GOAL_OK;
@@ -2353,7 +2393,7 @@ static goal_status goal__pap_block(goal__rd *r, goal__pap *pp) {
         first = r->p;
         if ((st = goal__rd_num(r, 0x7FFFFFFE, 0, "a rank number", &v)) != GOAL_OK) return st;
         if (v >= limit) return goal__rd_fail(r, first, GOAL_ERR_RANK, "rank %lld is out of range (num_ranks is %ld)", (long long)v, (long)limit);
-        if (nr == 64) return goal__rd_fail(r, first, GOAL_ERR_LIMIT, "at most 64 ranks share one block");
+        if (nr == GOAL__RANKS_PER_BLOCK) return goal__rd_fail(r, first, GOAL_ERR_LIMIT, "at most 64 ranks share one block");
         ranks[nr++] = (int32_t)v;
         goal__rd_pspace(r, 0);
         if (!goal__rd_at(r, ',')) break;
@@ -2646,12 +2686,14 @@ static goal_status goal__write_lgs(const goal_world *w, goal__out *o) {
 /* The number of ranks a paper-dialect reader infers: 1 + the largest rank with a block or
    named as a peer. */
 static int32_t goal__inferred_ranks(const goal_world *w) {
-    int32_t r, m = -1;
+    int32_t m = -1;
     uint32_t i;
-    for (r = 0; (size_t)r < w->noffs; r++) {
+    size_t k;
+    for (k = 0; k < w->nset; k++) {
         goal_schedule s;
-        if (goal_world_schedule(w, r, &s) != GOAL_OK || !s.nactions) continue;
-        if (r > m) m = r;
+        goal__wview(w, k, &s);
+        if (!s.nactions) continue;
+        if (s.rank > m) m = s.rank;
         for (i = 0; i < s.nactions; i++) {
             goal_action a;
             goal_schedule_action(&s, i, &a);
@@ -2676,8 +2718,8 @@ static void goal__write_group(goal__out *o, const int32_t *ranks, size_t nr, con
 }
 static goal_status goal__write_paper(const goal_world *w, goal__out *o) {
     goal__out cur, prev, tmp;
-    int32_t *ranks = NULL, r;
-    size_t nr = 0, rcap = 0;
+    int32_t *ranks = NULL;
+    size_t nr = 0, rcap = 0, k;
     memset(&cur, 0, sizeof cur); cur.alloc = o->alloc;
     prev = cur;
     if (goal__inferred_ranks(w) != w->nranks) {
@@ -2685,19 +2727,21 @@ static goal_status goal__write_paper(const goal_world *w, goal__out *o) {
         goal__out_u(o, (uint64_t)w->nranks);
         goal__out_s(o, ";\n");
     }
-    for (r = 0; (size_t)r < w->noffs && o->st == GOAL_OK; r++) {
+    for (k = 0; k < w->nset && o->st == GOAL_OK; k++) {
         goal_schedule s;
         cur.n = 0;
-        if (goal_world_schedule(w, r, &s) == GOAL_OK && s.nactions) goal__out_body(&cur, &s, 1);
+        goal__wview(w, k, &s);
+        if (s.nactions) goal__out_body(&cur, &s, 1);
         if (cur.st != GOAL_OK) { o->st = cur.st; break; }
-        if (!cur.n || !nr || cur.n != prev.n || memcmp(cur.mem, prev.mem, cur.n) != 0) {
+        if (!cur.n || nr == GOAL__RANKS_PER_BLOCK || !nr || s.rank != ranks[nr - 1] + 1 || cur.n != prev.n ||
+            memcmp(cur.mem, prev.mem, cur.n) != 0) {
             goal__write_group(o, ranks, nr, &prev);
             nr = 0;
             tmp = prev; prev = cur; cur = tmp;
         }
         if (!prev.n) continue;
         if (GOAL__RESERVE(&o->alloc, ranks, rcap, nr + 1) != GOAL_OK) { o->st = GOAL_ERR_NOMEM; break; }
-        ranks[nr++] = r;
+        ranks[nr++] = s.rank;
     }
     goal__write_group(o, ranks, nr, &prev);
     goal__free(&o->alloc, cur.mem); goal__free(&o->alloc, prev.mem); goal__free(&o->alloc, ranks);

@@ -1,5 +1,6 @@
 /* libFuzzer target: the binary loaders. A world or schedule that loads must save back to
-   the identical bytes (there is one encoding of each), and every action must decode. */
+   the identical bytes, and compile back to them from its graph (there is one encoding of
+   each), and every action must decode. */
 #define GOAL_IMPLEMENTATION
 #include "goal.h"
 #include <stdlib.h>
@@ -18,8 +19,21 @@ static int put(void *user, const char *d, size_t n) {
     m->n += n;
     return 0;
 }
+/* There is one encoding of each schedule: rebuilding the graph and compiling it gives
+   back the bytes that loaded. */
+static void reencode(const goal_schedule *s) {
+    goal_graph *g = NULL;
+    goal_schedule t;
+    if (goal_graph_create(&g, NULL) != GOAL_OK || goal_schedule_to_graph(s, g) != GOAL_OK ||
+        goal_compile(g, &t, NULL) != GOAL_OK)
+        abort();
+    if (t.size != s->size || memcmp(t.bytes, s->bytes, s->size) != 0) abort();
+    goal_schedule_free(&t);
+    goal_graph_destroy(g);
+}
 static void walk(const goal_schedule *s) {
     uint32_t i;
+    reencode(s);
     for (i = 0; i < s->nactions; i++) {
         goal_action a;
         const uint32_t *d;

@@ -1,5 +1,6 @@
 /* libFuzzer target: the text parser, both dialects. Whatever parses must write, and what
-   was written must parse again to the same text (the fixed point). */
+   was written must parse again to the same text (the fixed point) and, where the dialect
+   keeps everything, to the same binary world. */
 #define GOAL_IMPLEMENTATION
 #include "goal.h"
 #include <stdlib.h>
@@ -28,6 +29,12 @@ static void check_fixed_point(goal_world *w, goal_dialect d) {
     if (goal_parse(a.p ? a.p : "", a.n, &pd, &w2, &err) != GOAL_OK) abort();
     if (goal_world_write(w2, d, put, &b) != GOAL_OK) abort();
     if (a.n != b.n || (a.n && memcmp(a.p, b.p, a.n) != 0)) abort();
+    if (d == GOAL_DIALECT_PAPER || goal_world_dialect(w) == GOAL_DIALECT_LOGGOPSIM) {   /* lossless: same binary */
+        buf x = {0, 0, 0}, y = {0, 0, 0};
+        if (goal_world_save(w, put, &x) != GOAL_OK || goal_world_save(w2, put, &y) != GOAL_OK) abort();
+        if (x.n != y.n || memcmp(x.p, y.p, x.n) != 0) abort();
+        free(x.p); free(y.p);
+    }
     goal_world_destroy(w2);
     free(a.p); free(b.p);
 }
