@@ -200,6 +200,10 @@ typedef struct goal_world_run_desc {
     goal_stuck_fn stuck;             /* on deadlock: called for each stuck action */
     void *stuck_user;
     uint32_t window;
+    /* Optional: may replace rank r's in-process transport *t by one that wraps it (to
+       inject faults, count or log messages); the wrapper must outlive the run. */
+    void (*wrap)(void *user, int rank, goal_transport *t);
+    void *wrap_user;
     goal_allocator alloc;
 } goal_world_run_desc;
 GOAL_API goal_status goal_world_run(const goal_world_run_desc *desc, goal_error *err);
@@ -801,6 +805,7 @@ struct goal_inproc {
     goal_sched__iprank *r;
     goal_sched__ipreq *spare;        /* finished requests, for reuse */
     int managed, nlive, nblocked, deadlock;   /* deadlock detection of threaded world runs */
+    uint64_t unreported;             /* matched, not yet reported by a test: progress to come */
 #ifndef GOAL_SCHED_NO_THREADS
     pthread_mutex_t mu;
 #endif
@@ -828,6 +833,7 @@ static int goal_sched__deliver(const goal_msg *recv, const goal_msg *send) {
 static void goal_sched__finish(goal_inproc *ip, goal_sched__ipreq *x, int status) {
     goal_sched__iprank *o = &ip->r[x->m.rank];
     x->status = status;
+    ip->unreported++;
     if (o->blocked) { o->blocked = 0; ip->nblocked--; }
 #ifndef GOAL_SCHED_NO_THREADS
     pthread_cond_signal(&o->cv);
@@ -897,6 +903,7 @@ static int goal_sched__ip_test(void *user, goal_req *reqs, int n, int block) {
             if (!x || x->status == GOAL_PENDING) continue;
             reqs[k].status = x->status;
             reqs[k].handle = NULL;
+            ip->unreported--;
             goal_sched__ip_spare(ip, x);
             done++;
         }
@@ -914,6 +921,7 @@ static void goal_sched__ip_cancel(void *user, goal_req *req) {
     GOAL_SCHED__LOCK(ip);
     if (x->status == GOAL_PENDING)
         goal_sched__ipq_del(x->m.kind == GOAL_SEND ? &ip->r[x->m.peer].sends : &me->recvs, x);
+    else ip->unreported--;
     goal_sched__ip_spare(ip, x);
     req->handle = NULL;
     GOAL_SCHED__UNLOCK(ip);
@@ -1005,6 +1013,7 @@ static goal_status goal_sched__run_setup(goal_sched__run *r, const goal_allocato
         memset(&ed, 0, sizeof ed);
         ed.schedule = &r->s[k];
         ed.transport = goal_inproc_transport(r->ip, k);
+        if (d->wrap) d->wrap(d->wrap_user, k, &ed.transport);
         ed.slots = d->slots ? d->slots[k] : NULL;
         ed.nslots = d->slots && d->slots[k] ? d->nslots : 0;
         ed.context = d->context;
@@ -1017,10 +1026,15 @@ static goal_status goal_sched__run_setup(goal_sched__run *r, const goal_allocato
     }
     return GOAL_OK;
 }
-/* Deterministic: start the ranks in order, then test them round-robin; a round in which no
-   rank starts or completes anything means nothing ever will. */
-static goal_status goal_sched__run_rr(goal_sched__run *r) {
+/* Deterministic: start the ranks in order, then test them round-robin. Matching happens
+   when a message is posted, so a round in which no rank starts or completes anything, with
+   no match waiting to be reported, means nothing ever will. A transport wrapper may hold
+   reports back for a while (a round or two before it looks like a deadlock; up to
+   GOAL_SCHED__QUIET_MAX rounds when the in-process transport knows more is coming). */
+#define GOAL_SCHED__QUIET_MAX 1000000
+static goal_status goal_sched__run_rr(goal_sched__run *r, goal_error *err) {
     int k, busy = 1;
+    long quiet = 0;
     for (k = 0; k < r->n; k++)
         if ((r->st[k] = goal_exec_start(r->e[k])) < 0) return r->st[k];
     while (busy) {
@@ -1033,7 +1047,12 @@ static goal_status goal_sched__run_rr(goal_sched__run *r) {
             busy |= r->st[k] == GOAL_PENDING;
         }
         for (k = 0; k < r->n; k++) after += goal_exec_progress(r->e[k]);
-        if (busy && after == before) return GOAL_ERR_DEADLOCK;
+        quiet = after == before ? quiet + 1 : 0;
+        /* Three quiet rounds: a wrapper may hold a report back for a call or two. */
+        if (busy && quiet >= 3 && r->ip->unreported == 0) return GOAL_ERR_DEADLOCK;
+        if (quiet > GOAL_SCHED__QUIET_MAX)
+            return goal_sched__report(err, GOAL_ERR_TRANSPORT, -1, "goal_world_run: matched messages were never reported "
+                                      "complete by the transport (%d quiet rounds)", GOAL_SCHED__QUIET_MAX);
     }
     return GOAL_OK;
 }
@@ -1125,9 +1144,9 @@ goal_status goal_world_run(const goal_world_run_desc *d, goal_error *err) {
     if (r.n < 1) return goal_sched__report(err, GOAL_ERR_ARG, -1, "goal_world_run: the world has no ranks");
     st = goal_sched__run_setup(&r, &a, err);
 #ifndef GOAL_SCHED_NO_THREADS
-    if (st == GOAL_OK) st = d->threads ? goal_sched__run_threads(&r, &a) : goal_sched__run_rr(&r);
+    if (st == GOAL_OK) st = d->threads ? goal_sched__run_threads(&r, &a) : goal_sched__run_rr(&r, err);
 #else
-    if (st == GOAL_OK) st = d->threads ? goal_sched__report(err, GOAL_ERR_ARG, -1, "built without threads") : goal_sched__run_rr(&r);
+    if (st == GOAL_OK) st = d->threads ? goal_sched__report(err, GOAL_ERR_ARG, -1, "built without threads") : goal_sched__run_rr(&r, err);
 #endif
     if (st == GOAL_ERR_DEADLOCK) goal_sched__stuck(&r, err);
     else if (st < 0 && r.e)
