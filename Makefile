@@ -1,4 +1,5 @@
 # libgoal - build, test, benchmark. GNU make. Quick start: `make run`, `make test`.
+SHELL    := /bin/bash
 CC       ?= cc
 CXX      ?= c++
 CLANG    ?= clang
