@@ -1512,6 +1512,7 @@ static goal_status goal__ld_labels(goal__ld *l, const goal_allocator *a) {
     }
     goal__free(a, names.slots);
     if (st != GOAL_OK) return st;
+    if (s->labelbytes - lo > 3) return goal__bad(l, GOAL__NONE, "label table padded beyond the next multiple of 4");
     for (; lo < s->labelbytes; lo++)
         if (str[lo]) return goal__bad(l, GOAL__NONE, "label table has stray bytes");
     if (all_default && (labelled_incident || all_named)) return goal__bad(l, GOAL__NONE, "label table where none is needed");
