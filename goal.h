@@ -116,7 +116,11 @@
    ------
    ranks < 2^31; actions per rank < 2^31 (and the body of one schedule < 2^32 words);
    tags 0 .. 2^31-1 (or -1 = any); cpu and nic 0..255; user slots 0..65534; offset + size
-   of a buffer <= 2^63-1; labels <= GOAL_LABEL_MAX-1 characters.
+   of a buffer <= 2^63-1; labels <= GOAL_LABEL_MAX-1 characters; at most 64 ranks share
+   one paper-dialect block ("rank #1, #2, ... {").
+   A world's memory follows its content: the ranks set, not nranks ("rank #2000000000 {}"
+   is a few hundred bytes). What it writes is linear in nranks where the format needs every
+   rank: the world file (56 bytes per unset rank) and LogGOPSim text (a block per rank).
 
    LICENSE: MIT (see the end of this file).
 */
