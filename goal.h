@@ -364,12 +364,12 @@ GOAL_API goal_status goal_schedule_write(const goal_schedule *s, goal_dialect d,
 #include <string.h>
 #include <stdio.h>
 #include <stdarg.h>
+#include <stdlib.h>   /* qsort; malloc and free unless GOAL_MALLOC says otherwise */
 
 #if defined(GOAL_MALLOC) != defined(GOAL_FREE)
 #error "define both GOAL_MALLOC and GOAL_FREE, or neither"
 #endif
 #ifndef GOAL_MALLOC
-#include <stdlib.h>
 #define GOAL_MALLOC(size) malloc(size)
 #define GOAL_FREE(ptr) free(ptr)
 #endif
@@ -2362,7 +2362,7 @@ static goal_status goal__pap_body(goal__rd *r, int in_block) {
 typedef struct goal__pap {
     goal_schedule *s; size_t n, cap;
     int32_t nranks;        /* from num_ranks, or 0 */
-    int32_t max_rank;
+    int32_t min_rank, max_rank;
 } goal__pap;
 
 /* Keeps s (compiled for rank `from`) as the schedule of `rank`. */
@@ -2370,7 +2370,7 @@ static goal_status goal__pap_keep(goal__rd *r, goal__pap *pp, const goal_schedul
     uint8_t *copy;
     size_t k;
     goal_schedule *t;
-    for (k = 0; rank <= pp->max_rank && k < pp->n; k++)   /* blocks in rank order need no search */
+    for (k = 0; rank >= pp->min_rank && rank <= pp->max_rank && k < pp->n; k++)   /* a new extreme needs no search */
         if (pp->s[k].rank == rank) return goal__rd_fail(r, at, GOAL_ERR_SYNTAX, "rank %ld has two blocks", (long)rank);
     if (GOAL__RESERVE(&r->alloc, pp->s, pp->cap, pp->n + 1) != GOAL_OK || !(copy = (uint8_t *)goal__alloc(&r->alloc, s->size)))
         return goal__fail(r->err, GOAL_ERR_NOMEM, "out of memory");
@@ -2380,6 +2380,7 @@ static goal_status goal__pap_keep(goal__rd *r, goal__pap *pp, const goal_schedul
     *t = *s;
     t->bytes = copy; t->owned_ = copy; t->alloc_ = r->alloc; t->rank = rank;
     if (rank > pp->max_rank) pp->max_rank = rank;
+    if (rank < pp->min_rank) pp->min_rank = rank;
     return GOAL_OK;
 }
 
@@ -2416,6 +2417,10 @@ static goal_status goal__pap_block(goal__rd *r, goal__pap *pp) {
     return st;
 }
 
+static int goal__by_rank(const void *a, const void *b) {
+    int32_t x = ((const goal_schedule *)a)->rank, y = ((const goal_schedule *)b)->rank;
+    return (x > y) - (x < y);
+}
 /* Builds the world once the number of ranks is known. */
 static goal_status goal__pap_world(goal__rd *r, goal__pap *pp, goal_world **out) {
     int32_t nranks = pp->nranks;
@@ -2427,6 +2432,7 @@ static goal_status goal__pap_world(goal__rd *r, goal__pap *pp, goal_world **out)
     }
     if ((st = goal_world_create(out, nranks, &r->alloc)) != GOAL_OK) return goal__fail(r->err, st, "out of memory");
     (*out)->dialect = GOAL_DIALECT_PAPER;
+    if (pp->n > 1) qsort(pp->s, pp->n, sizeof *pp->s, goal__by_rank);   /* so the world appends; s may be NULL */
     for (k = 0; k < pp->n; k++) {
         goal__wr32((uint8_t *)pp->s[k].owned_ + 12, (uint32_t)nranks);
         pp->s[k].nranks = nranks;
@@ -2442,6 +2448,7 @@ static goal_status goal__pap_file(goal__rd *r, goal_world **out) {
     size_t k;
     memset(&pp, 0, sizeof pp);
     pp.max_rank = -1;
+    pp.min_rank = 0x7FFFFFFF;
     r->max_peer = -1;
     goal__rd_pspace(r, 0);
     if (GOAL__KEYWORD(r, "num_ranks")) {
