@@ -1657,9 +1657,10 @@ static size_t goal__wfind(const goal_world *w, int32_t r) {
     }
     return lo;
 }
-static int goal__wis_set(const goal_world *w, int32_t r) {
+/* The index of rank r in set, or nset when r is not set. */
+static size_t goal__windex(const goal_world *w, int32_t r) {
     size_t k = goal__wfind(w, r);
-    return k < w->nset && w->set[k].rank == r;
+    return k < w->nset && w->set[k].rank == r ? k : w->nset;
 }
 /* Bytes of the k-th schedule set. */
 static uint64_t goal__wlen(const goal_world *w, size_t k) {
@@ -1710,7 +1711,7 @@ goal_status goal_world_add_schedule(goal_world *w, const goal_schedule *s, goal_
     if (s->nranks != w->nranks || s->rank < 0 || s->rank >= w->nranks)
         return goal__fail(err, GOAL_ERR_RANK, "rank %ld of %ld does not fit a world of %ld ranks", (long)s->rank,
                           (long)s->nranks, (long)w->nranks);
-    if (goal__wis_set(w, s->rank)) return goal__fail(err, GOAL_ERR_STATE, "rank %ld is set twice", (long)s->rank);
+    if (goal__windex(w, s->rank) != w->nset) return goal__fail(err, GOAL_ERR_STATE, "rank %ld is set twice", (long)s->rank);
     if (goal__world_put(w, s->rank, s->bytes, s->size) != GOAL_OK) return goal__fail(err, GOAL_ERR_NOMEM, "out of memory");
     return GOAL_OK;
 }
@@ -1732,9 +1733,7 @@ goal_status goal_world_schedule(const goal_world *w, int rank, goal_schedule *ou
     size_t k;
     if (!w || !out) return GOAL_ERR_ARG;
     memset(out, 0, sizeof *out);
-    if (rank < 0 || rank >= w->nranks) return GOAL_ERR_RANK;
-    k = goal__wfind(w, rank);
-    if (k == w->nset || w->set[k].rank != rank) return GOAL_ERR_RANK;
+    if (rank < 0 || rank >= w->nranks || (k = goal__windex(w, rank)) == w->nset) return GOAL_ERR_RANK;
     goal__wview(w, k, out);
     return GOAL_OK;
 }
