@@ -116,7 +116,11 @@
    ------
    ranks < 2^31; actions per rank < 2^31 (and the body of one schedule < 2^32 words);
    tags 0 .. 2^31-1 (or -1 = any); cpu and nic 0..255; user slots 0..65534; offset + size
-   of a buffer <= 2^63-1; labels <= GOAL_LABEL_MAX-1 characters.
+   of a buffer <= 2^63-1; labels <= GOAL_LABEL_MAX-1 characters; at most 64 ranks share
+   one paper-dialect block ("rank #1, #2, ... {").
+   A world's memory follows its content: the ranks set, not nranks ("rank #2000000000 {}"
+   is a few hundred bytes). What it writes is linear in nranks where the format needs every
+   rank: the world file (56 bytes per unset rank) and LogGOPSim text (a block per rank).
 
    LICENSE: MIT (see the end of this file).
 */
@@ -360,12 +364,12 @@ GOAL_API goal_status goal_schedule_write(const goal_schedule *s, goal_dialect d,
 #include <string.h>
 #include <stdio.h>
 #include <stdarg.h>
+#include <stdlib.h>   /* qsort; malloc and free unless GOAL_MALLOC says otherwise */
 
 #if defined(GOAL_MALLOC) != defined(GOAL_FREE)
 #error "define both GOAL_MALLOC and GOAL_FREE, or neither"
 #endif
 #ifndef GOAL_MALLOC
-#include <stdlib.h>
 #define GOAL_MALLOC(size) malloc(size)
 #define GOAL_FREE(ptr) free(ptr)
 #endif
@@ -1512,6 +1516,7 @@ static goal_status goal__ld_labels(goal__ld *l, const goal_allocator *a) {
     }
     goal__free(a, names.slots);
     if (st != GOAL_OK) return st;
+    if (s->labelbytes - lo > 3) return goal__bad(l, GOAL__NONE, "label table padded beyond the next multiple of 4");
     for (; lo < s->labelbytes; lo++)
         if (str[lo]) return goal__bad(l, GOAL__NONE, "label table has stray bytes");
     if (all_default && (labelled_incident || all_named)) return goal__bad(l, GOAL__NONE, "label table where none is needed");
@@ -1652,9 +1657,10 @@ static size_t goal__wfind(const goal_world *w, int32_t r) {
     }
     return lo;
 }
-static int goal__wis_set(const goal_world *w, int32_t r) {
+/* The index of rank r in set, or nset when r is not set. */
+static size_t goal__windex(const goal_world *w, int32_t r) {
     size_t k = goal__wfind(w, r);
-    return k < w->nset && w->set[k].rank == r;
+    return k < w->nset && w->set[k].rank == r ? k : w->nset;
 }
 /* Bytes of the k-th schedule set. */
 static uint64_t goal__wlen(const goal_world *w, size_t k) {
@@ -1705,7 +1711,7 @@ goal_status goal_world_add_schedule(goal_world *w, const goal_schedule *s, goal_
     if (s->nranks != w->nranks || s->rank < 0 || s->rank >= w->nranks)
         return goal__fail(err, GOAL_ERR_RANK, "rank %ld of %ld does not fit a world of %ld ranks", (long)s->rank,
                           (long)s->nranks, (long)w->nranks);
-    if (goal__wis_set(w, s->rank)) return goal__fail(err, GOAL_ERR_STATE, "rank %ld is set twice", (long)s->rank);
+    if (goal__windex(w, s->rank) != w->nset) return goal__fail(err, GOAL_ERR_STATE, "rank %ld is set twice", (long)s->rank);
     if (goal__world_put(w, s->rank, s->bytes, s->size) != GOAL_OK) return goal__fail(err, GOAL_ERR_NOMEM, "out of memory");
     return GOAL_OK;
 }
@@ -1727,9 +1733,7 @@ goal_status goal_world_schedule(const goal_world *w, int rank, goal_schedule *ou
     size_t k;
     if (!w || !out) return GOAL_ERR_ARG;
     memset(out, 0, sizeof *out);
-    if (rank < 0 || rank >= w->nranks) return GOAL_ERR_RANK;
-    k = goal__wfind(w, rank);
-    if (k == w->nset || w->set[k].rank != rank) return GOAL_ERR_RANK;
+    if (rank < 0 || rank >= w->nranks || (k = goal__windex(w, rank)) == w->nset) return GOAL_ERR_RANK;
     goal__wview(w, k, out);
     return GOAL_OK;
 }
@@ -2357,7 +2361,7 @@ static goal_status goal__pap_body(goal__rd *r, int in_block) {
 typedef struct goal__pap {
     goal_schedule *s; size_t n, cap;
     int32_t nranks;        /* from num_ranks, or 0 */
-    int32_t max_rank;
+    int32_t min_rank, max_rank;
 } goal__pap;
 
 /* Keeps s (compiled for rank `from`) as the schedule of `rank`. */
@@ -2365,7 +2369,7 @@ static goal_status goal__pap_keep(goal__rd *r, goal__pap *pp, const goal_schedul
     uint8_t *copy;
     size_t k;
     goal_schedule *t;
-    for (k = 0; rank <= pp->max_rank && k < pp->n; k++)   /* blocks in rank order need no search */
+    for (k = 0; rank >= pp->min_rank && rank <= pp->max_rank && k < pp->n; k++)   /* a new extreme needs no search */
         if (pp->s[k].rank == rank) return goal__rd_fail(r, at, GOAL_ERR_SYNTAX, "rank %ld has two blocks", (long)rank);
     if (GOAL__RESERVE(&r->alloc, pp->s, pp->cap, pp->n + 1) != GOAL_OK || !(copy = (uint8_t *)goal__alloc(&r->alloc, s->size)))
         return goal__fail(r->err, GOAL_ERR_NOMEM, "out of memory");
@@ -2375,6 +2379,7 @@ static goal_status goal__pap_keep(goal__rd *r, goal__pap *pp, const goal_schedul
     *t = *s;
     t->bytes = copy; t->owned_ = copy; t->alloc_ = r->alloc; t->rank = rank;
     if (rank > pp->max_rank) pp->max_rank = rank;
+    if (rank < pp->min_rank) pp->min_rank = rank;
     return GOAL_OK;
 }
 
@@ -2411,6 +2416,10 @@ static goal_status goal__pap_block(goal__rd *r, goal__pap *pp) {
     return st;
 }
 
+static int goal__by_rank(const void *a, const void *b) {
+    int32_t x = ((const goal_schedule *)a)->rank, y = ((const goal_schedule *)b)->rank;
+    return (x > y) - (x < y);
+}
 /* Builds the world once the number of ranks is known. */
 static goal_status goal__pap_world(goal__rd *r, goal__pap *pp, goal_world **out) {
     int32_t nranks = pp->nranks;
@@ -2422,6 +2431,7 @@ static goal_status goal__pap_world(goal__rd *r, goal__pap *pp, goal_world **out)
     }
     if ((st = goal_world_create(out, nranks, &r->alloc)) != GOAL_OK) return goal__fail(r->err, st, "out of memory");
     (*out)->dialect = GOAL_DIALECT_PAPER;
+    if (pp->n > 1) qsort(pp->s, pp->n, sizeof *pp->s, goal__by_rank);   /* so the world appends; s may be NULL */
     for (k = 0; k < pp->n; k++) {
         goal__wr32((uint8_t *)pp->s[k].owned_ + 12, (uint32_t)nranks);
         pp->s[k].nranks = nranks;
@@ -2437,6 +2447,7 @@ static goal_status goal__pap_file(goal__rd *r, goal_world **out) {
     size_t k;
     memset(&pp, 0, sizeof pp);
     pp.max_rank = -1;
+    pp.min_rank = 0x7FFFFFFF;
     r->max_peer = -1;
     goal__rd_pspace(r, 0);
     if (GOAL__KEYWORD(r, "num_ranks")) {

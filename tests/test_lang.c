@@ -534,6 +534,36 @@ static void test_loader_params(void) {
     goal_graph_destroy(g);
 }
 
+/* The label table: packed, terminated, padded to 4 bytes and no more. */
+static void test_loader_label_table(void) {
+    goal_graph *g = example2_rank0();
+    goal_schedule s;
+    uint8_t *b;
+    size_t names;
+    compile_ok(g, &s);
+    CHECK_EQ(s.label_mode, 2); CHECK_EQ(s.labelbytes, 12);         /* "r1 r2 e1 e2" */
+    names = s.size - 12;
+    b = (uint8_t *)calloc(1, s.size + 4);
+    memcpy(b, s.bytes, s.size);
+    put32(b + 36, 16);                                            /* 4 more zero bytes: valid, not canonical */
+    load_fails(b, s.size + 4, GOAL_ERR_FORMAT, "label table padded beyond the next multiple of 4");
+    put32(b + 36, 12);
+    b[names + 2] = 'x';                                           /* "r1x..." runs into the next name */
+    load_fails(b, s.size, GOAL_ERR_FORMAT, "action 1: label offset out of sequence or unterminated");
+    memcpy(b, s.bytes, s.size);
+    b[names + 3] = 'r'; b[names + 4] = '1';                       /* "r1" twice */
+    load_fails(b, s.size, GOAL_ERR_FORMAT, "action 1: label used twice");
+    memcpy(b, s.bytes, s.size);
+    b[names] = '1';                                               /* "11" is no label */
+    load_fails(b, s.size, GOAL_ERR_FORMAT, "action 0: invalid label");
+    memcpy(b, s.bytes, s.size);
+    put32(b + names - 16, 0xFFFFFFFFu);                          /* e1 (linked) without a name */
+    load_fails(b, s.size, GOAL_ERR_FORMAT, "action 0: has dependencies but no label");
+    free(b);
+    goal_schedule_free(&s);
+    goal_graph_destroy(g);
+}
+
 /* Bytes worth flipping: all of a small schedule; of a large one the header, the first and
    last 2 KB, the start of the body (where escaped counts are), and every 61st byte. */
 static int flip_here(const goal_schedule *s, size_t i) {
@@ -906,6 +936,7 @@ int main(void) {
     RUN(test_label_modes);
     RUN(test_loader_fields);
     RUN(test_loader_params);
+    RUN(test_loader_label_table);
     RUN(test_loader_corruption);
     RUN(test_to_graph);
     RUN(test_world);

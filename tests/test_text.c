@@ -277,6 +277,11 @@ static void test_paper_forms(void) {
     v = parse("rank #0 {\n  a: send 0,1 to 1;\n  b: recv 0,1 from 1;\n  requ b -> a;\n}\nrank #1 {\n  recv 0,1 from 0;\n  send 0,1 to 0;\n}\n");
     if (w && v) CHECK(same_binary(w, v));
     goal_world_destroy(w); goal_world_destroy(v);
+    /* blocks in any order: the same world */
+    w = parse("rank #2 { send 0,1 to 0; }\nrank #0 { nop; }\nrank #3, #1 { calc 1; }");
+    v = parse("rank #0 { nop; }\nrank #1 { calc 1; }\nrank #2 { send 0,1 to 0; }\nrank #3 { calc 1; }");
+    if (w && v) CHECK(same_binary(w, v));
+    goal_world_destroy(w); goal_world_destroy(v);
 }
 
 /* ---- every reference LogGOPSim case ------------------------------------------------------ */
@@ -425,6 +430,7 @@ static const bad_case bad[] = {
      "rank 0: dependency cycle: a requires b requires a"},
     {"rank #0 { a: nop; b: nop; irequ a -> b; irequ b -> a; }", GOAL_ERR_CYCLE, 1, 11, "rank 0: dependency cycle: a requires b requires a"},
     {"rank #0 { nop; }\nrank #0 { nop; }", GOAL_ERR_SYNTAX, 2, 1, "rank 0 has two blocks"},
+    {"rank #3 { nop; }\nrank #1 { nop; }\nrank #2 { nop; }\nrank #1 { nop; }", GOAL_ERR_SYNTAX, 4, 1, "rank 1 has two blocks"},
     {"rank #0 { send 0,1 to 1 tag -2; }", GOAL_ERR_SYNTAX, 1, 29, "expected tag, found '-2'"},
     {"rank #0 { send 0,1 to 1 cpu 256; }", GOAL_ERR_SYNTAX, 1, 29, "cpu is out of range (at most 255)"},
     {"rank #0 { calc 5 nic 1; }", GOAL_ERR_SYNTAX, 1, 18, "expected ';', found 'nic'"},
@@ -474,7 +480,7 @@ static const bad_case bad[] = {
 
 static void test_error_table(void) {
     size_t k;
-    CHECK(sizeof bad / sizeof bad[0] >= 60);
+    CHECK(sizeof bad / sizeof bad[0] >= 66);
     for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {
         goal_error err;
         goal_world *w = parse_as(bad[k].text, strlen(bad[k].text), GOAL_DIALECT_AUTO, &err);
