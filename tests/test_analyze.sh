@@ -1,15 +1,8 @@
 #!/usr/bin/env bash
 # goal analyze: output rules of --waits, --dataflow, --collectives, --replace; exit statuses.
-GOAL=${GOAL:-./build/goal}
 D=tests/data/analyze
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
-pass=0; fail=0
-t() {   # t NAME EXPECTED_RC PATTERN CMD...: exit status and a line matching PATTERN
-  local name=$1 rc=$2 pat=$3; shift 3
-  out=$("$@" 2>&1); got=$?
-  if [ "$got" = "$rc" ] && printf '%s\n' "$out" | grep -Eq -- "$pat"; then pass=$((pass+1)); echo "ok $name"
-  else fail=$((fail+1)); echo "FAIL $name (exit $got, want $rc; pattern $pat)"; printf '%s\n' "$out" | head -5; fi
-}
+. "$(dirname "$0")/lib.sh"
 t butterfly_alltoall 0 '^alltoall size 1 tuples 12$' $GOAL analyze $D/butterfly4.goal --collectives
 t butterfly_only_one 0 '^1$' sh -c "$GOAL analyze $D/butterfly4.goal --collectives | wc -l | tr -d ' '"
 t butterfly_tuple 0 '^\(0,3,1,3,3\)$' $GOAL analyze $D/butterfly4.goal --dataflow
@@ -34,5 +27,4 @@ t unmatched 1 'unmatched send' sh -c "printf 'num_ranks 2;\nrank #0 { send 0,8 t
 t bad_input 1 'line 1' sh -c "printf 'rank #0 { bogus; }' | $GOAL analyze - --collectives"
 t no_mode 2 'say what' $GOAL analyze $D/butterfly4.goal
 t replace_needs_o 2 '-o OUT goes with --replace' $GOAL analyze $D/butterfly4.goal --replace
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+t_done

@@ -1,13 +1,6 @@
 #!/usr/bin/env bash
 # goal gen (and goal run ALGO): the list, both dialects, options, errors and exit statuses.
-GOAL=${GOAL:-./build/goal}
-pass=0; fail=0
-t() {   # t NAME EXPECTED_RC PATTERN CMD...: exit status and a line matching PATTERN
-  local name=$1 rc=$2 pat=$3; shift 3
-  out=$("$@" 2>&1); got=$?
-  if [ "$got" = "$rc" ] && printf '%s\n' "$out" | grep -Eq -- "$pat"; then pass=$((pass+1)); echo "ok $name"
-  else fail=$((fail+1)); echo "FAIL $name (exit $got, want $rc; pattern $pat)"; printf '%s\n' "$out" | head -5; fi
-}
+. "$(dirname "$0")/lib.sh"
 t list_count 0 '^25$' sh -c "$GOAL gen --list | wc -l | tr -d ' '"
 t list_line 0 '^reduce_aspen +Aspen reduce' $GOAL gen --list
 t loggopsim 0 "^send 8b to 4 tag 0$" $GOAL gen bcast_binomial -p 5
@@ -39,5 +32,4 @@ if $GOAL run bcast_binomial -p 2 --check >/dev/null 2>&1; then
   t run_aspen 0 '^ok$' $GOAL run reduce_aspen -p 9 --participants 0-4 --receivers 3-8 --type float64 --size 64 --check
   t run_bad 1 'root 9 is out of range' $GOAL run reduce_binomial -p 4 --root 9 --check
 fi
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+t_done

@@ -1,14 +1,7 @@
 #!/usr/bin/env bash
 # goal run: results, traces, deadlocks, unregistered user functions, exit statuses.
-GOAL=${GOAL:-./build/goal}
 D=tests/data/run
-pass=0; fail=0
-t() {   # t NAME EXPECTED_RC PATTERN CMD...: exit status and a line matching PATTERN
-  local name=$1 rc=$2 pat=$3; shift 3
-  out=$("$@" 2>&1); got=$?
-  if [ "$got" = "$rc" ] && printf '%s\n' "$out" | grep -Eq -- "$pat"; then pass=$((pass+1)); echo "ok $name"
-  else fail=$((fail+1)); echo "FAIL $name (exit $got, want $rc; pattern $pat)"; printf '%s\n' "$out" | head -5; fi
-}
+. "$(dirname "$0")/lib.sh"
 # Example 2: rank 0 byte 501 = (501 mod 256) + (7 + 501 mod 256); the digest pins every byte.
 t example2 0 '^ok$' $GOAL run $D/example2.goal
 t example2_digest 0 'rank 0 done 4 actions digest ca690634' $GOAL run $D/example2.goal
@@ -34,5 +27,4 @@ t demo_svg 0 '</svg>' tail -c 200 "$demo/bcast_binomial.svg"
 t demo_trace 0 'traceEvents' python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print('traceEvents' if d.get('traceEvents') or isinstance(d, list) else 'none')" "$demo/bcast_binomial.json"
 t demo_text 0 '^ok$' $GOAL run "$demo/reduce_aspen.goal"
 rm -rf "$demo"
-echo "$pass passed, $fail failed"
-[ $fail = 0 ]
+t_done
