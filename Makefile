@@ -71,7 +71,7 @@ fuzz: | $(B)/fuzz
 	  mkdir -p tests/fuzz/$$f $(B)/fuzz/$$f-new; \
 	  echo "== $$f for $(FUZZ_SECONDS) s"; \
 	  ./$(B)/fuzz/$$f -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
-	      -artifact_prefix=tests/fuzz/$$f/crash- $(B)/fuzz/$$f-new tests/fuzz/$$f >$(B)/fuzz/$$f.log 2>&1; rc=$$?; \
+	      -artifact_prefix=tests/fuzz/$$f/ $(B)/fuzz/$$f-new tests/fuzz/$$f >$(B)/fuzz/$$f.log 2>&1; rc=$$?; \
 	  grep -E '^(stat::|==|SUMMARY|INFO: -max)' $(B)/fuzz/$$f.log; \
 	  test $$rc -eq 0 || exit 1; \
 	  ./$(B)/fuzz/$$f -merge=1 tests/fuzz/$$f $(B)/fuzz/$$f-new >/dev/null 2>&1; \

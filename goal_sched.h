@@ -622,7 +622,7 @@ goal_status goal_exec_bind(goal_exec *e, const goal_slot *slots, uint32_t nslots
             return goal_sched__report(&e->err, GOAL_ERR_BOUNDS, s->rank, "rank %d: slot %lu: the schedule touches %llu bytes, %llu bound%s",
                                       (int)s->rank, (unsigned long)i, (unsigned long long)need, (unsigned long long)have,
                                       need <= have ? " at NULL" : "");
-        e->base[i] = (uint8_t *)slots[i].data;
+        e->base[i] = i < nslots && slots ? (uint8_t *)slots[i].data : NULL;   /* untouched slots may be unbound */
     }
     return GOAL_OK;
 }

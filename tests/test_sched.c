@@ -732,6 +732,31 @@ static void test_local_actions(void) {
     goal_schedule_free(&s);
     goal_graph_destroy(g);
 }
+/* A slot the schedule names but never touches (0 bytes) may be left unbound. */
+static void test_unbound_empty_slot(void) {
+    goal_graph *g;
+    goal_graph_desc gd;
+    goal_schedule s;
+    goal_exec *e;
+    goal_exec_desc ed;
+    goal_inproc *ip;
+    unsigned char byte = 0;
+    goal_slot slot = {&byte, 1};
+    memset(&gd, 0, sizeof gd);
+    goal_graph_create(&g, &gd);
+    goal_graph_exec(g, GOAL_OP_COPY, GOAL_UINT8, goal_buffer(2, 0, 0), goal_buffer(0, 0, 0));
+    CHECK_EQ(goal_compile(g, &s, NULL), GOAL_OK);
+    CHECK_EQ(s.nslots, 3);
+    goal_inproc_create(&ip, 1, NULL);
+    memset(&ed, 0, sizeof ed);
+    ed.schedule = &s; ed.transport = goal_inproc_transport(ip, 0); ed.slots = &slot; ed.nslots = 1;
+    CHECK_EQ(goal_exec_create(&e, &ed, NULL), GOAL_OK);
+    CHECK_EQ(goal_exec_run(e), GOAL_OK);
+    goal_exec_destroy(e);
+    goal_inproc_destroy(ip);
+    goal_schedule_free(&s);
+    goal_graph_destroy(g);
+}
 static void test_bad_calls(void) {
     goal_exec *e = NULL;
     goal_exec_desc ed;
@@ -822,6 +847,7 @@ int main(void) {
     RUN(test_window_needs_order);
     RUN(test_progress_thread);
     RUN(test_local_actions);
+    RUN(test_unbound_empty_slot);
     RUN(test_bad_calls);
     RUN(test_alloc_failures);
     RUN(test_shared_schedule);
