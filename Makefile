@@ -61,6 +61,7 @@ test-full: all $(TESTS)
 
 bench: $(BENCHES) $(B)/goal
 	@for b in $(BENCHES); do echo "== $$b"; ./$$b || exit 1; done
+	@bench/instructions.sh $(B)
 
 deps:
 	@tools/deps.sh
