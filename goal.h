@@ -96,6 +96,8 @@
    CONFIGURATION
    -------------
      GOAL_MALLOC(size) / GOAL_FREE(ptr)   default allocator (both or neither), libc
+     GOAL_REALLOC(ptr, size)              with them, optional: lets buffers of the default
+                                          allocator grow without a copy
      GOAL_ASSERT(cond)                    programmer errors only; default assert()
      GOAL_API                             linkage of the public functions (default extern)
 
@@ -372,6 +374,7 @@ GOAL_API goal_status goal_schedule_write(const goal_schedule *s, goal_dialect d,
 #ifndef GOAL_MALLOC
 #define GOAL_MALLOC(size) malloc(size)
 #define GOAL_FREE(ptr) free(ptr)
+#define GOAL_REALLOC(ptr, size) realloc(ptr, size)
 #endif
 #ifndef GOAL_ASSERT
 #include <assert.h>
@@ -404,6 +407,15 @@ static goal_status goal__reserve(const goal_allocator *a, void **ptr, size_t *ca
         ncap *= 2;
     }
     if (ncap > ((size_t)-1) / elem) return GOAL_ERR_NOMEM;
+#ifdef GOAL_REALLOC
+    /* The default allocator grows in place where it can (mremap for large blocks): a
+       100 MB world then costs no copies. A caller's allocator has no realloc: it copies. */
+    if (*ptr && a->alloc_fn == goal__default_alloc) {
+        if (!(np = GOAL_REALLOC(*ptr, ncap * elem))) return GOAL_ERR_NOMEM;
+        *ptr = np; *cap = ncap;
+        return GOAL_OK;
+    }
+#endif
     np = goal__alloc(a, ncap * elem);
     if (!np) return GOAL_ERR_NOMEM;
     if (*ptr) { memcpy(np, *ptr, *cap * elem); goal__free(a, *ptr); }
