@@ -1662,6 +1662,8 @@ struct goal_world {
 static size_t goal__wfind(const goal_world *w, int32_t r) {
     size_t lo = 0, hi = w->nset;
     if (!w->nset || w->set[w->nset - 1].rank < r) return w->nset;
+    /* Sorted distinct ranks below set[r]'s: when it holds r, everything before it is set. */
+    if ((size_t)r < w->nset && w->set[r].rank == r) return (size_t)r;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
         if (w->set[mid].rank < r) lo = mid + 1;
