@@ -445,11 +445,12 @@ static void goal_sched__slide(goal_exec *e) {
 }
 GOAL_SCHED__HOT void goal_sched__complete(goal_exec *e, uint32_t i, const goal_sched__rec *r) {
     /* Locals: stores through cnt and queue could alias e's fields and force reloads. */
-    uint32_t k = 0, *cnt = e->cnt, *queue = e->queue, cmask = e->cmask, qmask = e->qmask, hi = e->hi, qtail = e->qtail;
+    uint32_t *cnt = e->cnt, *queue = e->queue, cmask = e->cmask, qmask = e->qmask, hi = e->hi, qtail = e->qtail;
+    const uint32_t *deps = r->deps, *end = deps + r->ndeps;
     if (r->head & GOAL_SCHED__F_IRQ)
-        while (k < r->ndeps && (GOAL_SCHED__LE(r->deps[k]) & GOAL_SCHED__START)) k++;
-    for (; k < r->ndeps; k++) {
-        uint32_t d = GOAL_SCHED__LE(r->deps[k]);
+        while (deps < end && (GOAL_SCHED__LE(*deps) & GOAL_SCHED__START)) deps++;
+    for (; deps < end; deps++) {
+        uint32_t d = GOAL_SCHED__LE(*deps);
         if (--cnt[d & cmask] == 0 && d < hi) queue[qtail++ & qmask] = d;
     }
     e->qtail = qtail;
