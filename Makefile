@@ -81,7 +81,7 @@ fuzz: | $(B)/fuzz
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
 check-asan:
 	@$(MAKE) --no-print-directory B=build-asan OPT="-O1 -g $(SAN_FLAGS)" LDLIBS="$(LDLIBS) $(SAN_FLAGS)" \
-	    build-asan/goal $(patsubst $(B)/%,build-asan/%,$(TESTS)) $(patsubst $(B)/%,build-asan/%,$(REPLAYS))
+	    build-asan/goal $(patsubst $(B)/%,build-asan/%,$(TESTS) $(REPLAYS) $(EXAMPLES))
 	@GOAL=./build-asan/goal tests/run.sh $(patsubst $(B)/%,build-asan/%,$(TESTS)) \
 	    $(foreach r,$(FUZZERS),"build-asan/tests/replay_$(r) tests/fuzz/$(r)") $(SCRIPTS)
 

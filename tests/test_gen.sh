@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # goal gen (and goal run ALGO): the list, both dialects, options, errors and exit statuses.
 . "$(dirname "$0")/lib.sh"
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 t list_count 0 '^25$' sh -c "$GOAL gen --list | wc -l | tr -d ' '"
 t list_line 0 '^reduce_aspen +Aspen reduce' $GOAL gen --list
 t loggopsim 0 "^send 8b to 4 tag 0$" $GOAL gen bcast_binomial -p 5
@@ -13,7 +14,7 @@ t nway 0 'send 0b to 3 tag 0' $GOAL gen barrier_dissemination -p 9 --nway 2
 t aspen_sets 0 'num_ranks 12' $GOAL gen reduce_aspen -p 12 --participants 0-7 --receivers 0,1,8-10
 t roundtrip 0 'num_ranks 13' sh -c "$GOAL gen allgather_bruck -p 13 --root 0 | $GOAL fmt -"
 t roundtrip_paper 0 'rank #12' sh -c "$GOAL gen alltoall_bruck -p 13 --dialect paper | $GOAL fmt - --dialect paper"
-t out_file 0 '^num_ranks 4$' sh -c "$GOAL gen scan_linear -p 4 -o build/gen_out.goal && head -1 build/gen_out.goal"
+t out_file 0 '^num_ranks 4$' sh -c "$GOAL gen scan_linear -p 4 -o $tmp/gen_out.goal && head -1 $tmp/gen_out.goal"
 t bad_root 1 'root 5 is out of range' $GOAL gen bcast_binomial -p 5 --root 5
 t bad_receiver 1 'receiver 9 is out of range' $GOAL gen reduce_aspen -p 5 --receivers 0,9
 t dup_participant 1 'participant 2 is listed twice' $GOAL gen reduce_aspen -p 5 --participants 1-3,2

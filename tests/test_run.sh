@@ -16,7 +16,7 @@ t loggopsim_case 0 '^ok$' $GOAL run tests/data/loggopsim/cases/allreduce_recdoub
 t bad_input 1 'line 1' sh -c "printf 'rank #0 { bogus; }' | $GOAL run -"
 t missing_file 1 'cannot open' $GOAL run /nonexistent.goal
 t usage 2 'unknown option' $GOAL run --frobnicate x
-t custom_transport 0 'rank 0 holds 100 \(expected 100\)' ./build/examples/custom_transport
+t custom_transport 0 'rank 0 holds 100 \(expected 100\)' "$(dirname "$GOAL")/examples/custom_transport"
 # make run's demo: generate, verify, simulate, run, draw; the pictures are real files.
 demo=$(mktemp -d)
 t demo 0 '^demo: all ok' $GOAL demo -o "$demo"
