@@ -346,15 +346,18 @@ goal_status goal_apply(goal_op op, goal_dtype t, void *buf1, const void *buf2, u
 #define GOAL_SCHED__HOT static inline
 #endif
 typedef struct goal_sched__rec {   /* an action's place in the body */
-    uint32_t head, nsrc, ndeps;
+    uint32_t head, ndeps;
     const uint32_t *deps;          /* then the parameters */
 } goal_sched__rec;
+/* The source count is needed only to set counters, so the hot path merely steps over it. */
+GOAL_SCHED__HOT const uint32_t *goal_sched__body(const goal_schedule *s, uint32_t i, uint32_t *head) {
+    *head = GOAL_SCHED__LE(s->recs[2 * i]);
+    return s->body + GOAL_SCHED__LE(s->recs[2 * i + 1]);
+}
 GOAL_SCHED__HOT void goal_sched__read(const goal_schedule *s, uint32_t i, goal_sched__rec *r) {
-    const uint32_t *recs = s->recs, *w = s->body + GOAL_SCHED__LE(recs[2 * i + 1]);
-    r->head = GOAL_SCHED__LE(recs[2 * i]);
-    r->nsrc = (r->head >> 8) & 0xFFFu;
+    const uint32_t *w = goal_sched__body(s, i, &r->head);
+    if ((r->head & GOAL_SCHED__ESC << 8) == GOAL_SCHED__ESC << 8) w++;
     r->ndeps = r->head >> 20;
-    if (r->nsrc == GOAL_SCHED__ESC) { r->nsrc = GOAL_SCHED__LE(*w); w++; }
     if (r->ndeps == GOAL_SCHED__ESC) { r->ndeps = GOAL_SCHED__LE(*w); w++; }
     r->deps = w;
 }
@@ -427,9 +430,9 @@ GOAL_SCHED__HOT void goal_sched__release(goal_exec *e, uint32_t d) {
     if (--e->cnt[d & e->cmask] == 0 && d < e->hi) goal_sched__push(e, d);
 }
 static uint32_t goal_sched__nsrc(const goal_exec *e, uint32_t i) {
-    goal_sched__rec r;
-    goal_sched__read(e->s, i, &r);
-    return r.nsrc;
+    uint32_t head;
+    const uint32_t *w = goal_sched__body(e->s, i, &head);
+    return ((head >> 8) & 0xFFFu) == GOAL_SCHED__ESC ? GOAL_SCHED__LE(*w) : (head >> 8) & 0xFFFu;
 }
 /* Window mode: moves lo past completed actions, lets actions enter the window, and in ring
    mode gives the counters that come into the ring their initial values. */
@@ -443,19 +446,23 @@ static void goal_sched__slide(goal_exec *e) {
         if (e->cnt[j & e->cmask] == 0) goal_sched__push(e, j);
     e->hi = hi;
 }
-GOAL_SCHED__HOT void goal_sched__complete(goal_exec *e, uint32_t i, const goal_sched__rec *r) {
+/* `general` is a constant at every call site: 0 compiles the common case (no trace hook, no
+   window, so counters and queue never wrap and every action may start) without its tests. */
+GOAL_SCHED__HOT void goal_sched__complete(goal_exec *e, uint32_t i, const goal_sched__rec *r, int general) {
     /* Locals: stores through cnt and queue could alias e's fields and force reloads. */
-    uint32_t *cnt = e->cnt, *queue = e->queue, cmask = e->cmask, qmask = e->qmask, hi = e->hi, qtail = e->qtail;
+    uint32_t *cnt = e->cnt, *queue = e->queue, qtail = e->qtail;
+    uint32_t cmask = general ? e->cmask : 0xFFFFFFFFu, qmask = general ? e->qmask : 0xFFFFFFFFu, hi = e->hi;
     const uint32_t *deps = r->deps, *end = deps + r->ndeps;
     if (r->head & GOAL_SCHED__F_IRQ)
         while (deps < end && (GOAL_SCHED__LE(*deps) & GOAL_SCHED__START)) deps++;
     for (; deps < end; deps++) {
         uint32_t d = GOAL_SCHED__LE(*deps);
-        if (--cnt[d & cmask] == 0 && d < hi) queue[qtail++ & qmask] = d;
+        if (--cnt[d & cmask] == 0 && (!general || d < hi)) queue[qtail++ & qmask] = d;
     }
     e->qtail = qtail;
     cnt[i & cmask] = GOAL_SCHED__DONE;
     e->ndone++;
+    if (!general) return;
     if (e->d.trace) e->d.trace(e->d.trace_user, e->s->rank, (int32_t)i, 1);
     if (e->window && i == e->lo) goal_sched__slide(e);
 }
@@ -477,21 +484,21 @@ GOAL_SCHED__HOT goal_status goal_sched__post(goal_exec *e, uint32_t i, const goa
     int wide = (r->head & GOAL_SCHED__F_WIDE) != 0;
     uint64_t offset = 0;
     uint32_t loc = 0;
-    goal_msg m = e->msg;   /* rank and context are filled in once */
+    goal_msg *m = &e->msg;   /* rank and context are filled in once; the rest per message */
     goal_req q;
     int st;
-    m.kind = (goal_kind)(r->head & 7u);
-    m.peer = (int32_t)GOAL_SCHED__LE(*w); w++;
-    w = goal_sched__get(w, &m.size, wide);
+    m->kind = (goal_kind)(r->head & 7u);
+    m->peer = (int32_t)GOAL_SCHED__LE(*w); w++;
+    w = goal_sched__get(w, &m->size, wide);
     if (r->head & GOAL_SCHED__F_OFF) w = goal_sched__get(w, &offset, wide);
-    m.tag = 0;
-    if (r->head & GOAL_SCHED__F_TAG) { m.tag = (int32_t)GOAL_SCHED__LE(*w); w++; }
+    m->tag = 0;
+    if (r->head & GOAL_SCHED__F_TAG) { m->tag = (int32_t)GOAL_SCHED__LE(*w); w++; }
     if (r->head & GOAL_SCHED__F_LOC) loc = GOAL_SCHED__LE(*w);
-    m.cpu = (uint8_t)(loc >> 16); m.nic = (uint8_t)(loc >> 24);
-    m.data = goal_sched__addr(e, loc & 0xFFFFu, offset);
-    m.action = (int32_t)i;
+    m->cpu = (uint8_t)(loc >> 16); m->nic = (uint8_t)(loc >> 24);
+    m->data = goal_sched__addr(e, loc & 0xFFFFu, offset);
+    m->action = (int32_t)i;
     q.handle = NULL; q.word = 0; q.status = GOAL_PENDING; q.action = (int32_t)i;
-    st = e->t.post(e->t.user, &m, &q);
+    st = e->t.post(e->t.user, m, &q);
     /* Only what stays in flight is stored: requests grow with use, not with n. */
     if (st == GOAL_PENDING) return e->nreq < e->reqcap || goal_sched__grow(e) ? (e->req[e->nreq++] = q, GOAL_PENDING)
                                                                               : goal_sched__fail(e, GOAL_ERR_NOMEM, (int32_t)i, "post");
@@ -517,29 +524,32 @@ static goal_status goal_sched__local(goal_exec *e, uint32_t i, uint32_t kind) {
     return rc ? goal_sched__fail(e, GOAL_ERR_USERFN, (int32_t)i, "user function") : GOAL_OK;
 }
 /* Starts action i (Listing 1's inner step); completes it when it finished at once. */
-GOAL_SCHED__HOT goal_status goal_sched__start(goal_exec *e, uint32_t i) {
+GOAL_SCHED__HOT goal_status goal_sched__start(goal_exec *e, uint32_t i, int general) {
     goal_sched__rec r;
     uint32_t k, kind;
     goal_status st = GOAL_OK;
     goal_sched__read(e->s, i, &r);
     kind = r.head & 7u;
-    if (e->d.trace) e->d.trace(e->d.trace_user, e->s->rank, (int32_t)i, 0);
+    if (general && e->d.trace) e->d.trace(e->d.trace_user, e->s->rank, (int32_t)i, 0);
     if (r.head & GOAL_SCHED__F_IRQ)
         for (k = 0; k < r.ndeps && (GOAL_SCHED__LE(r.deps[k]) & GOAL_SCHED__START); k++)
             goal_sched__release(e, GOAL_SCHED__LE(r.deps[k]) & ~GOAL_SCHED__START);
     if (kind == GOAL_SEND || kind == GOAL_RECV) st = goal_sched__post(e, i, &r);
     else if (kind != GOAL_NOP) st = goal_sched__local(e, i, kind);
-    if (st == GOAL_OK) goal_sched__complete(e, i, &r);
+    if (st == GOAL_OK) goal_sched__complete(e, i, &r, general);
     return st;
 }
-static goal_status goal_sched__drain(goal_exec *e) {
+GOAL_SCHED__HOT goal_status goal_sched__drain_as(goal_exec *e, int general) {
     while (e->qhead != e->qtail) {
-        goal_status st = goal_sched__start(e, e->queue[e->qhead++ & e->qmask]);
+        goal_status st = goal_sched__start(e, e->queue[e->qhead++ & (general ? e->qmask : 0xFFFFFFFFu)], general);
         if (st < 0) return st;
     }
     if (e->ndone < e->n) return GOAL_PENDING;
     e->state = GOAL_SCHED__FINISHED;
     return GOAL_OK;
+}
+static goal_status goal_sched__drain(goal_exec *e) {
+    return e->d.trace || e->window ? goal_sched__drain_as(e, 1) : goal_sched__drain_as(e, 0);
 }
 /* Asks the transport about what is in flight and completes what finished. */
 static goal_status goal_sched__poll(goal_exec *e, int block) {
@@ -558,7 +568,7 @@ static goal_status goal_sched__poll(goal_exec *e, int block) {
             continue;
         }
         goal_sched__read(e->s, (uint32_t)q.action, &r);
-        goal_sched__complete(e, (uint32_t)q.action, &r);
+        goal_sched__complete(e, (uint32_t)q.action, &r, 1);
     }
     e->nreq = j;
     return bad >= 0 ? goal_sched__fail(e, why, bad, "completion") : GOAL_PENDING;
