@@ -55,8 +55,8 @@
    (MPI's non-overtaking rule), and match a recv by peer (or GOAL_ANY), tag (or GOAL_ANY)
    and context. Recv data larger than msg->size is GOAL_ERR_TRUNCATE.
    Must not: call back into the executor; keep the address of a goal_req (requests move
-   between calls: keep your state behind handle/word); touch msg->data after the request
-   finished. A recv's data must not be read before it finished.
+   between calls: keep your state behind handle/word) or of msg (the next post rewrites it:
+   copy the fields you need); touch msg->data after the request finished. A recv's data must not be read before it finished.
    The executor calls the callbacks only from goal_exec_* calls on that execution, so a
    transport used by one thread needs no locks. examples/custom_transport.c is a complete
    transport to copy.
