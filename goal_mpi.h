@@ -80,7 +80,9 @@
    sound: a rank either finishes its part without the failed rank's messages, or learns of
    the failure; nothing depends on timing. The collectives revoke on any local failure;
    users of the raw transport call goal_mpi_revoke themselves. After a revoke, destroy the
-   goal_mpi (its tag space may hold unmatched messages) and create another.
+   goal_mpi (its tag space may hold unmatched messages) and create another; destroy first
+   receives every notice sent to this rank (one MPI_Allreduce counts them), because MPICH
+   hands a freed communicator's context to the next duplicate, unmatched messages and all.
    In-flight requests of a failed execution are cancelled: a recv with MPI_Cancel and
    completed; a send with MPI_Cancel and then released (MPI_Request_free), since some
    libraries cannot cancel sends and would make a wait hang. Such a send may still read its
@@ -93,7 +95,9 @@
    (its duplicate): rank and size are fixed by it. goal_mpi_algo_* make the key from every
    field of goal_algo_desc that shapes the schedule: the name, root, count, dtype, op, fn,
    noncommutative, nway, segment, tag, participants, receivers, slots and offsets (not the
-   allocator). Entries live until goal_mpi_destroy: one schedule per distinct key.
+   allocator). Entries live until goal_mpi_destroy: one schedule per distinct key, with the
+   executions that finished on it (as many as were once in flight together), which later
+   starts reuse: a repeated collective allocates nothing.
 
    RULES
    -----
@@ -208,6 +212,7 @@ typedef char goal_mpi__request_fits[sizeof(MPI_Request) <= sizeof(uint64_t) ? 1 
 
 typedef struct goal_mpi__entry {  /* one cached schedule */
     struct goal_mpi__entry *next;
+    struct goal_mpi_request *idle; /* finished requests of this schedule, kept for reuse */
     goal_mpi_build_fn build_fn;
     size_t keylen;
     goal_schedule sched;
@@ -216,8 +221,11 @@ typedef struct goal_mpi__entry {  /* one cached schedule */
 
 struct goal_mpi_request {
     goal_mpi *m;
-    goal_mpi_request *next;       /* m's list of operations in flight */
+    goal_mpi_request *next;       /* m's list of operations in flight, or the entry's idle list */
+    goal_mpi__entry *entry;
     goal_exec *e;
+    const goal_user_fn *fns;      /* what e was created with: reused only for the same */
+    uint32_t nfns;
     uint32_t context;
     goal_status st;               /* GOAL_PENDING until it finished */
 };
@@ -233,6 +241,7 @@ struct goal_mpi {
     goal_mpi_request *active;     /* in flight */
     goal_mpi_request *failed;     /* finished with an error: kept until destroy (FAILURES) */
     int revoked;                  /* 1 once a notice was sent or received */
+    int created;                  /* goal_mpi_create finished: destroy may talk to the others */
     int notice_in[2];             /* rank, status of a notice received */
     int notice_out[2];            /* of the notice this rank sent */
     MPI_Request notice_recv;
@@ -340,15 +349,22 @@ static int goal_mpi__test_all(goal_mpi *m, goal_req *reqs, int n) {
     return m->revoked ? goal_mpi__revoked(m) : done;
 }
 /* MPICH raises a request's error (a truncated recv) on MPI_COMM_WORLD's handler, not on the
-   request's communicator, and the default handler aborts: so MPI_COMM_WORLD returns errors
-   while we test, and gets its own handler back after. block is ignored (both libraries
-   spin in a blocking wait anyway): the executor simply asks again. */
+   request's communicator, and the default handler aborts: so under MPICH, MPI_COMM_WORLD
+   returns errors while we test, and gets its own handler back after (four calls per test,
+   which other libraries are spared). block is ignored (both libraries spin in a blocking
+   wait anyway): the executor simply asks again. */
+#ifdef MPICH_VERSION
+#define GOAL_MPI__WORLD_RAISES 1
+#else
+#define GOAL_MPI__WORLD_RAISES 0
+#endif
 static int goal_mpi__test(void *user, goal_req *reqs, int n, int block) {
     goal_mpi *m = (goal_mpi *)user;
     MPI_Errhandler app;
     int done;
     (void)block;
     if (m->revoked) return goal_mpi__revoked(m);
+    if (!GOAL_MPI__WORLD_RAISES) return goal_mpi__test_all(m, reqs, n);
     MPI_Comm_get_errhandler(MPI_COMM_WORLD, &app);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
     done = goal_mpi__test_all(m, reqs, n);
@@ -406,6 +422,7 @@ goal_status goal_mpi_create(goal_mpi **out, const goal_mpi_desc *desc, goal_erro
         goal_mpi_destroy(m);
         return st;
     }
+    m->created = 1;
     *out = m;
     return GOAL_OK;
 }
@@ -461,6 +478,7 @@ static goal_mpi__entry *goal_mpi__build(goal_mpi *m, const goal_mpi_coll *c, goa
     goal_graph_destroy(g);
     if (*st != GOAL_OK) { goal_mpi__free(m, e); return NULL; }
     e->build_fn = c->build_fn;
+    e->idle = NULL;
     e->keylen = c->keylen;
     if (c->keylen) memcpy(e->key, c->key, c->keylen);
     e->next = m->cache;
@@ -499,22 +517,40 @@ static void goal_mpi__progress(goal_mpi *m) {
         goal_mpi__settle(r, m->revoked ? goal_mpi__revoked(m) : goal_exec_test(r->e));
     }
 }
-/* Starts e's schedule with these slots in the next context. */
-static goal_status goal_mpi__launch(goal_mpi *m, goal_mpi__entry *e, const goal_slot *slots, uint32_t nslots,
-                                    const goal_user_fn *fns, uint32_t nfns, goal_mpi_request **req) {
+/* An execution of e's schedule bound to slots: a finished one of e's idle list when it was
+   made with the same user functions (no allocation for the repeated collective), else new. */
+static goal_mpi_request *goal_mpi__request(goal_mpi *m, goal_mpi__entry *e, const goal_slot *slots, uint32_t nslots,
+                                           const goal_user_fn *fns, uint32_t nfns, goal_status *st) {
     goal_exec_desc d;
-    goal_mpi_request *r = (goal_mpi_request *)goal_mpi__alloc(m, sizeof *r);
-    goal_status st;
-    if (!r) return goal_mpi__say(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: start: out of memory", m->rank);
+    goal_mpi_request *r, **p;
+    for (p = &e->idle; (r = *p) != NULL; p = &r->next)
+        if (r->fns == fns && r->nfns == nfns) {
+            if ((*st = goal_exec_bind(r->e, slots, nslots)) != GOAL_OK) { m->err = *goal_exec_error(r->e); return NULL; }
+            *p = r->next;
+            return r;
+        }
+    if (!(r = (goal_mpi_request *)goal_mpi__alloc(m, sizeof *r))) {
+        *st = goal_mpi__say(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: start: out of memory", m->rank);
+        return NULL;
+    }
     memset(r, 0, sizeof *r);
     memset(&d, 0, sizeof d);
     d.schedule = &e->sched; d.transport = goal_mpi_transport(m);
     d.slots = slots; d.nslots = nslots; d.user_fns = fns; d.nuser_fns = nfns;
-    d.context = (uint32_t)(m->seq++ % m->contexts);
     d.alloc = m->a;
-    r->m = m; r->context = d.context; r->st = GOAL_PENDING;
-    st = goal_exec_create(&r->e, &d, &m->err);
-    if (st != GOAL_OK) { goal_mpi__free(m, r); goal_mpi_revoke(m, st); return st; }
+    r->m = m; r->entry = e; r->fns = fns; r->nfns = nfns;
+    if ((*st = goal_exec_create(&r->e, &d, &m->err)) != GOAL_OK) { goal_mpi__free(m, r); return NULL; }
+    return r;
+}
+/* Starts e's schedule with these slots in the next context. */
+static goal_status goal_mpi__launch(goal_mpi *m, goal_mpi__entry *e, const goal_slot *slots, uint32_t nslots,
+                                    const goal_user_fn *fns, uint32_t nfns, goal_mpi_request **req) {
+    goal_status st = GOAL_OK;
+    goal_mpi_request *r = goal_mpi__request(m, e, slots, nslots, fns, nfns, &st);
+    if (!r) { goal_mpi_revoke(m, st); return st; }
+    r->context = (uint32_t)(m->seq++ % m->contexts);
+    goal_exec_set_context(r->e, r->context);
+    r->st = GOAL_PENDING;
     r->next = m->active;
     m->active = r;
     m->err.status = GOAL_OK;
@@ -554,7 +590,7 @@ static goal_status goal_mpi__finish_request(goal_mpi_request **req) {
     for (p = &m->active; *p != r; p = &(*p)->next) {}
     *p = r->next;
     if (st < 0) { r->next = m->failed; m->failed = r; }
-    else goal_mpi__drop(r);
+    else { r->next = r->entry->idle; r->entry->idle = r; }
     *req = NULL;
     return st;
 }
@@ -576,6 +612,17 @@ goal_status goal_mpi_run(goal_mpi *m, const goal_mpi_coll *c) {
     return st == GOAL_OK ? goal_mpi_wait(&r) : st;
 }
 
+/* Receives every notice sent to this rank. Unmatched, they would outlive the duplicate, and
+   MPICH gives a freed communicator's context to the next MPI_Comm_dup: a later goal_mpi would
+   find itself revoked. Each rank that revoked sent one notice to every other rank. */
+static void goal_mpi__drain_notices(goal_mpi *m) {
+    int sent = m->notice_sends != NULL, revokers = 0, left;
+    MPI_Allreduce(&sent, &revokers, 1, MPI_INT, MPI_SUM, m->comm);
+    left = revokers - sent - (m->notice_recv == MPI_REQUEST_NULL);   /* a completed notice_recv took one */
+    if (left > 0 && m->notice_recv != MPI_REQUEST_NULL) { MPI_Wait(&m->notice_recv, MPI_STATUS_IGNORE); left--; }
+    for (; left > 0; left--)
+        MPI_Recv(m->notice_in, 2, MPI_INT, MPI_ANY_SOURCE, (int)(m->contexts * m->tags), m->comm, MPI_STATUS_IGNORE);
+}
 void goal_mpi_destroy(goal_mpi *m) {
     goal_mpi_request *r;
     int i;
@@ -586,11 +633,12 @@ void goal_mpi_destroy(goal_mpi *m) {
     while (m->cache) {
         goal_mpi__entry *e = m->cache;
         m->cache = e->next;
+        while ((r = e->idle) != NULL) { e->idle = r->next; goal_mpi__drop(r); }
         goal_schedule_free(&e->sched);
         goal_mpi__free(m, e);
     }
+    if (m->created) goal_mpi__drain_notices(m);
     if (m->notice_recv != MPI_REQUEST_NULL) { MPI_Cancel(&m->notice_recv); MPI_Wait(&m->notice_recv, MPI_STATUS_IGNORE); }
-    /* Notices are two ints: sent eagerly by every MPI, so these complete without a recv. */
     for (i = 0; m->notice_sends && i < m->size; i++) MPI_Wait(&m->notice_sends[i], MPI_STATUS_IGNORE);
     if (m->comm != MPI_COMM_NULL) MPI_Comm_free(&m->comm);
     goal_mpi__free(m, m->notice_sends);

@@ -28,7 +28,8 @@
 
    start / test / wait return GOAL_OK (finished), GOAL_PENDING, or a negative status;
    goal_exec_error tells which action failed and why. A finished or failed execution can
-   be started again (a persistent collective); goal_exec_bind rebinds its slots first.
+   be started again (a persistent collective); goal_exec_bind rebinds its slots first,
+   goal_exec_set_context moves it to another tag space.
 
    exec actions compute buf1 = op(buf1, buf2) elementwise (goal_apply). Integers wrap
    (two's complement, no undefined behaviour); land/lor/lxor give 0 or 1; max/min on
@@ -161,6 +162,7 @@ typedef struct goal_exec_desc {
 } goal_exec_desc;
 GOAL_API goal_status goal_exec_create(goal_exec **out, const goal_exec_desc *desc, goal_error *err);
 GOAL_API goal_status goal_exec_bind(goal_exec *e, const goal_slot *slots, uint32_t nslots);
+GOAL_API goal_status goal_exec_set_context(goal_exec *e, uint32_t context);  /* between runs */
 GOAL_API goal_status goal_exec_start(goal_exec *e);
 GOAL_API goal_status goal_exec_test(goal_exec *e);
 GOAL_API goal_status goal_exec_wait(goal_exec *e);
@@ -635,6 +637,12 @@ goal_status goal_exec_bind(goal_exec *e, const goal_slot *slots, uint32_t nslots
                                       need <= have ? " at NULL" : "");
         e->base[i] = i < nslots && slots ? (uint8_t *)slots[i].data : NULL;   /* untouched slots may be unbound */
     }
+    return GOAL_OK;
+}
+goal_status goal_exec_set_context(goal_exec *e, uint32_t context) {
+    if (!e) return GOAL_ERR_ARG;
+    if (e->state == GOAL_SCHED__RUNNING) return GOAL_ERR_STATE;
+    e->msg.context = context;
     return GOAL_OK;
 }
 goal_status goal_exec_create(goal_exec **out, const goal_exec_desc *desc, goal_error *err) {

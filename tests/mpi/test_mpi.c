@@ -168,6 +168,63 @@ static void test_in_flight(void) {
     report("in_flight four operations and application traffic");
 }
 
+/* ---- reuse: a repeated collective allocates nothing --------------------------------- */
+static long allocs;
+static void *count_alloc(size_t n, void *u) { (void)u; allocs++; return malloc(n); }
+static void count_free(void *p, void *u) { (void)u; free(p); }
+/* Two of the same allreduce in flight (two executions of one cached schedule), then the
+   same again on fresh buffers: the later starts reuse those executions and allocate nothing,
+   and every result is right. A slot too small is refused on reuse as on creation. */
+static int32_t build_allreduce(goal_graph *g, const void *args, goal_error *err) {
+    goal_algo_desc d;
+    (void)args;
+    algo_desc(&d, "allreduce_recdoub", 64, 0);
+    d.custom_slots = 1; d.in_slot = 0; d.out_slot = 1;
+    return goal_algo_build(g, &d, NULL, 0, NULL, err);
+}
+static void test_reuse(void) {
+    enum { N = 64 };
+    goal_mpi *m = NULL;
+    goal_mpi_desc md;
+    goal_error err;
+    goal_algo_desc d;
+    goal_mpi_request *r[2];
+    static int32_t in[2][N], out[2][N], ref[N];
+    long before = 0;
+    int round, k, i;
+    memset(&md, 0, sizeof md);
+    md.comm = MPI_COMM_WORLD; md.alloc.alloc_fn = count_alloc; md.alloc.free_fn = count_free;
+    CHECK(goal_mpi_create(&m, &md, &err) == GOAL_OK);
+    if (!m) { report("reuse"); return; }
+    algo_desc(&d, "allreduce_recdoub", N, 0);
+    for (round = 0; round < 4; round++) {
+        if (round == 1) before = allocs;
+        for (k = 0; k < 2; k++) {
+            for (i = 0; i < N; i++) { in[k][i] = me * 31 + i * (k + 1) + round; out[k][i] = -1; }
+            CHECK_OK(goal_mpi_algo_start(m, &d, in[k], out[k], &r[k]), m);
+        }
+        for (k = 1; k >= 0; k--) if (r[k]) CHECK_OK(goal_mpi_wait(&r[k]), m);
+        for (k = 0; k < 2; k++) {
+            MPI_Allreduce(in[k], ref, N, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
+            CHECK(same(out[k], ref, N));
+        }
+    }
+    CHECK(allocs == before);
+    {   /* the same schedule through goal_mpi_start: an idle execution, bound to a short OUT */
+        goal_mpi_coll c;
+        goal_slot slots[2];
+        memset(&c, 0, sizeof c);
+        c.build_fn = build_allreduce; c.slots = slots; c.nslots = 2;
+        slots[0].data = in[0]; slots[0].size = sizeof in[0]; slots[1].data = out[0]; slots[1].size = sizeof out[0];
+        CHECK_OK(goal_mpi_run(m, &c), m);
+        MPI_Barrier(MPI_COMM_WORLD);   /* the failure below revokes: nobody may still be in the run above */
+        slots[1].size = sizeof out[0] - 1;
+        CHECK(goal_mpi_run(m, &c) == GOAL_ERR_BOUNDS && strstr(goal_mpi_error(m)->msg, "slot 1") != NULL);
+    }
+    goal_mpi_destroy(m);
+    report("reuse repeated collective allocates nothing after its first start");
+}
+
 /* ---- the raw transport --------------------------------------------------------------- */
 static goal_status run_graph(goal_graph *g, goal_transport t, uint32_t context, void *data, uint64_t size) {
     goal_schedule s;
@@ -345,6 +402,7 @@ int main(int argc, char **argv) {
     local_ok = 1;
     test_all_algorithms();
     test_in_flight();
+    test_reuse();
     test_any_source();
     test_limits();
     if (np >= 2) test_truncate();
