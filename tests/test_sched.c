@@ -771,6 +771,39 @@ static void test_bad_calls(void) {
     CHECK_EQ(goal_inproc_create(NULL, 2, NULL), GOAL_ERR_ARG);
     CHECK(goal_inproc_transport(NULL, 0).post == NULL);
 }
+/* goal_exec_set_context: the next run's messages carry the new context; not while running. */
+static uint32_t seen_context;
+static int post_note_context(void *user, const goal_msg *m, goal_req *req) {
+    (void)req;
+    seen_context = m->context;
+    return *(int *)user;
+}
+static int test_nothing(void *user, goal_req *reqs, int n, int block) { (void)user; (void)reqs; (void)n; (void)block; return 0; }
+static void test_set_context(void) {
+    goal_world *w = parse("rank #0 { send 0,4 to 1; }\nrank #1 { recv 0,4 from 0; }");
+    goal_schedule s;
+    goal_exec *e = NULL;
+    goal_exec_desc ed;
+    unsigned char buf[4] = {0};
+    goal_slot slot = {buf, sizeof buf};
+    int answer = GOAL_OK;
+    goal_world_schedule(w, 0, &s);
+    memset(&ed, 0, sizeof ed);
+    ed.schedule = &s; ed.slots = &slot; ed.nslots = 1; ed.context = 3;
+    ed.transport.user = &answer; ed.transport.post = post_note_context; ed.transport.test = test_nothing;
+    CHECK_EQ(goal_exec_create(&e, &ed, NULL), GOAL_OK);
+    CHECK_EQ(goal_exec_run(e), GOAL_OK);
+    CHECK_EQ(seen_context, 3);
+    CHECK_EQ(goal_exec_set_context(e, 8), GOAL_OK);
+    CHECK_EQ(goal_exec_run(e), GOAL_OK);
+    CHECK_EQ(seen_context, 8);
+    answer = GOAL_PENDING;
+    CHECK_EQ(goal_exec_start(e), GOAL_PENDING);
+    CHECK_EQ(goal_exec_set_context(e, 9), GOAL_ERR_STATE);
+    CHECK_EQ(goal_exec_set_context(NULL, 9), GOAL_ERR_ARG);
+    goal_exec_destroy(e);
+    goal_world_destroy(w);
+}
 /* Out of memory at every allocation: an error, and nothing leaks. */
 static void test_alloc_failures(void) {
     goal_world *w = parse(example2);
@@ -848,6 +881,7 @@ int main(void) {
     RUN(test_progress_thread);
     RUN(test_local_actions);
     RUN(test_unbound_empty_slot);
+    RUN(test_set_context);
     RUN(test_bad_calls);
     RUN(test_alloc_failures);
     RUN(test_shared_schedule);
