@@ -231,14 +231,26 @@ GOAL_API goal_status goal_sim_write_svg(const goal_world *w, const goal_sim_desc
    With p = 2 the signatures coincide: a rooted collective is one message and is reported
    as bcast, an alltoall as allgather.
    REPLACEMENT (declared when goal_algos.h is included before this header): the world is
-   rebuilt from its SST: a bcast becomes the libgoal algorithm chosen in
-   goal_analyze_replace_desc (each rank's part is generated with its own buffer, so offsets
-   may differ between ranks), a barrier finding the chosen barrier algorithm, and every
-   other tuple one direct message or local copy (gather, scatter, allgather and alltoall
-   are kept as such direct, linear messages for now: their generators need MPI's block
-   layout, which is not checked yet). Refused (GOAL_ERR_ARG, with a message) when the
-   world reduces or computes (exec other than copy, calc) or a rank's destinations overlap
-   the sources it reads. Every piece has its own tag, so pieces never cross-match. */
+   rebuilt from its SST: every collective finding becomes the libgoal algorithm of its kind
+   chosen in goal_analyze_replace_desc (each rank's part is generated with its own
+   buffers, so offsets may differ between ranks), a barrier finding the chosen barrier
+   algorithm, and every other tuple one direct message or local copy. gather, scatter,
+   allgather and alltoall are replaced only when their tuples are in MPI's block layout
+   (goal_algos.h BUFFERS), n = the finding's size: every rank's IN (sendbuf) and OUT
+   (recvbuf) are contiguous in one slot each, IN holding p blocks in destination order
+   (scatter at the root, alltoall) or one block, OUT p blocks in source order (gather at
+   the root, allgather, alltoall) or one block. A rank that keeps a block of its own (the
+   root of gather and scatter, every rank of allgather and alltoall) either copies it from
+   IN to OUT (an SST tuple, taken into the algorithm) or has it in place (IN's block and
+   OUT's block are one place that no tuple writes; alltoall cannot be in place). In place,
+   the generator's copy of the own block lands on itself (the rebuilt SST may then hold a
+   tuple from a block's own place: it moves nothing), and allgather_recdoub's ranks past
+   the largest power of two receive their block back while sending it (the same bytes).
+   With p = 2 an allgather finding that is not in the allgather layout is tried as an
+   alltoall. Otherwise the finding stays as direct messages (desc.chosen tells which).
+   Refused (GOAL_ERR_ARG, with a message) when the world reduces or computes (exec other
+   than copy, calc), a rank's destinations overlap the sources it reads, or an algorithm
+   is not of its finding's kind. Every piece has its own tag, so pieces never cross-match. */
 #define GOAL_ANALYZE_NONE 0xFFFFFFFFu
 
 typedef struct goal_analyze_waits_result {
@@ -304,6 +316,12 @@ GOAL_API const char *goal_analyze_tuple_text(const goal_analyze_tuple *t, char *
 typedef struct goal_analyze_replace_desc {  /* algorithm names from goal_algos.h */
     const char *bcast;         /* default "bcast_binomial" */
     const char *barrier;       /* default "barrier_dissemination" */
+    const char *gather;        /* default "gather_binomial" */
+    const char *scatter;       /* default "scatter_binomial" */
+    const char *allgather;     /* default "allgather_bruck" */
+    const char *alltoall;      /* default "alltoall_bruck" */
+    const char **chosen;       /* optional output, r->nfindings entries: the algorithm that
+                                  replaced each finding, NULL where direct messages remain */
     goal_allocator alloc;
 } goal_analyze_replace_desc;
 /* The world with every finding of r (from goal_analyze on w) replaced; see REPLACEMENT. */
@@ -2240,7 +2258,9 @@ typedef struct goal__rep {
     goal_graph **g;                 /* one graph per rank */
     uint64_t *scratch;              /* per rank: scratch bytes used so far */
     uint8_t *done;                  /* per tuple: rebuilt by a piece already */
-    goal_buf *out;                  /* per rank: the buffer handed to the generator */
+    goal_buf *in, *out;             /* per rank: the buffers handed to the generator */
+    uint8_t *known;                 /* per rank, while fitting a layout: 1 IN placed, 2 OUT placed */
+    size_t *own;                    /* per rank, while fitting: the local tuple of its own block, or ntuples */
     goal_allocator a;
     goal_error *err;
 } goal__rep;
@@ -2298,14 +2318,15 @@ static goal_status goal__rep_overlap(goal__rep *q) {
 static goal_buf goal__rep_dst(const goal_analyze_tuple *t) { return goal_buffer(t->slot, t->offset, t->size); }
 static goal_buf goal__rep_src(const goal_analyze_tuple *t) { return goal_buffer(t->src_slot, t->src_offset, t->size); }
 /* Appends rank r's part of algorithm `name` (tag, root, size bytes, OUT = out[r]) to its
-   graph; its scratch goes after what earlier pieces used. */
+   graph (IN = in[r]); its scratch goes after what earlier pieces used. */
 static goal_status goal__rep_algo(goal__rep *q, int32_t r, const char *name, int tag, int32_t root, uint64_t size) {
     goal_algo_desc d;
     goal_algo_part part;
     int32_t id;
     memset(&d, 0, sizeof d);
     d.algo = name; d.root = root; d.count = size; d.dtype = GOAL_INT8; d.tag = tag; d.alloc = q->a;
-    d.custom_slots = 1; d.in_slot = d.out_slot = q->out[r].slot; d.in_offset = d.out_offset = q->out[r].offset;
+    d.custom_slots = 1; d.in_slot = q->in[r].slot; d.out_slot = q->out[r].slot;
+    d.in_offset = q->in[r].offset; d.out_offset = q->out[r].offset;
     d.scratch_offset = q->scratch[r];
     id = goal_algo_build(q->g[r], &d, NULL, 0, &part, q->err);
     if (id < 0) return (goal_status)id;
@@ -2321,11 +2342,123 @@ static goal_status goal__rep_bcast(goal__rep *q, const goal_analyze_finding *f, 
     size_t k;
     for (k = 0; k < f->count; k++) {
         const goal_analyze_tuple *t = &r->tuples[r->members[f->first + k]];
-        q->out[t->owner] = goal__rep_dst(t);
-        q->out[f->root] = goal__rep_src(t);
+        q->in[t->owner] = q->out[t->owner] = goal__rep_dst(t);
+        q->in[f->root] = q->out[f->root] = goal__rep_src(t);
         q->done[r->members[f->first + k]] = 1;
     }
     for (i = 0; i < r->nranks && st == GOAL_OK; i++) st = goal__rep_algo(q, i, name, tag, f->root, f->size);
+    return st;
+}
+/* Block layout (goal_algos.h BUFFERS): IN holds p blocks by destination for scatter and
+   alltoall, OUT p blocks by source for gather, allgather and alltoall; otherwise one block. */
+static int goal__rep_in_blocks(goal_analyze_kind k) { return k == GOAL_ANALYZE_SCATTER || k == GOAL_ANALYZE_ALLTOALL; }
+static int goal__rep_out_blocks(goal_analyze_kind k) { return k == GOAL_ANALYZE_GATHER || k == GOAL_ANALYZE_ALLGATHER || k == GOAL_ANALYZE_ALLTOALL; }
+/* Rank r's IN (which 0) or OUT (1) is at slot:off - back: set it, or check it is already
+   there. 0 when it cannot be (before offset 0, or somewhere else). */
+static int goal__rep_place(goal__rep *q, int32_t r, int which, uint32_t slot, uint64_t off, uint64_t back) {
+    goal_buf *b = which ? &q->out[r] : &q->in[r];
+    uint8_t bit = (uint8_t)(1u << which);
+    if (off < back) return 0;
+    if (q->known[r] & bit) return b->slot == slot && b->offset == off - back;
+    *b = goal_buffer(slot, off - back, 0);
+    q->known[r] |= bit;
+    return 1;
+}
+/* Places every rank's IN and OUT from the finding's tuples: one tuple per pair of ranks
+   (p - 1 rooted, else p(p - 1)), each at its block, consistently. */
+static int goal__rep_fit_tuples(goal__rep *q, const goal_analyze_finding *f) {
+    const goal_analyze_result *r = q->r;
+    uint64_t p = (uint64_t)r->nranks;
+    int ib = goal__rep_in_blocks(f->kind), ob = goal__rep_out_blocks(f->kind);
+    size_t k;
+    if (f->count != (f->root >= 0 ? p - 1 : p * (p - 1)) || (f->size && p > UINT64_MAX / f->size)) return 0;
+    for (k = 0; k < f->count; k++) {
+        const goal_analyze_tuple *t = &r->tuples[r->members[f->first + k]];
+        uint64_t iback = ib ? (uint64_t)t->owner * f->size : 0, oback = ob ? (uint64_t)t->src * f->size : 0;
+        if (f->root >= 0 && (f->kind == GOAL_ANALYZE_GATHER ? t->owner : t->src) != f->root) return 0;
+        if (!goal__rep_place(q, t->src, 0, t->src_slot, t->src_offset, iback) || !goal__rep_place(q, t->owner, 1, t->slot, t->offset, oback))
+            return 0;
+    }
+    return 1;
+}
+/* The first tuple of owner o (tuples are sorted by owner). */
+static size_t goal__rep_first_of(const goal_analyze_result *r, int32_t o) {
+    size_t lo = 0, hi = r->ntuples;
+    while (lo < hi) {
+        size_t mid = lo + (hi - lo) / 2;
+        if (r->tuples[mid].owner < o) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+/* Whether t moves data: a tuple from its own place (sent away and back) stays as it is. */
+static int goal__rep_moves(const goal_analyze_tuple *t) {
+    return t->src != t->owner || t->src_slot != t->slot || t->src_offset != t->offset;
+}
+/* A tuple of rank o that is not yet rebuilt and that copies o's own block: from IN's block
+   iback to OUT's block oback, where those are placed. ntuples when there is none. */
+static size_t goal__rep_local(goal__rep *q, int32_t o, uint64_t n, uint64_t iback, uint64_t oback) {
+    const goal_analyze_result *r = q->r;
+    size_t k;
+    for (k = goal__rep_first_of(r, o); k < r->ntuples && r->tuples[k].owner == o; k++) {
+        const goal_analyze_tuple *t = &r->tuples[k];
+        if (q->done[k] || t->src != o || t->size != n || t->mix != GOAL_ANALYZE_NONE) continue;
+        if ((q->known[o] & 1) && (t->src_slot != q->in[o].slot || t->src_offset != q->in[o].offset + iback)) continue;
+        if ((q->known[o] & 2) && (t->slot != q->out[o].slot || t->offset != q->out[o].offset + oback)) continue;
+        return k;
+    }
+    return r->ntuples;
+}
+/* Whether a tuple of rank o writes into slot:[off, off + n). */
+static int goal__rep_written(const goal__rep *q, int32_t o, uint32_t slot, uint64_t off, uint64_t n) {
+    const goal_analyze_result *r = q->r;
+    size_t k;
+    for (k = goal__rep_first_of(r, o); k < r->ntuples && r->tuples[k].owner == o; k++) {
+        const goal_analyze_tuple *t = &r->tuples[k];
+        if (goal__rep_moves(t) && t->slot == slot && t->offset < off + n && off < t->offset + t->size) return 1;
+    }
+    return 0;
+}
+/* Rank o's own block: copied from IN to OUT by a local tuple (taken along, own[o]), or in
+   place, where the generator's copy of it onto itself changes nothing. */
+static int goal__rep_fit_own(goal__rep *q, const goal_analyze_finding *f, int32_t o) {
+    uint64_t n = f->size, iback = goal__rep_in_blocks(f->kind) ? (uint64_t)o * n : 0;
+    uint64_t oback = goal__rep_out_blocks(f->kind) ? (uint64_t)o * n : 0;
+    size_t k = goal__rep_local(q, o, n, iback, oback);
+    int ok;
+    q->own[o] = k;
+    if (k < q->r->ntuples) {
+        const goal_analyze_tuple *t = &q->r->tuples[k];
+        return goal__rep_place(q, o, 0, t->src_slot, t->src_offset, iback) && goal__rep_place(q, o, 1, t->slot, t->offset, oback);
+    }
+    if (q->known[o] & 2) ok = goal__rep_place(q, o, 0, q->out[o].slot, q->out[o].offset + oback, iback);
+    else ok = goal__rep_place(q, o, 1, q->in[o].slot, q->in[o].offset + iback, oback);
+    return ok && !goal__rep_written(q, o, q->out[o].slot, q->out[o].offset + oback, n);
+}
+/* Whether finding f is in the block layout; places in[] and out[] and own[] if so. */
+static int goal__rep_fit(goal__rep *q, const goal_analyze_finding *f) {
+    int32_t i;
+    memset(q->known, 0, (size_t)q->r->nranks);
+    for (i = 0; i < q->r->nranks; i++) q->own[i] = q->r->ntuples;
+    if (!goal__rep_fit_tuples(q, f)) return 0;
+    if (f->root >= 0) return goal__rep_fit_own(q, f, f->root);
+    for (i = 0; i < q->r->nranks; i++)
+        if (!goal__rep_fit_own(q, f, i)) return 0;
+    return 1;
+}
+/* A fitted gather, scatter, allgather or alltoall by the chosen algorithm; a buffer a rank
+   does not use (a gather's OUT off the root, a scatter's IN) is put over the other one. */
+static goal_status goal__rep_blocks(goal__rep *q, const goal_analyze_finding *f, const char *name, int tag) {
+    const goal_analyze_result *r = q->r;
+    goal_status st = GOAL_OK;
+    int32_t i;
+    size_t k;
+    for (k = 0; k < f->count; k++) q->done[r->members[f->first + k]] = 1;
+    for (i = 0; i < r->nranks && st == GOAL_OK; i++) {
+        if (q->own[i] < r->ntuples) q->done[q->own[i]] = 1;
+        if (!(q->known[i] & 1)) q->in[i] = q->out[i];
+        if (!(q->known[i] & 2)) q->out[i] = q->in[i];
+        st = goal__rep_algo(q, i, name, tag, f->root < 0 ? 0 : f->root, f->size);
+    }
     return st;
 }
 /* The tuples no algorithm rebuilt: a direct message (tag) or a local copy each. */
@@ -2335,7 +2468,7 @@ static goal_status goal__rep_direct(goal__rep *q, int tag) {
     for (k = 0; k < r->ntuples; k++) {
         const goal_analyze_tuple *t = &r->tuples[k];
         int32_t id;
-        if (q->done[k] || (t->src == t->owner && t->src_slot == t->slot && t->src_offset == t->offset)) continue;
+        if (q->done[k] || !goal__rep_moves(t)) continue;
         if (t->src == t->owner) id = goal_graph_exec(q->g[t->owner], GOAL_OP_COPY, GOAL_UINT8, goal__rep_dst(t), goal__rep_src(t));
         else if ((id = goal_graph_send(q->g[t->src], goal__rep_src(t), t->owner, tag)) >= 0)
             id = goal_graph_recv(q->g[t->owner], goal__rep_dst(t), t->src, tag);
@@ -2344,20 +2477,56 @@ static goal_status goal__rep_direct(goal__rep *q, int tag) {
     return GOAL_OK;
 }
 static const char *goal__rep_name(const char *given, const char *dflt) { return given && *given ? given : dflt; }
+/* The algorithm for a finding of kind k (not p2p). */
+static const char *goal__rep_algo_of(const goal_analyze_replace_desc *d, goal_analyze_kind k) {
+    switch (k) {
+    case GOAL_ANALYZE_BCAST: return goal__rep_name(d->bcast, "bcast_binomial");
+    case GOAL_ANALYZE_GATHER: return goal__rep_name(d->gather, "gather_binomial");
+    case GOAL_ANALYZE_SCATTER: return goal__rep_name(d->scatter, "scatter_binomial");
+    case GOAL_ANALYZE_ALLGATHER: return goal__rep_name(d->allgather, "allgather_bruck");
+    case GOAL_ANALYZE_ALLTOALL: return goal__rep_name(d->alltoall, "alltoall_bruck");
+    default: return goal__rep_name(d->barrier, "barrier_dissemination");
+    }
+}
+/* Another collective's algorithm would build a world of other semantics. */
+static goal_status goal__rep_check_kind(goal__rep *q, goal_analyze_kind k, const char *name) {
+    const char *kind = goal_analyze_kind_name(k);
+    size_t n = strlen(kind);
+    if (strncmp(name, kind, n) == 0 && name[n] == '_') return GOAL_OK;
+    return goal__an_fail(q->err, GOAL_ERR_ARG, "replace: %s is not an algorithm for %s", name, kind);
+}
+/* Finding f by its algorithm (tag); *used = that name unless direct messages remain. */
+static goal_status goal__rep_finding(goal__rep *q, const goal_analyze_finding *f, const goal_analyze_replace_desc *d, int tag,
+                                     const char **used) {
+    const char *name = goal__rep_algo_of(d, f->kind);
+    goal_status st = goal__rep_check_kind(q, f->kind, name);
+    goal_analyze_finding as_alltoall = *f;
+    int32_t i;
+    if (st != GOAL_OK) return st;
+    *used = name;
+    if (f->kind == GOAL_ANALYZE_BCAST) return goal__rep_bcast(q, f, name, tag);
+    if (f->kind != GOAL_ANALYZE_BARRIER) {
+        if (goal__rep_fit(q, f)) return goal__rep_blocks(q, f, name, tag);
+        *used = NULL;
+        if (f->kind != GOAL_ANALYZE_ALLGATHER || q->r->nranks != 2) return GOAL_OK;
+        as_alltoall.kind = GOAL_ANALYZE_ALLTOALL;   /* p = 2: an alltoall is found as an allgather */
+        return goal__rep_finding(q, &as_alltoall, d, tag, used);
+    }
+    for (i = 0; i < q->r->nranks && st == GOAL_OK; i++) {
+        q->in[i] = q->out[i] = goal_buffer(0, 0, 0);
+        st = goal__rep_algo(q, i, name, tag, 0, 0);
+    }
+    return st;
+}
 /* Every finding in order, each with its own tag (1, 2, ...), then the direct rest. */
 static goal_status goal__rep_build(goal__rep *q, const goal_analyze_replace_desc *d) {
     const goal_analyze_result *r = q->r;
     goal_status st = GOAL_OK;
     size_t k;
-    int32_t i;
     for (k = 0; k < r->nfindings && st == GOAL_OK; k++) {
-        const goal_analyze_finding *f = &r->findings[k];
-        if (f->kind == GOAL_ANALYZE_BCAST) st = goal__rep_bcast(q, f, goal__rep_name(d->bcast, "bcast_binomial"), (int)k + 1);
-        if (f->kind != GOAL_ANALYZE_BARRIER) continue;
-        for (i = 0; i < r->nranks && st == GOAL_OK; i++) {
-            q->out[i] = goal_buffer(0, 0, 0);
-            st = goal__rep_algo(q, i, goal__rep_name(d->barrier, "barrier_dissemination"), (int)k + 1, 0, 0);
-        }
+        const char *used = NULL;
+        if (r->findings[k].kind != GOAL_ANALYZE_P2P) st = goal__rep_finding(q, &r->findings[k], d, (int)k + 1, &used);
+        if (d->chosen) d->chosen[k] = used;
     }
     return st == GOAL_OK ? goal__rep_direct(q, (int)r->nfindings + 1) : st;
 }
@@ -2371,17 +2540,21 @@ static goal_status goal__rep_world(goal__rep *q, goal_world **out) {
 static void goal__rep_free(goal__rep *q) {
     int32_t i;
     for (i = 0; q->g && i < q->r->nranks; i++) goal_graph_destroy(q->g[i]);
-    goal__sim_del(&q->a, (void *)q->g); goal__sim_del(&q->a, q->scratch); goal__sim_del(&q->a, q->done); goal__sim_del(&q->a, q->out);
+    goal__sim_del(&q->a, (void *)q->g); goal__sim_del(&q->a, q->scratch); goal__sim_del(&q->a, q->done);
+    goal__sim_del(&q->a, q->in); goal__sim_del(&q->a, q->out); goal__sim_del(&q->a, q->known); goal__sim_del(&q->a, q->own);
 }
 static goal_status goal__rep_init(goal__rep *q) {
     int32_t p = q->r->nranks, i;
     goal_status st = GOAL_OK;
     q->g = (goal_graph **)goal__sim_new(&q->a, (size_t)p, sizeof(goal_graph *));
+    if (q->g) memset((void *)q->g, 0, (size_t)p * sizeof(goal_graph *));   /* freed graph by graph, also when what follows fails */
     q->scratch = (uint64_t *)goal__sim_new(&q->a, (size_t)p, sizeof(uint64_t));
     q->done = (uint8_t *)goal__sim_new(&q->a, q->r->ntuples, 1);
+    q->in = (goal_buf *)goal__sim_new(&q->a, (size_t)p, sizeof(goal_buf));
     q->out = (goal_buf *)goal__sim_new(&q->a, (size_t)p, sizeof(goal_buf));
-    if (!q->g || !q->scratch || !q->done || !q->out) return goal__an_fail(q->err, GOAL_ERR_NOMEM, "out of memory");
-    memset((void *)q->g, 0, (size_t)p * sizeof(goal_graph *));
+    q->known = (uint8_t *)goal__sim_new(&q->a, (size_t)p, 1);
+    q->own = (size_t *)goal__sim_new(&q->a, (size_t)p, sizeof(size_t));
+    if (!q->g || !q->scratch || !q->done || !q->in || !q->out || !q->known || !q->own) return goal__an_fail(q->err, GOAL_ERR_NOMEM, "out of memory");
     memset(q->scratch, 0, (size_t)p * sizeof(uint64_t));
     memset(q->done, 0, q->r->ntuples);
     for (i = 0; i < p && st == GOAL_OK; i++) {

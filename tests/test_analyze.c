@@ -1,10 +1,13 @@
 /* goal_sim.h analysis (the cDAG paper): the butterfly of Figures 1-5, every libgoal data
    movement algorithm detected as its collective (also with random extra messages), p2p-only
    worlds, barriers, reductions, LogGOPSim input, replacement (linear -> binomial bcast,
-   faster under LogGOPS), and allocation failures. */
+   faster under LogGOPS; linear gather, scatter, allgather and alltoall -> libgoal algorithms
+   with the same SST and the same bytes, or direct messages when the layout does not fit),
+   and allocation failures. */
 #define GOAL_ALL_IMPLEMENTATION
 #include "goal.h"
 #include "goal_algos.h"
+#include "goal_sched.h"
 #include "goal_sim.h"
 #include "harness.h"
 
@@ -307,6 +310,184 @@ static void test_replace_rest(void) {
     goal_world_destroy(w);
 }
 
+/* ---- replacing gather, scatter, allgather, alltoall ---------------------------------------- */
+/* How a hand-written linear collective lays out its blocks: MPI's layout with the own block
+   copied, the own block in place (no copy; allgather sends from OUT), or the root's OUT
+   (gather) / IN (scatter) / every OUT (all*) in reverse rank order. */
+enum { LAY_MPI, LAY_INPLACE, LAY_REVERSED };
+#define RP_N 8u   /* bytes per block */
+static int rp_in_blocks(goal_analyze_kind k) { return k == GOAL_ANALYZE_SCATTER || k == GOAL_ANALYZE_ALLTOALL; }
+static int rp_out_blocks(goal_analyze_kind k) { return k != GOAL_ANALYZE_SCATTER; }
+static uint64_t rp_at(int lay, int p, int i) { return (uint64_t)(lay == LAY_REVERSED ? p - 1 - i : i) * RP_N; }
+/* Where s's block for o is read (IN = slot 0) and written at o (OUT = slot 1). */
+static goal_buf rp_src(goal_analyze_kind k, int lay, int p, int s, int o) {
+    if (lay == LAY_INPLACE && k == GOAL_ANALYZE_ALLGATHER) return goal_buffer(1, rp_at(lay, p, s), RP_N);
+    return goal_buffer(0, rp_in_blocks(k) ? rp_at(k == GOAL_ANALYZE_SCATTER ? lay : LAY_MPI, p, o) : 0, RP_N);
+}
+static goal_buf rp_dst(goal_analyze_kind k, int lay, int p, int s) {
+    return goal_buffer(1, rp_out_blocks(k) ? rp_at(k == GOAL_ANALYZE_SCATTER ? LAY_MPI : lay, p, s) : 0, RP_N);
+}
+/* Whether block s -> o moves in collective k at p ranks (root 1 % p when rooted). */
+static int rp_moves(goal_analyze_kind k, int p, int s, int o) {
+    if (k == GOAL_ANALYZE_GATHER) return o == 1 % p && s != o;
+    if (k == GOAL_ANALYZE_SCATTER) return s == 1 % p && s != o;
+    return s != o;
+}
+static goal_world *rp_linear(goal_analyze_kind k, int lay, int p) {
+    goal_world *w = NULL;
+    goal_error err;
+    int r, j;
+    if (goal_world_create(&w, p, NULL) != GOAL_OK) return NULL;
+    for (r = 0; r < p; r++) {
+        goal_graph *g;
+        goal_graph_desc gd;
+        int keeps = k == GOAL_ANALYZE_ALLGATHER || k == GOAL_ANALYZE_ALLTOALL || r == 1 % p;
+        memset(&gd, 0, sizeof gd);
+        gd.rank = r; gd.nranks = p;
+        goal_graph_create(&g, &gd);
+        for (j = 0; j < p; j++) {
+            if (j != r && rp_moves(k, p, r, j)) goal_graph_send(g, rp_src(k, lay, p, r, j), j, 0);
+            if (j != r && rp_moves(k, p, j, r)) goal_graph_recv(g, rp_dst(k, lay, p, j), j, 0);
+        }
+        if (keeps && lay != LAY_INPLACE) goal_graph_exec(g, GOAL_OP_COPY, GOAL_UINT8, rp_dst(k, lay, p, r), rp_src(k, lay, p, r, r));
+        goal_world_add_graph(w, g, &err);
+        goal_graph_destroy(g);
+    }
+    return w;
+}
+/* The next tuple from k on that moves data: an in-place block that went through scratch
+   (or was copied onto itself) comes back as a tuple from its own place, which moves nothing. */
+static size_t rp_next_move(const goal_analyze_result *a, size_t k) {
+    const goal_analyze_tuple *t = a->tuples;
+    while (k < a->ntuples && t[k].src == t[k].owner && t[k].src_slot == t[k].slot && t[k].src_offset == t[k].offset) k++;
+    return k;
+}
+static int rp_same_tuples(const goal_analyze_result *a, const goal_analyze_result *b) {
+    size_t i = rp_next_move(a, 0), j = rp_next_move(b, 0);
+    for (; i < a->ntuples && j < b->ntuples; i = rp_next_move(a, i + 1), j = rp_next_move(b, j + 1)) {
+        const goal_analyze_tuple *x = &a->tuples[i], *y = &b->tuples[j];
+        if (x->owner != y->owner || x->slot != y->slot || x->offset != y->offset || x->size != y->size || x->src != y->src ||
+            x->src_slot != y->src_slot || x->src_offset != y->src_offset)
+            return 0;
+    }
+    return i == a->ntuples && j == b->ntuples;
+}
+static int rp_same_findings(const goal_analyze_result *a, const goal_analyze_result *b) {
+    size_t k;
+    if (a->nfindings != b->nfindings) return 0;
+    for (k = 0; k < a->nfindings; k++)
+        if (a->findings[k].kind != b->findings[k].kind || a->findings[k].root != b->findings[k].root ||
+            a->findings[k].size != b->findings[k].size || a->findings[k].count != b->findings[k].count)
+            return 0;
+    return 1;
+}
+/* Runs w in process on the same pseudo-random IN (slot 0) and 0xA5 OUT (slot 1) every time;
+   mem receives both slots of every rank: p * 2 * p * RP_N bytes. */
+static int rp_run(const goal_world *w, int p, unsigned char *mem) {
+    goal_slot sl[32][2];
+    const goal_slot *slots[32];
+    goal_world_run_desc d;
+    goal_error err;
+    size_t half = (size_t)p * RP_N, i;
+    int r;
+    for (i = 0; i < 2 * half * (size_t)p; i++) mem[i] = (i / half) % 2 ? 0xA5 : (unsigned char)(i * 2654435761u >> 13);
+    for (r = 0; r < p; r++) {
+        sl[r][0].data = mem + 2 * half * (size_t)r; sl[r][0].size = half;
+        sl[r][1].data = mem + 2 * half * (size_t)r + half; sl[r][1].size = half;
+        slots[r] = sl[r];
+    }
+    memset(&d, 0, sizeof d);
+    d.world = w; d.slots = slots; d.nslots = 2;
+    if (goal_world_run(&d, &err) == GOAL_OK) return 1;
+    printf("  run: %s\n", err.msg);
+    return 0;
+}
+/* The replaced world of kind k at p ranks: the same SST and findings, clean under
+   goal_sim_check, the same bytes when run; returns its simulated time (before in *before). */
+static uint64_t rp_check(goal_analyze_kind k, int lay, int p, int fits, uint64_t *before) {
+    static unsigned char m1[32 * 2 * 32 * RP_N], m2[sizeof m1];
+    goal_world *w = rp_linear(k, lay, p), *nw = NULL;
+    goal_analyze_result r, r2;
+    goal_analyze_replace_desc d;
+    goal_sim_check_result cr;
+    const char *chosen[8] = {NULL};
+    goal_error err;
+    uint64_t after = 0;
+    size_t i, n = 0;
+    memset(&d, 0, sizeof d);
+    d.chosen = chosen;
+    if (!w || goal_analyze(w, NULL, &r, &err) != GOAL_OK) { CHECK(0); goal_world_destroy(w); return 0; }
+    CHECK(r.nfindings <= 8);
+    CHECK_EQ(goal_analyze_replace(w, &r, &d, &nw, &err), GOAL_OK);
+    for (i = 0; i < r.nfindings && i < 8; i++) n += r.findings[i].kind != GOAL_ANALYZE_BARRIER && chosen[i] != NULL;
+    if (n != (size_t)(fits && p > 1)) printf("  %s lay %d p=%d: %lu replaced\n", goal_analyze_kind_name(k), lay, p, (unsigned long)n);
+    CHECK_EQ(n, fits && p > 1);
+    if (nw && goal_analyze(nw, NULL, &r2, &err) == GOAL_OK) {
+        CHECK(rp_same_tuples(&r, &r2));
+        CHECK(rp_same_findings(&r, &r2));
+        goal_analyze_free(&r2);
+    } else CHECK(0);
+    CHECK(nw && goal_sim_check(nw, NULL, &cr) == GOAL_OK);
+    if (nw) goal_sim_check_free(&cr);
+    CHECK(nw && rp_run(w, p, m1) && rp_run(nw, p, m2) && memcmp(m1, m2, (size_t)p * 2 * (size_t)p * RP_N) == 0);
+    *before = sim_time(w);
+    after = nw ? sim_time(nw) : 0;
+    goal_analyze_free(&r);
+    goal_world_destroy(nw);
+    goal_world_destroy(w);
+    return after;
+}
+static void test_replace_blocks(void) {
+    static const goal_analyze_kind kinds[] = {GOAL_ANALYZE_GATHER, GOAL_ANALYZE_SCATTER, GOAL_ANALYZE_ALLGATHER, GOAL_ANALYZE_ALLTOALL};
+    static const int ps[] = {1, 2, 3, 5, 8, 32};
+    int i, j, lay;
+    for (i = 0; i < 4; i++)
+        for (lay = LAY_MPI; lay <= LAY_REVERSED; lay++)
+            for (j = 0; j < 6; j++) {
+                int p = ps[j], rooted = kinds[i] == GOAL_ANALYZE_GATHER || kinds[i] == GOAL_ANALYZE_SCATTER;
+                /* p = 2: a rooted collective is found as a bcast (any layout fits) */
+                int fits = lay != LAY_REVERSED || (p == 2 && rooted);
+                uint64_t before = 0, after;
+                if (lay == LAY_INPLACE && kinds[i] == GOAL_ANALYZE_ALLTOALL) continue;   /* alltoall has no in-place form */
+                if (lay == LAY_REVERSED && p == 32) continue;
+                after = rp_check(kinds[i], lay, p, fits, &before);
+                if (lay == LAY_MPI && (p == 32 || (p == 8 && i >= 2))) {
+                    printf("  linear %s p=%d: %llu -> %llu\n", goal_analyze_kind_name(kinds[i]), p, (unsigned long long)before, (unsigned long long)after);
+                    CHECK(after < before);
+                }
+            }
+}
+
+/* Another collective's algorithm is refused; every allocation failure while replacing comes
+   back as GOAL_ERR_NOMEM with no world and nothing leaked. */
+static void test_replace_errors(void) {
+    goal_world *w = rp_linear(GOAL_ANALYZE_ALLTOALL, LAY_MPI, 5), *nw = NULL;
+    goal_analyze_replace_desc d;
+    goal_analyze_result r;
+    goal_error err;
+    long k;
+    if (!w || goal_analyze(w, NULL, &r, &err) != GOAL_OK) { CHECK(0); goal_world_destroy(w); return; }
+    memset(&d, 0, sizeof d);
+    d.alltoall = "allgather_bruck";
+    CHECK_EQ(goal_analyze_replace(w, &r, &d, &nw, &err), GOAL_ERR_ARG);
+    CHECK(nw == NULL && strstr(err.msg, "allgather_bruck is not an algorithm for alltoall") != NULL);
+    d.alltoall = NULL;
+    for (k = 0; k < 2000; k++) {
+        th_counter c = {0, 0, 0};
+        goal_status st;
+        c.fail_after = k;
+        d.alloc.alloc_fn = th_alloc; d.alloc.free_fn = th_free; d.alloc.user = &c;
+        st = goal_analyze_replace(w, &r, &d, &nw, &err);
+        if (st != GOAL_OK) CHECK(st == GOAL_ERR_NOMEM && nw == NULL);
+        goal_world_destroy(nw);
+        CHECK_EQ(c.allocs, c.frees);
+        if (st == GOAL_OK) break;
+    }
+    CHECK(k < 2000);
+    goal_analyze_free(&r);
+    goal_world_destroy(w);
+}
+
 /* Every allocation failure comes back as an error, and nothing leaks. */
 static void test_alloc_failures(void) {
     goal_world *w = algo_world("alltoall_bruck", 5, 5, 9);
@@ -341,6 +522,8 @@ int main(void) {
     RUN(test_unmatched);
     RUN(test_replace_bcast);
     RUN(test_replace_rest);
+    RUN(test_replace_blocks);
+    RUN(test_replace_errors);
     RUN(test_alloc_failures);
     return th_done();
 }

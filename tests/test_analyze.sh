@@ -27,4 +27,43 @@ t unmatched 1 'unmatched send' sh -c "printf 'num_ranks 2;\nrank #0 { send 0,8 t
 t bad_input 1 'line 1' sh -c "printf 'rank #0 { bogus; }' | $GOAL analyze - --collectives"
 t no_mode 2 'say what' $GOAL analyze $D/butterfly4.goal
 t replace_needs_o 2 '-o OUT goes with --replace' $GOAL analyze $D/butterfly4.goal --replace
+# gather, scatter, alltoall (goal gen *_linear) and a hand-written linear allgather: replaced
+# by libgoal algorithms, found again as the same collective, clean, the same bytes when run
+lin_allgather() {   # p ranks: every rank sends its 8 bytes (slot 0) to block r of every OUT (slot 1)
+  echo "num_ranks $1;"; for r in $(seq 0 $(($1 - 1))); do echo "rank #$r {"; echo "  exec copyUInt8 with 1:$((8 * r)),8 0,8;"
+  for j in $(seq 0 $(($1 - 1))); do [ $j = $r ] || echo "  send 0,8 to $j; recv 1:$((8 * j)),8 from $j;"; done; echo '}'; done; }
+same_bytes() {   # both worlds run, and every rank's memory has the same digest
+  local a b; a=$($GOAL run "$1" | sed -n 's/.*digest //p' | tr '\n' ' '); b=$($GOAL run "$2" | sed -n 's/.*digest //p' | tr '\n' ' ')
+  [ -n "$a" ] && [ "$a" = "$b" ] && echo same; }
+for p in 3 5 8; do
+  for c in gather scatter allgather alltoall; do
+    if [ $c = allgather ]; then lin_allgather $p > $T/$c$p.goal; else $GOAL gen ${c}_linear -p $p --root 1 --size 8 --dialect paper > $T/$c$p.goal; fi
+    found=$($GOAL analyze $T/$c$p.goal --collectives | grep -v '^p2p')
+    t ${c}_${p}_found 0 "^$c (root 1 )?size 8 tuples" echo "$found"
+    t ${c}_${p}_replace 0 "^$c size 8: ${c}_(binomial|bruck)$" $GOAL analyze $T/$c$p.goal --replace -o $T/r$c$p.goal
+    t ${c}_${p}_same 0 "^same$" sh -c "[ \"\$($GOAL analyze $T/r$c$p.goal --collectives | grep -v '^p2p')\" = '$found' ] && echo same"
+    t ${c}_${p}_check 0 '^ok: ' $GOAL check $T/r$c$p.goal
+    t ${c}_${p}_bytes 0 '^same$' same_bytes $T/$c$p.goal $T/r$c$p.goal
+  done
+done
+for c in allgather alltoall; do
+  before=$($GOAL sim $T/${c}8.goal | sed -n 's/^max //p'); after=$($GOAL sim $T/r${c}8.goal | sed -n 's/^max //p')
+  t ${c}_8_faster 0 'faster' sh -c "[ '$after' -lt '$before' ] && echo faster $before $after"
+done
+$GOAL gen gather_linear -p 32 --size 8 --dialect paper > $T/gather32.goal
+$GOAL analyze $T/gather32.goal --replace -o $T/rgather32.goal > /dev/null
+before=$($GOAL sim $T/gather32.goal | sed -n 's/^max //p'); after=$($GOAL sim $T/rgather32.goal | sed -n 's/^max //p')
+t gather_32_faster 0 'faster' sh -c "[ '$after' -lt '$before' ] && echo faster $before $after"
+t replace_gather_linear 0 '^gather size 8: gather_linear$' $GOAL analyze $T/gather5.goal --replace -o $T/x.goal --gather gather_linear
+t replace_alltoall_pairwise 0 '^alltoall size 8: alltoall_pairwise$' $GOAL analyze $T/alltoall5.goal --replace -o $T/x.goal --alltoall alltoall_pairwise
+t replace_wrong_kind 1 'scatter_binomial is not an algorithm for gather' $GOAL analyze $T/gather5.goal --replace -o $T/x.goal --gather scatter_binomial
+t replace_bad_gather 2 'needs an algorithm name' $GOAL analyze $T/gather5.goal --replace -o $T/x.goal --gather nonsense
+# a gather whose root keeps the blocks in reverse rank order: not MPI's layout, direct messages
+{ echo 'num_ranks 4;'; echo 'rank #0 { exec copyUInt8 with 1:24,8 0,8;'; for j in 1 2 3; do echo "  recv 1:$((24 - 8 * j)),8 from $j;"; done; echo '}'
+  for j in 1 2 3; do echo "rank #$j { send 0,8 to 0; }"; done; } > $T/rev.goal
+t reversed_found 0 '^gather root 0 size 8 tuples 3$' $GOAL analyze $T/rev.goal --collectives
+t reversed_direct 0 '^gather size 8: direct messages$' $GOAL analyze $T/rev.goal --replace -o $T/rrev.goal
+t reversed_same 0 '^gather root 0 size 8 tuples 3$' $GOAL analyze $T/rrev.goal --collectives
+t reversed_check 0 '^ok: ' $GOAL check $T/rrev.goal
+t reversed_bytes 0 '^same$' same_bytes $T/rev.goal $T/rrev.goal
 t_done

@@ -1,6 +1,7 @@
 /* goal analyze: wait sets, dataflow in SST form, collective detection and replacement
    (goal_sim.h, the cDAG paper). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
@@ -62,12 +63,13 @@ static void an_collectives(const goal_analyze_result *r) {
 
 /* --bcast ALGO etc. into the replacement desc; 1 when argv[*i] was one. */
 static int an_algo_opt(int argc, char **argv, int *i, goal_analyze_replace_desc *d, int *rc) {
-    static const char *const names[] = {"--bcast", "--barrier"};
-    const char **fields[2];
+    static const char *const names[] = {"--bcast", "--barrier", "--gather", "--scatter", "--allgather", "--alltoall"};
+    const char **fields[6];
     const char *v;
     int k;
-    fields[0] = &d->bcast; fields[1] = &d->barrier;
-    for (k = 0; k < 2; k++) {
+    fields[0] = &d->bcast; fields[1] = &d->barrier; fields[2] = &d->gather;
+    fields[3] = &d->scatter; fields[4] = &d->allgather; fields[5] = &d->alltoall;
+    for (k = 0; k < 6; k++) {
         if (!cli_opt(argc, argv, i, names[k], &v)) continue;
         if (!v || !goal_algo_find(v)) *rc = cli_usage("analyze: %s needs an algorithm name (goal_algos.h), not '%s'", names[k], v ? v : "");
         else *fields[k] = v;
@@ -103,19 +105,21 @@ static int an_args(int argc, char **argv, const char **file, int *mode, const ch
     return CLI_OK;
 }
 /* The replaced world as paper-dialect text into OUT; what replaced what on stdout. */
-static int an_replace(const goal_world *w, const goal_analyze_result *r, const goal_analyze_replace_desc *d, const char *path) {
+static int an_replace(const goal_world *w, const goal_analyze_result *r, goal_analyze_replace_desc *d, const char *path) {
     goal_world *nw;
     goal_error err;
     void *f;
     size_t k;
     int rc;
-    if (goal_analyze_replace(w, r, d, &nw, &err) != GOAL_OK) return cli_fail("analyze: %s", err.msg);
-    for (k = 0; k < r->nfindings; k++) {
+    if (!(d->chosen = (const char **)calloc(r->nfindings + 1, sizeof *d->chosen))) return cli_fail("analyze: out of memory");
+    rc = goal_analyze_replace(w, r, d, &nw, &err) != GOAL_OK;
+    for (k = 0; k < r->nfindings && !rc; k++) {
         const goal_analyze_finding *fi = &r->findings[k];
-        const char *by = fi->kind == GOAL_ANALYZE_BCAST ? (d->bcast ? d->bcast : "bcast_binomial")
-                       : fi->kind == GOAL_ANALYZE_BARRIER ? (d->barrier ? d->barrier : "barrier_dissemination") : "direct messages";
+        const char *by = d->chosen[k] ? d->chosen[k] : "direct messages";
         if (fi->kind != GOAL_ANALYZE_P2P) printf("%s size %llu: %s\n", goal_analyze_kind_name(fi->kind), (unsigned long long)fi->size, by);
     }
+    free((void *)d->chosen);
+    if (rc) return cli_fail("analyze: %s", err.msg);
     if (!(f = cli_open_out(path))) { goal_world_destroy(nw); return CLI_BAD_INPUT; }
     rc = goal_world_write(nw, GOAL_DIALECT_PAPER, cli_write_file, f) != GOAL_OK;
     rc |= cli_close_out(f);
