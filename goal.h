@@ -682,16 +682,22 @@ static const char *goal__label_problem(const char *s, size_t n) {
     if (!goal__is_alpha((unsigned char)s[0])) return "a label starts with a letter";
     for (i = 1; i < n; i++)
         if (!goal__is_idchar((unsigned char)s[i])) return "a label holds only letters, digits and '_'";
-    for (i = 0; goal__reserved[i]; i++)
-        if (strlen(goal__reserved[i]) == n && memcmp(goal__reserved[i], s, n) == 0) return "a keyword cannot be a label";
+    for (i = 0; goal__reserved[i]; i++)   /* strncmp stops at the keyword's end: no strlen per label */
+        if (goal__reserved[i][0] == s[0] && strncmp(goal__reserved[i], s, n) == 0 && !goal__reserved[i][n])
+            return "a keyword cannot be a label";
     return NULL;
 }
 
 /* Is s[0..n) the default name "l<i+1>" of action i? */
 static int goal__is_default_name(const char *s, size_t n, uint32_t i) {
-    char buf[16];
-    int k = snprintf(buf, sizeof buf, "l%lu", (unsigned long)i + 1ul);
-    return (size_t)k == n && memcmp(buf, s, n) == 0;
+    uint64_t v = 0;
+    size_t k;
+    if (n < 2 || n > 11 || s[0] != 'l' || s[1] == '0') return 0;   /* the compiler asks per label: no snprintf */
+    for (k = 1; k < n; k++) {
+        if (!goal__is_digit((unsigned char)s[k])) return 0;
+        v = v * 10 + (uint64_t)(s[k] - '0');
+    }
+    return v == (uint64_t)i + 1u;
 }
 
 static uint32_t goal__hash(const char *s, size_t n) {
@@ -1101,6 +1107,7 @@ typedef struct goal__cc {       /* scratch state of one compilation */
     uint32_t *gen;              /* TABLE: 1 + offset of a generated name in genstr, per action */
     char *genstr; size_t gensize, gencap;
 } goal__cc;
+typedef struct goal__ccmem { uint32_t *p; size_t cap; } goal__ccmem;   /* the arrays of goal__cc */
 
 /* Groups the edges by source (irequires first, each kind in insertion order) and drops
    repeated edges. LogGOPSim releases dependents in the order their lines appear, so the
@@ -1302,17 +1309,22 @@ static void goal__cc_emit(const goal__cc *c, uint8_t *out, const goal__hdr *h) {
 }
 
 static void goal__cc_free(goal__cc *c) {
-    const goal_allocator *a = &c->g->alloc;
-    goal__free(a, c->start); goal__free(a, c->gen); goal__free(a, c->genstr);
+    if (!c->g) return;
+    goal__free(&c->g->alloc, c->gen); goal__free(&c->g->alloc, c->genstr);
 }
 
-/* Groups edges, orders (finding cycles), names, sizes; the caller emits. */
-static goal_status goal__cc_run(goal__cc *c, goal__hdr *h, goal_error *err) {
-    const goal_graph *g = c->g;
+/* Groups edges, orders (finding cycles), names, sizes; the caller emits, then frees c.
+   The arrays live in *mem, which a reader keeps from one rank to the next. */
+static goal_status goal__cc_run(goal__cc *c, const goal_graph *g, goal__ccmem *mem, goal__hdr *h, goal_error *err) {
     uint32_t n = (uint32_t)g->n;
     goal_status st;
-    c->start = (uint32_t *)goal__alloc(&g->alloc, ((size_t)n * 4 + 1 + g->ne) * sizeof(uint32_t));
-    if (!c->start) return goal__fail(err, GOAL_ERR_NOMEM, "rank %ld: out of memory", (long)g->rank);
+    memset(c, 0, sizeof *c);
+    if (err) err->rank = g->rank;
+    if (g->first != GOAL_OK) return goal__fail(err, g->first, "%s", g->firstmsg);
+    c->g = g;
+    if (GOAL__RESERVE(&g->alloc, mem->p, mem->cap, (size_t)n * 4 + 1 + g->ne) != GOAL_OK)
+        return goal__fail(err, GOAL_ERR_NOMEM, "rank %ld: out of memory", (long)g->rank);
+    c->start = mem->p;
     c->indeg = c->start + n + 1; c->tmp = c->indeg + n; c->order = c->tmp + n; c->dep = c->order + n;
     goal__cc_group(c);
     if (goal__cc_order(c, n) != n) return goal__cc_cycle(c, err);
@@ -1324,21 +1336,19 @@ static goal_status goal__cc_run(goal__cc *c, goal__hdr *h, goal_error *err) {
 
 goal_status goal_compile(const goal_graph *g, goal_schedule *out, goal_error *err) {
     goal__cc c;
+    goal__ccmem mem = {NULL, 0};
     goal__hdr h;
     uint8_t *bytes = NULL;
     goal_status st;
     goal__error_clear(err);
     if (!g || !out) return goal__fail(err, GOAL_ERR_ARG, "goal_compile: no graph or no output");
     memset(out, 0, sizeof *out);
-    if (err) err->rank = g->rank;
-    if (g->first != GOAL_OK) return goal__fail(err, g->first, "%s", g->firstmsg);
-    memset(&c, 0, sizeof c);
-    c.g = g;
-    st = goal__cc_run(&c, &h, err);
+    st = goal__cc_run(&c, g, &mem, &h, err);
     if (st == GOAL_OK && !(bytes = (uint8_t *)goal__alloc(&g->alloc, (size_t)goal__sched_bytes(&h))))
         st = goal__fail(err, GOAL_ERR_NOMEM, "rank %ld: out of memory", (long)g->rank);
     if (st == GOAL_OK) goal__cc_emit(&c, bytes, &h);
     goal__cc_free(&c);
+    goal__free(&g->alloc, mem.p);
     if (st != GOAL_OK) return st;
     goal__view(out, bytes, &h);
     out->owned_ = bytes;
@@ -1704,37 +1714,63 @@ void goal_world_destroy(goal_world *w) {
 int goal_world_nranks(const goal_world *w) { return w ? (int)w->nranks : 0; }
 goal_dialect goal_world_dialect(const goal_world *w) { return w ? w->dialect : GOAL_DIALECT_AUTO; }
 
-/* Appends `size` bytes at an 8-aligned offset as rank r's schedule (r not set yet). */
-static goal_status goal__world_put(goal_world *w, int32_t r, const uint8_t *bytes, size_t size) {
+/* Makes room for `size` bytes at an 8-aligned offset as rank r's schedule (r not set
+   yet); returns where they go, or NULL when out of memory. */
+static uint8_t *goal__world_room(goal_world *w, int32_t r, size_t size) {
     size_t at = (w->size + 7u) & ~(size_t)7u, k = goal__wfind(w, r);
     if (GOAL__RESERVE(&w->alloc, w->set, w->setcap, w->nset + 1) != GOAL_OK ||
         GOAL__RESERVE(&w->alloc, w->buf, w->cap, at + size) != GOAL_OK)
-        return GOAL_ERR_NOMEM;
+        return NULL;
     memset(w->buf + w->size, 0, at - w->size);
-    memcpy(w->buf + at, bytes, size);
     memmove(w->set + k + 1, w->set + k, (w->nset - k) * sizeof *w->set);
     w->set[k].rank = r; w->set[k].off = at;
     w->nset++;
     w->size = at + size;
+    return w->buf + at;
+}
+/* Why rank `rank` of `nranks` cannot be added to w, or GOAL_OK; clears err first. */
+static goal_status goal__world_check(goal_world *w, int32_t rank, int32_t nranks, goal_error *err) {
+    goal__error_clear(err);
+    if (!w) return goal__fail(err, GOAL_ERR_ARG, "goal_world_add_schedule: no world or schedule");
+    if (nranks != w->nranks || rank < 0 || rank >= w->nranks)
+        return goal__fail(err, GOAL_ERR_RANK, "rank %ld of %ld does not fit a world of %ld ranks", (long)rank,
+                          (long)nranks, (long)w->nranks);
+    if (goal__windex(w, rank) != w->nset) return goal__fail(err, GOAL_ERR_STATE, "rank %ld is set twice", (long)rank);
     return GOAL_OK;
 }
 
 goal_status goal_world_add_schedule(goal_world *w, const goal_schedule *s, goal_error *err) {
-    goal__error_clear(err);
-    if (!w || !s || !s->bytes) return goal__fail(err, GOAL_ERR_ARG, "goal_world_add_schedule: no world or schedule");
-    if (s->nranks != w->nranks || s->rank < 0 || s->rank >= w->nranks)
-        return goal__fail(err, GOAL_ERR_RANK, "rank %ld of %ld does not fit a world of %ld ranks", (long)s->rank,
-                          (long)s->nranks, (long)w->nranks);
-    if (goal__windex(w, s->rank) != w->nset) return goal__fail(err, GOAL_ERR_STATE, "rank %ld is set twice", (long)s->rank);
-    if (goal__world_put(w, s->rank, s->bytes, s->size) != GOAL_OK) return goal__fail(err, GOAL_ERR_NOMEM, "out of memory");
+    uint8_t *to;
+    goal_status st;
+    if (!s || !s->bytes) {
+        goal__error_clear(err);
+        return goal__fail(err, GOAL_ERR_ARG, "goal_world_add_schedule: no world or schedule");
+    }
+    if ((st = goal__world_check(w, s->rank, s->nranks, err)) != GOAL_OK) return st;
+    if (!(to = goal__world_room(w, s->rank, s->size))) return goal__fail(err, GOAL_ERR_NOMEM, "out of memory");
+    memcpy(to, s->bytes, s->size);
+    return GOAL_OK;
+}
+/* The second half of adding a graph: c and h compiled it; the schedule is written
+   straight into the world's buffer, with no copy of its own. */
+static goal_status goal__world_emit(goal_world *w, const goal__cc *c, const goal__hdr *h, goal_error *err) {
+    uint8_t *to;
+    goal_status st;
+    if ((st = goal__world_check(w, c->g->rank, c->g->nranks, err)) != GOAL_OK) return st;
+    if (!(to = goal__world_room(w, c->g->rank, (size_t)goal__sched_bytes(h)))) return goal__fail(err, GOAL_ERR_NOMEM, "out of memory");
+    goal__cc_emit(c, to, h);
     return GOAL_OK;
 }
 goal_status goal_world_add_graph(goal_world *w, const goal_graph *g, goal_error *err) {
-    goal_schedule s;
-    goal_status st = goal_compile(g, &s, err);
-    if (st != GOAL_OK) return st;
-    st = goal_world_add_schedule(w, &s, err);
-    goal_schedule_free(&s);
+    goal__cc c;
+    goal__ccmem mem = {NULL, 0};
+    goal__hdr h;
+    goal_status st;
+    goal__error_clear(err);
+    if (!g) return goal__fail(err, GOAL_ERR_ARG, "goal_compile: no graph or no output");
+    if ((st = goal__cc_run(&c, g, &mem, &h, err)) == GOAL_OK) st = goal__world_emit(w, &c, &h, err);
+    goal__cc_free(&c);
+    goal__free(&g->alloc, mem.p);
     return st;
 }
 /* A view of the k-th schedule set. */
@@ -1853,6 +1889,7 @@ typedef struct goal__rd {
     goal_allocator alloc;
     goal_graph *g;
     goal__dep *deps; size_t ndeps, depcap;
+    goal__ccmem ccmem;           /* the compiler's arrays, kept from block to block */
     int32_t max_peer;            /* paper dialect: the ranks a file names */
 } goal__rd;
 
@@ -2019,9 +2056,8 @@ static goal_status goal__rd_resolve(goal__rd *r) {
     r->ndeps = 0;
     return GOAL_OK;
 }
-/* Compiles the block's graph; a cycle is reported at the definition of a label on it. */
-static goal_status goal__rd_compile(goal__rd *r, const char *block, goal_schedule *s) {
-    goal_status st = goal_compile(r->g, s, r->err);
+/* Places a failure to compile the block: a cycle at the definition of a label on it. */
+static goal_status goal__rd_compile_fail(goal__rd *r, const char *block, goal_status st) {
     if (st == GOAL_ERR_CYCLE && r->err && r->err->action >= 0) {
         char m[GOAL_MSG_MAX];
         const char *l = goal__graph_label(r->g, (uint32_t)r->err->action);
@@ -2040,6 +2076,23 @@ static goal_status goal__rd_compile(goal__rd *r, const char *block, goal_schedul
         snprintf(m, sizeof m, "%s", r->err->msg);
         return goal__rd_fail(r, block, st, "%s", m);
     }
+    return st;
+}
+/* Compiles the block's graph into a schedule of its own (the paper dialect keeps it). */
+static goal_status goal__rd_compile(goal__rd *r, const char *block, goal_schedule *s) {
+    goal_status st = goal_compile(r->g, s, r->err);
+    return st == GOAL_OK ? st : goal__rd_compile_fail(r, block, st);
+}
+/* Compiles the block's graph straight into the world, with the scratch arrays of the
+   last block: what goal_compile then goal_world_add_schedule do, without a copy. */
+static goal_status goal__rd_compile_into(goal__rd *r, const char *block, goal_world *w) {
+    goal__cc c;
+    goal__hdr h;
+    goal_status st;
+    goal__error_clear(r->err);
+    if ((st = goal__cc_run(&c, r->g, &r->ccmem, &h, r->err)) == GOAL_OK) st = goal__world_emit(w, &c, &h, r->err);
+    else st = goal__rd_compile_fail(r, block, st);
+    goal__cc_free(&c);
     return st;
 }
 
@@ -2148,7 +2201,6 @@ static goal_status goal__lgs_statement(goal__rd *r) {
 static goal_status goal__lgs_block(goal__rd *r, int32_t rank, int32_t nranks, goal_world *w) {
     const char *at = r->p;
     int64_t v;
-    goal_schedule s;
     goal_status st;
     if (r->p == r->end) return goal__rd_fail(r, at, GOAL_ERR_SYNTAX, "the file ends before rank block %ld (num_ranks is %ld)", (long)rank, (long)nranks);
     if (!GOAL__WORD(r, "rank")) return goal__rd_expected(r, "'rank'");
@@ -2169,10 +2221,7 @@ static goal_status goal__lgs_block(goal__rd *r, int32_t rank, int32_t nranks, go
     }
     r->p++;
     if ((st = goal__lgs_eol(r)) != GOAL_OK || (st = goal__rd_resolve(r)) != GOAL_OK) return st;
-    if ((st = goal__rd_compile(r, at, &s)) != GOAL_OK) return st;
-    st = goal_world_add_schedule(w, &s, r->err);
-    goal_schedule_free(&s);
-    return st;
+    return goal__rd_compile_into(r, at, w);
 }
 static goal_status goal__lgs_file(goal__rd *r, goal_world **out) {
     int64_t v;
@@ -2543,6 +2592,7 @@ goal_status goal_parse(const char *text, size_t len, const goal_parse_desc *desc
     st = d == GOAL_DIALECT_LOGGOPSIM ? goal__lgs_file(&r, out) : goal__pap_file(&r, out);
     goal_graph_destroy(r.g);
     goal__free(&r.alloc, r.deps);
+    goal__free(&r.alloc, r.ccmem.p);
     if (st != GOAL_OK) {
         goal_world_destroy(*out);
         *out = NULL;
