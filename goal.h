@@ -666,12 +666,12 @@ static goal_status goal__check_action(const goal_action *a, int32_t nranks, char
 }
 
 /* ---- >>> identifiers and labels -------------------------------------------------------- */
-static const char *const goal__reserved[] = {
-    "send", "recv", "exec", "calc", "nop", "requ", "irequ", "requires", "irequires", "to",
-    "from", "with", "tag", "cpu", "nic", "user", "rank", "num_ranks", "scratch", NULL};
+static const char *const goal__reserved[] = {   /* sorted: a search stops at the first one past the name */
+    "calc", "cpu", "exec", "from", "irequ", "irequires", "nic", "nop", "num_ranks", "rank", "recv", "requ",
+    "requires", "scratch", "send", "tag", "to", "user", "with", NULL};
 
-static int goal__is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-static int goal__is_digit(int c) { return c >= '0' && c <= '9'; }
+static int goal__is_alpha(int c) { return (unsigned)((c | 0x20) - 'a') < 26u; }   /* one test: the readers ask per character */
+static int goal__is_digit(int c) { return (unsigned)(c - '0') < 10u; }
 static int goal__is_idchar(int c) { return goal__is_alpha(c) || goal__is_digit(c) || c == '_'; }
 
 /* Why a name cannot be a label, or NULL when it can. */
@@ -682,7 +682,7 @@ static const char *goal__label_problem(const char *s, size_t n) {
     if (!goal__is_alpha((unsigned char)s[0])) return "a label starts with a letter";
     for (i = 1; i < n; i++)
         if (!goal__is_idchar((unsigned char)s[i])) return "a label holds only letters, digits and '_'";
-    for (i = 0; goal__reserved[i]; i++)   /* strncmp stops at the keyword's end: no strlen per label */
+    for (i = 0; goal__reserved[i] && goal__reserved[i][0] <= s[0]; i++)   /* strncmp: no strlen per label */
         if (goal__reserved[i][0] == s[0] && strncmp(goal__reserved[i], s, n) == 0 && !goal__reserved[i][n])
             return "a keyword cannot be a label";
     return NULL;
@@ -764,7 +764,7 @@ struct goal_graph {
     uint32_t *esrc, *edst;       /* edge b -> a is (esrc b, edst a); GOAL__DEP_START in edst = irequires */
     size_t ne, ecap, ecap2;
     uint32_t *lab; size_t labcap; /* 1 + offset into lstr, 0 = no label; NULL until a label is set */
-    char *lstr; size_t lsize, lcap;
+    char *lstr; size_t lsize, lcap; /* each label: its length in one byte (at most 63), then the NUL-terminated name */
     goal__names names;
     uint64_t *extent; size_t nslots, extcap; /* bytes of each user slot touched so far */
     uint64_t scratch;                        /* bytes of the scratch slot touched so far */
@@ -775,7 +775,7 @@ struct goal_graph {
 static const char *goal__graph_name(const void *ctx, uint32_t id, size_t *len) {
     const goal_graph *g = (const goal_graph *)ctx;
     const char *s = g->lstr + g->lab[id] - 1;
-    *len = strlen(s);
+    *len = (unsigned char)s[-1];
     return s;
 }
 
@@ -955,6 +955,26 @@ static uint32_t goal__graph_find(const goal_graph *g, const char *s, size_t n) {
     return goal__names_find(&g->names, s, n, goal__graph_name, g);
 }
 
+/* Gives action id, which has no label, the valid and unused label s[0..n) (not
+   NUL-terminated); GOAL_ERR_NOMEM is the only failure. The reader checks in its own words. */
+static goal_status goal__graph_name_action(goal_graph *g, uint32_t id, const char *s, size_t n) {
+    if (g->labcap < g->n) {
+        size_t old = g->labcap;
+        if (GOAL__RESERVE(&g->alloc, g->lab, g->labcap, g->hcap) != GOAL_OK) return GOAL_ERR_NOMEM;
+        memset(g->lab + old, 0, (g->labcap - old) * sizeof(uint32_t));
+    }
+    if (GOAL__RESERVE(&g->alloc, g->lstr, g->lcap, g->lsize + n + 2) != GOAL_OK) return GOAL_ERR_NOMEM;
+    g->lstr[g->lsize] = (char)n;
+    memcpy(g->lstr + g->lsize + 1, s, n);
+    g->lstr[g->lsize + 1 + n] = 0;
+    g->lab[id] = (uint32_t)g->lsize + 2;
+    if (goal__names_add(&g->names, &g->alloc, id, goal__graph_name, g) != GOAL_OK) {
+        g->lab[id] = 0;
+        return GOAL_ERR_NOMEM;
+    }
+    g->lsize += n + 2;
+    return GOAL_OK;
+}
 /* Sets the label of action id to s[0..n) (not NUL-terminated). */
 static goal_status goal__graph_set_label(goal_graph *g, int32_t id, const char *s, size_t n) {
     const char *why = goal__label_problem(s, n);
@@ -966,22 +986,7 @@ static goal_status goal__graph_set_label(goal_graph *g, int32_t id, const char *
                                 goal__graph_label(g, (uint32_t)id));
     if (goal__graph_find(g, s, n) != GOAL__NONE)
         return goal__graph_fail(g, GOAL_ERR_DUPLABEL, "label '%.*s' is already defined", (int)n, s);
-    if (g->labcap < g->n) {
-        size_t old = g->labcap;
-        if (GOAL__RESERVE(&g->alloc, g->lab, g->labcap, g->hcap) != GOAL_OK)
-            return goal__graph_fail(g, GOAL_ERR_NOMEM, "out of memory");
-        memset(g->lab + old, 0, (g->labcap - old) * sizeof(uint32_t));
-    }
-    if (GOAL__RESERVE(&g->alloc, g->lstr, g->lcap, g->lsize + n + 1) != GOAL_OK)
-        return goal__graph_fail(g, GOAL_ERR_NOMEM, "out of memory");
-    memcpy(g->lstr + g->lsize, s, n);
-    g->lstr[g->lsize + n] = 0;
-    g->lab[id] = (uint32_t)g->lsize + 1;
-    if (goal__names_add(&g->names, &g->alloc, (uint32_t)id, goal__graph_name, g) != GOAL_OK) {
-        g->lab[id] = 0;
-        return goal__graph_fail(g, GOAL_ERR_NOMEM, "out of memory");
-    }
-    g->lsize += n + 1;
+    if (goal__graph_name_action(g, (uint32_t)id, s, n) != GOAL_OK) return goal__graph_fail(g, GOAL_ERR_NOMEM, "out of memory");
     return GOAL_OK;
 }
 goal_status goal_graph_label(goal_graph *g, int32_t a, const char *label) {
@@ -1943,16 +1948,21 @@ static int goal__rd_keyword(goal__rd *r, const char *kw, size_t n) {
 
 /* Block comments and spaces on one line (LogGOPSim); 0 on an unterminated comment. */
 static int goal__rd_hspace(goal__rd *r) {
+    const char *p = r->p, *end = r->end;   /* in locals: stores through r->p would alias the text */
     for (;;) {
-        while (r->p < r->end && (*r->p == ' ' || *r->p == '\t' || *r->p == '\r')) r->p++;
-        if (r->end - r->p >= 2 && r->p[0] == '/' && r->p[1] == '*') {
-            const char *q = r->p + 2;
-            while (q + 1 < r->end && !(q[0] == '*' && q[1] == '/')) q++;
-            if (q + 1 >= r->end) return 0;
-            r->p = q + 2;
-            continue;
-        }
-        return 1;
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
+        r->p = p;                          /* an unclosed comment stays unread */
+        if (end - p < 2 || p[0] != '/' || p[1] != '*') return 1;
+        for (p += 2; p + 1 < end && !(p[0] == '*' && p[1] == '/'); p++) {}
+        if (p + 1 >= end) return 0;
+        p += 2;
+    }
+}
+/* A '//' comment, up to the newline. */
+static void goal__rd_line_comment(goal__rd *r) {
+    if (r->end - r->p >= 2 && r->p[0] == '/' && r->p[1] == '/') {
+        const char *nl = (const char *)memchr(r->p, '\n', (size_t)(r->end - r->p));
+        r->p = nl ? nl : r->end;
     }
 }
 /* Spaces, newlines and comments between LogGOPSim statements. */
@@ -1960,9 +1970,7 @@ static goal_status goal__rd_lspace(goal__rd *r) {
     for (;;) {
         const char *at = r->p;
         if (!goal__rd_hspace(r)) return goal__rd_fail(r, at, GOAL_ERR_SYNTAX, "comment '/*' is never closed");
-        if (r->end - r->p >= 2 && r->p[0] == '/' && r->p[1] == '/') {
-            while (r->p < r->end && *r->p != '\n') r->p++;
-        }
+        goal__rd_line_comment(r);
         if (!goal__rd_at(r, '\n')) return GOAL_OK;
         r->p++;
     }
@@ -1979,14 +1987,15 @@ static void goal__rd_pspace(goal__rd *r, int ranks) {
 
 /* A decimal number; 0 when there is none, -1 when it exceeds `max`. */
 static int goal__rd_uint(goal__rd *r, uint64_t max, uint64_t *v) {
-    const char *q = r->p;
+    const char *q = r->p, *end = r->end;
     uint64_t x = 0;
-    if (q >= r->end || !goal__is_digit((unsigned char)*q)) return 0;
-    for (; q < r->end && goal__is_digit((unsigned char)*q); q++) {
+    if (q >= end || !goal__is_digit((unsigned char)*q)) return 0;
+    for (; q < end && goal__is_digit((unsigned char)*q); q++) {
         unsigned d = (unsigned)(*q - '0');
-        if (x > (max - d) / 10) return -1;
+        if (x >= UINT64_MAX / 10 && x > (UINT64_MAX - d) / 10) return -1;   /* only 20-digit numbers divide */
         x = x * 10 + d;
     }
+    if (x > max) return -1;
     r->p = q;
     *v = x;
     return 1;
@@ -2021,6 +2030,7 @@ static size_t goal__rd_ident(goal__rd *r, const char **s) {
 /* Adds the action, and its label if any; errors point at `at`. */
 static goal_status goal__rd_action(goal__rd *r, const char *at, const goal_action *a, const char *label, size_t ln) {
     char msg[GOAL_MSG_MAX];
+    const char *why;
     goal_status st = goal__check_action(a, r->g->nranks, msg);
     int32_t id;
     if (st != GOAL_OK) return goal__rd_fail(r, at, st, "%s", msg);
@@ -2029,9 +2039,9 @@ static goal_status goal__rd_action(goal__rd *r, const char *at, const goal_actio
     if (!label) return GOAL_OK;
     if (goal__graph_find(r->g, label, ln) != GOAL__NONE)
         return goal__rd_fail(r, label, GOAL_ERR_DUPLABEL, "label '%.*s' is defined twice in this rank block", (int)ln, label);
-    if ((st = goal__graph_set_label(r->g, id, label, ln)) != GOAL_OK)
-        return goal__rd_fail(r, label, st, "label '%.*s': %s", (int)ln, label,
-                             goal__label_problem(label, ln) ? goal__label_problem(label, ln) : goal_strerror(st));
+    if ((why = goal__label_problem(label, ln)) != NULL) return goal__rd_fail(r, label, GOAL_ERR_ARG, "label '%.*s': %s", (int)ln, label, why);
+    if (goal__graph_name_action(r->g, (uint32_t)id, label, ln) != GOAL_OK)   /* id is new: it has no label */
+        return goal__rd_fail(r, label, GOAL_ERR_NOMEM, "label '%.*s': %s", (int)ln, label, goal_strerror(GOAL_ERR_NOMEM));
     return GOAL_OK;
 }
 static goal_status goal__rd_dep(goal__rd *r, const char *a, size_t an, const char *b, size_t bn, uint32_t start) {
@@ -2155,8 +2165,7 @@ static goal_kind goal__lgs_kind(goal__rd *r) {
 static goal_status goal__lgs_eol(goal__rd *r) {
     const char *at = r->p;
     if (!goal__rd_hspace(r)) return goal__rd_fail(r, at, GOAL_ERR_SYNTAX, "comment '/*' is never closed");
-    if (r->end - r->p >= 2 && r->p[0] == '/' && r->p[1] == '/')
-        while (r->p < r->end && *r->p != '\n') r->p++;
+    goal__rd_line_comment(r);
     if (r->p == r->end) return GOAL_OK;
     if (*r->p == '\n') { r->p++; return GOAL_OK; }
     return goal__rd_expected(r, "the end of the line");
