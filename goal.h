@@ -1934,11 +1934,18 @@ static goal_status goal__rd_expected(goal__rd *r, const char *what) {
 }
 
 static int goal__rd_at(const goal__rd *r, char c) { return r->p < r->end && *r->p == c; }
+/* The scanners come in two forms: on a pointer p, returning where they stop, so that the
+   hot LogGOPSim path keeps its cursor in a register (a cursor in r->p costs a store and a
+   dependent load per token); and on r, for everything else. */
+/* The text after keyword kw at p, or NULL. */
+static const char *goal__word_at(const char *p, const char *end, const char *kw, size_t n) {
+    return (size_t)(end - p) >= n && memcmp(p, kw, n) == 0 ? p + n : NULL;
+}
 /* Consumes keyword kw if the text continues with it. */
 static int goal__rd_word(goal__rd *r, const char *kw, size_t n) {
-    if ((size_t)(r->end - r->p) < n || memcmp(r->p, kw, n) != 0) return 0;
-    r->p += n;
-    return 1;
+    const char *q = goal__word_at(r->p, r->end, kw, n);
+    if (q) r->p = q;
+    return q != NULL;
 }
 #define GOAL__WORD(r, kw) goal__rd_word((r), kw, sizeof(kw) - 1)
 /* Consumes keyword kw only as a whole word. */
@@ -1950,17 +1957,22 @@ static int goal__rd_keyword(goal__rd *r, const char *kw, size_t n) {
 }
 #define GOAL__KEYWORD(r, kw) goal__rd_keyword((r), kw, sizeof(kw) - 1)
 
-/* Block comments and spaces on one line (LogGOPSim); 0 on an unterminated comment. */
-static int goal__rd_hspace(goal__rd *r) {
-    const char *p = r->p, *end = r->end;   /* in locals: stores through r->p would alias the text */
+/* Block comments and spaces on one line from p (LogGOPSim); stops at a comment that is
+   never closed, which stays unread. */
+static const char *goal__hspace_at(const char *p, const char *end) {
     for (;;) {
+        const char *q;
         while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
-        r->p = p;                          /* an unclosed comment stays unread */
-        if (end - p < 2 || p[0] != '/' || p[1] != '*') return 1;
-        for (p += 2; p + 1 < end && !(p[0] == '*' && p[1] == '/'); p++) {}
-        if (p + 1 >= end) return 0;
-        p += 2;
+        if (end - p < 2 || p[0] != '/' || p[1] != '*') return p;
+        for (q = p + 2; q + 1 < end && !(q[0] == '*' && q[1] == '/'); q++) {}
+        if (q + 1 >= end) return p;
+        p = q + 2;
     }
+}
+/* The same on r; 0 on an unterminated comment. */
+static int goal__rd_hspace(goal__rd *r) {
+    r->p = goal__hspace_at(r->p, r->end);
+    return !(r->end - r->p >= 2 && r->p[0] == '/' && r->p[1] == '*');
 }
 /* A '//' comment, up to the newline. */
 static void goal__rd_line_comment(goal__rd *r) {
@@ -1989,36 +2001,48 @@ static void goal__rd_pspace(goal__rd *r, int ranks) {
     }
 }
 
-/* A decimal number; 0 when there is none, -1 when it exceeds `max`. */
-static int goal__rd_uint(goal__rd *r, uint64_t max, uint64_t *v) {
-    const char *q = r->p, *end = r->end;
+/* A decimal number at p; 0 when there is none, -1 when it exceeds `max`, else 1 with *q
+   after it. */
+static int goal__uint_at(const char *p, const char *end, uint64_t max, uint64_t *v, const char **q) {
     uint64_t x = 0;
-    if (q >= end || !goal__is_digit((unsigned char)*q)) return 0;
-    for (; q < end && goal__is_digit((unsigned char)*q); q++) {
-        unsigned d = (unsigned)(*q - '0');
+    if (p >= end || !goal__is_digit((unsigned char)*p)) return 0;
+    for (; p < end && goal__is_digit((unsigned char)*p); p++) {
+        unsigned d = (unsigned)(*p - '0');
         if (x >= UINT64_MAX / 10 && x > (UINT64_MAX - d) / 10) return -1;   /* only 20-digit numbers divide */
         x = x * 10 + d;
     }
     if (x > max) return -1;
-    r->p = q;
+    *q = p;
     *v = x;
     return 1;
 }
+static int goal__rd_uint(goal__rd *r, uint64_t max, uint64_t *v) {
+    return goal__uint_at(r->p, r->end, max, v, &r->p);
+}
+/* A number in 0..max at p, or -1 when any_ok: the text after it, or NULL. */
+static const char *goal__num_at(const char *p, const char *end, uint64_t max, int any_ok, int64_t *v) {
+    uint64_t x = 0;
+    const char *q = p;   /* both set when uint_at succeeds; compilers cannot always tell */
+    if (any_ok && end - p >= 2 && p[0] == '-' && p[1] == '1' && (p + 2 == end || !goal__is_digit((unsigned char)p[2]))) {
+        *v = -1;
+        return p + 2;
+    }
+    if (goal__uint_at(p, end, max, &x, &q) <= 0) return NULL;
+    *v = (int64_t)x;
+    return q;
+}
+/* Why there is no number in 0..max at the cursor: "expected <what>", or out of range. */
+static goal_status goal__rd_num_fail(goal__rd *r, uint64_t max, const char *what) {
+    uint64_t x;
+    if (goal__rd_uint(r, max, &x) < 0)
+        return goal__rd_fail(r, r->p, GOAL_ERR_SYNTAX, "%s is out of range (at most %llu)", what, (unsigned long long)max);
+    return goal__rd_expected(r, what);
+}
 /* A number in 0..max, or -1 when any_ok; fails with "expected <what>". */
 static goal_status goal__rd_num(goal__rd *r, uint64_t max, int any_ok, const char *what, int64_t *v) {
-    const char *at = r->p;
-    uint64_t x;
-    int k;
-    if (any_ok && r->end - r->p >= 2 && r->p[0] == '-' && r->p[1] == '1' &&
-        (r->p + 2 == r->end || !goal__is_digit((unsigned char)r->p[2]))) {
-        r->p += 2;
-        *v = -1;
-        return GOAL_OK;
-    }
-    k = goal__rd_uint(r, max, &x);
-    if (k < 0) return goal__rd_fail(r, at, GOAL_ERR_SYNTAX, "%s is out of range (at most %llu)", what, (unsigned long long)max);
-    if (k == 0) return goal__rd_expected(r, what);
-    *v = (int64_t)x;
+    const char *q = goal__num_at(r->p, r->end, max, any_ok, v);
+    if (!q) return goal__rd_num_fail(r, max, what);
+    r->p = q;
     return GOAL_OK;
 }
 /* An identifier; returns its length (0: none). */
@@ -2111,52 +2135,60 @@ static goal_status goal__rd_compile_into(goal__rd *r, const char *block, goal_wo
 }
 
 /* ---- the LogGOPSim dialect ---- */
-/* [tag T] [cpu C] [nic N], in this order; calc takes only cpu. */
-static goal_status goal__lgs_options(goal__rd *r, goal_action *a) {
-    int64_t v;
-    goal_status st;
-    goal__rd_hspace(r);
-    if (a->kind != GOAL_CALC && GOAL__WORD(r, "tag")) {
-        goal__rd_hspace(r);
-        if ((st = goal__rd_num(r, 0x7FFFFFFF, 1, "a tag", &v)) != GOAL_OK) return st;
-        a->tag = (int32_t)v;
-        goal__rd_hspace(r);
-    }
-    if (GOAL__WORD(r, "cpu")) {
-        goal__rd_hspace(r);
-        if ((st = goal__rd_num(r, 255, 0, "a cpu index", &v)) != GOAL_OK) return st;
-        a->cpu = (uint8_t)v;
-        goal__rd_hspace(r);
-    }
-    if (a->kind != GOAL_CALC && GOAL__WORD(r, "nic")) {
-        goal__rd_hspace(r);
-        if ((st = goal__rd_num(r, 255, 0, "a nic index", &v)) != GOAL_OK) return st;
-        a->nic = (uint8_t)v;
-    }
+/* An optional "<kw> <number>" at *p; GOAL_PENDING when kw is not there. On an error the
+   cursor goes back to r->p, for the message. */
+static goal_status goal__lgs_opt(goal__rd *r, const char **p, const char *kw, size_t n, uint64_t max, int any_ok,
+                                 const char *what, int64_t *v) {
+    const char *q = goal__word_at(*p, r->end, kw, n), *at;
+    if (!q) return GOAL_PENDING;
+    at = goal__hspace_at(q, r->end);
+    if (!(q = goal__num_at(at, r->end, max, any_ok, v))) { r->p = at; return goal__rd_num_fail(r, max, what); }
+    *p = q;
     return GOAL_OK;
 }
-/* send|recv <n>b to|from <peer> [options]  or  calc <n> [cpu C], after the keyword. */
-static goal_status goal__lgs_action(goal__rd *r, goal_action *a) {
+/* [tag T] [cpu C] [nic N], in this order, spaces between; calc takes only cpu. */
+static goal_status goal__lgs_options(goal__rd *r, goal_action *a) {
+    const char *p = goal__hspace_at(r->p, r->end);
     int64_t v;
     goal_status st;
-    int64_t peer;
-    goal__rd_hspace(r);
-    if (a->kind == GOAL_CALC) {
-        uint64_t cost;
-        int k = goal__rd_uint(r, UINT64_MAX, &cost);
-        if (k <= 0) return k < 0 ? goal__rd_fail(r, r->p, GOAL_ERR_SYNTAX, "cost is out of range") : goal__rd_expected(r, "a cost");
-        a->cost = cost;
-        return goal__lgs_options(r, a);
+    if (a->kind != GOAL_CALC) {
+        if ((st = goal__lgs_opt(r, &p, "tag", 3, 0x7FFFFFFF, 1, "a tag", &v)) < 0) return st;
+        if (st == GOAL_OK) { a->tag = (int32_t)v; p = goal__hspace_at(p, r->end); }
     }
-    if ((st = goal__rd_num(r, GOAL_SIZE_MAX, 0, "a size", &v)) != GOAL_OK) return st;
+    if ((st = goal__lgs_opt(r, &p, "cpu", 3, 255, 0, "a cpu index", &v)) < 0) return st;
+    if (st == GOAL_OK) { a->cpu = (uint8_t)v; p = goal__hspace_at(p, r->end); }
+    if (a->kind != GOAL_CALC) {
+        if ((st = goal__lgs_opt(r, &p, "nic", 3, 255, 0, "a nic index", &v)) < 0) return st;
+        if (st == GOAL_OK) a->nic = (uint8_t)v;
+    }
+    r->p = p;
+    return GOAL_OK;
+}
+/* calc <n> [cpu C], after the spaces after the keyword. */
+static goal_status goal__lgs_calc(goal__rd *r, goal_action *a) {
+    uint64_t cost;
+    int k = goal__rd_uint(r, UINT64_MAX, &cost);
+    if (k <= 0) return k < 0 ? goal__rd_fail(r, r->p, GOAL_ERR_SYNTAX, "cost is out of range") : goal__rd_expected(r, "a cost");
+    a->cost = cost;
+    return goal__lgs_options(r, a);
+}
+/* send|recv <n>b to|from <peer> [options]  or  calc <n> [cpu C], after the keyword. On an
+   error the cursor goes back to r->p, for the message. */
+static goal_status goal__lgs_action(goal__rd *r, goal_action *a) {
+    const char *end = r->end, *p = goal__hspace_at(r->p, end), *q;
+    int64_t v;
+    r->p = p;
+    if (a->kind == GOAL_CALC) return goal__lgs_calc(r, a);
+    if (!(q = goal__num_at(p, end, GOAL_SIZE_MAX, 0, &v))) return goal__rd_num_fail(r, GOAL_SIZE_MAX, "a size");
     a->buf.size = (uint64_t)v;
-    if (!GOAL__WORD(r, "b")) return goal__rd_expected(r, "'b' after the size");
-    goal__rd_hspace(r);
-    if (!(a->kind == GOAL_SEND ? GOAL__WORD(r, "to") : GOAL__WORD(r, "from")))
-        return goal__rd_expected(r, a->kind == GOAL_SEND ? "'to'" : "'from'");
-    goal__rd_hspace(r);
-    if ((st = goal__rd_num(r, 0x7FFFFFFF, 1, "a rank", &peer)) != GOAL_OK) return st;
-    a->peer = (int32_t)peer;
+    if (!(p = goal__word_at(q, end, "b", 1))) { r->p = q; return goal__rd_expected(r, "'b' after the size"); }
+    p = goal__hspace_at(p, end);
+    q = a->kind == GOAL_SEND ? goal__word_at(p, end, "to", 2) : goal__word_at(p, end, "from", 4);
+    if (!q) { r->p = p; return goal__rd_expected(r, a->kind == GOAL_SEND ? "'to'" : "'from'"); }
+    p = goal__hspace_at(q, end);
+    if (!(q = goal__num_at(p, end, 0x7FFFFFFF, 1, &v))) { r->p = p; return goal__rd_num_fail(r, 0x7FFFFFFF, "a rank"); }
+    a->peer = (int32_t)v;
+    r->p = q;
     return goal__lgs_options(r, a);
 }
 static goal_kind goal__lgs_kind(goal__rd *r) {
