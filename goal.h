@@ -1666,26 +1666,30 @@ static const char goal__wmagic[8] = {'G', 'O', 'A', 'L', 'W', 'R', 'L', 'D'};
 
 /* The schedules sit in buf in the order they were added; `set` lists the ranks set, by
    rank, with where each schedule is. Memory follows the content, not nranks: a world of
-   2^31-1 ranks with one rank set is small. Adding ranks in increasing order appends. */
-typedef struct goal__wrank { int32_t rank; uint64_t off; } goal__wrank;
+   2^31-1 ranks with one rank set is small. Adding ranks in increasing order appends.
+   While the ranks set are 0..nset-1 (a parsed world) `rank` is NULL: 8 bytes less per
+   rank, 8 MB less to fault in for 2^20 ranks. */
 struct goal_world {
     goal_allocator alloc;
     int32_t nranks;
     goal_dialect dialect;
     uint8_t *buf; size_t size, cap;    /* schedules, each at an 8-aligned offset */
-    goal__wrank *set; size_t nset, setcap;
+    uint64_t *off; size_t nset, offcap; /* where the k-th rank set starts in buf */
+    int32_t *rank; size_t rankcap;      /* the k-th rank set; NULL: it is k */
 };
 #define GOAL__PAD8(x) (((x) + 7u) & ~(uint64_t)7u)
 
+/* The k-th rank set. */
+static int32_t goal__wrank(const goal_world *w, size_t k) { return w->rank ? w->rank[k] : (int32_t)k; }
 /* The index of the first rank set that is >= r. */
 static size_t goal__wfind(const goal_world *w, int32_t r) {
     size_t lo = 0, hi = w->nset;
-    if (!w->nset || w->set[w->nset - 1].rank < r) return w->nset;
+    if (!w->nset || goal__wrank(w, w->nset - 1) < r) return w->nset;
     /* Sorted distinct ranks below set[r]'s: when it holds r, everything before it is set. */
-    if ((size_t)r < w->nset && w->set[r].rank == r) return (size_t)r;
+    if ((size_t)r < w->nset && goal__wrank(w, (size_t)r) == r) return (size_t)r;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (w->set[mid].rank < r) lo = mid + 1;
+        if (goal__wrank(w, mid) < r) lo = mid + 1;
         else hi = mid;
     }
     return lo;
@@ -1693,12 +1697,12 @@ static size_t goal__wfind(const goal_world *w, int32_t r) {
 /* The index of rank r in set, or nset when r is not set. */
 static size_t goal__windex(const goal_world *w, int32_t r) {
     size_t k = goal__wfind(w, r);
-    return k < w->nset && w->set[k].rank == r ? k : w->nset;
+    return k < w->nset && goal__wrank(w, k) == r ? k : w->nset;
 }
 /* Bytes of the k-th schedule set. */
 static uint64_t goal__wlen(const goal_world *w, size_t k) {
     goal__hdr h;
-    goal__hdr_read(w->buf + w->set[k].off, &h);
+    goal__hdr_read(w->buf + w->off[k], &h);
     return goal__sched_bytes(&h);
 }
 
@@ -1717,22 +1721,38 @@ goal_status goal_world_create(goal_world **out, int nranks, const goal_allocator
 void goal_world_destroy(goal_world *w) {
     if (!w) return;
     goal__free(&w->alloc, w->buf);
-    goal__free(&w->alloc, w->set);
+    goal__free(&w->alloc, w->off);
+    goal__free(&w->alloc, w->rank);
     goal__free(&w->alloc, w);
 }
 int goal_world_nranks(const goal_world *w) { return w ? (int)w->nranks : 0; }
 goal_dialect goal_world_dialect(const goal_world *w) { return w ? w->dialect : GOAL_DIALECT_AUTO; }
 
+/* Makes room in the rank table for one more; the first time, it starts as 0..nset-1. */
+static goal_status goal__world_rank_table(goal_world *w) {
+    size_t i;
+    int had = w->rank != NULL;
+    if (GOAL__RESERVE(&w->alloc, w->rank, w->rankcap, w->nset + 1) != GOAL_OK) return GOAL_ERR_NOMEM;
+    if (!had)
+        for (i = 0; i < w->nset; i++) w->rank[i] = (int32_t)i;
+    return GOAL_OK;
+}
 /* Makes room for `size` bytes at an 8-aligned offset as rank r's schedule (r not set
    yet); returns where they go, or NULL when out of memory. */
 static uint8_t *goal__world_room(goal_world *w, int32_t r, size_t size) {
     size_t at = (w->size + 7u) & ~(size_t)7u, k = goal__wfind(w, r);
-    if (GOAL__RESERVE(&w->alloc, w->set, w->setcap, w->nset + 1) != GOAL_OK ||
+    int dense = !w->rank && (size_t)r == w->nset;   /* ranks 0..nset-1 then r = nset: still no table */
+    if (GOAL__RESERVE(&w->alloc, w->off, w->offcap, w->nset + 1) != GOAL_OK ||
+        (!dense && goal__world_rank_table(w) != GOAL_OK) ||
         GOAL__RESERVE(&w->alloc, w->buf, w->cap, at + size) != GOAL_OK)
         return NULL;
     if (at > w->size) memset(w->buf + w->size, 0, at - w->size);   /* the tests skip two calls per rank */
-    if (k < w->nset) memmove(w->set + k + 1, w->set + k, (w->nset - k) * sizeof *w->set);
-    w->set[k].rank = r; w->set[k].off = at;
+    if (k < w->nset) memmove(w->off + k + 1, w->off + k, (w->nset - k) * sizeof *w->off);
+    w->off[k] = at;
+    if (!dense) {
+        if (k < w->nset) memmove(w->rank + k + 1, w->rank + k, (w->nset - k) * sizeof *w->rank);
+        w->rank[k] = r;
+    }
     w->nset++;
     w->size = at + size;
     return w->buf + at;
@@ -1785,8 +1805,8 @@ goal_status goal_world_add_graph(goal_world *w, const goal_graph *g, goal_error 
 /* A view of the k-th schedule set. */
 static void goal__wview(const goal_world *w, size_t k, goal_schedule *out) {
     goal__hdr h;
-    goal__hdr_read(w->buf + w->set[k].off, &h);
-    goal__view(out, w->buf + w->set[k].off, &h);
+    goal__hdr_read(w->buf + w->off[k], &h);
+    goal__view(out, w->buf + w->off[k], &h);
 }
 goal_status goal_world_schedule(const goal_world *w, int rank, goal_schedule *out) {
     size_t k;
@@ -1816,7 +1836,7 @@ goal_status goal_world_save(const goal_world *w, goal_write_fn fn, void *user) {
     if (fn(user, (const char *)head, GOAL__WHDR)) return GOAL_ERR_IO;
     for (r = 0, k = 0, n = 0; r <= w->nranks; r++) {   /* the table, 64 entries at a time */
         goal__wr64(chunk + 8 * n++, at);
-        if (r < w->nranks) at += k < w->nset && w->set[k].rank == r ? GOAL__PAD8(goal__wlen(w, k++)) : GOAL__HDR;
+        if (r < w->nranks) at += k < w->nset && goal__wrank(w, k) == r ? GOAL__PAD8(goal__wlen(w, k++)) : GOAL__HDR;
         if ((n == 64 || r == w->nranks) && fn(user, (const char *)chunk, 8 * n)) return GOAL_ERR_IO;
         if (n == 64) n = 0;
     }
@@ -1825,8 +1845,8 @@ goal_status goal_world_save(const goal_world *w, goal_write_fn fn, void *user) {
     for (r = 0, k = 0; r < w->nranks; r++) {
         const uint8_t *p = empty;
         uint64_t len = GOAL__HDR;
-        if (k < w->nset && w->set[k].rank == r) {
-            p = w->buf + w->set[k].off;
+        if (k < w->nset && goal__wrank(w, k) == r) {
+            p = w->buf + w->off[k];
             len = goal__wlen(w, k++);
         } else {
             h.rank = (uint32_t)r;
