@@ -751,7 +751,7 @@ static goal_status goal__names_add(goal__names *t, const goal_allocator *a, uint
     return GOAL_OK;
 }
 static void goal__names_clear(goal__names *t) {
-    if (t->cap) memset(t->slots, 0, t->cap * sizeof(uint32_t));
+    if (t->count) memset(t->slots, 0, t->cap * sizeof(uint32_t));
     t->count = 0;
 }
 
@@ -827,9 +827,9 @@ goal_status goal_graph_reset(goal_graph *g, int rank, int nranks) {
     if (!g) return GOAL_ERR_ARG;
     if (nranks < 1 || rank < 0 || rank >= nranks) return GOAL_ERR_RANK;
     g->rank = rank; g->nranks = nranks;
+    if (g->lab) memset(g->lab, 0, (g->n < g->labcap ? g->n : g->labcap) * sizeof(uint32_t));   /* lab[i] is 0 for i >= n */
     g->n = 0; g->nwords = 0; g->ne = 0; g->lsize = 0; g->nslots = 0; g->scratch = 0;
     g->poff[0] = 0;
-    if (g->lab) memset(g->lab, 0, g->labcap * sizeof(uint32_t));
     goal__names_clear(&g->names);
     g->first = GOAL_OK; g->firstmsg[0] = 0;
     return GOAL_OK;
