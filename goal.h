@@ -2003,6 +2003,7 @@ static void goal__rd_line_comment(goal__rd *r) {
 }
 /* Spaces, newlines and comments between LogGOPSim statements. */
 static goal_status goal__rd_lspace(goal__rd *r) {
+    if (r->p < r->end && (unsigned char)*r->p > ' ' && *r->p != '/') return GOAL_OK;   /* at a statement already */
     for (;;) {
         const char *at = r->p;
         if (!goal__rd_hspace(r)) return goal__rd_fail(r, at, GOAL_ERR_SYNTAX, "comment '/*' is never closed");
@@ -2220,6 +2221,7 @@ static goal_kind goal__lgs_kind(goal__rd *r) {
 /* The end of a statement: spaces, an optional comment, then a newline or the end. */
 static goal_status goal__lgs_eol(goal__rd *r) {
     const char *at = r->p;
+    if (r->p < r->end && *r->p == '\n') { r->p++; return GOAL_OK; }   /* the common case, without calls */
     if (!goal__rd_hspace(r)) return goal__rd_fail(r, at, GOAL_ERR_SYNTAX, "comment '/*' is never closed");
     goal__rd_line_comment(r);
     if (r->p == r->end) return GOAL_OK;
