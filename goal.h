@@ -715,6 +715,13 @@ typedef struct goal__names {
 } goal__names;
 typedef const char *(*goal__name_fn)(const void *ctx, uint32_t id, size_t *len);
 
+/* Are a[0..n) and b[0..n) equal? Labels are short: a loop beats a call to memcmp. */
+static int goal__same(const char *a, const char *b, size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
+}
 static uint32_t goal__names_find(const goal__names *t, const char *s, size_t n, goal__name_fn get, const void *ctx) {
     size_t mask, i;
     if (!t->cap) return GOAL__NONE;
@@ -725,7 +732,7 @@ static uint32_t goal__names_find(const goal__names *t, const char *s, size_t n, 
         uint32_t v = t->slots[i];
         if (!v) return GOAL__NONE;
         name = get(ctx, v - 1, &len);
-        if (len == n && memcmp(name, s, n) == 0) return v - 1;
+        if (len == n && goal__same(name, s, n)) return v - 1;
     }
 }
 static void goal__names_put(goal__names *t, uint32_t id, goal__name_fn get, const void *ctx) {
