@@ -422,7 +422,9 @@ static goal_status goal__reserve(const goal_allocator *a, void **ptr, size_t *ca
     *ptr = np; *cap = ncap;
     return GOAL_OK;
 }
-#define GOAL__RESERVE(a, arr, cap, need) goal__reserve((a), (void **)&(arr), &(cap), (need), sizeof(*(arr)))
+/* The test of room inline: builders and readers reserve per action and mostly have room. */
+#define GOAL__RESERVE(a, arr, cap, need) \
+    ((need) <= (cap) ? GOAL_OK : goal__reserve((a), (void **)&(arr), &(cap), (need), sizeof(*(arr))))
 
 /* ---- >>> little-endian words ----------------------------------------------------------- */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
@@ -666,12 +668,12 @@ static goal_status goal__check_action(const goal_action *a, int32_t nranks, char
 }
 
 /* ---- >>> identifiers and labels -------------------------------------------------------- */
-static const char *const goal__reserved[] = {
-    "send", "recv", "exec", "calc", "nop", "requ", "irequ", "requires", "irequires", "to",
-    "from", "with", "tag", "cpu", "nic", "user", "rank", "num_ranks", "scratch", NULL};
+static const char *const goal__reserved[] = {   /* sorted: a search stops at the first one past the name */
+    "calc", "cpu", "exec", "from", "irequ", "irequires", "nic", "nop", "num_ranks", "rank", "recv", "requ",
+    "requires", "scratch", "send", "tag", "to", "user", "with", NULL};
 
-static int goal__is_alpha(int c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-static int goal__is_digit(int c) { return c >= '0' && c <= '9'; }
+static int goal__is_alpha(int c) { return (unsigned)((c | 0x20) - 'a') < 26u; }   /* one test: the readers ask per character */
+static int goal__is_digit(int c) { return (unsigned)(c - '0') < 10u; }
 static int goal__is_idchar(int c) { return goal__is_alpha(c) || goal__is_digit(c) || c == '_'; }
 
 /* Why a name cannot be a label, or NULL when it can. */
@@ -682,16 +684,22 @@ static const char *goal__label_problem(const char *s, size_t n) {
     if (!goal__is_alpha((unsigned char)s[0])) return "a label starts with a letter";
     for (i = 1; i < n; i++)
         if (!goal__is_idchar((unsigned char)s[i])) return "a label holds only letters, digits and '_'";
-    for (i = 0; goal__reserved[i]; i++)
-        if (strlen(goal__reserved[i]) == n && memcmp(goal__reserved[i], s, n) == 0) return "a keyword cannot be a label";
+    for (i = 0; goal__reserved[i] && goal__reserved[i][0] <= s[0]; i++)   /* strncmp: no strlen per label */
+        if (goal__reserved[i][0] == s[0] && strncmp(goal__reserved[i], s, n) == 0 && !goal__reserved[i][n])
+            return "a keyword cannot be a label";
     return NULL;
 }
 
 /* Is s[0..n) the default name "l<i+1>" of action i? */
 static int goal__is_default_name(const char *s, size_t n, uint32_t i) {
-    char buf[16];
-    int k = snprintf(buf, sizeof buf, "l%lu", (unsigned long)i + 1ul);
-    return (size_t)k == n && memcmp(buf, s, n) == 0;
+    uint64_t v = 0;
+    size_t k;
+    if (n < 2 || n > 11 || s[0] != 'l' || s[1] == '0') return 0;   /* the compiler asks per label: no snprintf */
+    for (k = 1; k < n; k++) {
+        if (!goal__is_digit((unsigned char)s[k])) return 0;
+        v = v * 10 + (uint64_t)(s[k] - '0');
+    }
+    return v == (uint64_t)i + 1u;
 }
 
 static uint32_t goal__hash(const char *s, size_t n) {
@@ -707,6 +715,13 @@ typedef struct goal__names {
 } goal__names;
 typedef const char *(*goal__name_fn)(const void *ctx, uint32_t id, size_t *len);
 
+/* Are a[0..n) and b[0..n) equal? Labels are short: a loop beats a call to memcmp. */
+static int goal__same(const char *a, const char *b, size_t n) {
+    size_t i;
+    for (i = 0; i < n; i++)
+        if (a[i] != b[i]) return 0;
+    return 1;
+}
 static uint32_t goal__names_find(const goal__names *t, const char *s, size_t n, goal__name_fn get, const void *ctx) {
     size_t mask, i;
     if (!t->cap) return GOAL__NONE;
@@ -717,7 +732,7 @@ static uint32_t goal__names_find(const goal__names *t, const char *s, size_t n, 
         uint32_t v = t->slots[i];
         if (!v) return GOAL__NONE;
         name = get(ctx, v - 1, &len);
-        if (len == n && memcmp(name, s, n) == 0) return v - 1;
+        if (len == n && goal__same(name, s, n)) return v - 1;
     }
 }
 static void goal__names_put(goal__names *t, uint32_t id, goal__name_fn get, const void *ctx) {
@@ -743,7 +758,7 @@ static goal_status goal__names_add(goal__names *t, const goal_allocator *a, uint
     return GOAL_OK;
 }
 static void goal__names_clear(goal__names *t) {
-    if (t->cap) memset(t->slots, 0, t->cap * sizeof(uint32_t));
+    if (t->count) memset(t->slots, 0, t->cap * sizeof(uint32_t));
     t->count = 0;
 }
 
@@ -758,7 +773,7 @@ struct goal_graph {
     uint32_t *esrc, *edst;       /* edge b -> a is (esrc b, edst a); GOAL__DEP_START in edst = irequires */
     size_t ne, ecap, ecap2;
     uint32_t *lab; size_t labcap; /* 1 + offset into lstr, 0 = no label; NULL until a label is set */
-    char *lstr; size_t lsize, lcap;
+    char *lstr; size_t lsize, lcap; /* each label: its length in one byte (at most 63), then the NUL-terminated name */
     goal__names names;
     uint64_t *extent; size_t nslots, extcap; /* bytes of each user slot touched so far */
     uint64_t scratch;                        /* bytes of the scratch slot touched so far */
@@ -766,10 +781,12 @@ struct goal_graph {
     char firstmsg[GOAL_MSG_MAX];
 };
 
+/* The length of a label of a graph: the byte before it. */
+static size_t goal__label_len(const char *label) { return (unsigned char)label[-1]; }
 static const char *goal__graph_name(const void *ctx, uint32_t id, size_t *len) {
     const goal_graph *g = (const goal_graph *)ctx;
     const char *s = g->lstr + g->lab[id] - 1;
-    *len = strlen(s);
+    *len = goal__label_len(s);
     return s;
 }
 
@@ -817,9 +834,9 @@ goal_status goal_graph_reset(goal_graph *g, int rank, int nranks) {
     if (!g) return GOAL_ERR_ARG;
     if (nranks < 1 || rank < 0 || rank >= nranks) return GOAL_ERR_RANK;
     g->rank = rank; g->nranks = nranks;
+    if (g->lab) memset(g->lab, 0, (g->n < g->labcap ? g->n : g->labcap) * sizeof(uint32_t));   /* lab[i] is 0 for i >= n */
     g->n = 0; g->nwords = 0; g->ne = 0; g->lsize = 0; g->nslots = 0; g->scratch = 0;
     g->poff[0] = 0;
-    if (g->lab) memset(g->lab, 0, g->labcap * sizeof(uint32_t));
     goal__names_clear(&g->names);
     g->first = GOAL_OK; g->firstmsg[0] = 0;
     return GOAL_OK;
@@ -949,6 +966,26 @@ static uint32_t goal__graph_find(const goal_graph *g, const char *s, size_t n) {
     return goal__names_find(&g->names, s, n, goal__graph_name, g);
 }
 
+/* Gives action id, which has no label, the valid and unused label s[0..n) (not
+   NUL-terminated); GOAL_ERR_NOMEM is the only failure. The reader checks in its own words. */
+static goal_status goal__graph_name_action(goal_graph *g, uint32_t id, const char *s, size_t n) {
+    if (g->labcap < g->n) {
+        size_t old = g->labcap;
+        if (GOAL__RESERVE(&g->alloc, g->lab, g->labcap, g->hcap) != GOAL_OK) return GOAL_ERR_NOMEM;
+        memset(g->lab + old, 0, (g->labcap - old) * sizeof(uint32_t));
+    }
+    if (GOAL__RESERVE(&g->alloc, g->lstr, g->lcap, g->lsize + n + 2) != GOAL_OK) return GOAL_ERR_NOMEM;
+    g->lstr[g->lsize] = (char)n;
+    memcpy(g->lstr + g->lsize + 1, s, n);
+    g->lstr[g->lsize + 1 + n] = 0;
+    g->lab[id] = (uint32_t)g->lsize + 2;
+    if (goal__names_add(&g->names, &g->alloc, id, goal__graph_name, g) != GOAL_OK) {
+        g->lab[id] = 0;
+        return GOAL_ERR_NOMEM;
+    }
+    g->lsize += n + 2;
+    return GOAL_OK;
+}
 /* Sets the label of action id to s[0..n) (not NUL-terminated). */
 static goal_status goal__graph_set_label(goal_graph *g, int32_t id, const char *s, size_t n) {
     const char *why = goal__label_problem(s, n);
@@ -960,22 +997,7 @@ static goal_status goal__graph_set_label(goal_graph *g, int32_t id, const char *
                                 goal__graph_label(g, (uint32_t)id));
     if (goal__graph_find(g, s, n) != GOAL__NONE)
         return goal__graph_fail(g, GOAL_ERR_DUPLABEL, "label '%.*s' is already defined", (int)n, s);
-    if (g->labcap < g->n) {
-        size_t old = g->labcap;
-        if (GOAL__RESERVE(&g->alloc, g->lab, g->labcap, g->hcap) != GOAL_OK)
-            return goal__graph_fail(g, GOAL_ERR_NOMEM, "out of memory");
-        memset(g->lab + old, 0, (g->labcap - old) * sizeof(uint32_t));
-    }
-    if (GOAL__RESERVE(&g->alloc, g->lstr, g->lcap, g->lsize + n + 1) != GOAL_OK)
-        return goal__graph_fail(g, GOAL_ERR_NOMEM, "out of memory");
-    memcpy(g->lstr + g->lsize, s, n);
-    g->lstr[g->lsize + n] = 0;
-    g->lab[id] = (uint32_t)g->lsize + 1;
-    if (goal__names_add(&g->names, &g->alloc, (uint32_t)id, goal__graph_name, g) != GOAL_OK) {
-        g->lab[id] = 0;
-        return goal__graph_fail(g, GOAL_ERR_NOMEM, "out of memory");
-    }
-    g->lsize += n + 1;
+    if (goal__graph_name_action(g, (uint32_t)id, s, n) != GOAL_OK) return goal__graph_fail(g, GOAL_ERR_NOMEM, "out of memory");
     return GOAL_OK;
 }
 goal_status goal_graph_label(goal_graph *g, int32_t a, const char *label) {
@@ -1101,6 +1123,7 @@ typedef struct goal__cc {       /* scratch state of one compilation */
     uint32_t *gen;              /* TABLE: 1 + offset of a generated name in genstr, per action */
     char *genstr; size_t gensize, gencap;
 } goal__cc;
+typedef struct goal__ccmem { uint32_t *p; size_t cap; } goal__ccmem;   /* the arrays of goal__cc */
 
 /* Groups the edges by source (irequires first, each kind in insertion order) and drops
    repeated edges. LogGOPSim releases dependents in the order their lines appear, so the
@@ -1223,7 +1246,7 @@ static goal_status goal__cc_labels(goal__cc *c) {
     for (i = 0; i < n; i++) {
         const char *l = goal__graph_label(g, i);
         int inc = goal__cc_incident(c, i);
-        if (l && !goal__is_default_name(l, strlen(l), i)) all_default = 0;
+        if (l && !goal__is_default_name(l, goal__label_len(l), i)) all_default = 0;
         if (l && !inc) labelled_incident = 0;
         if (!l && !inc) all_named = 0;
     }
@@ -1302,17 +1325,22 @@ static void goal__cc_emit(const goal__cc *c, uint8_t *out, const goal__hdr *h) {
 }
 
 static void goal__cc_free(goal__cc *c) {
-    const goal_allocator *a = &c->g->alloc;
-    goal__free(a, c->start); goal__free(a, c->gen); goal__free(a, c->genstr);
+    if (!c->g) return;
+    goal__free(&c->g->alloc, c->gen); goal__free(&c->g->alloc, c->genstr);
 }
 
-/* Groups edges, orders (finding cycles), names, sizes; the caller emits. */
-static goal_status goal__cc_run(goal__cc *c, goal__hdr *h, goal_error *err) {
-    const goal_graph *g = c->g;
+/* Groups edges, orders (finding cycles), names, sizes; the caller emits, then frees c.
+   The arrays live in *mem, which a reader keeps from one rank to the next. */
+static goal_status goal__cc_run(goal__cc *c, const goal_graph *g, goal__ccmem *mem, goal__hdr *h, goal_error *err) {
     uint32_t n = (uint32_t)g->n;
     goal_status st;
-    c->start = (uint32_t *)goal__alloc(&g->alloc, ((size_t)n * 4 + 1 + g->ne) * sizeof(uint32_t));
-    if (!c->start) return goal__fail(err, GOAL_ERR_NOMEM, "rank %ld: out of memory", (long)g->rank);
+    memset(c, 0, sizeof *c);
+    if (err) err->rank = g->rank;
+    if (g->first != GOAL_OK) return goal__fail(err, g->first, "%s", g->firstmsg);
+    c->g = g;
+    if (GOAL__RESERVE(&g->alloc, mem->p, mem->cap, (size_t)n * 4 + 1 + g->ne) != GOAL_OK)
+        return goal__fail(err, GOAL_ERR_NOMEM, "rank %ld: out of memory", (long)g->rank);
+    c->start = mem->p;
     c->indeg = c->start + n + 1; c->tmp = c->indeg + n; c->order = c->tmp + n; c->dep = c->order + n;
     goal__cc_group(c);
     if (goal__cc_order(c, n) != n) return goal__cc_cycle(c, err);
@@ -1324,21 +1352,19 @@ static goal_status goal__cc_run(goal__cc *c, goal__hdr *h, goal_error *err) {
 
 goal_status goal_compile(const goal_graph *g, goal_schedule *out, goal_error *err) {
     goal__cc c;
+    goal__ccmem mem = {NULL, 0};
     goal__hdr h;
     uint8_t *bytes = NULL;
     goal_status st;
     goal__error_clear(err);
     if (!g || !out) return goal__fail(err, GOAL_ERR_ARG, "goal_compile: no graph or no output");
     memset(out, 0, sizeof *out);
-    if (err) err->rank = g->rank;
-    if (g->first != GOAL_OK) return goal__fail(err, g->first, "%s", g->firstmsg);
-    memset(&c, 0, sizeof c);
-    c.g = g;
-    st = goal__cc_run(&c, &h, err);
+    st = goal__cc_run(&c, g, &mem, &h, err);
     if (st == GOAL_OK && !(bytes = (uint8_t *)goal__alloc(&g->alloc, (size_t)goal__sched_bytes(&h))))
         st = goal__fail(err, GOAL_ERR_NOMEM, "rank %ld: out of memory", (long)g->rank);
     if (st == GOAL_OK) goal__cc_emit(&c, bytes, &h);
     goal__cc_free(&c);
+    goal__free(&g->alloc, mem.p);
     if (st != GOAL_OK) return st;
     goal__view(out, bytes, &h);
     out->owned_ = bytes;
@@ -1647,26 +1673,30 @@ static const char goal__wmagic[8] = {'G', 'O', 'A', 'L', 'W', 'R', 'L', 'D'};
 
 /* The schedules sit in buf in the order they were added; `set` lists the ranks set, by
    rank, with where each schedule is. Memory follows the content, not nranks: a world of
-   2^31-1 ranks with one rank set is small. Adding ranks in increasing order appends. */
-typedef struct goal__wrank { int32_t rank; uint64_t off; } goal__wrank;
+   2^31-1 ranks with one rank set is small. Adding ranks in increasing order appends.
+   While the ranks set are 0..nset-1 (a parsed world) `rank` is NULL: 8 bytes less per
+   rank, 8 MB less to fault in for 2^20 ranks. */
 struct goal_world {
     goal_allocator alloc;
     int32_t nranks;
     goal_dialect dialect;
     uint8_t *buf; size_t size, cap;    /* schedules, each at an 8-aligned offset */
-    goal__wrank *set; size_t nset, setcap;
+    uint64_t *off; size_t nset, offcap; /* where the k-th rank set starts in buf */
+    int32_t *rank; size_t rankcap;      /* the k-th rank set; NULL: it is k */
 };
 #define GOAL__PAD8(x) (((x) + 7u) & ~(uint64_t)7u)
 
+/* The k-th rank set. */
+static int32_t goal__wrank(const goal_world *w, size_t k) { return w->rank ? w->rank[k] : (int32_t)k; }
 /* The index of the first rank set that is >= r. */
 static size_t goal__wfind(const goal_world *w, int32_t r) {
     size_t lo = 0, hi = w->nset;
-    if (!w->nset || w->set[w->nset - 1].rank < r) return w->nset;
+    if (!w->nset || goal__wrank(w, w->nset - 1) < r) return w->nset;
     /* Sorted distinct ranks below set[r]'s: when it holds r, everything before it is set. */
-    if ((size_t)r < w->nset && w->set[r].rank == r) return (size_t)r;
+    if ((size_t)r < w->nset && goal__wrank(w, (size_t)r) == r) return (size_t)r;
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (w->set[mid].rank < r) lo = mid + 1;
+        if (goal__wrank(w, mid) < r) lo = mid + 1;
         else hi = mid;
     }
     return lo;
@@ -1674,12 +1704,12 @@ static size_t goal__wfind(const goal_world *w, int32_t r) {
 /* The index of rank r in set, or nset when r is not set. */
 static size_t goal__windex(const goal_world *w, int32_t r) {
     size_t k = goal__wfind(w, r);
-    return k < w->nset && w->set[k].rank == r ? k : w->nset;
+    return k < w->nset && goal__wrank(w, k) == r ? k : w->nset;
 }
 /* Bytes of the k-th schedule set. */
 static uint64_t goal__wlen(const goal_world *w, size_t k) {
     goal__hdr h;
-    goal__hdr_read(w->buf + w->set[k].off, &h);
+    goal__hdr_read(w->buf + w->off[k], &h);
     return goal__sched_bytes(&h);
 }
 
@@ -1698,50 +1728,92 @@ goal_status goal_world_create(goal_world **out, int nranks, const goal_allocator
 void goal_world_destroy(goal_world *w) {
     if (!w) return;
     goal__free(&w->alloc, w->buf);
-    goal__free(&w->alloc, w->set);
+    goal__free(&w->alloc, w->off);
+    goal__free(&w->alloc, w->rank);
     goal__free(&w->alloc, w);
 }
 int goal_world_nranks(const goal_world *w) { return w ? (int)w->nranks : 0; }
 goal_dialect goal_world_dialect(const goal_world *w) { return w ? w->dialect : GOAL_DIALECT_AUTO; }
 
-/* Appends `size` bytes at an 8-aligned offset as rank r's schedule (r not set yet). */
-static goal_status goal__world_put(goal_world *w, int32_t r, const uint8_t *bytes, size_t size) {
+/* Makes room in the rank table for one more; the first time, it starts as 0..nset-1. */
+static goal_status goal__world_rank_table(goal_world *w) {
+    size_t i;
+    int had = w->rank != NULL;
+    if (GOAL__RESERVE(&w->alloc, w->rank, w->rankcap, w->nset + 1) != GOAL_OK) return GOAL_ERR_NOMEM;
+    if (!had)
+        for (i = 0; i < w->nset; i++) w->rank[i] = (int32_t)i;
+    return GOAL_OK;
+}
+/* Makes room for `size` bytes at an 8-aligned offset as rank r's schedule (r not set
+   yet); returns where they go, or NULL when out of memory. */
+static uint8_t *goal__world_room(goal_world *w, int32_t r, size_t size) {
     size_t at = (w->size + 7u) & ~(size_t)7u, k = goal__wfind(w, r);
-    if (GOAL__RESERVE(&w->alloc, w->set, w->setcap, w->nset + 1) != GOAL_OK ||
+    int dense = !w->rank && (size_t)r == w->nset;   /* ranks 0..nset-1 then r = nset: still no table */
+    if (GOAL__RESERVE(&w->alloc, w->off, w->offcap, w->nset + 1) != GOAL_OK ||
+        (!dense && goal__world_rank_table(w) != GOAL_OK) ||
         GOAL__RESERVE(&w->alloc, w->buf, w->cap, at + size) != GOAL_OK)
-        return GOAL_ERR_NOMEM;
-    memset(w->buf + w->size, 0, at - w->size);
-    memcpy(w->buf + at, bytes, size);
-    memmove(w->set + k + 1, w->set + k, (w->nset - k) * sizeof *w->set);
-    w->set[k].rank = r; w->set[k].off = at;
+        return NULL;
+    if (at > w->size) memset(w->buf + w->size, 0, at - w->size);   /* the tests skip two calls per rank */
+    if (k < w->nset) memmove(w->off + k + 1, w->off + k, (w->nset - k) * sizeof *w->off);
+    w->off[k] = at;
+    if (!dense) {
+        if (k < w->nset) memmove(w->rank + k + 1, w->rank + k, (w->nset - k) * sizeof *w->rank);
+        w->rank[k] = r;
+    }
     w->nset++;
     w->size = at + size;
+    return w->buf + at;
+}
+/* Why rank `rank` of `nranks` cannot be added to w, or GOAL_OK; clears err first. */
+static goal_status goal__world_check(goal_world *w, int32_t rank, int32_t nranks, goal_error *err) {
+    goal__error_clear(err);
+    if (!w) return goal__fail(err, GOAL_ERR_ARG, "goal_world_add_schedule: no world or schedule");
+    if (nranks != w->nranks || rank < 0 || rank >= w->nranks)
+        return goal__fail(err, GOAL_ERR_RANK, "rank %ld of %ld does not fit a world of %ld ranks", (long)rank,
+                          (long)nranks, (long)w->nranks);
+    if (goal__windex(w, rank) != w->nset) return goal__fail(err, GOAL_ERR_STATE, "rank %ld is set twice", (long)rank);
     return GOAL_OK;
 }
 
 goal_status goal_world_add_schedule(goal_world *w, const goal_schedule *s, goal_error *err) {
-    goal__error_clear(err);
-    if (!w || !s || !s->bytes) return goal__fail(err, GOAL_ERR_ARG, "goal_world_add_schedule: no world or schedule");
-    if (s->nranks != w->nranks || s->rank < 0 || s->rank >= w->nranks)
-        return goal__fail(err, GOAL_ERR_RANK, "rank %ld of %ld does not fit a world of %ld ranks", (long)s->rank,
-                          (long)s->nranks, (long)w->nranks);
-    if (goal__windex(w, s->rank) != w->nset) return goal__fail(err, GOAL_ERR_STATE, "rank %ld is set twice", (long)s->rank);
-    if (goal__world_put(w, s->rank, s->bytes, s->size) != GOAL_OK) return goal__fail(err, GOAL_ERR_NOMEM, "out of memory");
+    uint8_t *to;
+    goal_status st;
+    if (!s || !s->bytes) {
+        goal__error_clear(err);
+        return goal__fail(err, GOAL_ERR_ARG, "goal_world_add_schedule: no world or schedule");
+    }
+    if ((st = goal__world_check(w, s->rank, s->nranks, err)) != GOAL_OK) return st;
+    if (!(to = goal__world_room(w, s->rank, s->size))) return goal__fail(err, GOAL_ERR_NOMEM, "out of memory");
+    memcpy(to, s->bytes, s->size);
+    return GOAL_OK;
+}
+/* The second half of adding a graph: c and h compiled it; the schedule is written
+   straight into the world's buffer, with no copy of its own. */
+static goal_status goal__world_emit(goal_world *w, const goal__cc *c, const goal__hdr *h, goal_error *err) {
+    uint8_t *to;
+    goal_status st;
+    if ((st = goal__world_check(w, c->g->rank, c->g->nranks, err)) != GOAL_OK) return st;
+    if (!(to = goal__world_room(w, c->g->rank, (size_t)goal__sched_bytes(h)))) return goal__fail(err, GOAL_ERR_NOMEM, "out of memory");
+    goal__cc_emit(c, to, h);
     return GOAL_OK;
 }
 goal_status goal_world_add_graph(goal_world *w, const goal_graph *g, goal_error *err) {
-    goal_schedule s;
-    goal_status st = goal_compile(g, &s, err);
-    if (st != GOAL_OK) return st;
-    st = goal_world_add_schedule(w, &s, err);
-    goal_schedule_free(&s);
+    goal__cc c;
+    goal__ccmem mem = {NULL, 0};
+    goal__hdr h;
+    goal_status st;
+    goal__error_clear(err);
+    if (!g) return goal__fail(err, GOAL_ERR_ARG, "goal_compile: no graph or no output");
+    if ((st = goal__cc_run(&c, g, &mem, &h, err)) == GOAL_OK) st = goal__world_emit(w, &c, &h, err);
+    goal__cc_free(&c);
+    goal__free(&g->alloc, mem.p);
     return st;
 }
 /* A view of the k-th schedule set. */
 static void goal__wview(const goal_world *w, size_t k, goal_schedule *out) {
     goal__hdr h;
-    goal__hdr_read(w->buf + w->set[k].off, &h);
-    goal__view(out, w->buf + w->set[k].off, &h);
+    goal__hdr_read(w->buf + w->off[k], &h);
+    goal__view(out, w->buf + w->off[k], &h);
 }
 goal_status goal_world_schedule(const goal_world *w, int rank, goal_schedule *out) {
     size_t k;
@@ -1771,7 +1843,7 @@ goal_status goal_world_save(const goal_world *w, goal_write_fn fn, void *user) {
     if (fn(user, (const char *)head, GOAL__WHDR)) return GOAL_ERR_IO;
     for (r = 0, k = 0, n = 0; r <= w->nranks; r++) {   /* the table, 64 entries at a time */
         goal__wr64(chunk + 8 * n++, at);
-        if (r < w->nranks) at += k < w->nset && w->set[k].rank == r ? GOAL__PAD8(goal__wlen(w, k++)) : GOAL__HDR;
+        if (r < w->nranks) at += k < w->nset && goal__wrank(w, k) == r ? GOAL__PAD8(goal__wlen(w, k++)) : GOAL__HDR;
         if ((n == 64 || r == w->nranks) && fn(user, (const char *)chunk, 8 * n)) return GOAL_ERR_IO;
         if (n == 64) n = 0;
     }
@@ -1780,8 +1852,8 @@ goal_status goal_world_save(const goal_world *w, goal_write_fn fn, void *user) {
     for (r = 0, k = 0; r < w->nranks; r++) {
         const uint8_t *p = empty;
         uint64_t len = GOAL__HDR;
-        if (k < w->nset && w->set[k].rank == r) {
-            p = w->buf + w->set[k].off;
+        if (k < w->nset && goal__wrank(w, k) == r) {
+            p = w->buf + w->off[k];
             len = goal__wlen(w, k++);
         } else {
             h.rank = (uint32_t)r;
@@ -1853,6 +1925,7 @@ typedef struct goal__rd {
     goal_allocator alloc;
     goal_graph *g;
     goal__dep *deps; size_t ndeps, depcap;
+    goal__ccmem ccmem;           /* the compiler's arrays, kept from block to block */
     int32_t max_peer;            /* paper dialect: the ranks a file names */
 } goal__rd;
 
@@ -1888,11 +1961,18 @@ static goal_status goal__rd_expected(goal__rd *r, const char *what) {
 }
 
 static int goal__rd_at(const goal__rd *r, char c) { return r->p < r->end && *r->p == c; }
+/* The scanners come in two forms: on a pointer p, returning where they stop, so that the
+   hot LogGOPSim path keeps its cursor in a register (a cursor in r->p costs a store and a
+   dependent load per token); and on r, for everything else. */
+/* The text after keyword kw at p, or NULL. */
+static const char *goal__word_at(const char *p, const char *end, const char *kw, size_t n) {
+    return (size_t)(end - p) >= n && memcmp(p, kw, n) == 0 ? p + n : NULL;
+}
 /* Consumes keyword kw if the text continues with it. */
 static int goal__rd_word(goal__rd *r, const char *kw, size_t n) {
-    if ((size_t)(r->end - r->p) < n || memcmp(r->p, kw, n) != 0) return 0;
-    r->p += n;
-    return 1;
+    const char *q = goal__word_at(r->p, r->end, kw, n);
+    if (q) r->p = q;
+    return q != NULL;
 }
 #define GOAL__WORD(r, kw) goal__rd_word((r), kw, sizeof(kw) - 1)
 /* Consumes keyword kw only as a whole word. */
@@ -1904,28 +1984,37 @@ static int goal__rd_keyword(goal__rd *r, const char *kw, size_t n) {
 }
 #define GOAL__KEYWORD(r, kw) goal__rd_keyword((r), kw, sizeof(kw) - 1)
 
-/* Block comments and spaces on one line (LogGOPSim); 0 on an unterminated comment. */
-static int goal__rd_hspace(goal__rd *r) {
+/* Block comments and spaces on one line from p (LogGOPSim); stops at a comment that is
+   never closed, which stays unread. */
+static const char *goal__hspace_at(const char *p, const char *end) {
     for (;;) {
-        while (r->p < r->end && (*r->p == ' ' || *r->p == '\t' || *r->p == '\r')) r->p++;
-        if (r->end - r->p >= 2 && r->p[0] == '/' && r->p[1] == '*') {
-            const char *q = r->p + 2;
-            while (q + 1 < r->end && !(q[0] == '*' && q[1] == '/')) q++;
-            if (q + 1 >= r->end) return 0;
-            r->p = q + 2;
-            continue;
-        }
-        return 1;
+        const char *q;
+        while (p < end && (*p == ' ' || *p == '\t' || *p == '\r')) p++;
+        if (end - p < 2 || p[0] != '/' || p[1] != '*') return p;
+        for (q = p + 2; q + 1 < end && !(q[0] == '*' && q[1] == '/'); q++) {}
+        if (q + 1 >= end) return p;
+        p = q + 2;
+    }
+}
+/* The same on r; 0 on an unterminated comment. */
+static int goal__rd_hspace(goal__rd *r) {
+    r->p = goal__hspace_at(r->p, r->end);
+    return !(r->end - r->p >= 2 && r->p[0] == '/' && r->p[1] == '*');
+}
+/* A '//' comment, up to the newline. */
+static void goal__rd_line_comment(goal__rd *r) {
+    if (r->end - r->p >= 2 && r->p[0] == '/' && r->p[1] == '/') {
+        const char *nl = (const char *)memchr(r->p, '\n', (size_t)(r->end - r->p));
+        r->p = nl ? nl : r->end;
     }
 }
 /* Spaces, newlines and comments between LogGOPSim statements. */
 static goal_status goal__rd_lspace(goal__rd *r) {
+    if (r->p < r->end && (unsigned char)*r->p > ' ' && *r->p != '/') return GOAL_OK;   /* at a statement already */
     for (;;) {
         const char *at = r->p;
         if (!goal__rd_hspace(r)) return goal__rd_fail(r, at, GOAL_ERR_SYNTAX, "comment '/*' is never closed");
-        if (r->end - r->p >= 2 && r->p[0] == '/' && r->p[1] == '/') {
-            while (r->p < r->end && *r->p != '\n') r->p++;
-        }
+        goal__rd_line_comment(r);
         if (!goal__rd_at(r, '\n')) return GOAL_OK;
         r->p++;
     }
@@ -1940,35 +2029,48 @@ static void goal__rd_pspace(goal__rd *r, int ranks) {
     }
 }
 
-/* A decimal number; 0 when there is none, -1 when it exceeds `max`. */
-static int goal__rd_uint(goal__rd *r, uint64_t max, uint64_t *v) {
-    const char *q = r->p;
+/* A decimal number at p; 0 when there is none, -1 when it exceeds `max`, else 1 with *q
+   after it. */
+static int goal__uint_at(const char *p, const char *end, uint64_t max, uint64_t *v, const char **q) {
     uint64_t x = 0;
-    if (q >= r->end || !goal__is_digit((unsigned char)*q)) return 0;
-    for (; q < r->end && goal__is_digit((unsigned char)*q); q++) {
-        unsigned d = (unsigned)(*q - '0');
-        if (x > (max - d) / 10) return -1;
+    if (p >= end || !goal__is_digit((unsigned char)*p)) return 0;
+    for (; p < end && goal__is_digit((unsigned char)*p); p++) {
+        unsigned d = (unsigned)(*p - '0');
+        if (x >= UINT64_MAX / 10 && x > (UINT64_MAX - d) / 10) return -1;   /* only 20-digit numbers divide */
         x = x * 10 + d;
     }
-    r->p = q;
+    if (x > max) return -1;
+    *q = p;
     *v = x;
     return 1;
 }
+static int goal__rd_uint(goal__rd *r, uint64_t max, uint64_t *v) {
+    return goal__uint_at(r->p, r->end, max, v, &r->p);
+}
+/* A number in 0..max at p, or -1 when any_ok: the text after it, or NULL. */
+static const char *goal__num_at(const char *p, const char *end, uint64_t max, int any_ok, int64_t *v) {
+    uint64_t x = 0;
+    const char *q = p;   /* both set when uint_at succeeds; compilers cannot always tell */
+    if (any_ok && end - p >= 2 && p[0] == '-' && p[1] == '1' && (p + 2 == end || !goal__is_digit((unsigned char)p[2]))) {
+        *v = -1;
+        return p + 2;
+    }
+    if (goal__uint_at(p, end, max, &x, &q) <= 0) return NULL;
+    *v = (int64_t)x;
+    return q;
+}
+/* Why there is no number in 0..max at the cursor: "expected <what>", or out of range. */
+static goal_status goal__rd_num_fail(goal__rd *r, uint64_t max, const char *what) {
+    uint64_t x;
+    if (goal__rd_uint(r, max, &x) < 0)
+        return goal__rd_fail(r, r->p, GOAL_ERR_SYNTAX, "%s is out of range (at most %llu)", what, (unsigned long long)max);
+    return goal__rd_expected(r, what);
+}
 /* A number in 0..max, or -1 when any_ok; fails with "expected <what>". */
 static goal_status goal__rd_num(goal__rd *r, uint64_t max, int any_ok, const char *what, int64_t *v) {
-    const char *at = r->p;
-    uint64_t x;
-    int k;
-    if (any_ok && r->end - r->p >= 2 && r->p[0] == '-' && r->p[1] == '1' &&
-        (r->p + 2 == r->end || !goal__is_digit((unsigned char)r->p[2]))) {
-        r->p += 2;
-        *v = -1;
-        return GOAL_OK;
-    }
-    k = goal__rd_uint(r, max, &x);
-    if (k < 0) return goal__rd_fail(r, at, GOAL_ERR_SYNTAX, "%s is out of range (at most %llu)", what, (unsigned long long)max);
-    if (k == 0) return goal__rd_expected(r, what);
-    *v = (int64_t)x;
+    const char *q = goal__num_at(r->p, r->end, max, any_ok, v);
+    if (!q) return goal__rd_num_fail(r, max, what);
+    r->p = q;
     return GOAL_OK;
 }
 /* An identifier; returns its length (0: none). */
@@ -1984,6 +2086,7 @@ static size_t goal__rd_ident(goal__rd *r, const char **s) {
 /* Adds the action, and its label if any; errors point at `at`. */
 static goal_status goal__rd_action(goal__rd *r, const char *at, const goal_action *a, const char *label, size_t ln) {
     char msg[GOAL_MSG_MAX];
+    const char *why;
     goal_status st = goal__check_action(a, r->g->nranks, msg);
     int32_t id;
     if (st != GOAL_OK) return goal__rd_fail(r, at, st, "%s", msg);
@@ -1992,9 +2095,9 @@ static goal_status goal__rd_action(goal__rd *r, const char *at, const goal_actio
     if (!label) return GOAL_OK;
     if (goal__graph_find(r->g, label, ln) != GOAL__NONE)
         return goal__rd_fail(r, label, GOAL_ERR_DUPLABEL, "label '%.*s' is defined twice in this rank block", (int)ln, label);
-    if ((st = goal__graph_set_label(r->g, id, label, ln)) != GOAL_OK)
-        return goal__rd_fail(r, label, st, "label '%.*s': %s", (int)ln, label,
-                             goal__label_problem(label, ln) ? goal__label_problem(label, ln) : goal_strerror(st));
+    if ((why = goal__label_problem(label, ln)) != NULL) return goal__rd_fail(r, label, GOAL_ERR_ARG, "label '%.*s': %s", (int)ln, label, why);
+    if (goal__graph_name_action(r->g, (uint32_t)id, label, ln) != GOAL_OK)   /* id is new: it has no label */
+        return goal__rd_fail(r, label, GOAL_ERR_NOMEM, "label '%.*s': %s", (int)ln, label, goal_strerror(GOAL_ERR_NOMEM));
     return GOAL_OK;
 }
 static goal_status goal__rd_dep(goal__rd *r, const char *a, size_t an, const char *b, size_t bn, uint32_t start) {
@@ -2019,9 +2122,8 @@ static goal_status goal__rd_resolve(goal__rd *r) {
     r->ndeps = 0;
     return GOAL_OK;
 }
-/* Compiles the block's graph; a cycle is reported at the definition of a label on it. */
-static goal_status goal__rd_compile(goal__rd *r, const char *block, goal_schedule *s) {
-    goal_status st = goal_compile(r->g, s, r->err);
+/* Places a failure to compile the block: a cycle at the definition of a label on it. */
+static goal_status goal__rd_compile_fail(goal__rd *r, const char *block, goal_status st) {
     if (st == GOAL_ERR_CYCLE && r->err && r->err->action >= 0) {
         char m[GOAL_MSG_MAX];
         const char *l = goal__graph_label(r->g, (uint32_t)r->err->action);
@@ -2042,54 +2144,79 @@ static goal_status goal__rd_compile(goal__rd *r, const char *block, goal_schedul
     }
     return st;
 }
+/* Compiles the block's graph into a schedule of its own (the paper dialect keeps it). */
+static goal_status goal__rd_compile(goal__rd *r, const char *block, goal_schedule *s) {
+    goal_status st = goal_compile(r->g, s, r->err);
+    return st == GOAL_OK ? st : goal__rd_compile_fail(r, block, st);
+}
+/* Compiles the block's graph straight into the world, with the scratch arrays of the
+   last block: what goal_compile then goal_world_add_schedule do, without a copy. */
+static goal_status goal__rd_compile_into(goal__rd *r, const char *block, goal_world *w) {
+    goal__cc c;
+    goal__hdr h;
+    goal_status st;
+    goal__error_clear(r->err);
+    if ((st = goal__cc_run(&c, r->g, &r->ccmem, &h, r->err)) == GOAL_OK) st = goal__world_emit(w, &c, &h, r->err);
+    else st = goal__rd_compile_fail(r, block, st);
+    goal__cc_free(&c);
+    return st;
+}
 
 /* ---- the LogGOPSim dialect ---- */
-/* [tag T] [cpu C] [nic N], in this order; calc takes only cpu. */
-static goal_status goal__lgs_options(goal__rd *r, goal_action *a) {
-    int64_t v;
-    goal_status st;
-    goal__rd_hspace(r);
-    if (a->kind != GOAL_CALC && GOAL__WORD(r, "tag")) {
-        goal__rd_hspace(r);
-        if ((st = goal__rd_num(r, 0x7FFFFFFF, 1, "a tag", &v)) != GOAL_OK) return st;
-        a->tag = (int32_t)v;
-        goal__rd_hspace(r);
-    }
-    if (GOAL__WORD(r, "cpu")) {
-        goal__rd_hspace(r);
-        if ((st = goal__rd_num(r, 255, 0, "a cpu index", &v)) != GOAL_OK) return st;
-        a->cpu = (uint8_t)v;
-        goal__rd_hspace(r);
-    }
-    if (a->kind != GOAL_CALC && GOAL__WORD(r, "nic")) {
-        goal__rd_hspace(r);
-        if ((st = goal__rd_num(r, 255, 0, "a nic index", &v)) != GOAL_OK) return st;
-        a->nic = (uint8_t)v;
-    }
+/* An optional "<kw> <number>" at *p; GOAL_PENDING when kw is not there. On an error the
+   cursor goes back to r->p, for the message. */
+static goal_status goal__lgs_opt(goal__rd *r, const char **p, const char *kw, size_t n, uint64_t max, int any_ok,
+                                 const char *what, int64_t *v) {
+    const char *q = goal__word_at(*p, r->end, kw, n), *at;
+    if (!q) return GOAL_PENDING;
+    at = goal__hspace_at(q, r->end);
+    if (!(q = goal__num_at(at, r->end, max, any_ok, v))) { r->p = at; return goal__rd_num_fail(r, max, what); }
+    *p = q;
     return GOAL_OK;
 }
-/* send|recv <n>b to|from <peer> [options]  or  calc <n> [cpu C], after the keyword. */
-static goal_status goal__lgs_action(goal__rd *r, goal_action *a) {
+/* [tag T] [cpu C] [nic N], in this order, spaces between; calc takes only cpu. */
+static goal_status goal__lgs_options(goal__rd *r, goal_action *a) {
+    const char *p = goal__hspace_at(r->p, r->end);
     int64_t v;
     goal_status st;
-    int64_t peer;
-    goal__rd_hspace(r);
-    if (a->kind == GOAL_CALC) {
-        uint64_t cost;
-        int k = goal__rd_uint(r, UINT64_MAX, &cost);
-        if (k <= 0) return k < 0 ? goal__rd_fail(r, r->p, GOAL_ERR_SYNTAX, "cost is out of range") : goal__rd_expected(r, "a cost");
-        a->cost = cost;
-        return goal__lgs_options(r, a);
+    if (a->kind != GOAL_CALC) {
+        if ((st = goal__lgs_opt(r, &p, "tag", 3, 0x7FFFFFFF, 1, "a tag", &v)) < 0) return st;
+        if (st == GOAL_OK) { a->tag = (int32_t)v; p = goal__hspace_at(p, r->end); }
     }
-    if ((st = goal__rd_num(r, GOAL_SIZE_MAX, 0, "a size", &v)) != GOAL_OK) return st;
+    if ((st = goal__lgs_opt(r, &p, "cpu", 3, 255, 0, "a cpu index", &v)) < 0) return st;
+    if (st == GOAL_OK) { a->cpu = (uint8_t)v; p = goal__hspace_at(p, r->end); }
+    if (a->kind != GOAL_CALC) {
+        if ((st = goal__lgs_opt(r, &p, "nic", 3, 255, 0, "a nic index", &v)) < 0) return st;
+        if (st == GOAL_OK) a->nic = (uint8_t)v;
+    }
+    r->p = p;
+    return GOAL_OK;
+}
+/* calc <n> [cpu C], after the spaces after the keyword. */
+static goal_status goal__lgs_calc(goal__rd *r, goal_action *a) {
+    uint64_t cost;
+    int k = goal__rd_uint(r, UINT64_MAX, &cost);
+    if (k <= 0) return k < 0 ? goal__rd_fail(r, r->p, GOAL_ERR_SYNTAX, "cost is out of range") : goal__rd_expected(r, "a cost");
+    a->cost = cost;
+    return goal__lgs_options(r, a);
+}
+/* send|recv <n>b to|from <peer> [options]  or  calc <n> [cpu C], after the keyword. On an
+   error the cursor goes back to r->p, for the message. */
+static goal_status goal__lgs_action(goal__rd *r, goal_action *a) {
+    const char *end = r->end, *p = goal__hspace_at(r->p, end), *q;
+    int64_t v;
+    r->p = p;
+    if (a->kind == GOAL_CALC) return goal__lgs_calc(r, a);
+    if (!(q = goal__num_at(p, end, GOAL_SIZE_MAX, 0, &v))) return goal__rd_num_fail(r, GOAL_SIZE_MAX, "a size");
     a->buf.size = (uint64_t)v;
-    if (!GOAL__WORD(r, "b")) return goal__rd_expected(r, "'b' after the size");
-    goal__rd_hspace(r);
-    if (!(a->kind == GOAL_SEND ? GOAL__WORD(r, "to") : GOAL__WORD(r, "from")))
-        return goal__rd_expected(r, a->kind == GOAL_SEND ? "'to'" : "'from'");
-    goal__rd_hspace(r);
-    if ((st = goal__rd_num(r, 0x7FFFFFFF, 1, "a rank", &peer)) != GOAL_OK) return st;
-    a->peer = (int32_t)peer;
+    if (!(p = goal__word_at(q, end, "b", 1))) { r->p = q; return goal__rd_expected(r, "'b' after the size"); }
+    p = goal__hspace_at(p, end);
+    q = a->kind == GOAL_SEND ? goal__word_at(p, end, "to", 2) : goal__word_at(p, end, "from", 4);
+    if (!q) { r->p = p; return goal__rd_expected(r, a->kind == GOAL_SEND ? "'to'" : "'from'"); }
+    p = goal__hspace_at(q, end);
+    if (!(q = goal__num_at(p, end, 0x7FFFFFFF, 1, &v))) { r->p = p; return goal__rd_num_fail(r, 0x7FFFFFFF, "a rank"); }
+    a->peer = (int32_t)v;
+    r->p = q;
     return goal__lgs_options(r, a);
 }
 static goal_kind goal__lgs_kind(goal__rd *r) {
@@ -2101,9 +2228,9 @@ static goal_kind goal__lgs_kind(goal__rd *r) {
 /* The end of a statement: spaces, an optional comment, then a newline or the end. */
 static goal_status goal__lgs_eol(goal__rd *r) {
     const char *at = r->p;
+    if (r->p < r->end && *r->p == '\n') { r->p++; return GOAL_OK; }   /* the common case, without calls */
     if (!goal__rd_hspace(r)) return goal__rd_fail(r, at, GOAL_ERR_SYNTAX, "comment '/*' is never closed");
-    if (r->end - r->p >= 2 && r->p[0] == '/' && r->p[1] == '/')
-        while (r->p < r->end && *r->p != '\n') r->p++;
+    goal__rd_line_comment(r);
     if (r->p == r->end) return GOAL_OK;
     if (*r->p == '\n') { r->p++; return GOAL_OK; }
     return goal__rd_expected(r, "the end of the line");
@@ -2113,21 +2240,21 @@ static goal_status goal__lgs_statement(goal__rd *r) {
     const char *at = r->p, *id = NULL, *b = NULL;
     size_t n = goal__rd_ident(r, &id), bn;
     goal_action a;
+    goal_kind kind;
     goal_status st;
     uint32_t start;
-    memset(&a, 0, sizeof a);
     if (!n) return goal__rd_expected(r, "a statement (send, recv, calc, a label or '}')");
     goal__rd_hspace(r);
     if (goal__rd_at(r, ':')) {
         r->p++;
         goal__rd_hspace(r);
-        if ((a.kind = goal__lgs_kind(r)) == GOAL_NOP) return goal__rd_expected(r, "send, recv or calc after the label");
+        if ((kind = goal__lgs_kind(r)) == GOAL_NOP) return goal__rd_expected(r, "send, recv or calc after the label");
     } else {
         r->p = id;
-        a.kind = goal__lgs_kind(r);
-        if (a.kind != GOAL_NOP && r->p < r->end && goal__is_idchar((unsigned char)*r->p) && !goal__is_digit((unsigned char)*r->p))
-            a.kind = GOAL_NOP;                 /* an identifier such as "sender" */
-        if (a.kind == GOAL_NOP) {
+        kind = goal__lgs_kind(r);
+        if (kind != GOAL_NOP && r->p < r->end && goal__is_idchar((unsigned char)*r->p) && !goal__is_digit((unsigned char)*r->p))
+            kind = GOAL_NOP;                   /* an identifier such as "sender" */
+        if (kind == GOAL_NOP) {
             r->p = id + n;
             goal__rd_hspace(r);
             start = GOAL__WORD(r, "irequires") ? GOAL__DEP_START : 0;
@@ -2139,7 +2266,8 @@ static goal_status goal__lgs_statement(goal__rd *r) {
         }
         id = NULL;
     }
-    a.buf.slot = 0;
+    memset(&a, 0, sizeof a);   /* only actions: a dependency line needs none */
+    a.kind = kind;
     if ((st = goal__lgs_action(r, &a)) != GOAL_OK) return st;
     if ((st = goal__rd_action(r, at, &a, id, n)) != GOAL_OK) return st;
     return goal__lgs_eol(r);
@@ -2148,7 +2276,6 @@ static goal_status goal__lgs_statement(goal__rd *r) {
 static goal_status goal__lgs_block(goal__rd *r, int32_t rank, int32_t nranks, goal_world *w) {
     const char *at = r->p;
     int64_t v;
-    goal_schedule s;
     goal_status st;
     if (r->p == r->end) return goal__rd_fail(r, at, GOAL_ERR_SYNTAX, "the file ends before rank block %ld (num_ranks is %ld)", (long)rank, (long)nranks);
     if (!GOAL__WORD(r, "rank")) return goal__rd_expected(r, "'rank'");
@@ -2169,10 +2296,7 @@ static goal_status goal__lgs_block(goal__rd *r, int32_t rank, int32_t nranks, go
     }
     r->p++;
     if ((st = goal__lgs_eol(r)) != GOAL_OK || (st = goal__rd_resolve(r)) != GOAL_OK) return st;
-    if ((st = goal__rd_compile(r, at, &s)) != GOAL_OK) return st;
-    st = goal_world_add_schedule(w, &s, r->err);
-    goal_schedule_free(&s);
-    return st;
+    return goal__rd_compile_into(r, at, w);
 }
 static goal_status goal__lgs_file(goal__rd *r, goal_world **out) {
     int64_t v;
@@ -2543,6 +2667,7 @@ goal_status goal_parse(const char *text, size_t len, const goal_parse_desc *desc
     st = d == GOAL_DIALECT_LOGGOPSIM ? goal__lgs_file(&r, out) : goal__pap_file(&r, out);
     goal_graph_destroy(r.g);
     goal__free(&r.alloc, r.deps);
+    goal__free(&r.alloc, r.ccmem.p);
     if (st != GOAL_OK) {
         goal_world_destroy(*out);
         *out = NULL;

@@ -747,6 +747,24 @@ static void test_world_sparse(void) {
     goal_world_destroy(w);
 }
 
+/* Ranks 0, 1 in order keep no rank table; rank 5 starts one (0, 1, 5), rank 3 goes between. */
+static void test_world_dense_then_not(void) {
+    static const int order[] = {0, 1, 5, 3, 2};
+    goal_world *w = world_of(6, order, 5);
+    goal_schedule s;
+    goal_action act;
+    int r;
+    for (r = 0; r < 6; r++) {
+        goal_status st = goal_world_schedule(w, r, &s);
+        CHECK_EQ(st, r == 4 ? GOAL_ERR_RANK : GOAL_OK);
+        if (st != GOAL_OK) continue;
+        CHECK_EQ(s.rank, r);
+        goal_schedule_action(&s, 0, &act);
+        CHECK(act.tag == r && act.buf.size == (uint64_t)r + 1);
+    }
+    goal_world_destroy(w);
+}
+
 static void test_world_load_corruption(void) {
     static const int ranks[] = {0, 2};
     goal_world *w = world_of(3, ranks, 2), *l = NULL;
@@ -941,6 +959,7 @@ int main(void) {
     RUN(test_to_graph);
     RUN(test_world);
     RUN(test_world_sparse);
+    RUN(test_world_dense_then_not);
     RUN(test_world_load_corruption);
     RUN(test_nomem_builder);
     RUN(test_nomem_compile_load_world);
