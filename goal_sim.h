@@ -332,6 +332,14 @@ GOAL_API goal_status goal_analyze_replace(const goal_world *w, const goal_analyz
 #include <stdlib.h>
 #define GOAL_MALLOC(size) malloc(size)
 #define GOAL_FREE(ptr) free(ptr)
+#define GOAL_REALLOC(ptr, size) realloc(ptr, size)
+#endif
+/* A hint that memory will be read soon: the simulator and the check know which ranks their
+   next events touch, and a million ranks do not fit in any cache. */
+#if defined(__GNUC__) || defined(__clang__)
+#define GOAL__SIM_PREFETCH(ptr) __builtin_prefetch(ptr)
+#else
+#define GOAL__SIM_PREFETCH(ptr) ((void)(ptr))
 #endif
 
 #define GOAL__SIM_NONE 0xFFFFFFFFu
@@ -359,6 +367,14 @@ static goal_status goal__sim_grow(const goal_allocator *a, void **ptr, size_t *c
     void *np;
     if (need <= *cap) return GOAL_OK;
     while (ncap < need) ncap *= 2;
+#ifdef GOAL_REALLOC
+    /* The default allocator grows in place where it can: no second copy at the peak. */
+    if (*ptr && a->alloc_fn == goal__sim_dalloc) {
+        if (ncap > ((size_t)-1) / elem || !(np = GOAL_REALLOC(*ptr, ncap * elem))) return GOAL_ERR_NOMEM;
+        *ptr = np; *cap = ncap;
+        return GOAL_OK;
+    }
+#endif
     if (!(np = goal__sim_new(a, ncap, elem))) return GOAL_ERR_NOMEM;
     if (*ptr) { memcpy(np, *ptr, *cap * elem); goal__sim_del(a, *ptr); }
     *ptr = np; *cap = ncap;
@@ -790,12 +806,21 @@ typedef struct goal__sim_ev {   /* a queued event; the heap orders by (time, seq
 typedef struct goal__sim_msg {  /* a message in flight or waiting in an unexpected queue */
     uint64_t size, sent;        /* bytes; when its send started */
     int32_t src, tag;
-    uint32_t send;              /* the send's index on src */
-    uint32_t next;              /* free list */
+    uint32_t send;              /* the send's index on src; the free list's link while unused */
     uint8_t cpu, nic;           /* the sender's indices: LogGOPSim charges the receiver on them */
 } goal__sim_msg;
 
+/* What an event needs of its rank, in 32 bytes (half a cache line): the clocks of cpu 0 and
+   nic 0 and the matching queues. Other cpu and nic indices, rare, have their clocks in
+   goal__sim.more. */
+typedef struct goal__sim_rank {
+    uint64_t cpu, nics, nicr;   /* cpu, send nic and receive nic clocks */
+    uint32_t posted, unexp;     /* queue tails: posted receives; unexpected messages */
+} goal__sim_rank;
+
 typedef struct goal__sim_ready { int32_t rank; uint32_t action; uint64_t time; int cls; } goal__sim_ready;
+
+#define GOAL__SIM_DONE 0xFFFFFFFFu    /* need[] of a completed action */
 
 typedef struct goal__sim {
     goal__simw x;
@@ -803,14 +828,14 @@ typedef struct goal__sim {
     int compat;
     void (*event_fn)(void *user, const goal_sim_event *e);
     void *user;
-    uint32_t ncpu, nnic;
-    uint64_t *cpu, *nics, *nicr;     /* p x ncpu, p x nnic, p x nnic clocks */
-    uint32_t *need;                  /* n: sources not yet satisfied */
-    uint8_t *done;                   /* n: 1 when completed */
-    uint32_t *posted, *unexp;        /* p: queue tails (posted recvs; unexpected messages) */
+    uint32_t ncpu, nnic, nmore;      /* nmore = (ncpu - 1) + 2 (nnic - 1) clocks per rank */
+    goal__sim_rank *rk;              /* p */
+    uint64_t *more;                  /* p x nmore: cpu 1.., send nic 1.., receive nic 1.. */
+    uint32_t *need;                  /* n: sources not yet satisfied; GOAL__SIM_DONE */
     goal__simq q;
     goal__sim_msg *msg; size_t capm; uint32_t nmsg, freem;
     goal__sim_ev *heap; size_t nheap, caph;
+    goal__sim_ev *bat; size_t nbat, hbat, capb;   /* the events of the least time, in order */
     goal__sim_ready *ready; size_t nready, capr;
     uint32_t seq;                    /* the one counter LogGOPSim numbers events with */
     uint64_t ndone, events;
@@ -822,8 +847,15 @@ static uint64_t goal__sim_param(int64_t v, uint64_t dflt) {
 }
 /* (s - 1) as LogGOPSim computes it: unsigned, so 0 bytes wrap to 2^64 - 1 (compat only). */
 static uint64_t goal__sim_sm1(const goal__sim *m, uint64_t s) { return s || m->compat ? s - 1u : 0u; }
+static uint64_t *goal__sim_cpu(goal__sim *m, int32_t r, uint8_t c) {
+    return c ? &m->more[(size_t)r * m->nmore + c - 1u] : &m->rk[r].cpu;
+}
+static uint64_t *goal__sim_nic(goal__sim *m, int32_t r, uint8_t n, int recv) {
+    if (!n) return recv ? &m->rk[r].nicr : &m->rk[r].nics;
+    return &m->more[(size_t)r * m->nmore + (m->ncpu - 1u) + (recv ? m->nnic - 1u : 0u) + n - 1u];
+}
 
-/* ---- >>> simulate: the event heap ---------------------------------------------------------- */
+/* ---- >>> simulate: the event queue --------------------------------------------------------- */
 static int goal__sim_before(const goal__sim_ev *a, const goal__sim_ev *b) {
     return a->time < b->time || (a->time == b->time && a->seq < b->seq);
 }
@@ -861,6 +893,58 @@ static goal_status goal__sim_queue(goal__sim *m, uint64_t time, int32_t rank, ui
     ev.time = time; ev.seq = m->seq++; ev.rank = rank; ev.ref = ref;
     return goal__sim_push(m, ev);
 }
+/* Moves every event of the least time from the heap to the batch (in order). */
+static goal_status goal__sim_fill(goal__sim *m) {
+    uint64_t t;
+    m->nbat = m->hbat = 0;
+    if (!m->nheap) return GOAL_OK;
+    t = m->heap[0].time;
+    while (m->nheap && m->heap[0].time == t) {
+        if (GOAL__SIM_GROW(&m->x.a, m->bat, m->capb, m->nbat + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+        m->bat[m->nbat++] = goal__sim_pop(m);
+    }
+    return GOAL_OK;
+}
+/* Asks for what event e will read of its rank (and message), then, once that is in, for
+   its action: two steps, as a record's address is only known from its rank's entry. */
+static void goal__sim_prefetch(const void *p, size_t size) {
+    GOAL__SIM_PREFETCH(p);
+    GOAL__SIM_PREFETCH((const char *)p + size - 1u);
+}
+static void goal__sim_touch_rank(const goal__sim *m, const goal__sim_ev *e) {
+    goal__sim_prefetch(&m->rk[e->rank], sizeof *m->rk);
+    GOAL__SIM_PREFETCH(&m->x.base[e->rank]);
+    GOAL__SIM_PREFETCH(&m->x.recs[e->rank]);
+    if (e->ref & GOAL__SIM_START) goal__sim_prefetch(&m->msg[e->ref & ~GOAL__SIM_START], sizeof *m->msg);
+}
+static void goal__sim_touch_action(const goal__sim *m, int32_t r, uint32_t i) {
+    GOAL__SIM_PREFETCH(m->x.recs[r] + 2u * i);
+    GOAL__SIM_PREFETCH(&m->need[m->x.base[r] + i]);
+}
+/* An arrival's receive is the first posted one, most of the time. */
+static void goal__sim_touch_posted(const goal__sim *m, const goal__sim_ev *e, int deep) {
+    uint32_t t = m->rk[e->rank].posted;
+    if (!(e->ref & GOAL__SIM_START) || t == GOAL__SIM_NONE) return;
+    if (!deep) GOAL__SIM_PREFETCH(&m->q.e[t]);
+    else goal__sim_touch_action(m, e->rank, m->q.e[m->q.e[t].next].ref);
+}
+#define GOAL__SIM_AHEAD 6u
+/* The next event (the batch is not empty): the least of the batch head and the heap top.
+   The batch is in order, so the events after the next are known and their memory is asked
+   for early, in three steps as each address is only known from what the step before
+   brought in: a million ranks do not fit in any cache. */
+static goal__sim_ev goal__sim_next(goal__sim *m) {
+    size_t k = m->hbat + GOAL__SIM_AHEAD;
+    const goal__sim_ev *b = m->bat;
+    if (m->nheap && goal__sim_before(&m->heap[0], &b[m->hbat])) return goal__sim_pop(m);
+    if (k + 2u * GOAL__SIM_AHEAD < m->nbat) goal__sim_touch_rank(m, &b[k + 2u * GOAL__SIM_AHEAD]);
+    if (k + GOAL__SIM_AHEAD < m->nbat) {
+        if (b[k + GOAL__SIM_AHEAD].ref & GOAL__SIM_START) goal__sim_touch_posted(m, &b[k + GOAL__SIM_AHEAD], 0);
+        else goal__sim_touch_action(m, b[k + GOAL__SIM_AHEAD].rank, b[k + GOAL__SIM_AHEAD].ref);
+    }
+    if (k < m->nbat) goal__sim_touch_posted(m, &b[k], 1);
+    return m->bat[m->hbat++];
+}
 
 /* ---- >>> simulate: readiness ---------------------------------------------------------------- */
 /* LogGOPSim queues what became ready after an event rank by rank (ascending), each rank's
@@ -873,7 +957,7 @@ static void goal__sim_dep(void *ctx, int32_t rank, uint32_t a) {
     m->ready[m->nready++].action = a;
 }
 static void goal__sim_complete(goal__sim *m, const goal_schedule *s, uint32_t i) {
-    m->done[m->x.base[s->rank] + i] = 1;
+    m->need[m->x.base[s->rank] + i] = GOAL__SIM_DONE;
     m->ndone++;
     goal__sim_release(s, i, 0, goal__sim_dep, m);
 }
@@ -885,13 +969,12 @@ static int goal__sim_class(const goal_schedule *s, uint32_t i) {
     return goal__sim_kind_class(a.kind);
 }
 /* The event time and kind order of a newly ready action, from the clocks now. */
-static void goal__sim_classify(const goal__sim *m, const goal_schedule *s, goal__sim_ready *rd) {
+static void goal__sim_classify(goal__sim *m, const goal_schedule *s, goal__sim_ready *rd) {
     goal_action a;
-    size_t r = (size_t)rd->rank;
     goal_schedule_action(s, rd->action, &a);
     rd->cls = goal__sim_kind_class(a.kind);
-    rd->time = m->cpu[r * m->ncpu + a.cpu];
-    if (a.kind == GOAL_SEND) rd->time = goal__sim_max(rd->time, m->nics[r * m->nnic + a.nic]);
+    rd->time = *goal__sim_cpu(m, rd->rank, a.cpu);
+    if (a.kind == GOAL_SEND) rd->time = goal__sim_max(rd->time, *goal__sim_nic(m, rd->rank, a.nic, 0));
 }
 static goal_status goal__sim_flush(goal__sim *m) {
     size_t k, left = m->nready;
@@ -928,7 +1011,6 @@ static void goal__sim_emit(const goal__sim *m, goal_sim_event_kind k, int32_t ra
     e.cpu = cpu; e.start = start; e.end = end; e.size = size;
     m->event_fn(m->user, &e);
 }
-static uint64_t *goal__sim_cpu(goal__sim *m, int32_t r, uint8_t c) { return &m->cpu[(size_t)r * m->ncpu + c]; }
 
 /* calc, exec (costs its buffer size) and nop (costs 0): start and complete at once. */
 static goal_status goal__sim_calc(goal__sim *m, const goal_schedule *s, const goal_action *a, goal__sim_ev ev) {
@@ -942,18 +1024,25 @@ static goal_status goal__sim_calc(goal__sim *m, const goal_schedule *s, const go
     return GOAL_OK;
 }
 
+/* A message slot: from the free list, else a new one. */
+static goal_status goal__sim_msg_new(goal__sim *m, uint32_t *id) {
+    if ((*id = m->freem) != GOAL__SIM_NONE) { m->freem = m->msg[*id].send; return GOAL_OK; }
+    if (GOAL__SIM_GROW(&m->x.a, m->msg, m->capm, (size_t)m->nmsg + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+    *id = m->nmsg++;
+    return GOAL_OK;
+}
+static void goal__sim_msg_free(goal__sim *m, uint32_t id) { m->msg[id].send = m->freem; m->freem = id; }
+
 static goal_status goal__sim_send(goal__sim *m, const goal_schedule *s, const goal_action *a, goal__sim_ev ev) {
-    uint64_t *c = goal__sim_cpu(m, ev.rank, a->cpu), *ns = &m->nics[(size_t)ev.rank * m->nnic + a->nic];
+    uint64_t *c = goal__sim_cpu(m, ev.rank, a->cpu), *ns = goal__sim_nic(m, ev.rank, a->nic, 0);
     uint64_t t = ev.time, sm1 = goal__sim_sm1(m, a->buf.size);
     goal__sim_msg *msg;
-    uint32_t id = m->freem;
+    uint32_t id;
     if (goal__sim_max(*c, *ns) > t) { ev.time = goal__sim_max(*c, *ns); return goal__sim_push(m, ev); }
     *c = t + m->o + sm1 * m->O;
     *ns = t + m->g + sm1 * m->G;
     goal__sim_emit(m, GOAL_SIM_EV_SEND, ev.rank, (int32_t)ev.ref, a->peer, -1, a->cpu, t, *c, a->buf.size);
-    if (id != GOAL__SIM_NONE) m->freem = m->msg[id].next;
-    else if (GOAL__SIM_GROW(&m->x.a, m->msg, m->capm, (size_t)m->nmsg + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
-    else id = m->nmsg++;
+    if (goal__sim_msg_new(m, &id) != GOAL_OK) return GOAL_ERR_NOMEM;
     msg = &m->msg[id];
     msg->size = a->buf.size; msg->sent = t; msg->src = ev.rank; msg->tag = a->tag; msg->send = ev.ref;
     msg->cpu = a->cpu; msg->nic = a->nic;
@@ -967,20 +1056,20 @@ static goal_status goal__sim_send(goal__sim *m, const goal_schedule *s, const go
    nic n, whichever side's indices LogGOPSim happens to use) move up to t. */
 static void goal__sim_rendezvous(goal__sim *m, const goal__sim_msg *msg, uint8_t c, uint8_t n, uint64_t t) {
     goal_schedule s;
-    uint64_t *cp = goal__sim_cpu(m, msg->src, c), *ns = &m->nics[(size_t)msg->src * m->nnic + n];
+    uint64_t *cp = goal__sim_cpu(m, msg->src, c), *ns = goal__sim_nic(m, msg->src, n, 0);
     goal__simw_view(&m->x, msg->src, &s);
     goal__sim_complete(m, &s, msg->send);
     *cp = goal__sim_max(*cp, t);
     *ns = goal__sim_max(*ns, t);
 }
-static void goal__sim_msg_free(goal__sim *m, uint32_t id) { m->msg[id].next = m->freem; m->freem = id; }
 
 /* A receive is posted at its time (no CPU needed) and matches a waiting message if any. */
 static goal_status goal__sim_recv(goal__sim *m, const goal_schedule *s, const goal_action *a, goal__sim_ev ev) {
     const goal__simq_ent *e;
+    goal__sim_rank *rk = &m->rk[ev.rank];
     goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
-    if (!(e = goal__simq_take(&m->q, &m->unexp[ev.rank], a->peer, a->tag)))
-        return goal__simq_push(&m->q, &m->x.a, &m->posted[ev.rank], a->peer, a->tag, ev.ref);
+    if (!(e = goal__simq_take(&m->q, &rk->unexp, a->peer, a->tag)))
+        return goal__simq_push(&m->q, &m->x.a, &rk->posted, a->peer, a->tag, ev.ref);
     if (a->buf.size > m->S) goal__sim_rendezvous(m, &m->msg[e->ref], a->cpu, a->nic, ev.time);
     goal__sim_complete(m, s, ev.ref);
     goal__sim_msg_free(m, e->ref);
@@ -992,18 +1081,18 @@ static goal_status goal__sim_recv(goal__sim *m, const goal_schedule *s, const go
 static goal_status goal__sim_arrive(goal__sim *m, goal__sim_ev ev) {
     uint32_t id = ev.ref & ~GOAL__SIM_START;
     goal__sim_msg msg = m->msg[id];
-    uint64_t *c = goal__sim_cpu(m, ev.rank, msg.cpu), *nr = &m->nicr[(size_t)ev.rank * m->nnic + msg.nic];
+    uint64_t *c = goal__sim_cpu(m, ev.rank, msg.cpu), *nr = goal__sim_nic(m, ev.rank, msg.nic, 1);
     uint64_t t = ev.time, sm1 = goal__sim_sm1(m, msg.size);
     const goal__simq_ent *e;
     int32_t recv;
     if (goal__sim_max(*c, *nr) > t) { ev.time = goal__sim_max(*c, *nr); return goal__sim_push(m, ev); }
     *c = t + m->o + goal__sim_max(sm1 * m->O, sm1 * m->G);
     *nr = t + m->g + sm1 * m->G;
-    e = goal__simq_take(&m->q, &m->posted[ev.rank], msg.src, msg.tag);
+    e = goal__simq_take(&m->q, &m->rk[ev.rank].posted, msg.src, msg.tag);
     recv = e ? (int32_t)e->ref : -1;
     goal__sim_emit(m, GOAL_SIM_EV_MSG, msg.src, (int32_t)msg.send, ev.rank, recv, msg.cpu, msg.sent, t, msg.size);
     goal__sim_emit(m, GOAL_SIM_EV_RECV, ev.rank, recv, msg.src, (int32_t)msg.send, msg.cpu, t, *c, msg.size);
-    if (!e) return goal__simq_push(&m->q, &m->x.a, &m->unexp[ev.rank], msg.src, msg.tag, id);
+    if (!e) return goal__simq_push(&m->q, &m->x.a, &m->rk[ev.rank].unexp, msg.src, msg.tag, id);
     if (msg.size > m->S) goal__sim_rendezvous(m, &msg, msg.cpu, msg.nic, t);
     {
         goal_schedule s;
@@ -1042,14 +1131,10 @@ static void goal__sim_scan(goal__sim *m) {
             if (a.nic >= m->nnic) m->nnic = a.nic + 1u;
         }
     }
-}
-static uint64_t *goal__sim_zeros(goal__sim *m, size_t n) {
-    uint64_t *v = (uint64_t *)goal__sim_new(&m->x.a, n, sizeof(uint64_t));
-    if (v) memset(v, 0, n * sizeof(uint64_t));
-    return v;
+    m->nmore = (m->ncpu - 1u) + 2u * (m->nnic - 1u);
 }
 static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_sim_desc *d) {
-    size_t p;
+    size_t p, r;
     goal_status st = goal__simw_init(&m->x, w, &d->alloc);
     if (st != GOAL_OK) return st;
     p = (size_t)m->x.p;
@@ -1058,17 +1143,16 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
     m->compat = d->loggopsim_compat; m->event_fn = d->event_fn; m->user = d->user;
     m->q.freel = m->freem = GOAL__SIM_NONE;
     m->need = (uint32_t *)goal__sim_new(&m->x.a, m->x.n, sizeof(uint32_t));
-    m->done = (uint8_t *)goal__sim_new(&m->x.a, m->x.n, 1);
-    m->posted = (uint32_t *)goal__sim_new(&m->x.a, 2 * p, sizeof(uint32_t));
-    if (!m->need || !m->done || !m->posted) return GOAL_ERR_NOMEM;
-    m->unexp = m->posted + p;
-    memset(m->posted, 0xFF, 2 * p * sizeof(uint32_t));
-    memset(m->done, 0, m->x.n);
+    m->rk = (goal__sim_rank *)goal__sim_new(&m->x.a, p, sizeof(goal__sim_rank));
+    if (!m->need || !m->rk) return GOAL_ERR_NOMEM;
     goal__sim_scan(m);
-    m->cpu = goal__sim_zeros(m, p * m->ncpu);
-    m->nics = goal__sim_zeros(m, 2 * p * m->nnic);
-    if (!m->cpu || !m->nics) return GOAL_ERR_NOMEM;
-    m->nicr = m->nics + p * m->nnic;
+    m->more = (uint64_t *)goal__sim_new(&m->x.a, p * m->nmore, sizeof(uint64_t));
+    if (!m->more) return GOAL_ERR_NOMEM;
+    memset(m->more, 0, p * m->nmore * sizeof(uint64_t));
+    for (r = 0; r < p; r++) {
+        m->rk[r].cpu = m->rk[r].nics = m->rk[r].nicr = 0;
+        m->rk[r].posted = m->rk[r].unexp = GOAL__SIM_NONE;
+    }
     return GOAL_OK;
 }
 /* LogGOPSim first queues every rank's independent actions at time 0 (ranks in order, send /
@@ -1103,8 +1187,10 @@ static goal_status goal__sim_sweep(goal__sim *m) {
 }
 static goal_status goal__sim_loop(goal__sim *m) {
     goal_status st = goal__sim_sweep(m);
-    while (st == GOAL_OK && m->nheap) {
-        st = goal__sim_event(m, goal__sim_pop(m));
+    while (st == GOAL_OK) {
+        if (m->hbat == m->nbat && (st = goal__sim_fill(m)) != GOAL_OK) break;
+        if (m->hbat == m->nbat) break;
+        st = goal__sim_event(m, goal__sim_next(m));
         if (st == GOAL_OK) st = goal__sim_flush(m);
     }
     m->events = m->seq;
@@ -1112,22 +1198,21 @@ static goal_status goal__sim_loop(goal__sim *m) {
 }
 static void goal__sim_free(goal__sim *m) {
     const goal_allocator *a = &m->x.a;
-    goal__sim_del(a, m->need); goal__sim_del(a, m->done); goal__sim_del(a, m->posted);
-    goal__sim_del(a, m->cpu); goal__sim_del(a, m->nics); goal__sim_del(a, m->msg);
-    goal__sim_del(a, m->heap); goal__sim_del(a, m->ready);
+    goal__sim_del(a, m->need); goal__sim_del(a, m->rk); goal__sim_del(a, m->more); goal__sim_del(a, m->msg);
+    goal__sim_del(a, m->heap); goal__sim_del(a, m->bat); goal__sim_del(a, m->ready);
     goal__simq_free(&m->q, a);
     goal__simw_free(&m->x);
 }
 
 /* Every rank's time: its largest CPU clock. */
-static goal_status goal__sim_times(const goal__sim *m, goal_sim_result *out) {
+static goal_status goal__sim_times(goal__sim *m, goal_sim_result *out) {
     int32_t r;
     uint32_t c;
     out->finish = (uint64_t *)goal__sim_new(&m->x.a, (size_t)m->x.p, sizeof(uint64_t));
     if (!out->finish) return GOAL_ERR_NOMEM;
     for (r = 0; r < m->x.p; r++) {
         uint64_t t = 0;
-        for (c = 0; c < m->ncpu; c++) t = goal__sim_max(t, m->cpu[(size_t)r * m->ncpu + c]);
+        for (c = 0; c < m->ncpu; c++) t = goal__sim_max(t, *goal__sim_cpu(m, r, (uint8_t)c));
         out->finish[r] = t;
         if (t > out->max || r == 0) { out->max = t; out->max_rank = r; }
     }
@@ -1143,16 +1228,16 @@ static size_t goal__sim_stuck_walk(const goal__sim *m, goal_sim_result *out) {
     size_t k = 0;
     int32_t r;
     for (r = 0; r < m->x.p; r++) {
-        uint32_t i, b = m->x.base[r], t = m->unexp[r];
+        uint32_t i, b = m->x.base[r], t = m->rk[r].unexp;
         for (i = 0; i < m->x.base[r + 1] - b; i++)
-            if (!m->done[b + i]) k = goal__sim_stuck_add(out, k, r, i, m->need[b + i] == 0);
+            if (m->need[b + i] != GOAL__SIM_DONE) k = goal__sim_stuck_add(out, k, r, i, m->need[b + i] == 0);
         if (t == GOAL__SIM_NONE) continue;
         do {
             const goal__sim_msg *msg;
             t = m->q.e[t].next;
             msg = &m->msg[m->q.e[t].ref];
             k = goal__sim_stuck_add(out, k, msg->src, msg->send, 1);
-        } while (t != m->unexp[r]);
+        } while (t != m->rk[r].unexp);
     }
     return k;
 }
