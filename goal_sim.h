@@ -325,6 +325,7 @@ GOAL_API goal_status goal_analyze_replace(const goal_world *w, const goal_analyz
 #include <string.h>
 #include <stdio.h>
 #include <stdarg.h>
+#include <stdlib.h>   /* qsort */
 #if defined(GOAL_MALLOC) != defined(GOAL_FREE)
 #error "define both GOAL_MALLOC and GOAL_FREE, or neither"
 #endif
@@ -363,7 +364,7 @@ static void *goal__sim_new(const goal_allocator *a, size_t n, size_t elem) {
 static void goal__sim_del(const goal_allocator *a, void *p) { if (p) a->free_fn(p, a->user); }
 /* Grows *ptr (holding *cap elements) to hold at least need; doubling keeps pushes O(1). */
 static goal_status goal__sim_grow(const goal_allocator *a, void **ptr, size_t *cap, size_t need, size_t elem) {
-    size_t ncap = *cap ? *cap : 64;
+    size_t ncap = *cap ? *cap : 4;
     void *np;
     if (need <= *cap) return GOAL_OK;
     while (ncap < need) ncap *= 2;
@@ -448,13 +449,17 @@ static goal_sim_ref goal__sim_ref(int32_t rank, int32_t action) {
 
 /* ---- >>> matching queues ----------------------------------------------------------------- */
 /* FIFO lists in one pool, each a circular list known by its tail (tail->next = head), so a
-   rank's queue costs one word. peer and tag are the entry's own; ref says what it is. */
-typedef struct goal__simq_ent { int32_t peer, tag; uint32_t ref, next; } goal__simq_ent;
+   rank's queue costs one word. An entry is only what it refers to (ref): its peer and tag
+   come from the caller's key function, out of the action record or message that the caller
+   reads anyway when the entry matches. A million posted receives then take 8 MB, not 16. */
+typedef struct goal__simq_ent { uint32_t ref, next; } goal__simq_ent;
 typedef struct goal__simq { goal__simq_ent *e; size_t cap; uint32_t n, freel; } goal__simq;
+/* The peer and tag of entry ref of a queue of rank owner. */
+typedef void (*goal__simq_key_fn)(const void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag);
 
 static int goal__sim_accepts(int32_t x, int32_t y) { return x == y || x == GOAL_ANY || y == GOAL_ANY; }
 
-static goal_status goal__simq_push(goal__simq *q, const goal_allocator *a, uint32_t *tail, int32_t peer, int32_t tag, uint32_t ref) {
+static goal_status goal__simq_push(goal__simq *q, const goal_allocator *a, uint32_t *tail, uint32_t ref) {
     uint32_t k = q->freel;
     goal__simq_ent *e;
     if (k != GOAL__SIM_NONE) q->freel = q->e[k].next;
@@ -463,30 +468,33 @@ static goal_status goal__simq_push(goal__simq *q, const goal_allocator *a, uint3
         k = q->n++;
     }
     e = &q->e[k];
-    e->peer = peer; e->tag = tag; e->ref = ref;
+    e->ref = ref;
     if (*tail == GOAL__SIM_NONE) e->next = k;
     else { e->next = q->e[*tail].next; q->e[*tail].next = k; }
     *tail = k;
     return GOAL_OK;
 }
-/* Removes the first entry that accepts (peer, tag) and returns it (NULL when none); the
-   returned entry stays readable until the next push. */
-static const goal__simq_ent *goal__simq_take(goal__simq *q, uint32_t *tail, int32_t peer, int32_t tag) {
+/* Removes the first entry of owner's queue *tail that accepts (peer, tag) and returns its
+   ref (GOAL__SIM_NONE when none). */
+static uint32_t goal__simq_take(goal__simq *q, uint32_t *tail, int32_t peer, int32_t tag, goal__simq_key_fn key,
+                                const void *ctx, int32_t owner) {
     uint32_t prev = *tail, k;
-    if (prev == GOAL__SIM_NONE) return NULL;
+    if (prev == GOAL__SIM_NONE) return GOAL__SIM_NONE;
     do {
         goal__simq_ent *e;
+        int32_t ep, et;
         k = q->e[prev].next;
         e = &q->e[k];
-        if (goal__sim_accepts(e->peer, peer) && goal__sim_accepts(e->tag, tag)) {
+        key(ctx, owner, e->ref, &ep, &et);
+        if (goal__sim_accepts(ep, peer) && goal__sim_accepts(et, tag)) {
             if (k == prev) *tail = GOAL__SIM_NONE;
             else { q->e[prev].next = e->next; if (k == *tail) *tail = prev; }
             e->next = q->freel; q->freel = k;
-            return e;
+            return e->ref;
         }
         prev = k;
     } while (k != *tail);
-    return NULL;
+    return GOAL__SIM_NONE;
 }
 static void goal__simq_free(goal__simq *q, const goal_allocator *a) { goal__sim_del(a, q->e); q->e = NULL; }
 
@@ -568,25 +576,38 @@ static goal_status goal__chk_match(goal__chk *c, goal_sim_ref send, goal_sim_ref
     goal__chk_complete(c, recv.rank, (uint32_t)recv.action);
     return st;
 }
-/* One action taken from MQ: start it, then match it or let it wait. */
-static goal_status goal__chk_step(goal__chk *c, goal_sim_ref f) {
+/* Queue entries of the check are MQ positions: every action has one, and it names both
+   the action and its rank. A send's peer is its own rank; a receive's is its source. */
+static void goal__chk_key(const void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag) {
+    const goal__chk *c = (const goal__chk *)ctx;
+    goal_sim_ref f = c->fifo[ref];
     goal_schedule s;
     goal_action a;
-    const goal__simq_ent *e;
-    uint32_t i = (uint32_t)f.action;
+    (void)owner;
+    goal__simw_view(&c->x, f.rank, &s);
+    goal_schedule_action(&s, (uint32_t)f.action, &a);
+    *peer = a.kind == GOAL_SEND ? f.rank : a.peer;
+    *tag = a.tag;
+}
+/* The action at MQ position pos: start it, then match it or let it wait. */
+static goal_status goal__chk_step(goal__chk *c, uint32_t pos) {
+    goal_schedule s;
+    goal_action a;
+    goal_sim_ref f = c->fifo[pos];
+    uint32_t i = (uint32_t)f.action, e;
     goal__simw_view(&c->x, f.rank, &s);
     goal_schedule_action(&s, i, &a);
     goal__chk_start(c, &s, i);
     if (a.kind == GOAL_SEND) {
         if (c->eager && a.buf.size <= c->eager) goal__chk_complete(c, f.rank, i);
-        if ((e = goal__simq_take(&c->q, &c->posted[a.peer], f.rank, a.tag)) != NULL)
-            return goal__chk_match(c, f, goal__sim_ref(a.peer, (int32_t)e->ref));
-        return goal__simq_push(&c->q, &c->x.a, &c->unexp[a.peer], f.rank, a.tag, i);
+        if ((e = goal__simq_take(&c->q, &c->posted[a.peer], f.rank, a.tag, goal__chk_key, c, a.peer)) != GOAL__SIM_NONE)
+            return goal__chk_match(c, f, c->fifo[e]);
+        return goal__simq_push(&c->q, &c->x.a, &c->unexp[a.peer], pos);
     }
     if (a.kind == GOAL_RECV) {
-        if ((e = goal__simq_take(&c->q, &c->unexp[f.rank], a.peer, a.tag)) != NULL)
-            return goal__chk_match(c, goal__sim_ref(e->peer, (int32_t)e->ref), f);
-        return goal__simq_push(&c->q, &c->x.a, &c->posted[f.rank], a.peer, a.tag, i);
+        if ((e = goal__simq_take(&c->q, &c->unexp[f.rank], a.peer, a.tag, goal__chk_key, c, f.rank)) != GOAL__SIM_NONE)
+            return goal__chk_match(c, c->fifo[e], f);
+        return goal__simq_push(&c->q, &c->x.a, &c->posted[f.rank], pos);
     }
     goal__chk_complete(c, f.rank, i);
     return GOAL_OK;
@@ -639,19 +660,20 @@ static void goal__chk_blockers(goal__chk *c, uint32_t *next) {
         }
     }
 }
-/* Gives the first entry of queue *tail that accepts (peer, tag) and has no counterpart yet
-   the never-started action g as its counterpart. owner: rank of the entries' actions, or -1
-   when the entry's peer is its owner (unexpected sends). */
-static void goal__chk_counterpart(goal__chk *c, uint32_t *next, uint32_t tail, int32_t owner, int32_t peer, int32_t tag, uint32_t g) {
+/* Gives the first entry of queue tail that accepts (peer, tag) and has no counterpart yet
+   the never-started action g as its counterpart. */
+static void goal__chk_counterpart(goal__chk *c, uint32_t *next, uint32_t tail, int32_t peer, int32_t tag, uint32_t g) {
     uint32_t k = tail;
     if (tail == GOAL__SIM_NONE) return;
     do {
-        const goal__simq_ent *e;
+        goal_sim_ref f;
         uint32_t id;
+        int32_t ep, et;
         k = c->q.e[k].next;
-        e = &c->q.e[k];
-        id = c->x.base[owner >= 0 ? owner : e->peer] + e->ref;
-        if (next[id] == GOAL__SIM_NONE && goal__sim_accepts(e->peer, peer) && goal__sim_accepts(e->tag, tag)) {
+        f = c->fifo[c->q.e[k].ref];
+        id = c->x.base[f.rank] + (uint32_t)f.action;
+        goal__chk_key(c, -1, c->q.e[k].ref, &ep, &et);
+        if (next[id] == GOAL__SIM_NONE && goal__sim_accepts(ep, peer) && goal__sim_accepts(et, tag)) {
             next[id] = g;
             return;
         }
@@ -667,8 +689,8 @@ static void goal__chk_counterparts(goal__chk *c, uint32_t *next) {
             goal_action a;
             if (c->st[b + i] != GOAL__CHK_WAIT) continue;
             goal_schedule_action(&s, i, &a);
-            if (a.kind == GOAL_SEND) goal__chk_counterpart(c, next, c->posted[a.peer], a.peer, r, a.tag, b + i);
-            if (a.kind == GOAL_RECV) goal__chk_counterpart(c, next, c->unexp[r], -1, a.peer, a.tag, b + i);
+            if (a.kind == GOAL_SEND) goal__chk_counterpart(c, next, c->posted[a.peer], r, a.tag, b + i);
+            if (a.kind == GOAL_RECV) goal__chk_counterpart(c, next, c->unexp[r], a.peer, a.tag, b + i);
         }
     }
 }
@@ -743,7 +765,7 @@ goal_status goal_sim_check(const goal_world *w, const goal_sim_check_desc *desc,
     out->alloc_ = c.x.a;
     c.eager = d.eager_limit; c.keep_pairs = !d.no_pairs; c.res = out;
     if (st == GOAL_OK) st = goal__chk_init(&c);
-    while (st == GOAL_OK && c.head < c.tail) st = goal__chk_step(&c, c.fifo[c.head++]);
+    while (st == GOAL_OK && c.head < c.tail) st = goal__chk_step(&c, (uint32_t)c.head++);
     for (; st == GOAL_OK && done < c.x.n && c.st[done] == GOAL__CHK_DONE; done++) {}
     if (st == GOAL_OK && done < c.x.n) st = goal__chk_explain(&c);
     goal__chk_free(&c);
@@ -818,6 +840,17 @@ typedef struct goal__sim_rank {
     uint32_t posted, unexp;     /* queue tails: posted receives; unexpected messages */
 } goal__sim_rank;
 
+typedef struct goal__sim_item { uint32_t seq; int32_t rank; uint32_t ref; } goal__sim_item;
+typedef struct goal__sim_run {
+    goal__sim_item *it; size_t n, head, cap;
+    int unsorted;               /* an item was added below the last one since the last sort */
+} goal__sim_run;
+typedef struct goal__sim_bucket {
+    uint64_t time;
+    goal__sim_run run[2];       /* 0: queued, 1: put back */
+    uint32_t next;              /* free list */
+} goal__sim_bucket;
+
 typedef struct goal__sim_ready { int32_t rank; uint32_t action; uint64_t time; int cls; } goal__sim_ready;
 
 #define GOAL__SIM_DONE 0xFFFFFFFFu    /* need[] of a completed action */
@@ -834,8 +867,9 @@ typedef struct goal__sim {
     uint32_t *need;                  /* n: sources not yet satisfied; GOAL__SIM_DONE */
     goal__simq q;
     goal__sim_msg *msg; size_t capm; uint32_t nmsg, freem;
-    goal__sim_ev *heap; size_t nheap, caph;
-    goal__sim_ev *bat; size_t nbat, hbat, capb;   /* the events of the least time, in order */
+    goal__sim_bucket *bk; size_t capbk; uint32_t nbk, freebk;   /* the event queue: buckets, */
+    uint32_t *bh; size_t nbh, capbh;                             /* live ones by time, */
+    uint32_t *tab; size_t captab;                                /* live ones by hash of time */
     goal__sim_ready *ready; size_t nready, capr;
     uint32_t seq;                    /* the one counter LogGOPSim numbers events with */
     uint64_t ndone, events;
@@ -856,62 +890,136 @@ static uint64_t *goal__sim_nic(goal__sim *m, int32_t r, uint8_t n, int recv) {
 }
 
 /* ---- >>> simulate: the event queue --------------------------------------------------------- */
-static int goal__sim_before(const goal__sim_ev *a, const goal__sim_ev *b) {
-    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+/* Events come out in (time, seq) order. They wait in buckets, one per distinct time (a
+   broadcast to a million ranks has fewer than 200), found by a hash of the time; the live
+   buckets are in a heap by time. A bucket has two runs: events queued now, whose numbers only
+   grow, so the run is in order as it is written, and events put back to wait for a busy CPU
+   or NIC, which keep their older numbers and are sorted when needed. Its next event is the
+   lesser head. So queueing costs no sifting through a third of a million events, and the
+   events ahead in a run are known: their memory is asked for early (goal__sim_ahead). */
+static size_t goal__sim_slot(const goal__sim *m, uint64_t t) {
+    return (size_t)((t * 0x9E3779B97F4A7C15ull) >> 32) & (m->captab - 1u);
 }
-/* A 4-ary heap: half the depth of a binary one, and the four children share a cache line
-   or two, which matters when a million ranks keep a third of a million events queued. */
-#define GOAL__SIM_ARITY 4u
-static goal_status goal__sim_push(goal__sim *m, goal__sim_ev ev) {
+/* The live bucket of time t, GOAL__SIM_NONE when none (open addressing, linear probing). */
+static uint32_t goal__sim_find(const goal__sim *m, uint64_t t) {
+    size_t k;
+    if (!m->captab) return GOAL__SIM_NONE;
+    for (k = goal__sim_slot(m, t); m->tab[k] != GOAL__SIM_NONE; k = (k + 1u) & (m->captab - 1u))
+        if (m->bk[m->tab[k]].time == t) return m->tab[k];
+    return GOAL__SIM_NONE;
+}
+static void goal__sim_tab_put(goal__sim *m, uint32_t id) {
+    size_t k = goal__sim_slot(m, m->bk[id].time);
+    while (m->tab[k] != GOAL__SIM_NONE) k = (k + 1u) & (m->captab - 1u);
+    m->tab[k] = id;
+}
+/* Removes bucket id, moving later entries of its probe chain back into the hole. */
+static void goal__sim_tab_del(goal__sim *m, uint32_t id) {
+    size_t mask = m->captab - 1u, k = goal__sim_slot(m, m->bk[id].time), j;
+    while (m->tab[k] != id) k = (k + 1u) & mask;
+    for (j = (k + 1u) & mask; m->tab[j] != GOAL__SIM_NONE; j = (j + 1u) & mask) {
+        size_t home = goal__sim_slot(m, m->bk[m->tab[j]].time);
+        if (((j - home) & mask) >= ((j - k) & mask)) { m->tab[k] = m->tab[j]; k = j; }
+    }
+    m->tab[k] = GOAL__SIM_NONE;
+}
+/* Keeps the table at most half full: doubles it and puts the live buckets back. */
+static goal_status goal__sim_tab_room(goal__sim *m) {
+    size_t k, cap = m->captab ? 2u * m->captab : 64u;
+    uint32_t *t;
+    if (2u * (m->nbh + 1u) <= m->captab) return GOAL_OK;
+    if (!(t = (uint32_t *)goal__sim_new(&m->x.a, cap, sizeof(uint32_t)))) return GOAL_ERR_NOMEM;
+    memset(t, 0xFF, cap * sizeof(uint32_t));
+    goal__sim_del(&m->x.a, m->tab);
+    m->tab = t; m->captab = cap;
+    for (k = 0; k < m->nbh; k++) goal__sim_tab_put(m, m->bh[k]);
+    return GOAL_OK;
+}
+
+/* The heap of live buckets, by time (distinct). */
+static int goal__sim_earlier(const goal__sim *m, uint32_t a, uint32_t b) { return m->bk[a].time < m->bk[b].time; }
+static void goal__sim_bh_push(goal__sim *m, uint32_t id) {
     size_t i;
-    if (GOAL__SIM_GROW(&m->x.a, m->heap, m->caph, m->nheap + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
-    for (i = m->nheap++; i > 0; i = (i - 1) / GOAL__SIM_ARITY) {
-        goal__sim_ev *up = &m->heap[(i - 1) / GOAL__SIM_ARITY];
-        if (!goal__sim_before(&ev, up)) break;
-        m->heap[i] = *up;
+    for (i = m->nbh++; i > 0 && goal__sim_earlier(m, id, m->bh[(i - 1) / 2]); i = (i - 1) / 2) m->bh[i] = m->bh[(i - 1) / 2];
+    m->bh[i] = id;
+}
+static void goal__sim_bh_pop(goal__sim *m) {
+    uint32_t last = m->bh[--m->nbh];
+    size_t i = 0, c;
+    while ((c = 2 * i + 1) < m->nbh) {
+        if (c + 1 < m->nbh && goal__sim_earlier(m, m->bh[c + 1], m->bh[c])) c++;
+        if (!goal__sim_earlier(m, m->bh[c], last)) break;
+        m->bh[i] = m->bh[c];
+        i = c;
     }
-    m->heap[i] = ev;
+    if (m->nbh) m->bh[i] = last;
+}
+
+/* The bucket of time t, a new one if there is none. */
+static goal_status goal__sim_bucket_of(goal__sim *m, uint64_t t, uint32_t *id) {
+    goal__sim_bucket *b;
+    if ((*id = goal__sim_find(m, t)) != GOAL__SIM_NONE) return GOAL_OK;
+    if (goal__sim_tab_room(m) != GOAL_OK || GOAL__SIM_GROW(&m->x.a, m->bh, m->capbh, m->nbh + 1u) != GOAL_OK)
+        return GOAL_ERR_NOMEM;
+    if ((*id = m->freebk) != GOAL__SIM_NONE) m->freebk = m->bk[*id].next;
+    else {
+        if (GOAL__SIM_GROW(&m->x.a, m->bk, m->capbk, (size_t)m->nbk + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+        *id = m->nbk++;
+        memset(&m->bk[*id], 0, sizeof *b);
+    }
+    b = &m->bk[*id];
+    b->time = t;
+    goal__sim_tab_put(m, *id);
+    goal__sim_bh_push(m, *id);
     return GOAL_OK;
 }
-static goal__sim_ev goal__sim_pop(goal__sim *m) {
-    goal__sim_ev top = m->heap[0], last = m->heap[--m->nheap];
-    size_t i = 0, n = m->nheap;
-    for (;;) {
-        size_t c = GOAL__SIM_ARITY * i + 1, k, best = c;
-        if (c >= n) break;
-        for (k = c + 1; k < c + GOAL__SIM_ARITY && k < n; k++)
-            if (goal__sim_before(&m->heap[k], &m->heap[best])) best = k;
-        if (!goal__sim_before(&m->heap[best], &last)) break;
-        m->heap[i] = m->heap[best];
-        i = best;
-    }
-    if (n) m->heap[i] = last;
-    return top;
+static goal_status goal__sim_put(goal__sim *m, uint64_t time, uint32_t seq, int32_t rank, uint32_t ref, int back) {
+    goal__sim_run *r;
+    uint32_t id;
+    if (goal__sim_bucket_of(m, time, &id) != GOAL_OK) return GOAL_ERR_NOMEM;
+    r = &m->bk[id].run[back];
+    if (GOAL__SIM_GROW(&m->x.a, r->it, r->cap, r->n + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+    if (r->n > r->head && r->it[r->n - 1].seq > seq) r->unsorted = 1;
+    r->it[r->n].seq = seq; r->it[r->n].rank = rank; r->it[r->n++].ref = ref;
+    return GOAL_OK;
 }
+/* Queues a new event: the next number, after everything queued so far. */
 static goal_status goal__sim_queue(goal__sim *m, uint64_t time, int32_t rank, uint32_t ref) {
-    goal__sim_ev ev;
-    ev.time = time; ev.seq = m->seq++; ev.rank = rank; ev.ref = ref;
-    return goal__sim_push(m, ev);
+    return goal__sim_put(m, time, m->seq++, rank, ref, 0);
 }
-/* Moves every event of the least time from the heap to the batch (in order). */
-static goal_status goal__sim_fill(goal__sim *m) {
-    uint64_t t;
-    m->nbat = m->hbat = 0;
-    if (!m->nheap) return GOAL_OK;
-    t = m->heap[0].time;
-    while (m->nheap && m->heap[0].time == t) {
-        if (GOAL__SIM_GROW(&m->x.a, m->bat, m->capb, m->nbat + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
-        m->bat[m->nbat++] = goal__sim_pop(m);
-    }
-    return GOAL_OK;
+/* Puts event ev back for later (its resource is busy until ev.time); it keeps its number. */
+static goal_status goal__sim_later(goal__sim *m, goal__sim_ev ev) {
+    return goal__sim_put(m, ev.time, ev.seq, ev.rank, ev.ref, 1);
 }
-/* Asks for what event e will read of its rank (and message), then, once that is in, for
-   its action: two steps, as a record's address is only known from its rank's entry. */
+
+static int goal__sim_by_seq(const void *a, const void *b) {
+    uint32_t x = ((const goal__sim_item *)a)->seq, y = ((const goal__sim_item *)b)->seq;
+    return x < y ? -1 : x > y;
+}
+static void goal__sim_run_order(goal__sim_run *r) {
+    if (!r->unsorted) return;
+    qsort(r->it + r->head, r->n - r->head, sizeof *r->it, goal__sim_by_seq);
+    r->unsorted = 0;
+}
+/* The earliest bucket is done: it waits on the free list for another time, without its
+   runs (kept, they would hold every bucket's largest size at once). */
+static void goal__sim_retire(goal__sim *m, uint32_t id) {
+    goal__sim_bucket *b = &m->bk[id];
+    goal__sim_bh_pop(m);
+    goal__sim_tab_del(m, id);
+    goal__sim_del(&m->x.a, b->run[0].it);
+    goal__sim_del(&m->x.a, b->run[1].it);
+    memset(b, 0, sizeof *b);
+    b->next = m->freebk;
+    m->freebk = id;
+}
+/* Asks for what an event will read of its rank (and message), then, once that is in, for
+   its action: in steps, as each address is only known from what the step before brought. */
 static void goal__sim_prefetch(const void *p, size_t size) {
     GOAL__SIM_PREFETCH(p);
     GOAL__SIM_PREFETCH((const char *)p + size - 1u);
 }
-static void goal__sim_touch_rank(const goal__sim *m, const goal__sim_ev *e) {
+static void goal__sim_touch_rank(const goal__sim *m, const goal__sim_item *e) {
     goal__sim_prefetch(&m->rk[e->rank], sizeof *m->rk);
     GOAL__SIM_PREFETCH(&m->x.base[e->rank]);
     GOAL__SIM_PREFETCH(&m->x.recs[e->rank]);
@@ -922,28 +1030,37 @@ static void goal__sim_touch_action(const goal__sim *m, int32_t r, uint32_t i) {
     GOAL__SIM_PREFETCH(&m->need[m->x.base[r] + i]);
 }
 /* An arrival's receive is the first posted one, most of the time. */
-static void goal__sim_touch_posted(const goal__sim *m, const goal__sim_ev *e, int deep) {
+static void goal__sim_touch_posted(const goal__sim *m, const goal__sim_item *e, int deep) {
     uint32_t t = m->rk[e->rank].posted;
     if (!(e->ref & GOAL__SIM_START) || t == GOAL__SIM_NONE) return;
     if (!deep) GOAL__SIM_PREFETCH(&m->q.e[t]);
     else goal__sim_touch_action(m, e->rank, m->q.e[m->q.e[t].next].ref);
 }
 #define GOAL__SIM_AHEAD 6u
-/* The next event (the batch is not empty): the least of the batch head and the heap top.
-   The batch is in order, so the events after the next are known and their memory is asked
-   for early, in three steps as each address is only known from what the step before
-   brought in: a million ranks do not fit in any cache. */
-static goal__sim_ev goal__sim_next(goal__sim *m) {
-    size_t k = m->hbat + GOAL__SIM_AHEAD;
-    const goal__sim_ev *b = m->bat;
-    if (m->nheap && goal__sim_before(&m->heap[0], &b[m->hbat])) return goal__sim_pop(m);
-    if (k + 2u * GOAL__SIM_AHEAD < m->nbat) goal__sim_touch_rank(m, &b[k + 2u * GOAL__SIM_AHEAD]);
-    if (k + GOAL__SIM_AHEAD < m->nbat) {
-        if (b[k + GOAL__SIM_AHEAD].ref & GOAL__SIM_START) goal__sim_touch_posted(m, &b[k + GOAL__SIM_AHEAD], 0);
-        else goal__sim_touch_action(m, b[k + GOAL__SIM_AHEAD].rank, b[k + GOAL__SIM_AHEAD].ref);
+static void goal__sim_ahead(const goal__sim *m, const goal__sim_run *r) {
+    size_t k = r->head + GOAL__SIM_AHEAD;
+    const goal__sim_item *it = r->it;
+    if (k + 2u * GOAL__SIM_AHEAD < r->n) goal__sim_touch_rank(m, &it[k + 2u * GOAL__SIM_AHEAD]);
+    if (k + GOAL__SIM_AHEAD < r->n) {
+        if (it[k + GOAL__SIM_AHEAD].ref & GOAL__SIM_START) goal__sim_touch_posted(m, &it[k + GOAL__SIM_AHEAD], 0);
+        else goal__sim_touch_action(m, it[k + GOAL__SIM_AHEAD].rank, it[k + GOAL__SIM_AHEAD].ref);
     }
-    if (k < m->nbat) goal__sim_touch_posted(m, &b[k], 1);
-    return m->bat[m->hbat++];
+    if (k < r->n) goal__sim_touch_posted(m, &it[k], 1);
+}
+/* Takes the next event (the queue is not empty). */
+static goal__sim_ev goal__sim_next(goal__sim *m) {
+    uint32_t id = m->bh[0];
+    goal__sim_bucket *b = &m->bk[id];
+    goal__sim_run *r = &b->run[0], *back = &b->run[1];
+    goal__sim_ev ev;
+    goal__sim_run_order(r);
+    goal__sim_run_order(back);
+    if (r->head == r->n || (back->head < back->n && back->it[back->head].seq < r->it[r->head].seq)) r = back;
+    goal__sim_ahead(m, r);
+    ev.time = b->time; ev.seq = r->it[r->head].seq; ev.rank = r->it[r->head].rank; ev.ref = r->it[r->head].ref;
+    r->head++;
+    if (b->run[0].head == b->run[0].n && back->head == back->n) goal__sim_retire(m, id);
+    return ev;
 }
 
 /* ---- >>> simulate: readiness ---------------------------------------------------------------- */
@@ -1016,7 +1133,7 @@ static void goal__sim_emit(const goal__sim *m, goal_sim_event_kind k, int32_t ra
 static goal_status goal__sim_calc(goal__sim *m, const goal_schedule *s, const goal_action *a, goal__sim_ev ev) {
     uint64_t cost = a->kind == GOAL_CALC ? a->cost : a->kind == GOAL_EXEC ? a->buf.size : 0u;
     uint64_t *c = goal__sim_cpu(m, ev.rank, a->cpu);
-    if (*c > ev.time) { ev.time = *c; return goal__sim_push(m, ev); }
+    if (*c > ev.time) { ev.time = *c; return goal__sim_later(m, ev); }
     *c = ev.time + cost;
     goal__sim_emit(m, GOAL_SIM_EV_CALC, ev.rank, (int32_t)ev.ref, -1, -1, a->cpu, ev.time, *c, cost);
     goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
@@ -1038,7 +1155,7 @@ static goal_status goal__sim_send(goal__sim *m, const goal_schedule *s, const go
     uint64_t t = ev.time, sm1 = goal__sim_sm1(m, a->buf.size);
     goal__sim_msg *msg;
     uint32_t id;
-    if (goal__sim_max(*c, *ns) > t) { ev.time = goal__sim_max(*c, *ns); return goal__sim_push(m, ev); }
+    if (goal__sim_max(*c, *ns) > t) { ev.time = goal__sim_max(*c, *ns); return goal__sim_later(m, ev); }
     *c = t + m->o + sm1 * m->O;
     *ns = t + m->g + sm1 * m->G;
     goal__sim_emit(m, GOAL_SIM_EV_SEND, ev.rank, (int32_t)ev.ref, a->peer, -1, a->cpu, t, *c, a->buf.size);
@@ -1063,16 +1180,30 @@ static void goal__sim_rendezvous(goal__sim *m, const goal__sim_msg *msg, uint8_t
     *ns = goal__sim_max(*ns, t);
 }
 
+/* Posted receives are entered by action index, unexpected messages by message id. */
+static void goal__sim_posted_key(const void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag) {
+    goal_schedule s;
+    goal_action a;
+    goal__simw_view(&((const goal__sim *)ctx)->x, owner, &s);
+    goal_schedule_action(&s, ref, &a);
+    *peer = a.peer; *tag = a.tag;
+}
+static void goal__sim_unexp_key(const void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag) {
+    const goal__sim_msg *msg = &((const goal__sim *)ctx)->msg[ref];
+    (void)owner;
+    *peer = msg->src; *tag = msg->tag;
+}
+
 /* A receive is posted at its time (no CPU needed) and matches a waiting message if any. */
 static goal_status goal__sim_recv(goal__sim *m, const goal_schedule *s, const goal_action *a, goal__sim_ev ev) {
-    const goal__simq_ent *e;
     goal__sim_rank *rk = &m->rk[ev.rank];
+    uint32_t id;
     goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
-    if (!(e = goal__simq_take(&m->q, &rk->unexp, a->peer, a->tag)))
-        return goal__simq_push(&m->q, &m->x.a, &rk->posted, a->peer, a->tag, ev.ref);
-    if (a->buf.size > m->S) goal__sim_rendezvous(m, &m->msg[e->ref], a->cpu, a->nic, ev.time);
+    if ((id = goal__simq_take(&m->q, &rk->unexp, a->peer, a->tag, goal__sim_unexp_key, m, ev.rank)) == GOAL__SIM_NONE)
+        return goal__simq_push(&m->q, &m->x.a, &rk->posted, ev.ref);
+    if (a->buf.size > m->S) goal__sim_rendezvous(m, &m->msg[id], a->cpu, a->nic, ev.time);
     goal__sim_complete(m, s, ev.ref);
-    goal__sim_msg_free(m, e->ref);
+    goal__sim_msg_free(m, id);
     return GOAL_OK;
 }
 
@@ -1083,16 +1214,16 @@ static goal_status goal__sim_arrive(goal__sim *m, goal__sim_ev ev) {
     goal__sim_msg msg = m->msg[id];
     uint64_t *c = goal__sim_cpu(m, ev.rank, msg.cpu), *nr = goal__sim_nic(m, ev.rank, msg.nic, 1);
     uint64_t t = ev.time, sm1 = goal__sim_sm1(m, msg.size);
-    const goal__simq_ent *e;
+    uint32_t e;
     int32_t recv;
-    if (goal__sim_max(*c, *nr) > t) { ev.time = goal__sim_max(*c, *nr); return goal__sim_push(m, ev); }
+    if (goal__sim_max(*c, *nr) > t) { ev.time = goal__sim_max(*c, *nr); return goal__sim_later(m, ev); }
     *c = t + m->o + goal__sim_max(sm1 * m->O, sm1 * m->G);
     *nr = t + m->g + sm1 * m->G;
-    e = goal__simq_take(&m->q, &m->rk[ev.rank].posted, msg.src, msg.tag);
-    recv = e ? (int32_t)e->ref : -1;
+    e = goal__simq_take(&m->q, &m->rk[ev.rank].posted, msg.src, msg.tag, goal__sim_posted_key, m, ev.rank);
+    recv = e != GOAL__SIM_NONE ? (int32_t)e : -1;
     goal__sim_emit(m, GOAL_SIM_EV_MSG, msg.src, (int32_t)msg.send, ev.rank, recv, msg.cpu, msg.sent, t, msg.size);
     goal__sim_emit(m, GOAL_SIM_EV_RECV, ev.rank, recv, msg.src, (int32_t)msg.send, msg.cpu, t, *c, msg.size);
-    if (!e) return goal__simq_push(&m->q, &m->x.a, &m->rk[ev.rank].unexp, msg.src, msg.tag, id);
+    if (e == GOAL__SIM_NONE) return goal__simq_push(&m->q, &m->x.a, &m->rk[ev.rank].unexp, id);
     if (msg.size > m->S) goal__sim_rendezvous(m, &msg, msg.cpu, msg.nic, t);
     {
         goal_schedule s;
@@ -1141,7 +1272,7 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
     m->L = goal__sim_param(d->L, 2500); m->o = goal__sim_param(d->o, 1500); m->g = goal__sim_param(d->g, 1000);
     m->G = goal__sim_param(d->G, 6); m->O = goal__sim_param(d->O, 0); m->S = goal__sim_param(d->S, 65535);
     m->compat = d->loggopsim_compat; m->event_fn = d->event_fn; m->user = d->user;
-    m->q.freel = m->freem = GOAL__SIM_NONE;
+    m->q.freel = m->freem = m->freebk = GOAL__SIM_NONE;
     m->need = (uint32_t *)goal__sim_new(&m->x.a, m->x.n, sizeof(uint32_t));
     m->rk = (goal__sim_rank *)goal__sim_new(&m->x.a, p, sizeof(goal__sim_rank));
     if (!m->need || !m->rk) return GOAL_ERR_NOMEM;
@@ -1187,9 +1318,7 @@ static goal_status goal__sim_sweep(goal__sim *m) {
 }
 static goal_status goal__sim_loop(goal__sim *m) {
     goal_status st = goal__sim_sweep(m);
-    while (st == GOAL_OK) {
-        if (m->hbat == m->nbat && (st = goal__sim_fill(m)) != GOAL_OK) break;
-        if (m->hbat == m->nbat) break;
+    while (st == GOAL_OK && m->nbh) {
         st = goal__sim_event(m, goal__sim_next(m));
         if (st == GOAL_OK) st = goal__sim_flush(m);
     }
@@ -1198,8 +1327,11 @@ static goal_status goal__sim_loop(goal__sim *m) {
 }
 static void goal__sim_free(goal__sim *m) {
     const goal_allocator *a = &m->x.a;
+    uint32_t k;
     goal__sim_del(a, m->need); goal__sim_del(a, m->rk); goal__sim_del(a, m->more); goal__sim_del(a, m->msg);
-    goal__sim_del(a, m->heap); goal__sim_del(a, m->bat); goal__sim_del(a, m->ready);
+    goal__sim_del(a, m->ready); goal__sim_del(a, m->bh); goal__sim_del(a, m->tab);
+    for (k = 0; k < m->nbk; k++) { goal__sim_del(a, m->bk[k].run[0].it); goal__sim_del(a, m->bk[k].run[1].it); }
+    goal__sim_del(a, m->bk);
     goal__simq_free(&m->q, a);
     goal__simw_free(&m->x);
 }
