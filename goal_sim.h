@@ -613,7 +613,9 @@ static goal_status goal__chk_step(goal__chk *c, uint32_t pos) {
     return GOAL_OK;
 }
 
-/* Sets up need counts and MQ with the independent actions, ranks in order. */
+/* Sets up need counts and MQ with the independent actions, ranks in order. Those are the
+   actions without sources, in index order (what the schedule's indep list holds: the loader
+   checks it), so no full view of a rank is needed. */
 static goal_status goal__chk_init(goal__chk *c) {
     const goal_allocator *a = &c->x.a;
     int32_t r;
@@ -630,9 +632,9 @@ static goal_status goal__chk_init(goal__chk *c) {
     for (r = 0; r < c->x.p; r++) {
         goal_schedule s;
         uint32_t i;
-        goal__simw_full(&c->x, r, &s);
-        for (i = 0; i < s.nactions; i++) c->need[c->x.base[r] + i] = goal_schedule_nsrc(&s, i);
-        for (i = 0; i < s.nindep; i++) c->fifo[c->tail++] = goal__sim_ref(r, (int32_t)s.indep[i]);
+        goal__simw_view(&c->x, r, &s);
+        for (i = 0; i < s.nactions; i++)
+            if ((c->need[c->x.base[r] + i] = goal_schedule_nsrc(&s, i)) == 0) c->fifo[c->tail++] = goal__sim_ref(r, (int32_t)i);
     }
     return GOAL_OK;
 }
@@ -1246,7 +1248,8 @@ static goal_status goal__sim_event(goal__sim *m, goal__sim_ev ev) {
 }
 
 /* ---- >>> simulate: set-up, run, result --------------------------------------------------- */
-/* Counts sources and the cpu and nic indices in use (LogGOPSim keeps 1 + the largest). */
+/* Counts sources, the independent actions (the first event numbers are theirs) and the cpu
+   and nic indices in use (LogGOPSim keeps 1 + the largest). */
 static void goal__sim_scan(goal__sim *m) {
     int32_t r;
     m->ncpu = m->nnic = 1;
@@ -1258,6 +1261,7 @@ static void goal__sim_scan(goal__sim *m) {
             goal_action a;
             goal_schedule_action(&s, i, &a);
             m->need[m->x.base[r] + i] = goal_schedule_nsrc(&s, i);
+            m->seq += m->need[m->x.base[r] + i] == 0;
             if (a.cpu >= m->ncpu) m->ncpu = a.cpu + 1u;
             if (a.nic >= m->nnic) m->nnic = a.nic + 1u;
         }
@@ -1290,26 +1294,22 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
    recv / local within a rank), then runs events. Those come out of the queue first and in
    that very order (time 0 is the least, and their numbers are the lowest), so they run
    straight from the schedules here: the heap never holds them (a million ranks would fill
-   it with a million receives). Events they queue are numbered after all of them. */
+   it with a million receives). Events they queue are numbered after all of them (the
+   scan counted them). Independent actions are those without sources, in index order. */
 static goal_status goal__sim_sweep(goal__sim *m) {
     int32_t r;
     uint32_t iseq = 0;
     goal_status st = GOAL_OK;
-    for (r = 0; r < m->x.p; r++) {
-        goal_schedule s;
-        goal__simw_full(&m->x, r, &s);
-        m->seq += s.nindep;
-    }
     for (r = 0; r < m->x.p && st == GOAL_OK; r++) {
         goal_schedule s;
         uint32_t i;
         int cls;
-        goal__simw_full(&m->x, r, &s);
+        goal__simw_view(&m->x, r, &s);
         for (cls = 0; cls < 3; cls++)
-            for (i = 0; i < s.nindep && st == GOAL_OK; i++) {
+            for (i = 0; i < s.nactions && st == GOAL_OK; i++) {
                 goal__sim_ev ev;
-                if (goal__sim_class(&s, s.indep[i]) != cls) continue;
-                ev.time = 0; ev.seq = iseq++; ev.rank = r; ev.ref = s.indep[i];
+                if (goal_schedule_nsrc(&s, i) || goal__sim_class(&s, i) != cls) continue;
+                ev.time = 0; ev.seq = iseq++; ev.rank = r; ev.ref = i;
                 st = goal__sim_event(m, ev);
                 if (st == GOAL_OK) st = goal__sim_flush(m);
             }
