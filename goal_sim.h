@@ -342,6 +342,7 @@ GOAL_API goal_status goal_analyze_replace(const goal_world *w, const goal_analyz
 #else
 #define GOAL__SIM_PREFETCH(ptr) ((void)(ptr))
 #endif
+#define GOAL__SIM_AHEAD 6u            /* how many events ahead a prefetch step looks */
 
 #define GOAL__SIM_NONE 0xFFFFFFFFu
 #define GOAL__SIM_START 0x80000000u   /* a dependent released on start (irequires) */
@@ -613,6 +614,23 @@ static goal_status goal__chk_step(goal__chk *c, uint32_t pos) {
     return GOAL_OK;
 }
 
+/* MQ is known ahead: asks for the rank entries of the actions a little further on, and for
+   the records and states of the nearer ones, whose rank entries are in by then. */
+static void goal__chk_ahead(const goal__chk *c) {
+    size_t k = c->head + GOAL__SIM_AHEAD;
+    if (k + GOAL__SIM_AHEAD < c->tail) {
+        int32_t r = c->fifo[k + GOAL__SIM_AHEAD].rank;
+        GOAL__SIM_PREFETCH(&c->x.base[r]);
+        GOAL__SIM_PREFETCH(&c->x.recs[r]);
+    }
+    if (k < c->tail) {
+        goal_sim_ref f = c->fifo[k];
+        GOAL__SIM_PREFETCH(c->x.recs[f.rank] + 2u * (uint32_t)f.action);
+        GOAL__SIM_PREFETCH(&c->st[c->x.base[f.rank] + (uint32_t)f.action]);
+        GOAL__SIM_PREFETCH(&c->need[c->x.base[f.rank] + (uint32_t)f.action]);
+    }
+}
+
 /* Sets up need counts and MQ with the independent actions, ranks in order. Those are the
    actions without sources, in index order (what the schedule's indep list holds: the loader
    checks it), so no full view of a rank is needed. */
@@ -767,7 +785,10 @@ goal_status goal_sim_check(const goal_world *w, const goal_sim_check_desc *desc,
     out->alloc_ = c.x.a;
     c.eager = d.eager_limit; c.keep_pairs = !d.no_pairs; c.res = out;
     if (st == GOAL_OK) st = goal__chk_init(&c);
-    while (st == GOAL_OK && c.head < c.tail) st = goal__chk_step(&c, (uint32_t)c.head++);
+    while (st == GOAL_OK && c.head < c.tail) {
+        goal__chk_ahead(&c);
+        st = goal__chk_step(&c, (uint32_t)c.head++);
+    }
     for (; st == GOAL_OK && done < c.x.n && c.st[done] == GOAL__CHK_DONE; done++) {}
     if (st == GOAL_OK && done < c.x.n) st = goal__chk_explain(&c);
     goal__chk_free(&c);
@@ -1038,7 +1059,6 @@ static void goal__sim_touch_posted(const goal__sim *m, const goal__sim_item *e, 
     if (!deep) GOAL__SIM_PREFETCH(&m->q.e[t]);
     else goal__sim_touch_action(m, e->rank, m->q.e[m->q.e[t].next].ref);
 }
-#define GOAL__SIM_AHEAD 6u
 static void goal__sim_ahead(const goal__sim *m, const goal__sim_run *r) {
     size_t k = r->head + GOAL__SIM_AHEAD;
     const goal__sim_item *it = r->it;
