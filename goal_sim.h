@@ -456,7 +456,7 @@ static goal_sim_ref goal__sim_ref(int32_t rank, int32_t action) {
 typedef struct goal__simq_ent { uint32_t ref, next; } goal__simq_ent;
 typedef struct goal__simq { goal__simq_ent *e; size_t cap; uint32_t n, freel; } goal__simq;
 /* The peer and tag of entry ref of a queue of rank owner. */
-typedef void (*goal__simq_key_fn)(const void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag);
+typedef void (*goal__simq_key_fn)(void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag);
 
 static int goal__sim_accepts(int32_t x, int32_t y) { return x == y || x == GOAL_ANY || y == GOAL_ANY; }
 
@@ -478,7 +478,7 @@ static goal_status goal__simq_push(goal__simq *q, const goal_allocator *a, uint3
 /* Removes the first entry of owner's queue *tail that accepts (peer, tag) and returns its
    ref (GOAL__SIM_NONE when none). */
 static uint32_t goal__simq_take(goal__simq *q, uint32_t *tail, int32_t peer, int32_t tag, goal__simq_key_fn key,
-                                const void *ctx, int32_t owner) {
+                                void *ctx, int32_t owner) {
     uint32_t prev = *tail, k;
     if (prev == GOAL__SIM_NONE) return GOAL__SIM_NONE;
     do {
@@ -526,7 +526,7 @@ typedef struct goal__chk {
     goal__simq q;
     goal_sim_check_result *res;
     size_t capp, capf;
-    goal_status st_err;        /* first allocation failure inside callbacks */
+    uint64_t key_size;         /* size of the action goal__chk_key decoded last */
 } goal__chk;
 
 static void goal__chk_dep(void *ctx, int32_t rank, uint32_t a) {
@@ -555,16 +555,8 @@ static goal_status goal__chk_finding(goal__chk *c, goal_sim_finding_kind k, goal
     if (k == GOAL_SIM_SIZE_WARNING) res->warnings++; else res->errors++;
     return GOAL_OK;
 }
-static uint64_t goal__chk_size(const goal__chk *c, goal_sim_ref f) {
-    goal_schedule s;
-    goal_action a;
-    goal__simw_view(&c->x, f.rank, &s);
-    goal_schedule_action(&s, (uint32_t)f.action, &a);
-    return a.buf.size;
-}
-/* Records a match: the pair, a size finding if any, and both completions. */
-static goal_status goal__chk_match(goal__chk *c, goal_sim_ref send, goal_sim_ref recv) {
-    uint64_t ss = goal__chk_size(c, send), rs = goal__chk_size(c, recv);
+/* Records a match of sizes ss and rs: the pair, a size finding if any, both completions. */
+static goal_status goal__chk_match(goal__chk *c, goal_sim_ref send, goal_sim_ref recv, uint64_t ss, uint64_t rs) {
     goal_sim_check_result *res = c->res;
     goal_status st = GOAL_OK;
     if (c->keep_pairs) {
@@ -578,9 +570,10 @@ static goal_status goal__chk_match(goal__chk *c, goal_sim_ref send, goal_sim_ref
     return st;
 }
 /* Queue entries of the check are MQ positions: every action has one, and it names both
-   the action and its rank. A send's peer is its own rank; a receive's is its source. */
-static void goal__chk_key(const void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag) {
-    const goal__chk *c = (const goal__chk *)ctx;
+   the action and its rank. A send's peer is its own rank; a receive's is its source. The
+   size is kept for the match, which is the entry looked at last. */
+static void goal__chk_key(void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag) {
+    goal__chk *c = (goal__chk *)ctx;
     goal_sim_ref f = c->fifo[ref];
     goal_schedule s;
     goal_action a;
@@ -589,6 +582,7 @@ static void goal__chk_key(const void *ctx, int32_t owner, uint32_t ref, int32_t 
     goal_schedule_action(&s, (uint32_t)f.action, &a);
     *peer = a.kind == GOAL_SEND ? f.rank : a.peer;
     *tag = a.tag;
+    c->key_size = a.buf.size;
 }
 /* The action at MQ position pos: start it, then match it or let it wait. */
 static goal_status goal__chk_step(goal__chk *c, uint32_t pos) {
@@ -602,12 +596,12 @@ static goal_status goal__chk_step(goal__chk *c, uint32_t pos) {
     if (a.kind == GOAL_SEND) {
         if (c->eager && a.buf.size <= c->eager) goal__chk_complete(c, f.rank, i);
         if ((e = goal__simq_take(&c->q, &c->posted[a.peer], f.rank, a.tag, goal__chk_key, c, a.peer)) != GOAL__SIM_NONE)
-            return goal__chk_match(c, f, c->fifo[e]);
+            return goal__chk_match(c, f, c->fifo[e], a.buf.size, c->key_size);
         return goal__simq_push(&c->q, &c->x.a, &c->unexp[a.peer], pos);
     }
     if (a.kind == GOAL_RECV) {
         if ((e = goal__simq_take(&c->q, &c->unexp[f.rank], a.peer, a.tag, goal__chk_key, c, f.rank)) != GOAL__SIM_NONE)
-            return goal__chk_match(c, c->fifo[e], f);
+            return goal__chk_match(c, c->fifo[e], f, c->key_size, a.buf.size);
         return goal__simq_push(&c->q, &c->x.a, &c->posted[f.rank], pos);
     }
     goal__chk_complete(c, f.rank, i);
@@ -894,6 +888,8 @@ typedef struct goal__sim {
     uint32_t *bh; size_t nbh, capbh;                             /* live ones by time, */
     uint32_t *tab; size_t captab;                                /* live ones by hash of time */
     goal__sim_ready *ready; size_t nready, capr;
+    goal__sim_ready *ind; size_t nind, capi;   /* the sweep: one rank's independent actions */
+    uint32_t lastbk;                 /* the bucket queued to last (the next is often the same) */
     uint32_t seq;                    /* the one counter LogGOPSim numbers events with */
     uint64_t ndone, events;
     goal_status err;                 /* first failure inside a callback */
@@ -981,7 +977,8 @@ static void goal__sim_bh_pop(goal__sim *m) {
 /* The bucket of time t, a new one if there is none. */
 static goal_status goal__sim_bucket_of(goal__sim *m, uint64_t t, uint32_t *id) {
     goal__sim_bucket *b;
-    if ((*id = goal__sim_find(m, t)) != GOAL__SIM_NONE) return GOAL_OK;
+    if ((*id = m->lastbk) != GOAL__SIM_NONE && m->bk[*id].time == t) return GOAL_OK;
+    if ((*id = goal__sim_find(m, t)) != GOAL__SIM_NONE) { m->lastbk = *id; return GOAL_OK; }
     if (goal__sim_tab_room(m) != GOAL_OK || GOAL__SIM_GROW(&m->x.a, m->bh, m->capbh, m->nbh + 1u) != GOAL_OK)
         return GOAL_ERR_NOMEM;
     if ((*id = m->freebk) != GOAL__SIM_NONE) m->freebk = m->bk[*id].next;
@@ -994,6 +991,7 @@ static goal_status goal__sim_bucket_of(goal__sim *m, uint64_t t, uint32_t *id) {
     b->time = t;
     goal__sim_tab_put(m, *id);
     goal__sim_bh_push(m, *id);
+    m->lastbk = *id;
     return GOAL_OK;
 }
 static goal_status goal__sim_put(goal__sim *m, uint64_t time, uint32_t seq, int32_t rank, uint32_t ref, int back) {
@@ -1030,6 +1028,7 @@ static void goal__sim_retire(goal__sim *m, uint32_t id) {
     goal__sim_bucket *b = &m->bk[id];
     goal__sim_bh_pop(m);
     goal__sim_tab_del(m, id);
+    if (m->lastbk == id) m->lastbk = GOAL__SIM_NONE;
     goal__sim_del(&m->x.a, b->run[0].it);
     goal__sim_del(&m->x.a, b->run[1].it);
     memset(b, 0, sizeof *b);
@@ -1203,14 +1202,14 @@ static void goal__sim_rendezvous(goal__sim *m, const goal__sim_msg *msg, uint8_t
 }
 
 /* Posted receives are entered by action index, unexpected messages by message id. */
-static void goal__sim_posted_key(const void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag) {
+static void goal__sim_posted_key(void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag) {
     goal_schedule s;
     goal_action a;
     goal__simw_view(&((const goal__sim *)ctx)->x, owner, &s);
     goal_schedule_action(&s, ref, &a);
     *peer = a.peer; *tag = a.tag;
 }
-static void goal__sim_unexp_key(const void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag) {
+static void goal__sim_unexp_key(void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag) {
     const goal__sim_msg *msg = &((const goal__sim *)ctx)->msg[ref];
     (void)owner;
     *peer = msg->src; *tag = msg->tag;
@@ -1296,7 +1295,7 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
     m->L = goal__sim_param(d->L, 2500); m->o = goal__sim_param(d->o, 1500); m->g = goal__sim_param(d->g, 1000);
     m->G = goal__sim_param(d->G, 6); m->O = goal__sim_param(d->O, 0); m->S = goal__sim_param(d->S, 65535);
     m->compat = d->loggopsim_compat; m->event_fn = d->event_fn; m->user = d->user;
-    m->q.freel = m->freem = m->freebk = GOAL__SIM_NONE;
+    m->q.freel = m->freem = m->freebk = m->lastbk = GOAL__SIM_NONE;
     m->need = (uint32_t *)goal__sim_new(&m->x.a, m->x.n, sizeof(uint32_t));
     m->rk = (goal__sim_rank *)goal__sim_new(&m->x.a, p, sizeof(goal__sim_rank));
     if (!m->need || !m->rk) return GOAL_ERR_NOMEM;
@@ -1323,13 +1322,20 @@ static goal_status goal__sim_sweep(goal__sim *m) {
     for (r = 0; r < m->x.p && st == GOAL_OK; r++) {
         goal_schedule s;
         uint32_t i;
+        size_t k;
         int cls;
         goal__simw_view(&m->x, r, &s);
+        for (i = 0, m->nind = 0; i < s.nactions; i++) {
+            if (goal_schedule_nsrc(&s, i)) continue;
+            if (GOAL__SIM_GROW(&m->x.a, m->ind, m->capi, m->nind + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+            m->ind[m->nind].action = i;
+            m->ind[m->nind++].cls = goal__sim_class(&s, i);
+        }
         for (cls = 0; cls < 3; cls++)
-            for (i = 0; i < s.nactions && st == GOAL_OK; i++) {
+            for (k = 0; k < m->nind && st == GOAL_OK; k++) {
                 goal__sim_ev ev;
-                if (goal_schedule_nsrc(&s, i) || goal__sim_class(&s, i) != cls) continue;
-                ev.time = 0; ev.seq = iseq++; ev.rank = r; ev.ref = i;
+                if (m->ind[k].cls != cls) continue;
+                ev.time = 0; ev.seq = iseq++; ev.rank = r; ev.ref = m->ind[k].action;
                 st = goal__sim_event(m, ev);
                 if (st == GOAL_OK) st = goal__sim_flush(m);
             }
@@ -1349,7 +1355,7 @@ static void goal__sim_free(goal__sim *m) {
     const goal_allocator *a = &m->x.a;
     uint32_t k;
     goal__sim_del(a, m->need); goal__sim_del(a, m->rk); goal__sim_del(a, m->more); goal__sim_del(a, m->msg);
-    goal__sim_del(a, m->ready); goal__sim_del(a, m->bh); goal__sim_del(a, m->tab);
+    goal__sim_del(a, m->ready); goal__sim_del(a, m->ind); goal__sim_del(a, m->bh); goal__sim_del(a, m->tab);
     for (k = 0; k < m->nbk; k++) { goal__sim_del(a, m->bk[k].run[0].it); goal__sim_del(a, m->bk[k].run[1].it); }
     goal__sim_del(a, m->bk);
     goal__simq_free(&m->q, a);
