@@ -56,7 +56,7 @@
      L 2500 latency · o 1500 CPU overhead per message · g 1000 gap per message · G 6 gap per
      byte · O 0 CPU overhead per byte · S 65535 eager limit (size <= S eager, else rendezvous)
    Every rank has CPU clocks (one per cpu index used), send and receive NIC gap clocks (one
-   per nic index). Events run in (time, sequence number) order from a binary heap; numbers
+   per nic index). Events run in (time, sequence number) order (one bucket per time); numbers
    come from one counter in the order LogGOPSim queues things (ranks ascending, then send /
    recv / calc, then readiness order), so ties break exactly as LogGOPSim's do — except that
    libgoal's sort is stable where LogGOPSim's is not (which only changes which rank gets which
@@ -81,8 +81,9 @@
    Every call takes a goal_allocator in its desc (zeroed = GOAL_MALLOC / GOAL_FREE); results
    are freed with goal_sim_check_free / goal_sim_result_free. No global state: any number of
    checks and simulations may run at once on the same (unchanged) world.
-   The simulator keeps about 44 bytes per rank, 5 per action, 24 per queued event and 16 per
-   waiting receive; the check about 20 per rank and 13 per action (plus 16 per kept pair).
+   The simulator keeps about 44 bytes per rank, 4 per action, 12 to 24 per queued event, 8
+   per waiting receive and 32 per message in flight; the check about 20 per rank, 13 per
+   action and 8 per waiting send or receive (plus 16 per kept pair).
 
    ERRORS
    ------
@@ -510,16 +511,22 @@ static void goal__sim_release(const goal_schedule *s, uint32_t i, int start, goa
 }
 
 /* ---- >>> check: the matching fix-point ------------------------------------------------------ */
-#define GOAL__CHK_WAIT 0u      /* not started */
-#define GOAL__CHK_POSTED 1u    /* started, waiting for its match */
+/* An action's state is in its need word, so that a start or completion touches the memory
+   its dependents' counts share: the count of sources still missing (not started yet), then
+   one of these. */
+#define GOAL__CHK_STARTED 0xFFFFFFFEu    /* started, waiting for its match */
+#define GOAL__CHK_FINISHED 0xFFFFFFFFu
+/* The same states as bytes, for explaining what never finished. */
+#define GOAL__CHK_WAIT 0u
+#define GOAL__CHK_POSTED 1u
 #define GOAL__CHK_DONE 2u
 
 typedef struct goal__chk {
     goal__simw x;
     uint64_t eager;
     int keep_pairs;
-    uint32_t *need;            /* n: sources not yet satisfied */
-    uint8_t *st;               /* n: GOAL__CHK_* */
+    uint32_t *need;            /* n: sources not yet satisfied, or GOAL__CHK_STARTED/FINISHED */
+    uint8_t *st;               /* n, only to explain: GOAL__CHK_WAIT/POSTED/DONE */
     goal_sim_ref *fifo;        /* n: the matching queue MQ; every action enters it once */
     size_t head, tail;
     uint32_t *posted, *unexp;  /* p: queue tails; posted recvs of r, unmatched sends to r */
@@ -535,14 +542,14 @@ static void goal__chk_dep(void *ctx, int32_t rank, uint32_t a) {
     if (--c->need[g] == 0) c->fifo[c->tail++] = goal__sim_ref(rank, (int32_t)a);
 }
 static void goal__chk_start(goal__chk *c, const goal_schedule *s, uint32_t i) {
-    c->st[c->x.base[s->rank] + i] = GOAL__CHK_POSTED;
+    c->need[c->x.base[s->rank] + i] = GOAL__CHK_STARTED;
     goal__sim_release(s, i, 1, goal__chk_dep, c);
 }
 static void goal__chk_complete(goal__chk *c, int32_t r, uint32_t i) {
     goal_schedule s;
-    uint8_t *st = &c->st[c->x.base[r] + i];
-    if (*st == GOAL__CHK_DONE) return;
-    *st = GOAL__CHK_DONE;
+    uint32_t *st = &c->need[c->x.base[r] + i];
+    if (*st == GOAL__CHK_FINISHED) return;
+    *st = GOAL__CHK_FINISHED;
     goal__simw_view(&c->x, r, &s);
     goal__sim_release(&s, i, 0, goal__chk_dep, c);
 }
@@ -620,7 +627,6 @@ static void goal__chk_ahead(const goal__chk *c) {
     if (k < c->tail) {
         goal_sim_ref f = c->fifo[k];
         GOAL__SIM_PREFETCH(c->x.recs[f.rank] + 2u * (uint32_t)f.action);
-        GOAL__SIM_PREFETCH(&c->st[c->x.base[f.rank] + (uint32_t)f.action]);
         GOAL__SIM_PREFETCH(&c->need[c->x.base[f.rank] + (uint32_t)f.action]);
     }
 }
@@ -633,13 +639,11 @@ static goal_status goal__chk_init(goal__chk *c) {
     int32_t r;
     size_t p = (size_t)c->x.p;
     c->need = (uint32_t *)goal__sim_new(a, c->x.n, sizeof(uint32_t));
-    c->st = (uint8_t *)goal__sim_new(a, c->x.n, 1);
     c->fifo = (goal_sim_ref *)goal__sim_new(a, c->x.n, sizeof(goal_sim_ref));
     c->posted = (uint32_t *)goal__sim_new(a, 2 * p, sizeof(uint32_t));
-    if (!c->need || !c->st || !c->fifo || !c->posted) return GOAL_ERR_NOMEM;
+    if (!c->need || !c->fifo || !c->posted) return GOAL_ERR_NOMEM;
     c->unexp = c->posted + p;
     memset(c->posted, 0xFF, 2 * p * sizeof(uint32_t));
-    memset(c->st, GOAL__CHK_WAIT, c->x.n);
     c->q.freel = GOAL__SIM_NONE;
     for (r = 0; r < c->x.p; r++) {
         goal_schedule s;
@@ -745,10 +749,13 @@ static goal_status goal__chk_report(goal__chk *c, const uint32_t *next, const ui
     return GOAL_OK;
 }
 static goal_status goal__chk_explain(goal__chk *c) {
-    uint32_t *next = c->need;   /* the counts are spent; their memory holds the waits */
+    uint32_t *next = c->need;   /* the states move to st; need's memory holds the waits */
     uint8_t *color = (uint8_t *)goal__sim_new(&c->x.a, c->x.n, 1);
     goal_status st;
-    if (!color) return GOAL_ERR_NOMEM;
+    uint32_t v;
+    if (!color || !(c->st = (uint8_t *)goal__sim_new(&c->x.a, c->x.n, 1))) { goal__sim_del(&c->x.a, color); return GOAL_ERR_NOMEM; }
+    for (v = 0; v < c->x.n; v++)
+        c->st[v] = next[v] == GOAL__CHK_FINISHED ? GOAL__CHK_DONE : next[v] == GOAL__CHK_STARTED ? GOAL__CHK_POSTED : GOAL__CHK_WAIT;
     memset(next, 0xFF, (size_t)c->x.n * sizeof(uint32_t));
     memset(color, 0, c->x.n);
     goal__chk_blockers(c, next);
@@ -783,7 +790,7 @@ goal_status goal_sim_check(const goal_world *w, const goal_sim_check_desc *desc,
         goal__chk_ahead(&c);
         st = goal__chk_step(&c, (uint32_t)c.head++);
     }
-    for (; st == GOAL_OK && done < c.x.n && c.st[done] == GOAL__CHK_DONE; done++) {}
+    for (; st == GOAL_OK && done < c.x.n && c.need[done] == GOAL__CHK_FINISHED; done++) {}
     if (st == GOAL_OK && done < c.x.n) st = goal__chk_explain(&c);
     goal__chk_free(&c);
     if (st != GOAL_OK) { goal_sim_check_free(out); return st; }
