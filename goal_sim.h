@@ -383,7 +383,9 @@ static goal_status goal__sim_grow(const goal_allocator *a, void **ptr, size_t *c
     *ptr = np; *cap = ncap;
     return GOAL_OK;
 }
-#define GOAL__SIM_GROW(a, arr, cap, need) goal__sim_grow((a), (void **)&(arr), &(cap), (need), sizeof(*(arr)))
+/* The common case, room enough, costs no call (need is evaluated twice: no side effects). */
+#define GOAL__SIM_GROW(a, arr, cap, need) \
+    ((need) <= (cap) ? GOAL_OK : goal__sim_grow((a), (void **)&(arr), &(cap), (need), sizeof(*(arr))))
 
 /* ---- >>> the world as one numbered set of actions --------------------------------------- */
 typedef struct goal__simw {
