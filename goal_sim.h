@@ -82,7 +82,7 @@
    are freed with goal_sim_check_free / goal_sim_result_free. No global state: any number of
    checks and simulations may run at once on the same (unchanged) world.
    The simulator keeps about 44 bytes per rank, 4 per action, 12 to 24 per queued event, 8
-   per waiting receive and 32 per message in flight; the check about 20 per rank, 13 per
+   per waiting receive and 32 per message in flight; the check about 20 per rank, 12 per
    action and 8 per waiting send or receive (plus 16 per kept pair).
 
    ERRORS
