@@ -1031,16 +1031,23 @@ static void goal__sim_run_order(goal__sim_run *r) {
     qsort(r->it + r->head, r->n - r->head, sizeof *r->it, goal__sim_by_seq);
     r->unsorted = 0;
 }
-/* The earliest bucket is done: it waits on the free list for another time, without its
-   runs (kept, they would hold every bucket's largest size at once). */
+/* An emptied run keeps a small array, so that worlds with a new time for nearly every
+   event do not allocate per event, and gives a large one back: kept, large ones would hold
+   every bucket's largest size at once. */
+#define GOAL__SIM_RUN_KEEP 64u
+static void goal__sim_run_reset(goal__sim *m, goal__sim_run *r) {
+    if (r->cap > GOAL__SIM_RUN_KEEP) { goal__sim_del(&m->x.a, r->it); r->it = NULL; r->cap = 0; }
+    r->n = r->head = 0;
+    r->unsorted = 0;
+}
+/* The earliest bucket is done: it waits on the free list for another time. */
 static void goal__sim_retire(goal__sim *m, uint32_t id) {
     goal__sim_bucket *b = &m->bk[id];
     goal__sim_bh_pop(m);
     goal__sim_tab_del(m, id);
     if (m->lastbk == id) m->lastbk = GOAL__SIM_NONE;
-    goal__sim_del(&m->x.a, b->run[0].it);
-    goal__sim_del(&m->x.a, b->run[1].it);
-    memset(b, 0, sizeof *b);
+    goal__sim_run_reset(m, &b->run[0]);
+    goal__sim_run_reset(m, &b->run[1]);
     b->next = m->freebk;
     m->freebk = id;
 }
