@@ -56,7 +56,7 @@
      L 2500 latency · o 1500 CPU overhead per message · g 1000 gap per message · G 6 gap per
      byte · O 0 CPU overhead per byte · S 65535 eager limit (size <= S eager, else rendezvous)
    Every rank has CPU clocks (one per cpu index used), send and receive NIC gap clocks (one
-   per nic index). Events run in (time, sequence number) order from a binary heap; numbers
+   per nic index). Events run in (time, sequence number) order (one bucket per time); numbers
    come from one counter in the order LogGOPSim queues things (ranks ascending, then send /
    recv / calc, then readiness order), so ties break exactly as LogGOPSim's do — except that
    libgoal's sort is stable where LogGOPSim's is not (which only changes which rank gets which
@@ -81,8 +81,9 @@
    Every call takes a goal_allocator in its desc (zeroed = GOAL_MALLOC / GOAL_FREE); results
    are freed with goal_sim_check_free / goal_sim_result_free. No global state: any number of
    checks and simulations may run at once on the same (unchanged) world.
-   The simulator keeps about 44 bytes per rank, 5 per action, 24 per queued event and 16 per
-   waiting receive; the check about 20 per rank and 13 per action (plus 16 per kept pair).
+   The simulator keeps about 44 bytes per rank, 4 per action, 12 to 24 per queued event, 8
+   per waiting receive and 32 per message in flight; the check about 20 per rank, 12 per
+   action and 8 per waiting send or receive (plus 16 per kept pair).
 
    ERRORS
    ------
@@ -343,6 +344,7 @@ GOAL_API goal_status goal_analyze_replace(const goal_world *w, const goal_analyz
 #include <string.h>
 #include <stdio.h>
 #include <stdarg.h>
+#include <stdlib.h>   /* qsort */
 #if defined(GOAL_MALLOC) != defined(GOAL_FREE)
 #error "define both GOAL_MALLOC and GOAL_FREE, or neither"
 #endif
@@ -350,7 +352,16 @@ GOAL_API goal_status goal_analyze_replace(const goal_world *w, const goal_analyz
 #include <stdlib.h>
 #define GOAL_MALLOC(size) malloc(size)
 #define GOAL_FREE(ptr) free(ptr)
+#define GOAL_REALLOC(ptr, size) realloc(ptr, size)
 #endif
+/* A hint that memory will be read soon: the simulator and the check know which ranks their
+   next events touch, and a million ranks do not fit in any cache. */
+#if defined(__GNUC__) || defined(__clang__)
+#define GOAL__SIM_PREFETCH(ptr) __builtin_prefetch(ptr)
+#else
+#define GOAL__SIM_PREFETCH(ptr) ((void)(ptr))
+#endif
+#define GOAL__SIM_AHEAD 6u            /* how many events ahead a prefetch step looks */
 
 #define GOAL__SIM_NONE 0xFFFFFFFFu
 #define GOAL__SIM_START 0x80000000u   /* a dependent released on start (irequires) */
@@ -373,16 +384,26 @@ static void *goal__sim_new(const goal_allocator *a, size_t n, size_t elem) {
 static void goal__sim_del(const goal_allocator *a, void *p) { if (p) a->free_fn(p, a->user); }
 /* Grows *ptr (holding *cap elements) to hold at least need; doubling keeps pushes O(1). */
 static goal_status goal__sim_grow(const goal_allocator *a, void **ptr, size_t *cap, size_t need, size_t elem) {
-    size_t ncap = *cap ? *cap : 64;
+    size_t ncap = *cap ? *cap : 4;
     void *np;
     if (need <= *cap) return GOAL_OK;
     while (ncap < need) ncap *= 2;
+#ifdef GOAL_REALLOC
+    /* The default allocator grows in place where it can: no second copy at the peak. */
+    if (*ptr && a->alloc_fn == goal__sim_dalloc) {
+        if (ncap > ((size_t)-1) / elem || !(np = GOAL_REALLOC(*ptr, ncap * elem))) return GOAL_ERR_NOMEM;
+        *ptr = np; *cap = ncap;
+        return GOAL_OK;
+    }
+#endif
     if (!(np = goal__sim_new(a, ncap, elem))) return GOAL_ERR_NOMEM;
     if (*ptr) { memcpy(np, *ptr, *cap * elem); goal__sim_del(a, *ptr); }
     *ptr = np; *cap = ncap;
     return GOAL_OK;
 }
-#define GOAL__SIM_GROW(a, arr, cap, need) goal__sim_grow((a), (void **)&(arr), &(cap), (need), sizeof(*(arr)))
+/* The common case, room enough, costs no call (need is evaluated twice: no side effects). */
+#define GOAL__SIM_GROW(a, arr, cap, need) \
+    ((need) <= (cap) ? GOAL_OK : goal__sim_grow((a), (void **)&(arr), &(cap), (need), sizeof(*(arr))))
 
 /* ---- >>> the world as one numbered set of actions --------------------------------------- */
 typedef struct goal__simw {
@@ -450,13 +471,17 @@ static goal_sim_ref goal__sim_ref(int32_t rank, int32_t action) {
 
 /* ---- >>> matching queues ----------------------------------------------------------------- */
 /* FIFO lists in one pool, each a circular list known by its tail (tail->next = head), so a
-   rank's queue costs one word. peer and tag are the entry's own; ref says what it is. */
-typedef struct goal__simq_ent { int32_t peer, tag; uint32_t ref, next; } goal__simq_ent;
+   rank's queue costs one word. An entry is only what it refers to (ref): its peer and tag
+   come from the caller's key function, out of the action record or message that the caller
+   reads anyway when the entry matches. A million posted receives then take 8 MB, not 16. */
+typedef struct goal__simq_ent { uint32_t ref, next; } goal__simq_ent;
 typedef struct goal__simq { goal__simq_ent *e; size_t cap; uint32_t n, freel; } goal__simq;
+/* The peer and tag of entry ref of a queue of rank owner. */
+typedef void (*goal__simq_key_fn)(void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag);
 
 static int goal__sim_accepts(int32_t x, int32_t y) { return x == y || x == GOAL_ANY || y == GOAL_ANY; }
 
-static goal_status goal__simq_push(goal__simq *q, const goal_allocator *a, uint32_t *tail, int32_t peer, int32_t tag, uint32_t ref) {
+static goal_status goal__simq_push(goal__simq *q, const goal_allocator *a, uint32_t *tail, uint32_t ref) {
     uint32_t k = q->freel;
     goal__simq_ent *e;
     if (k != GOAL__SIM_NONE) q->freel = q->e[k].next;
@@ -465,30 +490,33 @@ static goal_status goal__simq_push(goal__simq *q, const goal_allocator *a, uint3
         k = q->n++;
     }
     e = &q->e[k];
-    e->peer = peer; e->tag = tag; e->ref = ref;
+    e->ref = ref;
     if (*tail == GOAL__SIM_NONE) e->next = k;
     else { e->next = q->e[*tail].next; q->e[*tail].next = k; }
     *tail = k;
     return GOAL_OK;
 }
-/* Removes the first entry that accepts (peer, tag) and returns it (NULL when none); the
-   returned entry stays readable until the next push. */
-static const goal__simq_ent *goal__simq_take(goal__simq *q, uint32_t *tail, int32_t peer, int32_t tag) {
+/* Removes the first entry of owner's queue *tail that accepts (peer, tag) and returns its
+   ref (GOAL__SIM_NONE when none). */
+static uint32_t goal__simq_take(goal__simq *q, uint32_t *tail, int32_t peer, int32_t tag, goal__simq_key_fn key,
+                                void *ctx, int32_t owner) {
     uint32_t prev = *tail, k;
-    if (prev == GOAL__SIM_NONE) return NULL;
+    if (prev == GOAL__SIM_NONE) return GOAL__SIM_NONE;
     do {
         goal__simq_ent *e;
+        int32_t ep, et;
         k = q->e[prev].next;
         e = &q->e[k];
-        if (goal__sim_accepts(e->peer, peer) && goal__sim_accepts(e->tag, tag)) {
+        key(ctx, owner, e->ref, &ep, &et);
+        if (goal__sim_accepts(ep, peer) && goal__sim_accepts(et, tag)) {
             if (k == prev) *tail = GOAL__SIM_NONE;
             else { q->e[prev].next = e->next; if (k == *tail) *tail = prev; }
             e->next = q->freel; q->freel = k;
-            return e;
+            return e->ref;
         }
         prev = k;
     } while (k != *tail);
-    return NULL;
+    return GOAL__SIM_NONE;
 }
 static void goal__simq_free(goal__simq *q, const goal_allocator *a) { goal__sim_del(a, q->e); q->e = NULL; }
 
@@ -503,23 +531,29 @@ static void goal__sim_release(const goal_schedule *s, uint32_t i, int start, goa
 }
 
 /* ---- >>> check: the matching fix-point ------------------------------------------------------ */
-#define GOAL__CHK_WAIT 0u      /* not started */
-#define GOAL__CHK_POSTED 1u    /* started, waiting for its match */
+/* An action's state is in its need word, so that a start or completion touches the memory
+   its dependents' counts share: the count of sources still missing (not started yet), then
+   one of these. */
+#define GOAL__CHK_STARTED 0xFFFFFFFEu    /* started, waiting for its match */
+#define GOAL__CHK_FINISHED 0xFFFFFFFFu
+/* The same states as bytes, for explaining what never finished. */
+#define GOAL__CHK_WAIT 0u
+#define GOAL__CHK_POSTED 1u
 #define GOAL__CHK_DONE 2u
 
 typedef struct goal__chk {
     goal__simw x;
     uint64_t eager;
     int keep_pairs;
-    uint32_t *need;            /* n: sources not yet satisfied */
-    uint8_t *st;               /* n: GOAL__CHK_* */
+    uint32_t *need;            /* n: sources not yet satisfied, or GOAL__CHK_STARTED/FINISHED */
+    uint8_t *st;               /* n, only to explain: GOAL__CHK_WAIT/POSTED/DONE */
     goal_sim_ref *fifo;        /* n: the matching queue MQ; every action enters it once */
     size_t head, tail;
     uint32_t *posted, *unexp;  /* p: queue tails; posted recvs of r, unmatched sends to r */
     goal__simq q;
     goal_sim_check_result *res;
     size_t capp, capf;
-    goal_status st_err;        /* first allocation failure inside callbacks */
+    uint64_t key_size;         /* size of the action goal__chk_key decoded last */
 } goal__chk;
 
 static void goal__chk_dep(void *ctx, int32_t rank, uint32_t a) {
@@ -528,14 +562,14 @@ static void goal__chk_dep(void *ctx, int32_t rank, uint32_t a) {
     if (--c->need[g] == 0) c->fifo[c->tail++] = goal__sim_ref(rank, (int32_t)a);
 }
 static void goal__chk_start(goal__chk *c, const goal_schedule *s, uint32_t i) {
-    c->st[c->x.base[s->rank] + i] = GOAL__CHK_POSTED;
+    c->need[c->x.base[s->rank] + i] = GOAL__CHK_STARTED;
     goal__sim_release(s, i, 1, goal__chk_dep, c);
 }
 static void goal__chk_complete(goal__chk *c, int32_t r, uint32_t i) {
     goal_schedule s;
-    uint8_t *st = &c->st[c->x.base[r] + i];
-    if (*st == GOAL__CHK_DONE) return;
-    *st = GOAL__CHK_DONE;
+    uint32_t *st = &c->need[c->x.base[r] + i];
+    if (*st == GOAL__CHK_FINISHED) return;
+    *st = GOAL__CHK_FINISHED;
     goal__simw_view(&c->x, r, &s);
     goal__sim_release(&s, i, 0, goal__chk_dep, c);
 }
@@ -548,16 +582,8 @@ static goal_status goal__chk_finding(goal__chk *c, goal_sim_finding_kind k, goal
     if (k == GOAL_SIM_SIZE_WARNING) res->warnings++; else res->errors++;
     return GOAL_OK;
 }
-static uint64_t goal__chk_size(const goal__chk *c, goal_sim_ref f) {
-    goal_schedule s;
-    goal_action a;
-    goal__simw_view(&c->x, f.rank, &s);
-    goal_schedule_action(&s, (uint32_t)f.action, &a);
-    return a.buf.size;
-}
-/* Records a match: the pair, a size finding if any, and both completions. */
-static goal_status goal__chk_match(goal__chk *c, goal_sim_ref send, goal_sim_ref recv) {
-    uint64_t ss = goal__chk_size(c, send), rs = goal__chk_size(c, recv);
+/* Records a match of sizes ss and rs: the pair, a size finding if any, both completions. */
+static goal_status goal__chk_match(goal__chk *c, goal_sim_ref send, goal_sim_ref recv, uint64_t ss, uint64_t rs) {
     goal_sim_check_result *res = c->res;
     goal_status st = GOAL_OK;
     if (c->keep_pairs) {
@@ -570,50 +596,81 @@ static goal_status goal__chk_match(goal__chk *c, goal_sim_ref send, goal_sim_ref
     goal__chk_complete(c, recv.rank, (uint32_t)recv.action);
     return st;
 }
-/* One action taken from MQ: start it, then match it or let it wait. */
-static goal_status goal__chk_step(goal__chk *c, goal_sim_ref f) {
+/* Queue entries of the check are MQ positions: every action has one, and it names both
+   the action and its rank. A send's peer is its own rank; a receive's is its source. The
+   size is kept for the match, which is the entry looked at last. */
+static void goal__chk_key(void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag) {
+    goal__chk *c = (goal__chk *)ctx;
+    goal_sim_ref f = c->fifo[ref];
     goal_schedule s;
     goal_action a;
-    const goal__simq_ent *e;
-    uint32_t i = (uint32_t)f.action;
+    (void)owner;
+    goal__simw_view(&c->x, f.rank, &s);
+    goal_schedule_action(&s, (uint32_t)f.action, &a);
+    *peer = a.kind == GOAL_SEND ? f.rank : a.peer;
+    *tag = a.tag;
+    c->key_size = a.buf.size;
+}
+/* The action at MQ position pos: start it, then match it or let it wait. */
+static goal_status goal__chk_step(goal__chk *c, uint32_t pos) {
+    goal_schedule s;
+    goal_action a;
+    goal_sim_ref f = c->fifo[pos];
+    uint32_t i = (uint32_t)f.action, e;
     goal__simw_view(&c->x, f.rank, &s);
     goal_schedule_action(&s, i, &a);
     goal__chk_start(c, &s, i);
     if (a.kind == GOAL_SEND) {
         if (c->eager && a.buf.size <= c->eager) goal__chk_complete(c, f.rank, i);
-        if ((e = goal__simq_take(&c->q, &c->posted[a.peer], f.rank, a.tag)) != NULL)
-            return goal__chk_match(c, f, goal__sim_ref(a.peer, (int32_t)e->ref));
-        return goal__simq_push(&c->q, &c->x.a, &c->unexp[a.peer], f.rank, a.tag, i);
+        if ((e = goal__simq_take(&c->q, &c->posted[a.peer], f.rank, a.tag, goal__chk_key, c, a.peer)) != GOAL__SIM_NONE)
+            return goal__chk_match(c, f, c->fifo[e], a.buf.size, c->key_size);
+        return goal__simq_push(&c->q, &c->x.a, &c->unexp[a.peer], pos);
     }
     if (a.kind == GOAL_RECV) {
-        if ((e = goal__simq_take(&c->q, &c->unexp[f.rank], a.peer, a.tag)) != NULL)
-            return goal__chk_match(c, goal__sim_ref(e->peer, (int32_t)e->ref), f);
-        return goal__simq_push(&c->q, &c->x.a, &c->posted[f.rank], a.peer, a.tag, i);
+        if ((e = goal__simq_take(&c->q, &c->unexp[f.rank], a.peer, a.tag, goal__chk_key, c, f.rank)) != GOAL__SIM_NONE)
+            return goal__chk_match(c, c->fifo[e], f, c->key_size, a.buf.size);
+        return goal__simq_push(&c->q, &c->x.a, &c->posted[f.rank], pos);
     }
     goal__chk_complete(c, f.rank, i);
     return GOAL_OK;
 }
 
-/* Sets up need counts and MQ with the independent actions, ranks in order. */
+/* MQ is known ahead: asks for the rank entries of the actions a little further on, and for
+   the records and states of the nearer ones, whose rank entries are in by then. */
+static void goal__chk_ahead(const goal__chk *c) {
+    size_t k = c->head + GOAL__SIM_AHEAD;
+    if (k + GOAL__SIM_AHEAD < c->tail) {
+        int32_t r = c->fifo[k + GOAL__SIM_AHEAD].rank;
+        GOAL__SIM_PREFETCH(&c->x.base[r]);
+        GOAL__SIM_PREFETCH(&c->x.recs[r]);
+    }
+    if (k < c->tail) {
+        goal_sim_ref f = c->fifo[k];
+        GOAL__SIM_PREFETCH(c->x.recs[f.rank] + 2u * (uint32_t)f.action);
+        GOAL__SIM_PREFETCH(&c->need[c->x.base[f.rank] + (uint32_t)f.action]);
+    }
+}
+
+/* Sets up need counts and MQ with the independent actions, ranks in order. Those are the
+   actions without sources, in index order (what the schedule's indep list holds: the loader
+   checks it), so no full view of a rank is needed. */
 static goal_status goal__chk_init(goal__chk *c) {
     const goal_allocator *a = &c->x.a;
     int32_t r;
     size_t p = (size_t)c->x.p;
     c->need = (uint32_t *)goal__sim_new(a, c->x.n, sizeof(uint32_t));
-    c->st = (uint8_t *)goal__sim_new(a, c->x.n, 1);
     c->fifo = (goal_sim_ref *)goal__sim_new(a, c->x.n, sizeof(goal_sim_ref));
     c->posted = (uint32_t *)goal__sim_new(a, 2 * p, sizeof(uint32_t));
-    if (!c->need || !c->st || !c->fifo || !c->posted) return GOAL_ERR_NOMEM;
+    if (!c->need || !c->fifo || !c->posted) return GOAL_ERR_NOMEM;
     c->unexp = c->posted + p;
     memset(c->posted, 0xFF, 2 * p * sizeof(uint32_t));
-    memset(c->st, GOAL__CHK_WAIT, c->x.n);
     c->q.freel = GOAL__SIM_NONE;
     for (r = 0; r < c->x.p; r++) {
         goal_schedule s;
         uint32_t i;
-        goal__simw_full(&c->x, r, &s);
-        for (i = 0; i < s.nactions; i++) c->need[c->x.base[r] + i] = goal_schedule_nsrc(&s, i);
-        for (i = 0; i < s.nindep; i++) c->fifo[c->tail++] = goal__sim_ref(r, (int32_t)s.indep[i]);
+        goal__simw_view(&c->x, r, &s);
+        for (i = 0; i < s.nactions; i++)
+            if ((c->need[c->x.base[r] + i] = goal_schedule_nsrc(&s, i)) == 0) c->fifo[c->tail++] = goal__sim_ref(r, (int32_t)i);
     }
     return GOAL_OK;
 }
@@ -641,19 +698,20 @@ static void goal__chk_blockers(goal__chk *c, uint32_t *next) {
         }
     }
 }
-/* Gives the first entry of queue *tail that accepts (peer, tag) and has no counterpart yet
-   the never-started action g as its counterpart. owner: rank of the entries' actions, or -1
-   when the entry's peer is its owner (unexpected sends). */
-static void goal__chk_counterpart(goal__chk *c, uint32_t *next, uint32_t tail, int32_t owner, int32_t peer, int32_t tag, uint32_t g) {
+/* Gives the first entry of queue tail that accepts (peer, tag) and has no counterpart yet
+   the never-started action g as its counterpart. */
+static void goal__chk_counterpart(goal__chk *c, uint32_t *next, uint32_t tail, int32_t peer, int32_t tag, uint32_t g) {
     uint32_t k = tail;
     if (tail == GOAL__SIM_NONE) return;
     do {
-        const goal__simq_ent *e;
+        goal_sim_ref f;
         uint32_t id;
+        int32_t ep, et;
         k = c->q.e[k].next;
-        e = &c->q.e[k];
-        id = c->x.base[owner >= 0 ? owner : e->peer] + e->ref;
-        if (next[id] == GOAL__SIM_NONE && goal__sim_accepts(e->peer, peer) && goal__sim_accepts(e->tag, tag)) {
+        f = c->fifo[c->q.e[k].ref];
+        id = c->x.base[f.rank] + (uint32_t)f.action;
+        goal__chk_key(c, -1, c->q.e[k].ref, &ep, &et);
+        if (next[id] == GOAL__SIM_NONE && goal__sim_accepts(ep, peer) && goal__sim_accepts(et, tag)) {
             next[id] = g;
             return;
         }
@@ -669,8 +727,8 @@ static void goal__chk_counterparts(goal__chk *c, uint32_t *next) {
             goal_action a;
             if (c->st[b + i] != GOAL__CHK_WAIT) continue;
             goal_schedule_action(&s, i, &a);
-            if (a.kind == GOAL_SEND) goal__chk_counterpart(c, next, c->posted[a.peer], a.peer, r, a.tag, b + i);
-            if (a.kind == GOAL_RECV) goal__chk_counterpart(c, next, c->unexp[r], -1, a.peer, a.tag, b + i);
+            if (a.kind == GOAL_SEND) goal__chk_counterpart(c, next, c->posted[a.peer], r, a.tag, b + i);
+            if (a.kind == GOAL_RECV) goal__chk_counterpart(c, next, c->unexp[r], a.peer, a.tag, b + i);
         }
     }
 }
@@ -711,10 +769,13 @@ static goal_status goal__chk_report(goal__chk *c, const uint32_t *next, const ui
     return GOAL_OK;
 }
 static goal_status goal__chk_explain(goal__chk *c) {
-    uint32_t *next = c->need;   /* the counts are spent; their memory holds the waits */
+    uint32_t *next = c->need;   /* the states move to st; need's memory holds the waits */
     uint8_t *color = (uint8_t *)goal__sim_new(&c->x.a, c->x.n, 1);
     goal_status st;
-    if (!color) return GOAL_ERR_NOMEM;
+    uint32_t v;
+    if (!color || !(c->st = (uint8_t *)goal__sim_new(&c->x.a, c->x.n, 1))) { goal__sim_del(&c->x.a, color); return GOAL_ERR_NOMEM; }
+    for (v = 0; v < c->x.n; v++)
+        c->st[v] = next[v] == GOAL__CHK_FINISHED ? GOAL__CHK_DONE : next[v] == GOAL__CHK_STARTED ? GOAL__CHK_POSTED : GOAL__CHK_WAIT;
     memset(next, 0xFF, (size_t)c->x.n * sizeof(uint32_t));
     memset(color, 0, c->x.n);
     goal__chk_blockers(c, next);
@@ -745,8 +806,11 @@ goal_status goal_sim_check(const goal_world *w, const goal_sim_check_desc *desc,
     out->alloc_ = c.x.a;
     c.eager = d.eager_limit; c.keep_pairs = !d.no_pairs; c.res = out;
     if (st == GOAL_OK) st = goal__chk_init(&c);
-    while (st == GOAL_OK && c.head < c.tail) st = goal__chk_step(&c, c.fifo[c.head++]);
-    for (; st == GOAL_OK && done < c.x.n && c.st[done] == GOAL__CHK_DONE; done++) {}
+    while (st == GOAL_OK && c.head < c.tail) {
+        goal__chk_ahead(&c);
+        st = goal__chk_step(&c, (uint32_t)c.head++);
+    }
+    for (; st == GOAL_OK && done < c.x.n && c.need[done] == GOAL__CHK_FINISHED; done++) {}
     if (st == GOAL_OK && done < c.x.n) st = goal__chk_explain(&c);
     goal__chk_free(&c);
     if (st != GOAL_OK) { goal_sim_check_free(out); return st; }
@@ -808,12 +872,32 @@ typedef struct goal__sim_ev {   /* a queued event; the heap orders by (time, seq
 typedef struct goal__sim_msg {  /* a message in flight or waiting in an unexpected queue */
     uint64_t size, sent;        /* bytes; when its send started */
     int32_t src, tag;
-    uint32_t send;              /* the send's index on src */
-    uint32_t next;              /* free list */
+    uint32_t send;              /* the send's index on src; the free list's link while unused */
     uint8_t cpu, nic;           /* the sender's indices: LogGOPSim charges the receiver on them */
 } goal__sim_msg;
 
+/* What an event needs of its rank, in 32 bytes (half a cache line): the clocks of cpu 0 and
+   nic 0 and the matching queues. Other cpu and nic indices, rare, have their clocks in
+   goal__sim.more. */
+typedef struct goal__sim_rank {
+    uint64_t cpu, nics, nicr;   /* cpu, send nic and receive nic clocks */
+    uint32_t posted, unexp;     /* queue tails: posted receives; unexpected messages */
+} goal__sim_rank;
+
+typedef struct goal__sim_item { uint32_t seq; int32_t rank; uint32_t ref; } goal__sim_item;
+typedef struct goal__sim_run {
+    goal__sim_item *it; size_t n, head, cap;
+    int unsorted;               /* an item was added below the last one since the last sort */
+} goal__sim_run;
+typedef struct goal__sim_bucket {
+    uint64_t time;
+    goal__sim_run run[2];       /* 0: queued, 1: put back */
+    uint32_t next;              /* free list */
+} goal__sim_bucket;
+
 typedef struct goal__sim_ready { int32_t rank; uint32_t action; uint64_t time; int cls; } goal__sim_ready;
+
+#define GOAL__SIM_DONE 0xFFFFFFFFu    /* need[] of a completed action */
 
 typedef struct goal__sim {
     goal__simw x;
@@ -821,15 +905,18 @@ typedef struct goal__sim {
     int compat;
     void (*event_fn)(void *user, const goal_sim_event *e);
     void *user;
-    uint32_t ncpu, nnic;
-    uint64_t *cpu, *nics, *nicr;     /* p x ncpu, p x nnic, p x nnic clocks */
-    uint32_t *need;                  /* n: sources not yet satisfied */
-    uint8_t *done;                   /* n: 1 when completed */
-    uint32_t *posted, *unexp;        /* p: queue tails (posted recvs; unexpected messages) */
+    uint32_t ncpu, nnic, nmore;      /* nmore = (ncpu - 1) + 2 (nnic - 1) clocks per rank */
+    goal__sim_rank *rk;              /* p */
+    uint64_t *more;                  /* p x nmore: cpu 1.., send nic 1.., receive nic 1.. */
+    uint32_t *need;                  /* n: sources not yet satisfied; GOAL__SIM_DONE */
     goal__simq q;
     goal__sim_msg *msg; size_t capm; uint32_t nmsg, freem;
-    goal__sim_ev *heap; size_t nheap, caph;
+    goal__sim_bucket *bk; size_t capbk; uint32_t nbk, freebk;   /* the event queue: buckets, */
+    uint32_t *bh; size_t nbh, capbh;                             /* live ones by time, */
+    uint32_t *tab; size_t captab;                                /* live ones by hash of time */
     goal__sim_ready *ready; size_t nready, capr;
+    goal__sim_ready *ind; size_t nind, capi;   /* the sweep: one rank's independent actions */
+    uint32_t lastbk;                 /* the bucket queued to last (the next is often the same) */
     uint32_t seq;                    /* the one counter LogGOPSim numbers events with */
     uint64_t ndone, events;
     goal_status err;                 /* first failure inside a callback */
@@ -840,44 +927,195 @@ static uint64_t goal__sim_param(int64_t v, uint64_t dflt) {
 }
 /* (s - 1) as LogGOPSim computes it: unsigned, so 0 bytes wrap to 2^64 - 1 (compat only). */
 static uint64_t goal__sim_sm1(const goal__sim *m, uint64_t s) { return s || m->compat ? s - 1u : 0u; }
-
-/* ---- >>> simulate: the event heap ---------------------------------------------------------- */
-static int goal__sim_before(const goal__sim_ev *a, const goal__sim_ev *b) {
-    return a->time < b->time || (a->time == b->time && a->seq < b->seq);
+static uint64_t *goal__sim_cpu(goal__sim *m, int32_t r, uint8_t c) {
+    return c ? &m->more[(size_t)r * m->nmore + c - 1u] : &m->rk[r].cpu;
 }
-/* A 4-ary heap: half the depth of a binary one, and the four children share a cache line
-   or two, which matters when a million ranks keep a third of a million events queued. */
-#define GOAL__SIM_ARITY 4u
-static goal_status goal__sim_push(goal__sim *m, goal__sim_ev ev) {
-    size_t i;
-    if (GOAL__SIM_GROW(&m->x.a, m->heap, m->caph, m->nheap + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
-    for (i = m->nheap++; i > 0; i = (i - 1) / GOAL__SIM_ARITY) {
-        goal__sim_ev *up = &m->heap[(i - 1) / GOAL__SIM_ARITY];
-        if (!goal__sim_before(&ev, up)) break;
-        m->heap[i] = *up;
+static uint64_t *goal__sim_nic(goal__sim *m, int32_t r, uint8_t n, int recv) {
+    if (!n) return recv ? &m->rk[r].nicr : &m->rk[r].nics;
+    return &m->more[(size_t)r * m->nmore + (m->ncpu - 1u) + (recv ? m->nnic - 1u : 0u) + n - 1u];
+}
+
+/* ---- >>> simulate: the event queue --------------------------------------------------------- */
+/* Events come out in (time, seq) order. They wait in buckets, one per distinct time (a
+   broadcast to a million ranks has fewer than 200), found by a hash of the time; the live
+   buckets are in a heap by time. A bucket has two runs: events queued now, whose numbers only
+   grow, so the run is in order as it is written, and events put back to wait for a busy CPU
+   or NIC, which keep their older numbers and are sorted when needed. Its next event is the
+   lesser head. So queueing costs no sifting through a third of a million events, and the
+   events ahead in a run are known: their memory is asked for early (goal__sim_ahead). */
+static size_t goal__sim_slot(const goal__sim *m, uint64_t t) {
+    return (size_t)((t * 0x9E3779B97F4A7C15ull) >> 32) & (m->captab - 1u);
+}
+/* The live bucket of time t, GOAL__SIM_NONE when none (open addressing, linear probing). */
+static uint32_t goal__sim_find(const goal__sim *m, uint64_t t) {
+    size_t k;
+    if (!m->captab) return GOAL__SIM_NONE;
+    for (k = goal__sim_slot(m, t); m->tab[k] != GOAL__SIM_NONE; k = (k + 1u) & (m->captab - 1u))
+        if (m->bk[m->tab[k]].time == t) return m->tab[k];
+    return GOAL__SIM_NONE;
+}
+static void goal__sim_tab_put(goal__sim *m, uint32_t id) {
+    size_t k = goal__sim_slot(m, m->bk[id].time);
+    while (m->tab[k] != GOAL__SIM_NONE) k = (k + 1u) & (m->captab - 1u);
+    m->tab[k] = id;
+}
+/* Removes bucket id, moving later entries of its probe chain back into the hole. */
+static void goal__sim_tab_del(goal__sim *m, uint32_t id) {
+    size_t mask = m->captab - 1u, k = goal__sim_slot(m, m->bk[id].time), j;
+    while (m->tab[k] != id) k = (k + 1u) & mask;
+    for (j = (k + 1u) & mask; m->tab[j] != GOAL__SIM_NONE; j = (j + 1u) & mask) {
+        size_t home = goal__sim_slot(m, m->bk[m->tab[j]].time);
+        if (((j - home) & mask) >= ((j - k) & mask)) { m->tab[k] = m->tab[j]; k = j; }
     }
-    m->heap[i] = ev;
+    m->tab[k] = GOAL__SIM_NONE;
+}
+/* Keeps the table at most half full: doubles it and puts the live buckets back. */
+static goal_status goal__sim_tab_room(goal__sim *m) {
+    size_t k, cap = m->captab ? 2u * m->captab : 64u;
+    uint32_t *t;
+    if (2u * (m->nbh + 1u) <= m->captab) return GOAL_OK;
+    if (!(t = (uint32_t *)goal__sim_new(&m->x.a, cap, sizeof(uint32_t)))) return GOAL_ERR_NOMEM;
+    memset(t, 0xFF, cap * sizeof(uint32_t));
+    goal__sim_del(&m->x.a, m->tab);
+    m->tab = t; m->captab = cap;
+    for (k = 0; k < m->nbh; k++) goal__sim_tab_put(m, m->bh[k]);
     return GOAL_OK;
 }
-static goal__sim_ev goal__sim_pop(goal__sim *m) {
-    goal__sim_ev top = m->heap[0], last = m->heap[--m->nheap];
-    size_t i = 0, n = m->nheap;
-    for (;;) {
-        size_t c = GOAL__SIM_ARITY * i + 1, k, best = c;
-        if (c >= n) break;
-        for (k = c + 1; k < c + GOAL__SIM_ARITY && k < n; k++)
-            if (goal__sim_before(&m->heap[k], &m->heap[best])) best = k;
-        if (!goal__sim_before(&m->heap[best], &last)) break;
-        m->heap[i] = m->heap[best];
-        i = best;
-    }
-    if (n) m->heap[i] = last;
-    return top;
+
+/* The heap of live buckets, by time (distinct). */
+static int goal__sim_earlier(const goal__sim *m, uint32_t a, uint32_t b) { return m->bk[a].time < m->bk[b].time; }
+static void goal__sim_bh_push(goal__sim *m, uint32_t id) {
+    size_t i;
+    for (i = m->nbh++; i > 0 && goal__sim_earlier(m, id, m->bh[(i - 1) / 2]); i = (i - 1) / 2) m->bh[i] = m->bh[(i - 1) / 2];
+    m->bh[i] = id;
 }
+static void goal__sim_bh_pop(goal__sim *m) {
+    uint32_t last = m->bh[--m->nbh];
+    size_t i = 0, c;
+    while ((c = 2 * i + 1) < m->nbh) {
+        if (c + 1 < m->nbh && goal__sim_earlier(m, m->bh[c + 1], m->bh[c])) c++;
+        if (!goal__sim_earlier(m, m->bh[c], last)) break;
+        m->bh[i] = m->bh[c];
+        i = c;
+    }
+    if (m->nbh) m->bh[i] = last;
+}
+
+/* The bucket of time t, a new one if there is none. */
+static goal_status goal__sim_bucket_of(goal__sim *m, uint64_t t, uint32_t *id) {
+    goal__sim_bucket *b;
+    if ((*id = m->lastbk) != GOAL__SIM_NONE && m->bk[*id].time == t) return GOAL_OK;
+    if ((*id = goal__sim_find(m, t)) != GOAL__SIM_NONE) { m->lastbk = *id; return GOAL_OK; }
+    if (goal__sim_tab_room(m) != GOAL_OK || GOAL__SIM_GROW(&m->x.a, m->bh, m->capbh, m->nbh + 1u) != GOAL_OK)
+        return GOAL_ERR_NOMEM;
+    if ((*id = m->freebk) != GOAL__SIM_NONE) m->freebk = m->bk[*id].next;
+    else {
+        if (GOAL__SIM_GROW(&m->x.a, m->bk, m->capbk, (size_t)m->nbk + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+        *id = m->nbk++;
+        memset(&m->bk[*id], 0, sizeof *b);
+    }
+    b = &m->bk[*id];
+    b->time = t;
+    goal__sim_tab_put(m, *id);
+    goal__sim_bh_push(m, *id);
+    m->lastbk = *id;
+    return GOAL_OK;
+}
+static goal_status goal__sim_put(goal__sim *m, uint64_t time, uint32_t seq, int32_t rank, uint32_t ref, int back) {
+    goal__sim_run *r;
+    uint32_t id;
+    if (goal__sim_bucket_of(m, time, &id) != GOAL_OK) return GOAL_ERR_NOMEM;
+    r = &m->bk[id].run[back];
+    if (GOAL__SIM_GROW(&m->x.a, r->it, r->cap, r->n + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+    if (r->n > r->head && r->it[r->n - 1].seq > seq) r->unsorted = 1;
+    r->it[r->n].seq = seq; r->it[r->n].rank = rank; r->it[r->n++].ref = ref;
+    return GOAL_OK;
+}
+/* Queues a new event: the next number, after everything queued so far. */
 static goal_status goal__sim_queue(goal__sim *m, uint64_t time, int32_t rank, uint32_t ref) {
+    return goal__sim_put(m, time, m->seq++, rank, ref, 0);
+}
+/* Puts event ev back for later (its resource is busy until ev.time); it keeps its number. */
+static goal_status goal__sim_later(goal__sim *m, goal__sim_ev ev) {
+    return goal__sim_put(m, ev.time, ev.seq, ev.rank, ev.ref, 1);
+}
+
+static int goal__sim_by_seq(const void *a, const void *b) {
+    uint32_t x = ((const goal__sim_item *)a)->seq, y = ((const goal__sim_item *)b)->seq;
+    return x < y ? -1 : x > y;
+}
+static void goal__sim_run_order(goal__sim_run *r) {
+    if (!r->unsorted) return;
+    qsort(r->it + r->head, r->n - r->head, sizeof *r->it, goal__sim_by_seq);
+    r->unsorted = 0;
+}
+/* An emptied run keeps a small array, so that worlds with a new time for nearly every
+   event do not allocate per event, and gives a large one back: kept, large ones would hold
+   every bucket's largest size at once. */
+#define GOAL__SIM_RUN_KEEP 64u
+static void goal__sim_run_reset(goal__sim *m, goal__sim_run *r) {
+    if (r->cap > GOAL__SIM_RUN_KEEP) { goal__sim_del(&m->x.a, r->it); r->it = NULL; r->cap = 0; }
+    r->n = r->head = 0;
+    r->unsorted = 0;
+}
+/* The earliest bucket is done: it waits on the free list for another time. */
+static void goal__sim_retire(goal__sim *m, uint32_t id) {
+    goal__sim_bucket *b = &m->bk[id];
+    goal__sim_bh_pop(m);
+    goal__sim_tab_del(m, id);
+    if (m->lastbk == id) m->lastbk = GOAL__SIM_NONE;
+    goal__sim_run_reset(m, &b->run[0]);
+    goal__sim_run_reset(m, &b->run[1]);
+    b->next = m->freebk;
+    m->freebk = id;
+}
+/* Asks for what an event will read of its rank (and message), then, once that is in, for
+   its action: in steps, as each address is only known from what the step before brought. */
+static void goal__sim_prefetch(const void *p, size_t size) {
+    GOAL__SIM_PREFETCH(p);
+    GOAL__SIM_PREFETCH((const char *)p + size - 1u);
+}
+static void goal__sim_touch_rank(const goal__sim *m, const goal__sim_item *e) {
+    goal__sim_prefetch(&m->rk[e->rank], sizeof *m->rk);
+    GOAL__SIM_PREFETCH(&m->x.base[e->rank]);
+    GOAL__SIM_PREFETCH(&m->x.recs[e->rank]);
+    if (e->ref & GOAL__SIM_START) goal__sim_prefetch(&m->msg[e->ref & ~GOAL__SIM_START], sizeof *m->msg);
+}
+static void goal__sim_touch_action(const goal__sim *m, int32_t r, uint32_t i) {
+    GOAL__SIM_PREFETCH(m->x.recs[r] + 2u * i);
+    GOAL__SIM_PREFETCH(&m->need[m->x.base[r] + i]);
+}
+/* An arrival's receive is the first posted one, most of the time. */
+static void goal__sim_touch_posted(const goal__sim *m, const goal__sim_item *e, int deep) {
+    uint32_t t = m->rk[e->rank].posted;
+    if (!(e->ref & GOAL__SIM_START) || t == GOAL__SIM_NONE) return;
+    if (!deep) GOAL__SIM_PREFETCH(&m->q.e[t]);
+    else goal__sim_touch_action(m, e->rank, m->q.e[m->q.e[t].next].ref);
+}
+static void goal__sim_ahead(const goal__sim *m, const goal__sim_run *r) {
+    size_t k = r->head + GOAL__SIM_AHEAD;
+    const goal__sim_item *it = r->it;
+    if (k + 2u * GOAL__SIM_AHEAD < r->n) goal__sim_touch_rank(m, &it[k + 2u * GOAL__SIM_AHEAD]);
+    if (k + GOAL__SIM_AHEAD < r->n) {
+        if (it[k + GOAL__SIM_AHEAD].ref & GOAL__SIM_START) goal__sim_touch_posted(m, &it[k + GOAL__SIM_AHEAD], 0);
+        else goal__sim_touch_action(m, it[k + GOAL__SIM_AHEAD].rank, it[k + GOAL__SIM_AHEAD].ref);
+    }
+    if (k < r->n) goal__sim_touch_posted(m, &it[k], 1);
+}
+/* Takes the next event (the queue is not empty). */
+static goal__sim_ev goal__sim_next(goal__sim *m) {
+    uint32_t id = m->bh[0];
+    goal__sim_bucket *b = &m->bk[id];
+    goal__sim_run *r = &b->run[0], *back = &b->run[1];
     goal__sim_ev ev;
-    ev.time = time; ev.seq = m->seq++; ev.rank = rank; ev.ref = ref;
-    return goal__sim_push(m, ev);
+    goal__sim_run_order(r);
+    goal__sim_run_order(back);
+    if (r->head == r->n || (back->head < back->n && back->it[back->head].seq < r->it[r->head].seq)) r = back;
+    goal__sim_ahead(m, r);
+    ev.time = b->time; ev.seq = r->it[r->head].seq; ev.rank = r->it[r->head].rank; ev.ref = r->it[r->head].ref;
+    r->head++;
+    if (b->run[0].head == b->run[0].n && back->head == back->n) goal__sim_retire(m, id);
+    return ev;
 }
 
 /* ---- >>> simulate: readiness ---------------------------------------------------------------- */
@@ -891,7 +1129,7 @@ static void goal__sim_dep(void *ctx, int32_t rank, uint32_t a) {
     m->ready[m->nready++].action = a;
 }
 static void goal__sim_complete(goal__sim *m, const goal_schedule *s, uint32_t i) {
-    m->done[m->x.base[s->rank] + i] = 1;
+    m->need[m->x.base[s->rank] + i] = GOAL__SIM_DONE;
     m->ndone++;
     goal__sim_release(s, i, 0, goal__sim_dep, m);
 }
@@ -903,13 +1141,12 @@ static int goal__sim_class(const goal_schedule *s, uint32_t i) {
     return goal__sim_kind_class(a.kind);
 }
 /* The event time and kind order of a newly ready action, from the clocks now. */
-static void goal__sim_classify(const goal__sim *m, const goal_schedule *s, goal__sim_ready *rd) {
+static void goal__sim_classify(goal__sim *m, const goal_schedule *s, goal__sim_ready *rd) {
     goal_action a;
-    size_t r = (size_t)rd->rank;
     goal_schedule_action(s, rd->action, &a);
     rd->cls = goal__sim_kind_class(a.kind);
-    rd->time = m->cpu[r * m->ncpu + a.cpu];
-    if (a.kind == GOAL_SEND) rd->time = goal__sim_max(rd->time, m->nics[r * m->nnic + a.nic]);
+    rd->time = *goal__sim_cpu(m, rd->rank, a.cpu);
+    if (a.kind == GOAL_SEND) rd->time = goal__sim_max(rd->time, *goal__sim_nic(m, rd->rank, a.nic, 0));
 }
 static goal_status goal__sim_flush(goal__sim *m) {
     size_t k, left = m->nready;
@@ -946,13 +1183,12 @@ static void goal__sim_emit(const goal__sim *m, goal_sim_event_kind k, int32_t ra
     e.cpu = cpu; e.start = start; e.end = end; e.size = size;
     m->event_fn(m->user, &e);
 }
-static uint64_t *goal__sim_cpu(goal__sim *m, int32_t r, uint8_t c) { return &m->cpu[(size_t)r * m->ncpu + c]; }
 
 /* calc, exec (costs its buffer size) and nop (costs 0): start and complete at once. */
 static goal_status goal__sim_calc(goal__sim *m, const goal_schedule *s, const goal_action *a, goal__sim_ev ev) {
     uint64_t cost = a->kind == GOAL_CALC ? a->cost : a->kind == GOAL_EXEC ? a->buf.size : 0u;
     uint64_t *c = goal__sim_cpu(m, ev.rank, a->cpu);
-    if (*c > ev.time) { ev.time = *c; return goal__sim_push(m, ev); }
+    if (*c > ev.time) { ev.time = *c; return goal__sim_later(m, ev); }
     *c = ev.time + cost;
     goal__sim_emit(m, GOAL_SIM_EV_CALC, ev.rank, (int32_t)ev.ref, -1, -1, a->cpu, ev.time, *c, cost);
     goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
@@ -960,18 +1196,25 @@ static goal_status goal__sim_calc(goal__sim *m, const goal_schedule *s, const go
     return GOAL_OK;
 }
 
+/* A message slot: from the free list, else a new one. */
+static goal_status goal__sim_msg_new(goal__sim *m, uint32_t *id) {
+    if ((*id = m->freem) != GOAL__SIM_NONE) { m->freem = m->msg[*id].send; return GOAL_OK; }
+    if (GOAL__SIM_GROW(&m->x.a, m->msg, m->capm, (size_t)m->nmsg + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+    *id = m->nmsg++;
+    return GOAL_OK;
+}
+static void goal__sim_msg_free(goal__sim *m, uint32_t id) { m->msg[id].send = m->freem; m->freem = id; }
+
 static goal_status goal__sim_send(goal__sim *m, const goal_schedule *s, const goal_action *a, goal__sim_ev ev) {
-    uint64_t *c = goal__sim_cpu(m, ev.rank, a->cpu), *ns = &m->nics[(size_t)ev.rank * m->nnic + a->nic];
+    uint64_t *c = goal__sim_cpu(m, ev.rank, a->cpu), *ns = goal__sim_nic(m, ev.rank, a->nic, 0);
     uint64_t t = ev.time, sm1 = goal__sim_sm1(m, a->buf.size);
     goal__sim_msg *msg;
-    uint32_t id = m->freem;
-    if (goal__sim_max(*c, *ns) > t) { ev.time = goal__sim_max(*c, *ns); return goal__sim_push(m, ev); }
+    uint32_t id;
+    if (goal__sim_max(*c, *ns) > t) { ev.time = goal__sim_max(*c, *ns); return goal__sim_later(m, ev); }
     *c = t + m->o + sm1 * m->O;
     *ns = t + m->g + sm1 * m->G;
     goal__sim_emit(m, GOAL_SIM_EV_SEND, ev.rank, (int32_t)ev.ref, a->peer, -1, a->cpu, t, *c, a->buf.size);
-    if (id != GOAL__SIM_NONE) m->freem = m->msg[id].next;
-    else if (GOAL__SIM_GROW(&m->x.a, m->msg, m->capm, (size_t)m->nmsg + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
-    else id = m->nmsg++;
+    if (goal__sim_msg_new(m, &id) != GOAL_OK) return GOAL_ERR_NOMEM;
     msg = &m->msg[id];
     msg->size = a->buf.size; msg->sent = t; msg->src = ev.rank; msg->tag = a->tag; msg->send = ev.ref;
     msg->cpu = a->cpu; msg->nic = a->nic;
@@ -985,23 +1228,37 @@ static goal_status goal__sim_send(goal__sim *m, const goal_schedule *s, const go
    nic n, whichever side's indices LogGOPSim happens to use) move up to t. */
 static void goal__sim_rendezvous(goal__sim *m, const goal__sim_msg *msg, uint8_t c, uint8_t n, uint64_t t) {
     goal_schedule s;
-    uint64_t *cp = goal__sim_cpu(m, msg->src, c), *ns = &m->nics[(size_t)msg->src * m->nnic + n];
+    uint64_t *cp = goal__sim_cpu(m, msg->src, c), *ns = goal__sim_nic(m, msg->src, n, 0);
     goal__simw_view(&m->x, msg->src, &s);
     goal__sim_complete(m, &s, msg->send);
     *cp = goal__sim_max(*cp, t);
     *ns = goal__sim_max(*ns, t);
 }
-static void goal__sim_msg_free(goal__sim *m, uint32_t id) { m->msg[id].next = m->freem; m->freem = id; }
+
+/* Posted receives are entered by action index, unexpected messages by message id. */
+static void goal__sim_posted_key(void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag) {
+    goal_schedule s;
+    goal_action a;
+    goal__simw_view(&((const goal__sim *)ctx)->x, owner, &s);
+    goal_schedule_action(&s, ref, &a);
+    *peer = a.peer; *tag = a.tag;
+}
+static void goal__sim_unexp_key(void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag) {
+    const goal__sim_msg *msg = &((const goal__sim *)ctx)->msg[ref];
+    (void)owner;
+    *peer = msg->src; *tag = msg->tag;
+}
 
 /* A receive is posted at its time (no CPU needed) and matches a waiting message if any. */
 static goal_status goal__sim_recv(goal__sim *m, const goal_schedule *s, const goal_action *a, goal__sim_ev ev) {
-    const goal__simq_ent *e;
+    goal__sim_rank *rk = &m->rk[ev.rank];
+    uint32_t id;
     goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
-    if (!(e = goal__simq_take(&m->q, &m->unexp[ev.rank], a->peer, a->tag)))
-        return goal__simq_push(&m->q, &m->x.a, &m->posted[ev.rank], a->peer, a->tag, ev.ref);
-    if (a->buf.size > m->S) goal__sim_rendezvous(m, &m->msg[e->ref], a->cpu, a->nic, ev.time);
+    if ((id = goal__simq_take(&m->q, &rk->unexp, a->peer, a->tag, goal__sim_unexp_key, m, ev.rank)) == GOAL__SIM_NONE)
+        return goal__simq_push(&m->q, &m->x.a, &rk->posted, ev.ref);
+    if (a->buf.size > m->S) goal__sim_rendezvous(m, &m->msg[id], a->cpu, a->nic, ev.time);
     goal__sim_complete(m, s, ev.ref);
-    goal__sim_msg_free(m, e->ref);
+    goal__sim_msg_free(m, id);
     return GOAL_OK;
 }
 
@@ -1010,18 +1267,18 @@ static goal_status goal__sim_recv(goal__sim *m, const goal_schedule *s, const go
 static goal_status goal__sim_arrive(goal__sim *m, goal__sim_ev ev) {
     uint32_t id = ev.ref & ~GOAL__SIM_START;
     goal__sim_msg msg = m->msg[id];
-    uint64_t *c = goal__sim_cpu(m, ev.rank, msg.cpu), *nr = &m->nicr[(size_t)ev.rank * m->nnic + msg.nic];
+    uint64_t *c = goal__sim_cpu(m, ev.rank, msg.cpu), *nr = goal__sim_nic(m, ev.rank, msg.nic, 1);
     uint64_t t = ev.time, sm1 = goal__sim_sm1(m, msg.size);
-    const goal__simq_ent *e;
+    uint32_t e;
     int32_t recv;
-    if (goal__sim_max(*c, *nr) > t) { ev.time = goal__sim_max(*c, *nr); return goal__sim_push(m, ev); }
+    if (goal__sim_max(*c, *nr) > t) { ev.time = goal__sim_max(*c, *nr); return goal__sim_later(m, ev); }
     *c = t + m->o + goal__sim_max(sm1 * m->O, sm1 * m->G);
     *nr = t + m->g + sm1 * m->G;
-    e = goal__simq_take(&m->q, &m->posted[ev.rank], msg.src, msg.tag);
-    recv = e ? (int32_t)e->ref : -1;
+    e = goal__simq_take(&m->q, &m->rk[ev.rank].posted, msg.src, msg.tag, goal__sim_posted_key, m, ev.rank);
+    recv = e != GOAL__SIM_NONE ? (int32_t)e : -1;
     goal__sim_emit(m, GOAL_SIM_EV_MSG, msg.src, (int32_t)msg.send, ev.rank, recv, msg.cpu, msg.sent, t, msg.size);
     goal__sim_emit(m, GOAL_SIM_EV_RECV, ev.rank, recv, msg.src, (int32_t)msg.send, msg.cpu, t, *c, msg.size);
-    if (!e) return goal__simq_push(&m->q, &m->x.a, &m->unexp[ev.rank], msg.src, msg.tag, id);
+    if (e == GOAL__SIM_NONE) return goal__simq_push(&m->q, &m->x.a, &m->rk[ev.rank].unexp, id);
     if (msg.size > m->S) goal__sim_rendezvous(m, &msg, msg.cpu, msg.nic, t);
     {
         goal_schedule s;
@@ -1044,7 +1301,8 @@ static goal_status goal__sim_event(goal__sim *m, goal__sim_ev ev) {
 }
 
 /* ---- >>> simulate: set-up, run, result --------------------------------------------------- */
-/* Counts sources and the cpu and nic indices in use (LogGOPSim keeps 1 + the largest). */
+/* Counts sources, the independent actions (the first event numbers are theirs) and the cpu
+   and nic indices in use (LogGOPSim keeps 1 + the largest). */
 static void goal__sim_scan(goal__sim *m) {
     int32_t r;
     m->ncpu = m->nnic = 1;
@@ -1056,63 +1314,62 @@ static void goal__sim_scan(goal__sim *m) {
             goal_action a;
             goal_schedule_action(&s, i, &a);
             m->need[m->x.base[r] + i] = goal_schedule_nsrc(&s, i);
+            m->seq += m->need[m->x.base[r] + i] == 0;
             if (a.cpu >= m->ncpu) m->ncpu = a.cpu + 1u;
             if (a.nic >= m->nnic) m->nnic = a.nic + 1u;
         }
     }
-}
-static uint64_t *goal__sim_zeros(goal__sim *m, size_t n) {
-    uint64_t *v = (uint64_t *)goal__sim_new(&m->x.a, n, sizeof(uint64_t));
-    if (v) memset(v, 0, n * sizeof(uint64_t));
-    return v;
+    m->nmore = (m->ncpu - 1u) + 2u * (m->nnic - 1u);
 }
 static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_sim_desc *d) {
-    size_t p;
+    size_t p, r;
     goal_status st = goal__simw_init(&m->x, w, &d->alloc);
     if (st != GOAL_OK) return st;
     p = (size_t)m->x.p;
     m->L = goal__sim_param(d->L, 2500); m->o = goal__sim_param(d->o, 1500); m->g = goal__sim_param(d->g, 1000);
     m->G = goal__sim_param(d->G, 6); m->O = goal__sim_param(d->O, 0); m->S = goal__sim_param(d->S, 65535);
     m->compat = d->loggopsim_compat; m->event_fn = d->event_fn; m->user = d->user;
-    m->q.freel = m->freem = GOAL__SIM_NONE;
+    m->q.freel = m->freem = m->freebk = m->lastbk = GOAL__SIM_NONE;
     m->need = (uint32_t *)goal__sim_new(&m->x.a, m->x.n, sizeof(uint32_t));
-    m->done = (uint8_t *)goal__sim_new(&m->x.a, m->x.n, 1);
-    m->posted = (uint32_t *)goal__sim_new(&m->x.a, 2 * p, sizeof(uint32_t));
-    if (!m->need || !m->done || !m->posted) return GOAL_ERR_NOMEM;
-    m->unexp = m->posted + p;
-    memset(m->posted, 0xFF, 2 * p * sizeof(uint32_t));
-    memset(m->done, 0, m->x.n);
+    m->rk = (goal__sim_rank *)goal__sim_new(&m->x.a, p, sizeof(goal__sim_rank));
+    if (!m->need || !m->rk) return GOAL_ERR_NOMEM;
     goal__sim_scan(m);
-    m->cpu = goal__sim_zeros(m, p * m->ncpu);
-    m->nics = goal__sim_zeros(m, 2 * p * m->nnic);
-    if (!m->cpu || !m->nics) return GOAL_ERR_NOMEM;
-    m->nicr = m->nics + p * m->nnic;
+    m->more = (uint64_t *)goal__sim_new(&m->x.a, p * m->nmore, sizeof(uint64_t));
+    if (!m->more) return GOAL_ERR_NOMEM;
+    memset(m->more, 0, p * m->nmore * sizeof(uint64_t));
+    for (r = 0; r < p; r++) {
+        m->rk[r].cpu = m->rk[r].nics = m->rk[r].nicr = 0;
+        m->rk[r].posted = m->rk[r].unexp = GOAL__SIM_NONE;
+    }
     return GOAL_OK;
 }
 /* LogGOPSim first queues every rank's independent actions at time 0 (ranks in order, send /
    recv / local within a rank), then runs events. Those come out of the queue first and in
    that very order (time 0 is the least, and their numbers are the lowest), so they run
    straight from the schedules here: the heap never holds them (a million ranks would fill
-   it with a million receives). Events they queue are numbered after all of them. */
+   it with a million receives). Events they queue are numbered after all of them (the
+   scan counted them). Independent actions are those without sources, in index order. */
 static goal_status goal__sim_sweep(goal__sim *m) {
     int32_t r;
     uint32_t iseq = 0;
     goal_status st = GOAL_OK;
-    for (r = 0; r < m->x.p; r++) {
-        goal_schedule s;
-        goal__simw_full(&m->x, r, &s);
-        m->seq += s.nindep;
-    }
     for (r = 0; r < m->x.p && st == GOAL_OK; r++) {
         goal_schedule s;
         uint32_t i;
+        size_t k;
         int cls;
-        goal__simw_full(&m->x, r, &s);
+        goal__simw_view(&m->x, r, &s);
+        for (i = 0, m->nind = 0; i < s.nactions; i++) {
+            if (goal_schedule_nsrc(&s, i)) continue;
+            if (GOAL__SIM_GROW(&m->x.a, m->ind, m->capi, m->nind + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+            m->ind[m->nind].action = i;
+            m->ind[m->nind++].cls = goal__sim_class(&s, i);
+        }
         for (cls = 0; cls < 3; cls++)
-            for (i = 0; i < s.nindep && st == GOAL_OK; i++) {
+            for (k = 0; k < m->nind && st == GOAL_OK; k++) {
                 goal__sim_ev ev;
-                if (goal__sim_class(&s, s.indep[i]) != cls) continue;
-                ev.time = 0; ev.seq = iseq++; ev.rank = r; ev.ref = s.indep[i];
+                if (m->ind[k].cls != cls) continue;
+                ev.time = 0; ev.seq = iseq++; ev.rank = r; ev.ref = m->ind[k].action;
                 st = goal__sim_event(m, ev);
                 if (st == GOAL_OK) st = goal__sim_flush(m);
             }
@@ -1121,8 +1378,8 @@ static goal_status goal__sim_sweep(goal__sim *m) {
 }
 static goal_status goal__sim_loop(goal__sim *m) {
     goal_status st = goal__sim_sweep(m);
-    while (st == GOAL_OK && m->nheap) {
-        st = goal__sim_event(m, goal__sim_pop(m));
+    while (st == GOAL_OK && m->nbh) {
+        st = goal__sim_event(m, goal__sim_next(m));
         if (st == GOAL_OK) st = goal__sim_flush(m);
     }
     m->events = m->seq;
@@ -1130,22 +1387,24 @@ static goal_status goal__sim_loop(goal__sim *m) {
 }
 static void goal__sim_free(goal__sim *m) {
     const goal_allocator *a = &m->x.a;
-    goal__sim_del(a, m->need); goal__sim_del(a, m->done); goal__sim_del(a, m->posted);
-    goal__sim_del(a, m->cpu); goal__sim_del(a, m->nics); goal__sim_del(a, m->msg);
-    goal__sim_del(a, m->heap); goal__sim_del(a, m->ready);
+    uint32_t k;
+    goal__sim_del(a, m->need); goal__sim_del(a, m->rk); goal__sim_del(a, m->more); goal__sim_del(a, m->msg);
+    goal__sim_del(a, m->ready); goal__sim_del(a, m->ind); goal__sim_del(a, m->bh); goal__sim_del(a, m->tab);
+    for (k = 0; k < m->nbk; k++) { goal__sim_del(a, m->bk[k].run[0].it); goal__sim_del(a, m->bk[k].run[1].it); }
+    goal__sim_del(a, m->bk);
     goal__simq_free(&m->q, a);
     goal__simw_free(&m->x);
 }
 
 /* Every rank's time: its largest CPU clock. */
-static goal_status goal__sim_times(const goal__sim *m, goal_sim_result *out) {
+static goal_status goal__sim_times(goal__sim *m, goal_sim_result *out) {
     int32_t r;
     uint32_t c;
     out->finish = (uint64_t *)goal__sim_new(&m->x.a, (size_t)m->x.p, sizeof(uint64_t));
     if (!out->finish) return GOAL_ERR_NOMEM;
     for (r = 0; r < m->x.p; r++) {
         uint64_t t = 0;
-        for (c = 0; c < m->ncpu; c++) t = goal__sim_max(t, m->cpu[(size_t)r * m->ncpu + c]);
+        for (c = 0; c < m->ncpu; c++) t = goal__sim_max(t, *goal__sim_cpu(m, r, (uint8_t)c));
         out->finish[r] = t;
         if (t > out->max || r == 0) { out->max = t; out->max_rank = r; }
     }
@@ -1161,16 +1420,16 @@ static size_t goal__sim_stuck_walk(const goal__sim *m, goal_sim_result *out) {
     size_t k = 0;
     int32_t r;
     for (r = 0; r < m->x.p; r++) {
-        uint32_t i, b = m->x.base[r], t = m->unexp[r];
+        uint32_t i, b = m->x.base[r], t = m->rk[r].unexp;
         for (i = 0; i < m->x.base[r + 1] - b; i++)
-            if (!m->done[b + i]) k = goal__sim_stuck_add(out, k, r, i, m->need[b + i] == 0);
+            if (m->need[b + i] != GOAL__SIM_DONE) k = goal__sim_stuck_add(out, k, r, i, m->need[b + i] == 0);
         if (t == GOAL__SIM_NONE) continue;
         do {
             const goal__sim_msg *msg;
             t = m->q.e[t].next;
             msg = &m->msg[m->q.e[t].ref];
             k = goal__sim_stuck_add(out, k, msg->src, msg->send, 1);
-        } while (t != m->unexp[r]);
+        } while (t != m->rk[r].unexp);
     }
     return k;
 }
