@@ -357,17 +357,13 @@ GOAL_API goal_status goal_schedule_write(const goal_schedule *s, goal_dialect d,
 #endif
 #endif /* GOAL_H_INCLUDED */
 
-/* ======================================================================================= */
-/*                                   IMPLEMENTATION                                         */
-/* ======================================================================================= */
-#if (defined(GOAL_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && !defined(GOAL__IMPL_DONE)
-#define GOAL__IMPL_DONE
-
+/* ---- memory: one set of helpers for the implementations of every goal header -------------- */
+#if (defined(GOAL_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION) || defined(GOAL_SCHED_IMPLEMENTATION) || \
+     defined(GOAL_SIM_IMPLEMENTATION) || defined(GOAL_ALGOS_IMPLEMENTATION) || defined(GOAL_MPI_IMPLEMENTATION)) && \
+    !defined(GOAL__MEM_DONE)
+#define GOAL__MEM_DONE
 #include <string.h>
-#include <stdio.h>
-#include <stdarg.h>
-#include <stdlib.h>   /* qsort; malloc and free unless GOAL_MALLOC says otherwise */
-
+#include <stdlib.h>   /* malloc and free unless GOAL_MALLOC says otherwise */
 #if defined(GOAL_MALLOC) != defined(GOAL_FREE)
 #error "define both GOAL_MALLOC and GOAL_FREE, or neither"
 #endif
@@ -376,32 +372,36 @@ GOAL_API goal_status goal_schedule_write(const goal_schedule *s, goal_dialect d,
 #define GOAL_FREE(ptr) free(ptr)
 #define GOAL_REALLOC(ptr, size) realloc(ptr, size)
 #endif
-#ifndef GOAL_ASSERT
-#include <assert.h>
-#define GOAL_ASSERT(cond) assert(cond)
-#endif
+static inline void *goal__default_alloc(size_t size, void *user) { (void)user; return GOAL_MALLOC(size); }
+static inline void goal__default_free(void *ptr, void *user) { (void)user; GOAL_FREE(ptr); }
 
-/* ---- >>> memory ---------------------------------------------------------------------- */
-static void *goal__default_alloc(size_t size, void *user) { (void)user; return GOAL_MALLOC(size); }
-static void goal__default_free(void *ptr, void *user) { (void)user; GOAL_FREE(ptr); }
-
-static goal_allocator goal__allocator(const goal_allocator *a) {
+static inline goal_allocator goal__allocator(const goal_allocator *a) {
     goal_allocator r;
     if (a && a->alloc_fn && a->free_fn) return *a;
     r.alloc_fn = goal__default_alloc; r.free_fn = goal__default_free; r.user = NULL;
     return r;
 }
-static void *goal__alloc(const goal_allocator *a, size_t size) {
+static inline void *goal__alloc(const goal_allocator *a, size_t size) {
     return a->alloc_fn(size ? size : 1, a->user);
 }
-static void goal__free(const goal_allocator *a, void *p) { if (p) a->free_fn(p, a->user); }
+static inline void goal__free(const goal_allocator *a, void *p) { if (p) a->free_fn(p, a->user); }
 
+/* n elements of `elem` bytes; NULL on failure or when n * elem overflows. */
+static inline void *goal__new(const goal_allocator *a, size_t n, size_t elem) {
+    return elem && n > ((size_t)-1) / elem ? NULL : goal__alloc(a, n * elem);
+}
+/* goal__new, zeroed. */
+static inline void *goal__calloc(const goal_allocator *a, size_t n, size_t elem) {
+    void *p = goal__new(a, n, elem);
+    if (p) memset(p, 0, n * elem);
+    return p;
+}
 /* Grows *ptr (holding *cap elements of `elem` bytes) to hold at least `need` elements. */
-static goal_status goal__reserve(const goal_allocator *a, void **ptr, size_t *cap, size_t need, size_t elem) {
+static inline goal_status goal__reserve(const goal_allocator *a, void **ptr, size_t *cap, size_t need, size_t elem) {
     size_t ncap;
     void *np;
     if (need <= *cap) return GOAL_OK;
-    ncap = *cap ? *cap : 16;
+    ncap = *cap ? *cap : 4;
     while (ncap < need) {
         if (ncap > ((size_t)-1) / 2 / elem) { ncap = need; break; }
         ncap *= 2;
@@ -425,6 +425,24 @@ static goal_status goal__reserve(const goal_allocator *a, void **ptr, size_t *ca
 /* The test of room inline: builders and readers reserve per action and mostly have room. */
 #define GOAL__RESERVE(a, arr, cap, need) \
     ((need) <= (cap) ? GOAL_OK : goal__reserve((a), (void **)&(arr), &(cap), (need), sizeof(*(arr))))
+
+#endif /* GOAL__MEM_DONE */
+
+/* ======================================================================================= */
+/*                                   IMPLEMENTATION                                         */
+/* ======================================================================================= */
+#if (defined(GOAL_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && !defined(GOAL__IMPL_DONE)
+#define GOAL__IMPL_DONE
+
+#include <string.h>
+#include <stdio.h>
+#include <stdarg.h>
+#include <stdlib.h>   /* qsort; malloc and free unless GOAL_MALLOC says otherwise */
+
+#ifndef GOAL_ASSERT
+#include <assert.h>
+#define GOAL_ASSERT(cond) assert(cond)
+#endif
 
 /* ---- >>> little-endian words ----------------------------------------------------------- */
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__

@@ -197,15 +197,11 @@ GOAL_API goal_status goal_mpi_algo_run(goal_mpi *m, const goal_algo_desc *d, con
 #endif
 #include "goal_sched.h"
 #include "goal_algos.h"
+#include "goal.h"   /* its memory helpers */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#ifndef GOAL_MALLOC
-#include <stdlib.h>
-#define GOAL_MALLOC(size) malloc(size)
-#define GOAL_FREE(ptr) free(ptr)
-#endif
 
 /* An MPI_Request lives in goal_req.word: an int in MPICH, a pointer in Open MPI. */
 typedef char goal_mpi__request_fits[sizeof(MPI_Request) <= sizeof(uint64_t) ? 1 : -1];
@@ -253,10 +249,8 @@ struct goal_mpi {
 };
 
 /* ---- >>> memory and errors -------------------------------------------------------------- */
-static void *goal_mpi__dalloc(size_t size, void *user) { (void)user; return GOAL_MALLOC(size); }
-static void goal_mpi__dfree(void *p, void *user) { (void)user; GOAL_FREE(p); }
-static void *goal_mpi__alloc(goal_mpi *m, size_t bytes) { return m->a.alloc_fn(bytes ? bytes : 1, m->a.user); }
-static void goal_mpi__free(goal_mpi *m, void *p) { if (p) m->a.free_fn(p, m->a.user); }
+static void *goal_mpi__alloc(goal_mpi *m, size_t bytes) { return goal__alloc(&m->a, bytes); }
+static void goal_mpi__free(goal_mpi *m, void *p) { goal__free(&m->a, p); }
 
 static goal_status goal_mpi__say(goal_error *err, goal_status st, int rank, const char *fmt, ...) {
     va_list ap;
@@ -407,8 +401,7 @@ goal_status goal_mpi_create(goal_mpi **out, const goal_mpi_desc *desc, goal_erro
     *out = NULL;
     if (!desc || desc->comm == MPI_COMM_NULL)
         return goal_mpi__say(err, GOAL_ERR_ARG, -1, "goal_mpi_create: needs a communicator");
-    a = desc->alloc;
-    if (!a.alloc_fn || !a.free_fn) { a.alloc_fn = goal_mpi__dalloc; a.free_fn = goal_mpi__dfree; a.user = NULL; }
+    a = goal__allocator(&desc->alloc);
     m = (goal_mpi *)a.alloc_fn(sizeof *m, a.user);
     if (!m) return goal_mpi__say(err, GOAL_ERR_NOMEM, -1, "goal_mpi_create: out of memory");
     memset(m, 0, sizeof *m);

@@ -238,32 +238,6 @@ GOAL_API void goal_progress_destroy(goal_progress *p);  /* waits for what it hol
 #include <pthread.h>
 #include <sched.h>
 #endif
-#ifndef GOAL_MALLOC
-#include <stdlib.h>
-#define GOAL_MALLOC(size) malloc(size)
-#define GOAL_FREE(ptr) free(ptr)
-#endif
-
-/* ---- >>> memory ------------------------------------------------------------------------ */
-static void *goal_sched__dalloc(size_t size, void *user) { (void)user; return GOAL_MALLOC(size); }
-static void goal_sched__dfree(void *p, void *user) { (void)user; GOAL_FREE(p); }
-static goal_allocator goal_sched__allocator(const goal_allocator *a) {
-    goal_allocator r;
-    if (a && a->alloc_fn && a->free_fn) return *a;
-    r.alloc_fn = goal_sched__dalloc; r.free_fn = goal_sched__dfree; r.user = NULL;
-    return r;
-}
-/* Zeroed memory of n elements of `elem` bytes, or NULL (also when n * elem overflows). */
-static void *goal_sched__calloc(const goal_allocator *a, size_t n, size_t elem) {
-    void *p;
-    size_t bytes;
-    if (elem && n > ((size_t)-1) / elem) return NULL;
-    bytes = n * elem;
-    p = a->alloc_fn(bytes ? bytes : 1, a->user);
-    if (p) memset(p, 0, bytes);
-    return p;
-}
-static void goal_sched__free(const goal_allocator *a, void *p) { if (p) a->free_fn(p, a->user); }
 
 /* ---- >>> operations --------------------------------------------------------------------- */
 /* Elements are read and written with memcpy: buffers are byte offsets, so may be unaligned.
@@ -472,10 +446,10 @@ static uint8_t *goal_sched__addr(goal_exec *e, uint32_t slot, uint64_t offset) {
     return e->base[slot == GOAL_SLOT_SCRATCH ? e->s->nslots : slot] + offset;
 }
 static int goal_sched__grow(goal_exec *e) {
-    goal_req *nq = e->reqcap <= 0x3FFFFFFFu ? (goal_req *)goal_sched__calloc(&e->a, 2u * e->reqcap, sizeof(goal_req)) : NULL;
+    goal_req *nq = e->reqcap <= 0x3FFFFFFFu ? (goal_req *)goal__calloc(&e->a, 2u * e->reqcap, sizeof(goal_req)) : NULL;
     if (!nq) return 0;
     memcpy(nq, e->req, e->nreq * sizeof(goal_req));
-    goal_sched__free(&e->a, e->req);
+    goal__free(&e->a, e->req);
     e->req = nq;
     e->bytes += e->reqcap * sizeof(goal_req);
     e->reqcap *= 2;
@@ -606,14 +580,14 @@ static goal_status goal_sched__alloc_state(goal_exec *e, goal_error *err) {
     else e->qmask = 0xFFFFFFFFu;   /* each action enters the queue once per run: no wrap */
     if (ccap < e->n) { ccap = goal_sched__pow2(ccap); e->cmask = ccap - 1; }
     else e->cmask = 0xFFFFFFFFu;
-    e->base = (uint8_t **)goal_sched__calloc(&e->a, (size_t)s->nslots + 1, sizeof(uint8_t *));
-    e->cnt = (uint32_t *)goal_sched__calloc(&e->a, ccap ? ccap : 1, sizeof(uint32_t));
-    e->queue = (uint32_t *)goal_sched__calloc(&e->a, qcap ? qcap : 1, sizeof(uint32_t));
+    e->base = (uint8_t **)goal__calloc(&e->a, (size_t)s->nslots + 1, sizeof(uint8_t *));
+    e->cnt = (uint32_t *)goal__calloc(&e->a, ccap ? ccap : 1, sizeof(uint32_t));
+    e->queue = (uint32_t *)goal__calloc(&e->a, qcap ? qcap : 1, sizeof(uint32_t));
     e->reqcap = 16;
-    e->req = (goal_req *)goal_sched__calloc(&e->a, e->reqcap, sizeof(goal_req));
-    if (e->cmask == 0xFFFFFFFFu) e->init = (uint32_t *)goal_sched__calloc(&e->a, e->n ? e->n : 1, sizeof(uint32_t));
+    e->req = (goal_req *)goal__calloc(&e->a, e->reqcap, sizeof(goal_req));
+    if (e->cmask == 0xFFFFFFFFu) e->init = (uint32_t *)goal__calloc(&e->a, e->n ? e->n : 1, sizeof(uint32_t));
     if (s->scratch > (uint64_t)((size_t)-1)) return GOAL_ERR_NOMEM;
-    if (s->scratch) e->base[s->nslots] = (uint8_t *)goal_sched__calloc(&e->a, (size_t)s->scratch, 1);
+    if (s->scratch) e->base[s->nslots] = (uint8_t *)goal__calloc(&e->a, (size_t)s->scratch, 1);
     if (!e->base || !e->cnt || !e->queue || !e->req || (e->cmask == 0xFFFFFFFFu && !e->init) || (s->scratch && !e->base[s->nslots]))
         return GOAL_ERR_NOMEM;
     if (e->init)
@@ -655,8 +629,8 @@ goal_status goal_exec_create(goal_exec **out, const goal_exec_desc *desc, goal_e
     if (!desc || !desc->schedule || !desc->schedule->recs || !desc->transport.post || !desc->transport.test ||
         (desc->nuser_fns && !desc->user_fns))
         return goal_sched__report(err, GOAL_ERR_ARG, -1, "goal_exec_create: needs a schedule and a transport with post and test");
-    a = goal_sched__allocator(&desc->alloc);
-    e = (goal_exec *)goal_sched__calloc(&a, 1, sizeof *e);
+    a = goal__allocator(&desc->alloc);
+    e = (goal_exec *)goal__calloc(&a, 1, sizeof *e);
     if (!e) return GOAL_ERR_NOMEM;
     e->a = a; e->d = *desc; e->s = desc->schedule; e->t = desc->transport;
     e->n = e->s->nactions; e->window = desc->window; e->hi = e->n;
@@ -680,13 +654,13 @@ void goal_exec_destroy(goal_exec *e) {
     if (e->state == GOAL_SCHED__RUNNING && e->t.cancel)
         for (k = 0; k < e->nreq; k++) e->t.cancel(e->t.user, &e->req[k]);
     a = e->a;
-    if (e->base) goal_sched__free(&a, e->base[e->s->nslots]);
-    goal_sched__free(&a, e->base);
-    goal_sched__free(&a, e->cnt);
-    goal_sched__free(&a, e->init);
-    goal_sched__free(&a, e->queue);
-    goal_sched__free(&a, e->req);
-    goal_sched__free(&a, e);
+    if (e->base) goal__free(&a, e->base[e->s->nslots]);
+    goal__free(&a, e->base);
+    goal__free(&a, e->cnt);
+    goal__free(&a, e->init);
+    goal__free(&a, e->queue);
+    goal__free(&a, e->req);
+    goal__free(&a, e);
 }
 goal_status goal_exec_start(goal_exec *e) {
     uint32_t i;
@@ -753,15 +727,15 @@ static goal_status goal_sched__topo(const goal_schedule *s, uint32_t *order, uin
     return tail == s->nactions ? GOAL_OK : GOAL_ERR_CYCLE;
 }
 goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, goal_graph *g) {
-    goal_allocator a = goal_sched__allocator(NULL);
+    goal_allocator a = goal__allocator(NULL);
     uint32_t n, *order, *pos, i, j, seg0 = 0;
     int32_t dummy = -1;
     goal_status st;
     if (!s || !g || !k) return GOAL_ERR_ARG;
     if ((st = goal_graph_reset(g, s->rank, s->nranks)) != GOAL_OK) return st;
     n = s->nactions;
-    order = (uint32_t *)goal_sched__calloc(&a, n ? n : 1, sizeof(uint32_t));
-    pos = (uint32_t *)goal_sched__calloc(&a, n ? n : 1, sizeof(uint32_t));
+    order = (uint32_t *)goal__calloc(&a, n ? n : 1, sizeof(uint32_t));
+    pos = (uint32_t *)goal__calloc(&a, n ? n : 1, sizeof(uint32_t));
     st = order && pos ? goal_sched__topo(s, order, pos) : GOAL_ERR_NOMEM;
     /* pos[x]: the new id of old action x; a dummy follows every k actions. */
     for (i = 0; st == GOAL_OK && i < n; i++) {
@@ -790,8 +764,8 @@ goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, goal_graph
             st = GOAL_SCHED__LE(d[j]) & GOAL_SCHED__START ? goal_graph_irequires(g, c, b) : goal_graph_requires(g, c, b);
         }
     }
-    goal_sched__free(&a, order);
-    goal_sched__free(&a, pos);
+    goal__free(&a, order);
+    goal__free(&a, pos);
     return st;
 }
 
@@ -879,7 +853,7 @@ static int goal_sched__ip_post(void *user, const goal_msg *m, goal_req *req) {
     } else {
         x = ip->spare;
         if (x) ip->spare = x->next;
-        else x = (goal_sched__ipreq *)goal_sched__calloc(&ip->a, 1, sizeof *x);
+        else x = (goal_sched__ipreq *)goal__calloc(&ip->a, 1, sizeof *x);
         if (!x) st = GOAL_ERR_NOMEM;
         else {
             x->m = *m; x->status = GOAL_PENDING;
@@ -946,16 +920,16 @@ static void goal_sched__ip_cancel(void *user, goal_req *req) {
     GOAL_SCHED__UNLOCK(ip);
 }
 goal_status goal_inproc_create(goal_inproc **out, int nranks, const goal_allocator *alloc) {
-    goal_allocator a = goal_sched__allocator(alloc);
+    goal_allocator a = goal__allocator(alloc);
     goal_inproc *ip;
     int k;
     if (!out || nranks < 1) return GOAL_ERR_ARG;
     *out = NULL;
-    ip = (goal_inproc *)goal_sched__calloc(&a, 1, sizeof *ip);
+    ip = (goal_inproc *)goal__calloc(&a, 1, sizeof *ip);
     if (!ip) return GOAL_ERR_NOMEM;
     ip->a = a; ip->n = nranks;
-    ip->r = (goal_sched__iprank *)goal_sched__calloc(&a, (size_t)nranks, sizeof *ip->r);
-    if (!ip->r) { goal_sched__free(&a, ip); return GOAL_ERR_NOMEM; }
+    ip->r = (goal_sched__iprank *)goal__calloc(&a, (size_t)nranks, sizeof *ip->r);
+    if (!ip->r) { goal__free(&a, ip); return GOAL_ERR_NOMEM; }
 #ifndef GOAL_SCHED_NO_THREADS
     pthread_mutex_init(&ip->mu, NULL);
 #endif
@@ -969,7 +943,7 @@ goal_status goal_inproc_create(goal_inproc **out, int nranks, const goal_allocat
     return GOAL_OK;
 }
 static void goal_sched__ip_drop(goal_inproc *ip, goal_sched__ipreq *x) {
-    while (x) { goal_sched__ipreq *nx = x->next; goal_sched__free(&ip->a, x); x = nx; }
+    while (x) { goal_sched__ipreq *nx = x->next; goal__free(&ip->a, x); x = nx; }
 }
 void goal_inproc_destroy(goal_inproc *ip) {
     int k;
@@ -985,8 +959,8 @@ void goal_inproc_destroy(goal_inproc *ip) {
 #ifndef GOAL_SCHED_NO_THREADS
     pthread_mutex_destroy(&ip->mu);
 #endif
-    goal_sched__free(&ip->a, ip->r);
-    goal_sched__free(&ip->a, ip);
+    goal__free(&ip->a, ip->r);
+    goal__free(&ip->a, ip);
 }
 goal_transport goal_inproc_transport(goal_inproc *ip, int rank) {
     goal_transport t;
@@ -1012,17 +986,17 @@ static void goal_sched__run_free(goal_sched__run *r, const goal_allocator *a) {
     int k;
     for (k = 0; r->e && k < r->n; k++) goal_exec_destroy(r->e[k]);
     goal_inproc_destroy(r->ip);
-    goal_sched__free(a, r->e);
-    goal_sched__free(a, r->s);
-    goal_sched__free(a, r->st);
+    goal__free(a, r->e);
+    goal__free(a, r->s);
+    goal__free(a, r->st);
 }
 static goal_status goal_sched__run_setup(goal_sched__run *r, const goal_allocator *a, goal_error *err) {
     const goal_world_run_desc *d = r->d;
     goal_status st;
     int k;
-    r->s = (goal_schedule *)goal_sched__calloc(a, (size_t)r->n, sizeof *r->s);
-    r->e = (goal_exec **)goal_sched__calloc(a, (size_t)r->n, sizeof *r->e);
-    r->st = (goal_status *)goal_sched__calloc(a, (size_t)r->n, sizeof *r->st);
+    r->s = (goal_schedule *)goal__calloc(a, (size_t)r->n, sizeof *r->s);
+    r->e = (goal_exec **)goal__calloc(a, (size_t)r->n, sizeof *r->e);
+    r->st = (goal_status *)goal__calloc(a, (size_t)r->n, sizeof *r->st);
     if (!r->s || !r->e || !r->st) return goal_sched__report(err, GOAL_ERR_NOMEM, -1, "goal_world_run: out of memory");
     if ((st = goal_inproc_create(&r->ip, r->n, a)) != GOAL_OK) return goal_sched__report(err, st, -1, "goal_world_run: %s", goal_strerror(st));
     for (k = 0; k < r->n; k++) {
@@ -1093,8 +1067,8 @@ static void *goal_sched__rank_main(void *p) {
     return NULL;
 }
 static goal_status goal_sched__run_threads(goal_sched__run *r, const goal_allocator *a) {
-    pthread_t *th = (pthread_t *)goal_sched__calloc(a, (size_t)r->n, sizeof *th);
-    goal_sched__arg *arg = (goal_sched__arg *)goal_sched__calloc(a, (size_t)r->n, sizeof *arg);
+    pthread_t *th = (pthread_t *)goal__calloc(a, (size_t)r->n, sizeof *th);
+    goal_sched__arg *arg = (goal_sched__arg *)goal__calloc(a, (size_t)r->n, sizeof *arg);
     goal_status st = GOAL_OK;
     int k, started = 0;
     if (!th || !arg) st = GOAL_ERR_NOMEM;
@@ -1114,8 +1088,8 @@ static goal_status goal_sched__run_threads(goal_sched__run *r, const goal_alloca
         GOAL_SCHED__UNLOCK(r->ip);
     }
     for (k = 0; k < started; k++) pthread_join(th[k], NULL);
-    goal_sched__free(a, th);
-    goal_sched__free(a, arg);
+    goal__free(a, th);
+    goal__free(a, arg);
     if (st != GOAL_OK) return st;
     /* A real failure explains the deadlock it leaves behind: report it first. */
     for (k = 0; k < r->n; k++)
@@ -1156,7 +1130,7 @@ goal_status goal_world_run(const goal_world_run_desc *d, goal_error *err) {
     int k;
     goal_sched__report(err, GOAL_OK, -1, "");
     if (!d || !d->world) return goal_sched__report(err, GOAL_ERR_ARG, -1, "goal_world_run: needs a world");
-    a = goal_sched__allocator(&d->alloc);
+    a = goal__allocator(&d->alloc);
     memset(&r, 0, sizeof r);
     r.d = d;
     r.n = goal_world_nranks(d->world);
@@ -1210,11 +1184,11 @@ static void *goal_sched__progress_main(void *p) {
     return NULL;
 }
 goal_status goal_progress_create(goal_progress **out, const goal_allocator *alloc) {
-    goal_allocator a = goal_sched__allocator(alloc);
+    goal_allocator a = goal__allocator(alloc);
     goal_progress *pg;
     if (!out) return GOAL_ERR_ARG;
     *out = NULL;
-    pg = (goal_progress *)goal_sched__calloc(&a, 1, sizeof *pg);
+    pg = (goal_progress *)goal__calloc(&a, 1, sizeof *pg);
     if (!pg) return GOAL_ERR_NOMEM;
     pg->a = a;
     pthread_mutex_init(&pg->mu, NULL);
@@ -1224,7 +1198,7 @@ goal_status goal_progress_create(goal_progress **out, const goal_allocator *allo
         pthread_mutex_destroy(&pg->mu);
         pthread_cond_destroy(&pg->work);
         pthread_cond_destroy(&pg->done);
-        goal_sched__free(&a, pg);
+        goal__free(&a, pg);
         return GOAL_ERR_NOMEM;
     }
     *out = pg;
@@ -1236,10 +1210,10 @@ goal_status goal_progress_start(goal_progress *pg, goal_exec *e) {
     pthread_mutex_lock(&pg->mu);
     if (pg->n == pg->cap) {
         uint32_t ncap = pg->cap ? 2 * pg->cap : 16;
-        goal_sched__held *nh = pg->cap < 0x40000000u ? (goal_sched__held *)goal_sched__calloc(&pg->a, ncap, sizeof *nh) : NULL;
+        goal_sched__held *nh = pg->cap < 0x40000000u ? (goal_sched__held *)goal__calloc(&pg->a, ncap, sizeof *nh) : NULL;
         if (!nh) { pthread_mutex_unlock(&pg->mu); return GOAL_ERR_NOMEM; }
         if (pg->n) memcpy(nh, pg->h, pg->n * sizeof *nh);
-        goal_sched__free(&pg->a, pg->h);
+        goal__free(&pg->a, pg->h);
         pg->h = nh; pg->cap = ncap;
     }
     st = goal_exec_start(e);
@@ -1273,8 +1247,8 @@ void goal_progress_destroy(goal_progress *pg) {
     pthread_mutex_destroy(&pg->mu);
     pthread_cond_destroy(&pg->work);
     pthread_cond_destroy(&pg->done);
-    goal_sched__free(&pg->a, pg->h);
-    goal_sched__free(&pg->a, pg);
+    goal__free(&pg->a, pg->h);
+    goal__free(&pg->a, pg);
 }
 #endif /* GOAL_SCHED_NO_THREADS */
 #endif /* GOAL_SCHED_IMPLEMENTATION */

@@ -340,20 +340,12 @@ GOAL_API goal_status goal_analyze_replace(const goal_world *w, const goal_analyz
 /* ======================================================================================= */
 #if (defined(GOAL_SIM_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && !defined(GOAL__SIM_IMPL_DONE)
 #define GOAL__SIM_IMPL_DONE
+#include "goal.h"   /* its memory helpers, now that an implementation is asked for */
 
 #include <string.h>
 #include <stdio.h>
 #include <stdarg.h>
 #include <stdlib.h>   /* qsort */
-#if defined(GOAL_MALLOC) != defined(GOAL_FREE)
-#error "define both GOAL_MALLOC and GOAL_FREE, or neither"
-#endif
-#ifndef GOAL_MALLOC
-#include <stdlib.h>
-#define GOAL_MALLOC(size) malloc(size)
-#define GOAL_FREE(ptr) free(ptr)
-#define GOAL_REALLOC(ptr, size) realloc(ptr, size)
-#endif
 /* A hint that memory will be read soon: the simulator and the check know which ranks their
    next events touch, and a million ranks do not fit in any cache. */
 #if defined(__GNUC__) || defined(__clang__)
@@ -365,45 +357,6 @@ GOAL_API goal_status goal_analyze_replace(const goal_world *w, const goal_analyz
 
 #define GOAL__SIM_NONE 0xFFFFFFFFu
 #define GOAL__SIM_START 0x80000000u   /* a dependent released on start (irequires) */
-
-/* ---- >>> memory ------------------------------------------------------------------------ */
-static void *goal__sim_dalloc(size_t size, void *user) { (void)user; return GOAL_MALLOC(size); }
-static void goal__sim_dfree(void *ptr, void *user) { (void)user; GOAL_FREE(ptr); }
-static goal_allocator goal__sim_allocator(const goal_allocator *a) {
-    goal_allocator r;
-    if (a && a->alloc_fn && a->free_fn) return *a;
-    r.alloc_fn = goal__sim_dalloc; r.free_fn = goal__sim_dfree; r.user = NULL;
-    return r;
-}
-/* n elements of `elem` bytes, NULL on overflow or failure. */
-static void *goal__sim_new(const goal_allocator *a, size_t n, size_t elem) {
-    if (elem && n > ((size_t)-1) / elem) return NULL;
-    size_t bytes = n * elem;
-    return a->alloc_fn(bytes ? bytes : 1, a->user);
-}
-static void goal__sim_del(const goal_allocator *a, void *p) { if (p) a->free_fn(p, a->user); }
-/* Grows *ptr (holding *cap elements) to hold at least need; doubling keeps pushes O(1). */
-static goal_status goal__sim_grow(const goal_allocator *a, void **ptr, size_t *cap, size_t need, size_t elem) {
-    size_t ncap = *cap ? *cap : 4;
-    void *np;
-    if (need <= *cap) return GOAL_OK;
-    while (ncap < need) ncap *= 2;
-#ifdef GOAL_REALLOC
-    /* The default allocator grows in place where it can: no second copy at the peak. */
-    if (*ptr && a->alloc_fn == goal__sim_dalloc) {
-        if (ncap > ((size_t)-1) / elem || !(np = GOAL_REALLOC(*ptr, ncap * elem))) return GOAL_ERR_NOMEM;
-        *ptr = np; *cap = ncap;
-        return GOAL_OK;
-    }
-#endif
-    if (!(np = goal__sim_new(a, ncap, elem))) return GOAL_ERR_NOMEM;
-    if (*ptr) { memcpy(np, *ptr, *cap * elem); goal__sim_del(a, *ptr); }
-    *ptr = np; *cap = ncap;
-    return GOAL_OK;
-}
-/* The common case, room enough, costs no call (need is evaluated twice: no side effects). */
-#define GOAL__SIM_GROW(a, arr, cap, need) \
-    ((need) <= (cap) ? GOAL_OK : goal__sim_grow((a), (void **)&(arr), &(cap), (need), sizeof(*(arr))))
 
 /* ---- >>> the world as one numbered set of actions --------------------------------------- */
 typedef struct goal__simw {
@@ -434,9 +387,9 @@ static goal_status goal__simw_init(goal__simw *x, const goal_world *w, const goa
     uint64_t n = 0;
     memset(x, 0, sizeof *x);
     if (!w) return GOAL_ERR_ARG;
-    x->w = w; x->a = goal__sim_allocator(a); x->p = (int32_t)goal_world_nranks(w);
-    x->base = (uint32_t *)goal__sim_new(&x->a, (size_t)x->p + 1u, sizeof(uint32_t));
-    x->recs = (const uint32_t **)goal__sim_new(&x->a, (size_t)x->p + 1u, sizeof(const uint32_t *));
+    x->w = w; x->a = goal__allocator(a); x->p = (int32_t)goal_world_nranks(w);
+    x->base = (uint32_t *)goal__new(&x->a, (size_t)x->p + 1u, sizeof(uint32_t));
+    x->recs = (const uint32_t **)goal__new(&x->a, (size_t)x->p + 1u, sizeof(const uint32_t *));
     if (!x->base || !x->recs) return GOAL_ERR_NOMEM;
     for (r = 0; r < x->p; r++) {
         goal_schedule s;
@@ -451,7 +404,7 @@ static goal_status goal__simw_init(goal__simw *x, const goal_world *w, const goa
     return GOAL_OK;
 }
 static void goal__simw_free(goal__simw *x) {
-    goal__sim_del(&x->a, x->base); goal__sim_del(&x->a, (void *)x->recs);
+    goal__free(&x->a, x->base); goal__free(&x->a, (void *)x->recs);
     x->base = NULL; x->recs = NULL;
 }
 /* The rank owning global id g (binary search; only used off the hot paths). */
@@ -486,7 +439,7 @@ static goal_status goal__simq_push(goal__simq *q, const goal_allocator *a, uint3
     goal__simq_ent *e;
     if (k != GOAL__SIM_NONE) q->freel = q->e[k].next;
     else {
-        if (GOAL__SIM_GROW(a, q->e, q->cap, (size_t)q->n + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+        if (GOAL__RESERVE(a, q->e, q->cap, (size_t)q->n + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
         k = q->n++;
     }
     e = &q->e[k];
@@ -518,7 +471,7 @@ static uint32_t goal__simq_take(goal__simq *q, uint32_t *tail, int32_t peer, int
     } while (k != *tail);
     return GOAL__SIM_NONE;
 }
-static void goal__simq_free(goal__simq *q, const goal_allocator *a) { goal__sim_del(a, q->e); q->e = NULL; }
+static void goal__simq_free(goal__simq *q, const goal_allocator *a) { goal__free(a, q->e); q->e = NULL; }
 
 /* Dependents of action i of s released on start (start = 1) or on completion (start = 0),
    handed to fn. irequires come first in a schedule, requires after. */
@@ -575,7 +528,7 @@ static void goal__chk_complete(goal__chk *c, int32_t r, uint32_t i) {
 }
 static goal_status goal__chk_finding(goal__chk *c, goal_sim_finding_kind k, goal_sim_ref at, goal_sim_ref other) {
     goal_sim_check_result *res = c->res;
-    if (GOAL__SIM_GROW(&c->x.a, res->findings, c->capf, res->nfindings + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+    if (GOAL__RESERVE(&c->x.a, res->findings, c->capf, res->nfindings + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
     res->findings[res->nfindings].kind = k;
     res->findings[res->nfindings].at = at;
     res->findings[res->nfindings++].other = other;
@@ -587,7 +540,7 @@ static goal_status goal__chk_match(goal__chk *c, goal_sim_ref send, goal_sim_ref
     goal_sim_check_result *res = c->res;
     goal_status st = GOAL_OK;
     if (c->keep_pairs) {
-        if (GOAL__SIM_GROW(&c->x.a, res->pairs, c->capp, res->npairs + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+        if (GOAL__RESERVE(&c->x.a, res->pairs, c->capp, res->npairs + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
         res->pairs[res->npairs].send = send;
         res->pairs[res->npairs++].recv = recv;
     }
@@ -658,9 +611,9 @@ static goal_status goal__chk_init(goal__chk *c) {
     const goal_allocator *a = &c->x.a;
     int32_t r;
     size_t p = (size_t)c->x.p;
-    c->need = (uint32_t *)goal__sim_new(a, c->x.n, sizeof(uint32_t));
-    c->fifo = (goal_sim_ref *)goal__sim_new(a, c->x.n, sizeof(goal_sim_ref));
-    c->posted = (uint32_t *)goal__sim_new(a, 2 * p, sizeof(uint32_t));
+    c->need = (uint32_t *)goal__new(a, c->x.n, sizeof(uint32_t));
+    c->fifo = (goal_sim_ref *)goal__new(a, c->x.n, sizeof(goal_sim_ref));
+    c->posted = (uint32_t *)goal__new(a, 2 * p, sizeof(uint32_t));
     if (!c->need || !c->fifo || !c->posted) return GOAL_ERR_NOMEM;
     c->unexp = c->posted + p;
     memset(c->posted, 0xFF, 2 * p * sizeof(uint32_t));
@@ -770,10 +723,10 @@ static goal_status goal__chk_report(goal__chk *c, const uint32_t *next, const ui
 }
 static goal_status goal__chk_explain(goal__chk *c) {
     uint32_t *next = c->need;   /* the states move to st; need's memory holds the waits */
-    uint8_t *color = (uint8_t *)goal__sim_new(&c->x.a, c->x.n, 1);
+    uint8_t *color = (uint8_t *)goal__new(&c->x.a, c->x.n, 1);
     goal_status st;
     uint32_t v;
-    if (!color || !(c->st = (uint8_t *)goal__sim_new(&c->x.a, c->x.n, 1))) { goal__sim_del(&c->x.a, color); return GOAL_ERR_NOMEM; }
+    if (!color || !(c->st = (uint8_t *)goal__new(&c->x.a, c->x.n, 1))) { goal__free(&c->x.a, color); return GOAL_ERR_NOMEM; }
     for (v = 0; v < c->x.n; v++)
         c->st[v] = next[v] == GOAL__CHK_FINISHED ? GOAL__CHK_DONE : next[v] == GOAL__CHK_STARTED ? GOAL__CHK_POSTED : GOAL__CHK_WAIT;
     memset(next, 0xFF, (size_t)c->x.n * sizeof(uint32_t));
@@ -782,13 +735,13 @@ static goal_status goal__chk_explain(goal__chk *c) {
     goal__chk_counterparts(c, next);
     goal__chk_cycles(c, next, color);
     st = goal__chk_report(c, next, color);
-    goal__sim_del(&c->x.a, color);
+    goal__free(&c->x.a, color);
     return st;
 }
 
 static void goal__chk_free(goal__chk *c) {
     const goal_allocator *a = &c->x.a;
-    goal__sim_del(a, c->need); goal__sim_del(a, c->st); goal__sim_del(a, c->fifo); goal__sim_del(a, c->posted);
+    goal__free(a, c->need); goal__free(a, c->st); goal__free(a, c->fifo); goal__free(a, c->posted);
     goal__simq_free(&c->q, a);
     goal__simw_free(&c->x);
 }
@@ -819,8 +772,8 @@ goal_status goal_sim_check(const goal_world *w, const goal_sim_check_desc *desc,
 void goal_sim_check_free(goal_sim_check_result *r) {
     goal_allocator a;
     if (!r) return;
-    a = goal__sim_allocator(&r->alloc_);
-    goal__sim_del(&a, r->pairs); goal__sim_del(&a, r->findings);
+    a = goal__allocator(&r->alloc_);
+    goal__free(&a, r->pairs); goal__free(&a, r->findings);
     memset(r, 0, sizeof *r);
 }
 
@@ -974,9 +927,9 @@ static goal_status goal__sim_tab_room(goal__sim *m) {
     size_t k, cap = m->captab ? 2u * m->captab : 64u;
     uint32_t *t;
     if (2u * (m->nbh + 1u) <= m->captab) return GOAL_OK;
-    if (!(t = (uint32_t *)goal__sim_new(&m->x.a, cap, sizeof(uint32_t)))) return GOAL_ERR_NOMEM;
+    if (!(t = (uint32_t *)goal__new(&m->x.a, cap, sizeof(uint32_t)))) return GOAL_ERR_NOMEM;
     memset(t, 0xFF, cap * sizeof(uint32_t));
-    goal__sim_del(&m->x.a, m->tab);
+    goal__free(&m->x.a, m->tab);
     m->tab = t; m->captab = cap;
     for (k = 0; k < m->nbh; k++) goal__sim_tab_put(m, m->bh[k]);
     return GOAL_OK;
@@ -1006,11 +959,11 @@ static goal_status goal__sim_bucket_of(goal__sim *m, uint64_t t, uint32_t *id) {
     goal__sim_bucket *b;
     if ((*id = m->lastbk) != GOAL__SIM_NONE && m->bk[*id].time == t) return GOAL_OK;
     if ((*id = goal__sim_find(m, t)) != GOAL__SIM_NONE) { m->lastbk = *id; return GOAL_OK; }
-    if (goal__sim_tab_room(m) != GOAL_OK || GOAL__SIM_GROW(&m->x.a, m->bh, m->capbh, m->nbh + 1u) != GOAL_OK)
+    if (goal__sim_tab_room(m) != GOAL_OK || GOAL__RESERVE(&m->x.a, m->bh, m->capbh, m->nbh + 1u) != GOAL_OK)
         return GOAL_ERR_NOMEM;
     if ((*id = m->freebk) != GOAL__SIM_NONE) m->freebk = m->bk[*id].next;
     else {
-        if (GOAL__SIM_GROW(&m->x.a, m->bk, m->capbk, (size_t)m->nbk + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+        if (GOAL__RESERVE(&m->x.a, m->bk, m->capbk, (size_t)m->nbk + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
         *id = m->nbk++;
         memset(&m->bk[*id], 0, sizeof *b);
     }
@@ -1026,7 +979,7 @@ static goal_status goal__sim_put(goal__sim *m, uint64_t time, uint32_t seq, int3
     uint32_t id;
     if (goal__sim_bucket_of(m, time, &id) != GOAL_OK) return GOAL_ERR_NOMEM;
     r = &m->bk[id].run[back];
-    if (GOAL__SIM_GROW(&m->x.a, r->it, r->cap, r->n + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+    if (GOAL__RESERVE(&m->x.a, r->it, r->cap, r->n + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
     if (r->n > r->head && r->it[r->n - 1].seq > seq) r->unsorted = 1;
     r->it[r->n].seq = seq; r->it[r->n].rank = rank; r->it[r->n++].ref = ref;
     return GOAL_OK;
@@ -1054,7 +1007,7 @@ static void goal__sim_run_order(goal__sim_run *r) {
    every bucket's largest size at once. */
 #define GOAL__SIM_RUN_KEEP 64u
 static void goal__sim_run_reset(goal__sim *m, goal__sim_run *r) {
-    if (r->cap > GOAL__SIM_RUN_KEEP) { goal__sim_del(&m->x.a, r->it); r->it = NULL; r->cap = 0; }
+    if (r->cap > GOAL__SIM_RUN_KEEP) { goal__free(&m->x.a, r->it); r->it = NULL; r->cap = 0; }
     r->n = r->head = 0;
     r->unsorted = 0;
 }
@@ -1124,7 +1077,7 @@ static goal__sim_ev goal__sim_next(goal__sim *m) {
 static void goal__sim_dep(void *ctx, int32_t rank, uint32_t a) {
     goal__sim *m = (goal__sim *)ctx;
     if (--m->need[m->x.base[rank] + a]) return;
-    if (GOAL__SIM_GROW(&m->x.a, m->ready, m->capr, m->nready + 1u) != GOAL_OK) { m->err = GOAL_ERR_NOMEM; return; }
+    if (GOAL__RESERVE(&m->x.a, m->ready, m->capr, m->nready + 1u) != GOAL_OK) { m->err = GOAL_ERR_NOMEM; return; }
     m->ready[m->nready].rank = rank;
     m->ready[m->nready++].action = a;
 }
@@ -1199,7 +1152,7 @@ static goal_status goal__sim_calc(goal__sim *m, const goal_schedule *s, const go
 /* A message slot: from the free list, else a new one. */
 static goal_status goal__sim_msg_new(goal__sim *m, uint32_t *id) {
     if ((*id = m->freem) != GOAL__SIM_NONE) { m->freem = m->msg[*id].send; return GOAL_OK; }
-    if (GOAL__SIM_GROW(&m->x.a, m->msg, m->capm, (size_t)m->nmsg + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+    if (GOAL__RESERVE(&m->x.a, m->msg, m->capm, (size_t)m->nmsg + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
     *id = m->nmsg++;
     return GOAL_OK;
 }
@@ -1330,11 +1283,11 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
     m->G = goal__sim_param(d->G, 6); m->O = goal__sim_param(d->O, 0); m->S = goal__sim_param(d->S, 65535);
     m->compat = d->loggopsim_compat; m->event_fn = d->event_fn; m->user = d->user;
     m->q.freel = m->freem = m->freebk = m->lastbk = GOAL__SIM_NONE;
-    m->need = (uint32_t *)goal__sim_new(&m->x.a, m->x.n, sizeof(uint32_t));
-    m->rk = (goal__sim_rank *)goal__sim_new(&m->x.a, p, sizeof(goal__sim_rank));
+    m->need = (uint32_t *)goal__new(&m->x.a, m->x.n, sizeof(uint32_t));
+    m->rk = (goal__sim_rank *)goal__new(&m->x.a, p, sizeof(goal__sim_rank));
     if (!m->need || !m->rk) return GOAL_ERR_NOMEM;
     goal__sim_scan(m);
-    m->more = (uint64_t *)goal__sim_new(&m->x.a, p * m->nmore, sizeof(uint64_t));
+    m->more = (uint64_t *)goal__new(&m->x.a, p * m->nmore, sizeof(uint64_t));
     if (!m->more) return GOAL_ERR_NOMEM;
     memset(m->more, 0, p * m->nmore * sizeof(uint64_t));
     for (r = 0; r < p; r++) {
@@ -1361,7 +1314,7 @@ static goal_status goal__sim_sweep(goal__sim *m) {
         goal__simw_view(&m->x, r, &s);
         for (i = 0, m->nind = 0; i < s.nactions; i++) {
             if (goal_schedule_nsrc(&s, i)) continue;
-            if (GOAL__SIM_GROW(&m->x.a, m->ind, m->capi, m->nind + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+            if (GOAL__RESERVE(&m->x.a, m->ind, m->capi, m->nind + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
             m->ind[m->nind].action = i;
             m->ind[m->nind++].cls = goal__sim_class(&s, i);
         }
@@ -1388,10 +1341,10 @@ static goal_status goal__sim_loop(goal__sim *m) {
 static void goal__sim_free(goal__sim *m) {
     const goal_allocator *a = &m->x.a;
     uint32_t k;
-    goal__sim_del(a, m->need); goal__sim_del(a, m->rk); goal__sim_del(a, m->more); goal__sim_del(a, m->msg);
-    goal__sim_del(a, m->ready); goal__sim_del(a, m->ind); goal__sim_del(a, m->bh); goal__sim_del(a, m->tab);
-    for (k = 0; k < m->nbk; k++) { goal__sim_del(a, m->bk[k].run[0].it); goal__sim_del(a, m->bk[k].run[1].it); }
-    goal__sim_del(a, m->bk);
+    goal__free(a, m->need); goal__free(a, m->rk); goal__free(a, m->more); goal__free(a, m->msg);
+    goal__free(a, m->ready); goal__free(a, m->ind); goal__free(a, m->bh); goal__free(a, m->tab);
+    for (k = 0; k < m->nbk; k++) { goal__free(a, m->bk[k].run[0].it); goal__free(a, m->bk[k].run[1].it); }
+    goal__free(a, m->bk);
     goal__simq_free(&m->q, a);
     goal__simw_free(&m->x);
 }
@@ -1400,7 +1353,7 @@ static void goal__sim_free(goal__sim *m) {
 static goal_status goal__sim_times(goal__sim *m, goal_sim_result *out) {
     int32_t r;
     uint32_t c;
-    out->finish = (uint64_t *)goal__sim_new(&m->x.a, (size_t)m->x.p, sizeof(uint64_t));
+    out->finish = (uint64_t *)goal__new(&m->x.a, (size_t)m->x.p, sizeof(uint64_t));
     if (!out->finish) return GOAL_ERR_NOMEM;
     for (r = 0; r < m->x.p; r++) {
         uint64_t t = 0;
@@ -1436,8 +1389,8 @@ static size_t goal__sim_stuck_walk(const goal__sim *m, goal_sim_result *out) {
 static goal_status goal__sim_stuck(const goal__sim *m, goal_sim_result *out) {
     size_t n = goal__sim_stuck_walk(m, NULL);
     if (!n) return GOAL_OK;
-    out->stuck = (goal_sim_ref *)goal__sim_new(&m->x.a, n, sizeof(goal_sim_ref));
-    out->stuck_started = (uint8_t *)goal__sim_new(&m->x.a, n, 1);
+    out->stuck = (goal_sim_ref *)goal__new(&m->x.a, n, sizeof(goal_sim_ref));
+    out->stuck_started = (uint8_t *)goal__new(&m->x.a, n, 1);
     if (!out->stuck || !out->stuck_started) return GOAL_ERR_NOMEM;
     out->nstuck = goal__sim_stuck_walk(m, out);
     return m->ndone < m->x.n ? GOAL_ERR_DEADLOCK : GOAL_ERR_MATCH;
@@ -1465,8 +1418,8 @@ goal_status goal_sim_run(const goal_world *w, const goal_sim_desc *desc, goal_si
 void goal_sim_result_free(goal_sim_result *r) {
     goal_allocator a;
     if (!r) return;
-    a = goal__sim_allocator(&r->alloc_);
-    goal__sim_del(&a, r->finish); goal__sim_del(&a, r->stuck); goal__sim_del(&a, r->stuck_started);
+    a = goal__allocator(&r->alloc_);
+    goal__free(&a, r->finish); goal__free(&a, r->stuck); goal__free(&a, r->stuck_started);
     memset(r, 0, sizeof *r);
 }
 
@@ -1585,7 +1538,7 @@ typedef struct goal__tl {
 static void goal__tl_add(void *user, const goal_sim_event *e) {
     goal__tl *t = (goal__tl *)user;
     if (t->st != GOAL_OK) return;
-    if (GOAL__SIM_GROW(&t->a, t->ev, t->cap, t->n + 1u) != GOAL_OK) { t->st = GOAL_ERR_NOMEM; return; }
+    if (GOAL__RESERVE(&t->a, t->ev, t->cap, t->n + 1u) != GOAL_OK) { t->st = GOAL_ERR_NOMEM; return; }
     t->ev[t->n++] = *e;
 }
 /* Simulates w with desc and collects every event; out gets the finish times. */
@@ -1594,12 +1547,12 @@ static goal_status goal__tl_run(goal__tl *t, const goal_world *w, const goal_sim
     goal_status st;
     if (desc) d = *desc; else memset(&d, 0, sizeof d);
     memset(t, 0, sizeof *t);
-    t->w = w; t->a = goal__sim_allocator(&d.alloc);
+    t->w = w; t->a = goal__allocator(&d.alloc);
     d.event_fn = goal__tl_add; d.user = t;
     st = goal_sim_run(w, &d, out);
     return st != GOAL_OK ? st : t->st;
 }
-static void goal__tl_free(goal__tl *t, goal_sim_result *r) { goal__sim_del(&t->a, t->ev); goal_sim_result_free(r); }
+static void goal__tl_free(goal__tl *t, goal_sim_result *r) { goal__free(&t->a, t->ev); goal_sim_result_free(r); }
 
 /* The caption of the action an event is about ("recv (unexpected)" when none yet). */
 static void goal__tl_caption(const goal__tl *t, const goal_sim_event *e, char *buf, size_t len) {
@@ -1761,7 +1714,7 @@ static int goal__an_matched_recv(const goal__simw *x, const goal_schedule *s, ui
 static goal_status goal__an_preds_build(const goal__simw *x, const uint32_t *peer, goal__an_preds *pr) {
     int32_t r;
     uint32_t g, total = 0;
-    pr->off = (uint32_t *)goal__sim_new(&x->a, (size_t)x->n + 1u, sizeof(uint32_t));
+    pr->off = (uint32_t *)goal__new(&x->a, (size_t)x->n + 1u, sizeof(uint32_t));
     if (!pr->off) return GOAL_ERR_NOMEM;
     memset(pr->off, 0, ((size_t)x->n + 1u) * sizeof(uint32_t));
     for (r = 0; r < x->p; r++) {
@@ -1777,7 +1730,7 @@ static goal_status goal__an_preds_build(const goal__simw *x, const uint32_t *pee
     }
     for (g = 0; g < x->n; g++) { total += pr->off[g]; pr->off[g] = total; }
     pr->off[x->n] = total;
-    pr->pred = (uint32_t *)goal__sim_new(&x->a, total, sizeof(uint32_t));
+    pr->pred = (uint32_t *)goal__new(&x->a, total, sizeof(uint32_t));
     if (!pr->pred) return GOAL_ERR_NOMEM;
     for (r = 0; r < x->p; r++) {   /* fill from the back: off[g] counts down to its start */
         goal_schedule s;
@@ -1793,7 +1746,7 @@ static goal_status goal__an_preds_build(const goal__simw *x, const uint32_t *pee
     return GOAL_OK;
 }
 static void goal__an_preds_free(const goal__simw *x, goal__an_preds *pr) {
-    goal__sim_del(&x->a, pr->off); goal__sim_del(&x->a, pr->pred);
+    goal__free(&x->a, pr->off); goal__free(&x->a, pr->pred);
     pr->off = pr->pred = NULL;
 }
 
@@ -1840,7 +1793,7 @@ static goal_status goal__an_match(const goal__simw *x, uint32_t **peer, goal_err
         return goal__an_fail(err, GOAL_ERR_MATCH, "the world does not match (goal check): %s", line);
     }
     if (st != GOAL_OK && st != GOAL_ERR_MATCH) return goal__an_fail(err, st, "matching: %s", goal_strerror(st));
-    *peer = (uint32_t *)goal__sim_new(&x->a, x->n, sizeof(uint32_t));
+    *peer = (uint32_t *)goal__new(&x->a, x->n, sizeof(uint32_t));
     if (!*peer) { goal_sim_check_free(&cr); return goal__an_fail(err, GOAL_ERR_NOMEM, "out of memory"); }
     memset(*peer, 0xFF, (size_t)x->n * sizeof(uint32_t));
     for (k = 0; k < cr.npairs; k++) {
@@ -1880,16 +1833,16 @@ static size_t goal__an_wait_walk(goal__an_walk *wk, int32_t i) {
 }
 static goal_status goal__an_walk_init(goal__an_walk *wk, const goal__simw *x, const goal__an_preds *pr) {
     wk->x = x; wk->pr = pr; wk->stamp = 0;
-    wk->seen = (uint32_t *)goal__sim_new(&x->a, x->n, sizeof(uint32_t));
-    wk->stack = (uint32_t *)goal__sim_new(&x->a, x->n, sizeof(uint32_t));
-    wk->rank_mark = (uint32_t *)goal__sim_new(&x->a, (size_t)x->p, sizeof(uint32_t));
+    wk->seen = (uint32_t *)goal__new(&x->a, x->n, sizeof(uint32_t));
+    wk->stack = (uint32_t *)goal__new(&x->a, x->n, sizeof(uint32_t));
+    wk->rank_mark = (uint32_t *)goal__new(&x->a, (size_t)x->p, sizeof(uint32_t));
     if (!wk->seen || !wk->stack || !wk->rank_mark) return GOAL_ERR_NOMEM;
     memset(wk->seen, 0, (size_t)x->n * sizeof(uint32_t));
     memset(wk->rank_mark, 0, (size_t)x->p * sizeof(uint32_t));
     return GOAL_OK;
 }
 static void goal__an_walk_free(goal__an_walk *wk) {
-    goal__sim_del(&wk->x->a, wk->seen); goal__sim_del(&wk->x->a, wk->stack); goal__sim_del(&wk->x->a, wk->rank_mark);
+    goal__free(&wk->x->a, wk->seen); goal__free(&wk->x->a, wk->stack); goal__free(&wk->x->a, wk->rank_mark);
 }
 /* Every rank's wait set into out (when out is NULL: only whether all are complete, which
    stops at the first incomplete one). Returns GOAL_OK, or GOAL_PENDING when out is NULL
@@ -1904,12 +1857,12 @@ static goal_status goal__an_waits(const goal__simw *x, const uint32_t *peer, goa
     wk.x = x;
     st = goal__an_preds_build(x, peer, &pr);
     if (st == GOAL_OK) st = goal__an_walk_init(&wk, x, &pr);
-    if (st == GOAL_OK && out && !(out->start = (size_t *)goal__sim_new(&x->a, (size_t)x->p + 1u, sizeof(size_t)))) st = GOAL_ERR_NOMEM;
+    if (st == GOAL_OK && out && !(out->start = (size_t *)goal__new(&x->a, (size_t)x->p + 1u, sizeof(size_t)))) st = GOAL_ERR_NOMEM;
     for (i = 0; st == GOAL_OK && i < x->p; i++) {
         size_t c = goal__an_wait_walk(&wk, i);
         if (!out) { if (c + 1 < (size_t)x->p) st = GOAL_PENDING; continue; }
         out->start[i] = total;
-        if (GOAL__SIM_GROW(&x->a, out->ranks, cap, total + c) != GOAL_OK) { st = GOAL_ERR_NOMEM; break; }
+        if (GOAL__RESERVE(&x->a, out->ranks, cap, total + c) != GOAL_OK) { st = GOAL_ERR_NOMEM; break; }
         for (r = 0; r < x->p; r++) if (wk.rank_mark[r] == wk.stamp) out->ranks[total++] = r;
     }
     if (st == GOAL_OK && out) out->start[x->p] = total;
@@ -1929,7 +1882,7 @@ goal_status goal_analyze_waits(const goal_world *w, const goal_allocator *alloc,
     out->nranks = x.p;
     if (st == GOAL_OK) st = goal__an_match(&x, &peer, NULL);
     if (st == GOAL_OK) st = goal__an_waits(&x, peer, out);
-    goal__sim_del(&x.a, peer);
+    goal__free(&x.a, peer);
     goal__simw_free(&x);
     if (st != GOAL_OK) goal_analyze_waits_free(out);
     return st;
@@ -1937,8 +1890,8 @@ goal_status goal_analyze_waits(const goal_world *w, const goal_allocator *alloc,
 void goal_analyze_waits_free(goal_analyze_waits_result *r) {
     goal_allocator a;
     if (!r) return;
-    a = goal__sim_allocator(&r->alloc_);
-    goal__sim_del(&a, r->start); goal__sim_del(&a, r->ranks);
+    a = goal__allocator(&r->alloc_);
+    goal__free(&a, r->start); goal__free(&a, r->ranks);
     memset(r, 0, sizeof *r);
 }
 /* ---- >>> analyze: memory maps of origins ------------------------------------------------------ */
@@ -1982,7 +1935,7 @@ static goal__an_org goal__an_self(int32_t rank, uint32_t slot, uint64_t off) {
 static goal_status goal__an_push(goal__an *an, goal__an_seg **arr, size_t *n, size_t *cap, uint32_t slot, uint64_t off, uint64_t len, goal__an_org org) {
     goal__an_seg *s;
     if (!len) return GOAL_OK;
-    if (goal__sim_grow(&an->x.a, (void **)arr, cap, *n + 1u, sizeof(goal__an_seg)) != GOAL_OK) return GOAL_ERR_NOMEM;
+    if (goal__reserve(&an->x.a, (void **)arr, cap, *n + 1u, sizeof(goal__an_seg)) != GOAL_OK) return GOAL_ERR_NOMEM;
     s = &(*arr)[(*n)++];
     s->slot = slot; s->off = off; s->len = len; s->org = org;
     return GOAL_OK;
@@ -2032,7 +1985,7 @@ static goal_status goal__an_write(goal__an *an, int32_t r, uint32_t slot, uint64
         has_right = 1;
     }
     add = (size_t)has_left + n + (size_t)has_right;
-    if (GOAL__SIM_GROW(&an->x.a, m->s, m->cap, m->n - (hi - lo) + add) != GOAL_OK) return GOAL_ERR_NOMEM;
+    if (GOAL__RESERVE(&an->x.a, m->s, m->cap, m->n - (hi - lo) + add) != GOAL_OK) return GOAL_ERR_NOMEM;
     memmove(m->s + lo + add, m->s + hi, (m->n - hi) * sizeof(goal__an_seg));
     m->n = m->n - (hi - lo) + add;
     at = lo;
@@ -2056,7 +2009,7 @@ static goal_status goal__an_send(goal__an *an, uint32_t g, int32_t r, const goal
     size_t n = 0;
     goal_status st = goal__an_read(an, r, a->buf, &an->tmp, &n, &an->captmp);
     if (st != GOAL_OK) return st;
-    if (GOAL__SIM_GROW(&an->x.a, an->snap, an->capsnap, an->nsnap + n) != GOAL_OK) return GOAL_ERR_NOMEM;
+    if (GOAL__RESERVE(&an->x.a, an->snap, an->capsnap, an->nsnap + n) != GOAL_OK) return GOAL_ERR_NOMEM;
     if (n) memcpy(an->snap + an->nsnap, an->tmp, n * sizeof(goal__an_seg));
     an->snap_at[g] = an->nsnap; an->snap_n[g] = (uint32_t)n;
     an->nsnap += n;
@@ -2079,7 +2032,7 @@ static goal_status goal__an_recv(goal__an *an, uint32_t g, int32_t r, const goal
     return goal__an_write(an, r, a->buf.slot, a->buf.offset, an->tmp[m - 1].off + an->tmp[m - 1].len, an->tmp, m);
 }
 static goal_status goal__an_mix_new(goal__an *an, goal__an_org a, goal__an_org b, int32_t r, uint32_t slot, goal__an_org *out) {
-    if (GOAL__SIM_GROW(&an->x.a, an->mix, an->capmix, an->nmix + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+    if (GOAL__RESERVE(&an->x.a, an->mix, an->capmix, an->nmix + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
     if (an->nmix >= GOAL_ANALYZE_NONE) return GOAL_ERR_LIMIT;
     an->mix[an->nmix].a = a; an->mix[an->nmix].b = b;
     *out = goal__an_self(r, slot, 0);
@@ -2131,8 +2084,8 @@ static goal_status goal__an_step(goal__an *an, goal_sim_ref f, uint32_t *need, g
     return st;
 }
 static goal_status goal__an_propagate(goal__an *an) {
-    uint32_t *need = (uint32_t *)goal__sim_new(&an->x.a, an->x.n, sizeof(uint32_t));
-    goal_sim_ref *queue = (goal_sim_ref *)goal__sim_new(&an->x.a, an->x.n, sizeof(goal_sim_ref));
+    uint32_t *need = (uint32_t *)goal__new(&an->x.a, an->x.n, sizeof(uint32_t));
+    goal_sim_ref *queue = (goal_sim_ref *)goal__new(&an->x.a, an->x.n, sizeof(goal_sim_ref));
     size_t head = 0, tail = 0;
     goal_status st = need && queue ? GOAL_OK : GOAL_ERR_NOMEM;
     int32_t r;
@@ -2149,7 +2102,7 @@ static goal_status goal__an_propagate(goal__an *an) {
     }
     while (st == GOAL_OK && head < tail) st = goal__an_step(an, queue[head++], need, queue, &tail);
     if (st == GOAL_OK && head < an->x.n) st = GOAL_ERR_DEADLOCK;   /* goal_sim_check passed, so never */
-    goal__sim_del(&an->x.a, need); goal__sim_del(&an->x.a, queue);
+    goal__free(&an->x.a, need); goal__free(&an->x.a, queue);
     return st;
 }
 
@@ -2159,7 +2112,7 @@ static goal_status goal__an_sst(goal__an *an, goal_analyze_result *out) {
     int32_t r;
     for (r = 0; r < an->x.p; r++)
         for (k = 0; k < an->mem[r].n; k++) n += an->mem[r].s[k].slot != GOAL_SLOT_SCRATCH;
-    out->tuples = (goal_analyze_tuple *)goal__sim_new(&an->x.a, n, sizeof(goal_analyze_tuple));
+    out->tuples = (goal_analyze_tuple *)goal__new(&an->x.a, n, sizeof(goal_analyze_tuple));
     if (!out->tuples) return GOAL_ERR_NOMEM;
     for (r = 0; r < an->x.p; r++)
         for (k = 0; k < an->mem[r].n; k++) {
@@ -2212,8 +2165,8 @@ static goal_status goal__det_record(goal__det *d, goal_analyze_kind kind, int32_
     goal_analyze_result *res = d->res;
     goal_analyze_finding *f;
     size_t k;
-    if (GOAL__SIM_GROW(d->a, res->findings, d->capf, res->nfindings + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
-    if (GOAL__SIM_GROW(d->a, res->members, d->capm, res->nmembers + n) != GOAL_OK) return GOAL_ERR_NOMEM;
+    if (GOAL__RESERVE(d->a, res->findings, d->capf, res->nfindings + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+    if (GOAL__RESERVE(d->a, res->members, d->capm, res->nmembers + n) != GOAL_OK) return GOAL_ERR_NOMEM;
     f = &res->findings[res->nfindings++];
     f->kind = kind; f->root = root; f->size = size; f->first = res->nmembers; f->count = n;
     for (k = 0; k < n; k++) { res->members[res->nmembers++] = idx[k]; d->used[idx[k]] = 1; }
@@ -2373,13 +2326,13 @@ static goal_status goal__det_init(goal__det *d, goal_analyze_result *res, const 
     size_t k, nt = res->ntuples, p = (size_t)res->nranks;
     memset(d, 0, sizeof *d);
     d->res = res; d->a = a; d->p = res->nranks;
-    d->ks = (goal__an_key *)goal__sim_new(a, nt, sizeof(goal__an_key));
-    d->ko = (goal__an_key *)goal__sim_new(a, nt, sizeof(goal__an_key));
-    d->used = (uint8_t *)goal__sim_new(a, nt, 1);
-    d->stamp = (uint32_t *)goal__sim_new(a, p, sizeof(uint32_t));
-    d->head = (uint32_t *)goal__sim_new(a, p, sizeof(uint32_t));
-    d->next = (uint32_t *)goal__sim_new(a, 4 * nt, sizeof(uint32_t));
-    d->pick = (size_t *)goal__sim_new(a, nt, sizeof(size_t));
+    d->ks = (goal__an_key *)goal__new(a, nt, sizeof(goal__an_key));
+    d->ko = (goal__an_key *)goal__new(a, nt, sizeof(goal__an_key));
+    d->used = (uint8_t *)goal__new(a, nt, 1);
+    d->stamp = (uint32_t *)goal__new(a, p, sizeof(uint32_t));
+    d->head = (uint32_t *)goal__new(a, p, sizeof(uint32_t));
+    d->next = (uint32_t *)goal__new(a, 4 * nt, sizeof(uint32_t));
+    d->pick = (size_t *)goal__new(a, nt, sizeof(size_t));
     if (!d->ks || !d->ko || !d->used || !d->stamp || !d->head || !d->next || !d->pick) return GOAL_ERR_NOMEM;
     d->loc = d->next + nt; d->match = d->loc + nt; d->vis = d->match + nt;
     memset(d->used, 0, nt);
@@ -2397,8 +2350,8 @@ static goal_status goal__det_init(goal__det *d, goal_analyze_result *res, const 
     return GOAL_OK;
 }
 static void goal__det_free(goal__det *d) {
-    goal__sim_del(d->a, d->ks); goal__sim_del(d->a, d->ko); goal__sim_del(d->a, d->used); goal__sim_del(d->a, d->stamp);
-    goal__sim_del(d->a, d->head); goal__sim_del(d->a, d->next); goal__sim_del(d->a, d->pick);
+    goal__free(d->a, d->ks); goal__free(d->a, d->ko); goal__free(d->a, d->used); goal__free(d->a, d->stamp);
+    goal__free(d->a, d->head); goal__free(d->a, d->next); goal__free(d->a, d->pick);
 }
 /* Collectives, then barrier (complete wait sets not implied by an all-to-all), then p2p. */
 static goal_status goal__an_detect(goal__an *an, goal_analyze_result *res) {
@@ -2422,10 +2375,10 @@ static goal_status goal__an_detect(goal__an *an, goal_analyze_result *res) {
 static void goal__an_free(goal__an *an) {
     const goal_allocator *a = &an->x.a;
     int32_t r;
-    for (r = 0; an->mem && r < an->x.p; r++) goal__sim_del(a, an->mem[r].s);
-    goal__sim_del(a, an->mem); goal__sim_del(a, an->peer); goal__sim_del(a, an->snap);
-    goal__sim_del(a, an->snap_at); goal__sim_del(a, an->snap_n);
-    goal__sim_del(a, an->tmp); goal__sim_del(a, an->tmp2); goal__sim_del(a, an->tmp3); goal__sim_del(a, an->mix);
+    for (r = 0; an->mem && r < an->x.p; r++) goal__free(a, an->mem[r].s);
+    goal__free(a, an->mem); goal__free(a, an->peer); goal__free(a, an->snap);
+    goal__free(a, an->snap_at); goal__free(a, an->snap_n);
+    goal__free(a, an->tmp); goal__free(a, an->tmp2); goal__free(a, an->tmp3); goal__free(a, an->mix);
     goal__simw_free(&an->x);
 }
 static goal_status goal__an_init(goal__an *an, goal_error *err) {
@@ -2435,9 +2388,9 @@ static goal_status goal__an_init(goal__an *an, goal_error *err) {
         return goal__an_fail(err, GOAL_ERR_ARG, "LogGOPSim-dialect input carries no buffer offsets (only sizes): "
                              "dataflow and collective detection need them; wait sets and matching still work");
     if ((st = goal__an_match(&an->x, &an->peer, err)) != GOAL_OK) return st;
-    an->mem = (goal__an_mem *)goal__sim_new(a, (size_t)an->x.p, sizeof(goal__an_mem));
-    an->snap_at = (size_t *)goal__sim_new(a, an->x.n, sizeof(size_t));
-    an->snap_n = (uint32_t *)goal__sim_new(a, an->x.n, sizeof(uint32_t));
+    an->mem = (goal__an_mem *)goal__new(a, (size_t)an->x.p, sizeof(goal__an_mem));
+    an->snap_at = (size_t *)goal__new(a, an->x.n, sizeof(size_t));
+    an->snap_n = (uint32_t *)goal__new(a, an->x.n, sizeof(uint32_t));
     if (an->mem) memset(an->mem, 0, (size_t)an->x.p * sizeof(goal__an_mem));   /* freed entry by entry */
     if (!an->mem || !an->snap_at || !an->snap_n) return goal__an_fail(err, GOAL_ERR_NOMEM, "out of memory");
     memset(an->snap_n, 0, (size_t)an->x.n * sizeof(uint32_t));
@@ -2468,8 +2421,8 @@ goal_status goal_analyze(const goal_world *w, const goal_analyze_desc *desc, goa
 void goal_analyze_free(goal_analyze_result *r) {
     goal_allocator a;
     if (!r) return;
-    a = goal__sim_allocator(&r->alloc_);
-    goal__sim_del(&a, r->tuples); goal__sim_del(&a, r->findings); goal__sim_del(&a, r->members); goal__sim_del(&a, r->mix_);
+    a = goal__allocator(&r->alloc_);
+    goal__free(&a, r->tuples); goal__free(&a, r->findings); goal__free(&a, r->members); goal__free(&a, r->mix_);
     memset(r, 0, sizeof *r);
 }
 
@@ -2551,7 +2504,7 @@ static int goal__rep_iv_cmp(const void *pa, const void *pb) {
 }
 static goal_status goal__rep_overlap(goal__rep *q) {
     const goal_analyze_result *r = q->r;
-    goal__rep_iv *iv = (goal__rep_iv *)goal__sim_new(&q->a, 2 * r->ntuples, sizeof(goal__rep_iv));
+    goal__rep_iv *iv = (goal__rep_iv *)goal__new(&q->a, 2 * r->ntuples, sizeof(goal__rep_iv));
     size_t k, n = 0;
     uint64_t end[2] = {0, 0};
     goal_status st = GOAL_OK;
@@ -2570,7 +2523,7 @@ static goal_status goal__rep_overlap(goal__rep *q) {
                                "the rebuilt pieces would race", (long)iv[k].rank, (unsigned long)iv[k].slot, (unsigned long long)iv[k].off);
         if (iv[k].end > end[iv[k].dst]) end[iv[k].dst] = iv[k].end;
     }
-    goal__sim_del(&q->a, iv);
+    goal__free(&q->a, iv);
     return st;
 }
 
@@ -2799,20 +2752,20 @@ static goal_status goal__rep_world(goal__rep *q, goal_world **out) {
 static void goal__rep_free(goal__rep *q) {
     int32_t i;
     for (i = 0; q->g && i < q->r->nranks; i++) goal_graph_destroy(q->g[i]);
-    goal__sim_del(&q->a, (void *)q->g); goal__sim_del(&q->a, q->scratch); goal__sim_del(&q->a, q->done);
-    goal__sim_del(&q->a, q->in); goal__sim_del(&q->a, q->out); goal__sim_del(&q->a, q->known); goal__sim_del(&q->a, q->own);
+    goal__free(&q->a, (void *)q->g); goal__free(&q->a, q->scratch); goal__free(&q->a, q->done);
+    goal__free(&q->a, q->in); goal__free(&q->a, q->out); goal__free(&q->a, q->known); goal__free(&q->a, q->own);
 }
 static goal_status goal__rep_init(goal__rep *q) {
     int32_t p = q->r->nranks, i;
     goal_status st = GOAL_OK;
-    q->g = (goal_graph **)goal__sim_new(&q->a, (size_t)p, sizeof(goal_graph *));
+    q->g = (goal_graph **)goal__new(&q->a, (size_t)p, sizeof(goal_graph *));
     if (q->g) memset((void *)q->g, 0, (size_t)p * sizeof(goal_graph *));   /* freed graph by graph, also when what follows fails */
-    q->scratch = (uint64_t *)goal__sim_new(&q->a, (size_t)p, sizeof(uint64_t));
-    q->done = (uint8_t *)goal__sim_new(&q->a, q->r->ntuples, 1);
-    q->in = (goal_buf *)goal__sim_new(&q->a, (size_t)p, sizeof(goal_buf));
-    q->out = (goal_buf *)goal__sim_new(&q->a, (size_t)p, sizeof(goal_buf));
-    q->known = (uint8_t *)goal__sim_new(&q->a, (size_t)p, 1);
-    q->own = (size_t *)goal__sim_new(&q->a, (size_t)p, sizeof(size_t));
+    q->scratch = (uint64_t *)goal__new(&q->a, (size_t)p, sizeof(uint64_t));
+    q->done = (uint8_t *)goal__new(&q->a, q->r->ntuples, 1);
+    q->in = (goal_buf *)goal__new(&q->a, (size_t)p, sizeof(goal_buf));
+    q->out = (goal_buf *)goal__new(&q->a, (size_t)p, sizeof(goal_buf));
+    q->known = (uint8_t *)goal__new(&q->a, (size_t)p, 1);
+    q->own = (size_t *)goal__new(&q->a, (size_t)p, sizeof(size_t));
     if (!q->g || !q->scratch || !q->done || !q->in || !q->out || !q->known || !q->own) return goal__an_fail(q->err, GOAL_ERR_NOMEM, "out of memory");
     memset(q->scratch, 0, (size_t)p * sizeof(uint64_t));
     memset(q->done, 0, q->r->ntuples);
@@ -2834,7 +2787,7 @@ goal_status goal_analyze_replace(const goal_world *w, const goal_analyze_result 
     *out = NULL;
     if (desc) d = *desc; else memset(&d, 0, sizeof d);
     memset(&q, 0, sizeof q);
-    q.r = r; q.a = goal__sim_allocator(&d.alloc); q.err = err;
+    q.r = r; q.a = goal__allocator(&d.alloc); q.err = err;
     st = goal__rep_computes(w, err);
     if (st == GOAL_OK) st = goal__rep_overlap(&q);
     if (st == GOAL_OK) st = goal__rep_init(&q);
