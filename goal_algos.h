@@ -71,6 +71,28 @@
    rounded down to whole elements, at least one) by the chains. Every algorithm sends its
    messages also for count 0 (empty messages), so the structure does not depend on the size.
 
+   LOCAL COPIES   (bytes per rank moved by exec copy actions, `goal stats` column `copy`)
+   ------------
+   Data is sent straight from IN and received straight into OUT wherever MPI's block layout
+   allows; a copy is left only where the algorithm needs one. n = count * element size.
+     bcast_*, barrier_*        0
+     gather_linear, scatter_linear      n at the root (its own block, IN <-> OUT), else 0
+     gather_binomial, scatter_binomial  n at the root and at inner ranks (their own block
+                               into / out of the subtree sent as one message), 0 at leaves;
+                               a root's subtree that wraps past rank p-1 goes as two
+                               messages instead of being staged
+     allgather_ring            n (own block into OUT)
+     allgather_recdoub         n at ranks < 2^floor(log2 p), else 0
+     allgather_bruck           n at rank 0, (p+1)n elsewhere (the final rotation)
+     alltoall_linear, alltoall_pairwise   n (own block)
+     alltoall_bruck            2pn + 2n * sum over rounds k of |{j < p: bit k of j set}|
+                               (rotations in and out, packing and unpacking every round)
+   The reductions (not yet reworked): reduce_binomial n at inner ranks and the reducing
+   rank; reduce_chain n except at the chain's end (n when p = 1); reduce_aspen n at the
+   participants not folded away; allreduce_recdoub n at ranks < 2^floor(log2 p);
+   allreduce_dissemination ceil(log_{nway+1} p) n (n when p = 1); allreduce_ring n;
+   reduce_scatter_ring (p+1)n; scan_linear n at rank 0; exscan_linear n at ranks 1..p-2.
+
    BUFFERS
    -------
    Slot IN (default 0) holds the input and slot OUT (default 1) the output, in MPI's layout
@@ -736,44 +758,61 @@ static int32_t goal__algo_rotate(goal__algo *c, goal_buf ranks, goal_buf pos, in
     return goal__algo_join(c, a, b);
 }
 
-/* Binomial gather: v collects its subtree [v, v + size) in position order and sends it up
-   as one message. The root works in OUT directly when it is rank 0. */
-static void goal__algo_gather_binomial(goal__algo *c) {
-    int parent, child[32], nc = goal__algo_binomial(c->v, c->p, &parent, child), k;
-    goal_buf buf = c->in;
-    goal__algo_joiner j = {-1, 0};
-    if (nc > 0 || c->v == 0) {
-        buf = c->v == 0 && c->root == 0 ? c->out : goal__algo_scratch(c, (uint64_t)goal__algo_subtree(c->v, c->p) * c->n);
-        goal__algo_join_add(c, &j, goal__algo_copy(c, goal__algo_blk(c, buf, 0), c->in, -1));
+/* Sends (or receives) the subtree of position v, cnt blocks, between v and its parent pv.
+   Below the root the blocks are in position order in buf from v on: one message. The root
+   holds them in rank order in IN / OUT, so a subtree that wraps past rank p-1 travels as two
+   messages, cut where the rank order wraps (position p - root): the root sends from IN and
+   receives into OUT directly, nothing is staged. Returns the action after which both are
+   done (at the root, which waits for neither, just the last). */
+static int32_t goal__algo_subtree_msg(goal__algo *c, int is_send, goal_buf buf, int v, int cnt, int pv, int32_t dep) {
+    long long split = (long long)c->p - c->root, end = (long long)v + cnt;
+    long long cut = pv == 0 && v < split && end > split ? split : end, lo = v, hi = cut;
+    int at_root = c->v == 0, peer = goal__algo_rank_of(c, c->v == pv ? v : pv);
+    int32_t first = -1, id = -1;
+    while (lo < end) {
+        uint64_t off = (uint64_t)(at_root ? goal__algo_rank_of(c, lo) : lo - v) * c->n;
+        goal_buf b = goal__algo_at(buf, off, (uint64_t)(hi - lo) * c->n);
+        id = is_send ? goal__algo_send(c, b, peer, dep) : goal__algo_recv(c, b, peer, dep);
+        if (first < 0) first = id;
+        else goal__algo_order(c, id, first);   /* the two pieces match in order */
+        lo = hi;
+        hi = end;
     }
-    for (k = 0; k < nc; k++) {
-        goal_buf b = goal__algo_at(buf, (uint64_t)(child[k] - c->v) * c->n, (uint64_t)goal__algo_subtree(child[k], c->p) * c->n);
-        goal__algo_join_add(c, &j, goal__algo_recv(c, b, goal__algo_rank_of(c, child[k]), -1));
-    }
-    if (parent >= 0)
-        goal__algo_send(c, goal__algo_at(buf, 0, (uint64_t)goal__algo_subtree(c->v, c->p) * c->n), goal__algo_rank_of(c, parent), j.id);
-    else if (c->root != 0)
-        goal__algo_rotate(c, c->out, buf, c->root, 1, j.id);
+    return first == id || at_root ? id : goal__algo_join(c, first, id);
 }
 
-/* Binomial scatter, the reverse: the largest subtree is served first. */
+/* Binomial gather: v collects its subtree [v, v + size) in position order (inner ranks in
+   scratch, after copying their own block there) and sends it up; the root receives every
+   subtree straight into OUT. */
+static void goal__algo_gather_binomial(goal__algo *c) {
+    int parent, child[32], nc = goal__algo_binomial(c->v, c->p, &parent, child), k, root = c->v == 0;
+    goal_buf buf = root ? c->out : c->in;
+    goal__algo_joiner j = {-1, 0};
+    if (root) goal__algo_copy(c, goal__algo_blk(c, c->out, (uint64_t)c->rank), c->in, -1);
+    else if (nc > 0) {
+        buf = goal__algo_scratch(c, (uint64_t)goal__algo_subtree(c->v, c->p) * c->n);
+        goal__algo_join_add(c, &j, goal__algo_copy(c, goal__algo_blk(c, buf, 0), c->in, -1));
+    }
+    for (k = 0; k < nc; k++) {   /* the root waits for nothing: its receives are sinks */
+        goal_buf b = root ? buf : goal__algo_at(buf, (uint64_t)(child[k] - c->v) * c->n, 0);
+        int32_t r = goal__algo_subtree_msg(c, 0, b, child[k], goal__algo_subtree(child[k], c->p), c->v, -1);
+        if (!root) goal__algo_join_add(c, &j, r);
+    }
+    if (!root) goal__algo_subtree_msg(c, 1, buf, c->v, goal__algo_subtree(c->v, c->p), parent, j.id);
+}
+
+/* Binomial scatter, the reverse: the root sends every subtree straight from IN, the largest
+   first; a leaf receives straight into OUT, an inner rank into scratch. */
 static void goal__algo_scatter_binomial(goal__algo *c) {
-    int parent, child[32], nc = goal__algo_binomial(c->v, c->p, &parent, child), k;
-    uint64_t size = (uint64_t)goal__algo_subtree(c->v, c->p) * c->n;
-    goal_buf buf = c->in;
-    int32_t ready = -1;
-    if (c->v == 0 && c->root != 0) {
-        buf = goal__algo_scratch(c, size);
-        ready = goal__algo_rotate(c, c->in, buf, c->root, 0, -1);
-    } else if (c->v != 0) {
-        buf = nc > 0 ? goal__algo_scratch(c, size) : c->out;
-        ready = goal__algo_recv(c, goal__algo_at(buf, 0, size), goal__algo_rank_of(c, parent), -1);
-    }
+    int parent, child[32], nc = goal__algo_binomial(c->v, c->p, &parent, child), k, root = c->v == 0;
+    goal_buf buf = root ? c->in : nc > 0 ? goal__algo_scratch(c, (uint64_t)goal__algo_subtree(c->v, c->p) * c->n) : c->out;
+    int32_t ready = root ? -1 : goal__algo_subtree_msg(c, 0, buf, c->v, goal__algo_subtree(c->v, c->p), parent, -1);
     for (k = nc - 1; k >= 0; k--) {
-        goal_buf b = goal__algo_at(buf, (uint64_t)(child[k] - c->v) * c->n, (uint64_t)goal__algo_subtree(child[k], c->p) * c->n);
-        goal__algo_send(c, b, goal__algo_rank_of(c, child[k]), ready);
+        goal_buf b = root ? buf : goal__algo_at(buf, (uint64_t)(child[k] - c->v) * c->n, 0);
+        goal__algo_subtree_msg(c, 1, b, child[k], goal__algo_subtree(child[k], c->p), c->v, ready);
     }
-    if (nc > 0 || c->v == 0) goal__algo_copy(c, c->out, goal__algo_blk(c, buf, 0), ready);
+    if (root) goal__algo_copy(c, c->out, goal__algo_blk(c, c->in, (uint64_t)c->rank), -1);
+    else if (nc > 0) goal__algo_copy(c, c->out, goal__algo_blk(c, buf, 0), ready);
 }
 
 /* ---- >>> rings --------------------------------------------------------------------------------- */

@@ -463,6 +463,60 @@ static void test_list(void) {
     CHECK(goal_algo_find("nope") == NULL);
 }
 
+/* ---- local copies (issue 12 item 8) ------------------------------------------------------------ */
+/* Bytes one rank's schedule moves with exec copy actions. */
+static uint64_t copy_bytes(const goal_world *w, int rank) {
+    goal_schedule s;
+    uint64_t b = 0;
+    uint32_t i;
+    goal_world_schedule(w, rank, &s);
+    for (i = 0; i < s.nactions; i++) {
+        goal_action a;
+        goal_schedule_action(&s, i, &a);
+        if (a.kind == GOAL_EXEC && a.op == GOAL_OP_COPY) b += a.buf.size;
+    }
+    return b;
+}
+/* The copies the header's LOCAL COPIES table promises, in blocks of n, for the data-movement
+   algorithms; -1 for the others. */
+static long want_copy_blocks(const char *algo, int p, int root, int rank) {
+    int v = (rank - root + p) % p, rho = 1, inner = v > 0 && v % 2 == 0 && v + 1 < p;
+    long bits = 0, b;
+    while (2 * rho <= p) rho *= 2;
+    if (!strncmp(algo, "bcast_", 6) || !strncmp(algo, "barrier_", 8)) return 0;
+    if (!strcmp(algo, "gather_linear") || !strcmp(algo, "scatter_linear")) return v == 0;
+    if (!strcmp(algo, "gather_binomial") || !strcmp(algo, "scatter_binomial")) return v == 0 || inner;
+    if (!strcmp(algo, "allgather_ring") || !strcmp(algo, "alltoall_linear") || !strcmp(algo, "alltoall_pairwise")) return 1;
+    if (!strcmp(algo, "allgather_recdoub")) return rank < rho;
+    if (!strcmp(algo, "allgather_bruck")) return rank == 0 ? 1 : p + 1;
+    if (!strcmp(algo, "alltoall_bruck")) {
+        for (b = 1; b < p; b *= 2) { int j; for (j = 0; j < p; j++) bits += (j & b) != 0; }
+        return 2L * p + 2 * bits;
+    }
+    return -1;
+}
+static void test_copies(void) {
+    static const int ps[] = {1, 2, 3, 5, 6, 8, 11, 16, 17};
+    const goal_algo_info *info;
+    int a, i, root, r;
+    for (a = 0; (info = goal_algo_list(a)) != NULL; a++)
+        for (i = 0; i < (int)(sizeof ps / sizeof ps[0]); i++)
+            for (root = 0; root < ps[i]; root += (info->flags & GOAL_ALGO_ROOTED) ? 1 : ps[i]) {
+                goal_algo_desc d = desc_of(info->name, root, 5, GOAL_INT32, GOAL_OP_SUM);
+                goal_world *w;
+                goal_error err;
+                if (want_copy_blocks(info->name, ps[i], root, 0) < 0) continue;
+                if (goal_algo_world(&w, &d, ps[i], &err) != GOAL_OK) { CHECK(0); continue; }
+                for (r = 0; r < ps[i]; r++) {
+                    long want = want_copy_blocks(info->name, ps[i], root, r) * 20;
+                    if ((long)copy_bytes(w, r) != want)
+                        printf("  %s p=%d root=%d rank %d: copies %ld bytes, want %ld\n", info->name, ps[i], root, r, (long)copy_bytes(w, r), want);
+                    CHECK_EQ((long)copy_bytes(w, r), want);
+                }
+                goal_world_destroy(w);
+            }
+}
+
 int main(void) {
     RUN(test_list);
     RUN(test_invalid);
@@ -475,5 +529,6 @@ int main(void) {
     RUN(test_allocator);
     RUN(test_data_sample);
     RUN(test_data_full);
+    RUN(test_copies);
     return th_done();
 }
