@@ -95,9 +95,10 @@
    (its duplicate): rank and size are fixed by it. goal_mpi_algo_* make the key from every
    field of goal_algo_desc that shapes the schedule: the name, root, count, dtype, op, fn,
    noncommutative, nway, segment, tag, participants, receivers, slots and offsets, and for
-   the vector collectives the counts and displacements (not the allocator). Entries live until goal_mpi_destroy: one schedule per distinct key, with the
-   executions that finished on it (as many as were once in flight together), which later
-   starts reuse: a repeated collective allocates nothing.
+   the vector collectives the counts and displacements (not the allocator). Entries live
+   until goal_mpi_destroy: one schedule per distinct key, with the executions that finished
+   on it (as many as were once in flight together), which later starts reuse: a repeated
+   collective allocates nothing.
 
    RULES
    -----

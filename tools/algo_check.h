@@ -241,7 +241,10 @@ static void ac_vreference(const goal_algo_desc *d, ac_coll c, const ac_bufs *b, 
         break;
     case AC_SCATTERV: memcpy(w, b->orig[d->root] + L->soff[r], L->scnt[r]); break;
     case AC_ALLTOALLV:
-        for (i = 0; i < b->p; i++) memcpy(w + L->roff[R * rr + (size_t)i], b->orig[i] + L->soff[R * (size_t)i + rr], L->rcnt[R * rr + (size_t)i]);
+        for (i = 0; i < b->p; i++) {   /* block i of r's OUT: block r of i's IN */
+            size_t mine = R * rr + (size_t)i, theirs = R * (size_t)i + rr;
+            memcpy(w + L->roff[mine], b->orig[i] + L->soff[theirs], L->rcnt[mine]);
+        }
         break;
     case AC_REDUCE_SCATTERV: ac_fold_at(d, b, w, ranks, b->p, L->soff[r], L->scnt[r]); break;
     default: break;

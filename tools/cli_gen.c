@@ -84,12 +84,17 @@ static int gen_counts(gen_opts *o, const char *verb) {
     uint64_t s = (uint64_t)o->counts_seed;
     const goal_algo_info *info = goal_algo_find(o->d.algo);
     if (!o->counts && o->counts_seed < 0) return 0;
-    if (!(info->flags & GOAL_ALGO_VECTOR)) return cli_usage("%s: --counts and --counts-seed are for the vector collectives (gatherv_ ...)", verb);
+    if (!(info->flags & GOAL_ALGO_VECTOR))
+        return cli_usage("%s: --counts and --counts-seed are for the vector collectives (gatherv_ ...)", verb);
     if (o->counts && o->counts_seed >= 0) return cli_usage("%s: --counts or --counts-seed, not both", verb);
     if (want > (1LL << 24)) return cli_usage("%s: too many ranks for per-rank counts (%lld)", verb, want);
     if (o->counts) {
         if ((n = parse_counts(o->counts, &v)) < 0) return cli_usage("%s: --counts takes element counts: 3,0,5", verb);
-        if (n != want) { free(v); return cli_usage("%s: --counts gives %d counts, %s needs %lld (%s)", verb, n, o->d.algo, want, a2a ? "p x p, row by row" : "one per rank"); }
+        if (n != want) {
+            free(v);
+            return cli_usage("%s: --counts gives %d counts, %s needs %lld (%s)", verb, n, o->d.algo, want,
+                             a2a ? "p x p, row by row" : "one per rank");
+        }
     } else {
         if (!(v = (int *)malloc((size_t)want * sizeof(int)))) return cli_fail("%s: out of memory", verb);
         for (k = 0; k < want; k++) v[k] = (int)(ac_rand(&s) % 8);
