@@ -251,6 +251,43 @@ static void test_events(void) {
     goal_world_destroy(w);
 }
 
+/* Simulated time past 2^64-1 ps is an error naming the action (issue 17 item 6), not a
+   wrapped time: chained calcs, a huge message, an arrival after a long calc. */
+static goal_sim_result sim_desc(const char *text, const goal_sim_desc *d, goal_status *st) {
+    goal_world *w = parse_text(text, strlen(text));
+    goal_sim_result res;
+    memset(&res, 0, sizeof res);
+    *st = w ? goal_sim_run(w, d, &res) : GOAL_ERR_SYNTAX;
+    goal_world_destroy(w);
+    return res;
+}
+static void expect_overflow(const char *text, int32_t rank, int32_t action) {
+    goal_status st;
+    goal_sim_result r = sim_desc(text, NULL, &st);
+    CHECK_EQ(st, GOAL_ERR_LIMIT);
+    CHECK_EQ(r.overflow.rank, rank);
+    CHECK_EQ(r.overflow.action, action);
+    CHECK(r.finish == NULL);
+    goal_sim_result_free(&r);
+}
+static void test_time_overflow(void) {
+    goal_status st;
+    goal_sim_result r;
+    expect_overflow("num_ranks 1\nrank 0 {\nl1: calc 9223372036854775807\nl2: calc 9223372036854775807\n"
+                    "l3: calc 9223372036854775807\nl2 requires l1\nl3 requires l2\n}\n", 0, 0);
+    expect_overflow("num_ranks 1\nrank 0 {\nl1: calc 7000000000000000\nl2: calc 7000000000000000\n"
+                    "l3: calc 7000000000000000\nl2 requires l1\nl3 requires l2\n}\n", 0, 2);
+    expect_overflow("num_ranks 2\nrank 0 {\nl1: send 9223372036854775807b to 1\n}\nrank 1 {\nl1: recv 9223372036854775807b from 0\n}\n", 0, 0);
+    /* the send itself fits; its arrival (o + L later) does not */
+    expect_overflow("num_ranks 2\nrank 0 {\nl1: calc 18446744073709000\nl2: send 1b to 1\nl2 requires l1\n}\n"
+                    "rank 1 {\nl1: recv 1b from 0\n}\n", 0, 1);
+    /* the largest time that fits is fine */
+    r = sim_desc("num_ranks 1\nrank 0 {\nl1: calc 18446744073709551\n}\n", NULL, &st);
+    CHECK_EQ(st, GOAL_OK);
+    if (st == GOAL_OK) { CHECK(r.max_ps == 18446744073709551000ull); CHECK(r.max == 18446744073709551ull); CHECK_EQ(r.overflow.rank, -1); }
+    goal_sim_result_free(&r);
+}
+
 int main(void) {
     RUN(test_expected_compat);
     RUN(test_expected_default);
@@ -260,5 +297,6 @@ int main(void) {
     RUN(test_empty);
     RUN(test_alloc_failures);
     RUN(test_events);
+    RUN(test_time_overflow);
     return th_done();
 }

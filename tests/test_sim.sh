@@ -44,5 +44,13 @@ ok $? "trace is JSON with 14 slices, 7 flows, ends at 34.914 us"
 $GOAL trace $D/handwritten/ping_1b.goal --overhead 100 | python3 -m json.tool > /dev/null; ok $? "trace takes --overhead"
 $GOAL trace $T/cycle.goal > /dev/null 2>&1; [ $? = 3 ]; ok $? "trace of a deadlock exits 3"
 $GOAL svg $D/binomialtreebcast_p16_d65536.goal -o $T/t.svg && python3 -c "import xml.dom.minidom,sys; d=xml.dom.minidom.parse(sys.argv[1]); assert len(d.getElementsByTagName('rect')) > 40" $T/t.svg; ok $? "svg is well-formed XML with boxes"
+printf 'num_ranks 1\nrank 0 {\nl1: calc 9223372036854775807\nl2: calc 9223372036854775807\nl3: calc 9223372036854775807\nl2 requires l1\nl3 requires l2\n}\n' > $T/calc3.goal
+$GOAL sim $T/calc3.goal > $T/out 2> $T/err; rc=$?
+[ $rc = 1 ] && [ ! -s $T/out ] && grep -q "^goal: sim: simulated time overflows (past 2^64-1 ps, about 213 days) at rank 0 l1 (calc)" $T/err; ok $? "sim: chained calcs past 2^64-1 ps exit 1, naming the action"
+printf 'num_ranks 2\nrank 0 {\nl1: send 9223372036854775807b to 1\n}\nrank 1 {\nl1: recv 9223372036854775807b from 0\n}\n' > $T/bigsend.goal
+$GOAL sim $T/bigsend.goal 2> $T/err; rc=$?
+[ $rc = 1 ] && grep -q "overflows .* at rank 0 l1 (send 9223372036854775807 bytes to 1 tag 0)" $T/err; ok $? "sim: a 2^63-1 byte send overflows, exit 1"
+$GOAL trace $T/bigsend.goal > /dev/null 2> $T/err; rc=$?
+[ $rc = 1 ] && grep -q "simulated time overflows" $T/err; ok $? "trace: overflow exits 1"
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]
