@@ -43,9 +43,14 @@
    COMMAND LINE (tools/: goal check | sim | dot | trace | svg)
      goal check FILE            one finding per line, then "ok: N ranks, M messages matched"
                                 when clean; exit 0 clean, 1 findings or bad input
-     goal sim FILE [-L -o -g -G -O -S N] [--loggopsim-compat]
-                                "rank R T" per rank, then "max T"; exit 3 on deadlock (the
+     goal sim FILE [-L -o -g -G -O -S N] [--params FILE] [--loggopsim-compat]
+                                "rank R T" per rank, then "max T" (T in ns: an integer when
+                                whole, else up to 3 decimals); exit 3 on deadlock (the
                                 stuck actions on stderr), 1 when a message is never received
+                                or simulated time overflows; -L -o -g -G -O take ns with up
+                                to 3 decimals, -S bytes; --params FILE reads one line of
+                                these options (what goal probe prints; -o is the overhead
+                                there on every verb), later options override it
      goal dot FILE [--rank R] [-o OUT]         Graphviz DOT
      goal trace|svg FILE [sim options] [-o OUT]   timeline; here -o is the output, so the CPU
                                 overhead is spelled --overhead N (accepted by sim too)
@@ -55,6 +60,13 @@
    Parameters (zero = LogGOPSim's default; GOAL_SIM_ZERO asks for a real 0):
      L 2500 latency · o 1500 CPU overhead per message · g 1000 gap per message · G 6 gap per
      byte · O 0 CPU overhead per byte · S 65535 eager limit (size <= S eager, else rendezvous)
+   TIME RESOLUTION: L, o, g, G, O are doubles in ns (G, O per byte) and may be fractional
+   down to 0.001 ns (G 0.08 = 12.5 GB/s); finer values, negative ones, NaN and values over
+   2^53 ps are GOAL_ERR_ARG. Inside, time is an unsigned 64-bit count of picoseconds, so the
+   simulation stays exact integer arithmetic and deterministic: with integer parameters
+   every time is 1000 times LogGOPSim's, and the results in ns (finish, max, event start and
+   end) are exactly LogGOPSim's. finish_ps, max_ps, start_ps and end_ps keep the fraction;
+   the ns fields round it down. calc x costs x ns, exec 1 ns per byte, as before.
    Every rank has CPU clocks (one per cpu index used), send and receive NIC gap clocks (one
    per nic index). Events run in (time, sequence number) order (one bucket per time); numbers
    come from one counter in the order LogGOPSim queues things (ranks ascending, then send /
