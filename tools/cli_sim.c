@@ -66,20 +66,23 @@ int cli_model_opt(int argc, char **argv, int *i, goal_sim_desc *d, int *rc) {
    prints), e.g. "-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536"; -o is the overhead here on
    every verb. Returns 0, or 1 after a message. */
 static int model_params(const char *verb, const char *path, goal_sim_desc *d) {
-    char *text, *tok[64], label[300];
+    char *text, *tok[64], label[300], line[4097];
     size_t len;
     int n = 1, i, rc = CLI_OK;
     if (cli_read(path, &text, &len)) return CLI_BAD_INPUT;
     snprintf(label, sizeof label, "%s: --params %s", verb, path);
+    if (len >= sizeof line || memchr(text, 0, len)) rc = cli_fail("%s: not one line of model options (text, under 4 KiB)", label);
+    else memcpy(line, text, len);
+    line[rc ? 0 : len] = 0;
+    free(text);
     tok[0] = label;
-    for (tok[n] = strtok(text, " \t\r\n"); tok[n] && n < 63; tok[n] = strtok(NULL, " \t\r\n")) n++;
+    for (tok[n] = strtok(line, " \t\r\n"); tok[n] && n < 63; tok[n] = strtok(NULL, " \t\r\n")) n++;
     if (n == 63 && tok[n]) rc = cli_fail("%s: too many words for a line of model options", label);
     for (i = 1; i < n && rc == CLI_OK; i++) {
         if (strcmp(tok[i], "--params") == 0) rc = cli_fail("%s: --params inside a params file", label);
         else if (!cli_model_opt(n, tok, &i, d, &rc)) rc = cli_fail("%s: '%s' is not a model option (-L -o -g -G -O -S, --loggopsim-compat)", label, tok[i]);
     }
     if (rc == CLI_OK && n == 1) rc = cli_fail("%s: no model options in the file", label);
-    free(text);
     return rc ? CLI_BAD_INPUT : CLI_OK;
 }
 
