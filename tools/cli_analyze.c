@@ -91,7 +91,7 @@ static int an_args(int argc, char **argv, const char **file, int *mode, const ch
             if (!v) return cli_usage("analyze: -o needs a file name");
             *out = v;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage("analyze: unknown option '%s'", argv[i]);
+            return cli_unknown_option("analyze", argv[i]);
         } else if (*file) {
             return cli_usage("analyze: one FILE only");
         } else {
