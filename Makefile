@@ -29,7 +29,7 @@ $(B)/goal: $(TOOL_OBJ)
 # The man page is printed from the same usage tables as goal --help (tools/goal.c).
 $(B)/goal.1: $(B)/goal
 	./$(B)/goal help --man >$@
-$(B)/tools/%.o: tools/%.c tools/cli.h $(HEADERS) | $(B)/tools
+$(B)/tools/%.o: tools/%.c $(wildcard tools/*.h) $(HEADERS) | $(B)/tools
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
 $(B)/tests/%: tests/%.c tests/harness.h $(HEADERS) | $(B)/tests
 	$(CC) $(CFLAGS_ALL) $< -o $@ $(LDLIBS)
@@ -66,6 +66,7 @@ test-full: all $(TESTS)
 bench: $(BENCHES) $(B)/goal
 	@for b in $(BENCHES); do echo "== $$b"; ./$$b || exit 1; done
 	@bench/instructions.sh $(B)
+	@bench/check.sh $(B)
 
 deps:
 	@tools/deps.sh
