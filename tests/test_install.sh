@@ -16,6 +16,12 @@ if command -v valgrind >/dev/null; then
   t tour_frees 0 'rank 3 holds' valgrind -q --leak-check=full --errors-for-leak-kinds=all --error-exitcode=9 "$B/examples/tour"
 fi
 
+# A zeroed op is sum and a zeroed dtype Int32 now, but the binary schedule is unchanged:
+# ops-0.1.w was written by libgoal 0.1 before that change (max = 0, Int8 = 0 in its enums).
+t format_unchanged 0 '^same$' sh -c "'$GOAL' asm '$root/tests/data/run/ops.goal' -o '$tmp/ops.w' && cmp '$tmp/ops.w' '$root/tests/data/run/ops-0.1.w' && echo same"
+t format_reads_old 0 'e2: exec maxFloat64 with 0,16 16,16;' "$GOAL" dis "$root/tests/data/run/ops-0.1.w"
+t format_reads_old_int 0 'e3: exec minUInt8 with 0,2 2,2;' "$GOAL" dis "$root/tests/data/run/ops-0.1.w"
+
 # make run builds and runs the demo without installing anything.
 t run_needs_no_deps 0 '^none$' sh -c "make -n -C '$root' B='$B' run | grep -c deps.sh >/dev/null && echo deps || echo none"
 
