@@ -64,6 +64,10 @@ static const cli_option analyze_opts[] = {
     {"--allgather", "ALGO", "allgather_bruck", "--replace: algorithm for allgathers"},
     {"--alltoall", "ALGO", "alltoall_bruck", "--replace: algorithm for alltoalls"},
     CLI_END};
+static const cli_option help_opts[] = {
+    {"--markdown", NULL, NULL, "the README's verb table (tests/test_help.sh compares them)"},
+    {"--man", NULL, NULL, "the man page goal.1 (troff), as make installs it"},
+    CLI_END};
 
 /* One row per form of a verb; dispatch takes the first row of a name. */
 const cli_verb cli_verbs[] = {
@@ -89,7 +93,7 @@ const cli_verb cli_verbs[] = {
     {"gen", cli_gen, "--list", "the algorithms, one per line with a description", NULL, NULL},
     {"analyze", cli_analyze, "FILE --waits|--dataflow|--collectives|--replace [-o OUT] [--bcast|--barrier|--gather|--scatter|--allgather|--alltoall ALGO]",
      "cDAG analysis: wait sets, dataflow, the collectives found, or replaced", analyze_opts, NULL},
-    {"help", cli_help, "[VERB]", "the verbs, or one verb's usage with every option and its default", NULL, NULL},
+    {"help", cli_help, "[VERB|--markdown|--man]", "the verbs, or one verb's usage with every option and its default", help_opts, NULL},
 };
 const size_t cli_nverbs = sizeof cli_verbs / sizeof cli_verbs[0];
 
