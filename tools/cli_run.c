@@ -52,9 +52,10 @@ static unsigned long digest(unsigned long start, const unsigned char *p, uint64_
 /* Is argv[1] meant as an algorithm? Not a file, and either given -p or --check, or a bare
    name (no '.' or '/') — then "unknown algorithm" says more than "unknown option '-p'". */
 static int names_algo(int argc, char **argv) {
-    FILE *f;
+    FILE *f = argv[1][0] == '-' ? NULL : fopen(argv[1], "rb");
     int i;
-    if (argv[1][0] == '-' || (f = fopen(argv[1], "rb")) != NULL) { if (argv[1][0] != '-') fclose(f); return 0; }
+    if (f) fclose(f);
+    if (f || argv[1][0] == '-') return 0;
     for (i = 2; i < argc; i++)
         if (strcmp(argv[i], "-p") == 0 || strcmp(argv[i], "--check") == 0) return 1;
     return strpbrk(argv[1], "./") == NULL;
