@@ -96,6 +96,7 @@ const cli_verb cli_verbs[] = {
     {"help", cli_help, "[VERB|--markdown|--man]", "the verbs, or one verb's usage with every option and its default", help_opts, NULL},
 };
 const size_t cli_nverbs = sizeof cli_verbs / sizeof cli_verbs[0];
+static const char *cli_verb_running;   /* for the hint after a usage error */
 
 int cli_usage(const char *fmt, ...) {
     va_list ap;
@@ -103,7 +104,8 @@ int cli_usage(const char *fmt, ...) {
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fputs(" (goal --help lists the verbs)\n", stderr);
+    if (cli_verb_running) fprintf(stderr, " (goal %s --help lists its options)\n", cli_verb_running);
+    else fputs(" (goal --help lists the verbs)\n", stderr);
     return CLI_USAGE;
 }
 int cli_fail(const char *fmt, ...) {
@@ -215,6 +217,7 @@ int main(int argc, char **argv) {
         names[k] = cli_verbs[k].name;
         if (strcmp(argv[1], cli_verbs[k].name) != 0) continue;
         if (wants_help(argc - 1, argv + 1)) return cli_help_verb(argv[1]);
+        cli_verb_running = argv[1];
         return cli_progress_run(cli_verbs[k].fn, argc - 1, argv + 1);
     }
     if ((near = cli_suggest(argv[1], names, (int)cli_nverbs)) != NULL)
