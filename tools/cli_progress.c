@@ -34,7 +34,7 @@ static void *progress_main(void *arg) {
     long ms;
     clock_gettime(CLOCK_REALTIME, &start);
     pthread_mutex_lock(&p->lock);
-    for (ms = p->after_ms; !wait_until(p, &start, ms); ms += 1000) {
+    for (ms = p->after_ms; ms == 0 || !wait_until(p, &start, ms); ms += 1000) {   /* 0: at once */
         char line[128];
         int n = snprintf(line, sizeof line, "\rgoal %s: running, %ld s ", p->verb, ms / 1000);
         p->shown = write(2, line, (size_t)n) == n;
@@ -44,13 +44,21 @@ static void *progress_main(void *arg) {
     return NULL;
 }
 
+/* Reads the verb a terminal (FILE "-")? Then it waits for a person, not a computation. */
+static int reads_terminal(int argc, char **argv) {
+    int i;
+    for (i = 1; i < argc; i++)
+        if (argv[i][0] == '-' && argv[i][1] == 0) return isatty(0);
+    return 0;
+}
+
 int cli_progress_run(cli_verb_fn fn, int argc, char **argv) {
     progress p;
     pthread_t th;
     const char *env = getenv("GOAL_PROGRESS_AFTER");
     int rc;
     static char outbuf[1 << 16], errbuf[1 << 12];
-    if (!isatty(2)) return fn(argc, argv);
+    if (!isatty(2) || reads_terminal(argc, argv)) return fn(argc, argv);
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     setvbuf(stderr, errbuf, _IOFBF, sizeof errbuf);
     p.done = p.shown = 0;
