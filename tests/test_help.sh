@@ -42,6 +42,7 @@ t dym_option_sim 2 "did you mean '--loggopsim-compat'" $GOAL sim x --loggopsim-c
 t dym_option_gen 2 "did you mean '--size'" $GOAL gen bcast_binomial -p 3 --sise 8
 t dym_algo_gen 2 "gen: unknown algorithm 'bcast_binomal' \(did you mean 'bcast_binomial'\?" $GOAL gen bcast_binomal -p 4
 t dym_algo_run 2 "run: unknown algorithm 'alreduce_ring' \(did you mean 'allreduce_ring'\?" $GOAL run alreduce_ring -p 4 --check
+t dym_algo_analyze 2 "not 'gather_binomal' \(did you mean 'gather_binomial'\?\)" $GOAL analyze x --replace --gather gather_binomal
 t run_unknown_algo 2 "run: unknown algorithm 'magic'" $GOAL run magic -p 4 --check
 t run_missing_file 1 'x.goal: cannot open' $GOAL run x.goal
 t no_far_guess 2 "unknown verb 'frobnicate'( \(goal --help|$)" $GOAL frobnicate

@@ -46,6 +46,8 @@ int cli_unknown_option(const char *verb, const char *opt);
 const char *cli_option_default(const char *verb, const char *name);
 /* An algorithm's canonical name, also for LogGOPSim Schedgen's pattern names; NULL if unknown. */
 const char *cli_algo_name(const char *name);
+/* The algorithm name (or Schedgen name) closest to name, NULL if none is close. */
+const char *cli_algo_suggest(const char *name);
 /* "unknown algorithm 'X' (did you mean 'Y'?)" plus the hint, as a usage error; returns 2. */
 int cli_unknown_algo(const char *verb, const char *name);
 

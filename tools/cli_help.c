@@ -54,13 +54,18 @@ const char *cli_suggest(const char *word, const char *const *words, int n) {
     return best <= limit ? near : NULL;
 }
 
-int cli_unknown_algo(const char *verb, const char *name) {
-    const char *words[128 + NSCHEDGEN], *near;
+const char *cli_algo_suggest(const char *name) {
+    const char *words[128 + NSCHEDGEN];
     const goal_algo_info *a;
     int n = 0, k;
     for (k = 0; n < 128 && (a = goal_algo_list(k)) != NULL; k++) words[n++] = a->name;
     for (k = 0; k < NSCHEDGEN; k++) words[n++] = schedgen_names[k][0];
-    if ((near = cli_suggest(name, words, n)) != NULL)
+    return cli_suggest(name, words, n);
+}
+
+int cli_unknown_algo(const char *verb, const char *name) {
+    const char *near = cli_algo_suggest(name);
+    if (near)
         return cli_usage("%s: unknown algorithm '%s' (did you mean '%s'? goal gen --list)", verb, name, near);
     return cli_usage("%s: unknown algorithm '%s' (goal gen --list)", verb, name);
 }
