@@ -21,7 +21,7 @@
    STEP BY STEP
    ------------
      goal_algo_desc d = {0};
-     d.algo = "allreduce_recdoub"; d.count = 1024; d.dtype = GOAL_INT32; d.op = GOAL_OP_SUM;
+     d.algo = "allreduce_recdoub"; d.count = 1024;   // zero dtype and op: Int32, sum
      goal_world *w; goal_error err;
      if (goal_algo_world(&w, &d, 12, &err) != GOAL_OK) puts(err.msg);
      ... run it with goal_sched.h's goal_world_run: slot 0 = input, slot 1 = output ...
@@ -240,8 +240,8 @@ typedef struct goal_algo_desc {  /* zero-initialise, then set what differs */
     const char *algo;            /* canonical name (required) */
     int root;                    /* default 0 */
     uint64_t count;              /* elements per block; default 0 (empty messages) */
-    goal_dtype dtype;            /* default GOAL_INT8 (so count is bytes) */
-    goal_op op;                  /* default GOAL_OP_MAX (the enum's zero): set it */
+    goal_dtype dtype;            /* default GOAL_INT32 (the enum's zero) */
+    goal_op op;                  /* default GOAL_OP_SUM (the enum's zero) */
     uint32_t fn;                 /* user function id when op == GOAL_OP_USER */
     int noncommutative;          /* 1: apply op in rank order (see ORDER OF REDUCTIONS) */
     int nway;                    /* dissemination fan-out; default 1 */

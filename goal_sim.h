@@ -40,20 +40,16 @@
      GOAL_SIM_SIZE_WARNING             send smaller than its matched receive
    goal_sim_finding_text formats one as "rank R LABEL (what it is): error|warning: ..." for people.
 
-   COMMAND LINE (tools/: goal check | sim | dot | trace | svg)
-     goal check FILE            one finding per line, then "ok: N ranks, M messages matched"
+   COMMAND LINE (tools/: goal check | sim | dot | trace | svg; usage: goal help VERB)
+     goal check                 one finding per line, then "ok: N ranks, M messages matched"
                                 when clean; exit 0 clean, 1 findings or bad input
-     goal sim FILE [-L -o -g -G -O -S N] [--params FILE] [--loggopsim-compat]
-                                "rank R T" per rank, then "max T" (T in ns: an integer when
-                                whole, else up to 3 decimals); exit 3 on deadlock (the
-                                stuck actions on stderr), 1 when a message is never received
-                                or simulated time overflows; -L -o -g -G -O take ns with up
-                                to 3 decimals, -S bytes; --params FILE reads one line of
-                                these options (what goal probe prints; -o is the overhead
-                                there on every verb), later options override it
-     goal dot FILE [--rank R] [-o OUT]         Graphviz DOT
-     goal trace|svg FILE [sim options] [-o OUT]   timeline; here -o is the output, so the CPU
-                                overhead is spelled --overhead N (accepted by sim too)
+     goal sim                   "rank R T" per rank, then "max T" (T in ns: an integer when
+                                whole, else up to 3 decimals); exit 3 on deadlock (the stuck
+                                actions on stderr), 1 when a message is never received or
+                                simulated time overflows; -L -o -g -G -O take ns with up to 3
+                                decimals, -S bytes; --params FILE reads one line of these
+                                options (what goal probe prints), later options override it
+     goal dot, trace, svg       Graphviz DOT, trace-event JSON, SVG timeline
 
    SIMULATE (LogGOPS exactly as LogGOPSim 76451de computes it; tests/data/loggopsim/MODEL.md)
    --------

@@ -106,6 +106,28 @@ static goal_algo_desc desc_of(const char *algo, int root, uint64_t count, goal_d
     return d;
 }
 
+/* A zeroed desc means sum on Int32: its exec actions say so and its messages carry count * 4
+   bytes (it meant max on Int8 before; the binary schedule still numbers them as before). */
+static void test_zero_desc_defaults(void) {
+    goal_algo_desc d;
+    goal_world *w;
+    goal_error err;
+    goal_schedule s;
+    goal_action a;
+    uint32_t i, sends = 0, execs = 0;
+    memset(&d, 0, sizeof d);
+    d.algo = "allreduce_recdoub"; d.count = 3;
+    CHECK_EQ(goal_algo_world(&w, &d, 4, &err), GOAL_OK);
+    CHECK_EQ(goal_world_schedule(w, 1, &s), GOAL_OK);
+    for (i = 0; i < s.nactions; i++) {
+        goal_schedule_action(&s, i, &a);
+        if (a.kind == GOAL_SEND) { sends++; CHECK_EQ(a.buf.size, 12); }
+        if (a.kind == GOAL_EXEC && a.op != GOAL_OP_COPY) { execs++; CHECK_EQ(a.op, GOAL_OP_SUM); CHECK_EQ(a.dtype, GOAL_INT32); }
+    }
+    CHECK(sends > 0 && execs > 0);
+    goal_world_destroy(w);
+}
+
 /* ---- structure ---------------------------------------------------------------------------------- */
 static const int sample_p[] = {1, 2, 3, 4, 5, 7, 8, 9, 13, 16, 17, 31, 33, 64};
 #define NSAMPLE ((int)(sizeof sample_p / sizeof sample_p[0]))
@@ -826,6 +848,7 @@ int main(void) {
     RUN(test_identical_ranks);
     RUN(test_identical_issue17);
     RUN(test_allocator);
+    RUN(test_zero_desc_defaults);
     RUN(test_data_sample);
     RUN(test_data_full);
     RUN(test_copies);

@@ -82,6 +82,7 @@ static goal_world *algo_world(const char *algo, int p, int extra, unsigned seed)
     int r, k;
     memset(&d, 0, sizeof d);
     d.algo = algo; d.root = p / 3; d.count = strncmp(algo, "bcast_chain", 11) == 0 ? 4096 : 8;
+    d.dtype = GOAL_INT8;   /* count is bytes */
     if (goal_world_create(&w, p, NULL) != GOAL_OK) return NULL;
     for (r = 0; r < p; r++) {
         goal_graph *g;

@@ -87,6 +87,7 @@ int cli_demo(int argc, char **argv) {
     goal_algo_desc d;
     for (i = 1; i < argc; i++) {
         if (cli_opt(argc, argv, &i, "-o", &v) && v) dir = v;
+        else if (argv[i][0] == '-') return cli_unknown_option("demo", argv[i]);
         else return cli_usage("demo: unknown argument '%s'", argv[i]);
     }
     mkdir(dir, 0777);

@@ -175,12 +175,13 @@ static int gen_parse(int argc, char **argv, gen_opts *o, int run) {
         else if (run && cli_opt(argc, argv, &i, "--seed", &v)) {
             if (!cli_int(v, 0, 1LL << 62, &o->seed)) return cli_usage("run: --seed takes a number");
         } else if (!run && cli_opt(argc, argv, &i, "-o", &v)) o->out = v;
-        else if (argv[i][0] == '-') return cli_usage("%s: unknown option '%s'", verb, argv[i]);
+        else if (argv[i][0] == '-') return cli_unknown_option(verb, argv[i]);
         else if (o->d.algo) return cli_usage("%s: one algorithm only ('%s' and '%s')", verb, o->d.algo, argv[i]);
         else o->d.algo = argv[i];
     }
     if (!o->d.algo) return cli_usage("%s: ALGO missing (goal gen --list)", verb);
-    if (!goal_algo_find(o->d.algo)) return cli_usage("%s: unknown algorithm '%s' (goal gen --list)", verb, o->d.algo);
+    if (!cli_algo_name(o->d.algo)) return cli_unknown_algo(verb, o->d.algo);
+    o->d.algo = cli_algo_name(o->d.algo);   /* Schedgen's names too */
     if (!o->p) return cli_usage("%s: -p N missing", verb);
     es = goal_dtype_size(o->d.dtype);
     if (o->d.count % es) return cli_usage("%s: --size %llu is not a whole number of %s elements", verb,
@@ -189,7 +190,7 @@ static int gen_parse(int argc, char **argv, gen_opts *o, int run) {
     return gen_counts(o, verb);
 }
 
-int cli_is_algo(const char *name) { return goal_algo_find(name) != NULL; }
+int cli_is_algo(const char *name) { return cli_algo_name(name) != NULL; }
 
 int cli_gen(int argc, char **argv) {
     gen_opts o;

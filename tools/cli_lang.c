@@ -16,7 +16,7 @@ static int args(int argc, char **argv, const char **file, const char **out, cons
             if (!v || (strcmp(v, "paper") && strcmp(v, "loggopsim"))) return cli_usage("%s: --dialect is paper or loggopsim", argv[0]);
             *dialect = v;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage("%s: unknown option '%s'", argv[0], argv[i]);
+            return cli_unknown_option(argv[0], argv[i]);
         } else if (*file) {
             return cli_usage("%s: one FILE only", argv[0]);
         } else {

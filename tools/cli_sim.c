@@ -98,7 +98,7 @@ int cli_sim_args(int argc, char **argv, const char **file, goal_sim_desc *d, con
         } else if (d && cli_model_opt(argc, argv, &i, d, &rc)) {
             continue;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage("%s: unknown option '%s'", argv[0], argv[i]);
+            return cli_unknown_option(argv[0], argv[i]);
         } else if (*file) {
             return cli_usage("%s: one FILE only", argv[0]);
         } else {
@@ -166,6 +166,19 @@ static int sim_failed(const goal_world *w, const goal_sim_result *res, goal_stat
     return CLI_DEADLOCK;
 }
 
+/* --verbose: the model parameters used, the defaults (from the usage table) filled in. */
+static void sim_params(const goal_sim_desc *d) {
+    static const char *const names[] = {"-L", "--overhead", "-g", "-G", "-O", "-S"};
+    const double v[] = {d->L, d->o, d->g, d->G, d->O, (double)d->S};
+    int k;
+    fprintf(stderr, "goal sim: parameters");
+    for (k = 0; k < 6; k++) {
+        const char *def = cli_option_default("sim", names[k]);
+        fprintf(stderr, " %s %.15g", names[k], v[k] == GOAL_SIM_ZERO ? 0 : v[k] != 0 ? v[k] : def ? atof(def) : 0);
+    }
+    fprintf(stderr, "%s\n", d->loggopsim_compat ? " --loggopsim-compat" : "");
+}
+
 int cli_sim(int argc, char **argv) {
     const char *file;
     goal_world *w;
@@ -173,11 +186,16 @@ int cli_sim(int argc, char **argv) {
     goal_sim_result res;
     goal_status st;
     int32_t r;
-    int rc;
+    int rc, i, n = 1, verbose = 0;
     char t[32];
+    for (i = 1; i < argc; i++) {           /* --verbose out, the rest to cli_sim_args */
+        if (strcmp(argv[i], "--verbose") == 0) verbose = 1;
+        else argv[n++] = argv[i];
+    }
     memset(&d, 0, sizeof d);
-    rc = cli_sim_args(argc, argv, &file, &d, NULL);
+    rc = cli_sim_args(n, argv, &file, &d, NULL);
     if (rc || (rc = cli_load_world(file, &w))) return rc;
+    if (verbose) sim_params(&d);
     st = goal_sim_run(w, &d, &res);
     if (st != GOAL_OK) rc = sim_failed(w, &res, st);
     for (r = 0; st == GOAL_OK && r < res.nranks; r++) printf("rank %ld %s\n", (long)r, cli_time(res.finish_ps[r], t));

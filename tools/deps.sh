@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Installs what the demo and the tests need (Debian/Ubuntu), only when it is missing:
-# MPI (Open MPI and MPICH), Graphviz, valgrind, clang with libFuzzer.
+# Installs what the tests need (Debian/Ubuntu), only when it is missing (make run needs none):
+# MPI (Open MPI and MPICH), Graphviz, valgrind, clang with libFuzzer, pkg-config.
 set -u
 need=()
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -10,6 +10,7 @@ have dot || need+=(graphviz)
 have valgrind || need+=(valgrind)
 have clang || need+=(clang)
 have python3 || need+=(python3)
+have pkg-config || need+=(pkg-config)
 [ ${#need[@]} -eq 0 ] && exit 0
 echo "deps: installing ${need[*]}"
 sudo=""
