@@ -1,0 +1,56 @@
+#!/usr/bin/env bash
+# Pictures: goal html in headless Chromium (tests/browser/test_html.js; screenshots in
+# build/html/), goal svg (critical path, rounds, rank ticks, an axis that ends: issue 17.6b)
+# and goal dot (ranks in order, legend, --fold). Never skips: a missing chromium or
+# playwright-core is installed by tools/deps.sh, and is a failure if it still is missing.
+set -u
+GOAL=${GOAL:-./build/goal}
+OUT=$(dirname "$GOAL")/html
+T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
+pass=0; fail=0
+ok() { if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok $2"; else fail=$((fail + 1)); echo "FAIL $2"; fi; }
+mkdir -p "$OUT"
+
+# ---- the page in a browser ----
+[ -x /usr/bin/chromium ] && [ -d tests/browser/node_modules/playwright-core ] || tools/deps.sh >/dev/null
+for a in bcast_binomial allreduce_dissemination reduce_aspen; do $GOAL gen $a -p 8 --size 64 -o $T/$a.goal; done
+$GOAL gen bcast_chain -p 6 --size 4096 --segment 1024 -o $T/bcast_chain.goal
+$GOAL gen allreduce_dissemination -p 1024 --size 64 -o $T/dissemination_1024.goal
+if [ -x /usr/bin/chromium ] && command -v node >/dev/null && [ -d tests/browser/node_modules/playwright-core ]; then
+  timeout 300 node tests/browser/test_html.js "$GOAL" "$OUT" $T/bcast_binomial.goal $T/allreduce_dissemination.goal \
+      $T/bcast_chain.goal $T/reduce_aspen.goal $T/dissemination_1024.goal > $T/browser.out 2>&1
+  cat $T/browser.out | grep -v '^[0-9]* passed'
+  line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' $T/browser.out)
+  [ -n "$line" ] || { tail -5 $T/browser.out; fail=$((fail + 1)); }
+  pass=$((pass + ${line%% passed*})); f=${line#*, }; fail=$((fail + ${f%% failed*}))
+else
+  ok 1 "chromium (/usr/bin/chromium), node and playwright-core (tests/browser) are there: run make deps"
+fi
+$GOAL html $T/bcast_binomial.goal | grep -Eq 'src=|href=|https?://' ; [ $? = 1 ]; ok $? "html page names no external URL"
+printf 'num_ranks 2\nrank 0 {\nl1: recv 1b from 1\nl2: send 1b to 1\nl2 requires l1\n}\nrank 1 {\nl1: recv 1b from 0\nl2: send 1b to 0\nl2 requires l1\n}\n' > $T/cycle.goal
+$GOAL html $T/cycle.goal -o $T/c.html 2>/dev/null; [ $? = 3 ]; ok $? "html of a deadlock exits 3"
+
+# ---- svg ----
+$GOAL sim $T/bcast_binomial.goal --critical > $T/crit
+[ "$(grep -c '^critical rank' $T/crit)" = 6 ] && [ "$(grep -c '^critical message' $T/crit)" = 3 ] &&
+  grep -q '^critical message 3 -> 7 round 3 ' $T/crit; ok $? "sim --critical: binomial p = 8 is 3 rounds of send, message, recv"
+$GOAL svg $T/bcast_binomial.goal -o $T/b.svg && python3 - $T/b.svg <<'PY'
+import sys, xml.dom.minidom
+d = xml.dom.minidom.parse(sys.argv[1])
+crit = [r for r in d.getElementsByTagName("rect") if r.getAttribute("stroke") == "#111111" and r.getAttribute("stroke-width") == "2"]
+assert len(crit) == 6 + 1, len(crit)       # six actions and the legend's sample
+texts = [t.firstChild.data for t in d.getElementsByTagName("text") if t.firstChild]
+rounds = sorted(t.firstChild.data for t in d.getElementsByTagName("text") if t.getAttribute("class") == "round")
+assert rounds == ["1", "2", "2", "3", "3", "3", "3"], rounds   # the textbook's rounds of a binomial tree
+assert "l1 recv" in texts and "l2 send" in texts, texts      # labels in the boxes
+PY
+ok $? "svg: critical path boxes, round numbers, labels in boxes"
+$GOAL svg $T/dissemination_1024.goal -o $T/d.svg && n=$(grep -o '>rank [0-9]*<' $T/d.svg | wc -l) && [ $n -ge 20 ] && [ $n -le 120 ] &&
+  grep -q '>rank 1000<' $T/d.svg; ok $? "svg at p = 1024 keeps rank ticks (every k-th rank: $n)"
+printf 'num_ranks 1\nrank 0 {\nl1: calc 18446744073709551615\n}\n' > $T/huge.goal
+timeout 10 $GOAL svg $T/huge.goal -o $T/h.svg; rc=$?
+[ $rc != 124 ] && [ $(stat -c %s $T/h.svg 2>/dev/null || echo 0) -lt 100000 ] && [ $(grep -c 'stroke="#e0e0e0"' $T/h.svg) -le 41 ]; ok $? "svg of calc 2^64-1 ends with a bounded axis (exit $rc)"
+timeout 10 $GOAL html $T/huge.goal -o $T/h.html; [ $? != 124 ]; ok $? "html of calc 2^64-1 ends"
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
