@@ -1508,58 +1508,211 @@ static const char *goal__sim_colour(goal_kind k) {
 }
 
 /* ---- >>> draw: DOT ----------------------------------------------------------------------------- */
-static void goal__dot_rank(goal__sim_out *o, const goal_schedule *s, int cluster) {
-    uint32_t i, k;
-    char cap[200];
-    if (cluster) goal__sim_out_printf(o, "  subgraph cluster_r%ld {\n    label=\"rank %ld\"; style=rounded; color=\"#888888\";\n", (long)s->rank, (long)s->rank);
-    for (i = 0; i < s->nactions; i++) {
-        goal_action a;
-        goal_schedule_action(s, i, &a);
-        goal__sim_caption(s, i, "\\n", cap, sizeof cap);
-        goal__sim_out_printf(o, "    r%ld_a%lu [label=\"%s\", fillcolor=\"%s\"];\n", (long)s->rank, (unsigned long)i, cap, goal__sim_colour(a.kind));
-    }
-    if (cluster) goal__sim_out_printf(o, "  }\n");
-    for (i = 0; i < s->nactions; i++) {
+/* One rank: its DAG top to bottom. All ranks: a grid with positions pinned (layout=neato),
+   so ranks stay in order, one band each, top to bottom. An action's column is its longest
+   chain of dependencies and messages from the start, so every edge points right; actions
+   of one rank in one column stack inside its band. */
+typedef struct goal__dot {
+    goal__sim_out o;
+    goal_allocator a;
+    int fold;
+    uint32_t *stamp, *stack;    /* per action, the walk that saw it last; the walk's stack */
+    size_t cap, capstack;
+    goal__simw x;               /* all ranks: */
+    uint32_t *col, *row;        /* per global action: column, row in the grid */
+    uint32_t *band;             /* p + 1: first row of each rank */
+} goal__dot;
+
+static int goal__dot_folded(const goal__dot *g, const goal_schedule *s, uint32_t i) {
+    goal_action a;
+    if (!g->fold) return 0;
+    goal_schedule_action(s, i, &a);
+    return a.kind == GOAL_NOP || (a.kind == GOAL_EXEC && a.op == GOAL_OP_COPY);
+}
+static void goal__dot_edge(goal__dot *g, int32_t r, uint32_t from, uint32_t to, int dashed) {
+    goal__sim_out_printf(&g->o, "  r%ld_a%lu -> r%ld_a%lu%s;\n", (long)r, (unsigned long)from, (long)r, (unsigned long)to,
+                         dashed ? " [style=dashed]" : "");
+}
+/* The edges out of action u, walking through folded actions (an edge is dashed when a part of
+   its walk was). Stack entries carry the dashed bit in GOAL__SIM_START. */
+static void goal__dot_edges_from(goal__dot *g, const goal_schedule *s, uint32_t u) {
+    size_t top = 0;
+    g->stack[top++] = u;
+    g->stamp[u] = u + 1u;
+    while (top) {
+        uint32_t v = g->stack[--top], dashed = v & GOAL__SIM_START, k, nd;
         const uint32_t *d;
-        uint32_t nd = goal_schedule_deps(s, i, &d);
-        for (k = 0; k < nd; k++)
-            goal__sim_out_printf(o, "  r%ld_a%lu -> r%ld_a%lu%s;\n", (long)s->rank, (unsigned long)i, (long)s->rank,
-                             (unsigned long)(d[k] & ~GOAL__SIM_START), (d[k] & GOAL__SIM_START) ? " [style=dashed]" : "");
+        nd = goal_schedule_deps(s, v & ~GOAL__SIM_START, &d);
+        for (k = 0; k < nd; k++) {
+            uint32_t t = d[k] & ~GOAL__SIM_START, dd = dashed | (d[k] & GOAL__SIM_START);
+            if (g->stamp[t] == u + 1u) continue;
+            g->stamp[t] = u + 1u;
+            if (goal__dot_folded(g, s, t)) g->stack[top++] = t | dd;
+            else goal__dot_edge(g, s->rank, u, t, dd != 0);
+        }
     }
 }
-static goal_status goal__dot_messages(goal__sim_out *o, const goal_world *w, const goal_allocator *alloc) {
-    goal_sim_check_desc d;
-    goal_sim_check_result r;
-    goal_status st;
-    size_t k;
-    memset(&d, 0, sizeof d);
-    if (alloc) d.alloc = *alloc;
-    st = goal_sim_check(w, &d, &r);
-    if (st != GOAL_OK && st != GOAL_ERR_MATCH) return st;
-    for (k = 0; k < r.npairs; k++)
-        goal__sim_out_printf(o, "  r%ld_a%ld -> r%ld_a%ld [color=\"#d62728\", penwidth=1.5];\n", (long)r.pairs[k].send.rank,
-                         (long)r.pairs[k].send.action, (long)r.pairs[k].recv.rank, (long)r.pairs[k].recv.action);
-    goal_sim_check_free(&r);
+#define GOAL__DOT_DX 1.9            /* inches between columns */
+#define GOAL__DOT_DY 0.62           /* inches between rows */
+/* Inches down to row `row` of rank r's band: rows, plus a gap above each band. */
+static double goal__dot_y(const goal__dot *g, int32_t r, double row) { (void)g; return GOAL__DOT_DY * row + 0.3 * r; }
+static void goal__dot_node(goal__dot *g, const goal_schedule *s, uint32_t i) {
+    goal_action a;
+    char cap[200];
+    goal_schedule_action(s, i, &a);
+    goal__sim_caption(s, i, "\\n", cap, sizeof cap);
+    goal__sim_out_printf(&g->o, "  r%ld_a%lu [label=\"%s\", fillcolor=\"%s\"", (long)s->rank, (unsigned long)i, cap, goal__sim_colour(a.kind));
+    if (g->col) {
+        uint32_t id = g->x.base[s->rank] + i;
+        goal__sim_out_printf(&g->o, ", pos=\"%.2f,%.2f!\"", GOAL__DOT_DX * g->col[id], -goal__dot_y(g, s->rank, g->row[id]));
+    }
+    goal__sim_out_printf(&g->o, "];\n");
+}
+static goal_status goal__dot_rank(goal__dot *g, const goal_schedule *s) {
+    uint32_t i;
+    if (GOAL__RESERVE(&g->a, g->stamp, g->cap, (size_t)s->nactions + 1u) != GOAL_OK ||
+        GOAL__RESERVE(&g->a, g->stack, g->capstack, (size_t)s->nactions + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+    if (g->col)   /* the rank's name, left of its band */
+        goal__sim_out_printf(&g->o, "  r%ld_h [label=\"rank %ld\", shape=plaintext, style=\"\", fontsize=13, pos=\"%.2f,%.2f!\"];\n",
+                             (long)s->rank, (long)s->rank, -GOAL__DOT_DX * 0.8,
+                             -goal__dot_y(g, s->rank, g->band[s->rank] + (g->band[s->rank + 1] - g->band[s->rank] - 1) * 0.5));
+    for (i = 0; i < s->nactions; i++) {
+        g->stamp[i] = 0;
+        if (!goal__dot_folded(g, s, i)) goal__dot_node(g, s, i);
+    }
+    for (i = 0; i < s->nactions; i++) if (!goal__dot_folded(g, s, i)) goal__dot_edges_from(g, s, i);
     return GOAL_OK;
 }
-goal_status goal_sim_write_dot(const goal_world *w, int rank, const goal_allocator *alloc, goal_write_fn fn, void *user) {
-    goal__sim_out o;
-    goal_schedule s;
-    goal_status st = GOAL_OK;
-    int r;
-    if (!w || !fn || rank < -1 || rank >= goal_world_nranks(w)) return GOAL_ERR_ARG;
-    goal__sim_out_init(&o, fn, user);
-    goal__sim_out_printf(&o, "digraph goal {\n  rankdir=TB; newrank=true;\n"
-                         "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n"
-                         "  edge [arrowsize=0.7];\n");
-    for (r = rank < 0 ? 0 : rank; r < (rank < 0 ? goal_world_nranks(w) : rank + 1); r++) {
-        if (goal_world_schedule(w, r, &s) != GOAL_OK) continue;
-        goal__dot_rank(&o, &s, rank < 0);
+/* Columns: longest paths over dependencies and matched messages (Kahn's order; actions on a
+   cycle keep column 0). peer: per send, its receive's global id or GOAL__SIM_NONE. */
+static goal_status goal__dot_columns(goal__dot *g, const uint32_t *peer, uint32_t *queue) {
+    uint32_t *indeg = g->row, head = 0, tail = 0, u, n = g->x.n;   /* row is free until goal__dot_rows */
+    int32_t r;
+    for (u = 0; u < n; u++) { g->col[u] = 0; indeg[u] = 0; }
+    for (r = 0; r < g->x.p; r++) {
+        goal_schedule s;
+        uint32_t i;
+        goal__simw_view(&g->x, r, &s);
+        for (i = 0; i < s.nactions; i++) indeg[g->x.base[r] + i] += goal_schedule_nsrc(&s, i);
     }
-    if (rank < 0) st = goal__dot_messages(&o, w, alloc);
-    goal__sim_out_printf(&o, "}\n");
-    goal__sim_out_flush(&o);
-    return st != GOAL_OK ? st : o.st;
+    for (u = 0; u < n; u++) if (peer[u] != GOAL__SIM_NONE) indeg[peer[u]]++;
+    for (u = 0; u < n; u++) if (!indeg[u]) queue[tail++] = u;
+    while (head < tail) {
+        goal_schedule s;
+        const uint32_t *d;
+        uint32_t k, nd, step;
+        int32_t rr;
+        u = queue[head++];
+        rr = goal__simw_rank(&g->x, u);
+        goal__simw_view(&g->x, rr, &s);
+        nd = goal_schedule_deps(&s, u - g->x.base[rr], &d);
+        step = goal__dot_folded(g, &s, u - g->x.base[rr]) ? 0u : 1u;   /* a folded action takes no column */
+        for (k = 0; k <= nd; k++) {
+            uint32_t t = k < nd ? g->x.base[rr] + (d[k] & ~GOAL__SIM_START) : peer[u];
+            if (t == GOAL__SIM_NONE) continue;
+            if (g->col[t] < g->col[u] + step) g->col[t] = g->col[u] + step;
+            if (!--indeg[t]) queue[tail++] = t;
+        }
+    }
+    return GOAL_OK;
+}
+/* Rows: each rank's band is as high as its fullest column. count: per column, reset through
+   the rank's own actions. */
+static void goal__dot_rows(goal__dot *g, uint32_t *count) {
+    int32_t r;
+    uint32_t i, top = 0;
+    for (i = 0; i < g->x.n; i++) count[i] = 0;
+    for (r = 0; r < g->x.p; r++) {
+        uint32_t b = g->x.base[r], e = g->x.base[r + 1], h = 1;
+        g->band[r] = top;
+        for (i = b; i < e; i++) { g->row[i] = top + count[g->col[i]]++; if (count[g->col[i]] > h) h = count[g->col[i]]; }
+        for (i = b; i < e; i++) count[g->col[i]] = 0;
+        top += h;
+    }
+    g->band[g->x.p] = top;
+}
+/* Matched pairs (goal_sim_check): the grid's message edges, and into peer (send -> recv). */
+static goal_status goal__dot_pairs(goal__dot *g, const goal_world *w, goal_sim_check_result *r) {
+    goal_sim_check_desc d;
+    goal_status st;
+    memset(&d, 0, sizeof d);
+    d.alloc = g->a;
+    st = goal_sim_check(w, &d, r);
+    return st == GOAL_ERR_MATCH ? GOAL_OK : st;
+}
+static void goal__dot_messages(goal__dot *g, const goal_sim_check_result *r) {
+    size_t k;
+    for (k = 0; k < r->npairs; k++)
+        goal__sim_out_printf(&g->o, "  r%ld_a%ld -> r%ld_a%ld [color=\"#d62728\", penwidth=1.5];\n", (long)r->pairs[k].send.rank,
+                             (long)r->pairs[k].send.action, (long)r->pairs[k].recv.rank, (long)r->pairs[k].recv.action);
+}
+/* The grid of all ranks from the matched pairs. */
+static goal_status goal__dot_grid(goal__dot *g, const goal_world *w, const goal_sim_check_result *r) {
+    uint32_t *peer, *tmp, n;
+    size_t k;
+    goal_status st = goal__simw_init(&g->x, w, &g->a);
+    if (st != GOAL_OK) return st;
+    n = g->x.n;
+    g->col = (uint32_t *)goal__new(&g->a, (size_t)n + 1u, sizeof(uint32_t));
+    g->row = (uint32_t *)goal__new(&g->a, (size_t)n + 1u, sizeof(uint32_t));
+    g->band = (uint32_t *)goal__new(&g->a, (size_t)g->x.p + 1u, sizeof(uint32_t));
+    peer = (uint32_t *)goal__new(&g->a, (size_t)n + 1u, sizeof(uint32_t));
+    tmp = (uint32_t *)goal__new(&g->a, (size_t)n + 1u, sizeof(uint32_t));
+    if (!g->col || !g->row || !g->band || !peer || !tmp) st = GOAL_ERR_NOMEM;
+    for (k = 0; st == GOAL_OK && k < n; k++) peer[k] = GOAL__SIM_NONE;
+    for (k = 0; st == GOAL_OK && k < r->npairs; k++)
+        peer[g->x.base[r->pairs[k].send.rank] + (uint32_t)r->pairs[k].send.action] = g->x.base[r->pairs[k].recv.rank] + (uint32_t)r->pairs[k].recv.action;
+    if (st == GOAL_OK) st = goal__dot_columns(g, peer, tmp);
+    if (st == GOAL_OK) goal__dot_rows(g, tmp);
+    goal__free(&g->a, peer); goal__free(&g->a, tmp);
+    return st;
+}
+static void goal__dot_head(goal__sim_out *o, int all, int fold) {
+    goal__sim_out_printf(o, "digraph goal {\n  %s\n"
+                         "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n"
+                         "  edge [arrowsize=0.7];\n"
+                         "  labelloc=b; fontname=\"Helvetica\"; fontsize=12;\n"
+                         "  label=\"solid edge: requires (after it completes)   dashed: irequires (after it starts)%s\\n"
+                         "blue: send   green: recv   orange: exec / calc   grey: nop%s\";\n",
+                         all ? "layout=neato; splines=true; overlap=true;   /* positions are pinned: ranks in order */" : "rankdir=TB;",
+                         all ? "   red: message (a send to the recv it matches)" : "", fold ? "   (nops and local copies folded)" : "");
+}
+static void goal__dot_free(goal__dot *g) {
+    goal__free(&g->a, g->stamp); goal__free(&g->a, g->stack);
+    goal__free(&g->a, g->col); goal__free(&g->a, g->row); goal__free(&g->a, g->band);
+    goal__simw_free(&g->x);
+}
+goal_status goal_sim_write_dot_with(const goal_world *w, int rank, const goal_sim_dot_desc *desc, goal_write_fn fn, void *user) {
+    goal__dot g;
+    goal_schedule s;
+    goal_sim_check_result pairs;
+    goal_status st = GOAL_OK;
+    int r, p;
+    if (!w || !fn || rank < -1 || rank >= goal_world_nranks(w)) return GOAL_ERR_ARG;
+    memset(&g, 0, sizeof g);
+    memset(&pairs, 0, sizeof pairs);
+    g.a = goal__allocator(desc ? &desc->alloc : NULL);
+    g.fold = desc && desc->fold;
+    p = goal_world_nranks(w);
+    if (rank < 0 && (st = goal__dot_pairs(&g, w, &pairs)) == GOAL_OK) st = goal__dot_grid(&g, w, &pairs);
+    goal__sim_out_init(&g.o, fn, user);
+    if (st == GOAL_OK) goal__dot_head(&g.o, rank < 0, g.fold);
+    for (r = rank < 0 ? 0 : rank; st == GOAL_OK && r < (rank < 0 ? p : rank + 1); r++) {
+        if (goal_world_schedule(w, r, &s) != GOAL_OK) { memset(&s, 0, sizeof s); s.rank = r; }
+        st = goal__dot_rank(&g, &s);
+    }
+    if (st == GOAL_OK && rank < 0) goal__dot_messages(&g, &pairs);
+    if (st == GOAL_OK) goal__sim_out_printf(&g.o, "}\n");
+    goal__sim_out_flush(&g.o);
+    goal_sim_check_free(&pairs);
+    goal__dot_free(&g);
+    return st != GOAL_OK ? st : g.o.st;
+}
+goal_status goal_sim_write_dot(const goal_world *w, int rank, const goal_allocator *alloc, goal_write_fn fn, void *user) {
+    goal_sim_dot_desc d;
+    memset(&d, 0, sizeof d);
+    if (alloc) d.alloc = *alloc;
+    return goal_sim_write_dot_with(w, rank, &d, fn, user);
 }
 
 /* ---- >>> timeline: events, critical path, rounds ------------------------------------------- */

@@ -52,5 +52,17 @@ timeout 10 $GOAL svg $T/huge.goal -o $T/h.svg; rc=$?
 [ $rc != 124 ] && [ $(stat -c %s $T/h.svg 2>/dev/null || echo 0) -lt 100000 ] && [ $(grep -c 'stroke="#e0e0e0"' $T/h.svg) -le 41 ]; ok $? "svg of calc 2^64-1 ends with a bounded axis (exit $rc)"
 timeout 10 $GOAL html $T/huge.goal -o $T/h.html; [ $? != 124 ]; ok $? "html of calc 2^64-1 ends"
 
+# ---- dot ----
+$GOAL gen allreduce_dissemination -p 16 --size 64 -o $T/d16.goal
+$GOAL dot $T/d16.goal -o $T/d16.dot && dot -Tplain $T/d16.dot > $T/d16.plain &&
+  [ "$(awk '$1 == "node" && $2 ~ /_h$/ {print $2, $4}' $T/d16.plain | sort -t_ -k1.2 -n | awk 'NR > 1 && $2 >= y {bad=1} {y=$2} END {print bad+0}')" = 0 ] &&
+  [ "$(awk '$1 == "graph" {print ($3 < 40)}' $T/d16.plain)" = 1 ]; ok $? "dot: all ranks top to bottom in rank order, under 40 inches wide at p = 16"
+grep -q 'solid edge: requires' $T/d16.dot && grep -q 'dashed: irequires' $T/d16.dot && grep -q 'red: message' $T/d16.dot; ok $? "dot: a legend"
+$GOAL gen reduce_aspen -p 8 --size 64 --dialect paper -o $T/ra.goal
+n=$($GOAL dot $T/ra.goal | grep -c 'exec copy'); m=$($GOAL dot $T/ra.goal --fold | grep -c 'exec copy')
+[ $n -gt 0 ] && [ $m = 0 ] && $GOAL dot $T/ra.goal --fold | dot -Tsvg > /dev/null; ok $? "dot --fold leaves out the $n local copies"
+printf 'num_ranks 1\nrank 0 {\nl1: calc 1\nl2: nop\nl3: calc 2\nl2 requires l1\nl3 irequires l2\n}\n' > $T/nop.goal
+[ "$($GOAL dot $T/nop.goal --rank 0 --fold | grep -- '->')" = "  r0_a0 -> r0_a2 [style=dashed];" ]; ok $? "dot --fold joins the edges through a nop (dashed: one part was irequires)"
+
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -16,7 +16,8 @@ static const struct { const char *name; cli_verb_fn fn; const char *help; } verb
     {"analyze", cli_analyze, "analyze FILE --waits|--dataflow|--collectives|--replace -o OUT [--bcast|--barrier|--gather|--scatter|--allgather|--alltoall A]"},
     {"check", cli_check, "check FILE                             match sends and receives, find deadlocks"},
     {"sim", cli_sim, "sim FILE [-L -o -g -G -O -S N] [--loggopsim-compat]   LogGOPS finish time per rank"},
-    {"dot", cli_dot, "dot FILE [--rank R] [-o OUT]           Graphviz DOT: one rank's DAG, or all ranks and messages"},
+    {"dot", cli_dot, "dot FILE [--rank R] [--fold] [-o OUT]  Graphviz DOT: one rank's DAG, or all ranks (in order) and messages;\n"
+                     "                                         --fold leaves out nops and local copies"},
     {"trace", cli_trace, "trace FILE [sim options, --overhead N for -o] [-o OUT]  simulated timeline as Chrome trace-event JSON"},
     {"svg", cli_svg, "svg FILE [sim options, --overhead N for -o] [-o OUT]    simulated timeline as an SVG picture"},
     {"html", cli_html, "html FILE [sim options, --overhead N for -o] [-o OUT.html]  the run as an interactive page (opens from disk)"},
