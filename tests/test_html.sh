@@ -61,7 +61,7 @@ grep -q 'solid edge: requires' $T/d16.dot && grep -q 'dashed: irequires' $T/d16.
 $GOAL gen reduce_aspen -p 8 --size 64 --dialect paper -o $T/ra.goal
 n=$($GOAL dot $T/ra.goal | grep -c 'exec copy'); m=$($GOAL dot $T/ra.goal --fold | grep -c 'exec copy')
 [ $n -gt 0 ] && [ $m = 0 ] && $GOAL dot $T/ra.goal --fold | dot -Tsvg > /dev/null; ok $? "dot --fold leaves out the $n local copies"
-printf 'num_ranks 1\nrank 0 {\nl1: calc 1\nl2: nop\nl3: calc 2\nl2 requires l1\nl3 irequires l2\n}\n' > $T/nop.goal
+echo 'rank #0 { c1: calc 1; n: nop; c3: calc 2; requ n -> c1; irequ c3 -> n; }' > $T/nop.goal
 [ "$($GOAL dot $T/nop.goal --rank 0 --fold | grep -- '->')" = "  r0_a0 -> r0_a2 [style=dashed];" ]; ok $? "dot --fold joins the edges through a nop (dashed: one part was irequires)"
 
 echo "$pass passed, $fail failed"
