@@ -15,8 +15,9 @@
    how long does it take under LogGOPS, and what does it look like.
      goal_sim_check      matched pairs + findings (unmatched, deadlocked, size mismatches)
      goal_sim_run        finish time of every rank under LogGOPS; optional event callback
-     goal_sim_write_dot  Graphviz DOT of one rank or of the whole world
+     goal_sim_write_dot  Graphviz DOT of one rank or of the whole world (_with: options)
      goal_sim_write_trace / goal_sim_write_svg   the simulated timeline as JSON / SVG
+     goal_sim_timeline_run   every simulated event, the critical path, message rounds
    A rank that was never given a schedule counts as an empty one.
 
    CHECK (the cDAG paper's Algorithm 1, with MPI matching)
@@ -46,7 +47,10 @@
      goal sim FILE [-L -o -g -G -O -S N] [--loggopsim-compat]
                                 "rank R T" per rank, then "max T"; exit 3 on deadlock (the
                                 stuck actions on stderr), 1 when a message is never received
-     goal dot FILE [--rank R] [-o OUT]         Graphviz DOT
+     goal sim FILE --critical   then "critical rank R LABEL: what START..END" or
+                                "critical message S -> D round K START..END" per step
+     goal dot FILE [--rank R] [--fold] [-o OUT]   Graphviz DOT
+     goal html FILE [sim options] [-o OUT]     the run as an interactive page (tools/)
      goal trace|svg FILE [sim options] [-o OUT]   timeline; here -o is the output, so the CPU
                                 overhead is spelled --overhead N (accepted by sim too)
 
@@ -69,12 +73,30 @@
 
    DRAW
    ----
-   goal_sim_write_dot: one rank's DAG (rank >= 0) or all ranks as clusters with matched
-   messages as red edges (rank = -1); colours by kind; requires solid, irequires dashed.
+   goal_sim_write_dot: one rank's DAG top to bottom (rank >= 0), or all ranks (rank = -1)
+   with matched messages as red edges: positions pinned (layout=neato, which `dot -Tsvg`
+   honours), a band per rank in rank order, a column per step of the longest chain of
+   dependencies and messages, so every edge points right; a legend. Colours by kind;
+   requires solid, irequires dashed. goal_sim_dot_desc.fold leaves out nops and local
+   copies (exec copy), joining their edges (dashed when a joined edge was).
    goal_sim_write_trace: Chrome trace-event JSON (chrome://tracing, ui.perfetto.dev): one
    process per rank, one thread per cpu, complete events for CPU work, flow arrows for
-   messages. goal_sim_write_svg: a timeline, one lane per rank, boxes coloured by kind,
-   message lines, a time axis; hover a box for its details. All take the simulation desc.
+   messages. goal_sim_write_svg: a timeline, one lane per rank (named every k-th rank,
+   k = 1, 2, 5, 10, ..., at any p), boxes coloured by kind and labelled when they fit,
+   messages coloured by segment with their round halfway, the critical path outlined, a
+   time axis of at most 21 ticks; hover for details. All take the simulation desc.
+   goal_sim_timeline_run: the events of one simulation (what event_fn would see), plus
+     round     a rank's level is the highest round it has sent or received so far; a send
+               (and its message and receive) is one round above its rank's level: a
+               binomial tree's k-th step is round k, a dissemination's k-th exchange too;
+     segment   the k-th send from one rank to the same peer is segment k: a pipeline's
+               pieces keep their number from hop to hop;
+     critical  the critical path, walked back from the event that ends last on the rank
+               that finishes last: a CPU event waited for whatever ended last, no later
+               than its start, of: the previous event on its CPU (preferred on ties), its
+               requires-sources' events, and for a receive its message; a message for its
+               send. Irequires are not followed (they wait for a start, not an end).
+   goal html (tools/cli_html.c, page in tools/html_page.html) draws the same timeline.
 
    MEMORY
    ------
@@ -1833,9 +1855,8 @@ static goal_status goal__tl_critical(goal_sim_timeline *t, const goal_world *w) 
     return GOAL_OK;
 }
 /* Rounds: a rank's level is the highest round it has sent or received so far; a send is
-   one round above its rank's level. So a binomial tree's k-th step is round k, a
-   dissemination's k-th exchange round k, and segment i of a pipeline leaves rank j in
-   round i + j. */
+   one round above its rank's level. So a binomial tree's k-th step is round k, and a
+   dissemination's k-th exchange round k. */
 static goal_status goal__tl_rounds(goal_sim_timeline *t, const goal_world *w) {
     goal__simw x;
     uint32_t *level, *sent;
