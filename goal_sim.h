@@ -105,7 +105,9 @@
    checks and simulations may run at once on the same (unchanged) world.
    The simulator keeps about 44 bytes per rank, 4 per action, 12 to 24 per queued event, 8
    per waiting receive and 32 per message in flight; the check about 20 per rank, 12 per
-   action and 8 per waiting send or receive (plus 16 per kept pair).
+   action and 8 per waiting send or receive (plus 16 per kept pair). goal_sim_timeline_run
+   keeps about 64 bytes per event (48 for the event, its round, segment and a critical-path
+   entry) and needs 24 per action and 8 per event more while it works.
 
    ERRORS
    ------
