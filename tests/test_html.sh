@@ -28,6 +28,8 @@ else
 fi
 $GOAL demo -o $T/demo > $T/demo.out && grep -q "page .*$T/demo/bcast_binomial.html" $T/demo.out &&
   grep -q '<title>goal: reduce_aspen, 8 ranks, [0-9]* ns</title>' $T/demo/reduce_aspen.html; ok $? "demo writes a page per algorithm and prints its path"
+m=$($GOAL sim $T/bcast_binomial.goal -o 100 -L 700 | tail -n 1 | cut -d' ' -f2)
+$GOAL html $T/bcast_binomial.goal --overhead 100 -L 700 -o $T/o.html && grep -q "<title>goal: bcast_binomial, 8 ranks, $m ns</title>" $T/o.html; ok $? "html takes the model options (--overhead for -o): $m ns"
 $GOAL html $T/bcast_binomial.goal | grep -Eq 'src=|href=|https?://' ; [ $? = 1 ]; ok $? "html page names no external URL"
 printf 'num_ranks 2\nrank 0 {\nl1: recv 1b from 1\nl2: send 1b to 1\nl2 requires l1\n}\nrank 1 {\nl1: recv 1b from 0\nl2: send 1b to 0\nl2 requires l1\n}\n' > $T/cycle.goal
 $GOAL html $T/cycle.goal -o $T/c.html 2>/dev/null; [ $? = 3 ]; ok $? "html of a deadlock exits 3"
