@@ -60,7 +60,7 @@ async function testPage(ctx, world) {
     await page.waitForSelector('g[data-rank="0"]', { timeout: 5000 }).catch(() => null);
   }
   // Click the last critical action: it is explained, and its rank's DAG is drawn.
-  await page.locator("[data-critical]").last().click();
+  await page.locator("[data-critical]").last().click({ timeout: 5000 });
   const details = await page.textContent("#details");
   const dagNodes = await page.$$eval("#dag [data-dag]", n => n.length);
   check(`${name}: a click explains the action and draws its rank's DAG`, /on the critical path/.test(details) && dagNodes > 0, details);
