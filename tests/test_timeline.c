@@ -128,12 +128,15 @@ static void test_alloc_failures(void) {
     goal_world_destroy(w);
 }
 
-/* Issue 17.6b: a time near 2^64 gave an axis loop that wrapped and never ended. */
+/* Issue 17.6b: a time near 2^64 gave an axis loop that wrapped and never ended. Drawn with
+   a bounded axis, or refused as too long a time (GOAL_ERR_LIMIT, where the simulator
+   checks that time fits): never an endless loop. */
 static void test_huge_time_axis(void) {
     goal_world *w = parse("num_ranks 1\nrank 0 {\nl1: calc 18446744073709551615\n}\n");
     size_t bytes = 0;
-    CHECK_EQ(goal_sim_write_svg(w, NULL, sink, &bytes), GOAL_OK);
-    CHECK(bytes > 0 && bytes < 20000);
+    goal_status st = goal_sim_write_svg(w, NULL, sink, &bytes);
+    CHECK(st == GOAL_OK || st == GOAL_ERR_LIMIT);
+    if (st == GOAL_OK) CHECK(bytes > 0 && bytes < 20000);
     goal_world_destroy(w);
 }
 
