@@ -56,7 +56,9 @@ $GOAL svg $T/dissemination_1024.goal -o $T/d.svg && n=$(grep -o '>rank [0-9]*<' 
   grep -q '>rank 1000<' $T/d.svg; ok $? "svg at p = 1024 keeps rank ticks (every k-th rank: $n)"
 printf 'num_ranks 1\nrank 0 {\nl1: calc 18446744073709551615\n}\n' > $T/huge.goal
 timeout 10 $GOAL svg $T/huge.goal -o $T/h.svg; rc=$?
-[ $rc != 124 ] && [ $(stat -c %s $T/h.svg 2>/dev/null || echo 0) -lt 100000 ] && [ $(grep -c 'stroke="#e0e0e0"' $T/h.svg) -le 41 ]; ok $? "svg of calc 2^64-1 ends with a bounded axis (exit $rc)"
+# (drawn with at most 21 ticks, or refused where the simulator checks that time fits)
+if [ $rc = 0 ]; then [ $(stat -c %s $T/h.svg) -lt 100000 ] && [ $(grep -c 'stroke="#e0e0e0"' $T/h.svg) -le 41 ]; else [ $rc = 1 ]; fi
+ok $? "svg of calc 2^64-1 ends with a bounded axis or a clear refusal (exit $rc)"
 timeout 10 $GOAL html $T/huge.goal -o $T/h.html; [ $? != 124 ]; ok $? "html of calc 2^64-1 ends"
 
 # ---- dot ----
