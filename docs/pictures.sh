@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # Remakes the README's "Teaching" pictures in docs/: for each algorithm, the goal html page
-# (a screenshot taken by the browser test, after clicking the last action of the critical
-# path), the goal svg timeline and the all-rank goal dot DAG. Needs what `make deps` installs.
+# (a screenshot taken by the browser test, after clicking the middle action of the
+# critical path), the goal svg timeline and the all-rank goal dot DAG. Needs what `make deps` installs.
 # usage: docs/pictures.sh   (from the top of the checkout, after make)
 set -eu
 GOAL=${GOAL:-./build/goal}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 for a in bcast_binomial allreduce_dissemination reduce_aspen; do $GOAL gen $a -p 8 --size 64 --dialect paper -o $T/$a.goal; done
 $GOAL gen bcast_chain -p 6 --size 16384 --segment 2048 --dialect paper -o $T/bcast_chain.goal   # 8 segments: the pipeline
-node tests/browser/test_html.js "$GOAL" $T $T/*.goal | tail -n 1
+GOAL_SHOT_HEIGHT=480 node tests/browser/test_html.js "$GOAL" $T $T/*.goal | tail -n 1
 for a in bcast_binomial allreduce_dissemination reduce_aspen bcast_chain; do
   cp $T/$a.png docs/$a-page.png
   $GOAL svg $T/$a.goal -o $T/$a.svg
