@@ -30,7 +30,11 @@ $(B)/goal: $(TOOL_OBJ)
 $(B)/goal.1: $(B)/goal
 	./$(B)/goal help --man >$@
 $(B)/tools/%.o: tools/%.c $(wildcard tools/*.h) $(HEADERS) | $(B)/tools
-	$(CC) $(CFLAGS_ALL) -c $< -o $@
+	$(CC) $(CFLAGS_ALL) -I$(B)/tools -c $< -o $@
+# goal html's page (style and script, readable in tools/html_page.html) as C string lines.
+$(B)/tools/html_page.inc: tools/html_page.html | $(B)/tools
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n",/' $< > $@
+$(B)/tools/cli_html.o: $(B)/tools/html_page.inc
 $(B)/tests/%: tests/%.c tests/harness.h tools/algo_check.h $(HEADERS) | $(B)/tests
 	$(CC) $(CFLAGS_ALL) $< -o $@ $(LDLIBS)
 $(B)/examples/%: examples/%.c $(HEADERS) | $(B)/examples

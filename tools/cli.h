@@ -85,6 +85,10 @@ int cli_sim(int argc, char **argv);
 int cli_dot(int argc, char **argv);
 int cli_trace(int argc, char **argv);
 int cli_svg(int argc, char **argv);
+int cli_html(int argc, char **argv);      /* the interactive page (cli_html.c) */
+/* Writes w's page, simulated with d and titled NAME, to out (NULL or "-": standard output);
+   returns the exit status. */
+int cli_html_write(const goal_world *w, const goal_sim_desc *d, const char *name, const char *out);
 /* Shared by sim, trace and svg: a model option into d (1 if it was one; *rc = 2 if bad), and
    FILE with the model options (when d) and -o OUT (when out: then the overhead is --overhead);
    returns 0 or 2. */

@@ -37,6 +37,9 @@ static int demo_pictures(const char *dir, const char *name, const goal_world *w,
         bad |= cli_close_out(f) != CLI_OK;
         printf("    timeline %s   (open in a browser)\n", path);
     }
+    snprintf(path, sizeof path, "%s/%s.html", dir, name);
+    bad |= cli_html_write(w, sd, name, path) != CLI_OK;
+    printf("    page     %s   (open in a browser: step through the run, click an action)\n", path);
     if ((f = demo_open(dir, name, "json", path, sizeof path))) {
         bad |= goal_sim_write_trace(w, sd, cli_write_file, f) != GOAL_OK;
         bad |= cli_close_out(f) != CLI_OK;

@@ -179,28 +179,47 @@ static void sim_params(const goal_sim_desc *d) {
     fprintf(stderr, "%s\n", d->loggopsim_compat ? " --loggopsim-compat" : "");
 }
 
+/* --critical: the critical path, one event a line, earliest first. */
+static void sim_critical(const goal_world *w, const goal_sim_timeline *t) {
+    size_t k;
+    for (k = 0; k < t->ncritical; k++) {
+        const goal_sim_event *e = &t->events[t->critical[k]];
+        char what[200] = "-";
+        if (e->kind == GOAL_SIM_EV_MSG)
+            printf("critical message %ld -> %ld round %lu %llu..%llu\n", (long)e->rank, (long)e->peer,
+                   (unsigned long)t->round[t->critical[k]], (unsigned long long)e->start, (unsigned long long)e->end);
+        else {
+            if (e->action >= 0) goal_sim_action_text(w, e->rank, e->action, what, sizeof what);
+            printf("critical rank %ld %s %llu..%llu\n", (long)e->rank, what, (unsigned long long)e->start, (unsigned long long)e->end);
+        }
+    }
+}
 int cli_sim(int argc, char **argv) {
     const char *file;
     goal_world *w;
     goal_sim_desc d;
-    goal_sim_result res;
+    goal_sim_timeline t;
+    goal_sim_result *res = &t.result;
     goal_status st;
     int32_t r;
-    int rc, i, n = 1, verbose = 0;
-    char t[32];
-    for (i = 1; i < argc; i++) {           /* --verbose out, the rest to cli_sim_args */
-        if (strcmp(argv[i], "--verbose") == 0) verbose = 1;
+    int rc, i, n = 1, critical = 0, verbose = 0;
+    char tb[32];
+    memset(&d, 0, sizeof d);
+    for (i = 1; i < argc; i++) {   /* --critical and --verbose out, the rest to the shared parser */
+        if (strcmp(argv[i], "--critical") == 0) critical = 1;
+        else if (strcmp(argv[i], "--verbose") == 0) verbose = 1;
         else argv[n++] = argv[i];
     }
-    memset(&d, 0, sizeof d);
     rc = cli_sim_args(n, argv, &file, &d, NULL);
     if (rc || (rc = cli_load_world(file, &w))) return rc;
     if (verbose) sim_params(&d);
-    st = goal_sim_run(w, &d, &res);
-    if (st != GOAL_OK) rc = sim_failed(w, &res, st);
-    for (r = 0; st == GOAL_OK && r < res.nranks; r++) printf("rank %ld %s\n", (long)r, cli_time(res.finish_ps[r], t));
-    if (st == GOAL_OK) printf("max %s\n", cli_time(res.max_ps, t));
-    goal_sim_result_free(&res);
+    st = critical ? goal_sim_timeline_run(w, &d, &t) : goal_sim_run(w, &d, res);
+    if (!critical) t.ncritical = 0;
+    if (st != GOAL_OK) rc = sim_failed(w, res, st);
+    for (r = 0; st == GOAL_OK && r < res->nranks; r++) printf("rank %ld %s\n", (long)r, cli_time(res->finish_ps[r], tb));
+    if (st == GOAL_OK) printf("max %s\n", cli_time(res->max_ps, tb));
+    if (st == GOAL_OK && critical) sim_critical(w, &t);
+    if (critical) goal_sim_timeline_free(&t); else goal_sim_result_free(res);
     goal_world_destroy(w);
     return cli_close_out(stdout) ? CLI_BAD_INPUT : rc;
 }

@@ -48,8 +48,13 @@ static const cli_option run_algo_opts[] = {
 static const cli_option sim_opts[] = {
     {"-o", "ns", "1500", "CPU overhead per message (same as --overhead)"},
     {"--verbose", NULL, NULL, "print the parameters used on standard error"},
+    {"--critical", NULL, NULL, "then the critical path, one event a line (critical rank R ... / critical message S -> R round K ...)"},
     CLI_END};
-static const cli_option dot_opts[] = {{"--rank", "R", "all ranks", "draw one rank's DAG"}, {"-o", "OUT", "standard output", "output file"}, CLI_END};
+static const cli_option dot_opts[] = {
+    {"--rank", "R", "all ranks", "draw one rank's DAG"},
+    {"--fold", NULL, NULL, "leave out nops and local copies, joining their edges"},
+    {"-o", "OUT", "standard output", "output file"},
+    CLI_END};
 static const cli_option gen_opts[] = {
     {"--dialect", "D", "loggopsim", "loggopsim, or paper (keeps buffers and exec actions)"},
     {"-o", "OUT", "standard output", "output file"},
@@ -83,13 +88,16 @@ const cli_verb cli_verbs[] = {
     {"run", cli_run, "ALGO -p N [gen options] [--threads] [--seed S] --check",
      "run an algorithm on random data, compare every rank with a reference", run_algo_opts, algo_opts},
     {"check", cli_check, "FILE", "match sends and receives across ranks (cDAG Algorithm 1, MPI rules), find deadlocks", NULL, NULL},
-    {"sim", cli_sim, "FILE [-L ns] [-o ns] [-g ns] [-G ns/B] [-O ns/B] [-S B] [--params FILE] [--loggopsim-compat] [--verbose]",
+    {"sim", cli_sim, "FILE [-L ns] [-o ns] [-g ns] [-G ns/B] [-O ns/B] [-S B] [--params FILE] [--loggopsim-compat] [--verbose] [--critical]",
      "LogGOPS simulation, as LogGOPSim: rank R T per rank, then max T", sim_opts, model_opts},
-    {"dot", cli_dot, "FILE [--rank R] [-o OUT]", "Graphviz DOT: one rank's DAG, or all ranks as clusters with messages as edges", dot_opts, NULL},
+    {"dot", cli_dot, "FILE [--rank R] [--fold] [-o OUT]",
+     "Graphviz DOT: one rank's DAG, or all ranks (in rank order, with a legend) and messages", dot_opts, NULL},
     {"trace", cli_trace, "FILE [model options] [--overhead ns] [-o OUT]",
      "the simulated timeline as Chrome trace-event JSON (Perfetto, chrome://tracing)", out_opt, model_opts},
     {"svg", cli_svg, "FILE [model options] [--overhead ns] [-o OUT]", "the simulated timeline as an SVG picture, no Graphviz needed",
      out_opt, model_opts},
+    {"html", cli_html, "FILE [model options] [--overhead ns] [-o OUT.html]",
+     "the simulated run as one interactive page (timeline, critical path, DAGs; opens from disk)", out_opt, model_opts},
     {"gen", cli_gen, "ALGO -p N [--root R] [--size BYTES] [--type T] [--op OP] [--nway K] [--segment BYTES] "
                      "[--participants LIST --receivers LIST] [--counts LIST | --counts-seed S] [--dialect loggopsim|paper] [-o OUT]",
      "print the schedules of all N ranks of an algorithm as textual GOAL", gen_opts, algo_opts},
