@@ -1368,7 +1368,8 @@ static size_t goal__sim_stuck_add(goal_sim_result *out, size_t k, int32_t r, uin
     if (out) { out->stuck[k] = goal__sim_ref(r, (int32_t)i); out->stuck_started[k] = (uint8_t)started; }
     return k + 1;
 }
-/* Lists the actions that never completed and the sends whose message nobody took. */
+/* Lists the actions that never completed and the eager sends (completed) whose message
+   nobody took; a rendezvous send in that queue is listed once, as an action. */
 static size_t goal__sim_stuck_walk(const goal__sim *m, goal_sim_result *out) {
     size_t k = 0;
     int32_t r;
@@ -1381,7 +1382,7 @@ static size_t goal__sim_stuck_walk(const goal__sim *m, goal_sim_result *out) {
             const goal__sim_msg *msg;
             t = m->q.e[t].next;
             msg = &m->msg[m->q.e[t].ref];
-            k = goal__sim_stuck_add(out, k, msg->src, msg->send, 1);
+            if (m->need[m->x.base[msg->src] + msg->send] == GOAL__SIM_DONE) k = goal__sim_stuck_add(out, k, msg->src, msg->send, 1);
         } while (t != m->rk[r].unexp);
     }
     return k;
