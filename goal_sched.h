@@ -65,7 +65,9 @@
    IN-PROCESS RANKS
    ----------------
    goal_inproc is a transport that connects the ranks of one process: matching by peer,
-   tag, posting order, wildcards, within a context. A send completes when it is matched
+   tag, posting order, wildcards, within a context (a message looks only at the entries of
+   its peer and the any-source ones, through a hash index, so matching costs do not grow
+   with the queue: alltoall_linear is linear in messages). A send completes when it is matched
    (synchronous mode: no hidden buffering, so an unsafe schedule shows as a deadlock
    rather than depending on buffer space). goal_world_run runs every rank of a goal_world:
    deterministically (ranks stepped round-robin in one thread; a trace hook sees each

@@ -61,6 +61,20 @@
    recv / calc, then readiness order), so ties break exactly as LogGOPSim's do — except that
    libgoal's sort is stable where LogGOPSim's is not (which only changes which rank gets which
    time in large scatters, and lets allreduce_ring finish at p >= 9, where LogGOPSim hangs).
+   THE ORDER OF ACTIONS READY AT THE SAME TIME, in full (it decides, e.g., which rank of a
+   linear scatter gets which time, and some n-way dissemination runs):
+     1. At the start every rank's independent actions are numbered: ranks ascending; within
+        a rank its sends, then its receives, then its local actions (calc, exec, nop), each
+        kind in action-index order.
+     2. After each event, the actions it made ready (on at most two ranks) are numbered:
+        ranks ascending; within a rank sends, receives, local; within a kind in the order
+        they became ready (a completed action releases its irequires dependents when it
+        starts and its requires dependents when it completes, each in the order the
+        schedule lists them). A message's arrival is numbered when its send starts.
+     3. Events of equal time run by number. An event whose CPU or NIC is busy waits and
+        keeps its number, so among waiting events of one rank the lowest number goes first
+        when the resource is free (a stable order: LogGOPSim re-sorts unstably there).
+   Receives match arrivals in posting order (MPI's non-overtaking rule, wildcards included).
    calc of cost x takes the CPU for x; exec is simulated as calc of its buffer size and nop as
    calc 0 (what the LogGOPSim dialect writer writes for them). A rank's time is the largest
    of its CPU clocks. 0-byte messages: LogGOPSim computes (s-1)*G in unsigned arithmetic and
@@ -81,9 +95,13 @@
    Every call takes a goal_allocator in its desc (zeroed = GOAL_MALLOC / GOAL_FREE); results
    are freed with goal_sim_check_free / goal_sim_result_free. No global state: any number of
    checks and simulations may run at once on the same (unchanged) world.
-   The simulator keeps about 44 bytes per rank, 4 per action, 12 to 24 per queued event, 8
-   per waiting receive and 32 per message in flight; the check about 20 per rank, 12 per
-   action and 8 per waiting send or receive (plus 16 per kept pair).
+   The simulator keeps about 48 bytes per rank, 4 per action, 12 to 24 per queued event, 24
+   per waiting receive or unexpected message (plus 16 to 32 per distinct (rank, peer) pair
+   waiting: the matching index) and 32 per message in flight; the check about 20 per rank,
+   12 per action and 24 per waiting send or receive (plus the index, and 16 per kept pair).
+   Both are linear in actions + messages (bench/bench_scale.c): matching looks only at the
+   entries from the message's peer and the wildcards; a receive from any source walks its
+   rank's queue, and entries of one peer that differ only in tag are walked in order.
 
    ERRORS
    ------
