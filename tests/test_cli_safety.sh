@@ -45,6 +45,14 @@ if command -v prlimit >/dev/null; then   # EFBIG: the write fails midway, the ol
   t out_efbig_old_intact 0 '^num_ranks 8$' head -1 "$tmp/keep.goal"
   t out_efbig_no_temp 0 '^keep.goal$' ls "$tmp"
 fi
+# SIGTERM while writing: the temporary file goes, OUT never appears truncated
+mkdir "$tmp/sig"
+$GOAL gen alltoall_linear -p 1500 -o "$tmp/sig/x.goal" & pid=$!
+for i in $(seq 1 200); do ls "$tmp/sig" | grep -q tmp && break; sleep 0.05; done
+kill -TERM $pid 2>/dev/null; wait $pid
+t sigterm_no_temp 0 '^none$' sh -c "ls $tmp/sig | grep -q tmp || echo none"
+t sigterm_no_truncated_out 0 '^whole or absent$' sh -c "[ ! -e $tmp/sig/x.goal ] || tail -1 $tmp/sig/x.goal | grep -q '^}' && echo 'whole or absent'"
+rm -rf "$tmp/sig"
 (umask 022; $GOAL gen bcast_binomial -p 2 -o "$tmp/mode.goal")
 t out_mode 0 '^-rw-r--r--' ls -l "$tmp/mode.goal"
 rm -f "$tmp/mode.goal"

@@ -176,6 +176,9 @@ int cli_world_fits(const char *path, const goal_world *w) {
     return cli_fits(what, (p + n) * CLI_WORLD_BYTES);
 }
 
+static void cli_catch(int sig) {   /* a signal ignored when we started stays ignored */
+    if (signal(sig, cli_on_signal) == SIG_IGN) signal(sig, SIG_IGN);
+}
 void *cli_open_out(const char *path) {
     int k, fd;
     mode_t mask;
@@ -183,8 +186,8 @@ void *cli_open_out(const char *path) {
     for (k = 0; k < CLI_MAX_OUT && cli_outs[k].f; k++) {}
     if (k == CLI_MAX_OUT || !(cli_outs[k].tmp = (char *)malloc(strlen(path) + 12))) { cli_fail("%s: out of memory", path); return NULL; }
     sprintf(cli_outs[k].tmp, "%s.tmp.XXXXXX", path);
-    signal(SIGINT, cli_on_signal);
-    signal(SIGTERM, cli_on_signal);
+    cli_catch(SIGINT);
+    cli_catch(SIGTERM);
     signal(SIGXFSZ, SIG_IGN);   /* a file size limit is a write error (EFBIG), not death */
     if ((fd = mkstemp(cli_outs[k].tmp)) < 0 || !(cli_outs[k].f = fdopen(fd, "wb"))) {
         cli_fail("%s: cannot open for writing: %s", path, strerror(errno));
