@@ -46,7 +46,8 @@
 
    TEXT
    ----
-   goal_parse reads both dialects and detects which one it is given:
+   goal_parse reads both dialects and detects which one it is given (a UTF-8 byte order
+   mark at the start is skipped):
    * The paper's (Fig. 1 and Example 2). Statements end with ';', '#' starts a comment:
        rank #0 { r1: recv 503,1 from 1; e1: exec sumInt8 with 501,1 503,1; requ e1 -> r1; }
        rank #1, #2 { send 501,1 to 0; }
@@ -2686,6 +2687,7 @@ goal_status goal_parse(const char *text, size_t len, const goal_parse_desc *desc
     memset(&r, 0, sizeof r);
     r.text = r.p = text ? text : "";
     r.end = r.text + len;
+    if (len >= 3 && memcmp(text, "\xEF\xBB\xBF", 3) == 0) r.text = r.p = text + 3;   /* a UTF-8 byte order mark */
     r.file = desc && desc->filename ? desc->filename : "<input>";
     r.err = err;
     r.alloc = goal__allocator(desc ? &desc->alloc : NULL);

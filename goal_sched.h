@@ -65,7 +65,9 @@
    IN-PROCESS RANKS
    ----------------
    goal_inproc is a transport that connects the ranks of one process: matching by peer,
-   tag, posting order, wildcards, within a context. A send completes when it is matched
+   tag, posting order, wildcards, within a context (a message looks only at the entries of
+   its peer and the any-source ones, through a hash index, so matching costs do not grow
+   with the queue: alltoall_linear is linear in messages). A send completes when it is matched
    (synchronous mode: no hidden buffering, so an unsafe schedule shows as a deadlock
    rather than depending on buffer space). goal_world_run runs every rank of a goal_world:
    deterministically (ranks stepped round-robin in one thread; a trace hook sees each
@@ -779,11 +781,18 @@ goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, goal_graph
 #define GOAL_SCHED__UNLOCK(ip) ((void)0)
 #endif
 typedef struct goal_sched__ipreq {   /* a posted message waiting for its match */
-    struct goal_sched__ipreq *prev, *next;
+    struct goal_sched__ipreq *prev, *next;    /* its queue, in posting order */
+    struct goal_sched__ipreq *kprev, *knext;  /* the same queue's entries of its peer (goal_sched__ipk) */
+    uint64_t seq;                    /* posting order across those lists */
+    int32_t key;                     /* that peer: the source of a recv (or GOAL_ANY), the sender of a send */
     goal_msg m;
     int status;
 } goal_sched__ipreq;
 typedef struct goal_sched__ipq { goal_sched__ipreq *head, *tail; } goal_sched__ipq;
+/* A queue's entries of one peer, found by hash: a message from a known peer looks only at
+   those and at the recvs from any source, not at the whole queue (alltoall posts p-1
+   receives per rank up front, and walking them made goal_world_run O(p^3)). */
+typedef struct goal_sched__ipk { const goal_sched__ipq *q; int32_t key; goal_sched__ipq list; } goal_sched__ipk;
 typedef struct goal_sched__iprank {
     struct goal_inproc *ip;
     int rank, blocked;
@@ -798,6 +807,9 @@ struct goal_inproc {
     goal_allocator a;
     goal_sched__iprank *r;
     goal_sched__ipreq *spare;        /* finished requests, for reuse */
+    goal_sched__ipk *tab;            /* (queue, peer) lists, open addressing, at most half full */
+    size_t captab, ntab;
+    uint64_t seq;
     int managed, nlive, nblocked, deadlock;   /* deadlock detection of threaded world runs */
     uint64_t unreported;             /* matched, not yet reported by a test: progress to come */
 #ifndef GOAL_SCHED_NO_THREADS
@@ -812,6 +824,85 @@ static void goal_sched__ipq_add(goal_sched__ipq *q, goal_sched__ipreq *x) {
 static void goal_sched__ipq_del(goal_sched__ipq *q, goal_sched__ipreq *x) {
     if (x->prev) x->prev->next = x->next; else q->head = x->next;
     if (x->next) x->next->prev = x->prev; else q->tail = x->prev;
+}
+static void goal_sched__ipk_add(goal_sched__ipq *q, goal_sched__ipreq *x) {
+    x->knext = NULL; x->kprev = q->tail;
+    if (q->tail) q->tail->knext = x; else q->head = x;
+    q->tail = x;
+}
+static void goal_sched__ipk_unlink(goal_sched__ipq *q, goal_sched__ipreq *x) {
+    if (x->kprev) x->kprev->knext = x->knext; else q->head = x->knext;
+    if (x->knext) x->knext->kprev = x->kprev; else q->tail = x->kprev;
+}
+static size_t goal_sched__ipk_slot(const goal_inproc *ip, const goal_sched__ipq *q, int32_t key) {
+    uint64_t h = ((uint64_t)(size_t)q * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)(uint32_t)key * 0xC2B2AE3D27D4EB4Full);
+    return (size_t)(h >> 29) & (ip->captab - 1u);
+}
+/* The entry of (q, key), an empty one when absent; NULL when there is no table yet. */
+static goal_sched__ipk *goal_sched__ipk_find(const goal_inproc *ip, const goal_sched__ipq *q, int32_t key) {
+    size_t k;
+    if (!ip->captab) return NULL;
+    for (k = goal_sched__ipk_slot(ip, q, key); ip->tab[k].q; k = (k + 1u) & (ip->captab - 1u))
+        if (ip->tab[k].q == q && ip->tab[k].key == key) break;
+    return &ip->tab[k];
+}
+static int goal_sched__ipk_room(goal_inproc *ip) {
+    goal_sched__ipk *old = ip->tab;
+    size_t k, n = ip->captab;
+    if (2u * (ip->ntab + 1u) <= ip->captab) return GOAL_OK;
+    if (!(ip->tab = (goal_sched__ipk *)goal__calloc(&ip->a, n ? 2u * n : 64u, sizeof *ip->tab))) { ip->tab = old; return GOAL_ERR_NOMEM; }
+    ip->captab = n ? 2u * n : 64u;
+    for (k = 0; k < n; k++)
+        if (old[k].q) *goal_sched__ipk_find(ip, old[k].q, old[k].key) = old[k];
+    goal__free(&ip->a, old);
+    return GOAL_OK;
+}
+/* Removes entry t, moving later entries of its probe chain back into the hole. */
+static void goal_sched__ipk_del(goal_inproc *ip, goal_sched__ipk *t) {
+    size_t mask = ip->captab - 1u, k = (size_t)(t - ip->tab), j;
+    for (j = (k + 1u) & mask; ip->tab[j].q; j = (j + 1u) & mask) {
+        size_t home = goal_sched__ipk_slot(ip, ip->tab[j].q, ip->tab[j].key);
+        if (((j - home) & mask) >= ((j - k) & mask)) { ip->tab[k] = ip->tab[j]; k = j; }
+    }
+    ip->tab[k].q = NULL;
+    ip->ntab--;
+}
+/* Queues x on q and on its peer's list (the caller made room in the table). */
+static void goal_sched__ip_enqueue(goal_inproc *ip, goal_sched__ipq *q, goal_sched__ipreq *x, int32_t key) {
+    goal_sched__ipk *t = goal_sched__ipk_find(ip, q, key);
+    goal_sched__ipq_add(q, x);
+    x->seq = ip->seq++;
+    x->key = key;
+    if (!t->q) { t->q = q; t->key = key; t->list.head = t->list.tail = NULL; ip->ntab++; }
+    goal_sched__ipk_add(&t->list, x);
+}
+static void goal_sched__ip_dequeue(goal_inproc *ip, goal_sched__ipq *q, goal_sched__ipreq *x) {
+    goal_sched__ipk *t = goal_sched__ipk_find(ip, q, x->key);
+    goal_sched__ipq_del(q, x);
+    goal_sched__ipk_unlink(&t->list, x);
+    if (!t->list.head) goal_sched__ipk_del(ip, t);
+}
+static int goal_sched__matches(const goal_msg *recv, const goal_msg *send);
+/* The first entry of q's list of key that matches m, or NULL. */
+static goal_sched__ipreq *goal_sched__ipk_first(const goal_inproc *ip, const goal_sched__ipq *q, int32_t key, const goal_msg *m) {
+    goal_sched__ipk *t = goal_sched__ipk_find(ip, q, key);
+    goal_sched__ipreq *x;
+    for (x = t && t->q ? t->list.head : NULL; x; x = x->knext)
+        if (m->kind == GOAL_SEND ? goal_sched__matches(&x->m, m) : goal_sched__matches(m, &x->m)) return x;
+    return NULL;
+}
+/* The first entry of theirs that matches m, in posting order (MPI's rule). */
+static goal_sched__ipreq *goal_sched__ip_match(const goal_inproc *ip, const goal_sched__ipq *theirs, const goal_msg *m) {
+    goal_sched__ipreq *x, *w;
+    if (m->kind == GOAL_SEND) {          /* recvs from this sender, or from any source */
+        x = goal_sched__ipk_first(ip, theirs, m->rank, m);
+        w = goal_sched__ipk_first(ip, theirs, GOAL_ANY, m);
+        return w && (!x || w->seq < x->seq) ? w : x;
+    }
+    if (m->peer != GOAL_ANY) return goal_sched__ipk_first(ip, theirs, m->peer, m);
+    for (x = theirs->head; x; x = x->next)
+        if (goal_sched__matches(m, &x->m)) break;
+    return x;
 }
 static int goal_sched__matches(const goal_msg *recv, const goal_msg *send) {
     return recv->context == send->context && (recv->peer == GOAL_ANY || recv->peer == send->rank) &&
@@ -833,6 +924,7 @@ static void goal_sched__finish(goal_inproc *ip, goal_sched__ipreq *x, int status
     pthread_cond_signal(&o->cv);
 #endif
 }
+static void goal_sched__ip_spare(goal_inproc *ip, goal_sched__ipreq *x);
 static int goal_sched__ip_post(void *user, const goal_msg *m, goal_req *req) {
     goal_sched__iprank *me = (goal_sched__iprank *)user;
     goal_inproc *ip = me->ip;
@@ -844,21 +936,22 @@ static int goal_sched__ip_post(void *user, const goal_msg *m, goal_req *req) {
     /* A send looks among the recvs posted at its peer; a recv among the sends to itself. */
     mine = m->kind == GOAL_SEND ? &ip->r[m->peer].sends : &me->recvs;
     theirs = m->kind == GOAL_SEND ? &ip->r[m->peer].recvs : &me->sends;
-    for (x = theirs->head; x; x = x->next)
-        if (m->kind == GOAL_SEND ? goal_sched__matches(&x->m, m) : goal_sched__matches(m, &x->m)) break;
+    x = goal_sched__ip_match(ip, theirs, m);
     if (x) {
         int rs = m->kind == GOAL_SEND ? goal_sched__deliver(&x->m, m) : goal_sched__deliver(m, &x->m);
-        goal_sched__ipq_del(theirs, x);
+        goal_sched__ip_dequeue(ip, theirs, x);
         goal_sched__finish(ip, x, m->kind == GOAL_SEND ? rs : GOAL_OK);
         st = m->kind == GOAL_SEND ? GOAL_OK : rs;
     } else {
         x = ip->spare;
         if (x) ip->spare = x->next;
         else x = (goal_sched__ipreq *)goal__calloc(&ip->a, 1, sizeof *x);
-        if (!x) st = GOAL_ERR_NOMEM;
-        else {
+        if (!x || goal_sched__ipk_room(ip) != GOAL_OK) {
+            if (x) goal_sched__ip_spare(ip, x);
+            st = GOAL_ERR_NOMEM;
+        } else {
             x->m = *m; x->status = GOAL_PENDING;
-            goal_sched__ipq_add(mine, x);
+            goal_sched__ip_enqueue(ip, mine, x, m->kind == GOAL_SEND ? m->rank : m->peer);
             req->handle = x;
         }
     }
@@ -914,7 +1007,7 @@ static void goal_sched__ip_cancel(void *user, goal_req *req) {
     if (!x) return;
     GOAL_SCHED__LOCK(ip);
     if (x->status == GOAL_PENDING)
-        goal_sched__ipq_del(x->m.kind == GOAL_SEND ? &ip->r[x->m.peer].sends : &me->recvs, x);
+        goal_sched__ip_dequeue(ip, x->m.kind == GOAL_SEND ? &ip->r[x->m.peer].sends : &me->recvs, x);
     else ip->unreported--;
     goal_sched__ip_spare(ip, x);
     req->handle = NULL;
@@ -957,6 +1050,7 @@ void goal_inproc_destroy(goal_inproc *ip) {
 #endif
     }
     goal_sched__ip_drop(ip, ip->spare);
+    goal__free(&ip->a, ip->tab);
 #ifndef GOAL_SCHED_NO_THREADS
     pthread_mutex_destroy(&ip->mu);
 #endif

@@ -75,6 +75,20 @@
    recv / calc, then readiness order), so ties break exactly as LogGOPSim's do — except that
    libgoal's sort is stable where LogGOPSim's is not (which only changes which rank gets which
    time in large scatters, and lets allreduce_ring finish at p >= 9, where LogGOPSim hangs).
+   THE ORDER OF ACTIONS READY AT THE SAME TIME, in full (it decides, e.g., which rank of a
+   linear scatter gets which time, and some n-way dissemination runs):
+     1. At the start every rank's independent actions are numbered: ranks ascending; within
+        a rank its sends, then its receives, then its local actions (calc, exec, nop), each
+        kind in action-index order.
+     2. After each event, the actions it made ready (on at most two ranks) are numbered:
+        ranks ascending; within a rank sends, receives, local; within a kind in the order
+        they became ready (a completed action releases its irequires dependents when it
+        starts and its requires dependents when it completes, each in the order the
+        schedule lists them). A message's arrival is numbered when its send starts.
+     3. Events of equal time run by number. An event whose CPU or NIC is busy waits and
+        keeps its number, so among waiting events of one rank the lowest number goes first
+        when the resource is free (a stable order: LogGOPSim re-sorts unstably there).
+   Receives match arrivals in posting order (MPI's non-overtaking rule, wildcards included).
    calc of cost x takes the CPU for x; exec is simulated as calc of its buffer size and nop as
    calc 0 (what the LogGOPSim dialect writer writes for them). A rank's time is the largest
    of its CPU clocks. 0-byte messages: LogGOPSim computes (s-1)*G in unsigned arithmetic and
@@ -113,11 +127,16 @@
    Every call takes a goal_allocator in its desc (zeroed = GOAL_MALLOC / GOAL_FREE); results
    are freed with goal_sim_check_free / goal_sim_result_free. No global state: any number of
    checks and simulations may run at once on the same (unchanged) world.
-   The simulator keeps about 44 bytes per rank, 4 per action, 12 to 24 per queued event, 8
-   per waiting receive and 32 per message in flight; the check about 20 per rank, 12 per
-   action and 8 per waiting send or receive (plus 16 per kept pair). goal_sim_timeline_run
-   keeps about 64 bytes per event (48 for the event, its round, segment and a critical-path
-   entry) and needs 24 per action and 8 per event more while it works.
+   The simulator keeps about 48 bytes per rank, 4 per action, 12 to 24 per queued event, 24
+   per waiting receive or unexpected message (plus 16 to 32 per distinct (rank, peer) pair
+   waiting: the matching index) and 32 per message in flight; the check about 20 per rank,
+   12 per action and 24 per waiting send or receive (plus the index, and 16 per kept pair).
+   Both are linear in actions + messages (bench/bench_scale.c): matching looks only at the
+   entries from the message's peer and the wildcards; a receive from any source walks its
+   rank's queue, and entries of one peer that differ only in tag are walked in order.
+   goal_sim_timeline_run keeps about 64 bytes per event (48 for the event, its round,
+   segment and a critical-path entry) and needs 24 per action and 8 per event more while
+   it works.
 
    ERRORS
    ------
@@ -499,55 +518,147 @@ static goal_sim_ref goal__sim_ref(int32_t rank, int32_t action) {
 }
 
 /* ---- >>> matching queues ----------------------------------------------------------------- */
-/* FIFO lists in one pool, each a circular list known by its tail (tail->next = head), so a
-   rank's queue costs one word. An entry is only what it refers to (ref): its peer and tag
-   come from the caller's key function, out of the action record or message that the caller
-   reads anyway when the entry matches. A million posted receives then take 8 MB, not 16. */
-typedef struct goal__simq_ent { uint32_t ref, next; } goal__simq_ent;
-typedef struct goal__simq { goal__simq_ent *e; size_t cap; uint32_t n, freel; } goal__simq;
+/* A rank's queue (posted receives, or messages waiting for one) is a circular doubly linked
+   list in one pool, known by one word (its head). Every entry is also on the list of its
+   (queue, peer): a hash table finds that list, so a message from a known peer looks only at
+   entries from that peer and at the wildcard (any source) ones, whichever was queued first
+   (seq), instead of walking the whole queue: alltoall's p-1 receives per rank no longer
+   make matching O(p^3). A query for any source walks the rank's list (MPI order). An entry
+   is only what it refers to (ref) and its links: its tag comes from the caller's key
+   function, out of the action record or message that the caller reads anyway. */
+typedef struct goal__simq_ent { uint32_t ref, seq, prev, next, kprev, knext; } goal__simq_ent;
+typedef struct goal__simq_key { const uint32_t *list; int32_t peer; uint32_t head; } goal__simq_key;
+typedef struct goal__simq {
+    goal__simq_ent *e; size_t cap; uint32_t n, freel, seq;
+    goal__simq_key *tab; size_t captab, ntab;   /* (queue, peer) -> its list, open addressing */
+} goal__simq;
 /* The peer and tag of entry ref of a queue of rank owner. */
 typedef void (*goal__simq_key_fn)(void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag);
 
 static int goal__sim_accepts(int32_t x, int32_t y) { return x == y || x == GOAL_ANY || y == GOAL_ANY; }
 
-static goal_status goal__simq_push(goal__simq *q, const goal_allocator *a, uint32_t *tail, uint32_t ref) {
+/* Links entry k at the end of the circular list *head (by the prev/next or kprev/knext pair). */
+static void goal__simq_link(goal__simq *q, uint32_t *head, uint32_t k, int by_key) {
+    uint32_t *kp = by_key ? &q->e[k].kprev : &q->e[k].prev, *kn = by_key ? &q->e[k].knext : &q->e[k].next;
+    if (*head == GOAL__SIM_NONE) { *kp = *kn = k; *head = k; return; }
+    {
+        goal__simq_ent *h = &q->e[*head];
+        uint32_t last = by_key ? h->kprev : h->prev;
+        *kp = last; *kn = *head;
+        if (by_key) { q->e[last].knext = k; h->kprev = k; } else { q->e[last].next = k; h->prev = k; }
+    }
+}
+static void goal__simq_unlink(goal__simq *q, uint32_t *head, uint32_t k, int by_key) {
+    goal__simq_ent *e = &q->e[k];
+    uint32_t pv = by_key ? e->kprev : e->prev, nx = by_key ? e->knext : e->next;
+    if (nx == k) { *head = GOAL__SIM_NONE; return; }
+    if (by_key) { q->e[pv].knext = nx; q->e[nx].kprev = pv; } else { q->e[pv].next = nx; q->e[nx].prev = pv; }
+    if (*head == k) *head = nx;
+}
+static size_t goal__simq_slot(const goal__simq *q, const uint32_t *list, int32_t peer) {
+    uint64_t h = ((uint64_t)(size_t)list * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)(uint32_t)peer * 0xC2B2AE3D27D4EB4Full);
+    return (size_t)(h >> 29) & (q->captab - 1u);
+}
+/* The table entry of (list, peer): an empty one when absent (NULL when the table is empty). */
+static goal__simq_key *goal__simq_find(const goal__simq *q, const uint32_t *list, int32_t peer) {
+    size_t k;
+    if (!q->captab) return NULL;
+    for (k = goal__simq_slot(q, list, peer); q->tab[k].list; k = (k + 1u) & (q->captab - 1u))
+        if (q->tab[k].list == list && q->tab[k].peer == peer) break;
+    return &q->tab[k];
+}
+/* Keeps the table at most half full. */
+static goal_status goal__simq_tab_room(goal__simq *q, const goal_allocator *a) {
+    goal__simq_key *old = q->tab;
+    size_t k, n = q->captab;
+    if (2u * (q->ntab + 1u) <= q->captab) return GOAL_OK;
+    if (!(q->tab = (goal__simq_key *)goal__new(a, n ? 2u * n : 64u, sizeof *q->tab))) { q->tab = old; return GOAL_ERR_NOMEM; }
+    q->captab = n ? 2u * n : 64u;
+    memset(q->tab, 0, q->captab * sizeof *q->tab);
+    for (k = 0; k < n; k++)
+        if (old[k].list) *goal__simq_find(q, old[k].list, old[k].peer) = old[k];
+    goal__free(a, old);
+    return GOAL_OK;
+}
+/* Removes table entry t, moving later entries of its probe chain back into the hole. */
+static void goal__simq_tab_del(goal__simq *q, goal__simq_key *t) {
+    size_t mask = q->captab - 1u, k = (size_t)(t - q->tab), j;
+    for (j = (k + 1u) & mask; q->tab[j].list; j = (j + 1u) & mask) {
+        size_t home = goal__simq_slot(q, q->tab[j].list, q->tab[j].peer);
+        if (((j - home) & mask) >= ((j - k) & mask)) { q->tab[k] = q->tab[j]; k = j; }
+    }
+    q->tab[k].list = NULL;
+    q->ntab--;
+}
+
+/* Appends ref, whose peer is peer (GOAL_ANY for a receive from any source), to *head. */
+static goal_status goal__simq_push(goal__simq *q, const goal_allocator *a, uint32_t *head, int32_t peer, uint32_t ref) {
     uint32_t k = q->freel;
-    goal__simq_ent *e;
+    goal__simq_key *t;
+    if (goal__simq_tab_room(q, a) != GOAL_OK) return GOAL_ERR_NOMEM;
     if (k != GOAL__SIM_NONE) q->freel = q->e[k].next;
     else {
         if (GOAL__RESERVE(a, q->e, q->cap, (size_t)q->n + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
         k = q->n++;
     }
-    e = &q->e[k];
-    e->ref = ref;
-    if (*tail == GOAL__SIM_NONE) e->next = k;
-    else { e->next = q->e[*tail].next; q->e[*tail].next = k; }
-    *tail = k;
+    q->e[k].ref = ref;
+    q->e[k].seq = q->seq++;
+    goal__simq_link(q, head, k, 0);
+    t = goal__simq_find(q, head, peer);
+    if (!t->list) { t->list = head; t->peer = peer; t->head = GOAL__SIM_NONE; q->ntab++; }
+    goal__simq_link(q, &t->head, k, 1);
     return GOAL_OK;
 }
-/* Removes the first entry of owner's queue *tail that accepts (peer, tag) and returns its
-   ref (GOAL__SIM_NONE when none). */
-static uint32_t goal__simq_take(goal__simq *q, uint32_t *tail, int32_t peer, int32_t tag, goal__simq_key_fn key,
-                                void *ctx, int32_t owner) {
-    uint32_t prev = *tail, k;
-    if (prev == GOAL__SIM_NONE) return GOAL__SIM_NONE;
+/* The first entry of the (head, peer) list that accepts tag, or GOAL__SIM_NONE. */
+static uint32_t goal__simq_first(const goal__simq *q, const goal__simq_key *t, int32_t tag, goal__simq_key_fn key, void *ctx,
+                                 int32_t owner) {
+    uint32_t k;
+    if (!t || !t->list) return GOAL__SIM_NONE;
+    k = t->head;
     do {
-        goal__simq_ent *e;
         int32_t ep, et;
-        k = q->e[prev].next;
-        e = &q->e[k];
-        key(ctx, owner, e->ref, &ep, &et);
-        if (goal__sim_accepts(ep, peer) && goal__sim_accepts(et, tag)) {
-            if (k == prev) *tail = GOAL__SIM_NONE;
-            else { q->e[prev].next = e->next; if (k == *tail) *tail = prev; }
-            e->next = q->freel; q->freel = k;
-            return e->ref;
-        }
-        prev = k;
-    } while (k != *tail);
+        key(ctx, owner, q->e[k].ref, &ep, &et);
+        if (goal__sim_accepts(et, tag)) return k;
+        k = q->e[k].knext;
+    } while (k != t->head);
     return GOAL__SIM_NONE;
 }
-static void goal__simq_free(goal__simq *q, const goal_allocator *a) { goal__free(a, q->e); q->e = NULL; }
+/* Removes entry k (on the list of peer) from queue *head and returns its ref. */
+static uint32_t goal__simq_remove(goal__simq *q, uint32_t *head, int32_t peer, uint32_t k) {
+    goal__simq_key *t = goal__simq_find(q, head, peer);
+    goal__simq_unlink(q, head, k, 0);
+    goal__simq_unlink(q, &t->head, k, 1);
+    if (t->head == GOAL__SIM_NONE) goal__simq_tab_del(q, t);
+    q->e[k].next = q->freel; q->freel = k;
+    return q->e[k].ref;
+}
+/* Removes the first entry of owner's queue *head that accepts (peer, tag) and returns its
+   ref (GOAL__SIM_NONE when none). */
+static uint32_t goal__simq_take(goal__simq *q, uint32_t *head, int32_t peer, int32_t tag, goal__simq_key_fn key,
+                                void *ctx, int32_t owner) {
+    uint32_t k, w;
+    int32_t ep, et;
+    if (*head == GOAL__SIM_NONE) return GOAL__SIM_NONE;
+    if (peer != GOAL_ANY) {
+        k = goal__simq_first(q, goal__simq_find(q, head, peer), tag, key, ctx, owner);
+        w = goal__simq_first(q, goal__simq_find(q, head, GOAL_ANY), tag, key, ctx, owner);
+        if (w != GOAL__SIM_NONE && (k == GOAL__SIM_NONE || q->e[w].seq < q->e[k].seq)) { k = w; peer = GOAL_ANY; }
+        if (k == GOAL__SIM_NONE) return k;
+        key(ctx, owner, q->e[k].ref, &ep, &et);   /* the match is the entry looked at last (the check keeps its size) */
+        return goal__simq_remove(q, head, peer, k);
+    }
+    k = *head;
+    do {
+        key(ctx, owner, q->e[k].ref, &ep, &et);
+        if (goal__sim_accepts(et, tag)) return goal__simq_remove(q, head, ep, k);
+        k = q->e[k].next;
+    } while (k != *head);
+    return GOAL__SIM_NONE;
+}
+static void goal__simq_free(goal__simq *q, const goal_allocator *a) {
+    goal__free(a, q->e); goal__free(a, q->tab);
+    q->e = NULL; q->tab = NULL;
+}
 
 /* Dependents of action i of s released on start (start = 1) or on completion (start = 0),
    handed to fn. irequires come first in a schedule, requires after. */
@@ -653,12 +764,12 @@ static goal_status goal__chk_step(goal__chk *c, uint32_t pos) {
         if (c->eager && a.buf.size <= c->eager) goal__chk_complete(c, f.rank, i);
         if ((e = goal__simq_take(&c->q, &c->posted[a.peer], f.rank, a.tag, goal__chk_key, c, a.peer)) != GOAL__SIM_NONE)
             return goal__chk_match(c, f, c->fifo[e], a.buf.size, c->key_size);
-        return goal__simq_push(&c->q, &c->x.a, &c->unexp[a.peer], pos);
+        return goal__simq_push(&c->q, &c->x.a, &c->unexp[a.peer], f.rank, pos);
     }
     if (a.kind == GOAL_RECV) {
         if ((e = goal__simq_take(&c->q, &c->unexp[f.rank], a.peer, a.tag, goal__chk_key, c, f.rank)) != GOAL__SIM_NONE)
             return goal__chk_match(c, c->fifo[e], f, c->key_size, a.buf.size);
-        return goal__simq_push(&c->q, &c->x.a, &c->posted[f.rank], pos);
+        return goal__simq_push(&c->q, &c->x.a, &c->posted[f.rank], a.peer, pos);
     }
     goal__chk_complete(c, f.rank, i);
     return GOAL_OK;
@@ -727,16 +838,15 @@ static void goal__chk_blockers(goal__chk *c, uint32_t *next) {
         }
     }
 }
-/* Gives the first entry of queue tail that accepts (peer, tag) and has no counterpart yet
+/* Gives the first entry of queue head that accepts (peer, tag) and has no counterpart yet
    the never-started action g as its counterpart. */
-static void goal__chk_counterpart(goal__chk *c, uint32_t *next, uint32_t tail, int32_t peer, int32_t tag, uint32_t g) {
-    uint32_t k = tail;
-    if (tail == GOAL__SIM_NONE) return;
+static void goal__chk_counterpart(goal__chk *c, uint32_t *next, uint32_t head, int32_t peer, int32_t tag, uint32_t g) {
+    uint32_t k = head;
+    if (head == GOAL__SIM_NONE) return;
     do {
         goal_sim_ref f;
         uint32_t id;
         int32_t ep, et;
-        k = c->q.e[k].next;
         f = c->fifo[c->q.e[k].ref];
         id = c->x.base[f.rank] + (uint32_t)f.action;
         goal__chk_key(c, -1, c->q.e[k].ref, &ep, &et);
@@ -744,7 +854,8 @@ static void goal__chk_counterpart(goal__chk *c, uint32_t *next, uint32_t tail, i
             next[id] = g;
             return;
         }
-    } while (k != tail);
+        k = c->q.e[k].next;
+    } while (k != head);
 }
 static void goal__chk_counterparts(goal__chk *c, uint32_t *next) {
     int32_t r;
@@ -926,6 +1037,16 @@ typedef struct goal__sim_bucket {
 
 typedef struct goal__sim_ready { int32_t rank; uint32_t action; uint64_t time; int cls; } goal__sim_ready;
 
+/* Events that wait for the same busy resources of one rank: see goal__sim_later. */
+enum { GOAL__SIM_W_CALC, GOAL__SIM_W_SEND, GOAL__SIM_W_ARRIVE };
+typedef struct goal__sim_wait {
+    int32_t rank;
+    uint8_t kind, cpu, nic, queued;   /* queued: its token is in the event queue */
+    uint32_t seq, gen;                /* the token's number (its least member's) and generation */
+    uint32_t next;                    /* the rank's next class, or the free list */
+    goal__sim_item *heap; size_t n, cap;   /* its members, a heap by seq (rank unused) */
+} goal__sim_wait;
+
 #define GOAL__SIM_DONE 0xFFFFFFFFu    /* need[] of a completed action */
 
 typedef struct goal__sim {
@@ -947,6 +1068,8 @@ typedef struct goal__sim {
     uint32_t *tab; size_t captab;                                /* live ones by hash of time */
     goal__sim_ready *ready; size_t nready, capr;
     goal__sim_ready *ind; size_t nind, capi;   /* the sweep: one rank's independent actions */
+    goal__sim_wait *wt; size_t capwt; uint32_t nwt, freewt;    /* waiting classes */
+    uint32_t *waits;                 /* p: each rank's first waiting class */
     uint32_t lastbk;                 /* the bucket queued to last (the next is often the same) */
     uint32_t seq;                    /* the one counter LogGOPSim numbers events with */
     uint64_t ndone, events;
@@ -1099,9 +1222,76 @@ static goal_status goal__sim_put(goal__sim *m, uint64_t time, uint32_t seq, int3
 static goal_status goal__sim_queue(goal__sim *m, uint64_t time, int32_t rank, uint32_t ref) {
     return goal__sim_put(m, time, m->seq++, rank, ref, 0);
 }
-/* Puts event ev back for later (its resource is busy until ev.time); it keeps its number. */
-static goal_status goal__sim_later(goal__sim *m, goal__sim_ev ev) {
-    return goal__sim_put(m, ev.time, ev.seq, ev.rank, ev.ref, 1);
+/* Puts event ev back for later: its resources are busy until ev.time; it keeps its number.
+   LogGOPSim puts every waiting event back, each time the resource turns out busy again, so
+   n calcs ready at once on one rank cost n^2/2 puts (10^4 independent calcs took seconds,
+   and alltoall_linear's p-1 sends per rank made the simulation O(p^3)). Here the events
+   that wait for the same resources of a rank (a class: calc on cpu c; send on cpu c and
+   nic n; arrival on cpu c and receive nic n) wait in a heap by number, and only a token
+   for the least of them is in the event queue, at the time the class's resources are
+   next free. Clocks only grow, so every waiting member of a class wakes at that same time
+   and the least number goes first, as in LogGOPSim; the others would only be put back
+   again, which changes nothing. A member with a lower number than the token's replaces the
+   token (the old one is then stale: its generation no longer matches). */
+static uint32_t goal__sim_wait_class(goal__sim *m, int32_t rank, int kind, uint8_t cpu, uint8_t nic) {
+    uint32_t k;
+    goal__sim_wait *w;
+    for (k = m->waits[rank]; k != GOAL__SIM_NONE; k = m->wt[k].next)
+        if (m->wt[k].kind == kind && m->wt[k].cpu == cpu && m->wt[k].nic == nic) return k;
+    if ((k = m->freewt) != GOAL__SIM_NONE) m->freewt = m->wt[k].next;
+    else {
+        if (GOAL__RESERVE(&m->x.a, m->wt, m->capwt, (size_t)m->nwt + 1u) != GOAL_OK) return GOAL__SIM_NONE;
+        k = m->nwt++;
+        memset(&m->wt[k], 0, sizeof m->wt[k]);
+    }
+    w = &m->wt[k];
+    w->rank = rank; w->kind = (uint8_t)kind; w->cpu = cpu; w->nic = nic; w->queued = 0; w->n = 0;
+    w->next = m->waits[rank];
+    m->waits[rank] = k;
+    return k;
+}
+static goal_status goal__sim_wait_push(goal__sim *m, goal__sim_wait *w, uint32_t seq, uint32_t ref) {
+    size_t i;
+    if (GOAL__RESERVE(&m->x.a, w->heap, w->cap, w->n + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+    for (i = w->n++; i > 0 && w->heap[(i - 1) / 2].seq > seq; i = (i - 1) / 2) w->heap[i] = w->heap[(i - 1) / 2];
+    w->heap[i].seq = seq; w->heap[i].rank = 0; w->heap[i].ref = ref;
+    return GOAL_OK;
+}
+static goal__sim_item goal__sim_wait_pop(goal__sim_wait *w) {
+    goal__sim_item top = w->heap[0], last = w->heap[--w->n];
+    size_t i = 0, c;
+    while ((c = 2 * i + 1) < w->n) {
+        if (c + 1 < w->n && w->heap[c + 1].seq < w->heap[c].seq) c++;
+        if (w->heap[c].seq >= last.seq) break;
+        w->heap[i] = w->heap[c];
+        i = c;
+    }
+    if (w->n) w->heap[i] = last;
+    return top;
+}
+/* Queues class k's token at time t for its least member. */
+static goal_status goal__sim_wait_token(goal__sim *m, uint32_t k, uint64_t t) {
+    goal__sim_wait *w = &m->wt[k];
+    w->queued = 1; w->seq = w->heap[0].seq; w->gen++;
+    return goal__sim_put(m, t, w->seq, -(int32_t)k - 1, w->gen, 1);
+}
+static goal_status goal__sim_later(goal__sim *m, goal__sim_ev ev, int kind, uint8_t cpu, uint8_t nic) {
+    uint32_t k = goal__sim_wait_class(m, ev.rank, kind, cpu, nic);
+    goal__sim_wait *w;
+    if (k == GOAL__SIM_NONE || goal__sim_wait_push(m, &m->wt[k], ev.seq, ev.ref) != GOAL_OK) return GOAL_ERR_NOMEM;
+    w = &m->wt[k];
+    if (w->queued && ev.seq > w->seq) return GOAL_OK;
+    return goal__sim_wait_token(m, k, ev.time);
+}
+/* When class k's resources are free again: max of its clocks. */
+static uint64_t goal__sim_wait_clock(goal__sim *m, const goal__sim_wait *w);
+/* A class that has no members left leaves its rank's list (its heap is kept for reuse). */
+static void goal__sim_wait_drop(goal__sim *m, uint32_t k) {
+    uint32_t *at = &m->waits[m->wt[k].rank];
+    while (*at != k) at = &m->wt[*at].next;
+    *at = m->wt[k].next;
+    m->wt[k].next = m->freewt;
+    m->freewt = k;
 }
 
 static int goal__sim_by_seq(const void *a, const void *b) {
@@ -1140,21 +1330,23 @@ static void goal__sim_prefetch(const void *p, size_t size) {
     GOAL__SIM_PREFETCH((const char *)p + size - 1u);
 }
 static void goal__sim_touch_rank(const goal__sim *m, const goal__sim_item *e) {
+    if (e->rank < 0) return;   /* a token (goal__sim_later) */
     goal__sim_prefetch(&m->rk[e->rank], sizeof *m->rk);
     GOAL__SIM_PREFETCH(&m->x.base[e->rank]);
     GOAL__SIM_PREFETCH(&m->x.recs[e->rank]);
     if (e->ref & GOAL__SIM_START) goal__sim_prefetch(&m->msg[e->ref & ~GOAL__SIM_START], sizeof *m->msg);
 }
 static void goal__sim_touch_action(const goal__sim *m, int32_t r, uint32_t i) {
+    if (r < 0) return;
     GOAL__SIM_PREFETCH(m->x.recs[r] + 2u * i);
     GOAL__SIM_PREFETCH(&m->need[m->x.base[r] + i]);
 }
 /* An arrival's receive is the first posted one, most of the time. */
 static void goal__sim_touch_posted(const goal__sim *m, const goal__sim_item *e, int deep) {
-    uint32_t t = m->rk[e->rank].posted;
-    if (!(e->ref & GOAL__SIM_START) || t == GOAL__SIM_NONE) return;
-    if (!deep) GOAL__SIM_PREFETCH(&m->q.e[t]);
-    else goal__sim_touch_action(m, e->rank, m->q.e[m->q.e[t].next].ref);
+    uint32_t h;
+    if (e->rank < 0 || !(e->ref & GOAL__SIM_START) || (h = m->rk[e->rank].posted) == GOAL__SIM_NONE) return;
+    if (!deep) GOAL__SIM_PREFETCH(&m->q.e[h]);
+    else goal__sim_touch_action(m, e->rank, m->q.e[h].ref);
 }
 static void goal__sim_ahead(const goal__sim *m, const goal__sim_run *r) {
     size_t k = r->head + GOAL__SIM_AHEAD;
@@ -1253,7 +1445,7 @@ static void goal__sim_emit(const goal__sim *m, goal_sim_event_kind k, int32_t ra
 static goal_status goal__sim_calc(goal__sim *m, const goal_schedule *s, const goal_action *a, goal__sim_ev ev) {
     uint64_t cost = a->kind == GOAL_CALC ? a->cost : a->kind == GOAL_EXEC ? a->buf.size : 0u;
     uint64_t *c = goal__sim_cpu(m, ev.rank, a->cpu);
-    if (*c > ev.time) { ev.time = *c; return goal__sim_later(m, ev); }
+    if (*c > ev.time) { ev.time = *c; return goal__sim_later(m, ev, GOAL__SIM_W_CALC, a->cpu, 0); }
     *c = goal__sim_add(m, ev.time, goal__sim_mul(m, cost, GOAL__SIM_PS));
     if (m->over) return goal__sim_overflowed(m, ev.rank, ev.ref);
     goal__sim_emit(m, GOAL_SIM_EV_CALC, ev.rank, (int32_t)ev.ref, -1, -1, a->cpu, ev.time, *c, cost);
@@ -1276,7 +1468,7 @@ static goal_status goal__sim_send(goal__sim *m, const goal_schedule *s, const go
     uint64_t t = ev.time, arrive;
     goal__sim_msg *msg;
     uint32_t id;
-    if (goal__sim_max(*c, *ns) > t) { ev.time = goal__sim_max(*c, *ns); return goal__sim_later(m, ev); }
+    if (goal__sim_max(*c, *ns) > t) { ev.time = goal__sim_max(*c, *ns); return goal__sim_later(m, ev, GOAL__SIM_W_SEND, a->cpu, a->nic); }
     *c = goal__sim_after(m, t, m->o, a->buf.size, m->O);
     *ns = goal__sim_after(m, t, m->g, a->buf.size, m->G);
     arrive = goal__sim_add(m, goal__sim_add(m, t, m->o), m->L);
@@ -1323,7 +1515,7 @@ static goal_status goal__sim_recv(goal__sim *m, const goal_schedule *s, const go
     uint32_t id;
     goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
     if ((id = goal__simq_take(&m->q, &rk->unexp, a->peer, a->tag, goal__sim_unexp_key, m, ev.rank)) == GOAL__SIM_NONE)
-        return goal__simq_push(&m->q, &m->x.a, &rk->posted, ev.ref);
+        return goal__simq_push(&m->q, &m->x.a, &rk->posted, a->peer, ev.ref);
     if (a->buf.size > m->S) goal__sim_rendezvous(m, &m->msg[id], a->cpu, a->nic, ev.time);
     goal__sim_complete(m, s, ev.ref);
     goal__sim_msg_free(m, id);
@@ -1339,7 +1531,7 @@ static goal_status goal__sim_arrive(goal__sim *m, goal__sim_ev ev) {
     uint64_t t = ev.time;
     uint32_t e;
     int32_t recv;
-    if (goal__sim_max(*c, *nr) > t) { ev.time = goal__sim_max(*c, *nr); return goal__sim_later(m, ev); }
+    if (goal__sim_max(*c, *nr) > t) { ev.time = goal__sim_max(*c, *nr); return goal__sim_later(m, ev, GOAL__SIM_W_ARRIVE, msg.cpu, msg.nic); }
     /* LogGOPSim charges max((s-1) O, (s-1) G); for 0 bytes in compat, of the wrapped values */
     if (!msg.size && m->compat) *c = t + m->o + goal__sim_max(~(uint64_t)0 * m->O, ~(uint64_t)0 * m->G);
     else *c = goal__sim_after(m, t, m->o, msg.size, goal__sim_max(m->O, m->G));
@@ -1349,7 +1541,7 @@ static goal_status goal__sim_arrive(goal__sim *m, goal__sim_ev ev) {
     recv = e != GOAL__SIM_NONE ? (int32_t)e : -1;
     goal__sim_emit(m, GOAL_SIM_EV_MSG, msg.src, (int32_t)msg.send, ev.rank, recv, msg.cpu, msg.sent, t, msg.size);
     goal__sim_emit(m, GOAL_SIM_EV_RECV, ev.rank, recv, msg.src, (int32_t)msg.send, msg.cpu, t, *c, msg.size);
-    if (e == GOAL__SIM_NONE) return goal__simq_push(&m->q, &m->x.a, &m->rk[ev.rank].unexp, id);
+    if (e == GOAL__SIM_NONE) return goal__simq_push(&m->q, &m->x.a, &m->rk[ev.rank].unexp, msg.src, id);
     if (msg.size > m->S) goal__sim_rendezvous(m, &msg, msg.cpu, msg.nic, t);
     {
         goal_schedule s;
@@ -1369,6 +1561,28 @@ static goal_status goal__sim_event(goal__sim *m, goal__sim_ev ev) {
     if (a.kind == GOAL_SEND) return goal__sim_send(m, &s, &a, ev);
     if (a.kind == GOAL_RECV) return goal__sim_recv(m, &s, &a, ev);
     return goal__sim_calc(m, &s, &a, ev);
+}
+
+static uint64_t goal__sim_wait_clock(goal__sim *m, const goal__sim_wait *w) {
+    uint64_t c = *goal__sim_cpu(m, w->rank, w->cpu);
+    if (w->kind == GOAL__SIM_W_CALC) return c;
+    return goal__sim_max(c, *goal__sim_nic(m, w->rank, w->nic, w->kind == GOAL__SIM_W_ARRIVE));
+}
+/* A class's token came up at ev.time: its least member runs (or waits again), and the
+   token moves on to the next member, when the class's resources are free. */
+static goal_status goal__sim_token(goal__sim *m, goal__sim_ev ev) {
+    uint32_t k = (uint32_t)(-(ev.rank + 1));
+    goal__sim_item it;
+    goal__sim_ev mine;
+    goal_status st;
+    if (!m->wt[k].queued || m->wt[k].gen != ev.ref) return GOAL_OK;   /* stale */
+    m->wt[k].queued = 0;
+    it = goal__sim_wait_pop(&m->wt[k]);
+    mine.time = ev.time; mine.seq = it.seq; mine.rank = m->wt[k].rank; mine.ref = it.ref;
+    if ((st = goal__sim_event(m, mine)) != GOAL_OK) return st;
+    if (m->wt[k].queued) return GOAL_OK;
+    if (!m->wt[k].n) { goal__sim_wait_drop(m, k); return GOAL_OK; }
+    return goal__sim_wait_token(m, k, goal__sim_max(ev.time, goal__sim_wait_clock(m, &m->wt[k])));
 }
 
 /* ---- >>> simulate: set-up, run, result --------------------------------------------------- */
@@ -1402,10 +1616,12 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
         return GOAL_ERR_ARG;
     m->S = d->S == 0 ? 65535u : d->S < 0 ? 0u : (uint64_t)d->S;
     m->compat = d->loggopsim_compat; m->event_fn = d->event_fn; m->user = d->user;
-    m->q.freel = m->freem = m->freebk = m->lastbk = GOAL__SIM_NONE;
+    m->q.freel = m->freem = m->freebk = m->lastbk = m->freewt = GOAL__SIM_NONE;
     m->need = (uint32_t *)goal__new(&m->x.a, m->x.n, sizeof(uint32_t));
     m->rk = (goal__sim_rank *)goal__new(&m->x.a, p, sizeof(goal__sim_rank));
-    if (!m->need || !m->rk) return GOAL_ERR_NOMEM;
+    m->waits = (uint32_t *)goal__new(&m->x.a, p, sizeof(uint32_t));
+    if (!m->need || !m->rk || !m->waits) return GOAL_ERR_NOMEM;
+    memset(m->waits, 0xFF, p * sizeof(uint32_t));
     goal__sim_scan(m);
     m->more = (uint64_t *)goal__new(&m->x.a, p * m->nmore, sizeof(uint64_t));
     if (!m->more) return GOAL_ERR_NOMEM;
@@ -1452,7 +1668,8 @@ static goal_status goal__sim_sweep(goal__sim *m) {
 static goal_status goal__sim_loop(goal__sim *m) {
     goal_status st = goal__sim_sweep(m);
     while (st == GOAL_OK && m->nbh) {
-        st = goal__sim_event(m, goal__sim_next(m));
+        goal__sim_ev ev = goal__sim_next(m);
+        st = ev.rank < 0 ? goal__sim_token(m, ev) : goal__sim_event(m, ev);
         if (st == GOAL_OK) st = goal__sim_flush(m);
     }
     m->events = m->seq;
@@ -1465,6 +1682,8 @@ static void goal__sim_free(goal__sim *m) {
     goal__free(a, m->ready); goal__free(a, m->ind); goal__free(a, m->bh); goal__free(a, m->tab);
     for (k = 0; k < m->nbk; k++) { goal__free(a, m->bk[k].run[0].it); goal__free(a, m->bk[k].run[1].it); }
     goal__free(a, m->bk);
+    for (k = 0; k < m->nwt; k++) goal__free(a, m->wt[k].heap);
+    goal__free(a, m->wt); goal__free(a, m->waits);
     goal__simq_free(&m->q, a);
     goal__simw_free(&m->x);
 }
@@ -1490,7 +1709,8 @@ static size_t goal__sim_stuck_add(goal_sim_result *out, size_t k, int32_t r, uin
     if (out) { out->stuck[k] = goal__sim_ref(r, (int32_t)i); out->stuck_started[k] = (uint8_t)started; }
     return k + 1;
 }
-/* Lists the actions that never completed and the sends whose message nobody took. */
+/* Lists the actions that never completed and the eager sends (completed) whose message
+   nobody took; a rendezvous send in that queue is listed once, as an action. */
 static size_t goal__sim_stuck_walk(const goal__sim *m, goal_sim_result *out) {
     size_t k = 0;
     int32_t r;
@@ -1500,10 +1720,9 @@ static size_t goal__sim_stuck_walk(const goal__sim *m, goal_sim_result *out) {
             if (m->need[b + i] != GOAL__SIM_DONE) k = goal__sim_stuck_add(out, k, r, i, m->need[b + i] == 0);
         if (t == GOAL__SIM_NONE) continue;
         do {
-            const goal__sim_msg *msg;
+            const goal__sim_msg *msg = &m->msg[m->q.e[t].ref];
             t = m->q.e[t].next;
-            msg = &m->msg[m->q.e[t].ref];
-            k = goal__sim_stuck_add(out, k, msg->src, msg->send, 1);
+            if (m->need[m->x.base[msg->src] + msg->send] == GOAL__SIM_DONE) k = goal__sim_stuck_add(out, k, msg->src, msg->send, 1);
         } while (t != m->rk[r].unexp);
     }
     return k;

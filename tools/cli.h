@@ -37,6 +37,7 @@ int cli_help(int argc, char **argv);                  /* goal help [VERB|--markd
 int cli_help_all(void *f);                            /* every synopsis on f (a FILE *); 0 on stdout, else 2 */
 /* Runs a verb; after ~2 s, with standard error a terminal, shows a progress line. */
 int cli_progress_run(cli_verb_fn fn, int argc, char **argv);
+void cli_progress_end(void);   /* stops and erases the progress line, if one runs */
 int cli_help_verb(const char *verb);                  /* VERB's usage on stdout; 0, or 2 if unknown */
 /* The closest of n words (or a NULL-terminated list when n < 0) to word, NULL if none is close. */
 const char *cli_suggest(const char *word, const char *const *words, int n);
@@ -57,9 +58,22 @@ int cli_fail(const char *fmt, ...);                  /* "goal: ..." on stderr; r
 int cli_read(const char *path, char **data, size_t *len);
 /* Reads a world: a world file (by its magic) or text in either dialect. Returns 0 or 1. */
 int cli_load_world(const char *path, goal_world **w);
+/* For the verbs that keep state per rank and per action of the whole world (check, sim,
+   dot, trace, svg, run, analyze): 0 when about CLI_WORLD_BYTES per rank and per action fit
+   the memory limit, else 1 after a message naming the counts. */
+#define CLI_WORLD_BYTES 64u
+int cli_world_fits(const char *path, const goal_world *w);
 /* Opens OUT for writing ("-" or NULL = standard output); returns NULL after a message. */
 void *cli_open_out(const char *path);
 int cli_close_out(void *f);                          /* 0, or 1 after a message */
+/* Closes OUT from cli_open_out: a file is renamed into place when keep and all went well,
+   else removed (the old OUT stays). 0, or 1 after a message. */
+int cli_finish_out(void *f, int keep);
+/* The memory limit (--max-memory, default half the physical memory); cli_fits is 0 when
+   bytes fit, else 1 after "WHAT: needs about N MB, more than the memory limit ...". */
+uint64_t cli_memory_limit(void);
+int cli_fits(const char *what, uint64_t bytes);
+const char *cli_s(unsigned long long n);             /* "s" unless n is 1: "1 error", "2 errors" */
 int cli_write_file(void *user, const char *data, size_t len);   /* a goal_write_fn on a FILE* */
 /* Option helpers: is argv[*i] the option name (taking a value)? Sets *val and advances. */
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **val);

@@ -125,7 +125,7 @@ static int an_replace(const goal_world *w, const goal_analyze_result *r, goal_an
     if (rc) return cli_fail("analyze: %s", err.msg);
     if (!(f = cli_open_out(path))) { goal_world_destroy(nw); return CLI_BAD_INPUT; }
     rc = goal_world_write(nw, GOAL_DIALECT_PAPER, cli_write_file, f) != GOAL_OK;
-    rc |= cli_close_out(f);
+    rc |= cli_finish_out(f, !rc);
     goal_world_destroy(nw);
     return rc ? cli_fail("analyze: cannot write %s", path) : CLI_OK;
 }
@@ -141,7 +141,8 @@ int cli_analyze(int argc, char **argv) {
     memset(&rd, 0, sizeof rd);
     memset(&d, 0, sizeof d);
     if ((rc = an_args(argc, argv, &file, &mode, &out, &rd)) || (rc = cli_load_world(file, &w))) return rc;
-    if (mode == AN_WAITS) rc = an_waits(w);
+    if (cli_world_fits(file, w)) rc = CLI_BAD_INPUT;
+    else if (mode == AN_WAITS) rc = an_waits(w);
     else if (goal_analyze(w, &d, &r, &err) != GOAL_OK) rc = cli_fail("%s: %s", file, err.msg);
     else {
         if (mode == AN_DATAFLOW) an_dataflow(&r);

@@ -1,6 +1,7 @@
 /* goal demo: the story of libgoal in one run, on an embedded default — generate two
    algorithms for a small p, verify them, simulate them, run them in-process with the data
    checked, and draw them, printing where the pictures are. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,12 +12,25 @@
 
 enum { DEMO_P = 8 };
 
-/* Opens DIR/NAME.EXT for writing; NULL after a message. */
+/* Opens DIR/NAME.EXT for writing (cli_open_out: renamed into place when complete); NULL
+   after a message. */
 static FILE *demo_open(const char *dir, const char *name, const char *ext, char *path, size_t len) {
-    FILE *f;
     snprintf(path, len, "%s/%s.%s", dir, name, ext);
-    if (!(f = fopen(path, "wb"))) cli_fail("demo: cannot write %s", path);
-    return f;
+    return (FILE *)cli_open_out(path);
+}
+/* mkdir -p DIR: every missing parent too. 0, or 1 after a message. */
+static int demo_mkdir(const char *dir) {
+    char path[1024];
+    size_t k, n = strlen(dir);
+    if (n >= sizeof path) return cli_fail("demo: %s: name too long", dir);
+    memcpy(path, dir, n + 1);
+    for (k = 1; k <= n; k++) {
+        if (path[k] != '/' && path[k] != 0) continue;
+        path[k] = 0;
+        if (mkdir(path, 0777) != 0 && errno != EEXIST) return cli_fail("demo: cannot create %s: %s", path, strerror(errno));
+        path[k] = k < n ? '/' : 0;
+    }
+    return CLI_OK;
 }
 static int demo_pictures(const char *dir, const char *name, const goal_world *w, const goal_sim_desc *sd) {
     char path[1024];
@@ -93,7 +107,7 @@ int cli_demo(int argc, char **argv) {
         else if (argv[i][0] == '-') return cli_unknown_option("demo", argv[i]);
         else return cli_usage("demo: unknown argument '%s'", argv[i]);
     }
-    mkdir(dir, 0777);
+    if (demo_mkdir(dir)) return CLI_BAD_INPUT;
     printf("libgoal %s: one rank's part of a collective is a DAG of send, recv and exec actions.\n", goal_version());
     memset(&d, 0, sizeof d);
     d.algo = "bcast_binomial"; d.count = 4; d.dtype = GOAL_INT32; d.op = GOAL_OP_SUM;

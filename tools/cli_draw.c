@@ -11,7 +11,7 @@ static int draw_out(const goal_world *w, const char *out, goal_status (*draw)(co
     int rc;
     if (!f) return CLI_BAD_INPUT;
     st = draw(w, d, cli_write_file, f);
-    rc = cli_close_out(f);
+    rc = cli_finish_out(f, st == GOAL_OK);
     if (st == GOAL_ERR_DEADLOCK) { cli_fail("%s (run goal sim FILE for the stuck actions)", goal_strerror(st)); return CLI_DEADLOCK; }
     if (st == GOAL_ERR_LIMIT) return cli_fail("simulated time overflows (past 2^64-1 ps) or 2^31 actions (goal sim FILE says which)");
     if (st != GOAL_OK) return cli_fail("%s", goal_strerror(st));
@@ -25,7 +25,7 @@ static int timeline(int argc, char **argv, goal_status (*draw)(const goal_world 
     memset(&d, 0, sizeof d);
     rc = cli_sim_args(argc, argv, &file, &d, &out);
     if (rc || (rc = cli_load_world(file, &w))) return rc;
-    rc = draw_out(w, out, draw, &d);
+    rc = cli_world_fits(file, w) ? CLI_BAD_INPUT : draw_out(w, out, draw, &d);
     goal_world_destroy(w);
     return rc;
 }
@@ -50,11 +50,12 @@ int cli_dot(int argc, char **argv) {
         else rest[nrest++] = argv[i];
     }
     if ((rc = cli_sim_args(nrest, rest, &file, NULL, &out)) || (rc = cli_load_world(file, &w))) return rc;
-    if (rank >= goal_world_nranks(w)) rc = cli_fail("dot: rank %lld is out of range (%d ranks)", rank, goal_world_nranks(w));
+    if (rank < 0 && cli_world_fits(file, w)) rc = CLI_BAD_INPUT;
+    else if (rank >= goal_world_nranks(w)) rc = cli_fail("dot: rank %lld is out of range (%d ranks)", rank, goal_world_nranks(w));
     else if (!(f = cli_open_out(out))) rc = CLI_BAD_INPUT;
     else {
         st = goal_sim_write_dot_with(w, (int)rank, &dd, cli_write_file, f);
-        rc = cli_close_out(f);
+        rc = cli_finish_out(f, st == GOAL_OK);
         if (st != GOAL_OK) rc = cli_fail("dot: %s", goal_strerror(st));
     }
     goal_world_destroy(w);

@@ -38,16 +38,19 @@ static int parse_op(const char *s, goal_op *op) {
         if (strcmp(goal_op_name((goal_op)i), s) == 0) { *op = (goal_op)i; return 1; }
     return 0;
 }
-/* "0-7,9" -> ranks; returns the count, or -1 when malformed. */
+/* "0-7,9" -> ranks; returns the count, -1 when malformed, -2 when longer than LIST_MAX. */
+#define LIST_MAX (1 << 30)     /* as many entries as ranks (-p) */
 static int parse_list(const char *s, int **out) {
-    int n = 0, cap = 16, *v = (int *)malloc(cap * sizeof(int));
+    size_t n = 0, cap = 16;
+    int *v = (int *)malloc(cap * sizeof(int));
     while (v && *s) {
         char *end;
         long a = strtol(s, &end, 10), b = a;
-        if (end == s || a < 0 || a > 1 << 30) break;
-        if (*end == '-') { s = end + 1; b = strtol(s, &end, 10); if (end == s || b < a || b > 1 << 30) break; }
+        if (end == s || a < 0 || a > LIST_MAX) break;
+        if (*end == '-') { s = end + 1; b = strtol(s, &end, 10); if (end == s || b < a || b > LIST_MAX) break; }
+        if ((size_t)(b - a) >= LIST_MAX - n) { free(v); return -2; }
         for (; a <= b; a++) {
-            if (n == cap) { int *nv = (int *)realloc(v, (size_t)(cap *= 2) * sizeof(int)); if (!nv) { free(v); return -1; } v = nv; }
+            if (n == cap) { int *nv = (int *)realloc(v, (cap *= 2) * sizeof(int)); if (!nv) { free(v); return -1; } v = nv; }
             v[n++] = (int)a;
         }
         s = end;
@@ -56,7 +59,7 @@ static int parse_list(const char *s, int **out) {
     }
     if (!v || *s || n == 0) { free(v); return -1; }
     *out = v;
-    return n;
+    return (int)n;
 }
 
 /* "3,0,5" -> counts (each 0..2^31-1); returns how many, or -1 when malformed. */
@@ -110,22 +113,22 @@ static int gen_option(int argc, char **argv, int *i, gen_opts *o, const char *ve
     long long x;
     int **slot = NULL, *list, n, *count = NULL;
     if (cli_opt(argc, argv, i, "-p", &v)) {
-        if (!cli_int(v, 1, 1 << 30, &o->p)) return cli_usage("%s: -p takes a number of ranks >= 1", verb);
+        if (!cli_int(v, 1, 1 << 30, &o->p)) return cli_usage("%s: -p takes a number of ranks from 1 to %d", verb, 1 << 30);
     } else if (cli_opt(argc, argv, i, "--root", &v)) {
-        if (!cli_int(v, 0, 1 << 30, &x)) return cli_usage("%s: --root takes a rank", verb);
+        if (!cli_int(v, 0, 1 << 30, &x)) return cli_usage("%s: --root takes a rank from 0 to %d", verb, 1 << 30);
         o->d.root = (int)x;
     } else if (cli_opt(argc, argv, i, "--size", &v)) {
-        if (!cli_int(v, 0, 1LL << 50, &x)) return cli_usage("%s: --size takes bytes", verb);
+        if (!cli_int(v, 0, 1LL << 50, &x)) return cli_usage("%s: --size takes bytes from 0 to 2^50", verb);
         o->d.count = (uint64_t)x;   /* bytes for now: divided by the type size at the end */
     } else if (cli_opt(argc, argv, i, "--type", &v)) {
         if (!v || !parse_type(v, &o->d.dtype)) return cli_usage("%s: --type takes int8..int64, uint8..uint64, float32 or float64", verb);
     } else if (cli_opt(argc, argv, i, "--op", &v)) {
         if (!v || !parse_op(v, &o->d.op)) return cli_usage("%s: --op takes max min sum prod land lor lxor band bor bxor copy", verb);
     } else if (cli_opt(argc, argv, i, "--nway", &v)) {
-        if (!cli_int(v, 1, 1 << 30, &x)) return cli_usage("%s: --nway takes a number >= 1", verb);
+        if (!cli_int(v, 1, 1 << 30, &x)) return cli_usage("%s: --nway takes a number from 1 to %d", verb, 1 << 30);
         o->d.nway = (int)x;
     } else if (cli_opt(argc, argv, i, "--segment", &v)) {
-        if (!cli_int(v, 1, 1LL << 50, &x)) return cli_usage("%s: --segment takes bytes >= 1", verb);
+        if (!cli_int(v, 1, 1LL << 50, &x)) return cli_usage("%s: --segment takes bytes from 1 to 2^50", verb);
         o->d.segment = (uint64_t)x;
     } else if (cli_opt(argc, argv, i, "--counts", &v)) {
         if (!v) return cli_usage("%s: --counts takes element counts: 3,0,5", verb);
@@ -143,7 +146,8 @@ static int gen_option(int argc, char **argv, int *i, gen_opts *o, const char *ve
     } else return -1;
     if (!slot) return 0;
     if (*slot) return cli_usage("%s: %s given twice", verb, argv[*i - 1]);
-    if (!v || (n = parse_list(v, &list)) < 0) return cli_usage("%s: a LIST is ranks and ranges: 0-7,9", verb);
+    if (v && (n = parse_list(v, &list)) == -2) return cli_usage("%s: a LIST holds at most %d ranks", verb, LIST_MAX);
+    if (!v || n < 0) return cli_usage("%s: a LIST is ranks and ranges: 0-7,9", verb);
     *slot = list;
     *count = n;
     return 0;
@@ -174,7 +178,10 @@ static int gen_parse(int argc, char **argv, gen_opts *o, int run) {
         else if (run && strcmp(argv[i], "--threads") == 0) o->threads = 1;
         else if (run && cli_opt(argc, argv, &i, "--seed", &v)) {
             if (!cli_int(v, 0, 1LL << 62, &o->seed)) return cli_usage("run: --seed takes a number");
-        } else if (!run && cli_opt(argc, argv, &i, "-o", &v)) o->out = v;
+        } else if (!run && cli_opt(argc, argv, &i, "-o", &v)) {
+            if (!v) return cli_usage("gen: -o needs a file name");
+            o->out = v;
+        }
         else if (argv[i][0] == '-') return cli_unknown_option(verb, argv[i]);
         else if (o->d.algo) return cli_usage("%s: one algorithm only ('%s' and '%s')", verb, o->d.algo, argv[i]);
         else o->d.algo = argv[i];
@@ -182,6 +189,8 @@ static int gen_parse(int argc, char **argv, gen_opts *o, int run) {
     if (!o->d.algo) return cli_usage("%s: ALGO missing (goal gen --list)", verb);
     if (!cli_algo_name(o->d.algo)) return cli_unknown_algo(verb, o->d.algo);
     o->d.algo = cli_algo_name(o->d.algo);   /* Schedgen's names too */
+    if ((o->d.participants || o->d.receivers) && !(goal_algo_find(o->d.algo)->flags & GOAL_ALGO_SETS))
+        return cli_usage("%s: %s takes no participant or receiver set (--participants, --receivers)", verb, o->d.algo);
     if (!o->p) return cli_usage("%s: -p N missing", verb);
     es = goal_dtype_size(o->d.dtype);
     if (o->d.count % es) return cli_usage("%s: --size %llu is not a whole number of %s elements", verb,
@@ -192,22 +201,57 @@ static int gen_parse(int argc, char **argv, gen_opts *o, int run) {
 
 int cli_is_algo(const char *name) { return cli_algo_name(name) != NULL; }
 
+/* Sizes checked before anything is built: segments make actions (a world holds fewer than
+   2^31, each costing about GEN_ACTION_BYTES while built), and `run` holds every rank's
+   buffers three times over (input, output, the reference copies). 0, or 1 after a message. */
+#define GEN_ACTION_BYTES 64u
+static uint64_t gen_mul(uint64_t a, uint64_t b) { return a && b > UINT64_MAX / a ? UINT64_MAX : a * b; }
+static int gen_fits(const gen_opts *o, int run) {
+    uint64_t bytes = o->d.count * goal_dtype_size(o->d.dtype), seg = o->d.segment ? o->d.segment : 1024u, nseg = 1, bin, bout, need;
+    if (goal_algo_find(o->d.algo)->flags & GOAL_ALGO_SEGMENTED) nseg = bytes / seg + 1u;   /* goal_algos.h's default 1024 */
+    if (nseg > 0x7FFFFFFFull / (uint64_t)o->p)
+        return cli_fail("%s: --size %llu in --segment %llu pieces on %lld ranks makes %llu segments per rank: more than a world "
+                        "holds (fewer than 2^31 actions)", run ? "run" : "gen", (unsigned long long)bytes, (unsigned long long)seg,
+                        o->p, (unsigned long long)nseg);
+    need = nseg * (uint64_t)o->p * GEN_ACTION_BYTES;
+    if (run) {
+        ac_blocks(ac_coll_of(o->d.algo), (int)o->p, &bin, &bout);
+        need = gen_mul(gen_mul(gen_mul(3u * (bin + bout), bytes), (uint64_t)o->p), 1u) + need;
+    }
+    return cli_fits(run ? "run" : "gen", need);
+}
+
+/* Paper-dialect text starts with "num_ranks N;" (the writer leaves it out where the ranks
+   named imply it), so that a file cut after a rank block keeps its size and its missing
+   ranks show up as unmatched messages. */
+typedef struct gen_paper { void *f; long long p; int started; } gen_paper;
+static int gen_write_paper(void *user, const char *data, size_t len) {
+    gen_paper *g = (gen_paper *)user;
+    if (!g->started++ && (len < 9 || memcmp(data, "num_ranks", 9) != 0) && fprintf((FILE *)g->f, "num_ranks %lld;\n", g->p) < 0)
+        return -1;
+    return cli_write_file(g->f, data, len);
+}
+
 int cli_gen(int argc, char **argv) {
     gen_opts o;
     goal_world *w = NULL;
     goal_error err;
+    gen_paper paper;
     void *f;
     int rc, i;
     if (argc == 2 && strcmp(argv[1], "--list") == 0) {
         const goal_algo_info *a;
         for (i = 0; (a = goal_algo_list(i)) != NULL; i++) printf("%-24s %s\n", a->name, a->description);
-        return CLI_OK;
+        return cli_close_out(stdout);
     }
-    if ((rc = gen_parse(argc, argv, &o, 0)) != 0) { gen_free(&o); return rc; }
+    if ((rc = gen_parse(argc, argv, &o, 0)) != 0 || (rc = gen_fits(&o, 0)) != 0) { gen_free(&o); return rc; }
     if (goal_algo_world(&w, &o.d, (int)o.p, &err) != GOAL_OK) { gen_free(&o); return cli_fail("gen: %s", err.msg); }
     rc = (f = cli_open_out(o.out)) ? CLI_OK : CLI_BAD_INPUT;
-    if (f && goal_world_write(w, o.dialect, cli_write_file, f) != GOAL_OK) rc = cli_fail("gen: write error");
-    if (f && cli_close_out(f) != CLI_OK) rc = CLI_BAD_INPUT;
+    paper.f = f; paper.p = o.p; paper.started = 0;
+    if (f && goal_world_write(w, o.dialect, o.dialect == GOAL_DIALECT_PAPER ? gen_write_paper : cli_write_file,
+                              o.dialect == GOAL_DIALECT_PAPER ? (void *)&paper : f) != GOAL_OK)
+        rc = cli_fail("gen: write error");
+    if (f && cli_finish_out(f, rc == CLI_OK) != CLI_OK) rc = CLI_BAD_INPUT;
     goal_world_destroy(w);
     gen_free(&o);
     return rc;
@@ -219,7 +263,7 @@ int cli_run_algo(int argc, char **argv) {
     ac_result res;
     goal_status st;
     int rc;
-    if ((rc = gen_parse(argc, argv, &o, 1)) != 0) { gen_free(&o); return rc; }
+    if ((rc = gen_parse(argc, argv, &o, 1)) != 0 || (rc = gen_fits(&o, 1)) != 0) { gen_free(&o); return rc; }
     memset(&err, 0, sizeof err);
     st = ac_check(&o.d, (int)o.p, o.threads, (uint64_t)o.seed, &res, &err);
     gen_free(&o);
@@ -231,7 +275,7 @@ int cli_run_algo(int argc, char **argv) {
         return CLI_BAD_INPUT;
     }
     printf("ok\n");
-    return CLI_OK;
+    return cli_close_out(stdout);
 }
 
 int cli_algo_verify(const struct goal_algo_desc *d, int p, char *msg, size_t len) {

@@ -120,6 +120,7 @@ int cli_help_all(void *out) {
     for (k = 0; k < cli_nverbs; k++) fprintf(f, "  goal %s %s\n      %s\n", cli_verbs[k].name, cli_verbs[k].usage, cli_verbs[k].summary);
     fprintf(f, "  goal VERB --help | goal help VERB   one verb's options and their defaults\n"
                "  goal --version                     the version of libgoal\n"
+               "  goal --max-memory BYTES VERB ...   refuse inputs needing more (default: half the memory)\n"
                "exit status: 0 success, 1 bad input, 2 bad usage, 3 deadlock\n");
     return f == stdout ? CLI_OK : CLI_USAGE;
 }

@@ -32,7 +32,7 @@ static int write_world(const goal_world *w, goal_dialect d, const char *out) {
     goal_status st;
     if (!f) return CLI_BAD_INPUT;
     st = goal_world_write(w, d, cli_write_file, f);
-    if (cli_close_out(f) || st != GOAL_OK) return st != GOAL_OK ? cli_fail("%s", goal_strerror(st)) : CLI_BAD_INPUT;
+    if (cli_finish_out(f, st == GOAL_OK) || st != GOAL_OK) return st != GOAL_OK ? cli_fail("%s", goal_strerror(st)) : CLI_BAD_INPUT;
     return CLI_OK;
 }
 
@@ -58,7 +58,7 @@ int cli_asm(int argc, char **argv) {
     if (!(f = cli_open_out(out))) rc = CLI_BAD_INPUT;
     else {
         goal_status st = goal_world_save(w, cli_write_file, f);
-        rc = cli_close_out(f);
+        rc = cli_finish_out(f, st == GOAL_OK);
         if (st != GOAL_OK) rc = cli_fail("%s: %s", out, goal_strerror(st));
     }
     goal_world_destroy(w);

@@ -52,29 +52,39 @@ static int reads_terminal(int argc, char **argv) {
     return 0;
 }
 
+/* The progress line of this process's verb, while one runs (the tool runs one verb). */
+static struct { progress p; pthread_t th; int running; } cli_prog;
+
+void cli_progress_end(void) {
+    progress *p = &cli_prog.p;
+    if (!cli_prog.running) return;
+    cli_prog.running = 0;
+    pthread_mutex_lock(&p->lock);
+    p->done = 1;
+    pthread_cond_signal(&p->done_cv);
+    pthread_mutex_unlock(&p->lock);
+    pthread_join(cli_prog.th, NULL);
+    pthread_mutex_destroy(&p->lock);
+    pthread_cond_destroy(&p->done_cv);
+}
+
 int cli_progress_run(cli_verb_fn fn, int argc, char **argv) {
-    progress p;
-    pthread_t th;
+    progress *p = &cli_prog.p;
     const char *env = getenv("GOAL_PROGRESS_AFTER");
     int rc;
     static char outbuf[1 << 16], errbuf[1 << 12];
     if (!isatty(2) || reads_terminal(argc, argv)) return fn(argc, argv);
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     setvbuf(stderr, errbuf, _IOFBF, sizeof errbuf);
-    p.done = p.shown = 0;
-    p.verb = argv[0];
-    p.after_ms = env && *env ? atol(env) : 2000;
-    pthread_mutex_init(&p.lock, NULL);
-    pthread_cond_init(&p.done_cv, NULL);
-    if (pthread_create(&th, NULL, progress_main, &p) != 0) return fn(argc, argv);
+    p->done = p->shown = 0;
+    p->verb = argv[0];
+    p->after_ms = env && *env ? atol(env) : 2000;
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->done_cv, NULL);
+    if (pthread_create(&cli_prog.th, NULL, progress_main, p) != 0) return fn(argc, argv);
+    cli_prog.running = 1;
     rc = fn(argc, argv);
-    pthread_mutex_lock(&p.lock);
-    p.done = 1;
-    pthread_cond_signal(&p.done_cv);
-    pthread_mutex_unlock(&p.lock);
-    pthread_join(th, NULL);
-    pthread_mutex_destroy(&p.lock);
-    pthread_cond_destroy(&p.done_cv);
+    cli_progress_end();
     fflush(stderr);
     fflush(stdout);
     return rc;

@@ -61,6 +61,21 @@ static int names_algo(int argc, char **argv) {
     return strpbrk(argv[1], "./") == NULL;
 }
 
+/* Every slot of every rank is allocated and filled: their sum must fit the memory limit. */
+static int run_slots_fit(const char *path, const goal_schedule *s, int n, uint32_t nslots) {
+    uint64_t total = 0, size;
+    char what[300];
+    int i;
+    uint32_t j;
+    for (i = 0; i < n; i++)
+        for (j = 0; j < nslots; j++) {
+            size = goal_schedule_slot_size(&s[i], j);
+            total = size > UINT64_MAX - total ? UINT64_MAX : total + size;
+        }
+    snprintf(what, sizeof what, "%s: the slots of %d rank%s (%llu bytes)", path, n, cli_s((unsigned long long)n), (unsigned long long)total);
+    return cli_fits(what, total);
+}
+
 int cli_run(int argc, char **argv) {
     const char *path = NULL;
     int threads = 0, trace = 0, i, n, rc = CLI_OK;
@@ -85,6 +100,7 @@ int cli_run(int argc, char **argv) {
     if (trace && threads) return cli_usage("run: --trace steps ranks deterministically; drop --threads");
     memset(&c, 0, sizeof c);
     if (cli_load_world(path, &c.w)) return CLI_BAD_INPUT;
+    if (cli_world_fits(path, c.w)) { goal_world_destroy(c.w); return CLI_BAD_INPUT; }
     n = goal_world_nranks(c.w);
     c.s = (goal_schedule *)calloc((size_t)n, sizeof *c.s);
     if (!c.s) { rc = cli_fail("out of memory"); goto done; }
@@ -92,6 +108,7 @@ int cli_run(int argc, char **argv) {
         if (goal_world_schedule(c.w, i, &c.s[i]) != GOAL_OK) { rc = cli_fail("%s: rank %d has no schedule", path, i); goto done; }
         if (c.s[i].nslots > nslots) nslots = c.s[i].nslots;
     }
+    if ((rc = run_slots_fit(path, c.s, n, nslots)) != CLI_OK) goto done;
     slot = (goal_slot *)calloc((size_t)n * nslots, sizeof *slot);
     slots = (const goal_slot **)calloc((size_t)n, sizeof *slots);
     if (!slot || !slots) { rc = cli_fail("out of memory"); goto done; }
@@ -131,5 +148,5 @@ done:
     free(slots);
     free(c.s);
     goal_world_destroy(c.w);
-    return rc;
+    return cli_close_out(stdout) && rc == CLI_OK ? CLI_BAD_INPUT : rc;
 }

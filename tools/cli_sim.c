@@ -128,13 +128,16 @@ int cli_check(int argc, char **argv) {
     char line[400];
     int rc = cli_sim_args(argc, argv, &file, NULL, NULL);
     if (rc || (rc = cli_load_world(file, &w))) return rc;
+    if (cli_world_fits(file, w)) { goal_world_destroy(w); return CLI_BAD_INPUT; }
     memset(&d, 0, sizeof d);
     st = goal_sim_check(w, &d, &res);
     if (st != GOAL_OK && st != GOAL_ERR_MATCH) rc = cli_fail("check: %s", goal_strerror(st));
     for (k = 0; st == GOAL_ERR_MATCH && k < res.nfindings; k++)
         printf("%s\n", goal_sim_finding_text(w, &res.findings[k], line, sizeof line));
-    if (st == GOAL_OK) printf("ok: %d ranks, %lu messages matched\n", goal_world_nranks(w), (unsigned long)res.npairs);
-    if (st == GOAL_ERR_MATCH) rc = cli_fail("check: %lu errors, %lu warnings", (unsigned long)res.errors, (unsigned long)res.warnings);
+    if (st == GOAL_OK) printf("ok: %d rank%s, %lu message%s matched\n", goal_world_nranks(w), cli_s((unsigned long long)goal_world_nranks(w)),
+                             (unsigned long)res.npairs, cli_s(res.npairs));
+    if (st == GOAL_ERR_MATCH) rc = cli_fail("check: %lu error%s, %lu warning%s", (unsigned long)res.errors, cli_s(res.errors),
+                                          (unsigned long)res.warnings, cli_s(res.warnings));
     goal_sim_check_free(&res);
     goal_world_destroy(w);
     return cli_close_out(stdout) ? CLI_BAD_INPUT : rc;
@@ -161,8 +164,9 @@ static int sim_failed(const goal_world *w, const goal_sim_result *res, goal_stat
         fprintf(stderr, "goal: %s: %s\n", sim_action(w, res->stuck[k], what, sizeof what),
                 st == GOAL_ERR_MATCH ? "its message is never received" : res->stuck_started[k] ? "started, never matched" : "never starts");
     }
-    if (st == GOAL_ERR_MATCH) return cli_fail("sim: %lu messages were never received", (unsigned long)res->nstuck);
-    cli_fail("sim: deadlock: %lu actions never complete", (unsigned long)res->nstuck);
+    if (st == GOAL_ERR_MATCH)
+        return cli_fail("sim: %lu message%s never received", (unsigned long)res->nstuck, res->nstuck == 1 ? " was" : "s were");
+    cli_fail("sim: deadlock: %lu action%s never complete%s", (unsigned long)res->nstuck, cli_s(res->nstuck), res->nstuck == 1 ? "s" : "");
     return CLI_DEADLOCK;
 }
 
@@ -212,6 +216,7 @@ int cli_sim(int argc, char **argv) {
     }
     rc = cli_sim_args(n, argv, &file, &d, NULL);
     if (rc || (rc = cli_load_world(file, &w))) return rc;
+    if (cli_world_fits(file, w)) { goal_world_destroy(w); return CLI_BAD_INPUT; }
     if (verbose) sim_params(&d);
     st = critical ? goal_sim_timeline_run(w, &d, &t) : goal_sim_run(w, &d, res);
     if (!critical) t.ncritical = 0;
