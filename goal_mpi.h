@@ -133,6 +133,7 @@ typedef struct goal_mpi goal_mpi;
 typedef struct goal_mpi_desc {   /* zero-initialise, then set comm */
     MPI_Comm comm;               /* required: duplicated by goal_mpi_create */
     uint32_t tags;               /* tags per context (T above); default 64 */
+    uint32_t window;             /* requests of one channel with MPI at once (PROGRESS); default 64 */
     goal_allocator alloc;
 } goal_mpi_desc;
 
@@ -203,13 +204,11 @@ GOAL_API goal_status goal_mpi_algo_run(goal_mpi *m, const goal_algo_desc *d, con
 #include <stdio.h>
 #include <string.h>
 
-/* An MPI_Request lives in goal_req.word: an int in MPICH, a pointer in Open MPI. */
-typedef char goal_mpi__request_fits[sizeof(MPI_Request) <= sizeof(uint64_t) ? 1 : -1];
-
 typedef struct goal_mpi__entry {  /* one cached schedule */
     struct goal_mpi__entry *next;
     struct goal_mpi_request *idle; /* finished requests of this schedule, kept for reuse */
     goal_mpi_build_fn build_fn;
+    size_t nmsgs;                 /* sends and recvs: the most an execution has in flight */
     size_t keylen;
     goal_schedule sched;
     unsigned char key[1];         /* keylen bytes (allocated with the entry) */
@@ -225,6 +224,26 @@ struct goal_mpi_request {
     uint32_t context;
     goal_status st;               /* GOAL_PENDING until it finished */
 };
+
+typedef struct goal_mpi__rec {    /* a request in flight, behind goal_req.handle */
+    struct goal_mpi__rec *next, *prev;   /* in its channel (next: on the spare list) */
+    struct goal_mpi__chan *chan;  /* NULL once finished */
+    MPI_Request req;
+    int32_t status;               /* GOAL_PENDING until finished */
+    uint32_t context;
+    int recv;                     /* cancel completes a recv, releases a send */
+    void *data;                   /* what to post when it enters the window */
+    int count;
+} goal_mpi__rec;
+typedef struct goal_mpi__chan {   /* pending requests MPI matches in order (see channels) */
+    struct goal_mpi__chan *next;  /* in its hash bucket */
+    goal_mpi__rec *head, *tail;
+    goal_mpi__rec *waiting;       /* the first not yet posted (beyond the window), or NULL */
+    uint32_t posted;              /* requests with MPI */
+    int kind, peer, tag;          /* peer may be MPI_ANY_SOURCE; the MPI tag */
+    uint32_t slot;                /* place in the live list */
+} goal_mpi__chan;
+#define GOAL_MPI__UNREP_MASK 255u /* finished, not handed over: counted per context mod 256 */
 
 struct goal_mpi {
     MPI_Comm comm;                /* the duplicate */
@@ -242,9 +261,22 @@ struct goal_mpi {
     int notice_out[2];            /* of the notice this rank sent */
     MPI_Request notice_recv;
     MPI_Request *notice_sends;    /* size entries, once revoked */
-    MPI_Request *mreq;            /* test's scratch: cap + 1 requests, indices, statuses */
+    goal_mpi__chan **buckets;     /* channels by (kind, peer, MPI tag) */
+    uint32_t nbuckets, nchans;
+    goal_mpi__chan **live;        /* every channel (each has a head) */
+    size_t nlive, livecap;
+    goal_mpi__rec *spare;         /* finished records, for the next posts */
+    goal_mpi__chan *spare_chans;  /* empty channels, likewise */
+    size_t nrecs;                 /* records (and channels) provisioned */
+    size_t msgs;                  /* messages of the operations in flight */
+    uint32_t unrep[GOAL_MPI__UNREP_MASK + 1];
+    uint64_t moved;               /* requests finished so far */
+    uint64_t idle;                /* tests in a row in which none finished */
+    uint32_t window;              /* requests per channel with MPI at once */
+    MPI_Request *mreq;            /* test's scratch: cap + 1 requests, indices, statuses, channels */
     int *idx;
     MPI_Status *mst;
+    goal_mpi__chan **snap;
     int cap;
 };
 
@@ -272,8 +304,6 @@ static goal_status goal_mpi__mpi_failed(goal_mpi *m, int code, const char *call)
 }
 
 /* ---- >>> the transport ------------------------------------------------------------------ */
-static MPI_Request goal_mpi__get(const goal_req *q) { MPI_Request r; memcpy(&r, &q->word, sizeof r); return r; }
-static void goal_mpi__put(goal_req *q, MPI_Request r) { q->word = 0; memcpy(&q->word, &r, sizeof r); }
 
 static goal_status goal_mpi__revoked(goal_mpi *m) {
     return goal_mpi__say(&m->err, GOAL_ERR_TRANSPORT, m->rank, "rank %d revoked this communicator: %s",
@@ -291,10 +321,115 @@ static int goal_mpi__tag(goal_mpi *m, const goal_msg *msg) {
                              (unsigned long)m->tags - 1, (unsigned long)m->contexts - 1);
     return (int)(msg->context * m->tags + (uint32_t)msg->tag);
 }
+/* ---- >>> channels: what MPI matches in order ---------------------------------------------
+   MPI matches the sends (or the recvs) of one kind, peer, tag and communicator in posting
+   order: of a channel's pending requests, only the oldest can be the next to finish. So
+   test looks only at each channel's head (one Testsome over the live channels, then the
+   heads behind a finished one while they are done), and hands finished requests to the
+   executor in batches: an execution's n requests are scanned only when its finished ones are
+   n/16, or after n/64 tests in a row in which nothing finished (so that the scan costs no
+   more than the waiting it ends). A pipelined chain of s segments then costs O(1) per
+   segment, not O(s). */
+static goal_status goal_mpi__nomem(goal_mpi *m, const char *what) {
+    return goal_mpi__say(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: %s: out of memory", m->rank, what);
+}
+static uint32_t goal_mpi__hash(int kind, int peer, int tag) {
+    uint32_t h = (uint32_t)tag * 2654435761u ^ (uint32_t)peer * 40503u ^ (uint32_t)kind;
+    return h ^ (h >> 15);
+}
+static goal_mpi__chan **goal_mpi__bucket(goal_mpi *m, int kind, int peer, int tag) {
+    return &m->buckets[goal_mpi__hash(kind, peer, tag) & (m->nbuckets - 1)];
+}
+static int goal_mpi__rehash(goal_mpi *m) {
+    uint32_t nb = m->nbuckets ? 2 * m->nbuckets : 64, i;
+    goal_mpi__chan **old = m->buckets, *c;
+    uint32_t onb = m->nbuckets;
+    if (!(m->buckets = (goal_mpi__chan **)goal__calloc(&m->a, nb, sizeof *m->buckets))) { m->buckets = old; return 0; }
+    m->nbuckets = nb;
+    for (i = 0; i < onb; i++)
+        while ((c = old[i]) != NULL) {
+            goal_mpi__chan **b = goal_mpi__bucket(m, c->kind, c->peer, c->tag);
+            old[i] = c->next; c->next = *b; *b = c;
+        }
+    goal_mpi__free(m, old);
+    return 1;
+}
+/* The channel of (kind, peer, tag), made live (on the list test looks at) if it was not. */
+static goal_mpi__chan *goal_mpi__channel(goal_mpi *m, int kind, int peer, int tag) {
+    goal_mpi__chan *c, **b;
+    if (m->nchans >= m->nbuckets && !goal_mpi__rehash(m)) return NULL;
+    for (c = *(b = goal_mpi__bucket(m, kind, peer, tag)); c; c = c->next)
+        if (c->kind == kind && c->peer == peer && c->tag == tag) return c;
+    if (goal__reserve(&m->a, (void **)&m->live, &m->livecap, m->nlive + 1, sizeof *m->live) != GOAL_OK) return NULL;
+    if ((c = m->spare_chans) != NULL) m->spare_chans = c->next;
+    else if (!(c = (goal_mpi__chan *)goal_mpi__alloc(m, sizeof *c))) return NULL;
+    memset(c, 0, sizeof *c);
+    c->kind = kind; c->peer = peer; c->tag = tag;
+    c->next = *b; *b = c;
+    c->slot = m->nlive;
+    m->live[m->nlive++] = c;
+    m->nchans++;
+    return c;
+}
+/* An empty channel leaves the live list and the table (channels live as long as their requests). */
+static void goal_mpi__chan_drop(goal_mpi *m, goal_mpi__chan *c) {
+    goal_mpi__chan **b = goal_mpi__bucket(m, c->kind, c->peer, c->tag);
+    while (*b != c) b = &(*b)->next;
+    *b = c->next;
+    m->live[c->slot] = m->live[--m->nlive];
+    m->live[c->slot]->slot = c->slot;
+    m->nchans--;
+    c->next = m->spare_chans;   /* kept: the next collective reuses it without allocating */
+    m->spare_chans = c;
+}
+static void goal_mpi__unlink(goal_mpi *m, goal_mpi__rec *r) {
+    goal_mpi__chan *c = r->chan;
+    if (c->waiting == r) c->waiting = r->next;
+    if (r->prev) r->prev->next = r->next; else c->head = r->next;
+    if (r->next) r->next->prev = r->prev; else c->tail = r->prev;
+    r->chan = NULL;
+    if (!c->head) goal_mpi__chan_drop(m, c);
+}
+static goal_mpi__rec *goal_mpi__rec_new(goal_mpi *m) {
+    goal_mpi__rec *r = m->spare;
+    if (r) { m->spare = r->next; return r; }
+    return (goal_mpi__rec *)goal_mpi__alloc(m, sizeof *r);
+}
+static void goal_mpi__rec_free(goal_mpi *m, goal_mpi__rec *r) { r->next = m->spare; m->spare = r; }
+
+/* Hands r to MPI; a failure finishes r with MPI's words. */
+static goal_status goal_mpi__issue(goal_mpi *m, goal_mpi__rec *r) {
+    int rc = r->recv ? MPI_Irecv(r->data, r->count, MPI_BYTE, r->chan->peer, r->chan->tag, m->comm, &r->req)
+                     : MPI_Isend(r->data, r->count, MPI_BYTE, r->chan->peer, r->chan->tag, m->comm, &r->req);
+    if (rc != MPI_SUCCESS) { r->req = MPI_REQUEST_NULL; return goal_mpi__mpi_failed(m, rc, r->recv ? "MPI_Irecv" : "MPI_Isend"); }
+    r->chan->posted++;
+    return GOAL_OK;
+}
+/* Posts c's waiting requests while fewer than the window are with MPI. */
+static goal_status goal_mpi__fill(goal_mpi *m, goal_mpi__chan *c, uint32_t window) {
+    while (c->waiting && c->posted < window) {
+        goal_mpi__rec *r = c->waiting;
+        goal_status st = goal_mpi__issue(m, r);
+        if (st != GOAL_OK) return st;
+        c->waiting = r->next;
+    }
+    return GOAL_OK;
+}
+/* A recv from any source must come after every recv of its tag posted before it, or it could
+   take their messages: those waiting behind a window are posted now. */
+static goal_status goal_mpi__fill_tag(goal_mpi *m, int tag) {
+    size_t k;
+    goal_status st = GOAL_OK;
+    for (k = 0; k < m->nlive && st == GOAL_OK; k++)
+        if (m->live[k]->kind == GOAL_RECV && m->live[k]->tag == tag) st = goal_mpi__fill(m, m->live[k], UINT32_MAX);
+    return st;
+}
 static int goal_mpi__post(void *user, const goal_msg *msg, goal_req *req) {
     goal_mpi *m = (goal_mpi *)user;
-    MPI_Request r = MPI_REQUEST_NULL;
-    int tag = goal_mpi__tag(m, msg), rc;
+    goal_mpi__rec *r;
+    goal_mpi__chan *c;
+    int tag = goal_mpi__tag(m, msg), peer = msg->peer == GOAL_ANY ? MPI_ANY_SOURCE : msg->peer;
+    goal_status st = GOAL_OK;
     if (m->revoked) return goal_mpi__revoked(m);
     if (tag < 0) return tag;
     if (msg->size > INT_MAX)
@@ -303,44 +438,116 @@ static int goal_mpi__post(void *user, const goal_msg *msg, goal_req *req) {
     if (msg->peer >= m->size || (msg->peer < 0 && (msg->kind == GOAL_SEND || msg->peer != GOAL_ANY)))
         return goal_mpi__say(&m->err, GOAL_ERR_PEER, m->rank, "rank %d, action %d: peer %d of %d ranks", m->rank,
                              (int)msg->action, (int)msg->peer, m->size);
-    if (msg->kind == GOAL_SEND)
-        rc = MPI_Isend(msg->data, (int)msg->size, MPI_BYTE, msg->peer, tag, m->comm, &r);
-    else
-        rc = MPI_Irecv(msg->data, (int)msg->size, MPI_BYTE, msg->peer == GOAL_ANY ? MPI_ANY_SOURCE : msg->peer, tag, m->comm, &r);
-    if (rc != MPI_SUCCESS) return goal_mpi__mpi_failed(m, rc, msg->kind == GOAL_SEND ? "MPI_Isend" : "MPI_Irecv");
-    goal_mpi__put(req, r);
-    req->handle = msg->kind == GOAL_RECV ? m : NULL;   /* cancel treats the two kinds differently */
+    if (msg->kind == GOAL_RECV && peer == MPI_ANY_SOURCE && (st = goal_mpi__fill_tag(m, tag)) != GOAL_OK) return st;
+    if (!(r = goal_mpi__rec_new(m))) return goal_mpi__nomem(m, "post");
+    if (!(c = goal_mpi__channel(m, (int)msg->kind, peer, tag))) { goal_mpi__rec_free(m, r); return goal_mpi__nomem(m, "post"); }
+    memset(r, 0, sizeof *r);
+    r->req = MPI_REQUEST_NULL; r->status = GOAL_PENDING; r->context = msg->context; r->recv = msg->kind == GOAL_RECV;
+    r->data = msg->data; r->count = (int)msg->size;
+    r->chan = c; r->prev = c->tail;
+    if (c->tail) c->tail->next = r; else c->head = r;
+    c->tail = r;
+    if (!c->waiting && c->posted < m->window) st = goal_mpi__issue(m, r);
+    else if (!c->waiting) c->waiting = r;
+    if (st != GOAL_OK) { goal_mpi__unlink(m, r); goal_mpi__rec_free(m, r); return st; }
+    req->handle = r;
     return GOAL_PENDING;
 }
 static int goal_mpi__reserve(goal_mpi *m, int n) {
     int cap = m->cap ? m->cap : 16;
     if (n <= m->cap) return 1;
     while (cap < n) cap *= 2;
-    goal_mpi__free(m, m->mreq); goal_mpi__free(m, m->idx); goal_mpi__free(m, m->mst);
+    goal_mpi__free(m, m->mreq); goal_mpi__free(m, m->idx); goal_mpi__free(m, m->mst); goal_mpi__free(m, m->snap);
     m->mreq = (MPI_Request *)goal_mpi__alloc(m, ((size_t)cap + 1) * sizeof(MPI_Request));
     m->idx = (int *)goal_mpi__alloc(m, ((size_t)cap + 1) * sizeof(int));
     m->mst = (MPI_Status *)goal_mpi__alloc(m, ((size_t)cap + 1) * sizeof(MPI_Status));
-    m->cap = m->mreq && m->idx && m->mst ? cap : 0;
+    m->snap = (goal_mpi__chan **)goal_mpi__alloc(m, ((size_t)cap + 1) * sizeof(goal_mpi__chan *));
+    m->cap = m->mreq && m->idx && m->mst && m->snap ? cap : 0;
     return m->cap != 0;
 }
-/* One MPI_Testsome over the n requests and the failure-notice recv (one progress call of
-   the library, not n + 1); how many finished. */
-static int goal_mpi__test_all(goal_mpi *m, goal_req *reqs, int n) {
-    int k, got = 0, done = 0, rc;
-    if (!goal_mpi__reserve(m, n)) return goal_mpi__say(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: test: out of memory", m->rank);
-    for (k = 0; k < n; k++) m->mreq[k] = goal_mpi__get(&reqs[k]);
+/* A post behind the window failed: every request still waiting in c fails with it (the
+   execution fails at the first; they are the rest of its channel). */
+static void goal_mpi__refuse(goal_mpi *m, goal_mpi__chan *c) {
+    goal_mpi__rec *r = c->waiting, *next;
+    c->tail = r->prev;
+    if (c->tail) c->tail->next = NULL; else c->head = NULL;
+    c->waiting = NULL;
+    for (; r; r = next) {
+        next = r->next;
+        r->chan = NULL;
+        r->status = (int32_t)m->err.status;
+        m->unrep[r->context & GOAL_MPI__UNREP_MASK]++;
+        m->moved++;
+    }
+}
+/* The head of c finished with MPI error code e: it leaves the channel, waiting to be handed over. */
+static void goal_mpi__finished(goal_mpi *m, goal_mpi__chan *c, int e) {
+    goal_mpi__rec *r = c->head;
+    r->req = MPI_REQUEST_NULL;   /* completed, or failed: gone either way */
+    r->status = e == MPI_SUCCESS ? GOAL_OK : goal_mpi__mpi_failed(m, e, "MPI_Testsome");
+    c->head = r->next;
+    if (c->head) c->head->prev = NULL; else c->tail = NULL;
+    r->chan = NULL;
+    c->posted--;
+    m->unrep[r->context & GOAL_MPI__UNREP_MASK]++;
+    m->moved++;
+    if (goal_mpi__fill(m, c, m->window) != GOAL_OK) goal_mpi__refuse(m, c);
+}
+/* Heads behind a finished one are often done too (a burst of segments): take them now. */
+static void goal_mpi__follow(goal_mpi *m, goal_mpi__chan *c) {
+    int flag = 0, rc;
+    MPI_Status s;
+    while (c->head) {
+        rc = MPI_Test(&c->head->req, &flag, &s);
+        if (rc == MPI_SUCCESS && !flag) return;
+        goal_mpi__finished(m, c, rc);
+    }
+}
+/* One MPI_Testsome over the live channels' heads and the failure-notice recv (one progress
+   call of the library, not one per request). */
+static goal_status goal_mpi__test_heads(goal_mpi *m) {
+    int k, got = 0, rc, n = (int)m->nlive;
+    if (!goal_mpi__reserve(m, n)) return goal_mpi__nomem(m, "test");
+    for (k = 0; k < n; k++) { m->snap[k] = m->live[k]; m->mreq[k] = m->live[k]->head->req; }
     m->mreq[n] = m->notice_recv;
     rc = MPI_Testsome(n + 1, m->mreq, &got, m->idx, m->mst);
     m->notice_recv = m->mreq[n];
     if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) return goal_mpi__mpi_failed(m, rc, "MPI_Testsome");
     for (k = 0; got != MPI_UNDEFINED && k < got; k++) {
-        int i = m->idx[k], e = rc == MPI_ERR_IN_STATUS ? m->mst[k].MPI_ERROR : MPI_SUCCESS;
+        int i = m->idx[k];
         if (i == n) { m->revoked = 1; continue; }   /* the notice */
-        goal_mpi__put(&reqs[i], MPI_REQUEST_NULL);   /* completed, or failed: gone either way */
-        reqs[i].status = e == MPI_SUCCESS ? GOAL_OK : goal_mpi__mpi_failed(m, e, "MPI_Testsome");
+        goal_mpi__finished(m, m->snap[i], rc == MPI_ERR_IN_STATUS ? m->mst[k].MPI_ERROR : MPI_SUCCESS);
+        goal_mpi__follow(m, m->snap[i]);
+    }
+    for (k = 0; got != MPI_UNDEFINED && k < got; k++)   /* after: dropping reorders the live list */
+        if (m->idx[k] < n && !m->snap[m->idx[k]]->head) goal_mpi__chan_drop(m, m->snap[m->idx[k]]);
+    return m->revoked ? goal_mpi__revoked(m) : GOAL_OK;
+}
+/* Hands the finished requests among reqs (one execution's, one context) to the executor. */
+static int goal_mpi__hand_over(goal_mpi *m, goal_req *reqs, int n) {
+    int k, done = 0;
+    uint32_t *left = &m->unrep[((goal_mpi__rec *)reqs[0].handle)->context & GOAL_MPI__UNREP_MASK];
+    for (k = 0; k < n; k++) {
+        goal_mpi__rec *r = (goal_mpi__rec *)reqs[k].handle;
+        if (r->status == GOAL_PENDING) continue;
+        reqs[k].status = r->status;
+        reqs[k].handle = NULL;
+        goal_mpi__rec_free(m, r);
         done++;
     }
-    return m->revoked ? goal_mpi__revoked(m) : done;
+    *left -= (uint32_t)done < *left ? (uint32_t)done : *left;
+    return done;
+}
+static int goal_mpi__test_all(goal_mpi *m, goal_req *reqs, int n) {
+    uint64_t moved = m->moved;
+    uint32_t ready;
+    goal_status st = goal_mpi__test_heads(m);
+    if (st != GOAL_OK) return st;
+    if (n == 0) return 0;
+    ready = m->unrep[((goal_mpi__rec *)reqs[0].handle)->context & GOAL_MPI__UNREP_MASK];
+    m->idle = m->moved == moved ? m->idle + 1 : 0;
+    if (ready == 0 || (n > 64 && (uint64_t)ready * 16 < (uint64_t)n && m->idle * 64 < (uint64_t)n)) return 0;
+    return goal_mpi__hand_over(m, reqs, n);
 }
 /* MPICH raises a request's error (a truncated recv) on MPI_COMM_WORLD's handler, not on the
    request's communicator, and the default handler aborts: so under MPICH, MPI_COMM_WORLD
@@ -367,13 +574,21 @@ static int goal_mpi__test(void *user, goal_req *reqs, int n, int block) {
     return done;
 }
 static void goal_mpi__cancel(void *user, goal_req *req) {
-    MPI_Request r = goal_mpi__get(req);
-    (void)user;
-    if (r == MPI_REQUEST_NULL) return;
-    MPI_Cancel(&r);
-    if (req->handle) MPI_Wait(&r, MPI_STATUS_IGNORE);   /* a recv: its cancel completes locally */
-    else MPI_Request_free(&r);                           /* a send may never complete (FAILURES) */
-    goal_mpi__put(req, MPI_REQUEST_NULL);
+    goal_mpi *m = (goal_mpi *)user;
+    goal_mpi__rec *r = (goal_mpi__rec *)req->handle;
+    if (!r) return;
+    req->handle = NULL;
+    if (r->status != GOAL_PENDING) m->unrep[r->context & GOAL_MPI__UNREP_MASK]--;   /* finished, not handed over */
+    else {
+        if (r->req != MPI_REQUEST_NULL) {
+            MPI_Cancel(&r->req);
+            if (r->recv) MPI_Wait(&r->req, MPI_STATUS_IGNORE);   /* a recv: its cancel completes locally */
+            else MPI_Request_free(&r->req);                       /* a send may never complete (FAILURES) */
+            r->chan->posted--;
+        }
+        goal_mpi__unlink(m, r);
+    }
+    goal_mpi__rec_free(m, r);
 }
 
 /* ---- >>> the communicator --------------------------------------------------------------- */
@@ -407,6 +622,7 @@ goal_status goal_mpi_create(goal_mpi **out, const goal_mpi_desc *desc, goal_erro
     memset(m, 0, sizeof *m);
     m->a = a;
     m->tags = desc->tags ? desc->tags : 64;
+    m->window = desc->window ? desc->window : 64;
     m->notice_recv = MPI_REQUEST_NULL;
     m->err.rank = m->err.action = -1;
     st = goal_mpi__open(m, desc->comm, err);
@@ -451,6 +667,16 @@ static void goal_mpi__drop(goal_mpi_request *r) {
     goal_exec_destroy(r->e);
     goal_mpi__free(r->m, r);
 }
+static size_t goal_mpi__messages(const goal_schedule *s) {
+    size_t n = 0;
+    uint32_t i;
+    goal_action a;
+    for (i = 0; i < s->nactions; i++) {
+        goal_schedule_action(s, i, &a);
+        n += a.kind == GOAL_SEND || a.kind == GOAL_RECV;
+    }
+    return n;
+}
 static goal_mpi__entry *goal_mpi__build(goal_mpi *m, const goal_mpi_coll *c, goal_status *st) {
     goal_graph *g = NULL;
     goal_graph_desc gd;
@@ -472,6 +698,7 @@ static goal_mpi__entry *goal_mpi__build(goal_mpi *m, const goal_mpi_coll *c, goa
     if (*st != GOAL_OK) { goal_mpi__free(m, e); return NULL; }
     e->build_fn = c->build_fn;
     e->idle = NULL;
+    e->nmsgs = goal_mpi__messages(&e->sched);
     e->keylen = c->keylen;
     if (c->keylen) memcpy(e->key, c->key, c->keylen);
     e->next = m->cache;
@@ -535,11 +762,35 @@ static goal_mpi_request *goal_mpi__request(goal_mpi *m, goal_mpi__entry *e, cons
     if ((*st = goal_exec_create(&r->e, &d, &m->err)) != GOAL_OK) { goal_mpi__free(m, r); return NULL; }
     return r;
 }
+/* Records, channels and test scratch for `more` messages beyond those of the operations in
+   flight, allocated now so that posts and tests of a repeated collective never allocate. */
+static goal_status goal_mpi__provision(goal_mpi *m, size_t more) {
+    size_t need = m->msgs + more;
+    while (m->nrecs < need) {
+        goal_mpi__rec *r = (goal_mpi__rec *)goal_mpi__alloc(m, sizeof *r);
+        goal_mpi__chan *c = (goal_mpi__chan *)goal_mpi__alloc(m, sizeof *c);
+        if (!r || !c) { goal_mpi__free(m, r); goal_mpi__free(m, c); return goal_mpi__nomem(m, "start"); }
+        goal_mpi__rec_free(m, r);
+        c->next = m->spare_chans; m->spare_chans = c;
+        m->nrecs++;
+    }
+    while (m->nbuckets <= need)
+        if (!goal_mpi__rehash(m)) return goal_mpi__nomem(m, "start");
+    if (goal__reserve(&m->a, (void **)&m->live, &m->livecap, need, sizeof *m->live) != GOAL_OK ||
+        need > INT_MAX - 1 || !goal_mpi__reserve(m, (int)need))
+        return goal_mpi__nomem(m, "start");
+    m->msgs = need;
+    return GOAL_OK;
+}
 /* Starts e's schedule with these slots in the next context. */
 static goal_status goal_mpi__launch(goal_mpi *m, goal_mpi__entry *e, const goal_slot *slots, uint32_t nslots,
                                     const goal_user_fn *fns, uint32_t nfns, goal_mpi_request **req) {
     goal_status st = GOAL_OK;
     goal_mpi_request *r = goal_mpi__request(m, e, slots, nslots, fns, nfns, &st);
+    if (r && (st = goal_mpi__provision(m, e->nmsgs)) != GOAL_OK) {
+        r->next = e->idle; e->idle = r;
+        r = NULL;
+    }
     if (!r) { goal_mpi_revoke(m, st); return st; }
     r->context = (uint32_t)(m->seq++ % m->contexts);
     goal_exec_set_context(r->e, r->context);
@@ -580,6 +831,7 @@ static goal_status goal_mpi__finish_request(goal_mpi_request **req) {
     goal_mpi_request *r = *req, **p;
     goal_mpi *m = r->m;
     goal_status st = r->st;
+    m->msgs -= r->entry->nmsgs;
     for (p = &m->active; *p != r; p = &(*p)->next) {}
     *p = r->next;
     if (st < 0) { r->next = m->failed; m->failed = r; }
@@ -616,6 +868,19 @@ static void goal_mpi__drain_notices(goal_mpi *m) {
     for (; left > 0; left--)
         MPI_Recv(m->notice_in, 2, MPI_INT, MPI_ANY_SOURCE, (int)(m->contexts * m->tags), m->comm, MPI_STATUS_IGNORE);
 }
+/* Channels left by requests that were released without a test (a send after a failure). */
+static void goal_mpi__release_channels(goal_mpi *m) {
+    goal_mpi__rec *r;
+    while (m->nlive) {
+        goal_mpi__chan *c = m->live[m->nlive - 1];
+        while ((r = c->head) != NULL) { c->head = r->next; goal_mpi__free(m, r); }
+        goal_mpi__chan_drop(m, c);
+    }
+    while ((r = m->spare) != NULL) { m->spare = r->next; goal_mpi__free(m, r); }
+    while (m->spare_chans) { goal_mpi__chan *c = m->spare_chans; m->spare_chans = c->next; goal_mpi__free(m, c); }
+    goal_mpi__free(m, m->live);
+    goal_mpi__free(m, m->buckets);
+}
 void goal_mpi_destroy(goal_mpi *m) {
     goal_mpi_request *r;
     int i;
@@ -638,6 +903,8 @@ void goal_mpi_destroy(goal_mpi *m) {
     goal_mpi__free(m, m->mreq);
     goal_mpi__free(m, m->idx);
     goal_mpi__free(m, m->mst);
+    goal_mpi__free(m, m->snap);
+    goal_mpi__release_channels(m);
     goal_mpi__free(m, m);
 }
 
