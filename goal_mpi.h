@@ -180,6 +180,30 @@ GOAL_API goal_status goal_mpi_algo_start(goal_mpi *m, const goal_algo_desc *d, c
                                          goal_mpi_request **req);
 GOAL_API goal_status goal_mpi_algo_run(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out);
 
+/* Like goal_mpi_algo_start, with the user functions that d's GOAL_OP_USER ids name (d->fn). */
+GOAL_API goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns,
+                                             uint32_t nfns, const void *in, void *out, goal_mpi_request **req);
+
+/* ---- MPI datatypes and ops (DATATYPES AND OPS) ---------------------------------------- */
+typedef struct goal_mpi_reduction {
+    goal_dtype dtype;            /* the element libgoal moves and splits at */
+    uint64_t count;              /* elements of dtype */
+    goal_op op;                  /* native op, or GOAL_OP_USER with fn[0] */
+    goal_user_fn fn[1];          /* the bridge to MPI_Reduce_local when op is GOAL_OP_USER */
+    int noncommutative;          /* 1: only algorithms that apply op in rank order */
+    int whole;                   /* 1: an MPI element spans several dtype elements: only
+                                    algorithms that never split the buffer */
+} goal_mpi_reduction;
+/* How libgoal reduces count elements of t with op: natively when libgoal has the op on the
+   type, else through MPI_Reduce_local (any MPI op, MPI_Op_create's too, on any type whose
+   elements are contiguous). GOAL_ERR_TYPE for a type with holes (size != extent, or lb != 0)
+   other than the predefined pair types and long double;
+   GOAL_ERR_LIMIT when every bridge slot is taken (GOAL_MPI_BRIDGES distinct (op, type)). */
+GOAL_API goal_status goal_mpi_reduction_of(MPI_Datatype t, MPI_Op op, int count, goal_mpi_reduction *out);
+/* The bytes of count elements of t when they lie contiguously from the buffer's address
+   (so libgoal moves them as bytes; padding of the predefined pair types included), or -1. */
+GOAL_API long long goal_mpi_contiguous_bytes(MPI_Datatype t, int count);
+
 #ifdef __cplusplus
 }
 #endif
@@ -205,7 +229,9 @@ GOAL_API goal_status goal_mpi_algo_run(goal_mpi *m, const goal_algo_desc *d, con
 #include <string.h>
 
 typedef struct goal_mpi__entry {  /* one cached schedule */
-    struct goal_mpi__entry *next;
+    struct goal_mpi__entry *next; /* every entry, for destroy */
+    struct goal_mpi__entry *hnext;/* in its hash bucket */
+    uint64_t hash;
     struct goal_mpi_request *idle; /* finished requests of this schedule, kept for reuse */
     goal_mpi_build_fn build_fn;
     size_t nmsgs;                 /* sends and recvs: the most an execution has in flight */
@@ -253,6 +279,8 @@ struct goal_mpi {
     goal_allocator a;
     goal_error err;
     goal_mpi__entry *cache;
+    goal_mpi__entry **ctab;       /* the cache by hash of (build_fn, key) */
+    size_t nctab, nentries;
     goal_mpi_request *active;     /* in flight */
     goal_mpi_request *failed;     /* finished with an error: kept until destroy (FAILURES) */
     int revoked;                  /* 1 once a notice was sent or received */
@@ -701,16 +729,50 @@ static goal_mpi__entry *goal_mpi__build(goal_mpi *m, const goal_mpi_coll *c, goa
     e->nmsgs = goal_mpi__messages(&e->sched);
     e->keylen = c->keylen;
     if (c->keylen) memcpy(e->key, c->key, c->keylen);
-    e->next = m->cache;
-    m->cache = e;
     return e;
+}
+/* FNV-1a over the build function's address and the key. */
+static uint64_t goal_mpi__key_hash(const goal_mpi_coll *c) {
+    uint64_t h = 1469598103934665603ull;
+    const unsigned char *p = (const unsigned char *)c->key;
+    size_t i;
+    goal_mpi_build_fn f = c->build_fn;
+    unsigned char fb[sizeof f];
+    memcpy(fb, &f, sizeof f);
+    for (i = 0; i < sizeof fb; i++) h = (h ^ fb[i]) * 1099511628211ull;
+    for (i = 0; i < c->keylen; i++) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+/* Puts e in the table, which doubles when it holds as many entries as buckets. */
+static int goal_mpi__cache_add(goal_mpi *m, goal_mpi__entry *e) {
+    if (m->nentries >= m->nctab) {
+        size_t n = m->nctab ? 2 * m->nctab : 64;
+        goal_mpi__entry **t = (goal_mpi__entry **)goal__calloc(&m->a, n, sizeof *t), *x;
+        if (!t) return 0;
+        for (x = m->cache; x; x = x->next) { x->hnext = t[x->hash & (n - 1)]; t[x->hash & (n - 1)] = x; }
+        goal_mpi__free(m, m->ctab);
+        m->ctab = t; m->nctab = n;
+    }
+    e->next = m->cache; m->cache = e;
+    e->hnext = m->ctab[e->hash & (m->nctab - 1)]; m->ctab[e->hash & (m->nctab - 1)] = e;
+    m->nentries++;
+    return 1;
 }
 static goal_mpi__entry *goal_mpi__lookup(goal_mpi *m, const goal_mpi_coll *c, goal_status *st) {
     goal_mpi__entry *e;
-    for (e = m->cache; e; e = e->next)
-        if (e->build_fn == c->build_fn && e->keylen == c->keylen && (!c->keylen || !memcmp(e->key, c->key, c->keylen)))
+    uint64_t h = goal_mpi__key_hash(c);
+    for (e = m->nctab ? m->ctab[h & (m->nctab - 1)] : NULL; e; e = e->hnext)
+        if (e->hash == h && e->build_fn == c->build_fn && e->keylen == c->keylen &&
+            (!c->keylen || !memcmp(e->key, c->key, c->keylen)))
             return e;
-    return goal_mpi__build(m, c, st);
+    e = goal_mpi__build(m, c, st);
+    if (!e) return NULL;
+    e->hash = h;
+    if (goal_mpi__cache_add(m, e)) return e;
+    goal_schedule_free(&e->sched);
+    goal_mpi__free(m, e);
+    *st = goal_mpi__nomem(m, "building a schedule");
+    return NULL;
 }
 /* Records why r failed, with the transport's words (MPI's string) when it said something,
    and tells the other ranks unless they told us. */
@@ -895,6 +957,7 @@ void goal_mpi_destroy(goal_mpi *m) {
         goal_schedule_free(&e->sched);
         goal_mpi__free(m, e);
     }
+    goal_mpi__free(m, m->ctab);
     if (m->created) goal_mpi__drain_notices(m);
     if (m->notice_recv != MPI_REQUEST_NULL) { MPI_Cancel(&m->notice_recv); MPI_Wait(&m->notice_recv, MPI_STATUS_IGNORE); }
     for (i = 0; m->notice_sends && i < m->size; i++) MPI_Wait(&m->notice_sends[i], MPI_STATUS_IGNORE);
@@ -934,8 +997,9 @@ static size_t goal_mpi__algo_key(const goal_algo_desc *d, unsigned char *key) {
     return len;
 }
 /* Binds in and out to the schedule's IN and OUT slots, sized as the schedule needs. */
-static goal_status goal_mpi__algo_launch(goal_mpi *m, goal_mpi__entry *e, const goal_algo_desc *d, const void *in,
-                                         void *out, goal_mpi_request **req) {
+static goal_status goal_mpi__algo_launch(goal_mpi *m, goal_mpi__entry *e, const goal_algo_desc *d,
+                                         const goal_user_fn *fns, uint32_t nfns, const void *in, void *out,
+                                         goal_mpi_request **req) {
     goal_slot fixed[4], *slots = fixed;
     uint32_t n = e->sched.nslots, i, in_slot = d->custom_slots ? d->in_slot : GOAL_ALGO_SLOT_IN;
     uint32_t out_slot = d->custom_slots ? d->out_slot : GOAL_ALGO_SLOT_OUT;
@@ -946,11 +1010,15 @@ static goal_status goal_mpi__algo_launch(goal_mpi *m, goal_mpi__entry *e, const 
     /* The algorithms never write IN (goal_algos.h, BUFFERS): casting const away is safe. */
     if (in_slot < n) { slots[in_slot].data = (void *)(uintptr_t)in; slots[in_slot].size = goal_schedule_slot_size(&e->sched, in_slot); }
     if (out_slot < n) { slots[out_slot].data = out; slots[out_slot].size = goal_schedule_slot_size(&e->sched, out_slot); }
-    st = goal_mpi__launch(m, e, slots, n, NULL, 0, req);
+    st = goal_mpi__launch(m, e, slots, n, fns, nfns, req);
     if (slots != fixed) goal_mpi__free(m, slots);
     return st;
 }
 goal_status goal_mpi_algo_start(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out, goal_mpi_request **req) {
+    return goal_mpi_algo_start_fns(m, d, NULL, 0, in, out, req);
+}
+goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, uint32_t nfns,
+                                    const void *in, void *out, goal_mpi_request **req) {
     unsigned char fixed[256], *key = fixed;
     goal_mpi_coll c;
     goal_mpi__entry *e;
@@ -967,7 +1035,7 @@ goal_status goal_mpi_algo_start(goal_mpi *m, const goal_algo_desc *d, const void
         goal_mpi__algo_key(d, key);
         c.key = key;
         e = goal_mpi__prepare(m, &c, &st);
-        if (e) st = goal_mpi__algo_launch(m, e, d, in, out, req);
+        if (e) st = goal_mpi__algo_launch(m, e, d, fns, nfns, in, out, req);
         else goal_mpi_revoke(m, st);
     }
     if (key != fixed) goal_mpi__free(m, key);
@@ -977,5 +1045,127 @@ goal_status goal_mpi_algo_run(goal_mpi *m, const goal_algo_desc *d, const void *
     goal_mpi_request *r;
     goal_status st = goal_mpi_algo_start(m, d, in, out, &r);
     return st == GOAL_OK ? goal_mpi_wait(&r) : st;
+}
+
+/* ---- >>> datatypes and ops ---------------------------------------------------------------- */
+/* Predefined types whose extent holds padding (the pair types, long double): moving the
+   padding too is harmless, as no one keeps data there. */
+static int goal_mpi__padded(MPI_Datatype t) {
+    MPI_Datatype p[] = {MPI_2INT, MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT, MPI_SHORT_INT, MPI_LONG_DOUBLE_INT,
+                        MPI_LONG_DOUBLE, MPI_C_LONG_DOUBLE_COMPLEX};
+    int k;
+    for (k = 0; k < (int)(sizeof p / sizeof p[0]); k++)
+        if (t == p[k]) return 1;
+    return 0;
+}
+long long goal_mpi_contiguous_bytes(MPI_Datatype t, int count) {
+    int size = 0;
+    MPI_Aint lb = 0, extent = 0, tlb = 0, textent = 0;
+    if (count < 0 || MPI_Type_size(t, &size) != MPI_SUCCESS || MPI_Type_get_extent(t, &lb, &extent) != MPI_SUCCESS ||
+        MPI_Type_get_true_extent(t, &tlb, &textent) != MPI_SUCCESS)
+        return -1;
+    if (lb != 0 || tlb != 0 || textent > extent || ((MPI_Aint)size != extent && !goal_mpi__padded(t))) return -1;
+    return (long long)extent * count;
+}
+/* The native (type, op) pairs: the C types libgoal has, and the ops it defines on them. */
+static int goal_mpi__native_type(MPI_Datatype t, goal_dtype *out) {
+    MPI_Datatype ints[] = {MPI_CHAR, MPI_SIGNED_CHAR, MPI_SHORT, MPI_INT, MPI_LONG, MPI_LONG_LONG, MPI_INT8_T,
+                           MPI_INT16_T, MPI_INT32_T, MPI_INT64_T, MPI_AINT, MPI_OFFSET, MPI_COUNT};
+    MPI_Datatype uints[] = {MPI_UNSIGNED_CHAR, MPI_BYTE, MPI_UNSIGNED_SHORT, MPI_UNSIGNED, MPI_UNSIGNED_LONG,
+                            MPI_UNSIGNED_LONG_LONG, MPI_UINT8_T, MPI_UINT16_T, MPI_UINT32_T, MPI_UINT64_T, MPI_WCHAR};
+    int size = 0, k;
+    if (t == MPI_FLOAT) { *out = GOAL_FLOAT32; return 1; }
+    if (t == MPI_DOUBLE) { *out = GOAL_FLOAT64; return 1; }
+    if (MPI_Type_size(t, &size) != MPI_SUCCESS || (size != 1 && size != 2 && size != 4 && size != 8)) return 0;
+    for (k = 0; k < (int)(sizeof ints / sizeof ints[0]); k++)
+        if (t == ints[k]) { *out = (goal_dtype)(GOAL_INT8 + (size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3)); return 1; }
+    for (k = 0; k < (int)(sizeof uints / sizeof uints[0]); k++)
+        if (t == uints[k]) { *out = (goal_dtype)(GOAL_UINT8 + (size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3)); return 1; }
+    return 0;
+}
+static int goal_mpi__native_op(MPI_Op op, goal_op *out) {
+    MPI_Op ops[] = {MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_LOR, MPI_LXOR, MPI_BAND, MPI_BOR, MPI_BXOR};
+    goal_op gops[] = {GOAL_OP_MAX, GOAL_OP_MIN, GOAL_OP_SUM, GOAL_OP_PROD, GOAL_OP_LAND, GOAL_OP_LOR, GOAL_OP_LXOR,
+                      GOAL_OP_BAND, GOAL_OP_BOR, GOAL_OP_BXOR};
+    int k;
+    for (k = 0; k < 10; k++)
+        if (op == ops[k]) { *out = gops[k]; return 1; }
+    return 0;
+}
+
+/* The bridge. A libgoal user function has the paper's signature, without a context: so each
+   (op, type) pair gets one of GOAL_MPI_BRIDGES fixed functions, which finds its pair in a
+   table by its own number. buf1 holds lower ranks than buf2 (goal_algos.h, ORDER OF
+   REDUCTIONS) and MPI_Reduce_local(in, inout) computes inout = in op inout: a commutative
+   op reduces straight into buf1; a non-commutative one into a copy of buf2, then back. */
+#ifndef GOAL_MPI_BRIDGES
+#define GOAL_MPI_BRIDGES 32
+#endif
+typedef struct goal_mpi__bridge { MPI_Op op; MPI_Datatype t; int extent, commutative, used; } goal_mpi__bridge;
+static goal_mpi__bridge goal_mpi__bridges[GOAL_MPI_BRIDGES];
+static unsigned char *goal_mpi__bridge_tmp;
+static size_t goal_mpi__bridge_cap;
+static int goal_mpi__bridge_apply(int k, void *buf1, int size1, void *buf2, int size2) {
+    const goal_mpi__bridge *b = &goal_mpi__bridges[k];
+    int n = size1 / b->extent;
+    goal_allocator a = goal__allocator(NULL);
+    if (size1 != size2 || n * b->extent != size1) return 1;
+    if (b->commutative) return MPI_Reduce_local(buf2, buf1, n, b->t, b->op) != MPI_SUCCESS;
+    if ((size_t)size1 > goal_mpi__bridge_cap) {
+        void *p = goal__alloc(&a, (size_t)size1);
+        if (!p) return 1;
+        goal__free(&a, goal_mpi__bridge_tmp);
+        goal_mpi__bridge_tmp = (unsigned char *)p; goal_mpi__bridge_cap = (size_t)size1;
+    }
+    memcpy(goal_mpi__bridge_tmp, buf2, (size_t)size1);
+    if (MPI_Reduce_local(buf1, goal_mpi__bridge_tmp, n, b->t, b->op) != MPI_SUCCESS) return 1;
+    memcpy(buf1, goal_mpi__bridge_tmp, (size_t)size1);
+    return 0;
+}
+#define GOAL_MPI__BRIDGE(k) static int goal_mpi__bridge##k(void *a, int na, void *b, int nb) { return goal_mpi__bridge_apply(k, a, na, b, nb); }
+GOAL_MPI__BRIDGE(0) GOAL_MPI__BRIDGE(1) GOAL_MPI__BRIDGE(2) GOAL_MPI__BRIDGE(3) GOAL_MPI__BRIDGE(4) GOAL_MPI__BRIDGE(5)
+GOAL_MPI__BRIDGE(6) GOAL_MPI__BRIDGE(7) GOAL_MPI__BRIDGE(8) GOAL_MPI__BRIDGE(9) GOAL_MPI__BRIDGE(10) GOAL_MPI__BRIDGE(11)
+GOAL_MPI__BRIDGE(12) GOAL_MPI__BRIDGE(13) GOAL_MPI__BRIDGE(14) GOAL_MPI__BRIDGE(15) GOAL_MPI__BRIDGE(16)
+GOAL_MPI__BRIDGE(17) GOAL_MPI__BRIDGE(18) GOAL_MPI__BRIDGE(19) GOAL_MPI__BRIDGE(20) GOAL_MPI__BRIDGE(21)
+GOAL_MPI__BRIDGE(22) GOAL_MPI__BRIDGE(23) GOAL_MPI__BRIDGE(24) GOAL_MPI__BRIDGE(25) GOAL_MPI__BRIDGE(26)
+GOAL_MPI__BRIDGE(27) GOAL_MPI__BRIDGE(28) GOAL_MPI__BRIDGE(29) GOAL_MPI__BRIDGE(30) GOAL_MPI__BRIDGE(31)
+static const goal_user_fn goal_mpi__bridge_fns[32] = {
+    goal_mpi__bridge0, goal_mpi__bridge1, goal_mpi__bridge2, goal_mpi__bridge3, goal_mpi__bridge4, goal_mpi__bridge5,
+    goal_mpi__bridge6, goal_mpi__bridge7, goal_mpi__bridge8, goal_mpi__bridge9, goal_mpi__bridge10, goal_mpi__bridge11,
+    goal_mpi__bridge12, goal_mpi__bridge13, goal_mpi__bridge14, goal_mpi__bridge15, goal_mpi__bridge16,
+    goal_mpi__bridge17, goal_mpi__bridge18, goal_mpi__bridge19, goal_mpi__bridge20, goal_mpi__bridge21,
+    goal_mpi__bridge22, goal_mpi__bridge23, goal_mpi__bridge24, goal_mpi__bridge25, goal_mpi__bridge26,
+    goal_mpi__bridge27, goal_mpi__bridge28, goal_mpi__bridge29, goal_mpi__bridge30, goal_mpi__bridge31};
+typedef char goal_mpi__bridges_fit[GOAL_MPI_BRIDGES <= 32 ? 1 : -1];
+/* The bridge of (op, t): the one made before, or a free one. */
+static goal_user_fn goal_mpi__bridge_of(MPI_Op op, MPI_Datatype t, int extent) {
+    int k, commutative = 1;
+    for (k = 0; k < GOAL_MPI_BRIDGES && goal_mpi__bridges[k].used; k++)
+        if (goal_mpi__bridges[k].op == op && goal_mpi__bridges[k].t == t) return goal_mpi__bridge_fns[k];
+    if (k == GOAL_MPI_BRIDGES || MPI_Op_commutative(op, &commutative) != MPI_SUCCESS) return NULL;
+    goal_mpi__bridges[k].op = op; goal_mpi__bridges[k].t = t; goal_mpi__bridges[k].extent = extent;
+    goal_mpi__bridges[k].commutative = commutative; goal_mpi__bridges[k].used = 1;
+    return goal_mpi__bridge_fns[k];
+}
+goal_status goal_mpi_reduction_of(MPI_Datatype t, MPI_Op op, int count, goal_mpi_reduction *out) {
+    long long bytes = goal_mpi_contiguous_bytes(t, 1);
+    int commutative = 1;
+    if (!out || count < 0) return GOAL_ERR_ARG;
+    memset(out, 0, sizeof *out);
+    if (bytes <= 0) return GOAL_ERR_TYPE;
+    if (goal_mpi__native_type(t, &out->dtype) && goal_mpi__native_op(op, &out->op) &&
+        goal_op_check(out->op, out->dtype) == GOAL_OK) {
+        out->count = (uint64_t)count;
+        return GOAL_OK;
+    }
+    if (!(out->fn[0] = goal_mpi__bridge_of(op, t, (int)bytes))) return GOAL_ERR_LIMIT;
+    MPI_Op_commutative(op, &commutative);
+    out->op = GOAL_OP_USER;
+    out->noncommutative = !commutative;
+    /* The element libgoal splits at is the MPI element when its size is one libgoal has. */
+    out->dtype = bytes == 1 ? GOAL_UINT8 : bytes == 2 ? GOAL_UINT16 : bytes == 4 ? GOAL_UINT32 : bytes == 8 ? GOAL_UINT64 : GOAL_UINT8;
+    out->whole = bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8;
+    out->count = out->whole ? (uint64_t)bytes * (uint64_t)count : (uint64_t)count;
+    return GOAL_OK;
 }
 #endif /* GOAL_MPI_IMPLEMENTATION */
