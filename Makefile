@@ -26,9 +26,9 @@ all: $(B)/goal $(EXAMPLES)
 
 $(B)/goal: $(TOOL_OBJ)
 	$(CC) $(OPT) $^ -o $@ $(LDLIBS)
-$(B)/tools/%.o: tools/%.c tools/cli.h $(HEADERS) | $(B)/tools
+$(B)/tools/%.o: tools/%.c tools/cli.h tools/algo_check.h $(HEADERS) | $(B)/tools
 	$(CC) $(CFLAGS_ALL) -c $< -o $@
-$(B)/tests/%: tests/%.c tests/harness.h $(HEADERS) | $(B)/tests
+$(B)/tests/%: tests/%.c tests/harness.h tools/algo_check.h $(HEADERS) | $(B)/tests
 	$(CC) $(CFLAGS_ALL) $< -o $@ $(LDLIBS)
 $(B)/examples/%: examples/%.c $(HEADERS) | $(B)/examples
 	$(CC) $(CFLAGS_ALL) $< -o $@ $(LDLIBS)
