@@ -188,8 +188,9 @@ GOAL_API goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *
 typedef struct goal_mpi_reduction {
     goal_dtype dtype;            /* the element libgoal moves and splits at */
     uint64_t count;              /* elements of dtype */
-    goal_op op;                  /* native op, or GOAL_OP_USER with fn[0] */
-    goal_user_fn fn[1];          /* the bridge to MPI_Reduce_local when op is GOAL_OP_USER */
+    goal_op op;                  /* native op, or GOAL_OP_USER with fns[0] */
+    const goal_user_fn *fns;     /* the bridge to MPI_Reduce_local (one function, static:
+                                    pass it to goal_mpi_algo_start_fns), or NULL */
     int noncommutative;          /* 1: only algorithms that apply op in rank order */
     int whole;                   /* 1: an MPI element spans several dtype elements: only
                                     algorithms that never split the buffer */
@@ -1155,14 +1156,14 @@ static const goal_user_fn goal_mpi__bridge_fns[32] = {
     goal_mpi__bridge27, goal_mpi__bridge28, goal_mpi__bridge29, goal_mpi__bridge30, goal_mpi__bridge31};
 typedef char goal_mpi__bridges_fit[GOAL_MPI_BRIDGES <= 32 ? 1 : -1];
 /* The bridge of (op, t): the one made before, or a free one. */
-static goal_user_fn goal_mpi__bridge_of(MPI_Op op, MPI_Datatype t, int extent) {
+static const goal_user_fn *goal_mpi__bridge_of(MPI_Op op, MPI_Datatype t, int extent) {
     int k, commutative = 1;
     for (k = 0; k < GOAL_MPI_BRIDGES && goal_mpi__bridges[k].used; k++)
-        if (goal_mpi__bridges[k].op == op && goal_mpi__bridges[k].t == t) return goal_mpi__bridge_fns[k];
+        if (goal_mpi__bridges[k].op == op && goal_mpi__bridges[k].t == t) return &goal_mpi__bridge_fns[k];
     if (k == GOAL_MPI_BRIDGES || MPI_Op_commutative(op, &commutative) != MPI_SUCCESS) return NULL;
     goal_mpi__bridges[k].op = op; goal_mpi__bridges[k].t = t; goal_mpi__bridges[k].extent = extent;
     goal_mpi__bridges[k].commutative = commutative; goal_mpi__bridges[k].used = 1;
-    return goal_mpi__bridge_fns[k];
+    return &goal_mpi__bridge_fns[k];
 }
 goal_status goal_mpi_reduction_of(MPI_Datatype t, MPI_Op op, int count, goal_mpi_reduction *out) {
     long long bytes = goal_mpi_contiguous_bytes(t, 1);
@@ -1175,7 +1176,7 @@ goal_status goal_mpi_reduction_of(MPI_Datatype t, MPI_Op op, int count, goal_mpi
         out->count = (uint64_t)count;
         return GOAL_OK;
     }
-    if (!(out->fn[0] = goal_mpi__bridge_of(op, t, (int)bytes))) return GOAL_ERR_LIMIT;
+    if (!(out->fns = goal_mpi__bridge_of(op, t, (int)bytes))) return GOAL_ERR_LIMIT;
     MPI_Op_commutative(op, &commutative);
     out->op = GOAL_OP_USER;
     out->noncommutative = !commutative;
