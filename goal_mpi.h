@@ -134,6 +134,9 @@ typedef struct goal_mpi_desc {   /* zero-initialise, then set comm */
     MPI_Comm comm;               /* required: duplicated by goal_mpi_create */
     uint32_t tags;               /* tags per context (T above); default 64 */
     uint32_t window;             /* requests of one channel with MPI at once (PROGRESS); default 64 */
+    int check;                   /* 1: compare each collective's parameters across ranks (CHECKS) */
+    uint32_t timeout_ms;         /* 0: wait forever; else fail and revoke an operation not
+                                    finished this long after its start (CHECKS) */
     goal_allocator alloc;
 } goal_mpi_desc;
 
@@ -233,6 +236,7 @@ typedef struct goal_mpi__entry {  /* one cached schedule */
     struct goal_mpi__entry *next; /* every entry, for destroy */
     struct goal_mpi__entry *hnext;/* in its hash bucket */
     uint64_t hash;
+    uint64_t digest;              /* of the key alone: equal on every rank that agrees */
     struct goal_mpi_request *idle; /* finished requests of this schedule, kept for reuse */
     goal_mpi_build_fn build_fn;
     size_t nmsgs;                 /* sends and recvs: the most an execution has in flight */
@@ -250,6 +254,10 @@ struct goal_mpi_request {
     uint32_t nfns;
     uint32_t context;
     goal_status st;               /* GOAL_PENDING until it finished */
+    int checking;                 /* the digests are being compared: not started yet */
+    MPI_Request chk;
+    uint64_t dig[4];              /* this rank's digest and its complement, then their maxima */
+    double t0;                    /* MPI_Wtime at the start (timeout_ms) */
 };
 
 typedef struct goal_mpi__rec {    /* a request in flight, behind goal_req.handle */
@@ -302,6 +310,8 @@ struct goal_mpi {
     uint64_t moved;               /* requests finished so far */
     uint64_t idle;                /* tests in a row in which none finished */
     uint32_t window;              /* requests per channel with MPI at once */
+    int check;
+    uint32_t timeout_ms;
     MPI_Request *mreq;            /* test's scratch: cap + 1 requests, indices, statuses, channels */
     int *idx;
     MPI_Status *mst;
@@ -652,6 +662,8 @@ goal_status goal_mpi_create(goal_mpi **out, const goal_mpi_desc *desc, goal_erro
     m->a = a;
     m->tags = desc->tags ? desc->tags : 64;
     m->window = desc->window ? desc->window : 64;
+    m->check = desc->check != 0;
+    m->timeout_ms = desc->timeout_ms;
     m->notice_recv = MPI_REQUEST_NULL;
     m->err.rank = m->err.action = -1;
     st = goal_mpi__open(m, desc->comm, err);
@@ -693,6 +705,7 @@ goal_status goal_mpi_revoke(goal_mpi *m, goal_status why) {
 
 /* ---- >>> collectives -------------------------------------------------------------------- */
 static void goal_mpi__drop(goal_mpi_request *r) {
+    if (r->checking) MPI_Wait(&r->chk, MPI_STATUS_IGNORE);   /* every rank takes part in it */
     goal_exec_destroy(r->e);
     goal_mpi__free(r->m, r);
 }
@@ -732,6 +745,14 @@ static goal_mpi__entry *goal_mpi__build(goal_mpi *m, const goal_mpi_coll *c, goa
     if (c->keylen) memcpy(e->key, c->key, c->keylen);
     return e;
 }
+/* FNV-1a over the key: what the ranks compare (function addresses differ between them). */
+static uint64_t goal_mpi__digest(const goal_mpi_coll *c) {
+    uint64_t h = 1469598103934665603ull;
+    const unsigned char *p = (const unsigned char *)c->key;
+    size_t i;
+    for (i = 0; i < c->keylen; i++) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
 /* FNV-1a over the build function's address and the key. */
 static uint64_t goal_mpi__key_hash(const goal_mpi_coll *c) {
     uint64_t h = 1469598103934665603ull;
@@ -769,6 +790,7 @@ static goal_mpi__entry *goal_mpi__lookup(goal_mpi *m, const goal_mpi_coll *c, go
     e = goal_mpi__build(m, c, st);
     if (!e) return NULL;
     e->hash = h;
+    e->digest = goal_mpi__digest(c);
     if (goal_mpi__cache_add(m, e)) return e;
     goal_schedule_free(&e->sched);
     goal_mpi__free(m, e);
@@ -791,13 +813,33 @@ static void goal_mpi__settle(goal_mpi_request *r, goal_status st) {
     }
     goal_mpi_revoke(m, st);
 }
+/* CHECKS: the digests agree (every rank learns the same from the maxima), then it starts. */
+static goal_status goal_mpi__check_test(goal_mpi *m, goal_mpi_request *r) {
+    int flag = 0, rc = MPI_Test(&r->chk, &flag, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) return goal_mpi__mpi_failed(m, rc, "MPI_Iallreduce (check)");
+    if (!flag) return GOAL_PENDING;
+    r->checking = 0;
+    if (r->dig[2] != r->dig[0] || ~r->dig[3] != r->dig[0])
+        return goal_mpi__say(&m->err, GOAL_ERR_MATCH, m->rank, "rank %d: collective %lu (context %lu): the ranks "
+                             "disagree on (algorithm, parameters, count, type, op, root) (goal_mpi_desc.check)",
+                             m->rank, (unsigned long)(m->seq - 1), (unsigned long)r->context);
+    return goal_exec_start(r->e);
+}
+static goal_status goal_mpi__timed_out(goal_mpi *m, goal_mpi_request *r) {
+    return goal_mpi__say(&m->err, GOAL_ERR_TRANSPORT, m->rank, "rank %d: an operation (context %lu) did not finish "
+                         "within %lu ms (goal_mpi_desc.timeout_ms): revoked", m->rank, (unsigned long)r->context,
+                         (unsigned long)m->timeout_ms);
+}
 /* One pass over m's operations in flight; a revoked communicator fails them at once. */
 static void goal_mpi__progress(goal_mpi *m) {
     goal_mpi_request *r;
+    double now = m->timeout_ms ? MPI_Wtime() : 0;
     for (r = m->active; r; r = r->next) {
         if (r->st != GOAL_PENDING) continue;
         m->err.status = GOAL_OK;
-        goal_mpi__settle(r, m->revoked ? goal_mpi__revoked(m) : goal_exec_test(r->e));
+        if (m->revoked) goal_mpi__settle(r, goal_mpi__revoked(m));
+        else if (m->timeout_ms && (now - r->t0) * 1000 > m->timeout_ms) goal_mpi__settle(r, goal_mpi__timed_out(m, r));
+        else goal_mpi__settle(r, r->checking ? goal_mpi__check_test(m, r) : goal_exec_test(r->e));
     }
 }
 /* An execution of e's schedule bound to slots: a finished one of e's idle list when it was
@@ -849,6 +891,7 @@ static goal_status goal_mpi__provision(goal_mpi *m, size_t more) {
 static goal_status goal_mpi__launch(goal_mpi *m, goal_mpi__entry *e, const goal_slot *slots, uint32_t nslots,
                                     const goal_user_fn *fns, uint32_t nfns, goal_mpi_request **req) {
     goal_status st = GOAL_OK;
+    int rc;
     goal_mpi_request *r = goal_mpi__request(m, e, slots, nslots, fns, nfns, &st);
     if (r && (st = goal_mpi__provision(m, e->nmsgs)) != GOAL_OK) {
         r->next = e->idle; e->idle = r;
@@ -861,8 +904,13 @@ static goal_status goal_mpi__launch(goal_mpi *m, goal_mpi__entry *e, const goal_
     r->next = m->active;
     m->active = r;
     m->err.status = GOAL_OK;
-    goal_mpi__settle(r, goal_exec_start(r->e));
+    r->t0 = m->timeout_ms ? MPI_Wtime() : 0;
     *req = r;
+    if (!m->check) { goal_mpi__settle(r, goal_exec_start(r->e)); return GOAL_OK; }
+    r->dig[0] = e->digest; r->dig[1] = ~e->digest;
+    rc = MPI_Iallreduce(r->dig, r->dig + 2, 2, MPI_UINT64_T, MPI_MAX, m->comm, &r->chk);
+    r->checking = rc == MPI_SUCCESS;
+    goal_mpi__settle(r, rc == MPI_SUCCESS ? goal_mpi__check_test(m, r) : goal_mpi__mpi_failed(m, rc, "MPI_Iallreduce (check)"));
     return GOAL_OK;
 }
 /* The checks every start makes; then the cache entry for c. */

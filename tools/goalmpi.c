@@ -40,6 +40,7 @@
 #define MPI_Testsome PMPI_Testsome
 #define MPI_Wait PMPI_Wait
 #define MPI_Allreduce PMPI_Allreduce
+#define MPI_Iallreduce PMPI_Iallreduce
 #define MPI_Finalize PMPI_Finalize
 #define GOAL_MPI_IMPLEMENTATION
 #include "../goal_mpi.h"
@@ -47,6 +48,7 @@
 #undef MPI_Testsome
 #undef MPI_Wait
 #undef MPI_Allreduce
+#undef MPI_Iallreduce
 #undef MPI_Finalize
 #include <stdio.h>
 #include <stdlib.h>
@@ -164,7 +166,7 @@ static goal_mpi *comm_goal(MPI_Comm comm, int *why) {
     if (PMPI_Comm_get_attr(comm, G.keyval, &e, &flag) == MPI_SUCCESS && flag) return e->m;
     if (!(e = (comm_entry *)calloc(1, sizeof *e))) { *why = W_CREATE; return NULL; }
     memset(&md, 0, sizeof md);
-    md.comm = comm;
+    md.comm = comm; md.check = G.check;
     if (goal_mpi_create(&e->m, &md, &err) != GOAL_OK) {
         fprintf(stderr, "libgoalmpi: %s\n", err.msg);
         free(e); *why = W_CREATE; return NULL;

@@ -488,6 +488,45 @@ static void test_many_segments(void) {
     report("progress: bcast_chain of 200000 segments, linear");
 }
 
+/* ---- checks: parameters that disagree, and a rank that never comes -------------------- */
+static void test_check(void) {
+    goal_mpi *m = NULL;
+    goal_mpi_desc md;
+    goal_error err;
+    goal_algo_desc d;
+    int32_t buf[16];
+    goal_status st;
+    memset(&md, 0, sizeof md);
+    md.comm = MPI_COMM_WORLD; md.check = 1;
+    CHECK(goal_mpi_create(&m, &md, &err) == GOAL_OK);
+    if (!m) { report("check"); return; }
+    memset(buf, 0, sizeof buf);
+    algo_desc(&d, "bcast_binomial", 16, 0);
+    CHECK_OK(goal_mpi_algo_run(m, &d, buf, buf), m);   /* agreeing ranks pass the check */
+    d.count = me == 0 ? 8 : 16;   /* issue 17, 8b: the root says 8, the others 16 */
+    st = goal_mpi_algo_run(m, &d, buf, buf);
+    CHECK(np == 1 ? st == GOAL_OK : st == GOAL_ERR_MATCH && strstr(goal_mpi_error(m)->msg, "disagree") != NULL);
+    goal_mpi_destroy(m);
+    report("check: a count that differs between ranks fails on every rank");
+}
+static void test_timeout(void) {
+    goal_mpi *m = NULL;
+    goal_mpi_desc md;
+    goal_error err;
+    goal_algo_desc d;
+    int32_t buf[16];
+    goal_status st = GOAL_OK;
+    memset(&md, 0, sizeof md);
+    md.comm = MPI_COMM_WORLD; md.timeout_ms = 200;
+    CHECK(goal_mpi_create(&m, &md, &err) == GOAL_OK);
+    if (!m) { report("timeout"); return; }
+    algo_desc(&d, "bcast_binomial", 16, 0);
+    if (me != 0) st = goal_mpi_algo_run(m, &d, buf, buf);   /* the root never comes */
+    CHECK(me == 0 || (st == GOAL_ERR_TRANSPORT && strstr(goal_mpi_error(m)->msg, "200 ms") != NULL));
+    goal_mpi_destroy(m);
+    report("timeout: waits for a rank that never comes fail after timeout_ms");
+}
+
 int main(int argc, char **argv) {
     int counts[2], total[2];
     MPI_Init(&argc, &argv);
@@ -503,6 +542,8 @@ int main(int argc, char **argv) {
     if (np >= 2) test_truncate();
     test_fault_transport();
     test_fault_userfn();
+    test_check();
+    if (np >= 2) test_timeout();
     if (np <= 4) test_many_segments();   /* oversubscribed further, the machine's share decides */
     counts[0] = passed; counts[1] = failed;
     MPI_Reduce(counts, total, 2, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);   /* equal on all ranks */
