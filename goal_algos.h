@@ -154,6 +154,10 @@
    local. alltoallv_pairwise reads this rank's four arrays; sendcounts[rank] must equal
    recvcounts[rank]. Since displacements are local, ranks may lay out their buffers
    differently.
+   For example MPI_Gatherv(sendbuf, sc, MPI_INT, recvbuf, rcounts, displs, MPI_INT, root, comm):
+     d.algo = "gatherv_linear"; d.dtype = GOAL_INT32; d.root = root;
+     if (rank == root) { d.counts = rcounts; d.displs = displs; } else d.count = sc;
+     goal_mpi_algo_run(m, &d, sendbuf, recvbuf);        (goal_mpi.h)
    One desc for every rank (goal_algo_world, `goal gen`): set counts_matrix = 1 for
    alltoallv; then counts is the p x p matrix, row i = rank i's sendcounts (so column j =
    rank j's recvcounts), recv_counts stays NULL, and displs / recv_displs, when given, are

@@ -673,6 +673,14 @@ static long want_copy_blocks(const char *algo, int p, int root, int rank) {
     if (!strcmp(algo, "allgather_ring") || !strcmp(algo, "alltoall_linear") || !strcmp(algo, "alltoall_pairwise")) return 1;
     if (!strcmp(algo, "allgather_recdoub")) return rank < rho;
     if (!strcmp(algo, "allgather_bruck")) return rank == 0 ? 1 : p + 1;
+    if (!strcmp(algo, "gatherv_linear") || !strcmp(algo, "scatterv_linear")) return v == 0;
+    if (!strcmp(algo, "allgatherv_ring") || !strcmp(algo, "alltoallv_pairwise")) return 1;
+    if (!strcmp(algo, "reduce_scatterv_ring")) return p == 1;
+    if (!strcmp(algo, "gatherv_binomial")) {   /* + at the root the subtree that wraps past p-1 */
+        long w = 0, split = p - root;
+        for (b = 1; v == 0 && b < p; b *= 2) if (b < split && split < (2 * b < p ? 2 * b : p)) w = (2 * b < p ? 2 * b : p) - b;
+        return (v == 0 || inner) + w;
+    }
     if (!strcmp(algo, "alltoall_bruck")) {
         for (b = 1; b < p; b *= 2) { int j; for (j = 0; j < p; j++) bits += (j & b) != 0; }
         return 2L * p + 2 * bits;
