@@ -6,8 +6,8 @@
    implementations unless GOAL_MPI_NO_BASE_IMPL is defined because another file has them).
    Compile with your MPI's wrapper: mpicc (C99 and later) or mpicxx.
 
-   Sections: OVERVIEW · STEP BY STEP · TAGS AND CONTEXTS · PROGRESS · FAILURES · CACHE ·
-             CONFIGURATION · LICENSE
+   Sections: OVERVIEW · STEP BY STEP · TAGS AND CONTEXTS · PROGRESS · FAILURES · CHECKS ·
+             CACHE · DATATYPES AND OPS · CONFIGURATION · LICENSE
 
    OVERVIEW
    --------
@@ -68,6 +68,20 @@
    repeats that until its operation finished (MPI's rule: waiting on one operation
    progresses the others, so ranks that wait in different orders do not deadlock).
    The application's own traffic on the original communicator is unaffected.
+   Cost per message is constant however many are in flight (a pipelined chain of 10^5
+   segments costs 10^5 times one, not 10^10): requests wait in channels, one per (kind,
+   peer, MPI tag), which MPI matches in posting order, so only a channel's oldest request
+   can finish next and only those are tested (one MPI_Testsome over the channels, then the
+   ones behind a finished head while they are done). At most goal_mpi_desc.window (64) of
+   a channel are with MPI at once; the rest are posted, in order, as earlier ones finish
+   (a recv from any source first posts every waiting recv of its tag, so matching order
+   is MPI's). Finished requests go to the executor in batches (when they are 1/16 of the
+   execution's, or after 1/64 of its count of tests in a row without news), so the
+   executor's scan of its requests is paid once per batch. Memory for records and
+   channels is provisioned when an operation starts (sends + recvs of its schedule), so a
+   repeated collective still allocates nothing.
+   The window relies on the schedule being correct under synchronous sends (as goal_inproc
+   checks): a send may wait for its recv to be posted.
 
    FAILURES
    --------
@@ -88,6 +102,19 @@
    libraries cannot cancel sends and would make a wait hang. Such a send may still read its
    buffer: keep user buffers valid until goal_mpi_destroy after a failure (the collectives
    keep a failed operation's scratch memory until then).
+
+   CHECKS
+   ------
+   goal_mpi_desc.check = 1 (the drop-in: GOAL_MPI_CHECK=1), as MPICH's collective checking:
+   before an operation starts, its ranks compare a digest of its cache key (for the
+   algorithms: algorithm, parameters, count, type, op, root, counts) with one nonblocking
+   MPI_Iallreduce on the duplicate; if any rank differs, the operation fails on every rank
+   with GOAL_ERR_MATCH ("the ranks disagree on ..."), instead of delivering wrong data. It
+   costs one small allreduce per operation, on every start (ranks may have cached
+   different schedules, so a check only on first use could leave one rank waiting).
+   goal_mpi_desc.timeout_ms > 0: an operation not finished that long after its start fails
+   (GOAL_ERR_TRANSPORT, "did not finish within T ms") and revokes the goal_mpi (FAILURES),
+   so survivors of a dead rank end instead of spinning; 0 waits forever.
 
    CACHE
    -----
@@ -112,8 +139,27 @@
    but the application's error handler stays the application's: only the duplicate's is
    changed).
 
+   DATATYPES AND OPS
+   -----------------
+   goal_mpi_contiguous_bytes(type, count): the bytes libgoal moves for count elements when
+   they lie contiguously (derived types with size = extent; the predefined pair types and
+   long double with their padding), else -1 (the caller packs, or uses MPI). Every
+   predefined type then moves as bytes. goal_mpi_reduction_of(type, op, count): how libgoal
+   reduces: natively for MAX MIN SUM PROD LAND LOR LXOR BAND BOR BXOR on the C integer types
+   and float/double; everything else (long double, complex, MINLOC/MAXLOC on the pair types,
+   user ops of MPI_Op_create, MPI_C_BOOL ...) through MPI_Reduce_local, called from one of
+   GOAL_MPI_BRIDGES (32) user functions, one per (op, type) pair (the paper's user-function
+   signature has no context, so each pair gets a function of its own). A non-commutative op
+   sets noncommutative (only algorithms with GOAL_ALGO_ORDERED); an element of a size
+   libgoal has no dtype for (16, 12, 32 bytes) sets `whole`: only algorithms that never split
+   a buffer mid-element (reduce_binomial, allreduce_recdoub, allreduce_dissemination,
+   scan_linear, exscan_linear, reduce_scatter_ring, reduce_scatterv_ring). Pass the
+   reduction's fns to goal_mpi_algo_start_fns. MPI_IN_PLACE is the caller's: tools/goalmpi.c
+   copies this rank's input block (not natively yet).
+
    CONFIGURATION
    -------------
+   GOAL_MPI_BRIDGES        (op, type) pairs bridged to MPI_Reduce_local, at most 32
    GOAL_MPI_NO_BASE_IMPL   goal.h's, goal_sched.h's, goal_algos.h's implementations are elsewhere
    (and goal.h's GOAL_MALLOC, GOAL_FREE, GOAL_ASSERT, GOAL_API)
 
