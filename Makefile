@@ -124,3 +124,14 @@ bench-mpi: deps
 	        $(B)/mpi/bench_mpi.$$lib $$lib $(B)/mpi/bench-$$lib-np$$n.csv 2>/dev/null || exit 1; \
 	  done; \
 	done
+	@$(MAKE) --no-print-directory mpi-lib >/dev/null
+	@echo "== the drop-in's per-call cost (libgoalmpi.so preloaded: MPI_* through libgoal, PMPI_* the library's own)"
+	@for lib in openmpi mpich; do \
+	  mpicc.$$lib $(WARN) -O2 bench/mpi/bench_dropin.c -o $(B)/mpi/bench_dropin.$$lib || exit 1; \
+	  for n in $(BENCH_MPI_NP); do \
+	    if [ $$lib = openmpi ]; then run="mpirun.openmpi --oversubscribe -x LD_PRELOAD=$(CURDIR)/$(B)/openmpi/libgoalmpi.so"; \
+	    else run="mpirun.mpich -env LD_PRELOAD $(CURDIR)/$(B)/mpich/libgoalmpi.so"; fi; \
+	    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 $$run -np $$n \
+	        $(B)/mpi/bench_dropin.$$lib $$lib 2>/dev/null | { [ $$lib$$n = openmpi2 ] && cat || tail -n +2; } || exit 1; \
+	  done; \
+	done
