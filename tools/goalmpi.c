@@ -9,10 +9,13 @@
    Alltoall(v), Reduce_scatter, Reduce_scatter_block, Scan, Exscan, Barrier and their
    nonblocking forms (which return generalized requests), MPI_Wait/Test/Waitall/Testall/
    Waitany/Testany/Waitsome/Testsome (which also progress libgoal), MPI_Finalize.
-   Passed on to the PMPI_ call, and counted: intercommunicators, datatypes with holes,
-   non-commutative ops where the selected algorithm cannot keep rank order, reductions on
-   types whose element size libgoal cannot split at with an algorithm that splits, sizes
-   beyond INT_MAX bytes, collectives that GOAL_MPI_ALGOS sets to "mpi".
+   Non-contiguous datatypes of the data-movement calls are packed locally (MPI_Pack) and
+   unpacked at the end, so no rank's decision depends on its types' layout.
+   Passed on to the PMPI_ call, and counted: intercommunicators, reductions on datatypes
+   with holes, non-commutative ops where the selected algorithm cannot keep rank order,
+   reductions on types whose element size libgoal cannot split at with an algorithm that
+   splits, sizes beyond INT_MAX bytes, alltoallv in place, collectives that GOAL_MPI_ALGOS
+   sets to "mpi".
    The decision is local: it depends only on what MPI requires to agree across ranks (type
    signature size, count, root, op, communicator), never on extra communication.
 
@@ -66,7 +69,8 @@ static const char *const default_algos =
     "alltoall=alltoall_bruck:<=256,alltoall_pairwise;alltoallv=alltoallv_pairwise;"
     "reduce_scatter=reduce_scatterv_ring;reduce_scatter_block=reduce_scatter_ring;scan=scan_linear;"
     "exscan=exscan_linear;barrier=barrier_dissemination";
-enum { W_INTER, W_TYPE, W_OP, W_SPLIT, W_SIZE, W_CHOSEN, W_CREATE, NWHY };
+enum { W_INTER, W_TYPE, W_OP, W_SPLIT, W_SIZE, W_CHOSEN, W_CREATE, NWHY };   /* W_TYPE: with holes, for a
+   reduction, a v-call or in place (data movement packs them otherwise) */
 static const char *const why_name[NWHY] = {
     "intercommunicator", "datatype with holes", "non-commutative op on an unordered algorithm",
     "element size the algorithm would split", "over INT_MAX bytes", "GOAL_MPI_ALGOS says mpi",
@@ -85,10 +89,15 @@ static struct {
 } G = {0};
 
 typedef struct comm_entry { MPI_Comm comm; goal_mpi *m; struct comm_entry *next; } comm_entry;
+struct unpack;
 typedef struct pending {      /* a nonblocking collective: its generalized request's state */
     goal_mpi_request *r;
     MPI_Request greq;
-    void *tmp;                /* an MPI_IN_PLACE copy, freed at the end */
+    void *tmp, *tmp2;         /* MPI_IN_PLACE copies, packed inputs, scratch: freed at the end */
+    struct unpack {           /* a non-contiguous receive side, laid out when it finished */
+        void *packed; int bytes; void *dst; int count; MPI_Datatype t; MPI_Comm comm;
+        int nb, *counts, *at, *pat;   /* nb > 0: blocks of counts[i] elements at dst + at[i] bytes, packed at pat[i] */
+    } u;
     goal_status st;
     goal_mpi *m;
     struct pending *next;
@@ -193,6 +202,18 @@ static void report_failure(goal_mpi *m, goal_status st) {
     const goal_error *e = goal_mpi_error(m);
     fprintf(stderr, "libgoalmpi: %s: %s\n", goal_strerror(st), e && e->msg[0] ? e->msg : "");
 }
+/* A non-contiguous receive side: libgoal received packed bytes, MPI_Unpack lays them out. */
+static void unpack(struct unpack *u, goal_status st) {
+    int pos = 0, i;
+    if (!u->packed) return;
+    if (st == GOAL_OK && u->count) PMPI_Unpack(u->packed, u->bytes, &pos, u->dst, u->count, u->t, u->comm);
+    for (i = 0; st == GOAL_OK && i < u->nb; i++) {
+        pos = 0;
+        PMPI_Unpack((char *)u->packed + u->pat[i], u->bytes - u->pat[i], &pos, (char *)u->dst + u->at[i], u->counts[i], u->t, u->comm);
+    }
+    free(u->packed); free(u->counts); free(u->at); free(u->pat);
+    u->packed = NULL; u->counts = u->at = u->pat = NULL;
+}
 /* One test of every nonblocking operation in flight; finished ones complete their request. */
 static void progress(void) {
     pending **pp = &G.pending, *p;
@@ -202,36 +223,47 @@ static void progress(void) {
         *pp = p->next;
         if (st != GOAL_OK) report_failure(p->m, st);
         p->st = st;
-        free(p->tmp);
+        unpack(&p->u, st);
+        free(p->tmp); free(p->tmp2);
         PMPI_Grequest_complete(p->greq);   /* free_fn frees p when the request is freed */
     }
 }
 /* Blocking: waits for r while progressing the nonblocking ones (MPI's progress rule). */
-static int finish_blocking(goal_mpi *m, goal_status st, goal_mpi_request *r, void *tmp, MPI_Comm comm) {
+static int finish_blocking(goal_mpi *m, goal_status st, goal_mpi_request *r, void *tmp, void *tmp2, struct unpack *u,
+                           MPI_Comm comm) {
     if (st == GOAL_OK)
         while ((st = goal_mpi_test(&r)) == GOAL_PENDING) progress();
-    free(tmp);
+    unpack(u, st);
+    free(tmp); free(tmp2);
     if (st == GOAL_OK) return MPI_SUCCESS;
     report_failure(m, st);
     return PMPI_Comm_call_errhandler(comm, MPI_ERR_OTHER), MPI_ERR_OTHER;
 }
-/* Starts d on m: blocking when req is NULL, else a generalized request in *req. */
-static int run(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, const void *in, void *out, void *tmp,
-               MPI_Comm comm, MPI_Request *req) {
+/* Starts d on m: blocking when req is NULL, else a generalized request in *req; u (may be
+   NULL) unpacks the output when it finished. */
+static int run_unpack(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, const void *in, void *out,
+                      void *tmp, void *tmp2, struct unpack *u, MPI_Comm comm, MPI_Request *req) {
     goal_mpi_request *r = NULL;
     goal_status st = goal_mpi_algo_start_fns(m, d, fns, fns ? 1 : 0, in, out, &r);
     pending *p;
-    if (!req) return finish_blocking(m, st, r, tmp, comm);
+    struct unpack none;
+    if (!u) { memset(&none, 0, sizeof none); u = &none; }
+    if (!req) return finish_blocking(m, st, r, tmp, tmp2, u, comm);
     if (st != GOAL_OK || !(p = (pending *)calloc(1, sizeof *p))) {
-        free(tmp);
+        unpack(u, GOAL_ERR_STATE);
+        free(tmp); free(tmp2);
         report_failure(m, st == GOAL_OK ? GOAL_ERR_NOMEM : st);
         return PMPI_Comm_call_errhandler(comm, MPI_ERR_OTHER), MPI_ERR_OTHER;
     }
-    p->r = r; p->tmp = tmp; p->m = m; p->st = GOAL_PENDING;
+    p->r = r; p->tmp = tmp; p->tmp2 = tmp2; p->m = m; p->st = GOAL_PENDING; p->u = *u;
     PMPI_Grequest_start(query_fn, free_fn, cancel_fn, p, &p->greq);
     *req = p->greq;
     p->next = G.pending; G.pending = p;
     return MPI_SUCCESS;
+}
+static int run(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, const void *in, void *out, void *tmp,
+               MPI_Comm comm, MPI_Request *req) {
+    return run_unpack(m, d, fns, in, out, tmp, NULL, NULL, comm, req);
 }
 static void *copy_of(const void *src, size_t bytes) {
     void *t = malloc(bytes ? bytes : 1);
@@ -271,12 +303,40 @@ static int passed(call *k) { G.passed[k->nb][k->c][k->why]++; return 0; }
 
 static long long type_bytes(MPI_Datatype t, int count) { return goal_mpi_contiguous_bytes(t, count); }
 
+/* The bytes of count elements of t as libgoal moves them; *packed when they must be packed
+   first (a non-contiguous type: MPI_Pack gives its type size in bytes on one machine). */
+static long long side_bytes(MPI_Datatype t, int count, int *packed) {
+    long long b = goal_mpi_contiguous_bytes(t, count);
+    int size = 0;
+    *packed = 0;
+    if (b >= 0 || count < 0 || PMPI_Type_size(t, &size) != MPI_SUCCESS) return b;
+    *packed = 1;
+    return (long long)size * count;
+}
+/* count elements of t at src, packed into a new buffer of `bytes`; NULL on failure. */
+static void *pack(const void *src, int count, MPI_Datatype t, long long bytes, MPI_Comm comm) {
+    int pos = 0;
+    void *p = malloc(bytes ? (size_t)bytes : 1);
+    if (p && PMPI_Pack(src, count, t, p, (int)bytes, &pos, comm) != MPI_SUCCESS) { free(p); return NULL; }
+    return p;
+}
 static int do_bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm, MPI_Request *req) {
     call k;
-    if (!begin(&k, C_BCAST, req != NULL, comm, type_bytes(t, count))) return passed(&k) - 1;
-    k.d.count = (uint64_t)type_bytes(t, count); k.d.root = root;
+    int packed = 0, me = 0;
+    long long bytes = side_bytes(t, count, &packed);
+    struct unpack u;
+    void *data = buf;
+    memset(&u, 0, sizeof u);
+    if (!begin(&k, C_BCAST, req != NULL, comm, bytes)) return passed(&k) - 1;
+    k.d.count = (uint64_t)bytes; k.d.root = root;
+    PMPI_Comm_rank(comm, &me);
+    if (packed) {   /* the root sends its packed data; the others unpack what arrives */
+        data = me == root ? pack(buf, count, t, bytes, comm) : malloc(bytes ? (size_t)bytes : 1);
+        if (!data) { k.why = W_CREATE; return passed(&k) - 1; }
+        if (me != root) { u.packed = data; u.bytes = (int)bytes; u.dst = buf; u.count = count; u.t = t; u.comm = comm; }
+    }
     served(&k);
-    return run(k.m, &k.d, NULL, buf, buf, NULL, comm, req);
+    return run_unpack(k.m, &k.d, NULL, data, data, packed && me == root ? data : NULL, NULL, &u, comm, req);
 }
 int MPI_Bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm) {
     int rc = do_bcast(buf, count, t, root, comm, NULL);
@@ -410,15 +470,21 @@ int MPI_Ireduce_scatter(const void *s, void *r, const int *c, MPI_Datatype t, MP
 static int do_move(int c, const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount, MPI_Datatype rt,
                    int root, MPI_Comm comm, MPI_Request *req) {
     call k;
-    int me = 0, p = 1, rooted = c == C_GATHER || c == C_SCATTER;
-    long long sb = type_bytes(st, scount), rb = type_bytes(rt, rcount), block;
+    int me = 0, p = 1, spk = 0, rpk = 0, sends, recvs, sn, rn;
+    long long sb = -1, rb = -1, block;
     void *tmp = NULL;
     const void *in = sbuf;
     void *out = rbuf;
+    struct unpack u;
+    memset(&u, 0, sizeof u);
     PMPI_Comm_rank(comm, &me);
     PMPI_Comm_size(comm, &p);
-    /* The block size from the side MPI defines on this rank: gather's root and scatter's
-       non-roots receive; in place, the receive side describes the block. */
+    /* The sides MPI defines on this rank (the others may hold anything): gather's non-roots
+       only send, scatter's only receive; in place, the receive side describes the block. */
+    sends = !(c == C_SCATTER && me != root) && sbuf != MPI_IN_PLACE;
+    recvs = !(c == C_GATHER && me != root) && rbuf != MPI_IN_PLACE;
+    if (sends) sb = side_bytes(st, scount, &spk);
+    if (recvs || sbuf == MPI_IN_PLACE) rb = side_bytes(rt, rcount, &rpk);
     if (c == C_GATHER) block = me == root ? rb : sb;
     else if (c == C_SCATTER) block = me == root ? sb : rb;
     else block = sbuf == MPI_IN_PLACE ? rb : sb;
@@ -427,17 +493,32 @@ static int do_move(int c, const void *sbuf, int scount, MPI_Datatype st, void *r
         return passed(&k) - 1;
     }
     k.d.count = (uint64_t)block; k.d.root = root;
+    sn = c == C_SCATTER || c == C_ALLTOALL ? p : 1;   /* blocks on each side */
+    rn = c == C_GATHER || c == C_ALLGATHER || c == C_ALLTOALL ? p : 1;
     if (sbuf == MPI_IN_PLACE) {   /* this rank's block is already in recvbuf (all of it for alltoall) */
-        size_t at = c == C_GATHER ? (size_t)root * (size_t)block : (size_t)me * (size_t)block;
-        tmp = c == C_ALLTOALL ? copy_of(rbuf, (size_t)block * (size_t)p) : copy_of((char *)rbuf + at, (size_t)block);
-        in = tmp;
-    } else if (rbuf == MPI_IN_PLACE) {   /* scatter's root keeps its block where it is */
-        out = tmp = malloc((size_t)block ? (size_t)block : 1);
+        MPI_Aint lb = 0, ext = 0;
+        const char *own;
+        int n = c == C_ALLTOALL ? rcount * p : rcount;
+        PMPI_Type_get_extent(rt, &lb, &ext);
+        own = (const char *)rbuf + (c == C_ALLTOALL ? 0 : (size_t)(c == C_GATHER ? root : me) * (size_t)rcount * (size_t)ext);
+        in = tmp = rpk ? pack(own, n, rt, block * (n / (rcount ? rcount : 1)), comm) : copy_of(own, (size_t)block * (size_t)(n / (rcount ? rcount : 1)));
+    } else if (spk && sends) {
+        in = tmp = pack(sbuf, scount * sn, st, block * sn, comm);
     }
-    if ((sbuf == MPI_IN_PLACE || rbuf == MPI_IN_PLACE) && !tmp) { k.why = W_CREATE; return passed(&k) - 1; }
-    if (rooted && me != root) { if (c == C_GATHER) out = NULL; else in = NULL; }
+    if (rbuf == MPI_IN_PLACE) {   /* scatter's root keeps its block where it is: received into scratch */
+        out = u.packed = malloc((size_t)block + 1);
+    } else if (rpk && recvs) {
+        out = u.packed = malloc((size_t)(block * rn) + 1);
+        u.bytes = (int)(block * rn); u.dst = rbuf; u.count = rcount * rn; u.t = rt; u.comm = comm;
+    }
+    if (((sbuf == MPI_IN_PLACE || (spk && sends)) && !tmp) || ((rbuf == MPI_IN_PLACE || (rpk && recvs)) && !u.packed)) {
+        free(tmp); free(u.packed);
+        k.why = W_CREATE; return passed(&k) - 1;
+    }
+    if (c == C_GATHER && me != root) out = NULL;
+    if (c == C_SCATTER && me != root) in = NULL;
     served(&k);
-    return run(k.m, &k.d, NULL, in, out, tmp, comm, req);
+    return run_unpack(k.m, &k.d, NULL, in, out, tmp, NULL, &u, comm, req);
 }
 #define MOVE_PAIR(NAME, INAME, C, ROOTARG, ROOTVAL, PCALL, PICALL)                                                 \
     int NAME(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt ROOTARG, MPI_Comm comm) {     \
@@ -460,16 +541,60 @@ MOVE_PAIR(MPI_Alltoall, MPI_Ialltoall, C_ALLTOALL, , 0, PMPI_Alltoall(s, sc, st,
           PMPI_Ialltoall(s, sc, st, r, rc, rt, comm, q))
 
 /* The v-collectives, as bytes: counts and displacements scaled by the type's extent. */
-typedef struct vec { int *a[4]; } vec;
-static void vec_free(vec *v) { int i; for (i = 0; i < 4; i++) free(v->a[i]); }
-static int vec_scale(vec *v, int p, long long el, const int *c0, const int *d0, const int *c1, const int *d1) {
+/* One side of a v-call as libgoal sees it: counts and displacements in bytes, over the
+   caller's buffer (contiguous type: scaled by the extent) or over a packed copy (blocks one
+   after the other: packed now for a send side, unpacked at the end through u for a
+   receive side). */
+typedef struct vside { int *cnt, *dsp; void *buf; } vside;
+static void vside_free(vside *v) { free(v->cnt); free(v->dsp); v->cnt = v->dsp = NULL; }
+static int vside_make(vside *v, int p, const int *counts, const int *displs, MPI_Datatype t, const void *user,
+                      int send, MPI_Comm comm, struct unpack *u, void **tmp) {
+    int size = 0, i, contig = goal_mpi_contiguous_bytes(t, 1) >= 0, pos;
+    MPI_Aint lb = 0, ext = 0;
+    long long total = 0, at = 0;
     memset(v, 0, sizeof *v);
-    if (el < 0) return 0;
-    if (scaled(c0, p, el, &v->a[0]) && scaled(d0, p, el, &v->a[1]) && scaled(c1, p, el, &v->a[2]) &&
-        scaled(d1, p, el, &v->a[3]))
+    if (PMPI_Type_size(t, &size) != MPI_SUCCESS || PMPI_Type_get_extent(t, &lb, &ext) != MPI_SUCCESS) return 0;
+    v->cnt = (int *)malloc((size_t)p * sizeof(int)); v->dsp = (int *)malloc((size_t)p * sizeof(int));
+    if (!v->cnt || !v->dsp) { vside_free(v); return 0; }
+    for (i = 0; i < p; i++) {
+        long long c = (long long)counts[i] * (contig ? (long long)ext : size), d = contig ? (long long)(displs ? displs[i] : at / ext) * ext : total;
+        if (c > INT_MAX || d > INT_MAX || d < 0) { vside_free(v); return 0; }
+        v->cnt[i] = (int)c; v->dsp[i] = (int)d;
+        total += c; at += c;
+    }
+    v->buf = (void *)(uintptr_t)user;
+    if (contig) return 1;
+    if (!(v->buf = malloc((size_t)total + 1))) { vside_free(v); return 0; }
+    if (send) {
+        for (i = 0; i < p; i++) {
+            pos = 0;
+            PMPI_Pack((const char *)user + (displs ? (long long)displs[i] : 0) * ext, counts[i], t, (char *)v->buf + v->dsp[i],
+                      v->cnt[i], &pos, comm);
+        }
+        *tmp = v->buf;
         return 1;
-    vec_free(v);
-    return 0;
+    }
+    u->packed = v->buf; u->bytes = (int)total; u->dst = (void *)(uintptr_t)user; u->t = t; u->comm = comm; u->nb = p;
+    u->counts = (int *)malloc((size_t)p * sizeof(int)); u->at = (int *)malloc((size_t)p * sizeof(int));
+    u->pat = (int *)malloc((size_t)p * sizeof(int));
+    if (!u->counts || !u->at || !u->pat) { u->nb = 0; unpack(u, GOAL_ERR_NOMEM); vside_free(v); return 0; }
+    for (i = 0, at = 0; i < p; i++) {
+        u->counts[i] = counts[i]; u->pat[i] = v->dsp[i];
+        u->at[i] = (int)((displs ? (long long)displs[i] : at) * ext);
+        at += counts[i];
+    }
+    return 1;
+}
+/* This rank's own block of a v-call: count elements of t at user, as bytes libgoal moves
+   (packed into *tmp when t is not contiguous); the bytes, or -1. */
+static long long own_block(const void *user, int count, MPI_Datatype t, MPI_Comm comm, const void **data, void **tmp) {
+    int packed = 0;
+    long long b = side_bytes(t, count, &packed);
+    *data = user;
+    if (b < 0 || !packed) return b;
+    if (!(*tmp = pack(user, count, t, b, comm))) return -1;
+    *data = *tmp;
+    return b;
 }
 static int do_barrier(MPI_Comm comm, MPI_Request *req) {
     call k;
@@ -481,41 +606,63 @@ int MPI_Barrier(MPI_Comm comm) { int rc = do_barrier(comm, NULL); return rc >= 0
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *q) { int rc = do_barrier(comm, q); return rc >= 0 ? rc : PMPI_Ibarrier(comm, q); }
 
 /* gatherv / scatterv: the root's arrays (recvcounts / sendcounts); a non-root passes its
-   own count. allgatherv: every rank has the arrays. In place as in do_move. */
+   own count. allgatherv: every rank has the arrays. Any type: a non-contiguous one is packed
+   (so every rank decides alike whatever the layout of its types). */
 static int do_vmove(int c, const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount, MPI_Datatype rt,
                     const int *counts, const int *displs, int root, MPI_Comm comm, MPI_Request *req) {
     call k;
-    vec v;
-    int me = 0, p = 1, rc, at_root;
-    MPI_Datatype vt = c == C_SCATTERV ? st : rt;   /* the type of the arrays' side */
-    long long el = type_bytes(vt, 1), own;
-    void *tmp = NULL;
+    vside v;
+    struct unpack u;
+    int me = 0, p = 1, rc, at_root, ok = 1;
+    void *tmp = NULL, *tmp2 = NULL;
     const void *in = sbuf;
     void *out = rbuf;
+    long long own = 0;
+    memset(&u, 0, sizeof u);
+    memset(&v, 0, sizeof v);
     PMPI_Comm_rank(comm, &me);
     PMPI_Comm_size(comm, &p);
     at_root = c == C_ALLGATHERV || me == root;
-    own = c == C_SCATTERV ? (me == root && rbuf == MPI_IN_PLACE ? -2 : type_bytes(rt, rcount))
-                          : (sbuf == MPI_IN_PLACE ? -2 : type_bytes(st, scount));
     if (!begin(&k, c, req != NULL, comm, 0)) return passed(&k) - 1;
-    if ((at_root && el < 0) || own == -1) { k.why = W_TYPE; return passed(&k) - 1; }
-    if (!vec_scale(&v, p, at_root ? el : 0, at_root ? counts : NULL, at_root ? displs : NULL, NULL, NULL)) {
+    if (at_root) ok = vside_make(&v, p, counts, displs, c == C_SCATTERV ? st : rt, c == C_SCATTERV ? sbuf : rbuf,
+                                 c == C_SCATTERV, comm, &u, &tmp);
+    if (ok && c == C_SCATTERV && me == root && rbuf == MPI_IN_PLACE) {   /* the root's block stays: scratch */
+        own = v.cnt[me];
+        ok = (out = tmp2 = malloc((size_t)own + 1)) != NULL;
+    } else if (ok && c == C_SCATTERV) {
+        int packed = 0;
+        own = side_bytes(rt, rcount, &packed);
+        if (packed && own >= 0) {   /* received packed into scratch, unpacked into rbuf */
+            ok = (out = tmp2 = malloc((size_t)own + 1)) != NULL;
+            if (ok && !(at_root && u.packed)) { u.packed = tmp2; tmp2 = NULL; u.bytes = (int)own; u.dst = rbuf; u.count = rcount; u.t = rt; u.comm = comm; }
+        }
+    } else if (ok && sbuf == MPI_IN_PLACE) {   /* this rank's block is in recvbuf already, in the caller's layout */
+        MPI_Aint lb = 0, ext = 0;
+        long long at = 0;
+        int i;
+        PMPI_Type_get_extent(rt, &lb, &ext);
+        if (displs) at = (long long)displs[me] * ext;
+        else for (i = 0; i < me; i++) at += (long long)counts[i] * ext;
+        own = own_block((const char *)rbuf + at, counts[me], rt, comm, &in, &tmp2);
+        if (own >= 0 && !tmp2) in = tmp2 = copy_of(in, (size_t)own);
+        ok = own >= 0 && tmp2;
+    } else if (ok) {
+        own = own_block(sbuf, scount, st, comm, &in, &tmp2);
+        ok = own >= 0;
+    }
+    if (!ok || own < 0) {
+        free(tmp); free(tmp2); unpack(&u, GOAL_ERR_STATE); vside_free(&v);
         k.why = W_SIZE; return passed(&k) - 1;
     }
-    if (own == -2) {   /* in place: this rank's block is in the arrays' buffer already */
-        size_t off = (size_t)(displs ? displs[me] : 0) * (size_t)el, n = (size_t)counts[me] * (size_t)el;
-        if (!displs) { int i; for (i = 0; i < me; i++) off += (size_t)counts[i] * (size_t)el; }
-        if (c == C_SCATTERV) out = tmp = malloc(n ? n : 1);
-        else in = tmp = copy_of((const char *)rbuf + off, n);
-        own = (long long)n;
-        if (!tmp) { vec_free(&v); k.why = W_CREATE; return passed(&k) - 1; }
-    }
+    if (at_root && c == C_SCATTERV) in = v.buf;
+    if (at_root && c != C_SCATTERV) out = v.buf;
     k.d.root = root; k.d.count = (uint64_t)own;
-    k.d.counts = v.a[0]; k.d.displs = v.a[1];
+    k.d.counts = at_root ? v.cnt : NULL; k.d.displs = at_root ? v.dsp : NULL;
     if (c != C_ALLGATHERV && me != root) { if (c == C_GATHERV) out = NULL; else in = NULL; }
     served(&k);
-    rc = run(k.m, &k.d, NULL, in, out, tmp, comm, req);
-    vec_free(&v);
+    /* tmp (packed input) and tmp2 (own block or scratch) are freed at the end; u unpacks */
+    rc = run_unpack(k.m, &k.d, NULL, in, out, tmp, tmp2, &u, comm, req);
+    vside_free(&v);   /* counts and displacements are read only while the schedule is built */
     return rc;
 }
 int MPI_Gatherv(const void *s, int sc, MPI_Datatype st, void *r, const int *rc, const int *d, MPI_Datatype rt,
@@ -549,22 +696,27 @@ int MPI_Iallgatherv(const void *s, int sc, MPI_Datatype st, void *r, const int *
     return x >= 0 ? x : PMPI_Iallgatherv(s, sc, st, r, rc, d, rt, comm, q);
 }
 /* alltoallv: this rank's four arrays; the send and receive types' extents scale each side. */
+/* alltoallv: this rank's four arrays, each side packed when its type is not contiguous.
+   In place (MPI: on every rank, so every rank passes it on alike): the library's. */
 static int do_a2av(const void *sbuf, const int *sc, const int *sd, MPI_Datatype st, void *rbuf, const int *rc,
                    const int *rd, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req) {
     call k;
-    vec v;
+    vside vs, vr;
+    struct unpack u;
+    void *tmp = NULL;
     int p = 1, x;
-    long long se = type_bytes(st, 1), re = type_bytes(rt, 1);
+    memset(&u, 0, sizeof u);
     PMPI_Comm_size(comm, &p);
     if (!begin(&k, C_ALLTOALLV, req != NULL, comm, 0)) return passed(&k) - 1;
-    if (sbuf == MPI_IN_PLACE || se < 0 || re < 0) { k.why = W_TYPE; return passed(&k) - 1; }
-    memset(&v, 0, sizeof v);
-    if (!scaled(sc, p, se, &v.a[0]) || !scaled(sd, p, se, &v.a[1]) || !scaled(rc, p, re, &v.a[2]) ||
-        !scaled(rd, p, re, &v.a[3])) { vec_free(&v); k.why = W_SIZE; return passed(&k) - 1; }
-    k.d.counts = v.a[0]; k.d.displs = v.a[1]; k.d.recv_counts = v.a[2]; k.d.recv_displs = v.a[3];
+    if (sbuf == MPI_IN_PLACE) { k.why = W_TYPE; return passed(&k) - 1; }
+    if (!vside_make(&vs, p, sc, sd, st, sbuf, 1, comm, &u, &tmp)) { k.why = W_SIZE; return passed(&k) - 1; }
+    if (!vside_make(&vr, p, rc, rd, rt, rbuf, 0, comm, &u, &tmp)) {
+        vside_free(&vs); free(tmp); k.why = W_SIZE; return passed(&k) - 1;
+    }
+    k.d.counts = vs.cnt; k.d.displs = vs.dsp; k.d.recv_counts = vr.cnt; k.d.recv_displs = vr.dsp;
     served(&k);
-    x = run(k.m, &k.d, NULL, sbuf, rbuf, NULL, comm, req);
-    vec_free(&v);
+    x = run_unpack(k.m, &k.d, NULL, vs.buf, vr.buf, tmp, NULL, &u, comm, req);
+    vside_free(&vs); vside_free(&vr);
     return x;
 }
 int MPI_Alltoallv(const void *s, const int *sc, const int *sd, MPI_Datatype st, void *r, const int *rc,

@@ -17,14 +17,14 @@ static void report(const char *name) {
     fflush(stdout);
     PMPI_Allreduce(&local_ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
     if (all) passed++; else failed++;
-    if (me == 0 && !all) printf("FAIL %s np%d\n", name, np);
+    if (me == 0) printf("%s %s np%d\n", all ? "ok" : "FAIL", name, np);
     local_ok = 1;
 }
 
 /* ---- types and ops ------------------------------------------------------------------------ */
 typedef struct { double v; int i; } dint;
 typedef struct { int v, i; } iint;
-static MPI_Datatype mat_t, tri_t;   /* 2x2 int matrices (4 ints); 3 contiguous ints */
+static MPI_Datatype mat_t, tri_t, vec_t;   /* 2x2 int matrices (4 ints); 3 contiguous ints; ints 0 and 2 of 3 */
 static MPI_Op mat_mul, user_sum;
 /* 2x2 integer matrix product, wrapping: associative, not commutative. inout = in x inout. */
 static void mat_fn(void *in, void *inout, int *len, MPI_Datatype *t) {
@@ -43,11 +43,12 @@ static void sum_fn(void *in, void *inout, int *len, MPI_Datatype *t) {
 }
 
 typedef struct tcase { const char *name; MPI_Datatype *t; size_t ext; int reduce; } tcase;
-enum { T_INT, T_DOUBLE, T_LDOUBLE, T_COMPLEX, T_DINT, T_IINT, T_MAT, T_TRI, NT };
+enum { T_INT, T_DOUBLE, T_LDOUBLE, T_COMPLEX, T_DINT, T_IINT, T_MAT, T_TRI, T_VEC, NT };
 static tcase types[NT] = {
     {"int", NULL, sizeof(int), 1}, {"double", NULL, sizeof(double), 1}, {"long double", NULL, sizeof(long double), 1},
     {"double complex", NULL, sizeof(double _Complex), 1}, {"double_int", NULL, sizeof(dint), 1},
-    {"2int", NULL, sizeof(iint), 1}, {"matrix (user, non-commutative)", &mat_t, 16, 1}, {"3 ints (derived)", &tri_t, 12, 0}};
+    {"2int", NULL, sizeof(iint), 1}, {"matrix (user, non-commutative)", &mat_t, 16, 1}, {"3 ints (derived)", &tri_t, 12, 0},
+    {"2 of 3 ints (derived, non-contiguous: packed)", &vec_t, 12, 0}};
 static MPI_Datatype int_t = MPI_INT, dbl_t = MPI_DOUBLE, ld_t = MPI_LONG_DOUBLE, cx_t = MPI_C_DOUBLE_COMPLEX,
                     dint_t = MPI_DOUBLE_INT, iint_t = MPI_2INT;
 /* The ops tried on each type (op classes: arithmetic, bitwise, logical, max/min, loc, user). */
@@ -263,6 +264,7 @@ int main(int argc, char **argv) {
     types[T_DINT].t = &dint_t; types[T_IINT].t = &iint_t;
     MPI_Type_contiguous(4, MPI_INT, &mat_t); MPI_Type_commit(&mat_t);
     MPI_Type_contiguous(3, MPI_INT, &tri_t); MPI_Type_commit(&tri_t);
+    MPI_Type_vector(2, 1, 2, MPI_INT, &vec_t); MPI_Type_commit(&vec_t);
     MPI_Op_create(mat_fn, 0, &mat_mul);
     MPI_Op_create(sum_fn, 1, &user_sum);
     in = (unsigned char *)calloc((size_t)np * 64 * 32 + 64, 1);
@@ -276,7 +278,7 @@ int main(int argc, char **argv) {
     PMPI_Reduce(tot, all, 2, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
     if (me == 0) printf("%d passed, %d failed\n", all[0], all[1]);
     MPI_Op_free(&mat_mul); MPI_Op_free(&user_sum);
-    MPI_Type_free(&mat_t); MPI_Type_free(&tri_t);
+    MPI_Type_free(&mat_t); MPI_Type_free(&tri_t); MPI_Type_free(&vec_t);
     free(in); free(a); free(b);
     MPI_Finalize();
     return 0;
