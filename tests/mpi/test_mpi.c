@@ -544,14 +544,15 @@ int main(int argc, char **argv) {
     test_vector_algorithms();
     test_in_flight();
     test_reuse();
+    if (np <= 4) test_many_segments();   /* oversubscribed further, the machine's share decides */
+    test_check();
     test_any_source();
     test_limits();
     if (np >= 2) test_truncate();
     test_fault_transport();
     test_fault_userfn();
-    test_check();
-    if (np >= 2) test_timeout();
-    if (np <= 4) test_many_segments();   /* oversubscribed further, the machine's share decides */
+    if (np >= 2) test_timeout();   /* last: MPICH gives a revoked duplicate's context, stray
+                                      messages and all, to the next goal_mpi (FAILURES) */
     counts[0] = passed; counts[1] = failed;
     MPI_Reduce(counts, total, 2, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);   /* equal on all ranks */
     if (me == 0) printf("%d passed, %d failed\n", total[0], total[1]);
