@@ -34,8 +34,13 @@
        barrier=barrier_dissemination
    GOAL_MPI_STATS=1  at MPI_Finalize rank 0 prints to stderr, per collective it saw,
      "allreduce: 40004 libgoal, 0 passed on" (with the reasons of those passed on).
-   GOAL_MPI_CHECK=1  compares (algorithm, parameters, count, type, op, root) across ranks on
-     each schedule's first use (goal_mpi_desc.check). */
+   GOAL_MPI_CHECK=1  compares (algorithm, parameters, count, type, op, root) across ranks
+     before each collective starts (goal_mpi_desc.check).
+   Rules: one thread calls MPI at a time (the drop-in keeps no locks: MPI_THREAD_SERIALIZED
+   programs are fine, MPI_THREAD_MULTIPLE ones must not call collectives concurrently).
+   MPI_IN_PLACE costs a copy of this rank's block (goal_mpi.h has no native in-place yet);
+   each nonblocking call allocates its generalized request's state, and v-calls their
+   scaled counts; the schedules themselves are cached (hash) and never rebuilt. */
 #define _POSIX_C_SOURCE 200809L   /* strtok_r */
 #include <mpi.h>
 /* goal_mpi.h's own MPI calls must reach the library, not the interceptors below. */
