@@ -106,11 +106,11 @@ clean:
 # it too, as one of the test scripts). bench-mpi: NBCBench-style figures, CSV in $(B)/mpi/.
 BENCH_MPI_NP ?= 2 4
 .PHONY: test-mpi bench-mpi mpi-lib
-# The drop-in (tools/goalmpi.c), one per MPI ABI: LD_PRELOAD it under an unmodified program.
+# The drop-in (mpi/goalmpi.c), one per MPI ABI: LD_PRELOAD it under an unmodified program.
 mpi-lib: $(B)/openmpi/libgoalmpi.so $(B)/mpich/libgoalmpi.so
-$(B)/%/libgoalmpi.so: tools/goalmpi.c $(HEADERS)
+$(B)/%/libgoalmpi.so: mpi/goalmpi.c $(HEADERS)
 	@mkdir -p $(@D)
-	mpicc.$* $(WARN) -O2 -g -fPIC -shared -I. tools/goalmpi.c -o $@ -lm -lpthread
+	mpicc.$* $(WARN) -O2 -g -fPIC -shared -I. mpi/goalmpi.c -o $@ -lm -lpthread
 test-mpi: deps
 	@B=$(B) tests/test_mpi.sh
 bench-mpi: deps

@@ -154,7 +154,7 @@
    libgoal has no dtype for (16, 12, 32 bytes) sets `whole`: only algorithms that never split
    a buffer mid-element (reduce_binomial, allreduce_recdoub, allreduce_dissemination,
    scan_linear, exscan_linear, reduce_scatter_ring, reduce_scatterv_ring). Pass the
-   reduction's fns to goal_mpi_algo_start_fns. MPI_IN_PLACE is the caller's: tools/goalmpi.c
+   reduction's fns to goal_mpi_algo_start_fns. MPI_IN_PLACE is the caller's: mpi/goalmpi.c
    copies this rank's input block (not natively yet).
 
    CONFIGURATION

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # goal_mpi.h under Open MPI and MPICH: one mpirun per library and process count, each running
 # every test of tests/mpi/test_mpi.c (every algorithm of goal_algos.h, checked against the
-# library's own collective), then the drop-in libgoalmpi.so (tools/goalmpi.c) preloaded under
+# library's own collective), then the drop-in libgoalmpi.so (mpi/goalmpi.c) preloaded under
 # tests/mpi/test_dropin.c (every intercepted call against PMPI_) and under real programs no
 # one here wrote: LAMMPS's LJ melt (thermo equal to the run without libgoal to 1e-9), hpcc
 # (its own verification), an mpi4py script; each must show in GOAL_MPI_STATS that libgoal
@@ -39,7 +39,7 @@ close() {
 }
 dropin_tests() {
   local lib=$1 extra=$2 n out dir ok
-  if ! mpicc.$lib -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -g -fPIC -shared -I. tools/goalmpi.c \
+  if ! mpicc.$lib -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -g -fPIC -shared -I. mpi/goalmpi.c \
          -o "$B/$lib/libgoalmpi.so" -lm -lpthread ||
      ! mpicc.$lib -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -g tests/mpi/test_dropin.c -o "$B/mpi/test_dropin.$lib"; then
     echo "FAIL $lib: drop-in build"; f=$((f + 1)); return
