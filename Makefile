@@ -123,7 +123,12 @@ clean:
 # tests/test_mpi.sh builds and runs tests/mpi/test_mpi.c and examples/mpi_*.c (make test runs
 # it too, as one of the test scripts). bench-mpi: NBCBench-style figures, CSV in $(B)/mpi/.
 BENCH_MPI_NP ?= 2 4
-.PHONY: test-mpi bench-mpi
+.PHONY: test-mpi bench-mpi mpi-lib
+# The drop-in (mpi/goalmpi.c), one per MPI ABI: LD_PRELOAD it under an unmodified program.
+mpi-lib: $(B)/openmpi/libgoalmpi.so $(B)/mpich/libgoalmpi.so
+$(B)/%/libgoalmpi.so: mpi/goalmpi.c $(HEADERS)
+	@mkdir -p $(@D)
+	mpicc.$* $(WARN) -O2 -g -fPIC -shared -I. mpi/goalmpi.c -o $@ -lm -lpthread
 test-mpi: deps
 	@B=$(B) tests/test_mpi.sh
 bench-mpi: deps
@@ -135,5 +140,16 @@ bench-mpi: deps
 	    echo "== $$lib, np $$n"; \
 	    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 mpirun.$$lib $$extra -np $$n \
 	        $(B)/mpi/bench_mpi.$$lib $$lib $(B)/mpi/bench-$$lib-np$$n.csv 2>/dev/null || exit 1; \
+	  done; \
+	done
+	@$(MAKE) --no-print-directory mpi-lib >/dev/null
+	@echo "== the drop-in's per-call cost (libgoalmpi.so preloaded: MPI_* through libgoal, PMPI_* the library's own)"
+	@for lib in openmpi mpich; do \
+	  mpicc.$$lib $(WARN) -O2 bench/mpi/bench_dropin.c -o $(B)/mpi/bench_dropin.$$lib || exit 1; \
+	  for n in $(BENCH_MPI_NP); do \
+	    if [ $$lib = openmpi ]; then run="mpirun.openmpi --oversubscribe -x LD_PRELOAD=$(CURDIR)/$(B)/openmpi/libgoalmpi.so"; \
+	    else run="mpirun.mpich -env LD_PRELOAD $(CURDIR)/$(B)/mpich/libgoalmpi.so"; fi; \
+	    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 $$run -np $$n \
+	        $(B)/mpi/bench_dropin.$$lib $$lib 2>/dev/null | { [ $$lib$$n = openmpi2 ] && cat || tail -n +2; } || exit 1; \
 	  done; \
 	done

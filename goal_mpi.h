@@ -6,8 +6,8 @@
    implementations unless GOAL_MPI_NO_BASE_IMPL is defined because another file has them).
    Compile with your MPI's wrapper: mpicc (C99 and later) or mpicxx.
 
-   Sections: OVERVIEW · STEP BY STEP · TAGS AND CONTEXTS · PROGRESS · FAILURES · CACHE ·
-             CONFIGURATION · LICENSE
+   Sections: OVERVIEW · STEP BY STEP · TAGS AND CONTEXTS · PROGRESS · FAILURES · CHECKS ·
+             CACHE · DATATYPES AND OPS · CONFIGURATION · LICENSE
 
    OVERVIEW
    --------
@@ -68,6 +68,20 @@
    repeats that until its operation finished (MPI's rule: waiting on one operation
    progresses the others, so ranks that wait in different orders do not deadlock).
    The application's own traffic on the original communicator is unaffected.
+   Cost per message is constant however many are in flight (a pipelined chain of 10^5
+   segments costs 10^5 times one, not 10^10): requests wait in channels, one per (kind,
+   peer, MPI tag), which MPI matches in posting order, so only a channel's oldest request
+   can finish next and only those are tested (one MPI_Testsome over the channels, then the
+   ones behind a finished head while they are done). At most goal_mpi_desc.window (64) of
+   a channel are with MPI at once; the rest are posted, in order, as earlier ones finish
+   (a recv from any source first posts every waiting recv of its tag, so matching order
+   is MPI's). Finished requests go to the executor in batches (when they are 1/16 of the
+   execution's, or after 1/64 of its count of tests in a row without news), so the
+   executor's scan of its requests is paid once per batch. Memory for records and
+   channels is provisioned when an operation starts (sends + recvs of its schedule), so a
+   repeated collective still allocates nothing.
+   The window relies on the schedule being correct under synchronous sends (as goal_inproc
+   checks): a send may wait for its recv to be posted.
 
    FAILURES
    --------
@@ -88,6 +102,19 @@
    libraries cannot cancel sends and would make a wait hang. Such a send may still read its
    buffer: keep user buffers valid until goal_mpi_destroy after a failure (the collectives
    keep a failed operation's scratch memory until then).
+
+   CHECKS
+   ------
+   goal_mpi_desc.check = 1 (the drop-in: GOAL_MPI_CHECK=1), as MPICH's collective checking:
+   before an operation starts, its ranks compare a digest of its cache key (for the
+   algorithms: algorithm, parameters, count, type, op, root, counts) with one nonblocking
+   MPI_Iallreduce on the duplicate; if any rank differs, the operation fails on every rank
+   with GOAL_ERR_MATCH ("the ranks disagree on ..."), instead of delivering wrong data. It
+   costs one small allreduce per operation, on every start (ranks may have cached
+   different schedules, so a check only on first use could leave one rank waiting).
+   goal_mpi_desc.timeout_ms > 0: an operation not finished that long after its start fails
+   (GOAL_ERR_TRANSPORT, "did not finish within T ms") and revokes the goal_mpi (FAILURES),
+   so survivors of a dead rank end instead of spinning; 0 waits forever.
 
    CACHE
    -----
@@ -113,8 +140,27 @@
    but the application's error handler stays the application's: only the duplicate's is
    changed).
 
+   DATATYPES AND OPS
+   -----------------
+   goal_mpi_contiguous_bytes(type, count): the bytes libgoal moves for count elements when
+   they lie contiguously (derived types with size = extent; the predefined pair types and
+   long double with their padding), else -1 (the caller packs, or uses MPI). Every
+   predefined type then moves as bytes. goal_mpi_reduction_of(type, op, count): how libgoal
+   reduces: natively for MAX MIN SUM PROD LAND LOR LXOR BAND BOR BXOR on the C integer types
+   and float/double; everything else (long double, complex, MINLOC/MAXLOC on the pair types,
+   user ops of MPI_Op_create, MPI_C_BOOL ...) through MPI_Reduce_local, called from one of
+   GOAL_MPI_BRIDGES (32) user functions, one per (op, type) pair (the paper's user-function
+   signature has no context, so each pair gets a function of its own). A non-commutative op
+   sets noncommutative (only algorithms with GOAL_ALGO_ORDERED); an element of a size
+   libgoal has no dtype for (16, 12, 32 bytes) sets `whole`: only algorithms that never split
+   a buffer mid-element (reduce_binomial, allreduce_recdoub, allreduce_dissemination,
+   scan_linear, exscan_linear, reduce_scatter_ring, reduce_scatterv_ring). Pass the
+   reduction's fns to goal_mpi_algo_start_fns. MPI_IN_PLACE is the caller's: mpi/goalmpi.c
+   copies this rank's input block (not natively yet).
+
    CONFIGURATION
    -------------
+   GOAL_MPI_BRIDGES        (op, type) pairs bridged to MPI_Reduce_local, at most 32
    GOAL_MPI_NO_BASE_IMPL   goal.h's, goal_sched.h's, goal_algos.h's implementations are elsewhere
    (and goal.h's GOAL_MALLOC, GOAL_FREE, GOAL_ASSERT, GOAL_API)
 
@@ -134,6 +180,10 @@ typedef struct goal_mpi goal_mpi;
 typedef struct goal_mpi_desc {   /* zero-initialise, then set comm */
     MPI_Comm comm;               /* required: duplicated by goal_mpi_create */
     uint32_t tags;               /* tags per context (T above); default 64 */
+    uint32_t window;             /* requests of one channel with MPI at once (PROGRESS); default 64 */
+    int check;                   /* 1: compare each collective's parameters across ranks (CHECKS) */
+    uint32_t timeout_ms;         /* 0: wait forever; else fail and revoke an operation not
+                                    finished this long after its start (CHECKS) */
     goal_allocator alloc;
 } goal_mpi_desc;
 
@@ -180,6 +230,31 @@ GOAL_API goal_status goal_mpi_algo_start(goal_mpi *m, const goal_algo_desc *d, c
                                          goal_mpi_request **req);
 GOAL_API goal_status goal_mpi_algo_run(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out);
 
+/* Like goal_mpi_algo_start, with the user functions that d's GOAL_OP_USER ids name (d->fn). */
+GOAL_API goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns,
+                                             uint32_t nfns, const void *in, void *out, goal_mpi_request **req);
+
+/* ---- MPI datatypes and ops (DATATYPES AND OPS) ---------------------------------------- */
+typedef struct goal_mpi_reduction {
+    goal_dtype dtype;            /* the element libgoal moves and splits at */
+    uint64_t count;              /* elements of dtype */
+    goal_op op;                  /* native op, or GOAL_OP_USER with fns[0] */
+    const goal_user_fn *fns;     /* the bridge to MPI_Reduce_local (one function, static:
+                                    pass it to goal_mpi_algo_start_fns), or NULL */
+    int noncommutative;          /* 1: only algorithms that apply op in rank order */
+    int whole;                   /* 1: an MPI element spans several dtype elements: only
+                                    algorithms that never split the buffer */
+} goal_mpi_reduction;
+/* How libgoal reduces count elements of t with op: natively when libgoal has the op on the
+   type, else through MPI_Reduce_local (any MPI op, MPI_Op_create's too, on any type whose
+   elements are contiguous). GOAL_ERR_TYPE for a type with holes (size != extent, or lb != 0)
+   other than the predefined pair types and long double;
+   GOAL_ERR_LIMIT when every bridge slot is taken (GOAL_MPI_BRIDGES distinct (op, type)). */
+GOAL_API goal_status goal_mpi_reduction_of(MPI_Datatype t, MPI_Op op, int count, goal_mpi_reduction *out);
+/* The bytes of count elements of t when they lie contiguously from the buffer's address
+   (so libgoal moves them as bytes; padding of the predefined pair types included), or -1. */
+GOAL_API long long goal_mpi_contiguous_bytes(MPI_Datatype t, int count);
+
 #ifdef __cplusplus
 }
 #endif
@@ -204,13 +279,14 @@ GOAL_API goal_status goal_mpi_algo_run(goal_mpi *m, const goal_algo_desc *d, con
 #include <stdio.h>
 #include <string.h>
 
-/* An MPI_Request lives in goal_req.word: an int in MPICH, a pointer in Open MPI. */
-typedef char goal_mpi__request_fits[sizeof(MPI_Request) <= sizeof(uint64_t) ? 1 : -1];
-
 typedef struct goal_mpi__entry {  /* one cached schedule */
-    struct goal_mpi__entry *next;
+    struct goal_mpi__entry *next; /* every entry, for destroy */
+    struct goal_mpi__entry *hnext;/* in its hash bucket */
+    uint64_t hash;
+    uint64_t digest;              /* of the key alone: equal on every rank that agrees */
     struct goal_mpi_request *idle; /* finished requests of this schedule, kept for reuse */
     goal_mpi_build_fn build_fn;
+    size_t nmsgs;                 /* sends and recvs: the most an execution has in flight */
     size_t keylen;
     goal_schedule sched;
     unsigned char key[1];         /* keylen bytes (allocated with the entry) */
@@ -225,7 +301,31 @@ struct goal_mpi_request {
     uint32_t nfns;
     uint32_t context;
     goal_status st;               /* GOAL_PENDING until it finished */
+    int checking;                 /* the digests are being compared: not started yet */
+    MPI_Request chk;
+    uint64_t dig[4];              /* this rank's digest and its complement, then their maxima */
+    double t0;                    /* MPI_Wtime at the start (timeout_ms) */
 };
+
+typedef struct goal_mpi__rec {    /* a request in flight, behind goal_req.handle */
+    struct goal_mpi__rec *next, *prev;   /* in its channel (next: on the spare list) */
+    struct goal_mpi__chan *chan;  /* NULL once finished */
+    MPI_Request req;
+    int32_t status;               /* GOAL_PENDING until finished */
+    uint32_t context;
+    int recv;                     /* cancel completes a recv, releases a send */
+    void *data;                   /* what to post when it enters the window */
+    int count;
+} goal_mpi__rec;
+typedef struct goal_mpi__chan {   /* pending requests MPI matches in order (see channels) */
+    struct goal_mpi__chan *next;  /* in its hash bucket */
+    goal_mpi__rec *head, *tail;
+    goal_mpi__rec *waiting;       /* the first not yet posted (beyond the window), or NULL */
+    uint32_t posted;              /* requests with MPI */
+    int kind, peer, tag;          /* peer may be MPI_ANY_SOURCE; the MPI tag */
+    uint32_t slot;                /* place in the live list */
+} goal_mpi__chan;
+#define GOAL_MPI__UNREP_MASK 255u /* finished, not handed over: counted per context mod 256 */
 
 struct goal_mpi {
     MPI_Comm comm;                /* the duplicate */
@@ -235,6 +335,8 @@ struct goal_mpi {
     goal_allocator a;
     goal_error err;
     goal_mpi__entry *cache;
+    goal_mpi__entry **ctab;       /* the cache by hash of (build_fn, key) */
+    size_t nctab, nentries;
     goal_mpi_request *active;     /* in flight */
     goal_mpi_request *failed;     /* finished with an error: kept until destroy (FAILURES) */
     int revoked;                  /* 1 once a notice was sent or received */
@@ -243,9 +345,24 @@ struct goal_mpi {
     int notice_out[2];            /* of the notice this rank sent */
     MPI_Request notice_recv;
     MPI_Request *notice_sends;    /* size entries, once revoked */
-    MPI_Request *mreq;            /* test's scratch: cap + 1 requests, indices, statuses */
+    goal_mpi__chan **buckets;     /* channels by (kind, peer, MPI tag) */
+    uint32_t nbuckets, nchans;
+    goal_mpi__chan **live;        /* every channel (each has a head) */
+    size_t nlive, livecap;
+    goal_mpi__rec *spare;         /* finished records, for the next posts */
+    goal_mpi__chan *spare_chans;  /* empty channels, likewise */
+    size_t nrecs;                 /* records (and channels) provisioned */
+    size_t msgs;                  /* messages of the operations in flight */
+    uint32_t unrep[GOAL_MPI__UNREP_MASK + 1];
+    uint64_t moved;               /* requests finished so far */
+    uint64_t idle;                /* tests in a row in which none finished */
+    uint32_t window;              /* requests per channel with MPI at once */
+    int check;
+    uint32_t timeout_ms;
+    MPI_Request *mreq;            /* test's scratch: cap + 1 requests, indices, statuses, channels */
     int *idx;
     MPI_Status *mst;
+    goal_mpi__chan **snap;
     int cap;
 };
 
@@ -273,8 +390,6 @@ static goal_status goal_mpi__mpi_failed(goal_mpi *m, int code, const char *call)
 }
 
 /* ---- >>> the transport ------------------------------------------------------------------ */
-static MPI_Request goal_mpi__get(const goal_req *q) { MPI_Request r; memcpy(&r, &q->word, sizeof r); return r; }
-static void goal_mpi__put(goal_req *q, MPI_Request r) { q->word = 0; memcpy(&q->word, &r, sizeof r); }
 
 static goal_status goal_mpi__revoked(goal_mpi *m) {
     return goal_mpi__say(&m->err, GOAL_ERR_TRANSPORT, m->rank, "rank %d revoked this communicator: %s",
@@ -292,10 +407,115 @@ static int goal_mpi__tag(goal_mpi *m, const goal_msg *msg) {
                              (unsigned long)m->tags - 1, (unsigned long)m->contexts - 1);
     return (int)(msg->context * m->tags + (uint32_t)msg->tag);
 }
+/* ---- >>> channels: what MPI matches in order ---------------------------------------------
+   MPI matches the sends (or the recvs) of one kind, peer, tag and communicator in posting
+   order: of a channel's pending requests, only the oldest can be the next to finish. So
+   test looks only at each channel's head (one Testsome over the live channels, then the
+   heads behind a finished one while they are done), and hands finished requests to the
+   executor in batches: an execution's n requests are scanned only when its finished ones are
+   n/16, or after n/64 tests in a row in which nothing finished (so that the scan costs no
+   more than the waiting it ends). A pipelined chain of s segments then costs O(1) per
+   segment, not O(s). */
+static goal_status goal_mpi__nomem(goal_mpi *m, const char *what) {
+    return goal_mpi__say(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: %s: out of memory", m->rank, what);
+}
+static uint32_t goal_mpi__hash(int kind, int peer, int tag) {
+    uint32_t h = (uint32_t)tag * 2654435761u ^ (uint32_t)peer * 40503u ^ (uint32_t)kind;
+    return h ^ (h >> 15);
+}
+static goal_mpi__chan **goal_mpi__bucket(goal_mpi *m, int kind, int peer, int tag) {
+    return &m->buckets[goal_mpi__hash(kind, peer, tag) & (m->nbuckets - 1)];
+}
+static int goal_mpi__rehash(goal_mpi *m) {
+    uint32_t nb = m->nbuckets ? 2 * m->nbuckets : 64, i;
+    goal_mpi__chan **old = m->buckets, *c;
+    uint32_t onb = m->nbuckets;
+    if (!(m->buckets = (goal_mpi__chan **)goal__calloc(&m->a, nb, sizeof *m->buckets))) { m->buckets = old; return 0; }
+    m->nbuckets = nb;
+    for (i = 0; i < onb; i++)
+        while ((c = old[i]) != NULL) {
+            goal_mpi__chan **b = goal_mpi__bucket(m, c->kind, c->peer, c->tag);
+            old[i] = c->next; c->next = *b; *b = c;
+        }
+    goal_mpi__free(m, old);
+    return 1;
+}
+/* The channel of (kind, peer, tag), made live (on the list test looks at) if it was not. */
+static goal_mpi__chan *goal_mpi__channel(goal_mpi *m, int kind, int peer, int tag) {
+    goal_mpi__chan *c, **b;
+    if (m->nchans >= m->nbuckets && !goal_mpi__rehash(m)) return NULL;
+    for (c = *(b = goal_mpi__bucket(m, kind, peer, tag)); c; c = c->next)
+        if (c->kind == kind && c->peer == peer && c->tag == tag) return c;
+    if (goal__reserve(&m->a, (void **)&m->live, &m->livecap, m->nlive + 1, sizeof *m->live) != GOAL_OK) return NULL;
+    if ((c = m->spare_chans) != NULL) m->spare_chans = c->next;
+    else if (!(c = (goal_mpi__chan *)goal_mpi__alloc(m, sizeof *c))) return NULL;
+    memset(c, 0, sizeof *c);
+    c->kind = kind; c->peer = peer; c->tag = tag;
+    c->next = *b; *b = c;
+    c->slot = m->nlive;
+    m->live[m->nlive++] = c;
+    m->nchans++;
+    return c;
+}
+/* An empty channel leaves the live list and the table (channels live as long as their requests). */
+static void goal_mpi__chan_drop(goal_mpi *m, goal_mpi__chan *c) {
+    goal_mpi__chan **b = goal_mpi__bucket(m, c->kind, c->peer, c->tag);
+    while (*b != c) b = &(*b)->next;
+    *b = c->next;
+    m->live[c->slot] = m->live[--m->nlive];
+    m->live[c->slot]->slot = c->slot;
+    m->nchans--;
+    c->next = m->spare_chans;   /* kept: the next collective reuses it without allocating */
+    m->spare_chans = c;
+}
+static void goal_mpi__unlink(goal_mpi *m, goal_mpi__rec *r) {
+    goal_mpi__chan *c = r->chan;
+    if (c->waiting == r) c->waiting = r->next;
+    if (r->prev) r->prev->next = r->next; else c->head = r->next;
+    if (r->next) r->next->prev = r->prev; else c->tail = r->prev;
+    r->chan = NULL;
+    if (!c->head) goal_mpi__chan_drop(m, c);
+}
+static goal_mpi__rec *goal_mpi__rec_new(goal_mpi *m) {
+    goal_mpi__rec *r = m->spare;
+    if (r) { m->spare = r->next; return r; }
+    return (goal_mpi__rec *)goal_mpi__alloc(m, sizeof *r);
+}
+static void goal_mpi__rec_free(goal_mpi *m, goal_mpi__rec *r) { r->next = m->spare; m->spare = r; }
+
+/* Hands r to MPI; a failure finishes r with MPI's words. */
+static goal_status goal_mpi__issue(goal_mpi *m, goal_mpi__rec *r) {
+    int rc = r->recv ? MPI_Irecv(r->data, r->count, MPI_BYTE, r->chan->peer, r->chan->tag, m->comm, &r->req)
+                     : MPI_Isend(r->data, r->count, MPI_BYTE, r->chan->peer, r->chan->tag, m->comm, &r->req);
+    if (rc != MPI_SUCCESS) { r->req = MPI_REQUEST_NULL; return goal_mpi__mpi_failed(m, rc, r->recv ? "MPI_Irecv" : "MPI_Isend"); }
+    r->chan->posted++;
+    return GOAL_OK;
+}
+/* Posts c's waiting requests while fewer than the window are with MPI. */
+static goal_status goal_mpi__fill(goal_mpi *m, goal_mpi__chan *c, uint32_t window) {
+    while (c->waiting && c->posted < window) {
+        goal_mpi__rec *r = c->waiting;
+        goal_status st = goal_mpi__issue(m, r);
+        if (st != GOAL_OK) return st;
+        c->waiting = r->next;
+    }
+    return GOAL_OK;
+}
+/* A recv from any source must come after every recv of its tag posted before it, or it could
+   take their messages: those waiting behind a window are posted now. */
+static goal_status goal_mpi__fill_tag(goal_mpi *m, int tag) {
+    size_t k;
+    goal_status st = GOAL_OK;
+    for (k = 0; k < m->nlive && st == GOAL_OK; k++)
+        if (m->live[k]->kind == GOAL_RECV && m->live[k]->tag == tag) st = goal_mpi__fill(m, m->live[k], UINT32_MAX);
+    return st;
+}
 static int goal_mpi__post(void *user, const goal_msg *msg, goal_req *req) {
     goal_mpi *m = (goal_mpi *)user;
-    MPI_Request r = MPI_REQUEST_NULL;
-    int tag = goal_mpi__tag(m, msg), rc;
+    goal_mpi__rec *r;
+    goal_mpi__chan *c;
+    int tag = goal_mpi__tag(m, msg), peer = msg->peer == GOAL_ANY ? MPI_ANY_SOURCE : msg->peer;
+    goal_status st = GOAL_OK;
     if (m->revoked) return goal_mpi__revoked(m);
     if (tag < 0) return tag;
     if (msg->size > INT_MAX)
@@ -304,44 +524,116 @@ static int goal_mpi__post(void *user, const goal_msg *msg, goal_req *req) {
     if (msg->peer >= m->size || (msg->peer < 0 && (msg->kind == GOAL_SEND || msg->peer != GOAL_ANY)))
         return goal_mpi__say(&m->err, GOAL_ERR_PEER, m->rank, "rank %d, action %d: peer %d of %d ranks", m->rank,
                              (int)msg->action, (int)msg->peer, m->size);
-    if (msg->kind == GOAL_SEND)
-        rc = MPI_Isend(msg->data, (int)msg->size, MPI_BYTE, msg->peer, tag, m->comm, &r);
-    else
-        rc = MPI_Irecv(msg->data, (int)msg->size, MPI_BYTE, msg->peer == GOAL_ANY ? MPI_ANY_SOURCE : msg->peer, tag, m->comm, &r);
-    if (rc != MPI_SUCCESS) return goal_mpi__mpi_failed(m, rc, msg->kind == GOAL_SEND ? "MPI_Isend" : "MPI_Irecv");
-    goal_mpi__put(req, r);
-    req->handle = msg->kind == GOAL_RECV ? m : NULL;   /* cancel treats the two kinds differently */
+    if (msg->kind == GOAL_RECV && peer == MPI_ANY_SOURCE && (st = goal_mpi__fill_tag(m, tag)) != GOAL_OK) return st;
+    if (!(r = goal_mpi__rec_new(m))) return goal_mpi__nomem(m, "post");
+    if (!(c = goal_mpi__channel(m, (int)msg->kind, peer, tag))) { goal_mpi__rec_free(m, r); return goal_mpi__nomem(m, "post"); }
+    memset(r, 0, sizeof *r);
+    r->req = MPI_REQUEST_NULL; r->status = GOAL_PENDING; r->context = msg->context; r->recv = msg->kind == GOAL_RECV;
+    r->data = msg->data; r->count = (int)msg->size;
+    r->chan = c; r->prev = c->tail;
+    if (c->tail) c->tail->next = r; else c->head = r;
+    c->tail = r;
+    if (!c->waiting && c->posted < m->window) st = goal_mpi__issue(m, r);
+    else if (!c->waiting) c->waiting = r;
+    if (st != GOAL_OK) { goal_mpi__unlink(m, r); goal_mpi__rec_free(m, r); return st; }
+    req->handle = r;
     return GOAL_PENDING;
 }
 static int goal_mpi__reserve(goal_mpi *m, int n) {
     int cap = m->cap ? m->cap : 16;
     if (n <= m->cap) return 1;
     while (cap < n) cap *= 2;
-    goal_mpi__free(m, m->mreq); goal_mpi__free(m, m->idx); goal_mpi__free(m, m->mst);
+    goal_mpi__free(m, m->mreq); goal_mpi__free(m, m->idx); goal_mpi__free(m, m->mst); goal_mpi__free(m, m->snap);
     m->mreq = (MPI_Request *)goal_mpi__alloc(m, ((size_t)cap + 1) * sizeof(MPI_Request));
     m->idx = (int *)goal_mpi__alloc(m, ((size_t)cap + 1) * sizeof(int));
     m->mst = (MPI_Status *)goal_mpi__alloc(m, ((size_t)cap + 1) * sizeof(MPI_Status));
-    m->cap = m->mreq && m->idx && m->mst ? cap : 0;
+    m->snap = (goal_mpi__chan **)goal_mpi__alloc(m, ((size_t)cap + 1) * sizeof(goal_mpi__chan *));
+    m->cap = m->mreq && m->idx && m->mst && m->snap ? cap : 0;
     return m->cap != 0;
 }
-/* One MPI_Testsome over the n requests and the failure-notice recv (one progress call of
-   the library, not n + 1); how many finished. */
-static int goal_mpi__test_all(goal_mpi *m, goal_req *reqs, int n) {
-    int k, got = 0, done = 0, rc;
-    if (!goal_mpi__reserve(m, n)) return goal_mpi__say(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: test: out of memory", m->rank);
-    for (k = 0; k < n; k++) m->mreq[k] = goal_mpi__get(&reqs[k]);
+/* A post behind the window failed: every request still waiting in c fails with it (the
+   execution fails at the first; they are the rest of its channel). */
+static void goal_mpi__refuse(goal_mpi *m, goal_mpi__chan *c) {
+    goal_mpi__rec *r = c->waiting, *next;
+    c->tail = r->prev;
+    if (c->tail) c->tail->next = NULL; else c->head = NULL;
+    c->waiting = NULL;
+    for (; r; r = next) {
+        next = r->next;
+        r->chan = NULL;
+        r->status = (int32_t)m->err.status;
+        m->unrep[r->context & GOAL_MPI__UNREP_MASK]++;
+        m->moved++;
+    }
+}
+/* The head of c finished with MPI error code e: it leaves the channel, waiting to be handed over. */
+static void goal_mpi__finished(goal_mpi *m, goal_mpi__chan *c, int e) {
+    goal_mpi__rec *r = c->head;
+    r->req = MPI_REQUEST_NULL;   /* completed, or failed: gone either way */
+    r->status = e == MPI_SUCCESS ? GOAL_OK : goal_mpi__mpi_failed(m, e, "MPI_Testsome");
+    c->head = r->next;
+    if (c->head) c->head->prev = NULL; else c->tail = NULL;
+    r->chan = NULL;
+    c->posted--;
+    m->unrep[r->context & GOAL_MPI__UNREP_MASK]++;
+    m->moved++;
+    if (goal_mpi__fill(m, c, m->window) != GOAL_OK) goal_mpi__refuse(m, c);
+}
+/* Heads behind a finished one are often done too (a burst of segments): take them now. */
+static void goal_mpi__follow(goal_mpi *m, goal_mpi__chan *c) {
+    int flag = 0, rc;
+    MPI_Status s;
+    while (c->head) {
+        rc = MPI_Test(&c->head->req, &flag, &s);
+        if (rc == MPI_SUCCESS && !flag) return;
+        goal_mpi__finished(m, c, rc);
+    }
+}
+/* One MPI_Testsome over the live channels' heads and the failure-notice recv (one progress
+   call of the library, not one per request). */
+static goal_status goal_mpi__test_heads(goal_mpi *m) {
+    int k, got = 0, rc, n = (int)m->nlive;
+    if (!goal_mpi__reserve(m, n)) return goal_mpi__nomem(m, "test");
+    for (k = 0; k < n; k++) { m->snap[k] = m->live[k]; m->mreq[k] = m->live[k]->head->req; }
     m->mreq[n] = m->notice_recv;
     rc = MPI_Testsome(n + 1, m->mreq, &got, m->idx, m->mst);
     m->notice_recv = m->mreq[n];
     if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) return goal_mpi__mpi_failed(m, rc, "MPI_Testsome");
     for (k = 0; got != MPI_UNDEFINED && k < got; k++) {
-        int i = m->idx[k], e = rc == MPI_ERR_IN_STATUS ? m->mst[k].MPI_ERROR : MPI_SUCCESS;
+        int i = m->idx[k];
         if (i == n) { m->revoked = 1; continue; }   /* the notice */
-        goal_mpi__put(&reqs[i], MPI_REQUEST_NULL);   /* completed, or failed: gone either way */
-        reqs[i].status = e == MPI_SUCCESS ? GOAL_OK : goal_mpi__mpi_failed(m, e, "MPI_Testsome");
+        goal_mpi__finished(m, m->snap[i], rc == MPI_ERR_IN_STATUS ? m->mst[k].MPI_ERROR : MPI_SUCCESS);
+        goal_mpi__follow(m, m->snap[i]);
+    }
+    for (k = 0; got != MPI_UNDEFINED && k < got; k++)   /* after: dropping reorders the live list */
+        if (m->idx[k] < n && !m->snap[m->idx[k]]->head) goal_mpi__chan_drop(m, m->snap[m->idx[k]]);
+    return m->revoked ? goal_mpi__revoked(m) : GOAL_OK;
+}
+/* Hands the finished requests among reqs (one execution's, one context) to the executor. */
+static int goal_mpi__hand_over(goal_mpi *m, goal_req *reqs, int n) {
+    int k, done = 0;
+    uint32_t *left = &m->unrep[((goal_mpi__rec *)reqs[0].handle)->context & GOAL_MPI__UNREP_MASK];
+    for (k = 0; k < n; k++) {
+        goal_mpi__rec *r = (goal_mpi__rec *)reqs[k].handle;
+        if (r->status == GOAL_PENDING) continue;
+        reqs[k].status = r->status;
+        reqs[k].handle = NULL;
+        goal_mpi__rec_free(m, r);
         done++;
     }
-    return m->revoked ? goal_mpi__revoked(m) : done;
+    *left -= (uint32_t)done < *left ? (uint32_t)done : *left;
+    return done;
+}
+static int goal_mpi__test_all(goal_mpi *m, goal_req *reqs, int n) {
+    uint64_t moved = m->moved;
+    uint32_t ready;
+    goal_status st = goal_mpi__test_heads(m);
+    if (st != GOAL_OK) return st;
+    if (n == 0) return 0;
+    ready = m->unrep[((goal_mpi__rec *)reqs[0].handle)->context & GOAL_MPI__UNREP_MASK];
+    m->idle = m->moved == moved ? m->idle + 1 : 0;
+    if (ready == 0 || (n > 64 && (uint64_t)ready * 16 < (uint64_t)n && m->idle * 64 < (uint64_t)n)) return 0;
+    return goal_mpi__hand_over(m, reqs, n);
 }
 /* MPICH raises a request's error (a truncated recv) on MPI_COMM_WORLD's handler, not on the
    request's communicator, and the default handler aborts: so under MPICH, MPI_COMM_WORLD
@@ -368,13 +660,21 @@ static int goal_mpi__test(void *user, goal_req *reqs, int n, int block) {
     return done;
 }
 static void goal_mpi__cancel(void *user, goal_req *req) {
-    MPI_Request r = goal_mpi__get(req);
-    (void)user;
-    if (r == MPI_REQUEST_NULL) return;
-    MPI_Cancel(&r);
-    if (req->handle) MPI_Wait(&r, MPI_STATUS_IGNORE);   /* a recv: its cancel completes locally */
-    else MPI_Request_free(&r);                           /* a send may never complete (FAILURES) */
-    goal_mpi__put(req, MPI_REQUEST_NULL);
+    goal_mpi *m = (goal_mpi *)user;
+    goal_mpi__rec *r = (goal_mpi__rec *)req->handle;
+    if (!r) return;
+    req->handle = NULL;
+    if (r->status != GOAL_PENDING) m->unrep[r->context & GOAL_MPI__UNREP_MASK]--;   /* finished, not handed over */
+    else {
+        if (r->req != MPI_REQUEST_NULL) {
+            MPI_Cancel(&r->req);
+            if (r->recv) MPI_Wait(&r->req, MPI_STATUS_IGNORE);   /* a recv: its cancel completes locally */
+            else MPI_Request_free(&r->req);                       /* a send may never complete (FAILURES) */
+            r->chan->posted--;
+        }
+        goal_mpi__unlink(m, r);
+    }
+    goal_mpi__rec_free(m, r);
 }
 
 /* ---- >>> the communicator --------------------------------------------------------------- */
@@ -408,6 +708,9 @@ goal_status goal_mpi_create(goal_mpi **out, const goal_mpi_desc *desc, goal_erro
     memset(m, 0, sizeof *m);
     m->a = a;
     m->tags = desc->tags ? desc->tags : 64;
+    m->window = desc->window ? desc->window : 64;
+    m->check = desc->check != 0;
+    m->timeout_ms = desc->timeout_ms;
     m->notice_recv = MPI_REQUEST_NULL;
     m->err.rank = m->err.action = -1;
     st = goal_mpi__open(m, desc->comm, err);
@@ -449,8 +752,19 @@ goal_status goal_mpi_revoke(goal_mpi *m, goal_status why) {
 
 /* ---- >>> collectives -------------------------------------------------------------------- */
 static void goal_mpi__drop(goal_mpi_request *r) {
+    if (r->checking) MPI_Wait(&r->chk, MPI_STATUS_IGNORE);   /* every rank takes part in it */
     goal_exec_destroy(r->e);
     goal_mpi__free(r->m, r);
+}
+static size_t goal_mpi__messages(const goal_schedule *s) {
+    size_t n = 0;
+    uint32_t i;
+    goal_action a;
+    for (i = 0; i < s->nactions; i++) {
+        goal_schedule_action(s, i, &a);
+        n += a.kind == GOAL_SEND || a.kind == GOAL_RECV;
+    }
+    return n;
 }
 static goal_mpi__entry *goal_mpi__build(goal_mpi *m, const goal_mpi_coll *c, goal_status *st) {
     goal_graph *g = NULL;
@@ -473,18 +787,62 @@ static goal_mpi__entry *goal_mpi__build(goal_mpi *m, const goal_mpi_coll *c, goa
     if (*st != GOAL_OK) { goal_mpi__free(m, e); return NULL; }
     e->build_fn = c->build_fn;
     e->idle = NULL;
+    e->nmsgs = goal_mpi__messages(&e->sched);
     e->keylen = c->keylen;
     if (c->keylen) memcpy(e->key, c->key, c->keylen);
-    e->next = m->cache;
-    m->cache = e;
     return e;
+}
+/* FNV-1a over the key: what the ranks compare (function addresses differ between them). */
+static uint64_t goal_mpi__digest(const goal_mpi_coll *c) {
+    uint64_t h = 1469598103934665603ull;
+    const unsigned char *p = (const unsigned char *)c->key;
+    size_t i;
+    for (i = 0; i < c->keylen; i++) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+/* FNV-1a over the build function's address and the key. */
+static uint64_t goal_mpi__key_hash(const goal_mpi_coll *c) {
+    uint64_t h = 1469598103934665603ull;
+    const unsigned char *p = (const unsigned char *)c->key;
+    size_t i;
+    goal_mpi_build_fn f = c->build_fn;
+    unsigned char fb[sizeof f];
+    memcpy(fb, &f, sizeof f);
+    for (i = 0; i < sizeof fb; i++) h = (h ^ fb[i]) * 1099511628211ull;
+    for (i = 0; i < c->keylen; i++) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+/* Puts e in the table, which doubles when it holds as many entries as buckets. */
+static int goal_mpi__cache_add(goal_mpi *m, goal_mpi__entry *e) {
+    if (m->nentries >= m->nctab) {
+        size_t n = m->nctab ? 2 * m->nctab : 64;
+        goal_mpi__entry **t = (goal_mpi__entry **)goal__calloc(&m->a, n, sizeof *t), *x;
+        if (!t) return 0;
+        for (x = m->cache; x; x = x->next) { x->hnext = t[x->hash & (n - 1)]; t[x->hash & (n - 1)] = x; }
+        goal_mpi__free(m, m->ctab);
+        m->ctab = t; m->nctab = n;
+    }
+    e->next = m->cache; m->cache = e;
+    e->hnext = m->ctab[e->hash & (m->nctab - 1)]; m->ctab[e->hash & (m->nctab - 1)] = e;
+    m->nentries++;
+    return 1;
 }
 static goal_mpi__entry *goal_mpi__lookup(goal_mpi *m, const goal_mpi_coll *c, goal_status *st) {
     goal_mpi__entry *e;
-    for (e = m->cache; e; e = e->next)
-        if (e->build_fn == c->build_fn && e->keylen == c->keylen && (!c->keylen || !memcmp(e->key, c->key, c->keylen)))
+    uint64_t h = goal_mpi__key_hash(c);
+    for (e = m->nctab ? m->ctab[h & (m->nctab - 1)] : NULL; e; e = e->hnext)
+        if (e->hash == h && e->build_fn == c->build_fn && e->keylen == c->keylen &&
+            (!c->keylen || !memcmp(e->key, c->key, c->keylen)))
             return e;
-    return goal_mpi__build(m, c, st);
+    e = goal_mpi__build(m, c, st);
+    if (!e) return NULL;
+    e->hash = h;
+    e->digest = goal_mpi__digest(c);
+    if (goal_mpi__cache_add(m, e)) return e;
+    goal_schedule_free(&e->sched);
+    goal_mpi__free(m, e);
+    *st = goal_mpi__nomem(m, "building a schedule");
+    return NULL;
 }
 /* Records why r failed, with the transport's words (MPI's string) when it said something,
    and tells the other ranks unless they told us. */
@@ -502,13 +860,33 @@ static void goal_mpi__settle(goal_mpi_request *r, goal_status st) {
     }
     goal_mpi_revoke(m, st);
 }
+/* CHECKS: the digests agree (every rank learns the same from the maxima), then it starts. */
+static goal_status goal_mpi__check_test(goal_mpi *m, goal_mpi_request *r) {
+    int flag = 0, rc = MPI_Test(&r->chk, &flag, MPI_STATUS_IGNORE);
+    if (rc != MPI_SUCCESS) return goal_mpi__mpi_failed(m, rc, "MPI_Iallreduce (check)");
+    if (!flag) return GOAL_PENDING;
+    r->checking = 0;
+    if (r->dig[2] != r->dig[0] || ~r->dig[3] != r->dig[0])
+        return goal_mpi__say(&m->err, GOAL_ERR_MATCH, m->rank, "rank %d: collective %lu (context %lu): the ranks "
+                             "disagree on (algorithm, parameters, count, type, op, root) (goal_mpi_desc.check)",
+                             m->rank, (unsigned long)(m->seq - 1), (unsigned long)r->context);
+    return goal_exec_start(r->e);
+}
+static goal_status goal_mpi__timed_out(goal_mpi *m, goal_mpi_request *r) {
+    return goal_mpi__say(&m->err, GOAL_ERR_TRANSPORT, m->rank, "rank %d: an operation (context %lu) did not finish "
+                         "within %lu ms (goal_mpi_desc.timeout_ms): revoked", m->rank, (unsigned long)r->context,
+                         (unsigned long)m->timeout_ms);
+}
 /* One pass over m's operations in flight; a revoked communicator fails them at once. */
 static void goal_mpi__progress(goal_mpi *m) {
     goal_mpi_request *r;
+    double now = m->timeout_ms ? MPI_Wtime() : 0;
     for (r = m->active; r; r = r->next) {
         if (r->st != GOAL_PENDING) continue;
         m->err.status = GOAL_OK;
-        goal_mpi__settle(r, m->revoked ? goal_mpi__revoked(m) : goal_exec_test(r->e));
+        if (m->revoked) goal_mpi__settle(r, goal_mpi__revoked(m));
+        else if (m->timeout_ms && (now - r->t0) * 1000 > m->timeout_ms) goal_mpi__settle(r, goal_mpi__timed_out(m, r));
+        else goal_mpi__settle(r, r->checking ? goal_mpi__check_test(m, r) : goal_exec_test(r->e));
     }
 }
 /* An execution of e's schedule bound to slots: a finished one of e's idle list when it was
@@ -536,11 +914,36 @@ static goal_mpi_request *goal_mpi__request(goal_mpi *m, goal_mpi__entry *e, cons
     if ((*st = goal_exec_create(&r->e, &d, &m->err)) != GOAL_OK) { goal_mpi__free(m, r); return NULL; }
     return r;
 }
+/* Records, channels and test scratch for `more` messages beyond those of the operations in
+   flight, allocated now so that posts and tests of a repeated collective never allocate. */
+static goal_status goal_mpi__provision(goal_mpi *m, size_t more) {
+    size_t need = m->msgs + more;
+    while (m->nrecs < need) {
+        goal_mpi__rec *r = (goal_mpi__rec *)goal_mpi__alloc(m, sizeof *r);
+        goal_mpi__chan *c = (goal_mpi__chan *)goal_mpi__alloc(m, sizeof *c);
+        if (!r || !c) { goal_mpi__free(m, r); goal_mpi__free(m, c); return goal_mpi__nomem(m, "start"); }
+        goal_mpi__rec_free(m, r);
+        c->next = m->spare_chans; m->spare_chans = c;
+        m->nrecs++;
+    }
+    while (m->nbuckets <= need)
+        if (!goal_mpi__rehash(m)) return goal_mpi__nomem(m, "start");
+    if (goal__reserve(&m->a, (void **)&m->live, &m->livecap, need, sizeof *m->live) != GOAL_OK ||
+        need > INT_MAX - 1 || !goal_mpi__reserve(m, (int)need))
+        return goal_mpi__nomem(m, "start");
+    m->msgs = need;
+    return GOAL_OK;
+}
 /* Starts e's schedule with these slots in the next context. */
 static goal_status goal_mpi__launch(goal_mpi *m, goal_mpi__entry *e, const goal_slot *slots, uint32_t nslots,
                                     const goal_user_fn *fns, uint32_t nfns, goal_mpi_request **req) {
     goal_status st = GOAL_OK;
+    int rc;
     goal_mpi_request *r = goal_mpi__request(m, e, slots, nslots, fns, nfns, &st);
+    if (r && (st = goal_mpi__provision(m, e->nmsgs)) != GOAL_OK) {
+        r->next = e->idle; e->idle = r;
+        r = NULL;
+    }
     if (!r) { goal_mpi_revoke(m, st); return st; }
     r->context = (uint32_t)(m->seq++ % m->contexts);
     goal_exec_set_context(r->e, r->context);
@@ -548,8 +951,13 @@ static goal_status goal_mpi__launch(goal_mpi *m, goal_mpi__entry *e, const goal_
     r->next = m->active;
     m->active = r;
     m->err.status = GOAL_OK;
-    goal_mpi__settle(r, goal_exec_start(r->e));
+    r->t0 = m->timeout_ms ? MPI_Wtime() : 0;
     *req = r;
+    if (!m->check) { goal_mpi__settle(r, goal_exec_start(r->e)); return GOAL_OK; }
+    r->dig[0] = e->digest; r->dig[1] = ~e->digest;
+    rc = MPI_Iallreduce(r->dig, r->dig + 2, 2, MPI_UINT64_T, MPI_MAX, m->comm, &r->chk);
+    r->checking = rc == MPI_SUCCESS;
+    goal_mpi__settle(r, rc == MPI_SUCCESS ? goal_mpi__check_test(m, r) : goal_mpi__mpi_failed(m, rc, "MPI_Iallreduce (check)"));
     return GOAL_OK;
 }
 /* The checks every start makes; then the cache entry for c. */
@@ -581,6 +989,7 @@ static goal_status goal_mpi__finish_request(goal_mpi_request **req) {
     goal_mpi_request *r = *req, **p;
     goal_mpi *m = r->m;
     goal_status st = r->st;
+    m->msgs -= r->entry->nmsgs;
     for (p = &m->active; *p != r; p = &(*p)->next) {}
     *p = r->next;
     if (st < 0) { r->next = m->failed; m->failed = r; }
@@ -617,6 +1026,19 @@ static void goal_mpi__drain_notices(goal_mpi *m) {
     for (; left > 0; left--)
         MPI_Recv(m->notice_in, 2, MPI_INT, MPI_ANY_SOURCE, (int)(m->contexts * m->tags), m->comm, MPI_STATUS_IGNORE);
 }
+/* Channels left by requests that were released without a test (a send after a failure). */
+static void goal_mpi__release_channels(goal_mpi *m) {
+    goal_mpi__rec *r;
+    while (m->nlive) {
+        goal_mpi__chan *c = m->live[m->nlive - 1];
+        while ((r = c->head) != NULL) { c->head = r->next; goal_mpi__free(m, r); }
+        goal_mpi__chan_drop(m, c);
+    }
+    while ((r = m->spare) != NULL) { m->spare = r->next; goal_mpi__free(m, r); }
+    while (m->spare_chans) { goal_mpi__chan *c = m->spare_chans; m->spare_chans = c->next; goal_mpi__free(m, c); }
+    goal_mpi__free(m, m->live);
+    goal_mpi__free(m, m->buckets);
+}
 void goal_mpi_destroy(goal_mpi *m) {
     goal_mpi_request *r;
     int i;
@@ -631,6 +1053,7 @@ void goal_mpi_destroy(goal_mpi *m) {
         goal_schedule_free(&e->sched);
         goal_mpi__free(m, e);
     }
+    goal_mpi__free(m, m->ctab);
     if (m->created) goal_mpi__drain_notices(m);
     if (m->notice_recv != MPI_REQUEST_NULL) { MPI_Cancel(&m->notice_recv); MPI_Wait(&m->notice_recv, MPI_STATUS_IGNORE); }
     for (i = 0; m->notice_sends && i < m->size; i++) MPI_Wait(&m->notice_sends[i], MPI_STATUS_IGNORE);
@@ -639,6 +1062,8 @@ void goal_mpi_destroy(goal_mpi *m) {
     goal_mpi__free(m, m->mreq);
     goal_mpi__free(m, m->idx);
     goal_mpi__free(m, m->mst);
+    goal_mpi__free(m, m->snap);
+    goal_mpi__release_channels(m);
     goal_mpi__free(m, m);
 }
 
@@ -685,8 +1110,9 @@ static size_t goal_mpi__algo_key(const goal_algo_desc *d, int p, unsigned char *
     return len;
 }
 /* Binds in and out to the schedule's IN and OUT slots, sized as the schedule needs. */
-static goal_status goal_mpi__algo_launch(goal_mpi *m, goal_mpi__entry *e, const goal_algo_desc *d, const void *in,
-                                         void *out, goal_mpi_request **req) {
+static goal_status goal_mpi__algo_launch(goal_mpi *m, goal_mpi__entry *e, const goal_algo_desc *d,
+                                         const goal_user_fn *fns, uint32_t nfns, const void *in, void *out,
+                                         goal_mpi_request **req) {
     goal_slot fixed[4], *slots = fixed;
     uint32_t n = e->sched.nslots, i, in_slot = d->custom_slots ? d->in_slot : GOAL_ALGO_SLOT_IN;
     uint32_t out_slot = d->custom_slots ? d->out_slot : GOAL_ALGO_SLOT_OUT;
@@ -697,11 +1123,15 @@ static goal_status goal_mpi__algo_launch(goal_mpi *m, goal_mpi__entry *e, const 
     /* The algorithms never write IN (goal_algos.h, BUFFERS): casting const away is safe. */
     if (in_slot < n) { slots[in_slot].data = (void *)(uintptr_t)in; slots[in_slot].size = goal_schedule_slot_size(&e->sched, in_slot); }
     if (out_slot < n) { slots[out_slot].data = out; slots[out_slot].size = goal_schedule_slot_size(&e->sched, out_slot); }
-    st = goal_mpi__launch(m, e, slots, n, NULL, 0, req);
+    st = goal_mpi__launch(m, e, slots, n, fns, nfns, req);
     if (slots != fixed) goal_mpi__free(m, slots);
     return st;
 }
 goal_status goal_mpi_algo_start(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out, goal_mpi_request **req) {
+    return goal_mpi_algo_start_fns(m, d, NULL, 0, in, out, req);
+}
+goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, uint32_t nfns,
+                                    const void *in, void *out, goal_mpi_request **req) {
     unsigned char fixed[256], *key = fixed;
     goal_mpi_coll c;
     goal_mpi__entry *e;
@@ -718,7 +1148,7 @@ goal_status goal_mpi_algo_start(goal_mpi *m, const goal_algo_desc *d, const void
         goal_mpi__algo_key(d, m->size, key);
         c.key = key;
         e = goal_mpi__prepare(m, &c, &st);
-        if (e) st = goal_mpi__algo_launch(m, e, d, in, out, req);
+        if (e) st = goal_mpi__algo_launch(m, e, d, fns, nfns, in, out, req);
         else goal_mpi_revoke(m, st);
     }
     if (key != fixed) goal_mpi__free(m, key);
@@ -728,5 +1158,127 @@ goal_status goal_mpi_algo_run(goal_mpi *m, const goal_algo_desc *d, const void *
     goal_mpi_request *r;
     goal_status st = goal_mpi_algo_start(m, d, in, out, &r);
     return st == GOAL_OK ? goal_mpi_wait(&r) : st;
+}
+
+/* ---- >>> datatypes and ops ---------------------------------------------------------------- */
+/* Predefined types whose extent holds padding (the pair types, long double): moving the
+   padding too is harmless, as no one keeps data there. */
+static int goal_mpi__padded(MPI_Datatype t) {
+    MPI_Datatype p[] = {MPI_2INT, MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT, MPI_SHORT_INT, MPI_LONG_DOUBLE_INT,
+                        MPI_LONG_DOUBLE, MPI_C_LONG_DOUBLE_COMPLEX};
+    int k;
+    for (k = 0; k < (int)(sizeof p / sizeof p[0]); k++)
+        if (t == p[k]) return 1;
+    return 0;
+}
+long long goal_mpi_contiguous_bytes(MPI_Datatype t, int count) {
+    int size = 0;
+    MPI_Aint lb = 0, extent = 0, tlb = 0, textent = 0;
+    if (count < 0 || MPI_Type_size(t, &size) != MPI_SUCCESS || MPI_Type_get_extent(t, &lb, &extent) != MPI_SUCCESS ||
+        MPI_Type_get_true_extent(t, &tlb, &textent) != MPI_SUCCESS)
+        return -1;
+    if (lb != 0 || tlb != 0 || textent > extent || ((MPI_Aint)size != extent && !goal_mpi__padded(t))) return -1;
+    return (long long)extent * count;
+}
+/* The native (type, op) pairs: the C types libgoal has, and the ops it defines on them. */
+static int goal_mpi__native_type(MPI_Datatype t, goal_dtype *out) {
+    MPI_Datatype ints[] = {MPI_CHAR, MPI_SIGNED_CHAR, MPI_SHORT, MPI_INT, MPI_LONG, MPI_LONG_LONG, MPI_INT8_T,
+                           MPI_INT16_T, MPI_INT32_T, MPI_INT64_T, MPI_AINT, MPI_OFFSET, MPI_COUNT};
+    MPI_Datatype uints[] = {MPI_UNSIGNED_CHAR, MPI_BYTE, MPI_UNSIGNED_SHORT, MPI_UNSIGNED, MPI_UNSIGNED_LONG,
+                            MPI_UNSIGNED_LONG_LONG, MPI_UINT8_T, MPI_UINT16_T, MPI_UINT32_T, MPI_UINT64_T, MPI_WCHAR};
+    int size = 0, k;
+    if (t == MPI_FLOAT) { *out = GOAL_FLOAT32; return 1; }
+    if (t == MPI_DOUBLE) { *out = GOAL_FLOAT64; return 1; }
+    if (MPI_Type_size(t, &size) != MPI_SUCCESS || (size != 1 && size != 2 && size != 4 && size != 8)) return 0;
+    for (k = 0; k < (int)(sizeof ints / sizeof ints[0]); k++)
+        if (t == ints[k]) { *out = (goal_dtype)(GOAL_INT8 + (size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3)); return 1; }
+    for (k = 0; k < (int)(sizeof uints / sizeof uints[0]); k++)
+        if (t == uints[k]) { *out = (goal_dtype)(GOAL_UINT8 + (size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3)); return 1; }
+    return 0;
+}
+static int goal_mpi__native_op(MPI_Op op, goal_op *out) {
+    MPI_Op ops[] = {MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_LOR, MPI_LXOR, MPI_BAND, MPI_BOR, MPI_BXOR};
+    goal_op gops[] = {GOAL_OP_MAX, GOAL_OP_MIN, GOAL_OP_SUM, GOAL_OP_PROD, GOAL_OP_LAND, GOAL_OP_LOR, GOAL_OP_LXOR,
+                      GOAL_OP_BAND, GOAL_OP_BOR, GOAL_OP_BXOR};
+    int k;
+    for (k = 0; k < 10; k++)
+        if (op == ops[k]) { *out = gops[k]; return 1; }
+    return 0;
+}
+
+/* The bridge. A libgoal user function has the paper's signature, without a context: so each
+   (op, type) pair gets one of GOAL_MPI_BRIDGES fixed functions, which finds its pair in a
+   table by its own number. buf1 holds lower ranks than buf2 (goal_algos.h, ORDER OF
+   REDUCTIONS) and MPI_Reduce_local(in, inout) computes inout = in op inout: a commutative
+   op reduces straight into buf1; a non-commutative one into a copy of buf2, then back. */
+#ifndef GOAL_MPI_BRIDGES
+#define GOAL_MPI_BRIDGES 32
+#endif
+typedef struct goal_mpi__bridge { MPI_Op op; MPI_Datatype t; int extent, commutative, used; } goal_mpi__bridge;
+static goal_mpi__bridge goal_mpi__bridges[GOAL_MPI_BRIDGES];
+static unsigned char *goal_mpi__bridge_tmp;
+static size_t goal_mpi__bridge_cap;
+static int goal_mpi__bridge_apply(int k, void *buf1, int size1, void *buf2, int size2) {
+    const goal_mpi__bridge *b = &goal_mpi__bridges[k];
+    int n = size1 / b->extent;
+    goal_allocator a = goal__allocator(NULL);
+    if (size1 != size2 || n * b->extent != size1) return 1;
+    if (b->commutative) return MPI_Reduce_local(buf2, buf1, n, b->t, b->op) != MPI_SUCCESS;
+    if ((size_t)size1 > goal_mpi__bridge_cap) {
+        void *p = goal__alloc(&a, (size_t)size1);
+        if (!p) return 1;
+        goal__free(&a, goal_mpi__bridge_tmp);
+        goal_mpi__bridge_tmp = (unsigned char *)p; goal_mpi__bridge_cap = (size_t)size1;
+    }
+    memcpy(goal_mpi__bridge_tmp, buf2, (size_t)size1);
+    if (MPI_Reduce_local(buf1, goal_mpi__bridge_tmp, n, b->t, b->op) != MPI_SUCCESS) return 1;
+    memcpy(buf1, goal_mpi__bridge_tmp, (size_t)size1);
+    return 0;
+}
+#define GOAL_MPI__BRIDGE(k) static int goal_mpi__bridge##k(void *a, int na, void *b, int nb) { return goal_mpi__bridge_apply(k, a, na, b, nb); }
+GOAL_MPI__BRIDGE(0) GOAL_MPI__BRIDGE(1) GOAL_MPI__BRIDGE(2) GOAL_MPI__BRIDGE(3) GOAL_MPI__BRIDGE(4) GOAL_MPI__BRIDGE(5)
+GOAL_MPI__BRIDGE(6) GOAL_MPI__BRIDGE(7) GOAL_MPI__BRIDGE(8) GOAL_MPI__BRIDGE(9) GOAL_MPI__BRIDGE(10) GOAL_MPI__BRIDGE(11)
+GOAL_MPI__BRIDGE(12) GOAL_MPI__BRIDGE(13) GOAL_MPI__BRIDGE(14) GOAL_MPI__BRIDGE(15) GOAL_MPI__BRIDGE(16)
+GOAL_MPI__BRIDGE(17) GOAL_MPI__BRIDGE(18) GOAL_MPI__BRIDGE(19) GOAL_MPI__BRIDGE(20) GOAL_MPI__BRIDGE(21)
+GOAL_MPI__BRIDGE(22) GOAL_MPI__BRIDGE(23) GOAL_MPI__BRIDGE(24) GOAL_MPI__BRIDGE(25) GOAL_MPI__BRIDGE(26)
+GOAL_MPI__BRIDGE(27) GOAL_MPI__BRIDGE(28) GOAL_MPI__BRIDGE(29) GOAL_MPI__BRIDGE(30) GOAL_MPI__BRIDGE(31)
+static const goal_user_fn goal_mpi__bridge_fns[32] = {
+    goal_mpi__bridge0, goal_mpi__bridge1, goal_mpi__bridge2, goal_mpi__bridge3, goal_mpi__bridge4, goal_mpi__bridge5,
+    goal_mpi__bridge6, goal_mpi__bridge7, goal_mpi__bridge8, goal_mpi__bridge9, goal_mpi__bridge10, goal_mpi__bridge11,
+    goal_mpi__bridge12, goal_mpi__bridge13, goal_mpi__bridge14, goal_mpi__bridge15, goal_mpi__bridge16,
+    goal_mpi__bridge17, goal_mpi__bridge18, goal_mpi__bridge19, goal_mpi__bridge20, goal_mpi__bridge21,
+    goal_mpi__bridge22, goal_mpi__bridge23, goal_mpi__bridge24, goal_mpi__bridge25, goal_mpi__bridge26,
+    goal_mpi__bridge27, goal_mpi__bridge28, goal_mpi__bridge29, goal_mpi__bridge30, goal_mpi__bridge31};
+typedef char goal_mpi__bridges_fit[GOAL_MPI_BRIDGES <= 32 ? 1 : -1];
+/* The bridge of (op, t): the one made before, or a free one. */
+static const goal_user_fn *goal_mpi__bridge_of(MPI_Op op, MPI_Datatype t, int extent) {
+    int k, commutative = 1;
+    for (k = 0; k < GOAL_MPI_BRIDGES && goal_mpi__bridges[k].used; k++)
+        if (goal_mpi__bridges[k].op == op && goal_mpi__bridges[k].t == t) return &goal_mpi__bridge_fns[k];
+    if (k == GOAL_MPI_BRIDGES || MPI_Op_commutative(op, &commutative) != MPI_SUCCESS) return NULL;
+    goal_mpi__bridges[k].op = op; goal_mpi__bridges[k].t = t; goal_mpi__bridges[k].extent = extent;
+    goal_mpi__bridges[k].commutative = commutative; goal_mpi__bridges[k].used = 1;
+    return &goal_mpi__bridge_fns[k];
+}
+goal_status goal_mpi_reduction_of(MPI_Datatype t, MPI_Op op, int count, goal_mpi_reduction *out) {
+    long long bytes = goal_mpi_contiguous_bytes(t, 1);
+    int commutative = 1;
+    if (!out || count < 0) return GOAL_ERR_ARG;
+    memset(out, 0, sizeof *out);
+    if (bytes <= 0) return GOAL_ERR_TYPE;
+    if (goal_mpi__native_type(t, &out->dtype) && goal_mpi__native_op(op, &out->op) &&
+        goal_op_check(out->op, out->dtype) == GOAL_OK) {
+        out->count = (uint64_t)count;
+        return GOAL_OK;
+    }
+    if (!(out->fns = goal_mpi__bridge_of(op, t, (int)bytes))) return GOAL_ERR_LIMIT;
+    MPI_Op_commutative(op, &commutative);
+    out->op = GOAL_OP_USER;
+    out->noncommutative = !commutative;
+    /* The element libgoal splits at is the MPI element when its size is one libgoal has. */
+    out->dtype = bytes == 1 ? GOAL_UINT8 : bytes == 2 ? GOAL_UINT16 : bytes == 4 ? GOAL_UINT32 : bytes == 8 ? GOAL_UINT64 : GOAL_UINT8;
+    out->whole = bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8;
+    out->count = out->whole ? (uint64_t)bytes * (uint64_t)count : (uint64_t)count;
+    return GOAL_OK;
 }
 #endif /* GOAL_MPI_IMPLEMENTATION */

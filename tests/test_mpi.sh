@@ -1,14 +1,84 @@
 #!/usr/bin/env bash
 # goal_mpi.h under Open MPI and MPICH: one mpirun per library and process count, each running
 # every test of tests/mpi/test_mpi.c (every algorithm of goal_algos.h, checked against the
-# library's own collective). Prints "openmpi: N passed, N failed", "mpich: ...", then the
-# total "N passed, N failed" as the last line. Builds what it runs (make test-mpi does too).
+# library's own collective), then the drop-in libgoalmpi.so (mpi/goalmpi.c) preloaded under
+# tests/mpi/test_dropin.c (every intercepted call against PMPI_) and under real programs no
+# one here wrote: LAMMPS's LJ melt (thermo equal to the run without libgoal to 1e-9), hpcc
+# (its own verification), an mpi4py script; each must show in GOAL_MPI_STATS that libgoal
+# served its collectives. Debian builds lmp, hpcc and mpi4py for Open MPI only (ldd shows
+# libmpi.so.40), so under MPICH they are skipped, said once. Prints "openmpi: N passed, N
+# failed", "mpich: ...", then the total "N passed, N failed" as the last line. Builds what it
+# runs (make test-mpi does too).
 set -u
 B=${B:-build}
 NPS=${GOAL_MPI_NPS:-"1 2 3 4 5 8"}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1   # we may run as root
-mkdir -p "$B/mpi"
+mkdir -p "$B/mpi" "$B/openmpi" "$B/mpich"
+BA=$(cd "$B" && pwd)   # absolute: hpcc runs in a directory of its own
 total_p=0; total_f=0
+# "lib np what": runs what (a command line) with the drop-in preloaded and its stats on.
+preload() {
+  local lib=$1 n=$2; shift 2
+  if [ $lib = openmpi ]; then
+    GOAL_MPI_STATS=1 timeout 300 mpirun.openmpi --oversubscribe -x GOAL_MPI_STATS -x LD_PRELOAD="$BA/openmpi/libgoalmpi.so" -np "$n" "$@"
+  else
+    timeout 300 mpirun.mpich -env GOAL_MPI_STATS 1 -env LD_PRELOAD "$BA/mpich/libgoalmpi.so" -np "$n" "$@"
+  fi
+}
+# "out coll...": each named collective was served by libgoal and nothing passed on.
+served() {
+  local out=$1 c; shift
+  for c in "$@"; do printf '%s\n' "$out" | grep -Eq "^$c: [1-9][0-9]* libgoal, 0 passed on$" || return 1; done
+}
+# Numbers of the thermo table of a LAMMPS log (from "Step" to "Loop time").
+thermo() { awk '/^ *Step/{on=1; next} /^Loop time/{on=0} on' "$1"; }
+# Every number of $1 and $2 equal to 1e-9 relative, and as many.
+close() {
+  paste -d'\n' <(tr -s ' ' '\n' <"$1" | grep .) <(tr -s ' ' '\n' <"$2" | grep .) |
+    awk 'NR%2{a=$1; next} {d=a-$1; if (d<0) d=-d; m=a<0?-a:a; if (d > 1e-9*m && d > 1e-300) bad=1; n++} END{exit bad || n == 0}'
+}
+dropin_tests() {
+  local lib=$1 extra=$2 n out dir ok
+  if ! mpicc.$lib -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -g -fPIC -shared -I. mpi/goalmpi.c \
+         -o "$B/$lib/libgoalmpi.so" -lm -lpthread ||
+     ! mpicc.$lib -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -g tests/mpi/test_dropin.c -o "$B/mpi/test_dropin.$lib"; then
+    echo "FAIL $lib: drop-in build"; f=$((f + 1)); return
+  fi
+  for n in $NPS; do
+    out=$(preload $lib "$n" "$B/mpi/test_dropin.$lib" 2>&1)
+    line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
+    printf '%s\n' "$out" | grep -E '^(FAIL|  check failed|  rank)' | head -n 20
+    if [ -z "$line" ]; then echo "FAIL $lib drop-in np$n: no count line"; f=$((f + 1)); continue; fi
+    np_=${line%% passed*}; nf=${line#*, }; nf=${nf%% failed*}
+    p=$((p + np_)); f=$((f + nf))
+  done
+  if [ $lib != openmpi ]; then
+    echo "skip $lib: lmp, hpcc and mpi4py are built for Open MPI only ($(ldd /usr/bin/lmp 2>/dev/null | grep -o 'libmpi[^ ]*' | head -n 1))"
+    return
+  fi
+  dir=$(mktemp -d)
+  for n in 2 4; do
+    ok=1
+    mpirun.openmpi --oversubscribe -np $n lmp -in /usr/share/lammps/examples/melt/in.melt -log none >"$dir/ref" 2>&1 &&
+      out=$(preload $lib $n lmp -in /usr/share/lammps/examples/melt/in.melt -log none 2>&1) || ok=0
+    printf '%s\n' "$out" >"$dir/goal"; thermo "$dir/ref" >"$dir/ref.t"; thermo "$dir/goal" >"$dir/goal.t"
+    [ $ok = 1 ] && close "$dir/ref.t" "$dir/goal.t" && served "$out" allreduce bcast ||
+      { ok=0; echo "FAIL lammps melt np$n (thermo or stats)"; printf '%s\n' "$out" | tail -n 12; }
+    [ $ok = 1 ] && p=$((p + 1)) || f=$((f + 1))
+    ok=1
+    sed -e 's/^1000         Ns/400          Ns/' -e 's/^80           NBs/40           NBs/' \
+        -e "s/^2            Ps/$((n / 2))            Ps/" /usr/share/doc/hpcc/examples/_hpccinf.txt >"$dir/hpccinf.txt"
+    out=$(cd "$dir" && rm -f hpccoutf.txt && preload $lib $n hpcc 2>&1) &&
+      grep -q 'tests completed and passed residual checks' "$dir/hpccoutf.txt" &&
+      ! grep -Eq 'FAILED|[1-9][0-9]* tests completed and failed|Found [1-9][0-9]* errors' "$dir/hpccoutf.txt" &&
+      served "$out" allreduce bcast alltoall || { ok=0; echo "FAIL hpcc np$n"; printf '%s\n' "$out" | tail -n 12; }
+    [ $ok = 1 ] && p=$((p + 1)) || f=$((f + 1))
+    out=$(preload $lib $n /usr/bin/python3 tests/mpi/dropin_mpi4py.py 2>&1)
+    if printf '%s\n' "$out" | grep -q '^mpi4py: all checks ok$' && served "$out" allreduce bcast alltoall iallreduce; then p=$((p + 1))
+    else echo "FAIL mpi4py np$n"; printf '%s\n' "$out" | tail -n 12; f=$((f + 1)); fi
+  done
+  rm -rf "$dir"
+}
 for lib in openmpi mpich; do
   p=0; f=0
   bin=$B/mpi/test_mpi.$lib
@@ -33,6 +103,7 @@ for lib in openmpi mpich; do
     if mpicxx.$lib -x c++ -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX -std=c++11 -Wall -Wextra -Wpedantic -Werror -I. \
          tests/mpi/test_mpi.c -o "$B/mpi/test_mpi_cxx.$lib" -lm -lpthread; then p=$((p + 1))
     else echo "FAIL $lib: C++ build"; f=$((f + 1)); fi
+    dropin_tests $lib "$extra"
     for ex in examples/mpi_*.c; do   # the MPI examples: built here, not by the plain-cc rule
       exe=$B/mpi/$(basename "$ex" .c).$lib
       if mpicc.$lib -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -I. "$ex" -o "$exe" -lm -lpthread &&

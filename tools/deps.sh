@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests need (Debian/Ubuntu), only when it is missing (make run needs none):
 # MPI (Open MPI and MPICH), Graphviz, valgrind, clang with libFuzzer, pkg-config, chromium
-# with node and playwright-core (npm, in tests/browser) for the browser test.
+# with node and playwright-core (npm, in tests/browser) for the browser test, and the MPI
+# programs the drop-in runs under (lammps, hpcc, mpi4py).
 set -u
 need=()
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -14,6 +15,11 @@ have python3 || need+=(python3)
 have pkg-config || need+=(pkg-config)
 [ -x /usr/bin/chromium ] || need+=(chromium)          # goal html's browser test (tests/test_html.sh)
 have node && have npm || need+=(nodejs npm)
+# the drop-in's real programs (make test-mpi): LAMMPS and its LJ melt input, HPC Challenge, mpi4py
+have lmp || need+=(lammps)
+[ -f /usr/share/lammps/examples/melt/in.melt ] || need+=(lammps-examples)
+have hpcc || need+=(hpcc)
+/usr/bin/python3 -c 'import mpi4py, numpy' 2>/dev/null || need+=(python3-mpi4py python3-numpy)
 # The browser test's driver, from npm; it must use Debian's chromium, never download one.
 browser_driver() {
   [ -d "$(dirname "$0")/../tests/browser/node_modules/playwright-core" ] && return 0

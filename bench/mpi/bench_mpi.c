@@ -99,6 +99,27 @@ static double measure(goal_mpi *m, int op, int bytes, int use_goal, double compu
     return median_max(t, reps);
 }
 
+/* Progress that scales: bcast_chain over 10^4 and 10^5 segments of 7 bytes (one run each);
+   the time per segment must stay flat as the segments grow (issue 17, item 2). */
+static void bench_segments(goal_mpi *m, const char *lib, FILE *csv) {
+    static const int segs[] = {10000, 100000};
+    goal_algo_desc d;
+    int s;
+    for (s = 0; s < 2; s++) {
+        double t[1];
+        memset(&d, 0, sizeof d);
+        d.algo = "bcast_chain"; d.dtype = GOAL_UINT8; d.count = (uint64_t)segs[s] * 7; d.segment = 7;
+        MPI_Barrier(MPI_COMM_WORLD);
+        t[0] = MPI_Wtime();
+        check(goal_mpi_algo_run(m, &d, rbuf, rbuf), m);
+        t[0] = MPI_Wtime() - t[0];
+        t[0] = median_max(t, 1);
+        if (me == 0) printf("%-9s %-9d %8d | bcast_chain, %d segments of 7 bytes: %.3f s, %.2f us per segment\n", "segments",
+                            np, segs[s] * 7, segs[s], t[0], t[0] * 1e6 / segs[s]);
+        if (csv) fprintf(csv, "%s,%d,segments,bcast_chain,%d,%.2f,,,,,,\n", lib, np, segs[s] * 7, t[0] * 1e6);
+    }
+}
+
 int main(int argc, char **argv) {
     static const int sizes[] = {8, 1024, 65536, 1 << 20};
     const char *lib = argc > 1 ? argv[1] : "mpi";
@@ -138,6 +159,7 @@ int main(int argc, char **argv) {
                              op == OP_BARRIER ? 0 : bytes, tg * 1e6, tm * 1e6, tg / tm, og * 1e6, om * 1e6,
                              1 - og / tg, 1 - om / tm);
         }
+    bench_segments(m, lib, csv);
     if (csv) fclose(csv);
     goal_mpi_destroy(m);
     free(sbuf); free(rbuf);

@@ -462,6 +462,78 @@ static void test_fault_userfn(void) {
     report("fault user function failure revokes the communicator");
 }
 
+/* ---- progress that scales ------------------------------------------------------------ */
+/* A pipelined chain of 2*10^5 7-byte segments: 1-2 s when each segment costs O(1), minutes
+   when progress tests every request in flight (issue 17, item 2). The bound only keeps a
+   regression from hanging the suite; figures are bench_mpi's. */
+static void test_many_segments(void) {
+    enum { SEGS = 200000, SEG = 7 };
+    goal_mpi *m = open_mpi();
+    goal_algo_desc d;
+    unsigned char *buf = (unsigned char *)malloc((size_t)SEGS * SEG);
+    double t0 = MPI_Wtime(), t;
+    size_t k, bad = 0;
+    CHECK(buf != NULL);
+    if (buf) {
+        for (k = 0; k < (size_t)SEGS * SEG; k++) buf[k] = me == 0 ? (unsigned char)(k * 13 + k / 251) : 0;
+        memset(&d, 0, sizeof d);
+        d.algo = "bcast_chain"; d.count = (uint64_t)SEGS * SEG; d.dtype = GOAL_UINT8; d.segment = SEG;
+        CHECK_OK(goal_mpi_algo_run(m, &d, buf, buf), m);
+        for (k = 0; k < (size_t)SEGS * SEG; k++) bad += buf[k] != (unsigned char)(k * 13 + k / 251);
+        CHECK(bad == 0);
+    }
+    t = MPI_Wtime() - t0;
+    if (t > 90) { printf("  rank %d: %d segments took %.1f s\n", me, SEGS, t); local_ok = 0; }
+    free(buf);
+    goal_mpi_destroy(m);
+    report("progress: bcast_chain of 200000 segments, linear");
+}
+
+/* ---- checks: parameters that disagree, and a rank that never comes -------------------- */
+static void test_check(void) {
+    goal_mpi *m = NULL;
+    goal_mpi_desc md;
+    goal_error err;
+    goal_algo_desc d;
+    int32_t buf[16];
+    goal_status st;
+    memset(&md, 0, sizeof md);
+    md.comm = MPI_COMM_WORLD; md.check = 1;
+    CHECK(goal_mpi_create(&m, &md, &err) == GOAL_OK);
+    if (!m) { report("check"); return; }
+    memset(buf, 0, sizeof buf);
+    algo_desc(&d, "bcast_binomial", 16, 0);
+    CHECK_OK(goal_mpi_algo_run(m, &d, buf, buf), m);   /* agreeing ranks pass the check */
+    d.count = me == 0 ? 8 : 16;   /* issue 17, 8b: the root says 8, the others 16 */
+    st = goal_mpi_algo_run(m, &d, buf, buf);
+    CHECK(np == 1 ? st == GOAL_OK : st == GOAL_ERR_MATCH && strstr(goal_mpi_error(m)->msg, "disagree") != NULL);
+    goal_mpi_destroy(m);
+    report("check: a count that differs between ranks fails on every rank");
+}
+static void test_timeout(void) {
+    goal_mpi *m = NULL;
+    goal_mpi_desc md;
+    goal_error err;
+    goal_algo_desc d;
+    int32_t buf[16];
+    goal_status st = GOAL_OK;
+    int said, any = 0;
+    memset(&md, 0, sizeof md);
+    md.comm = MPI_COMM_WORLD; md.timeout_ms = 200;
+    CHECK(goal_mpi_create(&m, &md, &err) == GOAL_OK);
+    if (!m) { report("timeout"); return; }
+    algo_desc(&d, "bcast_binomial", 16, 0);
+    if (me != 0) st = goal_mpi_algo_run(m, &d, buf, buf);   /* the root never comes */
+    /* the first to time out says so; the others may learn it from its revoke first */
+    CHECK(me == 0 || (st == GOAL_ERR_TRANSPORT && (strstr(goal_mpi_error(m)->msg, "200 ms") != NULL ||
+                                                   strstr(goal_mpi_error(m)->msg, "revoked") != NULL)));
+    said = me != 0 && strstr(goal_mpi_error(m)->msg, "200 ms") != NULL;
+    MPI_Allreduce(&said, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
+    CHECK(any);
+    goal_mpi_destroy(m);
+    report("timeout: waits for a rank that never comes fail after timeout_ms");
+}
+
 int main(int argc, char **argv) {
     int counts[2], total[2];
     MPI_Init(&argc, &argv);
@@ -472,11 +544,15 @@ int main(int argc, char **argv) {
     test_vector_algorithms();
     test_in_flight();
     test_reuse();
+    if (np <= 4) test_many_segments();   /* oversubscribed further, the machine's share decides */
+    test_check();
     test_any_source();
     test_limits();
     if (np >= 2) test_truncate();
     test_fault_transport();
     test_fault_userfn();
+    if (np >= 2) test_timeout();   /* last: MPICH gives a revoked duplicate's context, stray
+                                      messages and all, to the next goal_mpi (FAILURES) */
     counts[0] = passed; counts[1] = failed;
     MPI_Reduce(counts, total, 2, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);   /* equal on all ranks */
     if (me == 0) printf("%d passed, %d failed\n", total[0], total[1]);

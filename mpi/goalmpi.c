@@ -1,0 +1,801 @@
+/* goalmpi.c - libgoalmpi: the collectives of an unmodified MPI program on libgoal schedules,
+   through MPI's profiling interface (PMPI). Built by `make mpi-lib` for each MPI library:
+     mpirun -x LD_PRELOAD=$PWD/build/openmpi/libgoalmpi.so -np 4 ./app          (Open MPI)
+     mpirun.mpich -env LD_PRELOAD $PWD/build/mpich/libgoalmpi.so -np 4 ./app    (MPICH)
+   or link it before the MPI library. Everything an embedder needs (types and ops, the
+   cache, progress) is goal_mpi.h's; this file only maps MPI's calls onto it.
+
+   Intercepted: MPI_Bcast, Reduce, Allreduce, Gather(v), Scatter(v), Allgather(v),
+   Alltoall(v), Reduce_scatter, Reduce_scatter_block, Scan, Exscan, Barrier and their
+   nonblocking forms (which return generalized requests), MPI_Wait/Test/Waitall/Testall/
+   Waitany/Testany/Waitsome/Testsome (which also progress libgoal), MPI_Finalize.
+   Non-contiguous datatypes of the data-movement calls are packed locally (MPI_Pack) and
+   unpacked at the end, so no rank's decision depends on its types' layout.
+   Passed on to the PMPI_ call, and counted: intercommunicators, reductions on datatypes
+   with holes, non-commutative ops where the selected algorithm cannot keep rank order,
+   reductions on types whose element size libgoal cannot split at with an algorithm that
+   splits, sizes beyond INT_MAX bytes, alltoallv in place, collectives that GOAL_MPI_ALGOS
+   sets to "mpi".
+   The decision is local: it depends only on what MPI requires to agree across ranks (type
+   signature size, count, root, op, communicator), never on extra communication.
+
+   GOAL_MPI_ALGOS="allreduce=allreduce_recdoub:<=2048,allreduce_ring;bcast=bcast_binomial"
+     per collective, rules "algorithm[:<=BYTES]" tried in order; the first whose bound holds
+     for the bytes of one block (count x type size) is used; "mpi" passes the collective on.
+     The v-collectives use their first rule (no size is known to all ranks). Collectives not
+     named keep the default table:
+       bcast=bcast_binomial  reduce=reduce_binomial
+       allreduce=allreduce_recdoub:<=65536,allreduce_ring
+       gather=gather_binomial  gatherv=gatherv_linear  scatter=scatter_binomial
+       scatterv=scatterv_linear  allgather=allgather_bruck:<=1024,allgather_ring
+       allgatherv=allgatherv_ring  alltoall=alltoall_bruck:<=256,alltoall_pairwise
+       alltoallv=alltoallv_pairwise  reduce_scatter=reduce_scatterv_ring
+       reduce_scatter_block=reduce_scatter_ring  scan=scan_linear  exscan=exscan_linear
+       barrier=barrier_dissemination
+   GOAL_MPI_STATS=1  at MPI_Finalize rank 0 prints to stderr, per collective it saw,
+     "allreduce: 40004 libgoal, 0 passed on" (with the reasons of those passed on).
+   GOAL_MPI_CHECK=1  compares (algorithm, parameters, count, type, op, root) across ranks
+     before each collective starts (goal_mpi_desc.check).
+   Rules: one thread calls MPI at a time (the drop-in keeps no locks: MPI_THREAD_SERIALIZED
+   programs are fine, MPI_THREAD_MULTIPLE ones must not call collectives concurrently).
+   MPI_IN_PLACE costs a copy of this rank's block (goal_mpi.h has no native in-place yet);
+   each nonblocking call allocates its generalized request's state, and v-calls their
+   scaled counts; the schedules themselves are cached (hash) and never rebuilt. */
+#define _POSIX_C_SOURCE 200809L   /* strtok_r */
+#include <mpi.h>
+/* goal_mpi.h's own MPI calls must reach the library, not the interceptors below. */
+#define MPI_Test PMPI_Test
+#define MPI_Testsome PMPI_Testsome
+#define MPI_Wait PMPI_Wait
+#define MPI_Allreduce PMPI_Allreduce
+#define MPI_Iallreduce PMPI_Iallreduce
+#define MPI_Finalize PMPI_Finalize
+#define GOAL_MPI_IMPLEMENTATION
+#include "../goal_mpi.h"
+#undef MPI_Test
+#undef MPI_Testsome
+#undef MPI_Wait
+#undef MPI_Allreduce
+#undef MPI_Iallreduce
+#undef MPI_Finalize
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { C_BCAST, C_REDUCE, C_ALLREDUCE, C_GATHER, C_GATHERV, C_SCATTER, C_SCATTERV, C_ALLGATHER, C_ALLGATHERV,
+       C_ALLTOALL, C_ALLTOALLV, C_REDUCE_SCATTER, C_REDUCE_SCATTER_BLOCK, C_SCAN, C_EXSCAN, C_BARRIER, NCOLL };
+static const char *const coll_name[NCOLL] = {
+    "bcast", "reduce", "allreduce", "gather", "gatherv", "scatter", "scatterv", "allgather", "allgatherv",
+    "alltoall", "alltoallv", "reduce_scatter", "reduce_scatter_block", "scan", "exscan", "barrier"};
+static const char *const default_algos =
+    "bcast=bcast_binomial;reduce=reduce_binomial;allreduce=allreduce_recdoub:<=65536,allreduce_ring;"
+    "gather=gather_binomial;gatherv=gatherv_linear;scatter=scatter_binomial;scatterv=scatterv_linear;"
+    "allgather=allgather_bruck:<=1024,allgather_ring;allgatherv=allgatherv_ring;"
+    "alltoall=alltoall_bruck:<=256,alltoall_pairwise;alltoallv=alltoallv_pairwise;"
+    "reduce_scatter=reduce_scatterv_ring;reduce_scatter_block=reduce_scatter_ring;scan=scan_linear;"
+    "exscan=exscan_linear;barrier=barrier_dissemination";
+enum { W_INTER, W_TYPE, W_OP, W_SPLIT, W_SIZE, W_CHOSEN, W_CREATE, NWHY };   /* W_TYPE: with holes, for a
+   reduction, a v-call or in place (data movement packs them otherwise) */
+static const char *const why_name[NWHY] = {
+    "intercommunicator", "datatype with holes", "non-commutative op on an unordered algorithm",
+    "element size the algorithm would split", "over INT_MAX bytes", "GOAL_MPI_ALGOS says mpi",
+    "goal_mpi_create failed"};
+
+#define MAX_RULES 8
+typedef struct rule { unsigned long long max; const goal_algo_info *algo; } rule;   /* algo NULL: "mpi" */
+static struct {
+    int ready, check, stats;
+    rule rules[NCOLL][MAX_RULES];
+    int nrules[NCOLL];
+    unsigned long long served[2][NCOLL], passed[2][NCOLL][NWHY];
+    int keyval;
+    struct comm_entry *comms;   /* in creation order, for MPI_Finalize */
+    struct pending *pending;    /* nonblocking operations in flight */
+} G = {0};
+
+typedef struct comm_entry { MPI_Comm comm; goal_mpi *m; struct comm_entry *next; } comm_entry;
+struct unpack;
+typedef struct pending {      /* a nonblocking collective: its generalized request's state */
+    goal_mpi_request *r;
+    MPI_Request greq;
+    void *tmp, *tmp2;         /* MPI_IN_PLACE copies, packed inputs, scratch: freed at the end */
+    struct unpack {           /* a non-contiguous receive side, laid out when it finished */
+        void *packed; int bytes; void *dst; int count; MPI_Datatype t; MPI_Comm comm;
+        int nb, *counts, *at, *pat;   /* nb > 0: blocks of counts[i] elements at dst + at[i] bytes, packed at pat[i] */
+    } u;
+    goal_status st;
+    goal_mpi *m;
+    struct pending *next;
+} pending;
+
+/* ---- selection ------------------------------------------------------------------------------ */
+/* "coll=algo[:<=N],algo;..." into the rule table; unknown names are reported and skipped. */
+static void parse_rules(const char *spec, int me) {
+    char buf[2048], *save1 = NULL, *item;
+    snprintf(buf, sizeof buf, "%s", spec);
+    for (item = strtok_r(buf, ";", &save1); item; item = strtok_r(NULL, ";", &save1)) {
+        char *eq = strchr(item, '='), *save2 = NULL, *r;
+        int c, n = 0;
+        if (!eq) continue;
+        *eq = 0;
+        for (c = 0; c < NCOLL && strcmp(coll_name[c], item); c++) {}
+        if (c == NCOLL) { if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_ALGOS: no collective '%s'\n", item); continue; }
+        for (r = strtok_r(eq + 1, ",", &save2); r && n < MAX_RULES; r = strtok_r(NULL, ",", &save2)) {
+            char *colon = strchr(r, ':');
+            unsigned long long max = ~0ull;
+            if (colon) { *colon = 0; max = strtoull(colon + 1 + (colon[1] == '<') + (colon[2] == '='), NULL, 10); }
+            if (strcmp(r, "mpi") && !goal_algo_find(r)) {
+                if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_ALGOS: no algorithm '%s' (%s keeps its default)\n", r, item);
+                n = -1;
+                break;
+            }
+            G.rules[c][n].max = max;
+            G.rules[c][n++].algo = strcmp(r, "mpi") ? goal_algo_find(r) : NULL;
+        }
+        if (n >= 0) G.nrules[c] = n;
+    }
+}
+static void setup(void) {
+    int me = 0;
+    const char *env;
+    if (G.ready) return;
+    G.ready = 1;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &me);
+    parse_rules(default_algos, me);
+    if ((env = getenv("GOAL_MPI_ALGOS")) != NULL) parse_rules(env, me);
+    G.stats = (env = getenv("GOAL_MPI_STATS")) != NULL && atoi(env) != 0;
+    G.check = (env = getenv("GOAL_MPI_CHECK")) != NULL && atoi(env) != 0;
+}
+/* The algorithm for c at `bytes` per block, or NULL with *why set. */
+static const goal_algo_info *choose(int c, unsigned long long bytes, int *why) {
+    int k;
+    for (k = 0; k < G.nrules[c]; k++)
+        if (bytes <= G.rules[c][k].max) break;
+    if (k == G.nrules[c] || !G.rules[c][k].algo) { *why = W_CHOSEN; return NULL; }
+    return G.rules[c][k].algo;
+}
+
+/* ---- communicators ----------------------------------------------------------------------- */
+static int drop_comm(MPI_Comm comm, int key, void *val, void *extra) {
+    comm_entry **p, *e = (comm_entry *)val;
+    (void)comm; (void)key; (void)extra;
+    for (p = &G.comms; *p && *p != e; p = &(*p)->next) {}
+    if (*p) *p = e->next;
+    goal_mpi_destroy(e->m);
+    free(e);
+    return MPI_SUCCESS;
+}
+/* The goal_mpi of comm, made on its first collective (every rank makes it in the same call,
+   as goal_mpi_create is collective); NULL with *why for what libgoal does not serve. */
+static goal_mpi *comm_goal(MPI_Comm comm, int *why) {
+    int flag = 0, inter = 0;
+    comm_entry *e = NULL, **tail;
+    goal_mpi_desc md;
+    goal_error err;
+    setup();
+    if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) { *why = W_INTER; return NULL; }
+    if (!G.keyval && PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, drop_comm, &G.keyval, NULL) != MPI_SUCCESS) {
+        *why = W_CREATE; return NULL;
+    }
+    if (PMPI_Comm_get_attr(comm, G.keyval, &e, &flag) == MPI_SUCCESS && flag) return e->m;
+    if (!(e = (comm_entry *)calloc(1, sizeof *e))) { *why = W_CREATE; return NULL; }
+    memset(&md, 0, sizeof md);
+    md.comm = comm; md.check = G.check;
+    if (goal_mpi_create(&e->m, &md, &err) != GOAL_OK) {
+        fprintf(stderr, "libgoalmpi: %s\n", err.msg);
+        free(e); *why = W_CREATE; return NULL;
+    }
+    e->comm = comm;
+    for (tail = &G.comms; *tail; tail = &(*tail)->next) {}
+    *tail = e;
+    PMPI_Comm_set_attr(comm, G.keyval, e);
+    return e->m;
+}
+
+/* ---- progress and requests ----------------------------------------------------------------- */
+static int query_fn(void *extra, MPI_Status *s) {
+    pending *p = (pending *)extra;
+    MPI_Status_set_elements(s, MPI_BYTE, 0);
+    MPI_Status_set_cancelled(s, 0);
+    s->MPI_SOURCE = MPI_UNDEFINED; s->MPI_TAG = MPI_UNDEFINED;
+    return p->st == GOAL_OK ? MPI_SUCCESS : MPI_ERR_OTHER;
+}
+static int free_fn(void *extra) { free(extra); return MPI_SUCCESS; }
+static int cancel_fn(void *extra, int complete) { (void)extra; (void)complete; return MPI_SUCCESS; }
+
+static void report_failure(goal_mpi *m, goal_status st) {
+    const goal_error *e = goal_mpi_error(m);
+    fprintf(stderr, "libgoalmpi: %s: %s\n", goal_strerror(st), e && e->msg[0] ? e->msg : "");
+}
+/* A non-contiguous receive side: libgoal received packed bytes, MPI_Unpack lays them out. */
+static void unpack(struct unpack *u, goal_status st) {
+    int pos = 0, i;
+    if (!u->packed) return;
+    if (st == GOAL_OK && u->count) PMPI_Unpack(u->packed, u->bytes, &pos, u->dst, u->count, u->t, u->comm);
+    for (i = 0; st == GOAL_OK && i < u->nb; i++) {
+        pos = 0;
+        PMPI_Unpack((char *)u->packed + u->pat[i], u->bytes - u->pat[i], &pos, (char *)u->dst + u->at[i], u->counts[i], u->t, u->comm);
+    }
+    free(u->packed); free(u->counts); free(u->at); free(u->pat);
+    u->packed = NULL; u->counts = u->at = u->pat = NULL;
+}
+/* One test of every nonblocking operation in flight; finished ones complete their request. */
+static void progress(void) {
+    pending **pp = &G.pending, *p;
+    while ((p = *pp) != NULL) {
+        goal_status st = goal_mpi_test(&p->r);
+        if (st == GOAL_PENDING) { pp = &p->next; continue; }
+        *pp = p->next;
+        if (st != GOAL_OK) report_failure(p->m, st);
+        p->st = st;
+        unpack(&p->u, st);
+        free(p->tmp); free(p->tmp2);
+        PMPI_Grequest_complete(p->greq);   /* free_fn frees p when the request is freed */
+    }
+}
+/* Blocking: waits for r while progressing the nonblocking ones (MPI's progress rule). */
+static int finish_blocking(goal_mpi *m, goal_status st, goal_mpi_request *r, void *tmp, void *tmp2, struct unpack *u,
+                           MPI_Comm comm) {
+    if (st == GOAL_OK)
+        while ((st = goal_mpi_test(&r)) == GOAL_PENDING) progress();
+    unpack(u, st);
+    free(tmp); free(tmp2);
+    if (st == GOAL_OK) return MPI_SUCCESS;
+    report_failure(m, st);
+    return PMPI_Comm_call_errhandler(comm, MPI_ERR_OTHER), MPI_ERR_OTHER;
+}
+/* Starts d on m: blocking when req is NULL, else a generalized request in *req; u (may be
+   NULL) unpacks the output when it finished. */
+static int run_unpack(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, const void *in, void *out,
+                      void *tmp, void *tmp2, struct unpack *u, MPI_Comm comm, MPI_Request *req) {
+    goal_mpi_request *r = NULL;
+    goal_status st = goal_mpi_algo_start_fns(m, d, fns, fns ? 1 : 0, in, out, &r);
+    pending *p;
+    struct unpack none;
+    if (!u) { memset(&none, 0, sizeof none); u = &none; }
+    if (!req) return finish_blocking(m, st, r, tmp, tmp2, u, comm);
+    if (st != GOAL_OK || !(p = (pending *)calloc(1, sizeof *p))) {
+        unpack(u, GOAL_ERR_STATE);
+        free(tmp); free(tmp2);
+        report_failure(m, st == GOAL_OK ? GOAL_ERR_NOMEM : st);
+        return PMPI_Comm_call_errhandler(comm, MPI_ERR_OTHER), MPI_ERR_OTHER;
+    }
+    p->r = r; p->tmp = tmp; p->tmp2 = tmp2; p->m = m; p->st = GOAL_PENDING; p->u = *u;
+    PMPI_Grequest_start(query_fn, free_fn, cancel_fn, p, &p->greq);
+    *req = p->greq;
+    p->next = G.pending; G.pending = p;
+    return MPI_SUCCESS;
+}
+static int run(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, const void *in, void *out, void *tmp,
+               MPI_Comm comm, MPI_Request *req) {
+    return run_unpack(m, d, fns, in, out, tmp, NULL, NULL, comm, req);
+}
+static void *copy_of(const void *src, size_t bytes) {
+    void *t = malloc(bytes ? bytes : 1);
+    if (t && bytes) memcpy(t, src, bytes);
+    return t;
+}
+
+/* ---- the collectives ----------------------------------------------------------------------- */
+/* Every entry point: the goal_mpi and the algorithm, or 0 with the reason counted. */
+typedef struct call { int c, nb, why; goal_mpi *m; const goal_algo_info *algo; goal_algo_desc d; } call;
+static int begin(call *k, int c, int nb, MPI_Comm comm, long long bytes) {
+    memset(k, 0, sizeof *k);
+    k->c = c; k->nb = nb;
+    if (!(k->m = comm_goal(comm, &k->why))) return 0;
+    if (bytes < 0) { k->why = W_TYPE; return 0; }
+    if (bytes > INT_MAX) { k->why = W_SIZE; return 0; }
+    if (!(k->algo = choose(c, (unsigned long long)bytes, &k->why))) return 0;
+    k->d.algo = k->algo->name;
+    k->d.dtype = GOAL_UINT8; k->d.op = GOAL_OP_SUM;
+    return 1;
+}
+/* A reduction: the type and op as libgoal reduces them, if the algorithm can. */
+static int begin_reduce(call *k, goal_mpi_reduction *red, MPI_Datatype t, MPI_Op op, int count) {
+    static const char *const unsplit[] = {"reduce_binomial", "allreduce_recdoub", "allreduce_dissemination",
+                                          "scan_linear", "exscan_linear", "reduce_scatter_ring", "reduce_scatterv_ring"};
+    size_t i;
+    goal_status st = goal_mpi_reduction_of(t, op, count, red);
+    if (st != GOAL_OK) { k->why = st == GOAL_ERR_TYPE ? W_TYPE : W_OP; return 0; }
+    if (red->noncommutative && !(k->algo->flags & GOAL_ALGO_ORDERED)) { k->why = W_OP; return 0; }
+    for (i = 0; red->whole && i < sizeof unsplit / sizeof unsplit[0] && strcmp(unsplit[i], k->algo->name); i++) {}
+    if (red->whole && i == sizeof unsplit / sizeof unsplit[0]) { k->why = W_SPLIT; return 0; }
+    k->d.dtype = red->dtype; k->d.op = red->op; k->d.count = red->count; k->d.noncommutative = red->noncommutative;
+    return 1;
+}
+static int served(call *k) { G.served[k->nb][k->c]++; return 1; }
+static int passed(call *k) { G.passed[k->nb][k->c][k->why]++; return 0; }
+
+static long long type_bytes(MPI_Datatype t, int count) { return goal_mpi_contiguous_bytes(t, count); }
+
+/* The bytes of count elements of t as libgoal moves them; *packed when they must be packed
+   first (a non-contiguous type: MPI_Pack gives its type size in bytes on one machine). */
+static long long side_bytes(MPI_Datatype t, int count, int *packed) {
+    long long b = goal_mpi_contiguous_bytes(t, count);
+    int size = 0;
+    *packed = 0;
+    if (b >= 0 || count < 0 || PMPI_Type_size(t, &size) != MPI_SUCCESS) return b;
+    *packed = 1;
+    return (long long)size * count;
+}
+/* count elements of t at src, packed into a new buffer of `bytes`; NULL on failure. */
+static void *pack(const void *src, int count, MPI_Datatype t, long long bytes, MPI_Comm comm) {
+    int pos = 0;
+    void *p = malloc(bytes ? (size_t)bytes : 1);
+    if (p && PMPI_Pack(src, count, t, p, (int)bytes, &pos, comm) != MPI_SUCCESS) { free(p); return NULL; }
+    return p;
+}
+static int do_bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm, MPI_Request *req) {
+    call k;
+    int packed = 0, me = 0;
+    long long bytes = side_bytes(t, count, &packed);
+    struct unpack u;
+    void *data = buf;
+    memset(&u, 0, sizeof u);
+    if (!begin(&k, C_BCAST, req != NULL, comm, bytes)) return passed(&k) - 1;
+    k.d.count = (uint64_t)bytes; k.d.root = root;
+    PMPI_Comm_rank(comm, &me);
+    if (packed) {   /* the root sends its packed data; the others unpack what arrives */
+        data = me == root ? pack(buf, count, t, bytes, comm) : malloc(bytes ? (size_t)bytes : 1);
+        if (!data) { k.why = W_CREATE; return passed(&k) - 1; }
+        if (me != root) { u.packed = data; u.bytes = (int)bytes; u.dst = buf; u.count = count; u.t = t; u.comm = comm; }
+    }
+    served(&k);
+    return run_unpack(k.m, &k.d, NULL, data, data, packed && me == root ? data : NULL, NULL, &u, comm, req);
+}
+int MPI_Bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm) {
+    int rc = do_bcast(buf, count, t, root, comm, NULL);
+    return rc >= 0 ? rc : PMPI_Bcast(buf, count, t, root, comm);
+}
+int MPI_Ibcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm, MPI_Request *req) {
+    int rc = do_bcast(buf, count, t, root, comm, req);
+    return rc >= 0 ? rc : PMPI_Ibcast(buf, count, t, root, comm, req);
+}
+
+/* Reductions: allreduce, reduce, scan, exscan. In place: the input is a copy of recvbuf. */
+static int do_reduction(int c, const void *sbuf, void *rbuf, int count, MPI_Datatype t, MPI_Op op, int root,
+                        MPI_Comm comm, MPI_Request *req) {
+    call k;
+    goal_mpi_reduction red;
+    int me = 0;
+    void *tmp = NULL;
+    long long bytes = type_bytes(t, count);
+    if (!begin(&k, c, req != NULL, comm, bytes) || !begin_reduce(&k, &red, t, op, count)) return passed(&k) - 1;
+    k.d.root = root;
+    PMPI_Comm_rank(comm, &me);
+    if (sbuf == MPI_IN_PLACE) {
+        if (!(tmp = copy_of(rbuf, (size_t)bytes))) { k.why = W_CREATE; return passed(&k) - 1; }
+        sbuf = tmp;
+    }
+    served(&k);
+    return run(k.m, &k.d, red.fns, sbuf, c == C_REDUCE && me != root ? NULL : rbuf, tmp, comm, req);
+}
+int MPI_Allreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
+    int rc = do_reduction(C_ALLREDUCE, s, r, n, t, op, 0, comm, NULL);
+    return rc >= 0 ? rc : PMPI_Allreduce(s, r, n, t, op, comm);
+}
+int MPI_Iallreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *q) {
+    int rc = do_reduction(C_ALLREDUCE, s, r, n, t, op, 0, comm, q);
+    return rc >= 0 ? rc : PMPI_Iallreduce(s, r, n, t, op, comm, q);
+}
+int MPI_Reduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm) {
+    int rc = do_reduction(C_REDUCE, s, r, n, t, op, root, comm, NULL);
+    return rc >= 0 ? rc : PMPI_Reduce(s, r, n, t, op, root, comm);
+}
+int MPI_Ireduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm, MPI_Request *q) {
+    int rc = do_reduction(C_REDUCE, s, r, n, t, op, root, comm, q);
+    return rc >= 0 ? rc : PMPI_Ireduce(s, r, n, t, op, root, comm, q);
+}
+int MPI_Scan(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
+    int rc = do_reduction(C_SCAN, s, r, n, t, op, 0, comm, NULL);
+    return rc >= 0 ? rc : PMPI_Scan(s, r, n, t, op, comm);
+}
+int MPI_Iscan(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *q) {
+    int rc = do_reduction(C_SCAN, s, r, n, t, op, 0, comm, q);
+    return rc >= 0 ? rc : PMPI_Iscan(s, r, n, t, op, comm, q);
+}
+int MPI_Exscan(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
+    int rc = do_reduction(C_EXSCAN, s, r, n, t, op, 0, comm, NULL);
+    return rc >= 0 ? rc : PMPI_Exscan(s, r, n, t, op, comm);
+}
+int MPI_Iexscan(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *q) {
+    int rc = do_reduction(C_EXSCAN, s, r, n, t, op, 0, comm, q);
+    return rc >= 0 ? rc : PMPI_Iexscan(s, r, n, t, op, comm, q);
+}
+
+/* reduce_scatter_block: p blocks of n in, block `rank` out. In place: input is recvbuf. */
+static int do_rsb(const void *sbuf, void *rbuf, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *req) {
+    call k;
+    goal_mpi_reduction red;
+    int p = 1;
+    void *tmp = NULL;
+    long long bytes = type_bytes(t, n);
+    if (!begin(&k, C_REDUCE_SCATTER_BLOCK, req != NULL, comm, bytes) || !begin_reduce(&k, &red, t, op, n)) return passed(&k) - 1;
+    PMPI_Comm_size(comm, &p);
+    if (sbuf == MPI_IN_PLACE) {
+        if (!(tmp = copy_of(rbuf, (size_t)bytes * (size_t)p))) { k.why = W_CREATE; return passed(&k) - 1; }
+        sbuf = tmp;
+    }
+    served(&k);
+    return run(k.m, &k.d, red.fns, sbuf, rbuf, tmp, comm, req);
+}
+int MPI_Reduce_scatter_block(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
+    int rc = do_rsb(s, r, n, t, op, comm, NULL);
+    return rc >= 0 ? rc : PMPI_Reduce_scatter_block(s, r, n, t, op, comm);
+}
+int MPI_Ireduce_scatter_block(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *q) {
+    int rc = do_rsb(s, r, n, t, op, comm, q);
+    return rc >= 0 ? rc : PMPI_Ireduce_scatter_block(s, r, n, t, op, comm, q);
+}
+/* reduce_scatter: recvcounts are the same on every rank (MPI's rule), so is the decision.
+   Counts in elements of libgoal's dtype: scaled when an MPI element spans several. */
+static int scaled(const int *in, int p, long long mult, int **out) {
+    int i;
+    if (!in) { *out = NULL; return 1; }
+    if (!(*out = (int *)malloc((size_t)p * sizeof(int)))) return 0;
+    for (i = 0; i < p; i++) {
+        if ((long long)in[i] * mult > INT_MAX) { free(*out); *out = NULL; return 0; }
+        (*out)[i] = (int)((long long)in[i] * mult);
+    }
+    return 1;
+}
+static int do_rs(const void *sbuf, void *rbuf, const int *counts, MPI_Datatype t, MPI_Op op, MPI_Comm comm,
+                 MPI_Request *req) {
+    call k;
+    goal_mpi_reduction red;
+    int p = 1, i, rc, *sc = NULL;
+    long long total = 0, el = type_bytes(t, 1);
+    void *tmp = NULL;
+    PMPI_Comm_size(comm, &p);
+    for (i = 0; i < p; i++) total += counts[i];
+    if (!begin(&k, C_REDUCE_SCATTER, req != NULL, comm, el < 0 ? -1 : el * total) ||
+        !begin_reduce(&k, &red, t, op, 1)) return passed(&k) - 1;
+    if (!scaled(counts, p, red.whole ? el : 1, &sc)) { k.why = W_SIZE; return passed(&k) - 1; }
+    if (sbuf == MPI_IN_PLACE) {
+        if (!(tmp = copy_of(rbuf, (size_t)(el * total)))) { free(sc); k.why = W_CREATE; return passed(&k) - 1; }
+        sbuf = tmp;
+    }
+    k.d.counts = sc; k.d.count = 0;
+    served(&k);
+    rc = run(k.m, &k.d, red.fns, sbuf, rbuf, tmp, comm, req);
+    free(sc);   /* read only while the schedule is built */
+    return rc;
+}
+int MPI_Reduce_scatter(const void *s, void *r, const int *c, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
+    int rc = do_rs(s, r, c, t, op, comm, NULL);
+    return rc >= 0 ? rc : PMPI_Reduce_scatter(s, r, c, t, op, comm);
+}
+int MPI_Ireduce_scatter(const void *s, void *r, const int *c, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *q) {
+    int rc = do_rs(s, r, c, t, op, comm, q);
+    return rc >= 0 ? rc : PMPI_Ireduce_scatter(s, r, c, t, op, comm, q);
+}
+
+/* Data movement, as bytes: gather, scatter, allgather, alltoall. A block is this rank's
+   count x type: equal on every rank by MPI's signature rule (the root's recv block too). */
+static int do_move(int c, const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount, MPI_Datatype rt,
+                   int root, MPI_Comm comm, MPI_Request *req) {
+    call k;
+    int me = 0, p = 1, spk = 0, rpk = 0, sends, recvs, sn, rn;
+    long long sb = -1, rb = -1, block;
+    void *tmp = NULL;
+    const void *in = sbuf;
+    void *out = rbuf;
+    struct unpack u;
+    memset(&u, 0, sizeof u);
+    PMPI_Comm_rank(comm, &me);
+    PMPI_Comm_size(comm, &p);
+    /* The sides MPI defines on this rank (the others may hold anything): gather's non-roots
+       only send, scatter's only receive; in place, the receive side describes the block. */
+    sends = !(c == C_SCATTER && me != root) && sbuf != MPI_IN_PLACE;
+    recvs = !(c == C_GATHER && me != root) && rbuf != MPI_IN_PLACE;
+    if (sends) sb = side_bytes(st, scount, &spk);
+    if (recvs || sbuf == MPI_IN_PLACE) rb = side_bytes(rt, rcount, &rpk);
+    if (c == C_GATHER) block = me == root ? rb : sb;
+    else if (c == C_SCATTER) block = me == root ? sb : rb;
+    else block = sbuf == MPI_IN_PLACE ? rb : sb;
+    if (!begin(&k, c, req != NULL, comm, block) || block * p > INT_MAX) {
+        if (k.m && block * p > INT_MAX) k.why = W_SIZE;
+        return passed(&k) - 1;
+    }
+    k.d.count = (uint64_t)block; k.d.root = root;
+    sn = c == C_SCATTER || c == C_ALLTOALL ? p : 1;   /* blocks on each side */
+    rn = c == C_GATHER || c == C_ALLGATHER || c == C_ALLTOALL ? p : 1;
+    if (sbuf == MPI_IN_PLACE) {   /* this rank's block is already in recvbuf (all of it for alltoall) */
+        MPI_Aint lb = 0, ext = 0;
+        const char *own;
+        int n = c == C_ALLTOALL ? rcount * p : rcount;
+        PMPI_Type_get_extent(rt, &lb, &ext);
+        own = (const char *)rbuf + (c == C_ALLTOALL ? 0 : (size_t)(c == C_GATHER ? root : me) * (size_t)rcount * (size_t)ext);
+        in = tmp = rpk ? pack(own, n, rt, block * (n / (rcount ? rcount : 1)), comm) : copy_of(own, (size_t)block * (size_t)(n / (rcount ? rcount : 1)));
+    } else if (spk && sends) {
+        in = tmp = pack(sbuf, scount * sn, st, block * sn, comm);
+    }
+    if (rbuf == MPI_IN_PLACE) {   /* scatter's root keeps its block where it is: received into scratch */
+        out = u.packed = malloc((size_t)block + 1);
+    } else if (rpk && recvs) {
+        out = u.packed = malloc((size_t)(block * rn) + 1);
+        u.bytes = (int)(block * rn); u.dst = rbuf; u.count = rcount * rn; u.t = rt; u.comm = comm;
+    }
+    if (((sbuf == MPI_IN_PLACE || (spk && sends)) && !tmp) || ((rbuf == MPI_IN_PLACE || (rpk && recvs)) && !u.packed)) {
+        free(tmp); free(u.packed);
+        k.why = W_CREATE; return passed(&k) - 1;
+    }
+    if (c == C_GATHER && me != root) out = NULL;
+    if (c == C_SCATTER && me != root) in = NULL;
+    served(&k);
+    return run_unpack(k.m, &k.d, NULL, in, out, tmp, NULL, &u, comm, req);
+}
+#define MOVE_PAIR(NAME, INAME, C, ROOTARG, ROOTVAL, PCALL, PICALL)                                                 \
+    int NAME(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt ROOTARG, MPI_Comm comm) {     \
+        int x = do_move(C, s, sc, st, r, rc, rt, ROOTVAL, comm, NULL);                                              \
+        return x >= 0 ? x : PCALL;                                                                                  \
+    }                                                                                                               \
+    int INAME(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt ROOTARG, MPI_Comm comm,      \
+              MPI_Request *q) {                                                                                     \
+        int x = do_move(C, s, sc, st, r, rc, rt, ROOTVAL, comm, q);                                                 \
+        return x >= 0 ? x : PICALL;                                                                                 \
+    }
+#define COMMA ,
+MOVE_PAIR(MPI_Gather, MPI_Igather, C_GATHER, COMMA int root, root, PMPI_Gather(s, sc, st, r, rc, rt, root, comm),
+          PMPI_Igather(s, sc, st, r, rc, rt, root, comm, q))
+MOVE_PAIR(MPI_Scatter, MPI_Iscatter, C_SCATTER, COMMA int root, root, PMPI_Scatter(s, sc, st, r, rc, rt, root, comm),
+          PMPI_Iscatter(s, sc, st, r, rc, rt, root, comm, q))
+MOVE_PAIR(MPI_Allgather, MPI_Iallgather, C_ALLGATHER, , 0, PMPI_Allgather(s, sc, st, r, rc, rt, comm),
+          PMPI_Iallgather(s, sc, st, r, rc, rt, comm, q))
+MOVE_PAIR(MPI_Alltoall, MPI_Ialltoall, C_ALLTOALL, , 0, PMPI_Alltoall(s, sc, st, r, rc, rt, comm),
+          PMPI_Ialltoall(s, sc, st, r, rc, rt, comm, q))
+
+/* The v-collectives, as bytes: counts and displacements scaled by the type's extent. */
+/* One side of a v-call as libgoal sees it: counts and displacements in bytes, over the
+   caller's buffer (contiguous type: scaled by the extent) or over a packed copy (blocks one
+   after the other: packed now for a send side, unpacked at the end through u for a
+   receive side). */
+typedef struct vside { int *cnt, *dsp; void *buf; } vside;
+static void vside_free(vside *v) { free(v->cnt); free(v->dsp); v->cnt = v->dsp = NULL; }
+static int vside_make(vside *v, int p, const int *counts, const int *displs, MPI_Datatype t, const void *user,
+                      int send, MPI_Comm comm, struct unpack *u, void **tmp) {
+    int size = 0, i, contig = goal_mpi_contiguous_bytes(t, 1) >= 0, pos;
+    MPI_Aint lb = 0, ext = 0;
+    long long total = 0, at = 0;
+    memset(v, 0, sizeof *v);
+    if (PMPI_Type_size(t, &size) != MPI_SUCCESS || PMPI_Type_get_extent(t, &lb, &ext) != MPI_SUCCESS) return 0;
+    v->cnt = (int *)malloc((size_t)p * sizeof(int)); v->dsp = (int *)malloc((size_t)p * sizeof(int));
+    if (!v->cnt || !v->dsp) { vside_free(v); return 0; }
+    for (i = 0; i < p; i++) {
+        long long c = (long long)counts[i] * (contig ? (long long)ext : size), d = contig ? (long long)(displs ? displs[i] : at / ext) * ext : total;
+        if (c > INT_MAX || d > INT_MAX || d < 0) { vside_free(v); return 0; }
+        v->cnt[i] = (int)c; v->dsp[i] = (int)d;
+        total += c; at += c;
+    }
+    v->buf = (void *)(uintptr_t)user;
+    if (contig) return 1;
+    if (!(v->buf = malloc((size_t)total + 1))) { vside_free(v); return 0; }
+    if (send) {
+        for (i = 0; i < p; i++) {
+            pos = 0;
+            PMPI_Pack((const char *)user + (displs ? (long long)displs[i] : 0) * ext, counts[i], t, (char *)v->buf + v->dsp[i],
+                      v->cnt[i], &pos, comm);
+        }
+        *tmp = v->buf;
+        return 1;
+    }
+    u->packed = v->buf; u->bytes = (int)total; u->dst = (void *)(uintptr_t)user; u->t = t; u->comm = comm; u->nb = p;
+    u->counts = (int *)malloc((size_t)p * sizeof(int)); u->at = (int *)malloc((size_t)p * sizeof(int));
+    u->pat = (int *)malloc((size_t)p * sizeof(int));
+    if (!u->counts || !u->at || !u->pat) { u->nb = 0; unpack(u, GOAL_ERR_NOMEM); vside_free(v); return 0; }
+    for (i = 0, at = 0; i < p; i++) {
+        u->counts[i] = counts[i]; u->pat[i] = v->dsp[i];
+        u->at[i] = (int)((displs ? (long long)displs[i] : at) * ext);
+        at += counts[i];
+    }
+    return 1;
+}
+/* This rank's own block of a v-call: count elements of t at user, as bytes libgoal moves
+   (packed into *tmp when t is not contiguous); the bytes, or -1. */
+static long long own_block(const void *user, int count, MPI_Datatype t, MPI_Comm comm, const void **data, void **tmp) {
+    int packed = 0;
+    long long b = side_bytes(t, count, &packed);
+    *data = user;
+    if (b < 0 || !packed) return b;
+    if (!(*tmp = pack(user, count, t, b, comm))) return -1;
+    *data = *tmp;
+    return b;
+}
+static int do_barrier(MPI_Comm comm, MPI_Request *req) {
+    call k;
+    if (!begin(&k, C_BARRIER, req != NULL, comm, 0)) return passed(&k) - 1;
+    served(&k);
+    return run(k.m, &k.d, NULL, NULL, NULL, NULL, comm, req);
+}
+int MPI_Barrier(MPI_Comm comm) { int rc = do_barrier(comm, NULL); return rc >= 0 ? rc : PMPI_Barrier(comm); }
+int MPI_Ibarrier(MPI_Comm comm, MPI_Request *q) { int rc = do_barrier(comm, q); return rc >= 0 ? rc : PMPI_Ibarrier(comm, q); }
+
+/* gatherv / scatterv: the root's arrays (recvcounts / sendcounts); a non-root passes its
+   own count. allgatherv: every rank has the arrays. Any type: a non-contiguous one is packed
+   (so every rank decides alike whatever the layout of its types). */
+static int do_vmove(int c, const void *sbuf, int scount, MPI_Datatype st, void *rbuf, int rcount, MPI_Datatype rt,
+                    const int *counts, const int *displs, int root, MPI_Comm comm, MPI_Request *req) {
+    call k;
+    vside v;
+    struct unpack u;
+    int me = 0, p = 1, rc, at_root, ok = 1;
+    void *tmp = NULL, *tmp2 = NULL;
+    const void *in = sbuf;
+    void *out = rbuf;
+    long long own = 0;
+    memset(&u, 0, sizeof u);
+    memset(&v, 0, sizeof v);
+    PMPI_Comm_rank(comm, &me);
+    PMPI_Comm_size(comm, &p);
+    at_root = c == C_ALLGATHERV || me == root;
+    if (!begin(&k, c, req != NULL, comm, 0)) return passed(&k) - 1;
+    if (at_root) ok = vside_make(&v, p, counts, displs, c == C_SCATTERV ? st : rt, c == C_SCATTERV ? sbuf : rbuf,
+                                 c == C_SCATTERV, comm, &u, &tmp);
+    if (ok && c == C_SCATTERV && me == root && rbuf == MPI_IN_PLACE) {   /* the root's block stays: scratch */
+        own = v.cnt[me];
+        ok = (out = tmp2 = malloc((size_t)own + 1)) != NULL;
+    } else if (ok && c == C_SCATTERV) {
+        int packed = 0;
+        own = side_bytes(rt, rcount, &packed);
+        if (packed && own >= 0) {   /* received packed into scratch, unpacked into rbuf */
+            ok = (out = tmp2 = malloc((size_t)own + 1)) != NULL;
+            if (ok && !(at_root && u.packed)) { u.packed = tmp2; tmp2 = NULL; u.bytes = (int)own; u.dst = rbuf; u.count = rcount; u.t = rt; u.comm = comm; }
+        }
+    } else if (ok && sbuf == MPI_IN_PLACE) {   /* this rank's block is in recvbuf already, in the caller's layout */
+        MPI_Aint lb = 0, ext = 0;
+        long long at = 0;
+        int i;
+        PMPI_Type_get_extent(rt, &lb, &ext);
+        if (displs) at = (long long)displs[me] * ext;
+        else for (i = 0; i < me; i++) at += (long long)counts[i] * ext;
+        own = own_block((const char *)rbuf + at, counts[me], rt, comm, &in, &tmp2);
+        if (own >= 0 && !tmp2) in = tmp2 = copy_of(in, (size_t)own);
+        ok = own >= 0 && tmp2;
+    } else if (ok) {
+        own = own_block(sbuf, scount, st, comm, &in, &tmp2);
+        ok = own >= 0;
+    }
+    if (!ok || own < 0) {
+        free(tmp); free(tmp2); unpack(&u, GOAL_ERR_STATE); vside_free(&v);
+        k.why = W_SIZE; return passed(&k) - 1;
+    }
+    if (at_root && c == C_SCATTERV) in = v.buf;
+    if (at_root && c != C_SCATTERV) out = v.buf;
+    k.d.root = root; k.d.count = (uint64_t)own;
+    k.d.counts = at_root ? v.cnt : NULL; k.d.displs = at_root ? v.dsp : NULL;
+    if (c != C_ALLGATHERV && me != root) { if (c == C_GATHERV) out = NULL; else in = NULL; }
+    served(&k);
+    /* tmp (packed input) and tmp2 (own block or scratch) are freed at the end; u unpacks */
+    rc = run_unpack(k.m, &k.d, NULL, in, out, tmp, tmp2, &u, comm, req);
+    vside_free(&v);   /* counts and displacements are read only while the schedule is built */
+    return rc;
+}
+int MPI_Gatherv(const void *s, int sc, MPI_Datatype st, void *r, const int *rc, const int *d, MPI_Datatype rt,
+                int root, MPI_Comm comm) {
+    int x = do_vmove(C_GATHERV, s, sc, st, r, 0, rt, rc, d, root, comm, NULL);
+    return x >= 0 ? x : PMPI_Gatherv(s, sc, st, r, rc, d, rt, root, comm);
+}
+int MPI_Igatherv(const void *s, int sc, MPI_Datatype st, void *r, const int *rc, const int *d, MPI_Datatype rt,
+                 int root, MPI_Comm comm, MPI_Request *q) {
+    int x = do_vmove(C_GATHERV, s, sc, st, r, 0, rt, rc, d, root, comm, q);
+    return x >= 0 ? x : PMPI_Igatherv(s, sc, st, r, rc, d, rt, root, comm, q);
+}
+int MPI_Scatterv(const void *s, const int *sc, const int *d, MPI_Datatype st, void *r, int rc, MPI_Datatype rt,
+                 int root, MPI_Comm comm) {
+    int x = do_vmove(C_SCATTERV, s, 0, st, r, rc, rt, sc, d, root, comm, NULL);
+    return x >= 0 ? x : PMPI_Scatterv(s, sc, d, st, r, rc, rt, root, comm);
+}
+int MPI_Iscatterv(const void *s, const int *sc, const int *d, MPI_Datatype st, void *r, int rc, MPI_Datatype rt,
+                  int root, MPI_Comm comm, MPI_Request *q) {
+    int x = do_vmove(C_SCATTERV, s, 0, st, r, rc, rt, sc, d, root, comm, q);
+    return x >= 0 ? x : PMPI_Iscatterv(s, sc, d, st, r, rc, rt, root, comm, q);
+}
+int MPI_Allgatherv(const void *s, int sc, MPI_Datatype st, void *r, const int *rc, const int *d, MPI_Datatype rt,
+                   MPI_Comm comm) {
+    int x = do_vmove(C_ALLGATHERV, s, sc, st, r, 0, rt, rc, d, 0, comm, NULL);
+    return x >= 0 ? x : PMPI_Allgatherv(s, sc, st, r, rc, d, rt, comm);
+}
+int MPI_Iallgatherv(const void *s, int sc, MPI_Datatype st, void *r, const int *rc, const int *d, MPI_Datatype rt,
+                    MPI_Comm comm, MPI_Request *q) {
+    int x = do_vmove(C_ALLGATHERV, s, sc, st, r, 0, rt, rc, d, 0, comm, q);
+    return x >= 0 ? x : PMPI_Iallgatherv(s, sc, st, r, rc, d, rt, comm, q);
+}
+/* alltoallv: this rank's four arrays; the send and receive types' extents scale each side. */
+/* alltoallv: this rank's four arrays, each side packed when its type is not contiguous.
+   In place (MPI: on every rank, so every rank passes it on alike): the library's. */
+static int do_a2av(const void *sbuf, const int *sc, const int *sd, MPI_Datatype st, void *rbuf, const int *rc,
+                   const int *rd, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req) {
+    call k;
+    vside vs, vr;
+    struct unpack u;
+    void *tmp = NULL;
+    int p = 1, x;
+    memset(&u, 0, sizeof u);
+    PMPI_Comm_size(comm, &p);
+    if (!begin(&k, C_ALLTOALLV, req != NULL, comm, 0)) return passed(&k) - 1;
+    if (sbuf == MPI_IN_PLACE) { k.why = W_TYPE; return passed(&k) - 1; }
+    if (!vside_make(&vs, p, sc, sd, st, sbuf, 1, comm, &u, &tmp)) { k.why = W_SIZE; return passed(&k) - 1; }
+    if (!vside_make(&vr, p, rc, rd, rt, rbuf, 0, comm, &u, &tmp)) {
+        vside_free(&vs); free(tmp); k.why = W_SIZE; return passed(&k) - 1;
+    }
+    k.d.counts = vs.cnt; k.d.displs = vs.dsp; k.d.recv_counts = vr.cnt; k.d.recv_displs = vr.dsp;
+    served(&k);
+    x = run_unpack(k.m, &k.d, NULL, vs.buf, vr.buf, tmp, NULL, &u, comm, req);
+    vside_free(&vs); vside_free(&vr);
+    return x;
+}
+int MPI_Alltoallv(const void *s, const int *sc, const int *sd, MPI_Datatype st, void *r, const int *rc,
+                  const int *rd, MPI_Datatype rt, MPI_Comm comm) {
+    int x = do_a2av(s, sc, sd, st, r, rc, rd, rt, comm, NULL);
+    return x >= 0 ? x : PMPI_Alltoallv(s, sc, sd, st, r, rc, rd, rt, comm);
+}
+int MPI_Ialltoallv(const void *s, const int *sc, const int *sd, MPI_Datatype st, void *r, const int *rc,
+                   const int *rd, MPI_Datatype rt, MPI_Comm comm, MPI_Request *q) {
+    int x = do_a2av(s, sc, sd, st, r, rc, rd, rt, comm, q);
+    return x >= 0 ? x : PMPI_Ialltoallv(s, sc, sd, st, r, rc, rd, rt, comm, q);
+}
+
+/* ---- completion calls: they progress libgoal too --------------------------------------------- */
+int MPI_Wait(MPI_Request *req, MPI_Status *s) {
+    int flag = 0, rc;
+    if (!G.pending) return PMPI_Wait(req, s);
+    while ((rc = PMPI_Test(req, &flag, s)) == MPI_SUCCESS && !flag) progress();
+    return rc;
+}
+int MPI_Test(MPI_Request *req, int *flag, MPI_Status *s) { progress(); return PMPI_Test(req, flag, s); }
+int MPI_Waitall(int n, MPI_Request *reqs, MPI_Status *s) {
+    int flag = 0, rc;
+    if (!G.pending) return PMPI_Waitall(n, reqs, s);
+    while ((rc = PMPI_Testall(n, reqs, &flag, s)) == MPI_SUCCESS && !flag) progress();
+    return rc;
+}
+int MPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status *s) { progress(); return PMPI_Testall(n, reqs, flag, s); }
+int MPI_Waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *s) {
+    int flag = 0, rc;
+    if (!G.pending) return PMPI_Waitany(n, reqs, idx, s);
+    while ((rc = PMPI_Testany(n, reqs, idx, &flag, s)) == MPI_SUCCESS && !flag) progress();
+    return rc;
+}
+int MPI_Testany(int n, MPI_Request *reqs, int *idx, int *flag, MPI_Status *s) {
+    progress();
+    return PMPI_Testany(n, reqs, idx, flag, s);
+}
+int MPI_Waitsome(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *s) {
+    int rc;
+    if (!G.pending) return PMPI_Waitsome(n, reqs, out, idx, s);
+    while ((rc = PMPI_Testsome(n, reqs, out, idx, s)) == MPI_SUCCESS && *out == 0) progress();
+    return rc;
+}
+int MPI_Testsome(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *s) {
+    progress();
+    return PMPI_Testsome(n, reqs, out, idx, s);
+}
+
+/* ---- the end ------------------------------------------------------------------------------- */
+static void print_stats(void) {
+    int nb, c, w;
+    for (nb = 0; nb < 2; nb++)
+        for (c = 0; c < NCOLL; c++) {
+            unsigned long long pass = 0;
+            char why[512] = "";
+            size_t len = 0;
+            for (w = 0; w < NWHY; w++)
+                if (G.passed[nb][c][w]) {
+                    pass += G.passed[nb][c][w];
+                    len += (size_t)snprintf(why + len, len < sizeof why ? sizeof why - len : 0, "%s%llu %s",
+                                            len ? ", " : " (", G.passed[nb][c][w], why_name[w]);
+                }
+            if (!G.served[nb][c] && !pass) continue;
+            fprintf(stderr, "%s%s: %llu libgoal, %llu passed on%s%s\n", nb ? "i" : "", coll_name[c], G.served[nb][c], pass,
+                    why, pass ? ")" : "");
+        }
+}
+int MPI_Finalize(void) {
+    int me = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &me);
+    while (G.pending) progress();
+    if (G.stats && me == 0) print_stats();
+    while (G.comms) PMPI_Comm_delete_attr(G.comms->comm, G.keyval);   /* drop_comm unlinks it */
+    if (G.keyval) PMPI_Comm_free_keyval(&G.keyval);
+    return PMPI_Finalize();
+}

@@ -1,0 +1,285 @@
+/* test_dropin.c - libgoalmpi under an unmodified program: every intercepted call, per
+   datatype class and op class, in place and not, blocking and nonblocking, checked against
+   the PMPI_ call on the same data (PMPI_ bypasses the drop-in). Then many nonblocking
+   collectives on several communicators completed in scrambled order by each completion
+   call, mixed with point-to-point traffic; and float allreduces bit-identical on all ranks.
+   Run with the drop-in preloaded; rank 0 prints "ok NAME" / "FAIL NAME" and the count line. */
+#include <mpi.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <complex.h>
+
+static int me, np, passed, failed, local_ok;
+#define CHECK(c) do { if (!(c)) { printf("  check failed: rank %d: line %d: %s\n", me, __LINE__, #c); local_ok = 0; } } while (0)
+static void report(const char *name) {
+    int all = 0;
+    fflush(stdout);
+    PMPI_Allreduce(&local_ok, &all, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (all) passed++; else failed++;
+    if (me == 0) printf("%s %s np%d\n", all ? "ok" : "FAIL", name, np);
+    local_ok = 1;
+}
+
+/* ---- types and ops ------------------------------------------------------------------------ */
+typedef struct { double v; int i; } dint;
+typedef struct { int v, i; } iint;
+static MPI_Datatype mat_t, tri_t, vec_t;   /* 2x2 int matrices (4 ints); 3 contiguous ints; ints 0 and 2 of 3 */
+static MPI_Op mat_mul, user_sum;
+/* 2x2 integer matrix product, wrapping: associative, not commutative. inout = in x inout. */
+static void mat_fn(void *in, void *inout, int *len, MPI_Datatype *t) {
+    unsigned *a = (unsigned *)in, *b = (unsigned *)inout;
+    int k;
+    (void)t;
+    for (k = 0; k < *len; k++, a += 4, b += 4) {
+        unsigned c[4] = {a[0] * b[0] + a[1] * b[2], a[0] * b[1] + a[1] * b[3], a[2] * b[0] + a[3] * b[2], a[2] * b[1] + a[3] * b[3]};
+        memcpy(b, c, sizeof c);
+    }
+}
+static void sum_fn(void *in, void *inout, int *len, MPI_Datatype *t) {
+    int k, *a = (int *)in, *b = (int *)inout;
+    (void)t;
+    for (k = 0; k < *len; k++) b[k] += a[k];
+}
+
+typedef struct tcase { const char *name; MPI_Datatype *t; size_t ext; int reduce; } tcase;
+enum { T_INT, T_DOUBLE, T_LDOUBLE, T_COMPLEX, T_DINT, T_IINT, T_MAT, T_TRI, T_VEC, NT };
+static tcase types[NT] = {
+    {"int", NULL, sizeof(int), 1}, {"double", NULL, sizeof(double), 1}, {"long double", NULL, sizeof(long double), 1},
+    {"double complex", NULL, sizeof(double _Complex), 1}, {"double_int", NULL, sizeof(dint), 1},
+    {"2int", NULL, sizeof(iint), 1}, {"matrix (user, non-commutative)", &mat_t, 16, 1}, {"3 ints (derived)", &tri_t, 12, 0},
+    {"2 of 3 ints (derived, non-contiguous: packed)", &vec_t, 12, 0}};
+static MPI_Datatype int_t = MPI_INT, dbl_t = MPI_DOUBLE, ld_t = MPI_LONG_DOUBLE, cx_t = MPI_C_DOUBLE_COMPLEX,
+                    dint_t = MPI_DOUBLE_INT, iint_t = MPI_2INT;
+/* The ops tried on each type (op classes: arithmetic, bitwise, logical, max/min, loc, user). */
+static MPI_Op *ops_of(int t, int *n) {
+    static MPI_Op o[NT][5];
+    static int k[NT];
+    static int made;
+    if (!made) {
+        made = 1;
+        o[T_INT][0] = MPI_SUM; o[T_INT][1] = MPI_BAND; o[T_INT][2] = MPI_LXOR; o[T_INT][3] = MPI_MAX; o[T_INT][4] = user_sum; k[T_INT] = 5;
+        o[T_DOUBLE][0] = MPI_SUM; o[T_DOUBLE][1] = MPI_MIN; k[T_DOUBLE] = 2;
+        o[T_LDOUBLE][0] = MPI_SUM; o[T_LDOUBLE][1] = MPI_MAX; k[T_LDOUBLE] = 2;
+        o[T_COMPLEX][0] = MPI_SUM; o[T_COMPLEX][1] = MPI_PROD; k[T_COMPLEX] = 2;
+        o[T_DINT][0] = MPI_MINLOC; o[T_DINT][1] = MPI_MAXLOC; k[T_DINT] = 2;
+        o[T_IINT][0] = MPI_MAXLOC; k[T_IINT] = 1;
+        o[T_MAT][0] = mat_mul; k[T_MAT] = 1;
+    }
+    *n = k[t];
+    return o[t];
+}
+/* Element e of rank r's data of type t into p (values exact in every type, products small). */
+static void put(int t, unsigned char *p, int r, int e) {
+    int v = (r * 7 + e * 3) % 11 + 1;
+    switch (t) {
+    case T_INT: { int x = v + (e % 5 == 0 ? 1024 * r : 0); memcpy(p, &x, sizeof x); break; }
+    case T_DOUBLE: { double x = v; memcpy(p, &x, sizeof x); break; }
+    case T_LDOUBLE: { long double x = v; memcpy(p, &x, sizeof x); break; }
+    case T_COMPLEX: { double x[2] = {v % 3 + 1, (v + r) % 2}; memcpy(p, x, sizeof x); break; }
+    case T_DINT: { dint x; memset(&x, 0, sizeof x); x.v = v % 4; x.i = r; memcpy(p, &x, sizeof x); break; }
+    case T_IINT: { iint x = {v % 4, r}; memcpy(p, &x, sizeof x); break; }
+    case T_MAT: { unsigned x[4] = {(unsigned)v, 1u, (unsigned)r, 2u}; memcpy(p, x, sizeof x); break; }
+    default: { int x[3] = {v, r, e}; memcpy(p, x, sizeof x); break; }
+    }
+}
+static void fill(int t, unsigned char *p, int r, int n) { int e; memset(p, 0, (size_t)n * types[t].ext); for (e = 0; e < n; e++) put(t, p + (size_t)e * types[t].ext, r, e); }
+
+/* ---- one call against PMPI ---------------------------------------------------------------- */
+enum { K_ALLREDUCE, K_REDUCE, K_SCAN, K_EXSCAN, K_RSB, K_RS, K_BCAST, K_GATHER, K_SCATTER, K_ALLGATHER, K_ALLTOALL,
+       K_GATHERV, K_SCATTERV, K_ALLGATHERV, K_ALLTOALLV, NK };
+static const char *kname[NK] = {"allreduce", "reduce", "scan", "exscan", "reduce_scatter_block", "reduce_scatter",
+                                "bcast", "gather", "scatter", "allgather", "alltoall", "gatherv", "scatterv",
+                                "allgatherv", "alltoallv"};
+enum { N = 5 };
+static unsigned char *in, *a, *b;   /* input; the drop-in's output; PMPI's output */
+static int counts[64], displs[64];
+
+/* Runs call k on (in -> out): drop-in when lib is 0, else PMPI; nonblocking when nb. */
+static void call(int k, int lib, int nb, int inplace, MPI_Datatype t, MPI_Op op, unsigned char *out, int root, size_t ext) {
+    MPI_Request q = MPI_REQUEST_NULL;
+    MPI_Request *qp = nb ? &q : NULL;
+    const void *s = inplace ? MPI_IN_PLACE : in;
+    int rc = MPI_SUCCESS;
+#define C2(F, IF, ...) (lib ? (qp ? PMPI_##IF(__VA_ARGS__, qp) : PMPI_##F(__VA_ARGS__)) : (qp ? MPI_##IF(__VA_ARGS__, qp) : MPI_##F(__VA_ARGS__)))
+    switch (k) {
+    case K_ALLREDUCE: rc = C2(Allreduce, Iallreduce, s, out, N, t, op, MPI_COMM_WORLD); break;
+    case K_REDUCE: rc = C2(Reduce, Ireduce, inplace && me != root ? (const void *)in : s, out, N, t, op, root, MPI_COMM_WORLD); break;
+    case K_SCAN: rc = C2(Scan, Iscan, s, out, N, t, op, MPI_COMM_WORLD); break;
+    case K_EXSCAN: rc = C2(Exscan, Iexscan, s, out, N, t, op, MPI_COMM_WORLD); break;
+    case K_RSB: rc = C2(Reduce_scatter_block, Ireduce_scatter_block, s, out, N, t, op, MPI_COMM_WORLD); break;
+    case K_RS: rc = C2(Reduce_scatter, Ireduce_scatter, s, out, counts, t, op, MPI_COMM_WORLD); break;
+    case K_BCAST: rc = C2(Bcast, Ibcast, out, N, t, root, MPI_COMM_WORLD); break;
+    case K_GATHER: rc = C2(Gather, Igather, inplace && me == root ? MPI_IN_PLACE : (const void *)in, N, t, out, N, t, root, MPI_COMM_WORLD); break;
+    case K_SCATTER: rc = C2(Scatter, Iscatter, in, N, t, inplace && me == root ? MPI_IN_PLACE : (void *)(out), N, t, root, MPI_COMM_WORLD); break;
+    case K_ALLGATHER: rc = C2(Allgather, Iallgather, s, N, t, out, N, t, MPI_COMM_WORLD); break;
+    case K_ALLTOALL: rc = C2(Alltoall, Ialltoall, s, N, t, out, N, t, MPI_COMM_WORLD); break;
+    case K_GATHERV: rc = C2(Gatherv, Igatherv, inplace && me == root ? MPI_IN_PLACE : (const void *)in, counts[me], t, out, counts, displs, t, root, MPI_COMM_WORLD); break;
+    case K_SCATTERV: rc = C2(Scatterv, Iscatterv, in, counts, displs, t, inplace && me == root ? MPI_IN_PLACE : (void *)out, counts[me], t, root, MPI_COMM_WORLD); break;
+    case K_ALLGATHERV: rc = C2(Allgatherv, Iallgatherv, s, counts[me], t, out, counts, displs, t, MPI_COMM_WORLD); break;
+    default: rc = C2(Alltoallv, Ialltoallv, in, counts, displs, t, out, counts, displs, t, MPI_COMM_WORLD); break;
+    }
+    (void)ext;
+    CHECK(rc == MPI_SUCCESS);
+    if (nb) { if (lib) PMPI_Wait(&q, MPI_STATUS_IGNORE); else MPI_Wait(&q, MPI_STATUS_IGNORE); }
+}
+/* Whether call k takes op, and in place for it (MPI's rules). */
+static int reduces(int k) { return k <= K_RS; }
+static int has_inplace(int k) { return k != K_BCAST && k != K_ALLTOALLV && k != K_EXSCAN; }
+
+/* The bytes of the result to compare on this rank. */
+static size_t result_bytes(int k, int root, size_t ext) {
+    size_t blk = N * ext, all = (size_t)np * blk, v = 0;
+    int i;
+    for (i = 0; i < np; i++) v += (size_t)counts[i];
+    switch (k) {
+    case K_REDUCE: return me == root ? blk : 0;
+    case K_EXSCAN: return me == 0 ? 0 : blk;
+    case K_RSB: return blk;
+    case K_RS: return (size_t)counts[me] * ext;
+    case K_GATHER: return me == root ? all : 0;
+    case K_ALLGATHER: case K_ALLTOALL: return all;
+    case K_GATHERV: return me == root ? (size_t)(displs[np - 1] + counts[np - 1]) * ext : 0;
+    case K_SCATTERV: return (size_t)counts[me] * ext;
+    case K_ALLGATHERV: return (size_t)(displs[np - 1] + counts[np - 1]) * ext;
+    case K_ALLTOALLV: return (size_t)(displs[np - 1] + counts[np - 1]) * ext;
+    default: (void)v; return blk;
+    }
+}
+static void one(int k, int t, MPI_Op op, int inplace, int nb) {
+    size_t ext = types[t].ext, big = (size_t)np * N * ext * 2 + 64;
+    int root = np > 1 ? 1 : 0, pass;
+    for (pass = 0; pass < 2; pass++) {
+        unsigned char *out = pass ? b : a;
+        fill(t, in, me, 2 * np * N);
+        memset(out, 0xA5, big);
+        /* In place, the input lives in the output buffer (MPI's layout for each call). */
+        if (inplace) {
+            size_t at = k == K_GATHER || k == K_ALLGATHER ? (size_t)(k == K_GATHER ? root : me) * N * ext
+                      : k == K_GATHERV || k == K_ALLGATHERV ? (size_t)displs[k == K_GATHERV ? root : me] * ext : 0;
+            size_t len = k == K_RSB || k == K_RS || k == K_ALLTOALL ? (size_t)np * N * ext
+                       : k == K_GATHERV || k == K_ALLGATHERV ? (size_t)counts[me] * ext : N * ext;
+            if (k != K_SCATTER && k != K_SCATTERV) memcpy(out + at, in, len);
+            if (k == K_SCATTER && me == root) memcpy(out, in + (size_t)root * N * ext, N * ext);
+            if (k == K_SCATTERV && me == root) memcpy(out, in + (size_t)displs[root] * ext, (size_t)counts[root] * ext);
+        }
+        if (k == K_BCAST && me != root) memset(out, 0, N * ext);
+        if (k == K_BCAST && me == root) memcpy(out, in, N * ext);
+        call(k, pass, nb, inplace, *types[t].t, op, out, root, ext);
+    }
+    if (t == T_DINT || t == T_LDOUBLE) {   /* padding: MPI leaves it or not, libgoal moves it; compare values */
+        size_t e, used = t == T_DINT ? sizeof(double) + sizeof(int) : 10;   /* x87: 10 bytes of 16 */
+        for (e = 0; e + ext <= big; e += ext) { memset(a + e + used, 0, ext - used); memset(b + e + used, 0, ext - used); }
+    }
+    {
+        size_t n = result_bytes(k, root, ext);
+        if (k == K_SCATTER && inplace && me == root) n = 0;      /* root's block stays in sendbuf */
+        if (k == K_SCATTERV && inplace && me == root) n = 0;
+        CHECK(memcmp(a, b, n) == 0);
+        if (memcmp(a, b, n)) printf("  rank %d: %s on %s, op %d, %s%s differs from PMPI\n", me, kname[k], types[t].name,
+                                    (int)(op == MPI_SUM), inplace ? "in place, " : "", nb ? "nonblocking" : "blocking");
+    }
+}
+
+static void test_calls(void) {
+    int k, t, ip, nb, o, nops, i;
+    char name[160];
+    for (i = 0; i < np; i++) { counts[i] = (i * 3) % 4 + 1; displs[i] = i ? displs[i - 1] + counts[i - 1] + 1 : 0; }
+    for (k = 0; k < NK; k++)
+        for (t = 0; t < NT; t++) {
+            MPI_Op *ops = ops_of(t, &nops);
+            if (reduces(k) && !types[t].reduce) continue;
+            if (!reduces(k)) nops = 1;
+            if (k == K_RS || k == K_ALLTOALLV || k >= K_GATHERV) { /* v-calls: counts vary */ }
+            for (o = 0; o < nops; o++)
+                for (ip = 0; ip <= has_inplace(k); ip++)
+                    for (nb = 0; nb < 2; nb++) {
+                        if (k == K_ALLTOALLV) { int j; for (j = 0; j < np; j++) { counts[j] = 2; displs[j] = 3 * j; } }
+                        one(k, t, reduces(k) ? ops[o] : MPI_SUM, ip, nb);
+                        if (k == K_ALLTOALLV) for (i = 0; i < np; i++) { counts[i] = (i * 3) % 4 + 1; displs[i] = i ? displs[i - 1] + counts[i - 1] + 1 : 0; }
+                        snprintf(name, sizeof name, "%s %s op%d%s%s", kname[k], types[t].name, o, ip ? " in place" : "", nb ? " nonblocking" : "");
+                        report(name);
+                    }
+        }
+}
+
+/* ---- nonblocking in flight, scrambled completion, point-to-point between ------------------ */
+static void test_scrambled(void) {
+    enum { M = 12 };
+    MPI_Comm comms[3];
+    MPI_Request q[M + 2];
+    MPI_Status sts[M + 2];
+    int x[M][8], y[M][8], ref[M][8], i, j, way, token = me, got = -1;
+    for (i = 0; i < 3; i++) PMPI_Comm_dup(MPI_COMM_WORLD, &comms[i]);
+    for (way = 0; way < 6; way++) {
+        for (i = 0; i < M; i++) {
+            for (j = 0; j < 8; j++) { x[i][j] = me * 100 + i * 10 + j + way; y[i][j] = -1; }
+            MPI_Iallreduce(x[i], y[i], 8, MPI_INT, MPI_SUM, comms[i % 3], &q[i]);
+        }
+        /* the program's own traffic, in the middle of it */
+        MPI_Irecv(&got, 1, MPI_INT, (me + np - 1) % np, 99, MPI_COMM_WORLD, &q[M]);
+        MPI_Isend(&token, 1, MPI_INT, (me + 1) % np, 99, MPI_COMM_WORLD, &q[M + 1]);
+        switch (way) {
+        case 0: for (i = M + 1; i >= 0; i--) MPI_Wait(&q[(i * 5) % (M + 2)], MPI_STATUS_IGNORE); break;
+        case 1: { int f = 0; while (!f) MPI_Testall(M + 2, q, &f, sts); break; }
+        case 2: MPI_Waitall(M + 2, q, sts); break;
+        case 3: for (i = 0; i < M + 2; i++) { int idx; MPI_Waitany(M + 2, q, &idx, MPI_STATUS_IGNORE); } break;
+        case 4: { int left = M + 2, out, idx[M + 2]; while (left > 0) { MPI_Waitsome(M + 2, q, &out, idx, sts); if (out != MPI_UNDEFINED) left -= out; } break; }
+        default: { int left = M + 2; while (left > 0) { int out = 0, idx[M + 2], f = 0, w;
+                     MPI_Testsome(M + 2, q, &out, idx, sts); if (out != MPI_UNDEFINED) left -= out;
+                     MPI_Testany(M + 2, q, &w, &f, MPI_STATUS_IGNORE); if (f && w != MPI_UNDEFINED) left--;
+                     for (i = 0; i < M + 2 && left > 0; i++) { int f1 = 0; if (q[i] != MPI_REQUEST_NULL) { MPI_Test(&q[i], &f1, MPI_STATUS_IGNORE); if (f1) left--; } } }
+                   break; }
+        }
+        for (i = 0; i < M; i++) { PMPI_Allreduce(x[i], ref[i], 8, MPI_INT, MPI_SUM, MPI_COMM_WORLD); CHECK(!memcmp(y[i], ref[i], sizeof ref[i])); }
+        CHECK(got == (me + np - 1) % np);
+        report(way == 0 ? "scrambled MPI_Wait" : way == 1 ? "scrambled MPI_Testall" : way == 2 ? "scrambled MPI_Waitall"
+               : way == 3 ? "scrambled MPI_Waitany" : way == 4 ? "scrambled MPI_Waitsome" : "scrambled MPI_Testsome/Testany/Test");
+    }
+    for (i = 0; i < 3; i++) MPI_Comm_free(&comms[i]);
+}
+
+/* ---- every rank the same bits --------------------------------------------------------------- */
+static void test_identical(void) {
+    float x[64], y[64], lo[64], hi[64];
+    int i, round;
+    for (round = 0; round < 20; round++) {
+        srand((unsigned)(round * 977 + me * 131));
+        for (i = 0; i < 64; i++) x[i] = (float)((rand() % 2000001 - 1000000) * 1e-3 * (i % 7 ? 1 : 1e6));
+        MPI_Allreduce(x, y, 64, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+        PMPI_Allreduce(y, lo, 64, MPI_FLOAT, MPI_MIN, MPI_COMM_WORLD);
+        PMPI_Allreduce(y, hi, 64, MPI_FLOAT, MPI_MAX, MPI_COMM_WORLD);
+        CHECK(!memcmp(lo, hi, sizeof lo));
+    }
+    report("allreduce: float sums bit-identical on every rank");
+}
+
+int main(int argc, char **argv) {
+    int tot[2], all[2];
+    MPI_Init(&argc, &argv);
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    MPI_Comm_size(MPI_COMM_WORLD, &np);
+    local_ok = 1;
+    types[T_INT].t = &int_t; types[T_DOUBLE].t = &dbl_t; types[T_LDOUBLE].t = &ld_t; types[T_COMPLEX].t = &cx_t;
+    types[T_DINT].t = &dint_t; types[T_IINT].t = &iint_t;
+    MPI_Type_contiguous(4, MPI_INT, &mat_t); MPI_Type_commit(&mat_t);
+    MPI_Type_contiguous(3, MPI_INT, &tri_t); MPI_Type_commit(&tri_t);
+    MPI_Type_vector(2, 1, 2, MPI_INT, &vec_t); MPI_Type_commit(&vec_t);
+    MPI_Op_create(mat_fn, 0, &mat_mul);
+    MPI_Op_create(sum_fn, 1, &user_sum);
+    in = (unsigned char *)calloc((size_t)np * 64 * 32 + 64, 1);
+    a = (unsigned char *)calloc((size_t)np * 64 * 32 + 64, 1);
+    b = (unsigned char *)calloc((size_t)np * 64 * 32 + 64, 1);
+    test_calls();
+    test_scrambled();
+    test_identical();
+    MPI_Barrier(MPI_COMM_WORLD);
+    tot[0] = passed; tot[1] = failed;
+    PMPI_Reduce(tot, all, 2, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
+    if (me == 0) printf("%d passed, %d failed\n", all[0], all[1]);
+    MPI_Op_free(&mat_mul); MPI_Op_free(&user_sum);
+    MPI_Type_free(&mat_t); MPI_Type_free(&tri_t); MPI_Type_free(&vec_t);
+    free(in); free(a); free(b);
+    MPI_Finalize();
+    return 0;
+}
