@@ -46,6 +46,7 @@ int cli_sim(int argc, char **argv);
 int cli_dot(int argc, char **argv);
 int cli_trace(int argc, char **argv);
 int cli_svg(int argc, char **argv);
+int cli_tune(int argc, char **argv);   /* every algorithm simulated, the fastest per size (cli_tune.c) */
 /* Shared by sim, trace and svg: a model option into d (1 if it was one; *rc = 2 if bad), and
    FILE with the model options (when d) and -o OUT (when out: then the overhead is --overhead);
    returns 0 or 2. */
