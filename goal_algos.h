@@ -50,7 +50,10 @@
    allreduce_dissemination  n-way dissemination (paper Listing 3), ceil(log_{n+1} p) rounds.
                           Correct for every p: the last round sends partial windows kept
                           from earlier rounds (base-(n+1) digits of what is missing), so no
-                          contribution counts twice
+                          contribution counts twice. With floating point or a user op the
+                          same rounds and peers carry the raw blocks instead of partial
+                          results (p-1 blocks received per rank, as allgather_bruck), and
+                          every rank folds them by one fixed tree (see ORDER OF REDUCTIONS)
    allreduce_ring         ring reduce-scatter then ring allgather on p near-equal blocks
    barrier_dissemination  n-way dissemination with empty messages, ceil(log_{n+1} p) rounds
    barrier_linear         everyone sends to the root, which answers all (Schedgen linbarrier)
@@ -99,6 +102,17 @@
    to the root when the root is not 0), scan_linear, exscan_linear. The others return
    GOAL_ERR_OP for `noncommutative`. Floating-point results differ from a serial loop by
    rounding only (the order of combination differs).
+   Every rank that gets a result gets the same bits (the values of an allreduce, of every
+   receiver of reduce_aspen): each value is combined once and then sent on, or combined by
+   every rank in one agreed order. allreduce_ring and reduce_aspen reduce each element on one
+   rank and distribute it; allreduce_recdoub's butterfly combines op(a, b) on one side and
+   op(b, a) on the other, the same bits for IEEE sum and product (and for every op whose
+   result does not depend on the order of its two arguments; max and min of -0 and +0, and
+   NaN payloads, do). allreduce_dissemination's partial windows start at a different rank
+   on every rank, so with floating point or a user op it gathers the raw blocks in its
+   rounds and folds them on every rank in rank-order layout by the same tree: blocks
+   [0, L/2) op= [L - L/2, L) for L = p, then L - L/2, ... down to 1. With integer ops
+   (associative, so any order gives the same bits) it sends partial results as before.
 
    COMPOSING
    ---------
@@ -652,19 +666,31 @@ static void goal__algo_barrier_dissemination(goal__algo *c) {
     }
 }
 
-/* Allreduce: after round t, H[t+1] holds the (n+1)^(t+1) contributions i, i-1, ... The last
-   round needs m = p - (n+1)^T more: for each base-(n+1) digit d_t of m, d_t windows H[t]
+/* Whether every order of combination gives the same bits: the predefined ops on integers
+   (wrapping arithmetic, min/max, bitwise and logical ops are associative). Floating point
+   and user functions are not, so there ranks must combine in one agreed order. */
+static int goal__algo_exact(const goal__algo *c) { return c->d->op != GOAL_OP_USER && ((unsigned)c->dtype >> 4) != 2; }
+
+/* The rounds of a dissemination over p: pw[t] = (n+1)^t for t <= T, T full rounds, then a
+   last one for the m = p - pw[T] contributions still missing. */
+#define GOAL__ALGO_MAXROUNDS 64   /* (n+1)^t < p < 2^31 */
+typedef struct goal__algo_dissem { long long n, m, pw[GOAL__ALGO_MAXROUNDS]; int T; } goal__algo_dissem;
+static void goal__algo_dissem_plan(const goal__algo *c, goal__algo_dissem *s) {
+    s->n = goal__algo_nway(c);
+    s->T = 0;
+    for (s->pw[0] = 1; s->pw[s->T] * (s->n + 1) < c->p; s->T++) s->pw[s->T + 1] = s->pw[s->T] * (s->n + 1);
+    s->m = c->p - s->pw[s->T];
+}
+
+/* Allreduce with exact ops: after round t, H[t+1] holds the (n+1)^(t+1) contributions i,
+   i-1, ... The last round needs m more: for each base-(n+1) digit d_t of m, d_t windows H[t]
    from successive distances. So every contribution counts exactly once, for every p. */
-#define GOAL__ALGO_MAXROUNDS 64
-static void goal__algo_allreduce_dissemination(goal__algo *c) {
-    long long n = goal__algo_nway(c), pw[GOAL__ALGO_MAXROUNDS], m, dist, w, k;
+static void goal__algo_dissem_partial(goal__algo *c, const goal__algo_dissem *s) {
+    long long n = s->n, m = s->m, dist, w, k;
     goal_buf H[GOAL__ALGO_MAXROUNDS], tmp;
-    int T = 0, t, msgs = 0;
+    int T = s->T, t, msgs = 0;
     int32_t last = -1, e;
-    for (pw[0] = 1; pw[T] * (n + 1) < c->p; T++) pw[T + 1] = pw[T] * (n + 1);
-    if (c->p == 1) { goal__algo_copy(c, c->out, c->in, -1); return; }
-    m = c->p - pw[T];                                    /* T full rounds, then the last */
-    for (t = T; t >= 0; t--) msgs += (int)((m / pw[t]) % (n + 1));
+    for (t = T; t >= 0; t--) msgs += (int)((m / s->pw[t]) % (n + 1));
     tmp = goal__algo_scratch(c, (uint64_t)(msgs > n ? msgs : n) * c->n);
     H[0] = c->in;
     for (t = 0; t < T; t++) {
@@ -672,16 +698,16 @@ static void goal__algo_allreduce_dissemination(goal__algo *c) {
         e = goal__algo_copy(c, H[t + 1], H[t], last);
         for (w = 1; w <= n; w++) {
             goal_buf b = goal__algo_blk(c, tmp, (uint64_t)(w - 1));
-            int32_t r = goal__algo_recv(c, b, goal__algo_mod(c->rank - w * pw[t], c->p), last);
-            goal__algo_send(c, H[t], goal__algo_mod(c->rank + w * pw[t], c->p), last);
+            int32_t r = goal__algo_recv(c, b, goal__algo_mod(c->rank - w * s->pw[t], c->p), last);
+            goal__algo_send(c, H[t], goal__algo_mod(c->rank + w * s->pw[t], c->p), last);
             e = goal__algo_reduce(c, H[t + 1], b, e);
             goal__algo_dep(c, e, r);
         }
         last = e;
     }
     e = goal__algo_copy(c, c->out, H[T], last);
-    for (dist = pw[T], k = 0, t = T; t >= 0; t--) {
-        for (w = (m / pw[t]) % (n + 1); w > 0; w--, dist += pw[t], k++) {
+    for (dist = s->pw[T], k = 0, t = T; t >= 0; t--) {
+        for (w = (m / s->pw[t]) % (n + 1); w > 0; w--, dist += s->pw[t], k++) {
             goal_buf b = goal__algo_blk(c, tmp, (uint64_t)k);
             int32_t r = goal__algo_recv(c, b, goal__algo_mod(c->rank - dist, c->p), last);
             goal__algo_send(c, H[t], goal__algo_mod(c->rank + dist, c->p), last);
@@ -689,6 +715,54 @@ static void goal__algo_allreduce_dissemination(goal__algo *c) {
             goal__algo_dep(c, e, r);
         }
     }
+}
+
+static int32_t goal__algo_rotate(goal__algo *c, goal_buf ranks, goal_buf pos, int shift, int to_ranks, int32_t dep);
+
+/* One message of the raw variant: the window of the newest `len` contributions (the end of
+   G) to rank + dist, and the sender's window from rank - dist into G, `dist` blocks before
+   the end. Returns the receive. */
+static int32_t goal__algo_dissem_window(goal__algo *c, goal_buf G, long long dist, long long len, int32_t last) {
+    uint64_t p = (uint64_t)c->p, n = c->n;
+    int32_t r = goal__algo_recv(c, goal__algo_at(G, (p - (uint64_t)(dist + len)) * n, (uint64_t)len * n),
+                                goal__algo_mod(c->rank - dist, c->p), last);
+    goal__algo_send(c, goal__algo_at(G, (p - (uint64_t)len) * n, (uint64_t)len * n), goal__algo_mod(c->rank + dist, c->p), last);
+    return r;
+}
+
+/* Allreduce with inexact ops: the same rounds and peers, but the windows carry the raw
+   contributions (as allgather_bruck does), G[k] = rank + 1 + k (own block last). Then every
+   rank puts them in rank order and folds them by one tree: level by level, blocks
+   [0, L/2) op= [L - L/2, L), one action per level. Same tree on every rank, same bits. */
+static void goal__algo_dissem_raw(goal__algo *c, const goal__algo_dissem *s) {
+    uint64_t p = (uint64_t)c->p, n = c->n, L, half;
+    goal_buf G = goal__algo_scratch(c, p * n), A = goal__algo_scratch(c, p * n);
+    long long dist, w;
+    int t;
+    goal__algo_joiner fin = {-1, 0};
+    int32_t last = goal__algo_copy(c, goal__algo_blk(c, G, p - 1), c->in, -1);
+    for (t = 0; t < s->T; t++) {
+        goal__algo_joiner j = {-1, 0};
+        for (w = 1; w <= s->n; w++) goal__algo_join_add(c, &j, goal__algo_dissem_window(c, G, w * s->pw[t], s->pw[t], last));
+        last = j.id;   /* every receive waited for last */
+    }
+    for (dist = s->pw[s->T], t = s->T; t >= 0; t--)
+        for (w = (s->m / s->pw[t]) % (s->n + 1); w > 0; w--, dist += s->pw[t])
+            goal__algo_join_add(c, &fin, goal__algo_dissem_window(c, G, dist, s->pw[t], last));
+    last = goal__algo_rotate(c, A, G, (int)((uint64_t)(c->rank + 1) % p), 1, fin.id);
+    for (L = p; L > 1; L -= half) {
+        half = L / 2;
+        last = goal__algo_reduce(c, goal__algo_at(A, 0, half * n), goal__algo_at(A, (L - half) * n, half * n), last);
+    }
+    goal__algo_copy(c, c->out, goal__algo_blk(c, A, 0), last);
+}
+
+static void goal__algo_allreduce_dissemination(goal__algo *c) {
+    goal__algo_dissem s;
+    if (c->p == 1) { goal__algo_copy(c, c->out, c->in, -1); return; }
+    goal__algo_dissem_plan(c, &s);
+    if (goal__algo_exact(c)) goal__algo_dissem_partial(c, &s);
+    else goal__algo_dissem_raw(c, &s);
 }
 
 /* Schedgen's linbarrier: everyone tells the root, the root answers everyone. */

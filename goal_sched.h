@@ -191,7 +191,8 @@ typedef struct goal_world_run_desc {
     const goal_world *world;
     const goal_slot *const *slots;   /* slots[r]: rank r's nslots slots (NULL: none) */
     uint32_t nslots;
-    int threads;                     /* 0: deterministic round-robin; 1: a thread per rank */
+    int threads;                     /* 0: deterministic round-robin; 1: a thread per rank (a thread that
+                                        cannot start: GOAL_ERR_NOMEM naming its rank, the others joined) */
     uint32_t context;
     const goal_user_fn *user_fns;
     uint32_t nuser_fns;
@@ -1066,27 +1067,34 @@ static void *goal_sched__rank_main(void *p) {
     GOAL_SCHED__UNLOCK(ip);
     return NULL;
 }
-static goal_status goal_sched__run_threads(goal_sched__run *r, const goal_allocator *a) {
+/* The ranks never started count as finished; when those that run now all wait, nothing
+   can wake them but the deadlock report. */
+static void goal_sched__run_abandon(goal_inproc *ip, int never) {
+    int k;
+    GOAL_SCHED__LOCK(ip);
+    ip->nlive -= never;
+    if (ip->nlive > 0 && ip->nblocked == ip->nlive) {
+        ip->deadlock = 1;
+        for (k = 0; k < ip->n; k++) pthread_cond_signal(&ip->r[k].cv);
+    }
+    GOAL_SCHED__UNLOCK(ip);
+}
+static goal_status goal_sched__run_threads(goal_sched__run *r, const goal_allocator *a, goal_error *err) {
     pthread_t *th = (pthread_t *)goal__calloc(a, (size_t)r->n, sizeof *th);
     goal_sched__arg *arg = (goal_sched__arg *)goal__calloc(a, (size_t)r->n, sizeof *arg);
     goal_status st = GOAL_OK;
-    int k, started = 0;
-    if (!th || !arg) st = GOAL_ERR_NOMEM;
+    int k, started = 0, rc = 0;
+    if (!th || !arg) st = goal_sched__report(err, GOAL_ERR_NOMEM, -1, "goal_world_run: out of memory");
     r->ip->managed = 1;
     r->ip->nlive = r->n;
-    for (k = 0; st == GOAL_OK && k < r->n; k++, started++) {
+    for (k = 0; st == GOAL_OK && k < r->n; k++) {
         arg[k].r = r; arg[k].rank = k;
-        if (pthread_create(&th[k], NULL, goal_sched__rank_main, &arg[k]) != 0) st = GOAL_ERR_NOMEM;
+        if ((rc = pthread_create(&th[k], NULL, goal_sched__rank_main, &arg[k])) != 0)
+            st = goal_sched__report(err, GOAL_ERR_NOMEM, k, "goal_world_run: cannot start the thread of rank %d (%s); "
+                                    "%d of %d ranks had started", k, strerror(rc), started, r->n);
+        else started++;
     }
-    if (st != GOAL_OK && started < r->n) {   /* the ranks never started count as finished */
-        GOAL_SCHED__LOCK(r->ip);
-        r->ip->nlive -= r->n - started;
-        if (r->ip->nlive > 0 && r->ip->nblocked == r->ip->nlive) {
-            r->ip->deadlock = 1;
-            for (k = 0; k < r->n; k++) pthread_cond_signal(&r->ip->r[k].cv);
-        }
-        GOAL_SCHED__UNLOCK(r->ip);
-    }
+    if (started < r->n) goal_sched__run_abandon(r->ip, r->n - started);
     for (k = 0; k < started; k++) pthread_join(th[k], NULL);
     goal__free(a, th);
     goal__free(a, arg);
@@ -1137,7 +1145,7 @@ goal_status goal_world_run(const goal_world_run_desc *d, goal_error *err) {
     if (r.n < 1) return goal_sched__report(err, GOAL_ERR_ARG, -1, "goal_world_run: the world has no ranks");
     st = goal_sched__run_setup(&r, &a, err);
 #ifndef GOAL_SCHED_NO_THREADS
-    if (st == GOAL_OK) st = d->threads ? goal_sched__run_threads(&r, &a) : goal_sched__run_rr(&r, err);
+    if (st == GOAL_OK) st = d->threads ? goal_sched__run_threads(&r, &a, err) : goal_sched__run_rr(&r, err);
 #else
     if (st == GOAL_OK) st = d->threads ? goal_sched__report(err, GOAL_ERR_ARG, -1, "built without threads") : goal_sched__run_rr(&r, err);
 #endif

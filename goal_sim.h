@@ -43,9 +43,14 @@
    COMMAND LINE (tools/: goal check | sim | dot | trace | svg)
      goal check FILE            one finding per line, then "ok: N ranks, M messages matched"
                                 when clean; exit 0 clean, 1 findings or bad input
-     goal sim FILE [-L -o -g -G -O -S N] [--loggopsim-compat]
-                                "rank R T" per rank, then "max T"; exit 3 on deadlock (the
+     goal sim FILE [-L -o -g -G -O -S N] [--params FILE] [--loggopsim-compat]
+                                "rank R T" per rank, then "max T" (T in ns: an integer when
+                                whole, else up to 3 decimals); exit 3 on deadlock (the
                                 stuck actions on stderr), 1 when a message is never received
+                                or simulated time overflows; -L -o -g -G -O take ns with up
+                                to 3 decimals, -S bytes; --params FILE reads one line of
+                                these options (what goal probe prints; -o is the overhead
+                                there on every verb), later options override it
      goal dot FILE [--rank R] [-o OUT]         Graphviz DOT
      goal trace|svg FILE [sim options] [-o OUT]   timeline; here -o is the output, so the CPU
                                 overhead is spelled --overhead N (accepted by sim too)
@@ -55,6 +60,13 @@
    Parameters (zero = LogGOPSim's default; GOAL_SIM_ZERO asks for a real 0):
      L 2500 latency · o 1500 CPU overhead per message · g 1000 gap per message · G 6 gap per
      byte · O 0 CPU overhead per byte · S 65535 eager limit (size <= S eager, else rendezvous)
+   TIME RESOLUTION: L, o, g, G, O are doubles in ns (G, O per byte) and may be fractional
+   down to 0.001 ns (G 0.08 = 12.5 GB/s); finer values, negative ones, NaN and values over
+   2^53 ps are GOAL_ERR_ARG. Inside, time is an unsigned 64-bit count of picoseconds, so the
+   simulation stays exact integer arithmetic and deterministic: with integer parameters
+   every time is 1000 times LogGOPSim's, and the results in ns (finish, max, event start and
+   end) are exactly LogGOPSim's. finish_ps, max_ps, start_ps and end_ps keep the fraction;
+   the ns fields round it down. calc x costs x ns, exec 1 ns per byte, as before.
    Every rank has CPU clocks (one per cpu index used), send and receive NIC gap clocks (one
    per nic index). Events run in (time, sequence number) order (one bucket per time); numbers
    come from one counter in the order LogGOPSim queues things (ranks ascending, then send /
@@ -88,13 +100,18 @@
    ERRORS
    ------
    goal_status from goal.h: GOAL_ERR_MATCH (check found problems; the result holds them),
-   GOAL_ERR_DEADLOCK (simulation stuck), GOAL_ERR_NOMEM, GOAL_ERR_ARG, GOAL_ERR_LIMIT
-   (2^31 actions or more in one world), GOAL_ERR_IO (a write_fn failed).
+   GOAL_ERR_DEADLOCK (simulation stuck), GOAL_ERR_NOMEM, GOAL_ERR_ARG (a bad model
+   parameter), GOAL_ERR_LIMIT (2^31 actions or more in one world, or simulated time past
+   2^64-1 ps: then goal_sim_result.overflow names the action, for a message its send),
+   GOAL_ERR_IO (a write_fn failed).
 
    LIMITS
    ------
-   fewer than 2^31 actions in the whole world; times are unsigned 64-bit (they wrap as
-   LogGOPSim's do).
+   fewer than 2^31 actions in the whole world; simulated time is an unsigned 64-bit count of
+   ps, so at most 2^64-1 ps (about 1.8e16 ns, 213 days): every sum and product on the way is
+   checked, and a time past it stops the run with GOAL_ERR_LIMIT (LogGOPSim wraps silently).
+   The one wrap kept is LogGOPSim's 0-byte (s-1) with loggopsim_compat. Each model
+   parameter is at most 2^53 ps (9007199254740.992 ns).
 
    LICENSE: MIT, as goal.h.
 */
@@ -162,11 +179,14 @@ typedef struct goal_sim_event {
     goal_sim_event_kind kind;
     int32_t rank, action, peer, peer_action;
     int cpu;
-    uint64_t start, end, size;
+    uint64_t start, end, size;  /* start, end in whole ns (rounded down); size in bytes */
+    uint64_t start_ps, end_ps;  /* the same times exactly, in ps (1/1000 ns) */
 } goal_sim_event;
 
 typedef struct goal_sim_desc {
-    int64_t L, o, g, G, O, S;  /* 0 = LogGOPSim's default (see SIMULATE); GOAL_SIM_ZERO = 0 */
+    double L, o, g, G, O;      /* ns (G, O: ns per byte), fractions down to 0.001 ns; 0 =
+                                  LogGOPSim's default (see SIMULATE); GOAL_SIM_ZERO = a real 0 */
+    int64_t S;                 /* bytes; 0 = default, GOAL_SIM_ZERO = 0 */
     int loggopsim_compat;      /* 1: charge 0-byte messages -G (LogGOPSim's wrap-around) */
     void (*event_fn)(void *user, const goal_sim_event *e); /* optional: every event, in order */
     void *user;
@@ -175,17 +195,23 @@ typedef struct goal_sim_desc {
 
 typedef struct goal_sim_result {
     int32_t nranks;
-    uint64_t *finish;          /* nranks: each rank's time */
-    uint64_t max;              /* the largest finish time */
+    uint64_t *finish;          /* nranks: each rank's time, in whole ns (rounded down) */
+    uint64_t max;              /* the largest finish time, in whole ns */
+    uint64_t *finish_ps;       /* nranks: each rank's time exactly, in ps */
+    uint64_t max_ps;
     int32_t max_rank;          /* the first rank that has it */
     uint64_t events;           /* operations + messages (LogGOPSim's "Events") */
     goal_sim_ref *stuck;       /* after GOAL_ERR_DEADLOCK: actions that never completed */
     uint8_t *stuck_started;    /* per stuck action: 1 if it started (posted, waiting to match) */
     size_t nstuck;
+    goal_sim_ref overflow;     /* after GOAL_ERR_LIMIT from a time past 2^64-1 ps: the action
+                                  (for a message, its send) whose time overflowed; else -1 */
     goal_allocator alloc_;
 } goal_sim_result;
 
-/* Simulates w. GOAL_OK with every rank's time; GOAL_ERR_DEADLOCK with out->stuck; else an error. */
+/* Simulates w. GOAL_OK with every rank's time; GOAL_ERR_DEADLOCK with out->stuck;
+   GOAL_ERR_LIMIT with out->overflow when simulated time overflows; GOAL_ERR_ARG for a bad
+   model parameter (negative, not a number, over 2^53 ps, finer than 1 ps); else an error. */
 GOAL_API goal_status goal_sim_run(const goal_world *w, const goal_sim_desc *desc, goal_sim_result *out);
 GOAL_API void goal_sim_result_free(goal_sim_result *r);
 
@@ -854,8 +880,10 @@ typedef struct goal__sim_ready { int32_t rank; uint32_t action; uint64_t time; i
 
 typedef struct goal__sim {
     goal__simw x;
-    uint64_t L, o, g, G, O, S;
+    uint64_t L, o, g, G, O, S;       /* ps (G, O: ps per byte); S in bytes */
     int compat;
+    int over;                        /* a time computed since the last check passed 2^64-1 */
+    goal_sim_ref overflow;           /* where it did */
     void (*event_fn)(void *user, const goal_sim_event *e);
     void *user;
     uint32_t ncpu, nnic, nmore;      /* nmore = (ncpu - 1) + 2 (nnic - 1) clocks per rank */
@@ -875,11 +903,44 @@ typedef struct goal__sim {
     goal_status err;                 /* first failure inside a callback */
 } goal__sim;
 
-static uint64_t goal__sim_param(int64_t v, uint64_t dflt) {
-    return v == 0 ? dflt : v < 0 ? 0u : (uint64_t)v;
+/* Simulated time counts picoseconds (GOAL__SIM_PS per ns) in 64 bits: parameters with up to
+   three decimals are exact, and integer ones give LogGOPSim's times times 1000. */
+#define GOAL__SIM_PS 1000u
+#define GOAL__SIM_PARAM_MAX 9007199254740992.0   /* 2^53 ps: every such count is exact in a double */
+/* A parameter in ns (0: dflt_ns; GOAL_SIM_ZERO: a real 0) as ps in *ps; GOAL_ERR_ARG when it
+   is negative, not a number, over 2^53 ps or finer than 1 ps. */
+static goal_status goal__sim_param(double v, uint64_t dflt_ns, uint64_t *ps) {
+    double x = v * GOAL__SIM_PS, r, diff;
+    if (v == 0) { *ps = dflt_ns * GOAL__SIM_PS; return GOAL_OK; }
+    if (v == GOAL_SIM_ZERO) { *ps = 0; return GOAL_OK; }
+    if (!(x >= 0 && x <= GOAL__SIM_PARAM_MAX)) return GOAL_ERR_ARG;   /* NaN fails too */
+    r = (double)(uint64_t)(x + 0.5);
+    diff = x > r ? x - r : r - x;
+    if (diff > 1e-3 + x * 1e-15) return GOAL_ERR_ARG;   /* more than 3 decimals */
+    *ps = (uint64_t)r;
+    return GOAL_OK;
 }
-/* (s - 1) as LogGOPSim computes it: unsigned, so 0 bytes wrap to 2^64 - 1 (compat only). */
-static uint64_t goal__sim_sm1(const goal__sim *m, uint64_t s) { return s || m->compat ? s - 1u : 0u; }
+/* Checked time arithmetic: a result past 2^64-1 ps sets m->over (the event then fails). */
+static uint64_t goal__sim_add(goal__sim *m, uint64_t a, uint64_t b) {
+    if (a > ~(uint64_t)0 - b) m->over = 1;
+    return a + b;
+}
+static uint64_t goal__sim_mul(goal__sim *m, uint64_t a, uint64_t b) {
+    if (a && b > ~(uint64_t)0 / a) m->over = 1;
+    return a * b;
+}
+/* t + fixed + (s - 1) per: the end of a message's overhead or gap. 0 bytes cost nothing per
+   byte, except that LogGOPSim (compat) computes s - 1 unsigned: (2^64 - 1) per, so -per. */
+static uint64_t goal__sim_after(goal__sim *m, uint64_t t, uint64_t fixed, uint64_t s, uint64_t per) {
+    uint64_t base = goal__sim_add(m, t, fixed);
+    if (s) return goal__sim_add(m, base, goal__sim_mul(m, s - 1u, per));
+    return m->compat ? base + ~(uint64_t)0 * per : base;
+}
+/* Records the first overflow at (rank, action) and fails the run. */
+static goal_status goal__sim_overflowed(goal__sim *m, int32_t rank, uint32_t action) {
+    m->overflow = goal__sim_ref(rank, (int32_t)action);
+    return GOAL_ERR_LIMIT;
+}
 static uint64_t *goal__sim_cpu(goal__sim *m, int32_t r, uint8_t c) {
     return c ? &m->more[(size_t)r * m->nmore + c - 1u] : &m->rk[r].cpu;
 }
@@ -1133,7 +1194,8 @@ static void goal__sim_emit(const goal__sim *m, goal_sim_event_kind k, int32_t ra
     goal_sim_event e;
     if (!m->event_fn) return;
     e.kind = k; e.rank = rank; e.action = action; e.peer = peer; e.peer_action = peer_action;
-    e.cpu = cpu; e.start = start; e.end = end; e.size = size;
+    e.cpu = cpu; e.start_ps = start; e.end_ps = end; e.size = size;
+    e.start = start / GOAL__SIM_PS; e.end = end / GOAL__SIM_PS;
     m->event_fn(m->user, &e);
 }
 
@@ -1142,7 +1204,8 @@ static goal_status goal__sim_calc(goal__sim *m, const goal_schedule *s, const go
     uint64_t cost = a->kind == GOAL_CALC ? a->cost : a->kind == GOAL_EXEC ? a->buf.size : 0u;
     uint64_t *c = goal__sim_cpu(m, ev.rank, a->cpu);
     if (*c > ev.time) { ev.time = *c; return goal__sim_later(m, ev); }
-    *c = ev.time + cost;
+    *c = goal__sim_add(m, ev.time, goal__sim_mul(m, cost, GOAL__SIM_PS));
+    if (m->over) return goal__sim_overflowed(m, ev.rank, ev.ref);
     goal__sim_emit(m, GOAL_SIM_EV_CALC, ev.rank, (int32_t)ev.ref, -1, -1, a->cpu, ev.time, *c, cost);
     goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
     goal__sim_complete(m, s, ev.ref);
@@ -1160,18 +1223,20 @@ static void goal__sim_msg_free(goal__sim *m, uint32_t id) { m->msg[id].send = m-
 
 static goal_status goal__sim_send(goal__sim *m, const goal_schedule *s, const goal_action *a, goal__sim_ev ev) {
     uint64_t *c = goal__sim_cpu(m, ev.rank, a->cpu), *ns = goal__sim_nic(m, ev.rank, a->nic, 0);
-    uint64_t t = ev.time, sm1 = goal__sim_sm1(m, a->buf.size);
+    uint64_t t = ev.time, arrive;
     goal__sim_msg *msg;
     uint32_t id;
     if (goal__sim_max(*c, *ns) > t) { ev.time = goal__sim_max(*c, *ns); return goal__sim_later(m, ev); }
-    *c = t + m->o + sm1 * m->O;
-    *ns = t + m->g + sm1 * m->G;
+    *c = goal__sim_after(m, t, m->o, a->buf.size, m->O);
+    *ns = goal__sim_after(m, t, m->g, a->buf.size, m->G);
+    arrive = goal__sim_add(m, goal__sim_add(m, t, m->o), m->L);
+    if (m->over) return goal__sim_overflowed(m, ev.rank, ev.ref);
     goal__sim_emit(m, GOAL_SIM_EV_SEND, ev.rank, (int32_t)ev.ref, a->peer, -1, a->cpu, t, *c, a->buf.size);
     if (goal__sim_msg_new(m, &id) != GOAL_OK) return GOAL_ERR_NOMEM;
     msg = &m->msg[id];
     msg->size = a->buf.size; msg->sent = t; msg->src = ev.rank; msg->tag = a->tag; msg->send = ev.ref;
     msg->cpu = a->cpu; msg->nic = a->nic;
-    if (goal__sim_queue(m, t + m->o + m->L, a->peer, id | GOAL__SIM_START) != GOAL_OK) return GOAL_ERR_NOMEM;
+    if (goal__sim_queue(m, arrive, a->peer, id | GOAL__SIM_START) != GOAL_OK) return GOAL_ERR_NOMEM;
     goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
     if (a->buf.size <= m->S) goal__sim_complete(m, s, ev.ref);
     return GOAL_OK;
@@ -1221,12 +1286,15 @@ static goal_status goal__sim_arrive(goal__sim *m, goal__sim_ev ev) {
     uint32_t id = ev.ref & ~GOAL__SIM_START;
     goal__sim_msg msg = m->msg[id];
     uint64_t *c = goal__sim_cpu(m, ev.rank, msg.cpu), *nr = goal__sim_nic(m, ev.rank, msg.nic, 1);
-    uint64_t t = ev.time, sm1 = goal__sim_sm1(m, msg.size);
+    uint64_t t = ev.time;
     uint32_t e;
     int32_t recv;
     if (goal__sim_max(*c, *nr) > t) { ev.time = goal__sim_max(*c, *nr); return goal__sim_later(m, ev); }
-    *c = t + m->o + goal__sim_max(sm1 * m->O, sm1 * m->G);
-    *nr = t + m->g + sm1 * m->G;
+    /* LogGOPSim charges max((s-1) O, (s-1) G); for 0 bytes in compat, of the wrapped values */
+    if (!msg.size && m->compat) *c = t + m->o + goal__sim_max(~(uint64_t)0 * m->O, ~(uint64_t)0 * m->G);
+    else *c = goal__sim_after(m, t, m->o, msg.size, goal__sim_max(m->O, m->G));
+    *nr = goal__sim_after(m, t, m->g, msg.size, m->G);
+    if (m->over) return goal__sim_overflowed(m, msg.src, msg.send);
     e = goal__simq_take(&m->q, &m->rk[ev.rank].posted, msg.src, msg.tag, goal__sim_posted_key, m, ev.rank);
     recv = e != GOAL__SIM_NONE ? (int32_t)e : -1;
     goal__sim_emit(m, GOAL_SIM_EV_MSG, msg.src, (int32_t)msg.send, ev.rank, recv, msg.cpu, msg.sent, t, msg.size);
@@ -1279,8 +1347,10 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
     goal_status st = goal__simw_init(&m->x, w, &d->alloc);
     if (st != GOAL_OK) return st;
     p = (size_t)m->x.p;
-    m->L = goal__sim_param(d->L, 2500); m->o = goal__sim_param(d->o, 1500); m->g = goal__sim_param(d->g, 1000);
-    m->G = goal__sim_param(d->G, 6); m->O = goal__sim_param(d->O, 0); m->S = goal__sim_param(d->S, 65535);
+    if (goal__sim_param(d->L, 2500, &m->L) || goal__sim_param(d->o, 1500, &m->o) || goal__sim_param(d->g, 1000, &m->g) ||
+        goal__sim_param(d->G, 6, &m->G) || goal__sim_param(d->O, 0, &m->O) || d->S < GOAL_SIM_ZERO)
+        return GOAL_ERR_ARG;
+    m->S = d->S == 0 ? 65535u : d->S < 0 ? 0u : (uint64_t)d->S;
     m->compat = d->loggopsim_compat; m->event_fn = d->event_fn; m->user = d->user;
     m->q.freel = m->freem = m->freebk = m->lastbk = GOAL__SIM_NONE;
     m->need = (uint32_t *)goal__new(&m->x.a, m->x.n, sizeof(uint32_t));
@@ -1354,12 +1424,14 @@ static goal_status goal__sim_times(goal__sim *m, goal_sim_result *out) {
     int32_t r;
     uint32_t c;
     out->finish = (uint64_t *)goal__new(&m->x.a, (size_t)m->x.p, sizeof(uint64_t));
-    if (!out->finish) return GOAL_ERR_NOMEM;
+    out->finish_ps = (uint64_t *)goal__new(&m->x.a, (size_t)m->x.p, sizeof(uint64_t));
+    if (!out->finish || !out->finish_ps) return GOAL_ERR_NOMEM;
     for (r = 0; r < m->x.p; r++) {
         uint64_t t = 0;
         for (c = 0; c < m->ncpu; c++) t = goal__sim_max(t, *goal__sim_cpu(m, r, (uint8_t)c));
-        out->finish[r] = t;
-        if (t > out->max || r == 0) { out->max = t; out->max_rank = r; }
+        out->finish_ps[r] = t;
+        out->finish[r] = t / GOAL__SIM_PS;
+        if (t > out->max_ps || r == 0) { out->max_ps = t; out->max = t / GOAL__SIM_PS; out->max_rank = r; }
     }
     return GOAL_OK;
 }
@@ -1403,23 +1475,28 @@ goal_status goal_sim_run(const goal_world *w, const goal_sim_desc *desc, goal_si
     if (!out) return GOAL_ERR_ARG;
     memset(out, 0, sizeof *out);
     memset(&m, 0, sizeof m);
+    m.overflow = goal__sim_ref(-1, -1);
     if (desc) d = *desc; else memset(&d, 0, sizeof d);
     st = goal__sim_init(&m, w, &d);
     out->alloc_ = m.x.a;
     out->nranks = m.x.p;
     if (st == GOAL_OK) st = goal__sim_loop(&m);
     out->events = m.events;
+    out->overflow = m.overflow;
     if (st == GOAL_OK) st = goal__sim_stuck(&m, out);
     if (st == GOAL_OK) st = goal__sim_times(&m, out);
     goal__sim_free(&m);
-    if (st != GOAL_OK && st != GOAL_ERR_DEADLOCK && st != GOAL_ERR_MATCH) goal_sim_result_free(out);
+    if (st != GOAL_OK && st != GOAL_ERR_DEADLOCK && st != GOAL_ERR_MATCH) {
+        goal_sim_result_free(out);
+        out->overflow = m.overflow;
+    }
     return st;
 }
 void goal_sim_result_free(goal_sim_result *r) {
     goal_allocator a;
     if (!r) return;
     a = goal__allocator(&r->alloc_);
-    goal__free(&a, r->finish); goal__free(&a, r->stuck); goal__free(&a, r->stuck_started);
+    goal__free(&a, r->finish); goal__free(&a, r->finish_ps); goal__free(&a, r->stuck); goal__free(&a, r->stuck_started);
     memset(r, 0, sizeof *r);
 }
 
@@ -1567,22 +1644,30 @@ static const char *goal__tl_cat(goal_sim_event_kind k) {
     return k == GOAL_SIM_EV_SEND ? "send" : k == GOAL_SIM_EV_RECV ? "recv" : k == GOAL_SIM_EV_CALC ? "calc" : "message";
 }
 
-/* Chrome trace events: times in microseconds with nanosecond digits. */
+/* A time in ps as microseconds for Chrome: three decimals (ns) as always, six when the
+   time has a fraction of a ns, without its trailing zeros. */
+static const char *goal__trace_us(uint64_t ps, char *buf) {
+    unsigned long long us = ps / 1000000u, frac = ps % 1000000u;
+    size_t n;
+    if (frac % 1000u == 0) { snprintf(buf, 32, "%llu.%03llu", us, frac / 1000u); return buf; }
+    n = (size_t)snprintf(buf, 32, "%llu.%06llu", us, frac);
+    while (n > 0 && buf[n - 1] == '0') buf[--n] = 0;
+    return buf;
+}
 static void goal__trace_event(goal__sim_out *o, const goal__tl *t, const goal_sim_event *e, size_t id) {
-    char cap[200];
+    char cap[200], ts[32], te[32];
     if (e->kind == GOAL_SIM_EV_MSG) {
-        goal__sim_out_printf(o, ",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"s\",\"id\":%lu,\"pid\":%ld,\"tid\":%d,\"ts\":%llu.%03u}",
-                         (unsigned long)id, (long)e->rank, e->cpu, (unsigned long long)(e->start / 1000u), (unsigned)(e->start % 1000u));
-        goal__sim_out_printf(o, ",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"f\",\"bp\":\"e\",\"id\":%lu,\"pid\":%ld,\"tid\":%d,\"ts\":%llu.%03u}",
-                         (unsigned long)id, (long)e->peer, e->cpu, (unsigned long long)(e->end / 1000u), (unsigned)(e->end % 1000u));
+        goal__sim_out_printf(o, ",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"s\",\"id\":%lu,\"pid\":%ld,\"tid\":%d,\"ts\":%s}",
+                         (unsigned long)id, (long)e->rank, e->cpu, goal__trace_us(e->start_ps, ts));
+        goal__sim_out_printf(o, ",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"f\",\"bp\":\"e\",\"id\":%lu,\"pid\":%ld,\"tid\":%d,\"ts\":%s}",
+                         (unsigned long)id, (long)e->peer, e->cpu, goal__trace_us(e->end_ps, te));
         return;
     }
     goal__tl_caption(t, e, cap, sizeof cap);
-    goal__sim_out_printf(o, ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%ld,\"tid\":%d,\"ts\":%llu.%03u,\"dur\":%llu.%03u,"
+    goal__sim_out_printf(o, ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%ld,\"tid\":%d,\"ts\":%s,\"dur\":%s,"
                         "\"args\":{\"bytes\":%llu,\"peer\":%ld}}",
-                     cap, goal__tl_cat(e->kind), (long)e->rank, e->cpu, (unsigned long long)(e->start / 1000u), (unsigned)(e->start % 1000u),
-                     (unsigned long long)((e->end - e->start) / 1000u), (unsigned)((e->end - e->start) % 1000u),
-                     (unsigned long long)e->size, (long)e->peer);
+                     cap, goal__tl_cat(e->kind), (long)e->rank, e->cpu, goal__trace_us(e->start_ps, ts),
+                     goal__trace_us(e->end_ps - e->start_ps, te), (unsigned long long)e->size, (long)e->peer);
 }
 goal_status goal_sim_write_trace(const goal_world *w, const goal_sim_desc *desc, goal_write_fn fn, void *user) {
     goal__tl t;

@@ -292,6 +292,111 @@ static void test_noncommutative(void) {
             }
 }
 
+/* ---- the same bits on every rank -------------------------------------------------------------- */
+/* Every reducing algorithm whose result lands on several ranks (allreduce_*, and reduce_aspen
+   with every rank a receiver) gives all of them the same bits, on random floats of wide range
+   where the order of combination changes the rounding; and keeps its rounds. The list comes
+   from the registry, so algorithms added later are covered. */
+static int shared_result(const goal_algo_info *info) {
+    return (info->flags & GOAL_ALGO_REDUCES) && (ac_coll_of(info->name) == AC_ALLREDUCE || (info->flags & GOAL_ALGO_SETS));
+}
+/* Sum: random bits, sign and exponents 2^-20..2^20; prod: random bits in +-[0.75, 1.25). */
+static double random_float(uint64_t *seed, goal_op op) {
+    uint64_t r = ac_rand(seed);
+    double m = (double)(r >> 11) / 9007199254740992.0, sign = (r & 1) ? -1 : 1;
+    if (op == GOAL_OP_PROD) return sign * (0.75 + m / 2);
+    return sign * ldexp(0.5 + m / 2, (int)((r >> 1) % 41) - 20);
+}
+/* Runs d on p ranks with inputs x[r][k] (double) stored as d->dtype; 0 when every rank's OUT
+   equals rank 0's bit for bit and is near the exact result. */
+static int identical_case(const goal_algo_desc *d, int p, const double *x, uint64_t count) {
+    size_t es = goal_dtype_size(d->dtype), n = (size_t)count * es;
+    unsigned char *in = (unsigned char *)calloc((size_t)p, n), *out = (unsigned char *)calloc((size_t)p, n);
+    goal_slot *slot = (goal_slot *)calloc((size_t)p * 2, sizeof *slot);
+    const goal_slot **slots = (const goal_slot **)calloc((size_t)p, sizeof *slots);
+    goal_world *w = NULL;
+    goal_world_run_desc rd;
+    goal_error err;
+    int r, bad = 0;
+    uint64_t k;
+    for (r = 0; r < p; r++) {
+        for (k = 0; k < count; k++) ac_putf(d->dtype, in + (size_t)r * n + k * es, x[(size_t)r * count + k]);
+        slot[2 * r].data = in + (size_t)r * n; slot[2 * r].size = n;
+        slot[2 * r + 1].data = out + (size_t)r * n; slot[2 * r + 1].size = n;
+        slots[r] = &slot[2 * r];
+    }
+    memset(&rd, 0, sizeof rd);
+    rd.slots = slots; rd.nslots = 2;
+    if (goal_algo_world(&w, d, p, &err) != GOAL_OK || (rd.world = w, goal_world_run(&rd, &err)) != GOAL_OK) {
+        printf("  %s p=%d: %s\n", d->algo, p, err.msg);
+        bad = 1;
+    }
+    for (r = 1; r < p && !bad; r++) bad = memcmp(out, out + (size_t)r * n, n) != 0;
+    for (k = 0; k < count && !bad; k++) {   /* near the exact value: p roundings at most */
+        double exact = d->op == GOAL_OP_PROD ? 1 : 0, mag = d->op == GOAL_OP_PROD ? 1 : 0, got = ac_getf(d->dtype, out + k * es);
+        double eps = d->dtype == GOAL_FLOAT32 ? 1.2e-7 : 2.3e-16;
+        for (r = 0; r < p; r++) {
+            double v = x[(size_t)r * count + k];
+            if (d->op == GOAL_OP_PROD) exact *= v; else { exact += v; mag += fabs(v); }
+        }
+        if (d->op == GOAL_OP_PROD) mag = fabs(exact);
+        bad = fabs(got - exact) > 2 * p * eps * mag;
+    }
+    goal_world_destroy(w);
+    free(in); free(out); free(slot); free(slots);
+    return bad;
+}
+static void identical_algo(const goal_algo_info *info, int p, int nway, goal_dtype t, goal_op op, uint64_t *seed) {
+    enum { COUNT = 37 };
+    static int everyone[64];
+    double x[33 * COUNT];
+    goal_algo_desc d = desc_of(info->name, 0, COUNT, t, op);
+    int r, want = expected_rounds(info->name, p, nway);
+    for (r = 0; r < p * COUNT; r++) x[r] = random_float(seed, op);
+    for (r = 0; r < p; r++) everyone[r] = r;
+    d.nway = nway;
+    if (info->flags & GOAL_ALGO_SETS) { d.receivers = everyone; d.nreceivers = p; }
+    if (identical_case(&d, p, x, COUNT)) {
+        printf("  %s p=%d nway=%d %s %s: ranks differ or the value is off\n", info->name, p, nway, goal_dtype_name(t), goal_op_name(op));
+        CHECK(0);
+    }
+    if (want >= 0 && strcmp(info->name, "allreduce_recdoub")) {   /* the inexact path keeps the rounds */
+        goal_world *w;
+        goal_error err;
+        analysis an;
+        if (goal_algo_world(&w, &d, p, &err) != GOAL_OK) { CHECK(0); return; }
+        analyze(w, 0, &an);
+        CHECK_EQ(an.rounds, want);
+        goal_world_destroy(w);
+    }
+}
+static void test_identical_ranks(void) {
+    static const goal_dtype types[] = {GOAL_FLOAT32, GOAL_FLOAT64};
+    static const goal_op ops[] = {GOAL_OP_SUM, GOAL_OP_PROD};
+    const goal_algo_info *info;
+    uint64_t seed = 17;
+    int a, p, nway, t, o, tested = 0;
+    for (a = 0; (info = goal_algo_list(a)) != NULL; a++) {
+        if (!shared_result(info)) continue;
+        tested++;
+        for (p = 1; p <= 33; p++)
+            for (nway = 1; nway <= ((info->flags & GOAL_ALGO_NWAY) ? 3 : 1); nway++)
+                for (t = 0; t < 2; t++)
+                    for (o = 0; o < 2; o++) identical_algo(info, p, nway, types[t], ops[o], &seed);
+    }
+    CHECK(tested >= 4);   /* allreduce_recdoub, _dissemination, _ring, reduce_aspen at least */
+}
+/* The issue's case: float32 sum of 1e6, -1e6, 0.01 at p = 3 (0 on two ranks, 0.01 on one). */
+static void test_identical_issue17(void) {
+    double x[3] = {1e6, -1e6, 0.01};
+    int nway;
+    for (nway = 1; nway <= 3; nway++) {
+        goal_algo_desc d = desc_of("allreduce_dissemination", 0, 1, GOAL_FLOAT32, GOAL_OP_SUM);
+        d.nway = nway;
+        CHECK_EQ(identical_case(&d, 3, x, 1), 0);
+    }
+}
+
 /* ---- errors ------------------------------------------------------------------------------------------- */
 static void expect_error(goal_algo_desc d, int p, goal_status want) {
     goal_world *w = NULL;
@@ -472,6 +577,8 @@ int main(void) {
     RUN(test_compose);
     RUN(test_aspen_concurrent);
     RUN(test_noncommutative);
+    RUN(test_identical_ranks);
+    RUN(test_identical_issue17);
     RUN(test_allocator);
     RUN(test_data_sample);
     RUN(test_data_full);

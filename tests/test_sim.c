@@ -251,6 +251,85 @@ static void test_events(void) {
     goal_world_destroy(w);
 }
 
+/* Simulated time past 2^64-1 ps is an error naming the action (issue 17 item 6), not a
+   wrapped time: chained calcs, a huge message, an arrival after a long calc. */
+static goal_sim_result sim_desc(const char *text, const goal_sim_desc *d, goal_status *st) {
+    goal_world *w = parse_text(text, strlen(text));
+    goal_sim_result res;
+    memset(&res, 0, sizeof res);
+    *st = w ? goal_sim_run(w, d, &res) : GOAL_ERR_SYNTAX;
+    goal_world_destroy(w);
+    return res;
+}
+static void expect_overflow(const char *text, int32_t rank, int32_t action) {
+    goal_status st;
+    goal_sim_result r = sim_desc(text, NULL, &st);
+    CHECK_EQ(st, GOAL_ERR_LIMIT);
+    CHECK_EQ(r.overflow.rank, rank);
+    CHECK_EQ(r.overflow.action, action);
+    CHECK(r.finish == NULL);
+    goal_sim_result_free(&r);
+}
+static void test_time_overflow(void) {
+    goal_status st;
+    goal_sim_result r;
+    expect_overflow("num_ranks 1\nrank 0 {\nl1: calc 9223372036854775807\nl2: calc 9223372036854775807\n"
+                    "l3: calc 9223372036854775807\nl2 requires l1\nl3 requires l2\n}\n", 0, 0);
+    expect_overflow("num_ranks 1\nrank 0 {\nl1: calc 7000000000000000\nl2: calc 7000000000000000\n"
+                    "l3: calc 7000000000000000\nl2 requires l1\nl3 requires l2\n}\n", 0, 2);
+    expect_overflow("num_ranks 2\nrank 0 {\nl1: send 9223372036854775807b to 1\n}\nrank 1 {\nl1: recv 9223372036854775807b from 0\n}\n", 0, 0);
+    /* the send itself fits; its arrival (o + L later) does not */
+    expect_overflow("num_ranks 2\nrank 0 {\nl1: calc 18446744073709000\nl2: send 1b to 1\nl2 requires l1\n}\n"
+                    "rank 1 {\nl1: recv 1b from 0\n}\n", 0, 1);
+    /* the largest time that fits is fine */
+    r = sim_desc("num_ranks 1\nrank 0 {\nl1: calc 18446744073709551\n}\n", NULL, &st);
+    CHECK_EQ(st, GOAL_OK);
+    if (st == GOAL_OK) { CHECK(r.max_ps == 18446744073709551000ull); CHECK(r.max == 18446744073709551ull); CHECK_EQ(r.overflow.rank, -1); }
+    goal_sim_result_free(&r);
+}
+
+/* Fractional parameters (issue 14 item 1), against times computed by hand: two 1001-byte
+   sends from 0 to 1 with L 480.5, o 160.25, g 210.5, G 0.08, O 0.02 (ns, ns per byte).
+   Rank 0: send 1 takes the CPU for o + 1000 O = 180.25 and the NIC for g + 1000 G = 290.5;
+   send 2 starts at 290.5 and ends at 470.75. Rank 1: message 1 arrives at o + L = 640.75,
+   costs o + 1000 max(O, G) = 240.25 of CPU (881) and g + 1000 G of NIC (931.25); message 2
+   arrives at 290.5 + 640.75 = 931.25 and ends at 1171.5. */
+static void test_fractional(void) {
+    const char *two = "num_ranks 2\nrank 0 {\nl1: send 1001b to 1\nl2: send 1001b to 1\n}\n"
+                      "rank 1 {\nl1: recv 1001b from 0\nl2: recv 1001b from 0\n}\n";
+    static const double bad[] = {-2, -0.5, 0.0005, 1e300, 9007199254741.0};
+    goal_sim_desc d;
+    goal_sim_result r;
+    goal_status st;
+    size_t k;
+    memset(&d, 0, sizeof d);
+    d.L = 480.5; d.o = 160.25; d.g = 210.5; d.G = 0.08; d.O = 0.02;
+    r = sim_desc(two, &d, &st);
+    CHECK_EQ(st, GOAL_OK);
+    if (st == GOAL_OK) {
+        CHECK(r.finish_ps[0] == 470750 && r.finish_ps[1] == 1171500 && r.max_ps == 1171500);
+        CHECK(r.finish[0] == 470 && r.finish[1] == 1171 && r.max == 1171);   /* whole ns, rounded down */
+    }
+    goal_sim_result_free(&r);
+    /* integer parameters: message 1 arrives at 4000 and takes rank 1's CPU until 11500;
+       message 2 (sent at 7000 after the NIC gap) arrives at 11000, waits, ends at 19000 */
+    d.L = 2500; d.o = 1500; d.g = 1000; d.G = 6; d.O = GOAL_SIM_ZERO;
+    r = sim_desc(two, &d, &st);
+    CHECK_EQ(st, GOAL_OK);
+    if (st == GOAL_OK) CHECK(r.finish_ps[1] == r.finish[1] * 1000 && r.finish[1] == 19000);
+    goal_sim_result_free(&r);
+    for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {   /* negative, finer than 1 ps, too large */
+        d.G = bad[k];
+        r = sim_desc(two, &d, &st);
+        CHECK_EQ(st, GOAL_ERR_ARG);
+        goal_sim_result_free(&r);
+    }
+    d.G = 6; d.S = -7;
+    r = sim_desc(two, &d, &st);
+    CHECK_EQ(st, GOAL_ERR_ARG);
+    goal_sim_result_free(&r);
+}
+
 int main(void) {
     RUN(test_expected_compat);
     RUN(test_expected_default);
@@ -260,5 +339,7 @@ int main(void) {
     RUN(test_empty);
     RUN(test_alloc_failures);
     RUN(test_events);
+    RUN(test_time_overflow);
+    RUN(test_fractional);
     return th_done();
 }

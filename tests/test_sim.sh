@@ -44,5 +44,38 @@ ok $? "trace is JSON with 14 slices, 7 flows, ends at 34.914 us"
 $GOAL trace $D/handwritten/ping_1b.goal --overhead 100 | python3 -m json.tool > /dev/null; ok $? "trace takes --overhead"
 $GOAL trace $T/cycle.goal > /dev/null 2>&1; [ $? = 3 ]; ok $? "trace of a deadlock exits 3"
 $GOAL svg $D/binomialtreebcast_p16_d65536.goal -o $T/t.svg && python3 -c "import xml.dom.minidom,sys; d=xml.dom.minidom.parse(sys.argv[1]); assert len(d.getElementsByTagName('rect')) > 40" $T/t.svg; ok $? "svg is well-formed XML with boxes"
+printf 'num_ranks 1\nrank 0 {\nl1: calc 9223372036854775807\nl2: calc 9223372036854775807\nl3: calc 9223372036854775807\nl2 requires l1\nl3 requires l2\n}\n' > $T/calc3.goal
+$GOAL sim $T/calc3.goal > $T/out 2> $T/err; rc=$?
+[ $rc = 1 ] && [ ! -s $T/out ] && grep -q "^goal: sim: simulated time overflows (past 2^64-1 ps, about 213 days) at rank 0 l1 (calc)" $T/err; ok $? "sim: chained calcs past 2^64-1 ps exit 1, naming the action"
+printf 'num_ranks 2\nrank 0 {\nl1: send 9223372036854775807b to 1\n}\nrank 1 {\nl1: recv 9223372036854775807b from 0\n}\n' > $T/bigsend.goal
+$GOAL sim $T/bigsend.goal 2> $T/err; rc=$?
+[ $rc = 1 ] && grep -q "overflows .* at rank 0 l1 (send 9223372036854775807 bytes to 1 tag 0)" $T/err; ok $? "sim: a 2^63-1 byte send overflows, exit 1"
+$GOAL trace $T/bigsend.goal > /dev/null 2> $T/err; rc=$?
+[ $rc = 1 ] && grep -q "simulated time overflows" $T/err; ok $? "trace: overflow exits 1"
+# Fractional LogGOPS parameters (hand-computed in test_sim.c) and --params FILE on every verb that simulates.
+printf 'num_ranks 2\nrank 0 {\nl1: send 1001b to 1\nl2: send 1001b to 1\n}\nrank 1 {\nl1: recv 1001b from 0\nl2: recv 1001b from 0\n}\n' > $T/two.goal
+[ "$($GOAL sim $T/two.goal -L 480.5 -o 160.25 -g 210.5 -G 0.08 -O 0.02 | tr '\n' ' ')" = "rank 0 470.75 rank 1 1171.5 max 1171.5 " ]; ok $? "sim with fractional parameters"
+echo '-L 480.5 -o 160.25 -g 210.5 -G 0.08 -O 0.02' > $T/p.txt
+for v in sim trace svg; do
+  if [ $v = sim ]; then o=-o; else o=--overhead; fi
+  $GOAL $v $T/two.goal -L 480.5 $o 160.25 -g 210.5 -G 0.08 -O 0.02 > $T/a && $GOAL $v $T/two.goal --params $T/p.txt > $T/b && cmp -s $T/a $T/b || false
+done; ok $? "--params FILE gives what the options give (sim, trace, svg)"
+$GOAL trace $T/two.goal --params $T/p.txt | grep -q '"ts":0.2905,"dur":0.18025'; ok $? "trace keeps fractions of a ns"
+[ "$($GOAL sim $T/two.goal --params $T/p.txt -G 6 | tail -n 1)" = "$($GOAL sim $T/two.goal -L 480.5 -o 160.25 -g 210.5 -G 6 -O 0.02 | tail -n 1)" ]; ok $? "options after --params override it"
+[ "$($GOAL sim $D/binomialtreebcast_p8_d1024.goal -L 2500.000 -G 6.0 | tail -n 1)" = "max 34914" ]; ok $? "integer values written with decimals give the integer results"
+bad() { "$@" > /dev/null 2> $T/err; echo "$? $(cat $T/err)"; }
+[ "$(bad $GOAL sim $T/two.goal -G -0.5)" = "2 goal: sim: -G -0.5: takes a number >= 0 (goal --help lists the verbs)" ]; ok $? "negative parameter: usage error"
+[ "$(bad $GOAL sim $T/two.goal -L fast)" = "2 goal: sim: -L fast: takes a number (ns, up to 3 decimals) (goal --help lists the verbs)" ]; ok $? "non-number parameter"
+[ "$(bad $GOAL sim $T/two.goal -G 0.0805)" = "2 goal: sim: -G 0.0805: has more than 3 decimals (the simulator counts in ps, 0.001 ns) (goal --help lists the verbs)" ]; ok $? "finer than 1 ps"
+[ "$(bad $GOAL svg $T/two.goal -g 99999999999999999999)" = "2 goal: svg: -g 99999999999999999999: is too large (at most 9007199254740.992 ns) (goal --help lists the verbs)" ]; ok $? "parameter overflow"
+echo '-L 480 -G 0.09x' > $T/bad.txt
+[ "$(bad $GOAL sim $T/two.goal --params $T/bad.txt | cut -c1-60)" = "$(printf '%s' "1 goal: sim: --params $T/bad.txt: -G 0.09x: takes a number" | cut -c1-60)" ]; ok $? "bad value in a params file: exit 1, file and value named"
+[ "$(bad $GOAL sim $T/two.goal --params $T/bad.txt | cut -c1-1)" = 1 ]; ok $? "bad params file exits 1"
+echo '-L 480 --frob 3' > $T/bad.txt
+bad $GOAL trace $T/two.goal --params $T/bad.txt | grep -q "^1 goal: trace: --params $T/bad.txt: '--frob' is not a model option"; ok $? "unknown word in a params file"
+[ "$(bad $GOAL sim $T/two.goal --params $T/nonexistent.txt | cut -c1-1)" = 1 ]; ok $? "missing params file exits 1"
+: > $T/empty.txt; echo "--params $T/p.txt" > $T/nest.txt
+[ "$(bad $GOAL sim $T/two.goal --params $T/empty.txt)" = "1 goal: sim: --params $T/empty.txt: no model options in the file" ] &&
+[ "$(bad $GOAL sim $T/two.goal --params $T/nest.txt)" = "1 goal: sim: --params $T/nest.txt: --params inside a params file" ]; ok $? "empty and nested params files"
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

@@ -52,4 +52,5 @@ int cli_tune(int argc, char **argv);   /* every algorithm simulated, the fastest
    returns 0 or 2. */
 int cli_model_opt(int argc, char **argv, int *i, goal_sim_desc *d, int *rc);
 int cli_sim_args(int argc, char **argv, const char **file, goal_sim_desc *d, const char **out);
+const char *cli_time(uint64_t ps, char *buf);   /* ps as ns: "1500", "1500.08"; buf of 32 */
 #endif

@@ -13,6 +13,7 @@ static int draw_out(const goal_world *w, const char *out, goal_status (*draw)(co
     st = draw(w, d, cli_write_file, f);
     rc = cli_close_out(f);
     if (st == GOAL_ERR_DEADLOCK) { cli_fail("%s (run goal sim FILE for the stuck actions)", goal_strerror(st)); return CLI_DEADLOCK; }
+    if (st == GOAL_ERR_LIMIT) return cli_fail("simulated time overflows (past 2^64-1 ps) or 2^31 actions (goal sim FILE says which)");
     if (st != GOAL_OK) return cli_fail("%s", goal_strerror(st));
     return rc;
 }

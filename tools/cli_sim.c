@@ -1,26 +1,89 @@
 /* goal check / goal sim: verify and simulate a whole world (goal_sim.h). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 
+/* A LogGOPS time in ns with up to three decimals ("480", "0.08", "1.5e3" is refused) as a
+   count of ps, at most 2^53 (what goal_sim_desc takes exactly). Returns NULL or why not. */
+static const char *model_ps(const char *s, uint64_t *ps) {
+    uint64_t v = 0, scale = 1000;
+    const char *c = s;
+    if (*c == '-') return "takes a number >= 0";
+    if (!(*c >= '0' && *c <= '9') && !(*c == '.' && c[1] >= '0' && c[1] <= '9')) return "takes a number (ns, up to 3 decimals)";
+    for (; *c >= '0' && *c <= '9'; c++) {
+        if (v > ((1ull << 53) / 1000 - (uint64_t)(*c - '0')) / 10) return "is too large (at most 9007199254740.992 ns)";
+        v = v * 10 + (uint64_t)(*c - '0');
+    }
+    v *= 1000;
+    if (*c == '.')
+        for (c++; *c >= '0' && *c <= '9'; c++) {
+            if (scale == 1) return "has more than 3 decimals (the simulator counts in ps, 0.001 ns)";
+            scale /= 10;
+            v += scale * (uint64_t)(*c - '0');
+        }
+    if (*c) return "takes a number (ns, up to 3 decimals)";
+    if (v > (1ull << 53)) return "is too large (at most 9007199254740.992 ns)";
+    *ps = v;
+    return NULL;
+}
+
+static int model_params(const char *verb, const char *path, goal_sim_desc *d);
+
 /* One LogGOPSim model option at argv[*i] into d (same letters as LogGOPSim; --overhead is
-   -o for the verbs where -o names the output). Returns 1 when it was one (and *rc = 2 after
-   a usage message if its value is bad). */
+   -o for the verbs where -o names the output; --params FILE reads them from a file). Returns
+   1 when it was one (and *rc = 2 after a usage message if its value is bad; 1 for a bad
+   params file). */
 int cli_model_opt(int argc, char **argv, int *i, goal_sim_desc *d, int *rc) {
-    static const char *const names[] = {"-L", "-o", "-g", "-G", "-O", "-S", "--overhead"};
-    int64_t *fields[7];
-    const char *v;
+    static const char *const names[] = {"-L", "-o", "-g", "-G", "-O", "--overhead"};
+    double *fields[6];
+    const char *v, *why;
     long long x;
+    uint64_t ps;
     int k;
-    fields[0] = &d->L; fields[1] = &d->o; fields[2] = &d->g; fields[3] = &d->G; fields[4] = &d->O; fields[5] = &d->S; fields[6] = &d->o;
+    fields[0] = &d->L; fields[1] = &d->o; fields[2] = &d->g; fields[3] = &d->G; fields[4] = &d->O; fields[5] = &d->o;
     if (strcmp(argv[*i], "--loggopsim-compat") == 0) { d->loggopsim_compat = 1; return 1; }
-    for (k = 0; k < 7; k++) {
+    if (strcmp(argv[*i], "--params") == 0 && cli_opt(argc, argv, i, "--params", &v)) {
+        if (!v) *rc = cli_usage("%s: --params needs a file name", argv[0]);
+        else if (model_params(argv[0], v, d)) *rc = CLI_BAD_INPUT;
+        return 1;
+    }
+    if (strcmp(argv[*i], "-S") == 0 && cli_opt(argc, argv, i, "-S", &v)) {
+        if (!cli_int(v, 0, INT64_MAX, &x)) *rc = cli_usage("%s: -S takes a number of bytes >= 0", argv[0]);
+        else d->S = x ? (int64_t)x : GOAL_SIM_ZERO;
+        return 1;
+    }
+    for (k = 0; k < 6; k++) {
         if (strcmp(argv[*i], names[k]) != 0 || !cli_opt(argc, argv, i, names[k], &v)) continue;
-        if (!cli_int(v, 0, INT64_MAX, &x)) *rc = cli_usage("%s: %s takes a number >= 0", argv[0], names[k]);
-        else *fields[k] = x ? (int64_t)x : GOAL_SIM_ZERO;
+        if (!v || (why = model_ps(v, &ps)) != NULL) *rc = cli_usage("%s: %s %s%s%s", argv[0], names[k], v ? v : "", v ? ": " : "", v ? why : "takes a number");
+        else *fields[k] = ps ? (double)ps / 1000.0 : GOAL_SIM_ZERO;
         return 1;
     }
     return 0;
+}
+
+/* --params FILE: one line of model options as `goal sim` takes them (what `goal probe`
+   prints), e.g. "-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536"; -o is the overhead here on
+   every verb. Returns 0, or 1 after a message. */
+static int model_params(const char *verb, const char *path, goal_sim_desc *d) {
+    char *text, *tok[64], label[300], line[4097];
+    size_t len;
+    int n = 1, i, rc = CLI_OK;
+    if (cli_read(path, &text, &len)) return CLI_BAD_INPUT;
+    snprintf(label, sizeof label, "%s: --params %s", verb, path);
+    if (len >= sizeof line || memchr(text, 0, len)) rc = cli_fail("%s: not one line of model options (text, under 4 KiB)", label);
+    else memcpy(line, text, len);
+    line[rc ? 0 : len] = 0;
+    free(text);
+    tok[0] = label;
+    for (tok[n] = strtok(line, " \t\r\n"); tok[n] && n < 63; tok[n] = strtok(NULL, " \t\r\n")) n++;
+    if (n == 63 && tok[n]) rc = cli_fail("%s: too many words for a line of model options", label);
+    for (i = 1; i < n && rc == CLI_OK; i++) {
+        if (strcmp(tok[i], "--params") == 0) rc = cli_fail("%s: --params inside a params file", label);
+        else if (!cli_model_opt(n, tok, &i, d, &rc)) rc = cli_fail("%s: '%s' is not a model option (-L -o -g -G -O -S, --loggopsim-compat)", label, tok[i]);
+    }
+    if (rc == CLI_OK && n == 1) rc = cli_fail("%s: no model options in the file", label);
+    return rc ? CLI_BAD_INPUT : CLI_OK;
 }
 
 /* FILE, the model options (when d) and -o OUT (when out). Returns 0 or 2. */
@@ -46,6 +109,15 @@ int cli_sim_args(int argc, char **argv, const char **file, goal_sim_desc *d, con
     return rc;
 }
 
+/* A simulated time (ps) in ns: an integer when whole, else up to 3 decimals. */
+const char *cli_time(uint64_t ps, char *buf) {
+    size_t n;
+    if (ps % 1000u == 0) { snprintf(buf, 32, "%llu", (unsigned long long)(ps / 1000u)); return buf; }
+    n = (size_t)snprintf(buf, 32, "%llu.%03u", (unsigned long long)(ps / 1000u), (unsigned)(ps % 1000u));
+    while (buf[n - 1] == '0') buf[--n] = 0;
+    return buf;
+}
+
 int cli_check(int argc, char **argv) {
     const char *file;
     goal_world *w;
@@ -68,18 +140,25 @@ int cli_check(int argc, char **argv) {
     return cli_close_out(stdout) ? CLI_BAD_INPUT : rc;
 }
 
+/* "rank R LABEL (what it is)" for action at. */
+static const char *sim_action(const goal_world *w, goal_sim_ref at, char *what, size_t len) {
+    goal_sim_finding f;
+    memset(&f, 0, sizeof f);
+    f.kind = GOAL_SIM_BLOCKED; f.at = at; f.other.rank = -1; f.other.action = -1;
+    goal_sim_finding_text(w, &f, what, len);
+    *strchr(what, ':') = 0;
+    return what;
+}
 /* The reason a simulation stopped, one stuck action per line on stderr. */
 static int sim_failed(const goal_world *w, const goal_sim_result *res, goal_status st) {
     size_t k;
     char what[200];
-    goal_sim_finding f;
+    if (st == GOAL_ERR_LIMIT && res->overflow.rank >= 0)
+        return cli_fail("sim: simulated time overflows (past 2^64-1 ps, about 213 days) at %s",
+                        sim_action(w, res->overflow, what, sizeof what));
     if (st != GOAL_ERR_DEADLOCK && st != GOAL_ERR_MATCH) return cli_fail("sim: %s", goal_strerror(st));
     for (k = 0; k < res->nstuck; k++) {
-        memset(&f, 0, sizeof f);
-        f.kind = GOAL_SIM_BLOCKED; f.at = res->stuck[k]; f.other.rank = -1; f.other.action = -1;
-        goal_sim_finding_text(w, &f, what, sizeof what);
-        *strchr(what, ':') = 0;
-        fprintf(stderr, "goal: %s: %s\n", what,
+        fprintf(stderr, "goal: %s: %s\n", sim_action(w, res->stuck[k], what, sizeof what),
                 st == GOAL_ERR_MATCH ? "its message is never received" : res->stuck_started[k] ? "started, never matched" : "never starts");
     }
     if (st == GOAL_ERR_MATCH) return cli_fail("sim: %lu messages were never received", (unsigned long)res->nstuck);
@@ -95,13 +174,14 @@ int cli_sim(int argc, char **argv) {
     goal_status st;
     int32_t r;
     int rc;
+    char t[32];
     memset(&d, 0, sizeof d);
     rc = cli_sim_args(argc, argv, &file, &d, NULL);
     if (rc || (rc = cli_load_world(file, &w))) return rc;
     st = goal_sim_run(w, &d, &res);
     if (st != GOAL_OK) rc = sim_failed(w, &res, st);
-    for (r = 0; st == GOAL_OK && r < res.nranks; r++) printf("rank %ld %llu\n", (long)r, (unsigned long long)res.finish[r]);
-    if (st == GOAL_OK) printf("max %llu\n", (unsigned long long)res.max);
+    for (r = 0; st == GOAL_OK && r < res.nranks; r++) printf("rank %ld %s\n", (long)r, cli_time(res.finish_ps[r], t));
+    if (st == GOAL_OK) printf("max %s\n", cli_time(res.max_ps, t));
     goal_sim_result_free(&res);
     goal_world_destroy(w);
     return cli_close_out(stdout) ? CLI_BAD_INPUT : rc;

@@ -15,7 +15,7 @@ static const struct { const char *name; cli_verb_fn fn; const char *help; } verb
                      "      run ALGO -p N [gen options] [--threads] --check   run an algorithm on random data, checked"},
     {"analyze", cli_analyze, "analyze FILE --waits|--dataflow|--collectives|--replace -o OUT [--bcast|--barrier|--gather|--scatter|--allgather|--alltoall A]"},
     {"check", cli_check, "check FILE                             match sends and receives, find deadlocks"},
-    {"sim", cli_sim, "sim FILE [-L -o -g -G -O -S N] [--loggopsim-compat]   LogGOPS finish time per rank"},
+    {"sim", cli_sim, "sim FILE [-L -o -g -G -O -S N] [--params FILE] [--loggopsim-compat]   LogGOPS finish time per rank"},
     {"dot", cli_dot, "dot FILE [--rank R] [-o OUT]           Graphviz DOT: one rank's DAG, or all ranks and messages"},
     {"trace", cli_trace, "trace FILE [sim options, --overhead N for -o] [-o OUT]  simulated timeline as Chrome trace-event JSON"},
     {"svg", cli_svg, "svg FILE [sim options, --overhead N for -o] [-o OUT]    simulated timeline as an SVG picture"},
