@@ -247,7 +247,7 @@ static void tune_run_job(const tune *t, tune_job *j) {
     if (st == GOAL_OK) st = goal_algo_world(&w, &d, (int)t->p, &err);
     if (st == GOAL_OK) {
         st = goal_sim_run(w, &t->model, &res);
-        if (st == GOAL_OK) j->time = (double)res.max;
+        if (st == GOAL_OK) j->time = (double)res.max_ps / 1000.0;
         else snprintf(err.msg, sizeof err.msg, "simulation: %s", goal_strerror(st));
         goal_sim_result_free(&res);
         goal_world_destroy(w);

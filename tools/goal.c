@@ -22,7 +22,7 @@ static const struct { const char *name; cli_verb_fn fn; const char *help; } verb
     {"gen", cli_gen, "gen ALGO -p N [--root R] [--size BYTES] [--type T] [--op OP] [--nway K] [--segment BYTES]\n"
                      "      [--participants LIST --receivers LIST] [--dialect loggopsim|paper] [-o OUT]\n"
                      "                                         print an algorithm's schedules (gen --list: the algorithms)"},
-    {"tune", cli_tune, "tune -p N [model options] [--sizes LIST] [--coll LIST] [--all] [--format table|env] [--svg OUT]\n"
+    {"tune", cli_tune, "tune -p N [model options | --params FILE] [--sizes LIST] [--coll LIST] [--all] [--format table|env] [--svg OUT]\n"
                        "                                         simulate every algorithm, print the fastest per collective and size"},
 };
 #define NVERBS (sizeof verbs / sizeof verbs[0])
