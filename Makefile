@@ -119,3 +119,14 @@ bench-mpi: deps
 	        $(B)/mpi/bench_mpi.$$lib $$lib $(B)/mpi/bench-$$lib-np$$n.csv 2>/dev/null || exit 1; \
 	  done; \
 	done
+
+# ---- goal-probe (issue 14): LogGOPS parameters measured between two MPI ranks ----------------
+# mpirun -np 2 $(B)/openmpi/goal-probe [-o FILE]; the measurement and fit are tools/probe.h
+# (tested without MPI by tests/test_probe.c). A rule of its own, so it merges with the
+# drop-in's mpi-lib recipe.
+.PHONY: mpi-lib
+mpi-lib: $(B)/openmpi/goal-probe $(B)/mpich/goal-probe
+$(B)/%/goal-probe: tools/mpi/goal_probe.c tools/probe.h
+	@mkdir -p $(@D)
+	mpicc.$* $(WARN) -O2 -g -I. $< -o $@ -lm
+$(B)/tests/test_probe: tools/probe.h
