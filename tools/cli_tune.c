@@ -6,9 +6,11 @@
    reduce_scatter, reduce_aspen a reduce), so generators added later join by their names.
    Tunable parameters are searched over small grids, chosen by the algorithm's flags:
    nway (GOAL_ALGO_NWAY) over 1, 2, 3; segment (GOAL_ALGO_SEGMENTED) over 1, 8, 64, 512 KiB.
-   A world is built straight from the generator (no text) and simulated; one whose estimated
-   size (rank 0's actions plus p-1 times rank 1's) exceeds TUNE_MAX_ACTIONS is skipped, and
-   the output says so. Simulations run on one thread per core. */
+   A world is built straight from the generator (no text) and simulated. Left out, and the
+   output says so: worlds whose estimated size (rank 0's actions plus p-1 times rank 1's)
+   exceeds TUNE_MAX_ACTIONS or whose actions per rank squared exceed TUNE_MAX_SQUARES, pipelines of more
+   than TUNE_MAX_SEGMENTS, GOAL_ALGO_SETS generators above TUNE_MAX_SETS_P ranks.
+   Simulations run on one thread per core. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <pthread.h>
@@ -19,7 +21,10 @@
 #include "cli.h"
 
 #define TUNE_MAX_ACTIONS 8388608.0   /* 2^23 actions: a few seconds and ~0.5 GB per world */
-#define TUNE_MAX_SEGMENTS 512        /* longer pipelines are left out (the simulator's queues grow with them) */
+#define TUNE_MAX_SQUARES 134217728.0 /* 2^27: the simulator's time grows with the square of one rank's
+                                        independent actions (issue 17 item 3): sum of actions^2 over ranks */
+#define TUNE_MAX_SEGMENTS 512        /* longer pipelines are left out, for the same reason */
+#define TUNE_MAX_SETS_P 4096         /* GOAL_ALGO_SETS generators (reduce_aspen) take O(p) per rank to build */
 #define TUNE_MAX_THREADS 8
 
 static const char *const tune_colls[] = {"bcast",   "reduce",  "allreduce",      "allgather", "alltoall",
@@ -206,13 +211,14 @@ static void tune_desc(const tune *t, const tune_job *j, goal_algo_desc *d) {
     d->nway = c->nway;
     d->segment = c->segment;
 }
-/* Rank 0's actions plus p-1 times rank 1's: the world's size without building it. */
-static goal_status tune_estimate(const tune *t, const goal_algo_desc *d, double *actions, goal_error *err) {
+/* Rank 0's actions plus p-1 times rank 1's: the world's size without building it; *squares
+   the same sum of squares. */
+static goal_status tune_estimate(const tune *t, const goal_algo_desc *d, double *actions, double *squares, goal_error *err) {
     goal_graph_desc gd;
     goal_graph *g;
     goal_status st;
     int r, p = (int)t->p;
-    *actions = 0;
+    *actions = *squares = 0;
     memset(&gd, 0, sizeof gd);
     gd.nranks = p;
     if ((st = goal_graph_create(&g, &gd)) != GOAL_OK) return st;
@@ -221,29 +227,38 @@ static goal_status tune_estimate(const tune *t, const goal_algo_desc *d, double 
         if ((st = goal_graph_reset(g, r, p)) != GOAL_OK) break;
         done = goal_algo_build(g, d, NULL, 0, NULL, err);
         if (done < 0) st = (goal_status)done;
-        else *actions += (double)goal_graph_count(g) * (r == 0 ? 1.0 : (double)(p - 1));
+        else {
+            double n = (double)goal_graph_count(g), times = r == 0 ? 1.0 : (double)(p - 1);
+            *actions += n * times;
+            *squares += n * n * times;
+        }
     }
     goal_graph_destroy(g);
     return st;
 }
+/* Whether a job is left out, and why (into j->msg). */
+static int tune_too_big(const tune *t, tune_job *j, const goal_algo_desc *d, double squares) {
+    if (d->segment && j->size / d->segment > TUNE_MAX_SEGMENTS) snprintf(j->msg, sizeof j->msg, "more than %d segments", TUNE_MAX_SEGMENTS);
+    else if (t->p > TUNE_MAX_SETS_P && (goal_algo_find(d->algo)->flags & GOAL_ALGO_SETS))
+        snprintf(j->msg, sizeof j->msg, "its generator takes O(p) per rank (limit p = %d)", TUNE_MAX_SETS_P);
+    else if (j->actions > TUNE_MAX_ACTIONS) snprintf(j->msg, sizeof j->msg, "about %.0f actions (limit %.0f)", j->actions, TUNE_MAX_ACTIONS);
+    else if (squares > TUNE_MAX_SQUARES)
+        snprintf(j->msg, sizeof j->msg, "actions per rank squared sum to about %.3g (limit %.3g)", squares, TUNE_MAX_SQUARES);
+    else return 0;
+    j->state = TUNE_SKIP;
+    return 1;
+}
 static void tune_run_job(const tune *t, tune_job *j) {
     goal_algo_desc d;
     goal_error err;
+    double squares = 0;
     goal_world *w;
     goal_sim_result res;
     goal_status st;
     tune_desc(t, j, &d);
     err.msg[0] = 0;
-    if (d.segment && j->size / d.segment > TUNE_MAX_SEGMENTS) {
-        snprintf(j->msg, sizeof j->msg, "more than %d segments", TUNE_MAX_SEGMENTS);
-        j->state = TUNE_SKIP;
-        return;
-    }
-    if ((st = tune_estimate(t, &d, &j->actions, &err)) == GOAL_OK && j->actions > TUNE_MAX_ACTIONS) {
-        snprintf(j->msg, sizeof j->msg, "about %.0f actions (limit %.0f)", j->actions, TUNE_MAX_ACTIONS);
-        j->state = TUNE_SKIP;
-        return;
-    }
+    if (tune_too_big(t, j, &d, 0)) return;
+    if ((st = tune_estimate(t, &d, &j->actions, &squares, &err)) == GOAL_OK && tune_too_big(t, j, &d, squares)) return;
     if (st == GOAL_OK) st = goal_algo_world(&w, &d, (int)t->p, &err);
     if (st == GOAL_OK) {
         st = goal_sim_run(w, &t->model, &res);
