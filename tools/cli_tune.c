@@ -8,7 +8,8 @@
    nway (GOAL_ALGO_NWAY) over 1, 2, 3; segment (GOAL_ALGO_SEGMENTED) over 1, 8, 64, 512 KiB.
    A world is built straight from the generator (no text) and simulated. Left out, and the
    output says so: worlds whose estimated size (rank 0's actions plus p-1 times rank 1's)
-   exceeds TUNE_MAX_ACTIONS or whose actions per rank squared exceed TUNE_MAX_SQUARES, pipelines of more
+   exceeds TUNE_MAX_ACTIONS or whose independent actions per rank squared exceed
+   TUNE_MAX_SQUARES (linear roots, alltoall_linear, long pipelines), pipelines of more
    than TUNE_MAX_SEGMENTS, GOAL_ALGO_SETS generators above TUNE_MAX_SETS_P ranks.
    Simulations run on one thread per core. */
 #define _POSIX_C_SOURCE 200809L
@@ -22,7 +23,7 @@
 
 #define TUNE_MAX_ACTIONS 8388608.0   /* 2^23 actions: a few seconds and ~0.5 GB per world */
 #define TUNE_MAX_SQUARES 134217728.0 /* 2^27: the simulator's time grows with the square of one rank's
-                                        independent actions (issue 17 item 3): sum of actions^2 over ranks */
+                                        independent actions (issue 17 item 3): their sum of squares */
 #define TUNE_MAX_SEGMENTS 512        /* longer pipelines are left out, for the same reason */
 #define TUNE_MAX_SETS_P 4096         /* GOAL_ALGO_SETS generators (reduce_aspen) take O(p) per rank to build */
 #define TUNE_MAX_THREADS 8
@@ -37,6 +38,7 @@ typedef struct tune_cfg {      /* one algorithm with one setting of its paramete
     const char *algo;
     int coll, nway;
     uint64_t segment;
+    int plain;                 /* the default parameters: what GOAL_MPI_ALGOS can name */
     char label[96];            /* "bcast_chain@segment=8192" */
 } tune_cfg;
 
@@ -149,6 +151,7 @@ static int tune_add_cfg(tune *t, const goal_algo_info *a, int coll, int nway, ui
     }
     c = &t->cfg[t->ncfg++];
     c->algo = a->name; c->coll = coll; c->nway = nway; c->segment = segment;
+    c->plain = nway == 1 && (segment == 0 || segment == 1024);
     if (a->flags & GOAL_ALGO_NWAY) snprintf(c->label, sizeof c->label, "%s@nway=%d", a->name, nway);
     else if (a->flags & GOAL_ALGO_SEGMENTED) snprintf(c->label, sizeof c->label, "%s@segment=%llu", a->name, (unsigned long long)segment);
     else snprintf(c->label, sizeof c->label, "%s", a->name);
@@ -212,10 +215,11 @@ static void tune_desc(const tune *t, const tune_job *j, goal_algo_desc *d) {
     d->segment = c->segment;
 }
 /* Rank 0's actions plus p-1 times rank 1's: the world's size without building it; *squares
-   the same sum of squares. */
+   the same sum for the squares of the ranks' independent actions. */
 static goal_status tune_estimate(const tune *t, const goal_algo_desc *d, double *actions, double *squares, goal_error *err) {
     goal_graph_desc gd;
     goal_graph *g;
+    goal_schedule s;
     goal_status st;
     int r, p = (int)t->p;
     *actions = *squares = 0;
@@ -227,10 +231,11 @@ static goal_status tune_estimate(const tune *t, const goal_algo_desc *d, double 
         if ((st = goal_graph_reset(g, r, p)) != GOAL_OK) break;
         done = goal_algo_build(g, d, NULL, 0, NULL, err);
         if (done < 0) st = (goal_status)done;
-        else {
-            double n = (double)goal_graph_count(g), times = r == 0 ? 1.0 : (double)(p - 1);
-            *actions += n * times;
-            *squares += n * n * times;
+        else if ((st = goal_compile(g, &s, err)) == GOAL_OK) {
+            double times = r == 0 ? 1.0 : (double)(p - 1);
+            *actions += (double)s.nactions * times;
+            *squares += (double)s.nindep * (double)s.nindep * times;
+            goal_schedule_free(&s);
         }
     }
     goal_graph_destroy(g);
@@ -243,7 +248,7 @@ static int tune_too_big(const tune *t, tune_job *j, const goal_algo_desc *d, dou
         snprintf(j->msg, sizeof j->msg, "its generator takes O(p) per rank (limit p = %d)", TUNE_MAX_SETS_P);
     else if (j->actions > TUNE_MAX_ACTIONS) snprintf(j->msg, sizeof j->msg, "about %.0f actions (limit %.0f)", j->actions, TUNE_MAX_ACTIONS);
     else if (squares > TUNE_MAX_SQUARES)
-        snprintf(j->msg, sizeof j->msg, "actions per rank squared sum to about %.3g (limit %.3g)", squares, TUNE_MAX_SQUARES);
+        snprintf(j->msg, sizeof j->msg, "independent actions per rank squared sum to about %.3g (limit %.3g)", squares, TUNE_MAX_SQUARES);
     else return 0;
     j->state = TUNE_SKIP;
     return 1;
@@ -304,11 +309,13 @@ static void tune_run(tune *t) {
 }
 
 /* ---- output ---------------------------------------------------------------------------- */
-/* The fastest finished job among jobs[first, end) (ties: the first), or -1. */
-static int tune_best(const tune *t, int first, int end) {
+/* The fastest finished job among jobs[first, end) (ties: the first), only default
+   parameters when plain, or -1. */
+static int tune_best(const tune *t, int first, int end, int plain) {
     int k, best = -1;
     for (k = first; k < end; k++)
-        if (t->job[k].state == TUNE_DONE && (best < 0 || t->job[k].time < t->job[best].time)) best = k;
+        if (t->job[k].state == TUNE_DONE && (!plain || t->cfg[t->job[k].cfg].plain) && (best < 0 || t->job[k].time < t->job[best].time))
+            best = k;
     return best;
 }
 /* The jobs of one (collective, size) are consecutive: the end of the group at first. */
@@ -318,11 +325,13 @@ static int tune_group_end(const tune *t, int first) {
     return k;
 }
 
+/* GOAL_MPI_ALGOS names algorithms without parameters (the drop-in runs them with the
+   defaults), so for --format env the winners come from the default configurations. */
 static void tune_mark_winners(tune *t) {
     int k, end, best;
     for (k = 0; k < t->njob; k = end) {
         end = tune_group_end(t, k);
-        if ((best = tune_best(t, k, end)) >= 0) t->job[best].win = 1;
+        if ((best = tune_best(t, k, end, t->env)) >= 0) t->job[best].win = 1;
     }
 }
 /* COLL SIZE ALGO TIME: the winners, or (--all) every configuration that was simulated. */
@@ -358,16 +367,16 @@ static void tune_print_env(const tune *t, FILE *f) {
     for (best = 0; best < t->njob; best++) {
         if (!t->job[best].win) continue;
         if (t->cfg[t->job[best].cfg].coll != coll) {
-            if (prev >= 0) fprintf(f, "%s;", t->cfg[prev].label);
+            if (prev >= 0) fprintf(f, "%s;", t->cfg[prev].algo);
             coll = t->cfg[t->job[best].cfg].coll;
             fprintf(f, "%s=", tune_colls[coll]);
         } else if (t->job[best].cfg != prev) {
-            fprintf(f, "%s:<=%llu,", t->cfg[prev].label, (unsigned long long)bound);
+            fprintf(f, "%s:<=%llu,", t->cfg[prev].algo, (unsigned long long)bound);
         }
         prev = t->job[best].cfg;
         bound = t->job[best].size;
     }
-    if (prev >= 0) fprintf(f, "%s", t->cfg[prev].label);
+    if (prev >= 0) fprintf(f, "%s", t->cfg[prev].algo);
     fputc('\n', f);
 }
 
