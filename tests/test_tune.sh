@@ -61,6 +61,12 @@ t "--format env has every collective" 0 "^10$" sh -c "tr ';' '\n' < $T/env | gre
 $GOAL tune -p 8 --sizes 8,1024,65536 --coll bcast,allreduce --svg $T/t.svg > /dev/null
 t "--svg is XML with 2 panels" 0 "^2$" python3 -c "import sys, xml.dom.minidom as m; d = m.parse('$T/t.svg'); print(sum(1 for x in d.getElementsByTagName('text') if ', p = 8' in x.firstChild.data))"
 
+# --params FILE (what goal-probe -o writes) gives the same table as the options.
+echo "-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536" > $T/params
+$GOAL tune -p 16 --coll allreduce --params $T/params > $T/a && $GOAL tune -p 16 --coll allreduce -L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536 > $T/b
+t "--params FILE equals the options" 0 "^" cmp $T/a $T/b
+t "fractional model: 12 allreduce lines" 0 "^12$" sh -c "grep -c '^allreduce ' $T/a"
+
 # Large worlds are skipped with a note; bad usage exits 2.
 t "p^2 worlds are skipped and said so" 0 "^# skipped alltoall_linear at p=4096 from size 8: about" $GOAL tune -p 4096 --coll alltoall --sizes 8
 t "-p missing exits 2" 2 "-p N is missing" $GOAL tune
