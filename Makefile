@@ -21,14 +21,21 @@ EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(filter-out examples/mpi_%,
 BENCHES  := $(patsubst bench/%.c,$(B)/bench/%,$(wildcard bench/*.c))
 FUZZERS  := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all run test test-full bench install clean deps fuzz check-asan check-tsan check-valgrind compile-tests
-all: $(B)/goal $(EXAMPLES)
+.PHONY: all run test test-full bench install uninstall clean deps fuzz check-asan check-tsan check-valgrind compile-tests
+all: $(B)/goal $(B)/goal.1 $(EXAMPLES)
 
 $(B)/goal: $(TOOL_OBJ)
 	$(CC) $(OPT) $^ -o $@ $(LDLIBS)
-$(B)/tools/%.o: tools/%.c tools/cli.h $(HEADERS) | $(B)/tools
-	$(CC) $(CFLAGS_ALL) -c $< -o $@
-$(B)/tests/%: tests/%.c tests/harness.h $(HEADERS) | $(B)/tests
+# The man page is printed from the same usage tables as goal --help (tools/goal.c).
+$(B)/goal.1: $(B)/goal
+	./$(B)/goal help --man >$@
+$(B)/tools/%.o: tools/%.c $(wildcard tools/*.h) $(HEADERS) | $(B)/tools
+	$(CC) $(CFLAGS_ALL) -I$(B)/tools -c $< -o $@
+# goal html's page (style and script, readable in tools/html_page.html) as C string lines.
+$(B)/tools/html_page.inc: tools/html_page.html | $(B)/tools
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n",/' $< > $@
+$(B)/tools/cli_html.o: $(B)/tools/html_page.inc
+$(B)/tests/%: tests/%.c tests/harness.h tools/algo_check.h $(HEADERS) | $(B)/tests
 	$(CC) $(CFLAGS_ALL) $< -o $@ $(LDLIBS)
 $(B)/examples/%: examples/%.c $(HEADERS) | $(B)/examples
 	$(CC) $(CFLAGS_ALL) $< -o $@ $(LDLIBS)
@@ -49,7 +56,8 @@ $(B)/tests/replay_%: tests/fuzz/%.c tests/fuzz/replay.c $(HEADERS) | $(B)/tests
 	$(CC) $(CFLAGS_ALL) -DFUZZ_REPLAY $< tests/fuzz/replay.c -o $@ $(LDLIBS)
 REPLAYS := $(patsubst %,$(B)/tests/replay_%,$(FUZZERS))
 
-run: deps all
+# The demo needs only a C compiler; what only the tests need is installed by make test.
+run: all
 	./$(B)/goal demo
 
 test: deps all $(TESTS) compile-tests $(REPLAYS)
@@ -62,6 +70,7 @@ test-full: all $(TESTS)
 bench: $(BENCHES) $(B)/goal
 	@for b in $(BENCHES); do echo "== $$b"; ./$$b || exit 1; done
 	@bench/instructions.sh $(B)
+	@bench/check.sh $(B)
 
 deps:
 	@tools/deps.sh
@@ -93,10 +102,19 @@ check-tsan:
 check-valgrind: $(TESTS)
 	@GOAL_VALGRIND=1 tests/run.sh $(foreach t,$(filter-out %_threads,$(TESTS)),"valgrind -q --error-exitcode=9 --leak-check=full --errors-for-leak-kinds=all $(t)")
 
+# make install [PREFIX=/usr/local] [DESTDIR=]: the headers, the goal tool, its man page and
+# goal.pc (pkg-config --cflags goal); make uninstall removes exactly those files.
+VERSION := $(shell sed -n 's/^\#define GOAL_VERSION_STRING "\(.*\)"$$/\1/p' goal.h)
+INSTALLED := $(addprefix include/,$(HEADERS)) bin/goal share/man/man1/goal.1 lib/pkgconfig/goal.pc
 install: all
-	mkdir -p $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin
+	mkdir -p $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	cp $(HEADERS) $(DESTDIR)$(PREFIX)/include/
 	cp $(B)/goal $(DESTDIR)$(PREFIX)/bin/
+	cp $(B)/goal.1 $(DESTDIR)$(PREFIX)/share/man/man1/
+	printf 'prefix=%s\nincludedir=$${prefix}/include\n\nName: goal\nDescription: %s\nVersion: %s\nCflags: -I$${includedir}\nLibs: -lpthread -lm\n' \
+	    '$(PREFIX)' 'GOAL schedules for collective operations (header-only C99)' '$(VERSION)' >$(DESTDIR)$(PREFIX)/lib/pkgconfig/goal.pc
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(PREFIX)/,$(INSTALLED))
 
 clean:
 	rm -rf build build-asan build-tsan

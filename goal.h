@@ -82,7 +82,9 @@
               a dependent is an action index; bit 31 set = released when this action
               starts (irequires), those come first. Parameters by kind and flags:
               send/recv: peer size [offset] [tag] [slot:16|cpu:8|nic:8]
-              exec:      op:8|type:8 [fn] slots(16|16) off1 size1 off2 size2
+              exec:      op:8|type:8 [fn] slots(16|16) off1 size1 off2 size2 (op: max 0,
+                         min 1, sum 2, prod 3, land..bxor 4..9, copy 10, user 11; type:
+                         class << 4 | log2 width; the enums differ, see GOAL__OP_CODE)
               calc:      cost [slot:16|cpu:8|nic:8]
               sizes, offsets and costs take 2 words when the WIDE flag is set.
      labels   optional: u32 x nactions string offsets (0xffffffff = none), then the strings
@@ -203,19 +205,21 @@ typedef struct goal_error {
 /* ---- actions ----------------------------------------------------------------------- */
 typedef enum goal_kind { GOAL_NOP = 0, GOAL_SEND = 1, GOAL_RECV = 2, GOAL_EXEC = 3, GOAL_CALC = 4 } goal_kind;
 
-#define GOAL_OP_LIST(X) X(MAX, "max") X(MIN, "min") X(SUM, "sum") X(PROD, "prod")          \
-    X(LAND, "land") X(LOR, "lor") X(LXOR, "lxor") X(BAND, "band") X(BOR, "bor")             \
-    X(BXOR, "bxor") X(COPY, "copy")
+/* Sum first: a zeroed op is sum (the binary schedule numbers ops as before, max = 0). */
+#define GOAL_OP_LIST(X) X(SUM, "sum") X(PROD, "prod") X(LAND, "land") X(LOR, "lor")          \
+    X(LXOR, "lxor") X(BAND, "band") X(BOR, "bor") X(BXOR, "bxor") X(COPY, "copy")           \
+    X(MAX, "max") X(MIN, "min")
 #define GOAL__OP_ENUM(name, text) GOAL_OP_##name,
 typedef enum goal_op { GOAL_OP_LIST(GOAL__OP_ENUM) GOAL_OP_USER, GOAL_OP_COUNT } goal_op;
 #undef GOAL__OP_ENUM
 
-/* A datatype is a class (high nibble) and log2 of its width in bytes (low nibble). Float8
-   and Float16 have names so that they can be rejected clearly. */
+/* A datatype is a class (high nibble) and log2 of its width in bytes with bit 1 flipped
+   (low nibble), so that a zeroed dtype is Int32 (the binary schedule stores the width
+   unflipped, as before). Float8 and Float16 have names so that they can be rejected clearly. */
 typedef enum goal_dtype {
-    GOAL_INT8 = 0x00, GOAL_INT16 = 0x01, GOAL_INT32 = 0x02, GOAL_INT64 = 0x03,
-    GOAL_UINT8 = 0x10, GOAL_UINT16 = 0x11, GOAL_UINT32 = 0x12, GOAL_UINT64 = 0x13,
-    GOAL_FLOAT8 = 0x20, GOAL_FLOAT16 = 0x21, GOAL_FLOAT32 = 0x22, GOAL_FLOAT64 = 0x23
+    GOAL_INT32 = 0x00, GOAL_INT64 = 0x01, GOAL_INT8 = 0x02, GOAL_INT16 = 0x03,
+    GOAL_UINT32 = 0x10, GOAL_UINT64 = 0x11, GOAL_UINT8 = 0x12, GOAL_UINT16 = 0x13,
+    GOAL_FLOAT32 = 0x20, GOAL_FLOAT64 = 0x21, GOAL_FLOAT8 = 0x22, GOAL_FLOAT16 = 0x23
 } goal_dtype;
 
 #define GOAL_ANY (-1)                 /* any source (recv peer), any tag */
@@ -236,8 +240,8 @@ typedef struct goal_action {          /* one action, as goal_graph_add takes it 
     uint8_t cpu, nic;  /* LogGOPSim resource indices; default 0 */
     goal_buf buf;      /* send/recv: the data; exec: buf1, which receives the result */
     goal_buf buf2;     /* exec: the second operand */
-    goal_op op;        /* exec: predefined op, or GOAL_OP_USER */
-    goal_dtype dtype;  /* exec with a predefined op */
+    goal_op op;        /* exec: predefined op, or GOAL_OP_USER; default (zero) sum */
+    goal_dtype dtype;  /* exec with a predefined op; default (zero) Int32 */
     uint32_t fn;       /* exec with GOAL_OP_USER: the user function id */
     uint64_t cost;     /* calc */
 } goal_action;
@@ -509,7 +513,7 @@ static const char *const goal__op_names[] = {
 };
 
 size_t goal_dtype_size(goal_dtype t) {
-    unsigned cls = (unsigned)t >> 4, lg = (unsigned)t & 15u;
+    unsigned cls = (unsigned)t >> 4, lg = ((unsigned)t & 15u) ^ 2u;   /* see goal_dtype */
     if (cls > 2 || lg > 3) return 0;
     return (size_t)1 << lg;
 }
@@ -518,7 +522,7 @@ const char *goal_dtype_name(goal_dtype t) {
         {"Int8", "Int16", "Int32", "Int64"}, {"UInt8", "UInt16", "UInt32", "UInt64"},
         {"Float8", "Float16", "Float32", "Float64"}};
     if (!goal_dtype_size(t)) return NULL;
-    return names[(unsigned)t >> 4][(unsigned)t & 15u];
+    return names[(unsigned)t >> 4][((unsigned)t & 15u) ^ 2u];
 }
 const char *goal_op_name(goal_op op) {
     return (unsigned)op < (unsigned)GOAL_OP_COUNT ? goal__op_names[op] : NULL;
@@ -533,6 +537,12 @@ goal_status goal_op_check(goal_op op, goal_dtype t) {
 }
 
 /* ---- >>> action encoding --------------------------------------------------------------- */
+/* The binary schedule numbers ops max 0, min 1, sum 2, prod 3, land .. bxor 4..9, copy 10,
+   user 11, and datatypes class << 4 | log2 width; the enums rotate the ops and flip bit 1
+   of the width so that zero is sum and Int32 (each mapping is its own small inverse). */
+#define GOAL__OP_CODE(op) ((unsigned)(op) < 11u ? ((unsigned)(op) + 2u) % 11u : (unsigned)(op))
+#define GOAL__OP_OF_CODE(c) ((goal_op)((c) < 11u ? ((c) + 9u) % 11u : (c)))
+#define GOAL__DTYPE_CODE(t) ((unsigned)(t) ^ 2u)
 /* head = kind:3 | flags:5 | nsrc:12 | ndeps:12; see BINARY SCHEDULE above. */
 #define GOAL__F_WIDE 0x08u   /* sizes, offsets and costs take two words */
 #define GOAL__F_OFF 0x10u    /* send/recv: offset word(s) present */
@@ -576,7 +586,7 @@ static uint32_t goal__encode(const goal_action *a, uint32_t *w0, uint32_t *nword
     case GOAL_EXEC:
         wide = (a->buf.size | a->buf.offset | a->buf2.size | a->buf2.offset) >> 32 != 0;
         f = wide ? GOAL__F_WIDE : 0;
-        *w++ = GOAL__LE32((uint32_t)a->op | (a->op == GOAL_OP_USER ? 0u : (uint32_t)a->dtype << 8));
+        *w++ = GOAL__LE32(GOAL__OP_CODE(a->op) | (a->op == GOAL_OP_USER ? 0u : GOAL__DTYPE_CODE(a->dtype) << 8));
         if (a->op == GOAL_OP_USER) *w++ = GOAL__LE32(a->fn);
         *w++ = GOAL__LE32(a->buf.slot | a->buf2.slot << 16);
         w = goal__put(w, a->buf.offset, wide); w = goal__put(w, a->buf.size, wide);
@@ -612,7 +622,8 @@ static const uint32_t *goal__decode(uint32_t head, const uint32_t *w, goal_actio
         break;
     case GOAL_EXEC:
         x = GOAL__LE32(*w); w++;
-        a->op = (goal_op)(x & 0xFFu); a->dtype = (goal_dtype)((x >> 8) & 0xFFu);
+        a->op = GOAL__OP_OF_CODE(x & 0xFFu);
+        a->dtype = a->op == GOAL_OP_USER ? (goal_dtype)0 : (goal_dtype)GOAL__DTYPE_CODE((x >> 8) & 0xFFu);
         if (a->op == GOAL_OP_USER) { a->fn = GOAL__LE32(*w); w++; }
         x = GOAL__LE32(*w); w++;
         a->buf.slot = x & 0xFFFFu; a->buf2.slot = x >> 16;
@@ -1421,7 +1432,7 @@ static uint32_t goal__param_len(uint32_t head, const uint32_t *w, uint32_t avail
         break;
     case GOAL_EXEC:
         if (avail < 1) return GOAL__NONE;
-        n = 2 + 4 * v + ((GOAL__LE32(w[0]) & 0xFFu) == GOAL_OP_USER);
+        n = 2 + 4 * v + ((GOAL__LE32(w[0]) & 0xFFu) == GOAL__OP_CODE(GOAL_OP_USER));
         break;
     case GOAL_CALC: n = v + !!(head & GOAL__F_LOC); break;
     default: n = 0;
@@ -2417,7 +2428,7 @@ static goal_status goal__pap_function(goal__rd *r, goal_action *a) {
                 size_t tl = strlen(types[i]), bl = strlen(bits[j]);
                 if (len + tl + bl == n && memcmp(id + len, types[i], tl) == 0 && memcmp(id + len + tl, bits[j], bl) == 0) {
                     a->op = (goal_op)k;
-                    a->dtype = (goal_dtype)(i << 4 | j);
+                    a->dtype = (goal_dtype)GOAL__DTYPE_CODE(i << 4 | j);
                     return GOAL_OK;
                 }
             }

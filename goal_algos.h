@@ -5,8 +5,8 @@
    #include "goal_algos.h"   (GOAL_ALL_IMPLEMENTATION works as well). Needs only goal.h's
    public API; goal.h's implementation must be compiled somewhere (GOAL_IMPLEMENTATION).
 
-   Sections: OVERVIEW · STEP BY STEP · ALGORITHMS · BUFFERS · ORDER OF REDUCTIONS ·
-             COMPOSING · ERRORS · LICENSE
+   Sections: OVERVIEW · STEP BY STEP · ALGORITHMS · LOCAL COPIES · BUFFERS ·
+             VECTOR COLLECTIVES · ORDER OF REDUCTIONS · COMPOSING · ERRORS · LICENSE
 
    OVERVIEW
    --------
@@ -21,7 +21,7 @@
    STEP BY STEP
    ------------
      goal_algo_desc d = {0};
-     d.algo = "allreduce_recdoub"; d.count = 1024; d.dtype = GOAL_INT32; d.op = GOAL_OP_SUM;
+     d.algo = "allreduce_recdoub"; d.count = 1024;   // zero dtype and op: Int32, sum
      goal_world *w; goal_error err;
      if (goal_algo_world(&w, &d, 12, &err) != GOAL_OK) puts(err.msg);
      ... run it with goal_sched.h's goal_world_run: slot 0 = input, slot 1 = output ...
@@ -70,9 +70,48 @@
    reduce_scatter_ring    ring reduce-scatter of p blocks of `count` elements
    scan_linear            inclusive prefix along the ranks
    exscan_linear          exclusive prefix along the ranks
+   gatherv_linear         gather_linear with per-rank counts and displacements (MPI_Gatherv)
+   gatherv_binomial       binomial tree gather of per-rank counts; subtrees are packed in
+                          scratch; the root receives a subtree straight into OUT when its
+                          blocks are contiguous there in order, else stages and unpacks it
+   scatterv_linear        scatter_linear with per-rank counts and displacements
+   allgatherv_ring        allgather_ring with per-rank counts and displacements
+   alltoallv_pairwise     alltoall_pairwise with per-rank send and receive counts
+   reduce_scatterv_ring   ring reduce-scatter of blocks of per-rank sizes (MPI_Reduce_scatter):
+                          each step reduces the arriving partial block into itself with this
+                          rank's input block, so nothing is copied
    `nway` (default 1) is used by the dissemination algorithms; `segment` (bytes, default 1024,
    rounded down to whole elements, at least one) by the chains. Every algorithm sends its
    messages also for count 0 (empty messages), so the structure does not depend on the size.
+
+   LOCAL COPIES   (bytes per rank moved by exec copy actions, `goal stats` column `copy`)
+   ------------
+   Data is sent straight from IN and received straight into OUT wherever MPI's block layout
+   allows; a copy is left only where the algorithm needs one. n = count * element size.
+     bcast_*, barrier_*        0
+     gather_linear, scatter_linear      n at the root (its own block, IN <-> OUT), else 0
+     gather_binomial, scatter_binomial  n at the root and at inner ranks (their own block
+                               into / out of the subtree sent as one message), 0 at leaves;
+                               a root's subtree that wraps past rank p-1 goes as two
+                               messages instead of being staged
+     allgather_ring            n (own block into OUT)
+     allgather_recdoub         n at ranks < 2^floor(log2 p), else 0
+     allgather_bruck           n at rank 0, (p+1)n elsewhere (the final rotation)
+     alltoall_linear, alltoall_pairwise   n (own block)
+     alltoall_bruck            2pn + 2n * sum over rounds k of |{j < p: bit k of j set}|
+                               (rotations in and out, packing and unpacking every round)
+     gatherv_linear, scatterv_linear    counts[root] elements at the root, else 0
+     gatherv_binomial          counts[rank] at the root and inner ranks, plus at the root
+                               every subtree whose blocks are not contiguous in order in OUT
+                               (with packed displacements: none when the root is 0, else
+                               the one subtree that wraps past rank p-1)
+     allgatherv_ring           counts[rank] elements; alltoallv_pairwise: its own block
+     reduce_scatterv_ring      0 (counts[0] when p = 1)
+   The reductions (not yet reworked): reduce_binomial n at inner ranks and the reducing
+   rank; reduce_chain n except at the chain's end (n when p = 1); reduce_aspen n at the
+   participants not folded away; allreduce_recdoub n at ranks < 2^floor(log2 p);
+   allreduce_dissemination ceil(log_{nway+1} p) n (n when p = 1); allreduce_ring n;
+   reduce_scatter_ring (p+1)n; scan_linear n at rank 0; exscan_linear n at ranks 1..p-2.
 
    BUFFERS
    -------
@@ -91,6 +130,41 @@
      reduce_scatter_ring   IN p*n; OUT n: block `rank` of the elementwise reduction
      barrier_*             no data: empty messages
    reduce_aspen: ranks in P read IN, ranks in R write OUT; others take no part.
+
+   VECTOR COLLECTIVES
+   ------------------
+   gatherv_*, scatterv_*, allgatherv_*, alltoallv_* and reduce_scatterv_* take MPI's arrays
+   as they are: int, in elements of dtype, displacements counted from in_offset (IN) or
+   out_offset (OUT); blocks may lie in any order and leave gaps (gaps are not written), but
+   the blocks of an output must not overlap (not checked). displs NULL = packed in rank
+   order (block i starts after blocks 0..i-1); counts NULL = every block `count` elements.
+     gatherv_*          counts, displs = MPI_Gatherv's recvcounts, displs: OUT at the root;
+                        IN holds counts[rank] elements
+     scatterv_*         counts, displs = MPI_Scatterv's sendcounts, displs: IN at the root;
+                        OUT receives counts[rank] elements
+     allgatherv_*       counts, displs = MPI_Allgatherv's recvcounts, displs: OUT; IN holds
+                        counts[rank] elements
+     reduce_scatterv_*  counts = MPI_Reduce_scatter's recvcounts (displs NULL: IN packed, as
+                        MPI has it); OUT receives counts[rank] reduced elements
+     alltoallv_*        counts, displs = MPI_Alltoallv's sendcounts, sdispls (IN);
+                        recv_counts, recv_displs = its recvcounts, rdispls (OUT)
+   What each rank reads (so what an MPI binding must pass, where MPI leaves arrays unset):
+   gatherv_linear and scatterv_linear read only counts[rank] at a non-root: pass MPI's
+   sendcount (recvcount) as `count` with counts = NULL there. gatherv_binomial reads the
+   counts of its subtree on every rank (MPI gives recvcounts to the root only, so a binding
+   must make them known first) and displs at the root. allgatherv_ring and
+   reduce_scatterv_ring read all counts on every rank (MPI gives them all), displs are
+   local. alltoallv_pairwise reads this rank's four arrays; sendcounts[rank] must equal
+   recvcounts[rank]. Since displacements are local, ranks may lay out their buffers
+   differently.
+   For example MPI_Gatherv(sendbuf, sc, MPI_INT, recvbuf, rcounts, displs, MPI_INT, root, comm):
+     d.algo = "gatherv_linear"; d.dtype = GOAL_INT32; d.root = root;
+     if (rank == root) { d.counts = rcounts; d.displs = displs; } else d.count = sc;
+     goal_mpi_algo_run(m, &d, sendbuf, recvbuf);        (goal_mpi.h)
+   One desc for every rank (goal_algo_world, `goal gen`): set counts_matrix = 1 for
+   alltoallv; then counts is the p x p matrix, row i = rank i's sendcounts (so column j =
+   rank j's recvcounts), recv_counts stays NULL, and displs / recv_displs, when given, are
+   p x p as well (row i = rank i's sdispls / rdispls).
 
    ORDER OF REDUCTIONS
    -------------------
@@ -129,6 +203,8 @@
    Bad parameters give a negative goal_status and a message in the goal_error (may be
    NULL), never a crash: p <= 0, root or receivers or participants out of range, duplicate
    participants or receivers, empty P or R, nway < 0 (0 = default 1), an unknown algorithm,
+   a negative count or displacement, counts_matrix or recv_counts where they do not apply,
+   an alltoallv rank whose own send and receive counts differ,
    an op undefined on the dtype, a noncommutative op where the algorithm cannot keep the
    order, sizes that overflow. A graph error (out of memory) comes back as its status.
 
@@ -152,6 +228,7 @@ extern "C" {
 #define GOAL_ALGO_SEGMENTED 0x08u /* takes a segment size */
 #define GOAL_ALGO_NWAY 0x10u     /* takes nway */
 #define GOAL_ALGO_SETS 0x20u     /* takes participants and receivers */
+#define GOAL_ALGO_VECTOR 0x100u  /* takes per-rank counts and displacements */
 
 typedef struct goal_algo_info {
     const char *name;            /* canonical: "bcast_binomial" */
@@ -163,8 +240,8 @@ typedef struct goal_algo_desc {  /* zero-initialise, then set what differs */
     const char *algo;            /* canonical name (required) */
     int root;                    /* default 0 */
     uint64_t count;              /* elements per block; default 0 (empty messages) */
-    goal_dtype dtype;            /* default GOAL_INT8 (so count is bytes) */
-    goal_op op;                  /* default GOAL_OP_MAX (the enum's zero): set it */
+    goal_dtype dtype;            /* default GOAL_INT32 (the enum's zero) */
+    goal_op op;                  /* default GOAL_OP_SUM (the enum's zero) */
     uint32_t fn;                 /* user function id when op == GOAL_OP_USER */
     int noncommutative;          /* 1: apply op in rank order (see ORDER OF REDUCTIONS) */
     int nway;                    /* dissemination fan-out; default 1 */
@@ -178,6 +255,12 @@ typedef struct goal_algo_desc {  /* zero-initialise, then set what differs */
     uint32_t in_slot, out_slot;
     uint64_t in_offset, out_offset, scratch_offset;
     goal_allocator alloc;        /* for temporary memory while building */
+    /* Vector collectives (*v_*): MPI's arrays, passed straight through (VECTOR COLLECTIVES) */
+    const int *counts;           /* p elements per block; NULL = `count` each */
+    const int *displs;           /* p displacements in elements; NULL = packed in rank order */
+    const int *recv_counts;      /* alltoallv: recvcounts (counts = sendcounts); NULL = `count` each */
+    const int *recv_displs;      /* alltoallv: rdispls (displs = sdispls); NULL = packed */
+    int counts_matrix;           /* alltoallv, one desc for all ranks: counts is p x p, row i = rank i's */
 } goal_algo_desc;
 
 typedef struct goal_algo_part {  /* what goal_algo_build reports */
@@ -230,6 +313,9 @@ typedef struct goal__algo {
     size_t ucap;
     goal_allocator alloc;
     goal_status st;                /* first failure of a helper */
+    const uint64_t *ic, *io, *oc, *oo; /* vector collectives: bytes and offsets of IN's and
+                                      OUT's p blocks (NULL otherwise); see goal__algo_vec_init */
+    uint64_t *vmem;
 } goal__algo;
 
 static void *goal__algo_malloc(size_t n, void *u) { (void)u; return malloc(n); }
@@ -330,6 +416,17 @@ static goal_buf goal__algo_at(goal_buf base, uint64_t off, uint64_t size) {
     return goal_buffer(base.slot, base.offset + off, size);
 }
 static goal_buf goal__algo_blk(const goal__algo *c, goal_buf base, uint64_t i) { return goal__algo_at(base, i * c->n, c->n); }
+/* Block i of IN / OUT where they hold one block per rank: n bytes each, or the vector
+   collective's layout. own_in / own_out: this rank's single block (gather's IN, scatter's
+   OUT), which a vector collective sizes as counts[rank]. */
+static goal_buf goal__algo_iblk(const goal__algo *c, int i) {
+    return c->ic ? goal__algo_at(c->in, c->io[i], c->ic[i]) : goal__algo_blk(c, c->in, (uint64_t)i);
+}
+static goal_buf goal__algo_oblk(const goal__algo *c, int i) {
+    return c->oc ? goal__algo_at(c->out, c->oo[i], c->oc[i]) : goal__algo_blk(c, c->out, (uint64_t)i);
+}
+static goal_buf goal__algo_own_in(const goal__algo *c) { return c->ic ? goal__algo_iblk(c, c->rank) : c->in; }
+static goal_buf goal__algo_own_out(const goal__algo *c) { return c->oc ? goal__algo_oblk(c, c->rank) : c->out; }
 static goal_buf goal__algo_scratch(goal__algo *c, uint64_t size) {
     goal_buf b = goal_buffer(GOAL_SLOT_SCRATCH, c->scratch, size);
     c->scratch += size;
@@ -780,22 +877,23 @@ static void goal__algo_barrier_linear(goal__algo *c) {
 }
 
 /* ---- >>> gather and scatter ------------------------------------------------------------------- */
+/* Also gatherv_linear and scatterv_linear: the blocks come from the layout. */
 static void goal__algo_gather_linear(goal__algo *c) {
     int i;
-    if (c->rank != c->root) { goal__algo_send(c, c->in, c->root, -1); return; }
-    goal__algo_copy(c, goal__algo_blk(c, c->out, (uint64_t)c->rank), c->in, -1);
+    if (c->rank != c->root) { goal__algo_send(c, goal__algo_own_in(c), c->root, -1); return; }
+    goal__algo_copy(c, goal__algo_oblk(c, c->rank), goal__algo_own_in(c), -1);
     for (i = 1; i < c->p; i++) {
         int r = goal__algo_rank_of(c, i);
-        goal__algo_recv(c, goal__algo_blk(c, c->out, (uint64_t)r), r, -1);
+        goal__algo_recv(c, goal__algo_oblk(c, r), r, -1);
     }
 }
 static void goal__algo_scatter_linear(goal__algo *c) {
     int i;
-    if (c->rank != c->root) { goal__algo_recv(c, c->out, c->root, -1); return; }
-    goal__algo_copy(c, c->out, goal__algo_blk(c, c->in, (uint64_t)c->rank), -1);
+    if (c->rank != c->root) { goal__algo_recv(c, goal__algo_own_out(c), c->root, -1); return; }
+    goal__algo_copy(c, goal__algo_own_out(c), goal__algo_iblk(c, c->rank), -1);
     for (i = 1; i < c->p; i++) {
         int r = goal__algo_rank_of(c, i);
-        goal__algo_send(c, goal__algo_blk(c, c->in, (uint64_t)r), r, -1);
+        goal__algo_send(c, goal__algo_iblk(c, r), r, -1);
     }
 }
 
@@ -810,50 +908,69 @@ static int32_t goal__algo_rotate(goal__algo *c, goal_buf ranks, goal_buf pos, in
     return goal__algo_join(c, a, b);
 }
 
-/* Binomial gather: v collects its subtree [v, v + size) in position order and sends it up
-   as one message. The root works in OUT directly when it is rank 0. */
-static void goal__algo_gather_binomial(goal__algo *c) {
-    int parent, child[32], nc = goal__algo_binomial(c->v, c->p, &parent, child), k;
-    goal_buf buf = c->in;
-    goal__algo_joiner j = {-1, 0};
-    if (nc > 0 || c->v == 0) {
-        buf = c->v == 0 && c->root == 0 ? c->out : goal__algo_scratch(c, (uint64_t)goal__algo_subtree(c->v, c->p) * c->n);
-        goal__algo_join_add(c, &j, goal__algo_copy(c, goal__algo_blk(c, buf, 0), c->in, -1));
+/* Sends (or receives) the subtree of position v, cnt blocks, between v and its parent pv.
+   Below the root the blocks are in position order in buf from v on: one message. The root
+   holds them in rank order in IN / OUT, so a subtree that wraps past rank p-1 travels as two
+   messages, cut where the rank order wraps (position p - root): the root sends from IN and
+   receives into OUT directly, nothing is staged. Returns the action after which both are
+   done (at the root, which waits for neither, just the last). */
+static int32_t goal__algo_subtree_msg(goal__algo *c, int is_send, goal_buf buf, int v, int cnt, int pv, int32_t dep) {
+    long long split = (long long)c->p - c->root, end = (long long)v + cnt;
+    long long cut = pv == 0 && v < split && end > split ? split : end, lo = v, hi = cut;
+    int at_root = c->v == 0, peer = goal__algo_rank_of(c, c->v == pv ? v : pv);
+    int32_t first = -1, id = -1;
+    while (lo < end) {
+        uint64_t off = (uint64_t)(at_root ? goal__algo_rank_of(c, lo) : lo - v) * c->n;
+        goal_buf b = goal__algo_at(buf, off, (uint64_t)(hi - lo) * c->n);
+        id = is_send ? goal__algo_send(c, b, peer, dep) : goal__algo_recv(c, b, peer, dep);
+        if (first < 0) first = id;
+        else goal__algo_order(c, id, first);   /* the two pieces match in order */
+        lo = hi;
+        hi = end;
     }
-    for (k = 0; k < nc; k++) {
-        goal_buf b = goal__algo_at(buf, (uint64_t)(child[k] - c->v) * c->n, (uint64_t)goal__algo_subtree(child[k], c->p) * c->n);
-        goal__algo_join_add(c, &j, goal__algo_recv(c, b, goal__algo_rank_of(c, child[k]), -1));
-    }
-    if (parent >= 0)
-        goal__algo_send(c, goal__algo_at(buf, 0, (uint64_t)goal__algo_subtree(c->v, c->p) * c->n), goal__algo_rank_of(c, parent), j.id);
-    else if (c->root != 0)
-        goal__algo_rotate(c, c->out, buf, c->root, 1, j.id);
+    return first == id || at_root ? id : goal__algo_join(c, first, id);
 }
 
-/* Binomial scatter, the reverse: the largest subtree is served first. */
+/* Binomial gather: v collects its subtree [v, v + size) in position order (inner ranks in
+   scratch, after copying their own block there) and sends it up; the root receives every
+   subtree straight into OUT. */
+static void goal__algo_gather_binomial(goal__algo *c) {
+    int parent, child[32], nc = goal__algo_binomial(c->v, c->p, &parent, child), k, root = c->v == 0;
+    goal_buf buf = root ? c->out : c->in;
+    goal__algo_joiner j = {-1, 0};
+    if (root) goal__algo_copy(c, goal__algo_blk(c, c->out, (uint64_t)c->rank), c->in, -1);
+    else if (nc > 0) {
+        buf = goal__algo_scratch(c, (uint64_t)goal__algo_subtree(c->v, c->p) * c->n);
+        goal__algo_join_add(c, &j, goal__algo_copy(c, goal__algo_blk(c, buf, 0), c->in, -1));
+    }
+    for (k = 0; k < nc; k++) {   /* the root waits for nothing: its receives are sinks */
+        goal_buf b = root ? buf : goal__algo_at(buf, (uint64_t)(child[k] - c->v) * c->n, 0);
+        int32_t r = goal__algo_subtree_msg(c, 0, b, child[k], goal__algo_subtree(child[k], c->p), c->v, -1);
+        if (!root) goal__algo_join_add(c, &j, r);
+    }
+    if (!root) goal__algo_subtree_msg(c, 1, buf, c->v, goal__algo_subtree(c->v, c->p), parent, j.id);
+}
+
+/* Binomial scatter, the reverse: the root sends every subtree straight from IN, the largest
+   first; a leaf receives straight into OUT, an inner rank into scratch. */
 static void goal__algo_scatter_binomial(goal__algo *c) {
-    int parent, child[32], nc = goal__algo_binomial(c->v, c->p, &parent, child), k;
-    uint64_t size = (uint64_t)goal__algo_subtree(c->v, c->p) * c->n;
-    goal_buf buf = c->in;
-    int32_t ready = -1;
-    if (c->v == 0 && c->root != 0) {
-        buf = goal__algo_scratch(c, size);
-        ready = goal__algo_rotate(c, c->in, buf, c->root, 0, -1);
-    } else if (c->v != 0) {
-        buf = nc > 0 ? goal__algo_scratch(c, size) : c->out;
-        ready = goal__algo_recv(c, goal__algo_at(buf, 0, size), goal__algo_rank_of(c, parent), -1);
-    }
+    int parent, child[32], nc = goal__algo_binomial(c->v, c->p, &parent, child), k, root = c->v == 0;
+    goal_buf buf = root ? c->in : nc > 0 ? goal__algo_scratch(c, (uint64_t)goal__algo_subtree(c->v, c->p) * c->n) : c->out;
+    int32_t ready = root ? -1 : goal__algo_subtree_msg(c, 0, buf, c->v, goal__algo_subtree(c->v, c->p), parent, -1);
     for (k = nc - 1; k >= 0; k--) {
-        goal_buf b = goal__algo_at(buf, (uint64_t)(child[k] - c->v) * c->n, (uint64_t)goal__algo_subtree(child[k], c->p) * c->n);
-        goal__algo_send(c, b, goal__algo_rank_of(c, child[k]), ready);
+        goal_buf b = root ? buf : goal__algo_at(buf, (uint64_t)(child[k] - c->v) * c->n, 0);
+        goal__algo_subtree_msg(c, 1, b, child[k], goal__algo_subtree(child[k], c->p), c->v, ready);
     }
-    if (nc > 0 || c->v == 0) goal__algo_copy(c, c->out, goal__algo_blk(c, buf, 0), ready);
+    if (root) goal__algo_copy(c, c->out, goal__algo_blk(c, c->in, (uint64_t)c->rank), -1);
+    else if (nc > 0) goal__algo_copy(c, c->out, goal__algo_blk(c, buf, 0), ready);
 }
 
 /* ---- >>> rings --------------------------------------------------------------------------------- */
 /* p blocks of a buffer: block i holds base + (i < rem) elements. */
 typedef struct goal__algo_blocks { uint64_t base, rem; } goal__algo_blocks;
+/* L NULL: the vector collective's OUT blocks (allgatherv). */
 static goal_buf goal__algo_block(const goal__algo *c, goal_buf b, const goal__algo_blocks *L, int i) {
+    if (!L) return goal__algo_at(b, c->oo[i], c->oc[i]);
     uint64_t k = (uint64_t)i, first = k * L->base + (k < L->rem ? k : L->rem);
     return goal__algo_at(b, first * c->es, (L->base + (k < L->rem)) * c->es);
 }
@@ -899,10 +1016,11 @@ static int32_t goal__algo_ring_ag(goal__algo *c, goal_buf W, const goal__algo_bl
     return goal__algo_join(c, r, prevs);
 }
 
+/* Also allgatherv_ring, on the vector layout. */
 static void goal__algo_allgather_ring(goal__algo *c) {
     goal__algo_blocks L;
     L.base = c->count; L.rem = 0;
-    goal__algo_ring_ag(c, c->out, &L, goal__algo_copy(c, goal__algo_blk(c, c->out, (uint64_t)c->rank), c->in, -1));
+    goal__algo_ring_ag(c, c->out, c->oc ? NULL : &L, goal__algo_copy(c, goal__algo_oblk(c, c->rank), goal__algo_own_in(c), -1));
 }
 static void goal__algo_reduce_scatter_ring(goal__algo *c) {
     goal__algo_blocks L;
@@ -983,13 +1101,14 @@ static void goal__algo_alltoall_linear(goal__algo *c) {
         goal__algo_recv(c, goal__algo_blk(c, c->out, (uint64_t)from), from, -1);
     }
 }
+/* Also alltoallv_pairwise, on the vector layout. */
 static void goal__algo_alltoall_pairwise(goal__algo *c) {
     int k;
-    int32_t step = goal__algo_copy(c, goal__algo_blk(c, c->out, (uint64_t)c->rank), goal__algo_blk(c, c->in, (uint64_t)c->rank), -1);
+    int32_t step = goal__algo_copy(c, goal__algo_oblk(c, c->rank), goal__algo_iblk(c, c->rank), -1);
     for (k = 1; k < c->p; k++) {
         int to = goal__algo_mod(c->rank + k, c->p), from = goal__algo_mod(c->rank - k, c->p);
-        int32_t s = goal__algo_send(c, goal__algo_blk(c, c->in, (uint64_t)to), to, step);
-        step = goal__algo_join(c, s, goal__algo_recv(c, goal__algo_blk(c, c->out, (uint64_t)from), from, step));
+        int32_t s = goal__algo_send(c, goal__algo_iblk(c, to), to, step);
+        step = goal__algo_join(c, s, goal__algo_recv(c, goal__algo_oblk(c, from), from, step));
     }
 }
 
@@ -1039,6 +1158,96 @@ static void goal__algo_exscan_linear(goal__algo *c) {
     if (c->rank + 1 < c->p) goal__algo_send(c, next, c->rank + 1, last);
 }
 
+/* ---- >>> vector collectives ------------------------------------------------------------------------ */
+/* Bytes of positions [v, v + cnt) in the vector layout of OUT. */
+static uint64_t goal__algo_vspan(const goal__algo *c, int v, int cnt) {
+    uint64_t b = 0;
+    int u;
+    for (u = v; u < v + cnt; u++) b += c->oc[goal__algo_rank_of(c, u)];
+    return b;
+}
+/* 1 when the blocks of positions [v, v + cnt) follow each other in OUT in position order
+   (empty blocks may be anywhere); *start: where the first byte goes. */
+static int goal__algo_vrun(const goal__algo *c, int v, int cnt, uint64_t *start) {
+    uint64_t next = 0;
+    int u, have = 0;
+    *start = 0;
+    for (u = v; u < v + cnt; u++) {
+        int r = goal__algo_rank_of(c, u);
+        if (!c->oc[r]) continue;
+        if (have && c->oo[r] != next) return 0;
+        if (!have) *start = c->oo[r];
+        have = 1;
+        next = c->oo[r] + c->oc[r];
+    }
+    return 1;
+}
+
+/* The root receives each child's packed subtree straight into OUT when its blocks are
+   contiguous there in order, else into scratch, and unpacks it block by block. */
+static void goal__algo_gatherv_root(goal__algo *c, const int *child, int nc) {
+    int k, u;
+    goal__algo_copy(c, goal__algo_oblk(c, c->rank), goal__algo_own_in(c), -1);
+    for (k = 0; k < nc; k++) {
+        int cnt = goal__algo_subtree(child[k], c->p), from = goal__algo_rank_of(c, child[k]);
+        uint64_t size = goal__algo_vspan(c, child[k], cnt), start, off = 0;
+        goal_buf tmp;
+        int32_t r;
+        if (goal__algo_vrun(c, child[k], cnt, &start)) { goal__algo_recv(c, goal__algo_at(c->out, start, size), from, -1); continue; }
+        tmp = goal__algo_scratch(c, size);
+        r = goal__algo_recv(c, tmp, from, -1);
+        for (u = child[k]; u < child[k] + cnt; u++) {
+            goal_buf b = goal__algo_oblk(c, goal__algo_rank_of(c, u));
+            goal__algo_copy(c, b, goal__algo_at(tmp, off, b.size), r);
+            off += b.size;
+        }
+    }
+}
+/* Binomial gatherv: as gather_binomial, with subtrees packed by their counts. */
+static void goal__algo_gatherv_binomial(goal__algo *c) {
+    int parent, child[32], nc = goal__algo_binomial(c->v, c->p, &parent, child), k;
+    goal_buf mine = goal__algo_own_in(c), buf = mine;
+    goal__algo_joiner j = {-1, 0};
+    if (c->v == 0) { goal__algo_gatherv_root(c, child, nc); return; }
+    if (nc > 0) {
+        buf = goal__algo_scratch(c, goal__algo_vspan(c, c->v, goal__algo_subtree(c->v, c->p)));
+        goal__algo_join_add(c, &j, goal__algo_copy(c, goal__algo_at(buf, 0, mine.size), mine, -1));
+    }
+    for (k = 0; k < nc; k++) {
+        goal_buf b = goal__algo_at(buf, goal__algo_vspan(c, c->v, child[k] - c->v),
+                                   goal__algo_vspan(c, child[k], goal__algo_subtree(child[k], c->p)));
+        goal__algo_join_add(c, &j, goal__algo_recv(c, b, goal__algo_rank_of(c, child[k]), -1));
+    }
+    goal__algo_send(c, buf, goal__algo_rank_of(c, parent), j.id);
+}
+
+/* Ring reduce-scatter of blocks of any size: in step s rank r sends its partial block
+   r-s-1 (step 0: straight from IN) to the right and receives partial block r-s-2 from the
+   left, into which it reduces its own input block; the last one arrives in OUT. Three
+   receive buffers rotate: a buffer is reused once the send of what it held is done. */
+static void goal__algo_reduce_scatterv_ring(goal__algo *c) {
+    int right = goal__algo_mod(c->rank + 1, c->p), left = goal__algo_mod(c->rank - 1, c->p), s, i;
+    uint64_t big = 0;
+    goal_buf tmp[3];
+    int32_t acc = -1, prevs = -1, prevr = -1, sent[3] = {-1, -1, -1};
+    if (c->p == 1) { goal__algo_copy(c, goal__algo_own_out(c), goal__algo_iblk(c, 0), -1); return; }
+    for (i = 0; i < c->p; i++) if (c->ic[i] > big) big = c->ic[i];
+    for (i = 0; i < 3; i++) tmp[i] = goal__algo_scratch(c, big);
+    for (s = 0; s < c->p - 1; s++) {
+        int sb = goal__algo_mod(c->rank - s - 1, c->p), rb = goal__algo_mod(c->rank - s - 2, c->p);
+        goal_buf src = s == 0 ? goal__algo_iblk(c, sb) : goal__algo_at(tmp[(s - 1) % 3], 0, c->ic[sb]);
+        goal_buf dst = s == c->p - 2 ? goal__algo_own_out(c) : goal__algo_at(tmp[s % 3], 0, c->ic[rb]);
+        int32_t snd = goal__algo_send(c, src, right, acc), r;
+        goal__algo_dep(c, snd, prevs);       /* one send at a time */
+        if (s > 0) sent[(s - 1) % 3] = snd;
+        r = goal__algo_recv(c, dst, left, sent[s % 3]);
+        goal__algo_order(c, r, prevr);
+        acc = goal__algo_reduce(c, dst, goal__algo_iblk(c, rb), r);
+        prevs = snd;
+        prevr = r;
+    }
+}
+
 /* ---- >>> the table ------------------------------------------------------------------------------ */
 typedef void (*goal__algo_fn)(goal__algo *c);
 typedef struct goal__algo_entry { goal_algo_info info; goal__algo_fn fn; } goal__algo_entry;
@@ -1046,6 +1255,7 @@ typedef struct goal__algo_entry { goal_algo_info info; goal__algo_fn fn; } goal_
 #define GOAL__R GOAL_ALGO_ROOTED
 #define GOAL__X GOAL_ALGO_REDUCES
 #define GOAL__O GOAL_ALGO_ORDERED
+#define GOAL__V GOAL_ALGO_VECTOR
 static const goal__algo_entry goal__algo_table[] = {
     {{"bcast_binomial", "binomial tree broadcast (GOAL paper, Listing 2)", GOAL__R}, goal__algo_bcast_binomial},
     {{"reduce_binomial", "binomial tree reduce: receive, reduce, send", GOAL__R | GOAL__X | GOAL__O}, goal__algo_reduce_binomial},
@@ -1072,10 +1282,18 @@ static const goal__algo_entry goal__algo_table[] = {
     {{"exscan_linear", "exclusive prefix reduction along the ranks", GOAL__X | GOAL__O}, goal__algo_exscan_linear},
     {{"barrier_linear", "everyone to the root, the root to everyone", GOAL__R}, goal__algo_barrier_linear},
     {{"bcast_doublering", "the data travels the ring both ways (Schedgen)", GOAL__R}, goal__algo_bcast_doublering},
+    /* vector collectives (per-rank counts and displacements) */
+    {{"gatherv_linear", "every rank sends its block of counts[rank] to the root", GOAL__R | GOAL__V}, goal__algo_gather_linear},
+    {{"gatherv_binomial", "binomial tree gatherv, subtrees packed", GOAL__R | GOAL__V}, goal__algo_gatherv_binomial},
+    {{"scatterv_linear", "the root sends each rank its block of counts[rank]", GOAL__R | GOAL__V}, goal__algo_scatter_linear},
+    {{"allgatherv_ring", "ring allgatherv, p-1 steps", GOAL__V}, goal__algo_allgather_ring},
+    {{"alltoallv_pairwise", "pairwise exchange of per-pair counts, p-1 steps", GOAL__V}, goal__algo_alltoall_pairwise},
+    {{"reduce_scatterv_ring", "ring reduce-scatter of per-rank counts, no copies", GOAL__X | GOAL__V}, goal__algo_reduce_scatterv_ring},
 };
 #undef GOAL__R
 #undef GOAL__X
 #undef GOAL__O
+#undef GOAL__V
 #define GOAL__ALGO_COUNT ((int)(sizeof goal__algo_table / sizeof goal__algo_table[0]))
 
 static const goal__algo_entry *goal__algo_entry_of(const char *name) {
@@ -1131,6 +1349,33 @@ static goal_status goal__algo_check_op(const goal_algo_desc *d, const goal__algo
     return GOAL_OK;
 }
 
+/* An array of the desc: no negative entry; counts (sum = 1) must add up to a size. */
+static goal_status goal__algo_check_ints(const goal_algo_desc *d, const int *a, size_t n, const char *what, int sum,
+                                         goal_error *err) {
+    uint64_t total = 0, limit = GOAL_SIZE_MAX / 8 / goal_dtype_size(d->dtype);
+    size_t i;
+    for (i = 0; a && i < n; i++) {
+        if (a[i] < 0) return goal__algo_fail(err, GOAL_ERR_ARG, "%s: %s[%lu] = %d is negative", d->algo, what, (unsigned long)i, a[i]);
+        total += (uint64_t)a[i];
+    }
+    if (sum && total > limit) return goal__algo_fail(err, GOAL_ERR_SIZE, "%s: %s add up to too many bytes", d->algo, what);
+    return GOAL_OK;
+}
+/* The arrays of a vector collective (VECTOR COLLECTIVES). */
+static goal_status goal__algo_check_vector(const goal_algo_desc *d, int p, goal_error *err) {
+    int a2a = strncmp(d->algo, "alltoallv_", 10) == 0;
+    size_t n = (size_t)p * (d->counts_matrix ? (size_t)p : 1);
+    goal_status st;
+    if (!a2a && (d->counts_matrix || d->recv_counts || d->recv_displs))
+        return goal__algo_fail(err, GOAL_ERR_ARG, "%s: counts_matrix, recv_counts and recv_displs are for alltoallv only", d->algo);
+    if (d->counts_matrix && (!d->counts || d->recv_counts))
+        return goal__algo_fail(err, GOAL_ERR_ARG, "%s: counts_matrix takes the p x p matrix in counts and no recv_counts", d->algo);
+    if ((st = goal__algo_check_ints(d, d->counts, n, "counts", 1, err)) != GOAL_OK) return st;
+    if ((st = goal__algo_check_ints(d, d->displs, n, "displs", 0, err)) != GOAL_OK) return st;
+    if ((st = goal__algo_check_ints(d, d->recv_counts, (size_t)p, "recv_counts", 1, err)) != GOAL_OK) return st;
+    return goal__algo_check_ints(d, d->recv_displs, n, "recv_displs", 0, err);
+}
+
 goal_status goal_algo_check(const goal_algo_desc *d, int p, goal_error *err) {
     const goal__algo_entry *e = d ? goal__algo_entry_of(d->algo) : NULL;
     uint64_t es;
@@ -1152,6 +1397,7 @@ goal_status goal_algo_check(const goal_algo_desc *d, int p, goal_error *err) {
                             (d->out_slot > GOAL_SLOT_MAX && d->out_slot != GOAL_SLOT_SCRATCH)))
         return goal__algo_fail(err, GOAL_ERR_ARG, "%s: slot out of range", e->info.name);
     if ((st = goal__algo_check_op(d, e, err)) != GOAL_OK) return st;
+    if ((e->info.flags & GOAL_ALGO_VECTOR) && (st = goal__algo_check_vector(d, p, err)) != GOAL_OK) return st;
     if (!(e->info.flags & GOAL_ALGO_SETS)) return GOAL_OK;
     if ((st = goal__algo_check_list(d, d->participants, d->nparticipants, p, "participant", err)) != GOAL_OK) return st;
     return goal__algo_check_list(d, d->receivers, d->nreceivers, p, "receiver", err);
@@ -1177,6 +1423,42 @@ static void goal__algo_init(goal__algo *c, goal_graph *g, const goal_algo_desc *
     c->start = -1;
     c->first = goal_graph_count(g);
     c->alloc = goal__algo_allocator(d);
+}
+
+/* One side of a vector layout in bytes: block i has counts[cbase + i cstep] elements (NULL:
+   count) and starts at displs[i] (NULL: packed). */
+static void goal__algo_vfill(goal__algo *c, uint64_t *cnt, uint64_t *off, const int *counts, size_t cbase, size_t cstep,
+                             const int *displs) {
+    uint64_t packed = 0;
+    int i;
+    for (i = 0; i < c->p; i++) {
+        cnt[i] = (counts ? (uint64_t)counts[cbase + (size_t)i * cstep] : c->count) * c->es;
+        off[i] = displs ? (uint64_t)displs[i] * c->es : packed;
+        packed += cnt[i];
+    }
+}
+/* Resolves the arrays of a vector collective for this rank: IN's and OUT's blocks. The side
+   with one block (gatherv's IN, scatterv's OUT) has block `rank` of counts[rank] at 0. */
+static goal_status goal__algo_vec_init(goal__algo *c, goal_error *err) {
+    const goal_algo_desc *d = c->d;
+    size_t p = (size_t)c->p, row = d->counts_matrix ? (size_t)c->rank * p : 0;
+    uint64_t *m = (uint64_t *)c->alloc.alloc_fn(4 * p * sizeof(uint64_t), c->alloc.user);
+    if (!m) return goal__algo_fail(err, GOAL_ERR_NOMEM, "%s: out of memory", d->algo);
+    memset(m, 0, 4 * p * sizeof(uint64_t));
+    c->vmem = m;
+    goal__algo_vfill(c, m, m + p, d->counts, row, 1, d->displs ? d->displs + row : NULL);
+    c->ic = c->oc = m;
+    c->io = c->oo = m + 2 * p;                         /* zeros: the single block at 0 */
+    if (!strncmp(d->algo, "alltoallv_", 10)) {
+        goal__algo_vfill(c, m + 2 * p, m + 3 * p, d->counts_matrix ? d->counts : d->recv_counts, d->counts_matrix ? (size_t)c->rank : 0,
+                         d->counts_matrix ? p : 1, d->recv_displs ? d->recv_displs + row : NULL);
+        c->io = m + p; c->oc = m + 2 * p; c->oo = m + 3 * p;
+        if (c->ic[c->rank] != c->oc[c->rank])
+            return goal__algo_fail(err, GOAL_ERR_SIZE, "%s, rank %d: sends itself %llu elements but receives %llu", d->algo, c->rank,
+                                   (unsigned long long)(c->ic[c->rank] / c->es), (unsigned long long)(c->oc[c->rank] / c->es));
+    } else if (!strncmp(d->algo, "scatterv_", 9) || !strncmp(d->algo, "reduce_scatterv_", 16)) c->io = m + p;
+    else c->oo = m + p;
+    return GOAL_OK;
 }
 
 /* Everything waits for the `after` actions: one of them directly, several through a nop. */
@@ -1215,10 +1497,15 @@ static int32_t goal__algo_build(goal_graph *g, const goal_algo_desc *d, const in
     if ((st = goal_algo_check(d, goal_graph_nranks(g), err)) != GOAL_OK) return st;
     if (nafter < 0 || (nafter > 0 && !after)) return goal__algo_fail(err, GOAL_ERR_ARG, "after: %d actions but no list", nafter);
     goal__algo_init(&c, g, d);
+    if ((goal__algo_entry_of(d->algo)->info.flags & GOAL_ALGO_VECTOR) && (st = goal__algo_vec_init(&c, err)) != GOAL_OK) {
+        if (c.vmem) c.alloc.free_fn(c.vmem, c.alloc.user);
+        return st;
+    }
     if ((st = goal__algo_start(&c, after, nafter, err)) != GOAL_OK) return st;
     goal__algo_entry_of(d->algo)->fn(&c);
     done = goal__algo_finish(&c, join);
     if (c.used) c.alloc.free_fn(c.used, c.alloc.user);
+    if (c.vmem) c.alloc.free_fn(c.vmem, c.alloc.user);
     if (c.st == GOAL_OK) c.st = goal_graph_status(g);
     if (c.st != GOAL_OK) {
         const char *m = goal_graph_status(g) != GOAL_OK ? goal_graph_message(g) : goal_strerror(c.st);

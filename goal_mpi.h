@@ -94,10 +94,11 @@
    Key: (build_fn, the key bytes), within one goal_mpi, which stands for one communicator
    (its duplicate): rank and size are fixed by it. goal_mpi_algo_* make the key from every
    field of goal_algo_desc that shapes the schedule: the name, root, count, dtype, op, fn,
-   noncommutative, nway, segment, tag, participants, receivers, slots and offsets (not the
-   allocator). Entries live until goal_mpi_destroy: one schedule per distinct key, with the
-   executions that finished on it (as many as were once in flight together), which later
-   starts reuse: a repeated collective allocates nothing.
+   noncommutative, nway, segment, tag, participants, receivers, slots and offsets, and for
+   the vector collectives the counts and displacements (not the allocator). Entries live
+   until goal_mpi_destroy: one schedule per distinct key, with the executions that finished
+   on it (as many as were once in flight together), which later starts reuse: a repeated
+   collective allocates nothing.
 
    RULES
    -----
@@ -649,8 +650,24 @@ static void goal_mpi__key_add(unsigned char *key, size_t *len, const void *p, si
     if (key && n) memcpy(key + *len, p, n);
     *len += n;
 }
+/* A vector collective's arrays (p entries, p x p with counts_matrix) for the key; a NULL
+   array adds a marker, so that it differs from any given one. */
+static void goal_mpi__key_vector(const goal_algo_desc *d, int p, unsigned char *key, size_t *len) {
+    const goal_algo_info *info = goal_algo_find(d->algo);
+    const int *arr[4];
+    size_t n = (size_t)p * (d->counts_matrix ? (size_t)p : 1), i;
+    int marker = -1;
+    if (!info || !(info->flags & GOAL_ALGO_VECTOR) || p <= 0) return;
+    arr[0] = d->counts; arr[1] = d->displs; arr[2] = d->recv_counts; arr[3] = d->recv_displs;
+    goal_mpi__key_add(key, len, &d->counts_matrix, sizeof d->counts_matrix);
+    for (i = 0; i < 4; i++) {
+        size_t k = i == 2 ? (size_t)p : n;
+        if (arr[i]) goal_mpi__key_add(key, len, arr[i], k * sizeof(int));
+        else goal_mpi__key_add(key, len, &marker, sizeof marker);
+    }
+}
 /* The cache key of d (see CACHE): its length, and the bytes when key is not NULL. */
-static size_t goal_mpi__algo_key(const goal_algo_desc *d, unsigned char *key) {
+static size_t goal_mpi__algo_key(const goal_algo_desc *d, int p, unsigned char *key) {
     size_t len = 0;
     int np = d->participants ? d->nparticipants : -1, nr = d->receivers ? d->nreceivers : -1;
     int ints[9];
@@ -664,6 +681,7 @@ static size_t goal_mpi__algo_key(const goal_algo_desc *d, unsigned char *key) {
     goal_mpi__key_add(key, &len, words, sizeof words);
     if (np > 0) goal_mpi__key_add(key, &len, d->participants, (size_t)np * sizeof(int));
     if (nr > 0) goal_mpi__key_add(key, &len, d->receivers, (size_t)nr * sizeof(int));
+    goal_mpi__key_vector(d, p, key, &len);
     return len;
 }
 /* Binds in and out to the schedule's IN and OUT slots, sized as the schedule needs. */
@@ -693,11 +711,11 @@ goal_status goal_mpi_algo_start(goal_mpi *m, const goal_algo_desc *d, const void
     memset(&c, 0, sizeof c);
     c.build_fn = goal_mpi__algo_build;
     c.args = d;
-    c.keylen = goal_mpi__algo_key(d, NULL);
+    c.keylen = goal_mpi__algo_key(d, m->size, NULL);
     if (c.keylen > sizeof fixed && !(key = (unsigned char *)goal_mpi__alloc(m, c.keylen)))
         st = goal_mpi__say(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: start: out of memory", m->rank);
     else {
-        goal_mpi__algo_key(d, key);
+        goal_mpi__algo_key(d, m->size, key);
         c.key = key;
         e = goal_mpi__prepare(m, &c, &st);
         if (e) st = goal_mpi__algo_launch(m, e, d, in, out, req);

@@ -15,8 +15,9 @@
    how long does it take under LogGOPS, and what does it look like.
      goal_sim_check      matched pairs + findings (unmatched, deadlocked, size mismatches)
      goal_sim_run        finish time of every rank under LogGOPS; optional event callback
-     goal_sim_write_dot  Graphviz DOT of one rank or of the whole world
+     goal_sim_write_dot  Graphviz DOT of one rank or of the whole world (_with: options)
      goal_sim_write_trace / goal_sim_write_svg   the simulated timeline as JSON / SVG
+     goal_sim_timeline_run   every simulated event, the critical path, message rounds
    A rank that was never given a schedule counts as an empty one.
 
    CHECK (the cDAG paper's Algorithm 1, with MPI matching)
@@ -40,18 +41,19 @@
      GOAL_SIM_SIZE_WARNING             send smaller than its matched receive
    goal_sim_finding_text formats one as "rank R LABEL (what it is): error|warning: ..." for people.
 
-   COMMAND LINE (tools/: goal check | sim | dot | trace | svg)
-     goal check FILE            one finding per line, then "ok: N ranks, M messages matched"
+   COMMAND LINE (tools/: goal check | sim | dot | trace | svg; usage: goal help VERB)
+     goal check                 one finding per line, then "ok: N ranks, M messages matched"
                                 when clean; exit 0 clean, 1 findings or bad input
-     goal sim FILE [-L -o -g -G -O -S N] [--params FILE] [--loggopsim-compat]
-                                "rank R T" per rank, then "max T" (T in ns: an integer when
-                                whole, else up to 3 decimals); exit 3 on deadlock (the
-                                stuck actions on stderr), 1 when a message is never received
-                                or simulated time overflows; -L -o -g -G -O take ns with up
-                                to 3 decimals, -S bytes; --params FILE reads one line of
-                                these options (what goal probe prints; -o is the overhead
-                                there on every verb), later options override it
-     goal dot FILE [--rank R] [-o OUT]         Graphviz DOT
+     goal sim                   "rank R T" per rank, then "max T" (T in ns: an integer when
+                                whole, else up to 3 decimals); exit 3 on deadlock (the stuck
+                                actions on stderr), 1 when a message is never received or
+                                simulated time overflows; -L -o -g -G -O take ns with up to 3
+                                decimals, -S bytes; --params FILE reads one line of these
+                                options (what goal probe prints), later options override it
+     goal sim FILE --critical   then "critical rank R LABEL: what START..END" or
+                                "critical message S -> D round K START..END" per step (whole ns)
+     goal dot FILE [--rank R] [--fold] [-o OUT]   Graphviz DOT
+     goal html FILE [sim options] [-o OUT]     the run as an interactive page (tools/)
      goal trace|svg FILE [sim options] [-o OUT]   timeline; here -o is the output, so the CPU
                                 overhead is spelled --overhead N (accepted by sim too)
 
@@ -81,12 +83,30 @@
 
    DRAW
    ----
-   goal_sim_write_dot: one rank's DAG (rank >= 0) or all ranks as clusters with matched
-   messages as red edges (rank = -1); colours by kind; requires solid, irequires dashed.
+   goal_sim_write_dot: one rank's DAG top to bottom (rank >= 0), or all ranks (rank = -1)
+   with matched messages as red edges: positions pinned (layout=neato, which `dot -Tsvg`
+   honours), a band per rank in rank order, a column per step of the longest chain of
+   dependencies and messages, so every edge points right; a legend. Colours by kind;
+   requires solid, irequires dashed. goal_sim_dot_desc.fold leaves out nops and local
+   copies (exec copy), joining their edges (dashed when a joined edge was).
    goal_sim_write_trace: Chrome trace-event JSON (chrome://tracing, ui.perfetto.dev): one
    process per rank, one thread per cpu, complete events for CPU work, flow arrows for
-   messages. goal_sim_write_svg: a timeline, one lane per rank, boxes coloured by kind,
-   message lines, a time axis; hover a box for its details. All take the simulation desc.
+   messages. goal_sim_write_svg: a timeline, one lane per rank (named every k-th rank,
+   k = 1, 2, 5, 10, ..., at any p), boxes coloured by kind and labelled when they fit,
+   messages coloured by segment with their round halfway, the critical path outlined, a
+   time axis of at most 21 ticks; hover for details. All take the simulation desc.
+   goal_sim_timeline_run: the events of one simulation (what event_fn would see), plus
+     round     a rank's level is the highest round it has sent or received so far; a send
+               (and its message and receive) is one round above its rank's level: a
+               binomial tree's k-th step is round k, a dissemination's k-th exchange too;
+     segment   the k-th send from one rank to the same peer is segment k: a pipeline's
+               pieces keep their number from hop to hop;
+     critical  the critical path, walked back from the event that ends last on the rank
+               that finishes last: a CPU event waited for whatever ended last, no later
+               than its start, of: the previous event on its CPU (preferred on ties), its
+               requires-sources' events, and for a receive its message; a message for its
+               send. Irequires are not followed (they wait for a start, not an end).
+   goal html (tools/cli_html.c, page in tools/html_page.html) draws the same timeline.
 
    MEMORY
    ------
@@ -95,7 +115,9 @@
    checks and simulations may run at once on the same (unchanged) world.
    The simulator keeps about 44 bytes per rank, 4 per action, 12 to 24 per queued event, 8
    per waiting receive and 32 per message in flight; the check about 20 per rank, 12 per
-   action and 8 per waiting send or receive (plus 16 per kept pair).
+   action and 8 per waiting send or receive (plus 16 per kept pair). goal_sim_timeline_run
+   keeps about 64 bytes per event (48 for the event, its round, segment and a critical-path
+   entry) and needs 24 per action and 8 per event more while it works.
 
    ERRORS
    ------
@@ -223,6 +245,34 @@ GOAL_API goal_status goal_sim_write_dot(const goal_world *w, int rank, const goa
 GOAL_API goal_status goal_sim_write_trace(const goal_world *w, const goal_sim_desc *desc, goal_write_fn fn, void *user);
 /* The simulated timeline as an SVG picture; desc->event_fn is not used. */
 GOAL_API goal_status goal_sim_write_svg(const goal_world *w, const goal_sim_desc *desc, goal_write_fn fn, void *user);
+/* DOT as goal_sim_write_dot, with options (a zeroed desc, or NULL, draws the same). */
+typedef struct goal_sim_dot_desc {
+    int fold;                  /* 1: leave out nops and local copies (exec copy), their edges
+                                  joined (dashed when either joined edge was); default 0 */
+    goal_allocator alloc;
+} goal_sim_dot_desc;
+GOAL_API goal_status goal_sim_write_dot_with(const goal_world *w, int rank, const goal_sim_dot_desc *desc,
+                                             goal_write_fn fn, void *user);
+
+/* "l3: send 8 B to 2 tag 5": how pictures name action `action` of rank `rank`; returns buf. */
+GOAL_API const char *goal_sim_action_text(const goal_world *w, int32_t rank, int32_t action, char *buf, size_t len);
+
+/* ---- timeline: every simulated event, the critical path and the message rounds --------- */
+typedef struct goal_sim_timeline {
+    goal_sim_result result;    /* what goal_sim_run gives */
+    goal_sim_event *events; size_t nevents;   /* every event, in the order simulated */
+    uint32_t *round;           /* nevents: a message's round (1, 2, ...) on its SEND, MSG and
+                                  RECV events; 0 on calc events (see DRAW) */
+    uint32_t *segment;         /* nevents: on SEND and MSG events, how many sends to the same
+                                  peer come before this one in the sender's schedule (0, 1,
+                                  ...): the segment of a pipelined message; 0 elsewhere */
+    size_t *critical; size_t ncritical;       /* the critical path: event indices, earliest first */
+    goal_allocator alloc_;
+} goal_sim_timeline;
+/* Simulates w (desc->event_fn is not used) and keeps the events. GOAL_OK, else an error
+   (GOAL_ERR_DEADLOCK: out->result lists the stuck actions, the rest is empty). */
+GOAL_API goal_status goal_sim_timeline_run(const goal_world *w, const goal_sim_desc *desc, goal_sim_timeline *out);
+GOAL_API void goal_sim_timeline_free(goal_sim_timeline *t);
 
 /* ---- analyze: wait sets, dataflow (SST), collective detection, replacement -------------- */
 /* The cDAG paper (Hoefler and Schneider, PACT'12), sections 2.3 and 2.4, on a whole world.
@@ -1543,6 +1593,13 @@ static void goal__sim_caption(const goal_schedule *s, uint32_t i, const char *se
     } else if (a.kind == GOAL_CALC) snprintf(buf + k, len - k, " %llu", (unsigned long long)a.cost);
     else if (a.kind == GOAL_EXEC) snprintf(buf + k, len - k, " %s %llu B", goal_op_name(a.op) ? goal_op_name(a.op) : "?", (unsigned long long)a.buf.size);
 }
+const char *goal_sim_action_text(const goal_world *w, int32_t rank, int32_t action, char *buf, size_t len) {
+    goal_schedule s;
+    if (!buf || !len) return buf;
+    if (!w || action < 0 || goal_world_schedule(w, rank, &s) != GOAL_OK || (uint32_t)action >= s.nactions) snprintf(buf, len, "?");
+    else goal__sim_caption(&s, (uint32_t)action, " ", buf, len);
+    return buf;
+}
 /* Fill colours by kind (nop send recv exec calc), shared by DOT and SVG. */
 static const char *goal__sim_colour(goal_kind k) {
     static const char *const c[] = {"#d9d9d9", "#9ecae1", "#a1d99b", "#fdae6b", "#fdd0a2"};
@@ -1550,91 +1607,430 @@ static const char *goal__sim_colour(goal_kind k) {
 }
 
 /* ---- >>> draw: DOT ----------------------------------------------------------------------------- */
-static void goal__dot_rank(goal__sim_out *o, const goal_schedule *s, int cluster) {
-    uint32_t i, k;
-    char cap[200];
-    if (cluster) goal__sim_out_printf(o, "  subgraph cluster_r%ld {\n    label=\"rank %ld\"; style=rounded; color=\"#888888\";\n", (long)s->rank, (long)s->rank);
-    for (i = 0; i < s->nactions; i++) {
-        goal_action a;
-        goal_schedule_action(s, i, &a);
-        goal__sim_caption(s, i, "\\n", cap, sizeof cap);
-        goal__sim_out_printf(o, "    r%ld_a%lu [label=\"%s\", fillcolor=\"%s\"];\n", (long)s->rank, (unsigned long)i, cap, goal__sim_colour(a.kind));
-    }
-    if (cluster) goal__sim_out_printf(o, "  }\n");
-    for (i = 0; i < s->nactions; i++) {
+/* One rank: its DAG top to bottom. All ranks: a grid with positions pinned (layout=neato),
+   so ranks stay in order, one band each, top to bottom. An action's column is its longest
+   chain of dependencies and messages from the start, so every edge points right; actions
+   of one rank in one column stack inside its band. */
+typedef struct goal__dot {
+    goal__sim_out o;
+    goal_allocator a;
+    int fold;
+    uint32_t *stamp, *stack;    /* per action, the walk that saw it last; the walk's stack */
+    size_t cap, capstack;
+    goal__simw x;               /* all ranks: */
+    uint32_t *col, *row;        /* per global action: column, row in the grid */
+    uint32_t *band;             /* p + 1: first row of each rank */
+} goal__dot;
+
+static int goal__dot_folded(const goal__dot *g, const goal_schedule *s, uint32_t i) {
+    goal_action a;
+    if (!g->fold) return 0;
+    goal_schedule_action(s, i, &a);
+    return a.kind == GOAL_NOP || (a.kind == GOAL_EXEC && a.op == GOAL_OP_COPY);
+}
+static void goal__dot_edge(goal__dot *g, int32_t r, uint32_t from, uint32_t to, int dashed) {
+    goal__sim_out_printf(&g->o, "  r%ld_a%lu -> r%ld_a%lu%s;\n", (long)r, (unsigned long)from, (long)r, (unsigned long)to,
+                         dashed ? " [style=dashed]" : "");
+}
+/* The edges out of action u, walking through folded actions (an edge is dashed when a part of
+   its walk was). Stack entries carry the dashed bit in GOAL__SIM_START. */
+static void goal__dot_edges_from(goal__dot *g, const goal_schedule *s, uint32_t u) {
+    size_t top = 0;
+    g->stack[top++] = u;
+    g->stamp[u] = u + 1u;
+    while (top) {
+        uint32_t v = g->stack[--top], dashed = v & GOAL__SIM_START, k, nd;
         const uint32_t *d;
-        uint32_t nd = goal_schedule_deps(s, i, &d);
-        for (k = 0; k < nd; k++)
-            goal__sim_out_printf(o, "  r%ld_a%lu -> r%ld_a%lu%s;\n", (long)s->rank, (unsigned long)i, (long)s->rank,
-                             (unsigned long)(d[k] & ~GOAL__SIM_START), (d[k] & GOAL__SIM_START) ? " [style=dashed]" : "");
+        nd = goal_schedule_deps(s, v & ~GOAL__SIM_START, &d);
+        for (k = 0; k < nd; k++) {
+            uint32_t t = d[k] & ~GOAL__SIM_START, dd = dashed | (d[k] & GOAL__SIM_START);
+            if (g->stamp[t] == u + 1u) continue;
+            g->stamp[t] = u + 1u;
+            if (goal__dot_folded(g, s, t)) g->stack[top++] = t | dd;
+            else goal__dot_edge(g, s->rank, u, t, dd != 0);
+        }
     }
 }
-static goal_status goal__dot_messages(goal__sim_out *o, const goal_world *w, const goal_allocator *alloc) {
-    goal_sim_check_desc d;
-    goal_sim_check_result r;
-    goal_status st;
-    size_t k;
-    memset(&d, 0, sizeof d);
-    if (alloc) d.alloc = *alloc;
-    st = goal_sim_check(w, &d, &r);
-    if (st != GOAL_OK && st != GOAL_ERR_MATCH) return st;
-    for (k = 0; k < r.npairs; k++)
-        goal__sim_out_printf(o, "  r%ld_a%ld -> r%ld_a%ld [color=\"#d62728\", penwidth=1.5];\n", (long)r.pairs[k].send.rank,
-                         (long)r.pairs[k].send.action, (long)r.pairs[k].recv.rank, (long)r.pairs[k].recv.action);
-    goal_sim_check_free(&r);
+#define GOAL__DOT_DX 1.9            /* inches between columns */
+#define GOAL__DOT_DY 0.62           /* inches between rows */
+/* Inches down to row `row` of rank r's band: rows, plus a gap above each band. */
+static double goal__dot_y(const goal__dot *g, int32_t r, double row) { (void)g; return GOAL__DOT_DY * row + 0.3 * r; }
+static void goal__dot_node(goal__dot *g, const goal_schedule *s, uint32_t i) {
+    goal_action a;
+    char cap[200];
+    goal_schedule_action(s, i, &a);
+    goal__sim_caption(s, i, "\\n", cap, sizeof cap);
+    goal__sim_out_printf(&g->o, "  r%ld_a%lu [label=\"%s\", fillcolor=\"%s\"", (long)s->rank, (unsigned long)i, cap, goal__sim_colour(a.kind));
+    if (g->col) {
+        uint32_t id = g->x.base[s->rank] + i;
+        goal__sim_out_printf(&g->o, ", pos=\"%.2f,%.2f!\"", GOAL__DOT_DX * g->col[id], -goal__dot_y(g, s->rank, g->row[id]));
+    }
+    goal__sim_out_printf(&g->o, "];\n");
+}
+static goal_status goal__dot_rank(goal__dot *g, const goal_schedule *s) {
+    uint32_t i;
+    if (GOAL__RESERVE(&g->a, g->stamp, g->cap, (size_t)s->nactions + 1u) != GOAL_OK ||
+        GOAL__RESERVE(&g->a, g->stack, g->capstack, (size_t)s->nactions + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+    if (g->col)   /* the rank's name, left of its band */
+        goal__sim_out_printf(&g->o, "  r%ld_h [label=\"rank %ld\", shape=plaintext, style=\"\", fontsize=13, pos=\"%.2f,%.2f!\"];\n",
+                             (long)s->rank, (long)s->rank, -GOAL__DOT_DX * 0.8,
+                             -goal__dot_y(g, s->rank, g->band[s->rank] + (g->band[s->rank + 1] - g->band[s->rank] - 1) * 0.5));
+    for (i = 0; i < s->nactions; i++) {
+        g->stamp[i] = 0;
+        if (!goal__dot_folded(g, s, i)) goal__dot_node(g, s, i);
+    }
+    for (i = 0; i < s->nactions; i++) if (!goal__dot_folded(g, s, i)) goal__dot_edges_from(g, s, i);
     return GOAL_OK;
 }
-goal_status goal_sim_write_dot(const goal_world *w, int rank, const goal_allocator *alloc, goal_write_fn fn, void *user) {
-    goal__sim_out o;
-    goal_schedule s;
-    goal_status st = GOAL_OK;
-    int r;
-    if (!w || !fn || rank < -1 || rank >= goal_world_nranks(w)) return GOAL_ERR_ARG;
-    goal__sim_out_init(&o, fn, user);
-    goal__sim_out_printf(&o, "digraph goal {\n  rankdir=TB; newrank=true;\n"
-                         "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n"
-                         "  edge [arrowsize=0.7];\n");
-    for (r = rank < 0 ? 0 : rank; r < (rank < 0 ? goal_world_nranks(w) : rank + 1); r++) {
-        if (goal_world_schedule(w, r, &s) != GOAL_OK) continue;
-        goal__dot_rank(&o, &s, rank < 0);
+/* Columns: longest paths over dependencies and matched messages (Kahn's order; actions on a
+   cycle keep column 0). peer: per send, its receive's global id or GOAL__SIM_NONE. */
+static goal_status goal__dot_columns(goal__dot *g, const uint32_t *peer, uint32_t *queue) {
+    uint32_t *indeg = g->row, head = 0, tail = 0, u, n = g->x.n;   /* row is free until goal__dot_rows */
+    int32_t r;
+    for (u = 0; u < n; u++) { g->col[u] = 0; indeg[u] = 0; }
+    for (r = 0; r < g->x.p; r++) {
+        goal_schedule s;
+        uint32_t i;
+        goal__simw_view(&g->x, r, &s);
+        for (i = 0; i < s.nactions; i++) indeg[g->x.base[r] + i] += goal_schedule_nsrc(&s, i);
     }
-    if (rank < 0) st = goal__dot_messages(&o, w, alloc);
-    goal__sim_out_printf(&o, "}\n");
-    goal__sim_out_flush(&o);
-    return st != GOAL_OK ? st : o.st;
+    for (u = 0; u < n; u++) if (peer[u] != GOAL__SIM_NONE) indeg[peer[u]]++;
+    for (u = 0; u < n; u++) if (!indeg[u]) queue[tail++] = u;
+    while (head < tail) {
+        goal_schedule s;
+        const uint32_t *d;
+        uint32_t k, nd, step;
+        int32_t rr;
+        u = queue[head++];
+        rr = goal__simw_rank(&g->x, u);
+        goal__simw_view(&g->x, rr, &s);
+        nd = goal_schedule_deps(&s, u - g->x.base[rr], &d);
+        step = goal__dot_folded(g, &s, u - g->x.base[rr]) ? 0u : 1u;   /* a folded action takes no column */
+        for (k = 0; k <= nd; k++) {
+            uint32_t t = k < nd ? g->x.base[rr] + (d[k] & ~GOAL__SIM_START) : peer[u];
+            if (t == GOAL__SIM_NONE) continue;
+            if (g->col[t] < g->col[u] + step) g->col[t] = g->col[u] + step;
+            if (!--indeg[t]) queue[tail++] = t;
+        }
+    }
+    return GOAL_OK;
+}
+/* Rows: each rank's band is as high as its fullest column. count: per column, reset through
+   the rank's own actions. */
+static void goal__dot_rows(goal__dot *g, uint32_t *count) {
+    int32_t r;
+    uint32_t i, top = 0;
+    for (i = 0; i < g->x.n; i++) count[i] = 0;
+    for (r = 0; r < g->x.p; r++) {
+        uint32_t b = g->x.base[r], e = g->x.base[r + 1], h = 1;
+        g->band[r] = top;
+        for (i = b; i < e; i++) { g->row[i] = top + count[g->col[i]]++; if (count[g->col[i]] > h) h = count[g->col[i]]; }
+        for (i = b; i < e; i++) count[g->col[i]] = 0;
+        top += h;
+    }
+    g->band[g->x.p] = top;
+}
+/* Matched pairs (goal_sim_check): the grid's message edges, and into peer (send -> recv). */
+static goal_status goal__dot_pairs(goal__dot *g, const goal_world *w, goal_sim_check_result *r) {
+    goal_sim_check_desc d;
+    goal_status st;
+    memset(&d, 0, sizeof d);
+    d.alloc = g->a;
+    st = goal_sim_check(w, &d, r);
+    return st == GOAL_ERR_MATCH ? GOAL_OK : st;
+}
+static void goal__dot_messages(goal__dot *g, const goal_sim_check_result *r) {
+    size_t k;
+    for (k = 0; k < r->npairs; k++)
+        goal__sim_out_printf(&g->o, "  r%ld_a%ld -> r%ld_a%ld [color=\"#d62728\", penwidth=1.5];\n", (long)r->pairs[k].send.rank,
+                             (long)r->pairs[k].send.action, (long)r->pairs[k].recv.rank, (long)r->pairs[k].recv.action);
+}
+/* The grid of all ranks from the matched pairs. */
+static goal_status goal__dot_grid(goal__dot *g, const goal_world *w, const goal_sim_check_result *r) {
+    uint32_t *peer, *tmp, n;
+    size_t k;
+    goal_status st = goal__simw_init(&g->x, w, &g->a);
+    if (st != GOAL_OK) return st;
+    n = g->x.n;
+    g->col = (uint32_t *)goal__new(&g->a, (size_t)n + 1u, sizeof(uint32_t));
+    g->row = (uint32_t *)goal__new(&g->a, (size_t)n + 1u, sizeof(uint32_t));
+    g->band = (uint32_t *)goal__new(&g->a, (size_t)g->x.p + 1u, sizeof(uint32_t));
+    peer = (uint32_t *)goal__new(&g->a, (size_t)n + 1u, sizeof(uint32_t));
+    tmp = (uint32_t *)goal__new(&g->a, (size_t)n + 1u, sizeof(uint32_t));
+    if (!g->col || !g->row || !g->band || !peer || !tmp) st = GOAL_ERR_NOMEM;
+    for (k = 0; st == GOAL_OK && k < n; k++) peer[k] = GOAL__SIM_NONE;
+    for (k = 0; st == GOAL_OK && k < r->npairs; k++)
+        peer[g->x.base[r->pairs[k].send.rank] + (uint32_t)r->pairs[k].send.action] = g->x.base[r->pairs[k].recv.rank] + (uint32_t)r->pairs[k].recv.action;
+    if (st == GOAL_OK) st = goal__dot_columns(g, peer, tmp);
+    if (st == GOAL_OK) goal__dot_rows(g, tmp);
+    goal__free(&g->a, peer); goal__free(&g->a, tmp);
+    return st;
+}
+static void goal__dot_head(goal__sim_out *o, int all, int fold) {
+    goal__sim_out_printf(o, "digraph goal {\n  %s\n"
+                         "  node [shape=box, style=\"rounded,filled\", fontname=\"Helvetica\", fontsize=10];\n"
+                         "  edge [arrowsize=0.7];\n"
+                         "  labelloc=b; fontname=\"Helvetica\"; fontsize=12;\n"
+                         "  label=\"solid edge: requires (after it completes)   dashed: irequires (after it starts)%s\\n"
+                         "blue: send   green: recv   orange: exec / calc   grey: nop%s\";\n",
+                         all ? "layout=neato; splines=true; overlap=true;   /* positions are pinned: ranks in order */" : "rankdir=TB;",
+                         all ? "   red: message (a send to the recv it matches)" : "", fold ? "   (nops and local copies folded)" : "");
+}
+static void goal__dot_free(goal__dot *g) {
+    goal__free(&g->a, g->stamp); goal__free(&g->a, g->stack);
+    goal__free(&g->a, g->col); goal__free(&g->a, g->row); goal__free(&g->a, g->band);
+    goal__simw_free(&g->x);
+}
+goal_status goal_sim_write_dot_with(const goal_world *w, int rank, const goal_sim_dot_desc *desc, goal_write_fn fn, void *user) {
+    goal__dot g;
+    goal_schedule s;
+    goal_sim_check_result pairs;
+    goal_status st = GOAL_OK;
+    int r, p;
+    if (!w || !fn || rank < -1 || rank >= goal_world_nranks(w)) return GOAL_ERR_ARG;
+    memset(&g, 0, sizeof g);
+    memset(&pairs, 0, sizeof pairs);
+    g.a = goal__allocator(desc ? &desc->alloc : NULL);
+    g.fold = desc && desc->fold;
+    p = goal_world_nranks(w);
+    if (rank < 0 && (st = goal__dot_pairs(&g, w, &pairs)) == GOAL_OK) st = goal__dot_grid(&g, w, &pairs);
+    goal__sim_out_init(&g.o, fn, user);
+    if (st == GOAL_OK) goal__dot_head(&g.o, rank < 0, g.fold);
+    for (r = rank < 0 ? 0 : rank; st == GOAL_OK && r < (rank < 0 ? p : rank + 1); r++) {
+        if (goal_world_schedule(w, r, &s) != GOAL_OK) { memset(&s, 0, sizeof s); s.rank = r; }
+        st = goal__dot_rank(&g, &s);
+    }
+    if (st == GOAL_OK && rank < 0) goal__dot_messages(&g, &pairs);
+    if (st == GOAL_OK) goal__sim_out_printf(&g.o, "}\n");
+    goal__sim_out_flush(&g.o);
+    goal_sim_check_free(&pairs);
+    goal__dot_free(&g);
+    return st != GOAL_OK ? st : g.o.st;
+}
+goal_status goal_sim_write_dot(const goal_world *w, int rank, const goal_allocator *alloc, goal_write_fn fn, void *user) {
+    goal_sim_dot_desc d;
+    memset(&d, 0, sizeof d);
+    if (alloc) d.alloc = *alloc;
+    return goal_sim_write_dot_with(w, rank, &d, fn, user);
 }
 
-/* ---- >>> draw: timelines --------------------------------------------------------------------- */
-/* The simulated events, collected for a picture. */
+/* ---- >>> timeline: events, critical path, rounds ------------------------------------------- */
+/* The events, collected while simulating (an event_fn). */
 typedef struct goal__tl {
-    const goal_world *w;
-    goal_allocator a;
-    goal_sim_event *ev; size_t n, cap;
+    goal_sim_timeline *t;
+    size_t cap;
     goal_status st;
 } goal__tl;
 static void goal__tl_add(void *user, const goal_sim_event *e) {
-    goal__tl *t = (goal__tl *)user;
-    if (t->st != GOAL_OK) return;
-    if (GOAL__RESERVE(&t->a, t->ev, t->cap, t->n + 1u) != GOAL_OK) { t->st = GOAL_ERR_NOMEM; return; }
-    t->ev[t->n++] = *e;
+    goal__tl *c = (goal__tl *)user;
+    goal_sim_timeline *t = c->t;
+    if (c->st != GOAL_OK) return;
+    if (GOAL__RESERVE(&t->alloc_, t->events, c->cap, t->nevents + 1u) != GOAL_OK) { c->st = GOAL_ERR_NOMEM; return; }
+    t->events[t->nevents++] = *e;
 }
-/* Simulates w with desc and collects every event; out gets the finish times. */
-static goal_status goal__tl_run(goal__tl *t, const goal_world *w, const goal_sim_desc *desc, goal_sim_result *out) {
-    goal_sim_desc d;
-    goal_status st;
-    if (desc) d = *desc; else memset(&d, 0, sizeof d);
-    memset(t, 0, sizeof *t);
-    t->w = w; t->a = goal__allocator(&d.alloc);
-    d.event_fn = goal__tl_add; d.user = t;
-    st = goal_sim_run(w, &d, out);
-    return st != GOAL_OK ? st : t->st;
-}
-static void goal__tl_free(goal__tl *t, goal_sim_result *r) { goal__free(&t->a, t->ev); goal_sim_result_free(r); }
 
-/* The caption of the action an event is about ("recv (unexpected)" when none yet). */
-static void goal__tl_caption(const goal__tl *t, const goal_sim_event *e, char *buf, size_t len) {
+/* What the critical path walk needs: per action (global id) the event that completed it,
+   per event the previous one on its rank's cpu, per action the latest-ending event among its
+   requires-sources. */
+typedef struct goal__cp {
+    goal__simw x;
+    const goal_sim_event *ev;
+    size_t n;
+    size_t *done;              /* x.n: the action's CALC / SEND / RECV event, or n */
+    size_t *src;               /* x.n: latest-ending requires-source event, or n */
+    size_t *prev;              /* n: previous event on the same rank and cpu, or n */
+} goal__cp;
+
+static int goal__cp_owns(const goal_sim_event *e) { return e->kind != GOAL_SIM_EV_MSG && e->action >= 0; }
+/* Event k completes its action: its requires-dependents learn of it. */
+static void goal__cp_sources(goal__cp *c, size_t k) {
+    const goal_sim_event *e = &c->ev[k];
     goal_schedule s;
-    if (e->action < 0 || goal_world_schedule(t->w, e->rank, &s) != GOAL_OK) {
+    const uint32_t *d;
+    uint32_t j, nd;
+    goal__simw_view(&c->x, e->rank, &s);
+    c->done[c->x.base[e->rank] + (uint32_t)e->action] = k;
+    nd = goal_schedule_deps(&s, (uint32_t)e->action, &d);
+    for (j = 0; j < nd; j++) {
+        size_t *b = &c->src[c->x.base[e->rank] + (d[j] & ~GOAL__SIM_START)];
+        if (d[j] & GOAL__SIM_START) continue;     /* irequires waits for a start, not an end */
+        if (*b == c->n || c->ev[*b].end <= e->end) *b = k;
+    }
+}
+static goal_status goal__cp_init(goal__cp *c, const goal_world *w, const goal_sim_timeline *t) {
+    size_t k, *last;
+    uint32_t i, ncpu = 1;
+    goal_status st = goal__simw_init(&c->x, w, &t->alloc_);
+    c->ev = t->events; c->n = t->nevents;
+    if (st != GOAL_OK) return st;
+    for (k = 0; k < c->n; k++) if ((uint32_t)c->ev[k].cpu >= ncpu) ncpu = (uint32_t)c->ev[k].cpu + 1u;
+    c->done = (size_t *)goal__new(&c->x.a, (size_t)c->x.n + 1u, sizeof(size_t));
+    c->src = (size_t *)goal__new(&c->x.a, (size_t)c->x.n + 1u, sizeof(size_t));
+    c->prev = (size_t *)goal__new(&c->x.a, c->n + 1u, sizeof(size_t));
+    last = (size_t *)goal__new(&c->x.a, (size_t)c->x.p * ncpu + 1u, sizeof(size_t));
+    if (!c->done || !c->src || !c->prev || !last) { goal__free(&c->x.a, last); return GOAL_ERR_NOMEM; }
+    for (i = 0; i < c->x.n; i++) c->done[i] = c->src[i] = c->n;
+    for (k = 0; k < (size_t)c->x.p * ncpu; k++) last[k] = c->n;
+    for (k = 0; k < c->n; k++) {
+        const goal_sim_event *e = &c->ev[k];
+        if (e->kind == GOAL_SIM_EV_MSG) { c->prev[k] = c->n; continue; }
+        c->prev[k] = last[(size_t)e->rank * ncpu + (uint32_t)e->cpu];
+        last[(size_t)e->rank * ncpu + (uint32_t)e->cpu] = k;
+        if (goal__cp_owns(e)) goal__cp_sources(c, k);
+    }
+    goal__free(&c->x.a, last);
+    return GOAL_OK;
+}
+static void goal__cp_free(goal__cp *c) {
+    goal__free(&c->x.a, c->done); goal__free(&c->x.a, c->src); goal__free(&c->x.a, c->prev);
+    goal__simw_free(&c->x);
+}
+/* The candidate that ended last, no later than t; a later candidate wins only by ending
+   later, so the order of the calls is the order of preference on ties. */
+static void goal__cp_pick(const goal__cp *c, size_t cand, uint64_t t, size_t *best) {
+    if (cand >= c->n || c->ev[cand].end > t) return;
+    if (*best == c->n || c->ev[cand].end > c->ev[*best].end) *best = cand;
+}
+/* What event k waited for: a message, the SEND that started it; a receive overhead, the
+   cpu's previous work or else its message (emitted just before it); other work, the cpu's
+   previous work or else the requires-source that ended last. n when nothing. */
+static size_t goal__cp_before(const goal__cp *c, size_t k) {
+    const goal_sim_event *e = &c->ev[k];
+    size_t best = c->n;
+    if (e->kind == GOAL_SIM_EV_MSG) return c->done[c->x.base[e->rank] + (uint32_t)e->action];
+    goal__cp_pick(c, c->prev[k], e->start, &best);
+    if (e->kind == GOAL_SIM_EV_RECV) {
+        if (k > 0) goal__cp_pick(c, k - 1u, e->start, &best);
+    } else if (e->action >= 0) goal__cp_pick(c, c->src[c->x.base[e->rank] + (uint32_t)e->action], e->start, &best);
+    return best < k ? best : c->n;   /* strictly earlier: the walk ends */
+}
+/* The event that ends the run: the one ending last on the rank that finishes last (the
+   latest of equals; a rendezvous can move a clock past every event of its rank). */
+static size_t goal__cp_last(const goal_sim_timeline *t) {
+    size_t k, best = t->nevents;
+    for (k = 0; k < t->nevents; k++) {
+        const goal_sim_event *e = &t->events[k];
+        if (e->kind == GOAL_SIM_EV_MSG || e->rank != t->result.max_rank) continue;
+        if (best == t->nevents || e->end >= t->events[best].end) best = k;
+    }
+    return best;
+}
+/* The critical path: from the event that ends the run back along what each waited for (a
+   chain of strictly earlier events, so the walk ends), then reversed. */
+static goal_status goal__tl_critical(goal_sim_timeline *t, const goal_world *w) {
+    goal__cp c;
+    size_t k, m = 0, i;
+    goal_status st;
+    memset(&c, 0, sizeof c);
+    if ((st = goal__cp_init(&c, w, t)) != GOAL_OK) { goal__cp_free(&c); return st; }
+    for (k = goal__cp_last(t); k < t->nevents; k = goal__cp_before(&c, k)) m++;
+    t->critical = (size_t *)goal__new(&t->alloc_, m + 1u, sizeof(size_t));
+    if (!t->critical) { goal__cp_free(&c); return GOAL_ERR_NOMEM; }
+    for (k = goal__cp_last(t), i = m; k < t->nevents; k = goal__cp_before(&c, k)) t->critical[--i] = k;
+    t->ncritical = m;
+    goal__cp_free(&c);
+    return GOAL_OK;
+}
+/* Rounds: a rank's level is the highest round it has sent or received so far; a send is
+   one round above its rank's level. So a binomial tree's k-th step is round k, and a
+   dissemination's k-th exchange round k. */
+static goal_status goal__tl_rounds(goal_sim_timeline *t, const goal_world *w) {
+    goal__simw x;
+    uint32_t *level, *sent;
+    size_t k;
+    goal_status st = goal__simw_init(&x, w, &t->alloc_);
+    t->round = (uint32_t *)goal__new(&t->alloc_, t->nevents + 1u, sizeof(uint32_t));
+    level = (uint32_t *)goal__new(&t->alloc_, (size_t)x.p + 1u, sizeof(uint32_t));
+    sent = (uint32_t *)goal__new(&t->alloc_, (size_t)x.n + 1u, sizeof(uint32_t));
+    if (st == GOAL_OK && (!t->round || !level || !sent)) st = GOAL_ERR_NOMEM;
+    if (st == GOAL_OK) memset(level, 0, (size_t)x.p * sizeof(uint32_t));
+    for (k = 0; st == GOAL_OK && k < t->nevents; k++) {
+        const goal_sim_event *e = &t->events[k];
+        uint32_t *r = &t->round[k];
+        if (e->kind == GOAL_SIM_EV_SEND) *r = sent[x.base[e->rank] + (uint32_t)e->action] = level[e->rank] += 1u;
+        else if (e->kind == GOAL_SIM_EV_MSG) *r = sent[x.base[e->rank] + (uint32_t)e->action];
+        else if (e->kind == GOAL_SIM_EV_RECV) {
+            *r = k > 0 ? t->round[k - 1u] : 0u;    /* its MSG event comes just before it */
+            if (*r > level[e->rank]) level[e->rank] = *r;
+        } else *r = 0;
+    }
+    goal__free(&t->alloc_, level); goal__free(&t->alloc_, sent);
+    goal__simw_free(&x);
+    return st;
+}
+/* Segments: per send action, its ordinal among the rank's sends to the same peer (counters
+   per peer, reset through the list of peers touched, so a rank costs its actions, not p). */
+static goal_status goal__tl_segments(goal_sim_timeline *t, const goal_world *w) {
+    goal__simw x;
+    uint32_t *count, *ord;
+    int32_t *touched, r;
+    size_t k;
+    goal_status st = goal__simw_init(&x, w, &t->alloc_);
+    t->segment = (uint32_t *)goal__new(&t->alloc_, t->nevents + 1u, sizeof(uint32_t));
+    count = (uint32_t *)goal__new(&t->alloc_, (size_t)x.p + 1u, sizeof(uint32_t));
+    touched = (int32_t *)goal__new(&t->alloc_, (size_t)x.n + 1u, sizeof(int32_t));
+    ord = (uint32_t *)goal__new(&t->alloc_, (size_t)x.n + 1u, sizeof(uint32_t));
+    if (st == GOAL_OK && (!t->segment || !count || !touched || !ord)) st = GOAL_ERR_NOMEM;
+    if (st == GOAL_OK) memset(count, 0, (size_t)x.p * sizeof(uint32_t));
+    for (r = 0; st == GOAL_OK && r < x.p; r++) {
+        goal_schedule s;
+        uint32_t i, nt = 0;
+        goal__simw_view(&x, r, &s);
+        for (i = 0; i < s.nactions; i++) {
+            goal_action a;
+            goal_schedule_action(&s, i, &a);
+            if (a.kind != GOAL_SEND || a.peer < 0 || a.peer >= x.p) continue;
+            if (!count[a.peer]) touched[nt++] = a.peer;
+            ord[x.base[r] + i] = count[a.peer]++;
+        }
+        while (nt) count[touched[--nt]] = 0;
+    }
+    for (k = 0; st == GOAL_OK && k < t->nevents; k++) {
+        const goal_sim_event *e = &t->events[k];
+        int sends = e->kind == GOAL_SIM_EV_SEND || e->kind == GOAL_SIM_EV_MSG;
+        t->segment[k] = sends && e->action >= 0 ? ord[x.base[e->rank] + (uint32_t)e->action] : 0u;
+    }
+    goal__free(&t->alloc_, count); goal__free(&t->alloc_, touched); goal__free(&t->alloc_, ord);
+    goal__simw_free(&x);
+    return st;
+}
+goal_status goal_sim_timeline_run(const goal_world *w, const goal_sim_desc *desc, goal_sim_timeline *out) {
+    goal_sim_desc d;
+    goal__tl c;
+    goal_status st;
+    if (!out) return GOAL_ERR_ARG;
+    memset(out, 0, sizeof *out);
+    if (desc) d = *desc; else memset(&d, 0, sizeof d);
+    out->alloc_ = goal__allocator(&d.alloc);
+    c.t = out; c.cap = 0; c.st = GOAL_OK;
+    d.event_fn = goal__tl_add; d.user = &c;
+    st = goal_sim_run(w, &d, &out->result);
+    if (st == GOAL_OK) st = c.st;
+    if (st == GOAL_OK) st = goal__tl_rounds(out, w);
+    if (st == GOAL_OK) st = goal__tl_segments(out, w);
+    if (st == GOAL_OK) st = goal__tl_critical(out, w);
+    if (st != GOAL_OK) {   /* keep only what a deadlock report needs */
+        goal_sim_result keep = out->result;
+        memset(&out->result, 0, sizeof out->result);
+        goal_sim_timeline_free(out);
+        out->result = keep;
+    }
+    return st;
+}
+void goal_sim_timeline_free(goal_sim_timeline *t) {
+    goal_allocator a;
+    if (!t) return;
+    a = goal__allocator(&t->alloc_);
+    goal__free(&a, t->events); goal__free(&a, t->round); goal__free(&a, t->segment); goal__free(&a, t->critical);
+    goal_sim_result_free(&t->result);
+    memset(t, 0, sizeof *t);
+}
+
+/* ---- >>> draw: timelines --------------------------------------------------------------------- */
+/* The caption of the action an event is about ("recv (unexpected)" when none yet). */
+static void goal__tl_caption(const goal_world *w, const goal_sim_event *e, char *buf, size_t len) {
+    goal_schedule s;
+    if (e->action < 0 || goal_world_schedule(w, e->rank, &s) != GOAL_OK) {
         snprintf(buf, len, "message from %ld arrives (no recv posted yet)", (long)e->peer);
         return;
     }
@@ -1654,7 +2050,7 @@ static const char *goal__trace_us(uint64_t ps, char *buf) {
     while (n > 0 && buf[n - 1] == '0') buf[--n] = 0;
     return buf;
 }
-static void goal__trace_event(goal__sim_out *o, const goal__tl *t, const goal_sim_event *e, size_t id) {
+static void goal__trace_event(goal__sim_out *o, const goal_world *w, const goal_sim_event *e, size_t id) {
     char cap[200], ts[32], te[32];
     if (e->kind == GOAL_SIM_EV_MSG) {
         goal__sim_out_printf(o, ",\n{\"name\":\"message\",\"cat\":\"message\",\"ph\":\"s\",\"id\":%lu,\"pid\":%ld,\"tid\":%d,\"ts\":%s}",
@@ -1663,118 +2059,186 @@ static void goal__trace_event(goal__sim_out *o, const goal__tl *t, const goal_si
                          (unsigned long)id, (long)e->peer, e->cpu, goal__trace_us(e->end_ps, te));
         return;
     }
-    goal__tl_caption(t, e, cap, sizeof cap);
+    goal__tl_caption(w, e, cap, sizeof cap);
     goal__sim_out_printf(o, ",\n{\"name\":\"%s\",\"cat\":\"%s\",\"ph\":\"X\",\"pid\":%ld,\"tid\":%d,\"ts\":%s,\"dur\":%s,"
                         "\"args\":{\"bytes\":%llu,\"peer\":%ld}}",
                      cap, goal__tl_cat(e->kind), (long)e->rank, e->cpu, goal__trace_us(e->start_ps, ts),
                      goal__trace_us(e->end_ps - e->start_ps, te), (unsigned long long)e->size, (long)e->peer);
 }
 goal_status goal_sim_write_trace(const goal_world *w, const goal_sim_desc *desc, goal_write_fn fn, void *user) {
-    goal__tl t;
-    goal_sim_result r;
+    goal_sim_timeline t;
     goal__sim_out o;
     goal_status st;
     size_t k;
     int32_t rank;
     if (!w || !fn) return GOAL_ERR_ARG;
-    if ((st = goal__tl_run(&t, w, desc, &r)) == GOAL_OK) {
+    if ((st = goal_sim_timeline_run(w, desc, &t)) == GOAL_OK) {
         goal__sim_out_init(&o, fn, user);
         goal__sim_out_printf(&o, "{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n"
                              "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":0,\"args\":{\"name\":\"rank 0\"}}");
-        for (rank = 1; rank < r.nranks; rank++)
+        for (rank = 1; rank < t.result.nranks; rank++)
             goal__sim_out_printf(&o, ",\n{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":%ld,\"args\":{\"name\":\"rank %ld\"}}", (long)rank, (long)rank);
-        for (k = 0; k < t.n; k++) goal__trace_event(&o, &t, &t.ev[k], k);
+        for (k = 0; k < t.nevents; k++) goal__trace_event(&o, w, &t.events[k], k);
         goal__sim_out_printf(&o, "\n]}\n");
         goal__sim_out_flush(&o);
         st = o.st;
     }
-    goal__tl_free(&t, &r);
+    goal_sim_timeline_free(&t);
     return st;
 }
 
-/* SVG: one lane per rank, time to the right; a tick step of 1, 2 or 5 x 10^k. */
+/* SVG: one lane per rank, time to the right. */
 #define GOAL__SVG_LEFT 70.0
 #define GOAL__SVG_WIDTH 1100.0
 #define GOAL__SVG_TOP 40.0
+#define GOAL__SVG_CRIT "#111111"
+typedef struct goal__svg {
+    goal__sim_out o;
+    const goal_world *w;
+    const goal_sim_timeline *t;
+    uint8_t *crit;              /* per event: on the critical path */
+    double scale, lane;
+} goal__svg;
+
+/* A step of 1, 2 or 5 x 10^k that cuts span into at most 20 pieces (never 0, never wraps). */
 static uint64_t goal__svg_step(uint64_t span) {
     uint64_t step = 1;
-    while (step * 10u <= span / 4u + 1u) step *= 10u;
-    return span / step > 20u ? step * 5u : span / step > 8u ? step * 2u : step;
+    while (step <= UINT64_MAX / 10u && step * 10u <= span / 4u + 1u) step *= 10u;
+    if (span / step > 20u && step <= UINT64_MAX / 5u) return step * 5u;
+    if (span / step > 8u && step <= UINT64_MAX / 2u) return step * 2u;
+    return step;
 }
-static void goal__svg_axis(goal__sim_out *o, uint64_t end, double scale, double bottom) {
-    uint64_t step = goal__svg_step(end), x;
-    for (x = 0; x <= end; x += step) {
-        double px = GOAL__SVG_LEFT + (double)x * scale;
-        goal__sim_out_printf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>\n", px, GOAL__SVG_TOP - 5, px, bottom);
-        goal__sim_out_printf(o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%llu</text>\n", px, GOAL__SVG_TOP - 10, (unsigned long long)x);
+/* At most 21 ticks: counted, not stepped in time (x += step could wrap past 2^64). */
+static void goal__svg_axis(goal__svg *g, double bottom) {
+    uint64_t end = g->t->result.max, step = goal__svg_step(end), k;
+    for (k = 0; k <= end / step && k <= 40u; k++) {
+        double px = GOAL__SVG_LEFT + (double)(k * step) * g->scale;
+        goal__sim_out_printf(&g->o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#e0e0e0\"/>\n", px, GOAL__SVG_TOP - 5, px, bottom);
+        goal__sim_out_printf(&g->o, "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"middle\">%llu</text>\n", px, GOAL__SVG_TOP - 10,
+                             (unsigned long long)(k * step));
     }
-    goal__sim_out_printf(o, "<text x=\"%.1f\" y=\"14\" text-anchor=\"end\">time (ns)</text>\n", GOAL__SVG_LEFT + GOAL__SVG_WIDTH);
+    goal__sim_out_printf(&g->o, "<text x=\"%.1f\" y=\"14\" text-anchor=\"end\">time (ns)</text>\n", GOAL__SVG_LEFT + GOAL__SVG_WIDTH);
 }
-static void goal__svg_event(goal__sim_out *o, const goal__tl *t, const goal_sim_event *e, double scale, double lane) {
+/* Message colours by segment (goal_sim_timeline.segment), so the pieces of a pipeline keep
+   their colour from hop to hop; a single message between two ranks is red. */
+static const char *goal__svg_msg_colour(uint32_t segment) {
+    static const char *const c[] = {"#d62728", "#1f77b4", "#2ca02c", "#9467bd", "#ff7f0e", "#17becf", "#e377c2", "#8c564b"};
+    return c[segment % 8u];
+}
+static void goal__svg_message(goal__svg *g, size_t k) {
+    const goal_sim_event *e = &g->t->events[k];
+    double x0 = GOAL__SVG_LEFT + (double)e->start * g->scale, x1 = GOAL__SVG_LEFT + (double)e->end * g->scale;
+    double y0 = GOAL__SVG_TOP + ((double)e->rank + 0.5) * g->lane, y1 = GOAL__SVG_TOP + ((double)e->peer + 0.5) * g->lane;
+    int crit = g->crit[k];
+    goal__sim_out_printf(&g->o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"%s\" stroke-width=\"%s\" stroke-opacity=\"%s\" "
+                         "marker-end=\"url(#arrow)\"><title>round %lu: rank %ld to %ld, %llu B, %llu..%llu ns</title></line>\n",
+                         x0, y0, x1, y1, crit ? GOAL__SVG_CRIT : goal__svg_msg_colour(g->t->segment[k]), crit ? "2.2" : "1", crit ? "1" : "0.7",
+                         (unsigned long)g->t->round[k], (long)e->rank, (long)e->peer, (unsigned long long)e->size,
+                         (unsigned long long)e->start, (unsigned long long)e->end);
+    if (g->lane >= 14 && x1 - x0 >= 14)   /* the round, halfway along */
+        goal__sim_out_printf(&g->o, "<text x=\"%.1f\" y=\"%.1f\" class=\"round\">%lu</text>\n", (x0 + x1) / 2, (y0 + y1) / 2 + 3,
+                             (unsigned long)g->t->round[k]);
+}
+/* The box's text: its caption, else "l3 send" (label and kind), else the label, else none. */
+static void goal__svg_box_text(goal__svg *g, const goal_sim_event *e, const char *cap, double x0, double width, double y) {
+    char buf[GOAL_LABEL_MAX + 8];
+    const char *colon = strchr(cap, ':');
+    size_t n = colon ? (size_t)(colon - cap) : strlen(cap);
+    if (g->lane < 14 || e->action < 0) return;
+    if (width < 6.2 * (double)strlen(cap) + 4) {
+        snprintf(buf, sizeof buf, "%.*s %s", (int)(n < GOAL_LABEL_MAX ? n : GOAL_LABEL_MAX - 1), cap, goal__tl_cat(e->kind));
+        if (width < 6.2 * (double)strlen(buf) + 4) buf[n < GOAL_LABEL_MAX ? n : GOAL_LABEL_MAX - 1] = 0;
+        if (width < 6.2 * (double)strlen(buf) + 4) return;
+        cap = buf;
+    }
+    goal__sim_out_printf(&g->o, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", x0 + 2, y + g->lane * 0.62, cap);
+}
+static void goal__svg_box(goal__svg *g, size_t k) {
+    const goal_sim_event *e = &g->t->events[k];
     char cap[200];
-    double x0 = GOAL__SVG_LEFT + (double)e->start * scale, x1 = GOAL__SVG_LEFT + (double)e->end * scale;
-    double y = GOAL__SVG_TOP + (double)e->rank * lane;
-    goal_kind k = e->kind == GOAL_SIM_EV_SEND ? GOAL_SEND : e->kind == GOAL_SIM_EV_RECV ? GOAL_RECV : GOAL_CALC;
-    if (e->kind == GOAL_SIM_EV_MSG) {
-        double y2 = GOAL__SVG_TOP + (double)e->peer * lane;
-        goal__sim_out_printf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d62728\" stroke-opacity=\"0.6\" marker-end=\"url(#arrow)\"/>\n",
-                         x0, y + lane * 0.5, x1, y2 + lane * 0.5);
-        return;
-    }
-    goal__tl_caption(t, e, cap, sizeof cap);
-    goal__sim_out_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" stroke=\"#555555\" stroke-width=\"0.5\">"
-                        "<title>rank %ld cpu %d: %s, %llu..%llu ns</title></rect>\n",
-                     x0, y + lane * 0.15, x1 - x0 > 1 ? x1 - x0 : 1, lane * 0.7, goal__sim_colour(k), (long)e->rank, e->cpu, cap,
-                     (unsigned long long)e->start, (unsigned long long)e->end);
-    if (x1 - x0 > 7.0 * (double)strlen(cap) && lane >= 14)
-        goal__sim_out_printf(o, "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", x0 + 3, y + lane * 0.65, cap);
+    double x0 = GOAL__SVG_LEFT + (double)e->start * g->scale, x1 = GOAL__SVG_LEFT + (double)e->end * g->scale;
+    double y = GOAL__SVG_TOP + (double)e->rank * g->lane, width = x1 - x0 > 1 ? x1 - x0 : 1;
+    goal_kind kind = e->kind == GOAL_SIM_EV_SEND ? GOAL_SEND : e->kind == GOAL_SIM_EV_RECV ? GOAL_RECV : GOAL_CALC;
+    goal__tl_caption(g->w, e, cap, sizeof cap);
+    goal__sim_out_printf(&g->o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\" stroke=\"%s\" stroke-width=\"%s\">"
+                         "<title>rank %ld cpu %d: %s, %llu..%llu ns%s</title></rect>\n",
+                         x0, y + g->lane * 0.15, width, g->lane * 0.7, goal__sim_colour(kind), g->crit[k] ? GOAL__SVG_CRIT : "#555555",
+                         g->crit[k] ? "2" : "0.5", (long)e->rank, e->cpu, cap, (unsigned long long)e->start, (unsigned long long)e->end,
+                         g->crit[k] ? " (critical path)" : "");
+    goal__svg_box_text(g, e, cap, x0, width, y);
 }
-static void goal__svg_legend(goal__sim_out *o, double y) {
-    static const char *const names[] = {"send overhead", "receive overhead", "calc / exec", "message"};
+static void goal__svg_legend(goal__svg *g, double y) {
+    static const char *const names[] = {"send overhead", "receive overhead", "calc / exec"};
     static const goal_kind kinds[] = {GOAL_SEND, GOAL_RECV, GOAL_CALC};
+    double x = GOAL__SVG_LEFT;
     int k;
-    for (k = 0; k < 3; k++)
-        goal__sim_out_printf(o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\" stroke=\"#555555\" stroke-width=\"0.5\"/>"
-                            "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", GOAL__SVG_LEFT + 160.0 * k, y, goal__sim_colour(kinds[k]),
-                         GOAL__SVG_LEFT + 160.0 * k + 18, y + 9, names[k]);
-    goal__sim_out_printf(o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d62728\"/><text x=\"%.1f\" y=\"%.1f\">%s</text>\n",
-                     GOAL__SVG_LEFT + 480, y + 5, GOAL__SVG_LEFT + 494, y + 5, GOAL__SVG_LEFT + 498, y + 9, names[3]);
+    for (k = 0; k < 3; k++, x += 130)
+        goal__sim_out_printf(&g->o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"%s\" stroke=\"#555555\" stroke-width=\"0.5\"/>"
+                             "<text x=\"%.1f\" y=\"%.1f\">%s</text>\n", x, y, goal__sim_colour(kinds[k]), x + 18, y + 9, names[k]);
+    goal__sim_out_printf(&g->o, "<line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\" stroke=\"#d62728\"/><line x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+                         "y2=\"%.1f\" stroke=\"#1f77b4\"/><text x=\"%.1f\" y=\"%.1f\">message (colour: its segment; number: its round)</text>\n",
+                         x, y + 3, x + 14, y + 3, x, y + 7, x + 14, y + 7, x + 18, y + 9);
+    x += 300;
+    goal__sim_out_printf(&g->o, "<rect x=\"%.1f\" y=\"%.1f\" width=\"14\" height=\"10\" fill=\"white\" stroke=\"%s\" stroke-width=\"2\"/>"
+                         "<text x=\"%.1f\" y=\"%.1f\">critical path (ends at %llu ns)</text>\n", x, y, GOAL__SVG_CRIT, x + 18, y + 9,
+                         (unsigned long long)g->t->result.max);
 }
-static void goal__svg_lanes(goal__sim_out *o, const goal_sim_result *r, double lane) {
-    int32_t k;
-    for (k = 0; k < r->nranks; k++) {
-        double y = GOAL__SVG_TOP + (double)k * lane;
-        if (k % 2) goal__sim_out_printf(o, "<rect x=\"0\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f7f7f7\"/>\n", y, GOAL__SVG_LEFT + GOAL__SVG_WIDTH + 20, lane);
-        if (lane >= 9) goal__sim_out_printf(o, "<text x=\"6\" y=\"%.1f\">rank %ld</text>\n", y + lane * 0.65, (long)k);
+/* Rank names every k-th lane (k = 1, 2, 5 x 10^j) so that they stay at least 11 px apart. */
+static void goal__svg_lanes(goal__svg *g) {
+    static const int32_t mant[] = {1, 2, 5};
+    int32_t r, every = 1, p = g->t->result.nranks, mag = 1;
+    int k = 0;
+    while (every * g->lane < 11.0 && every < p) {
+        if (++k == 3) { k = 0; mag *= 10; }
+        every = mant[k] * mag;
     }
+    for (r = 0; r < p; r++) {
+        double y = GOAL__SVG_TOP + (double)r * g->lane;
+        if (r % 2) goal__sim_out_printf(&g->o, "<rect x=\"0\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#f4f4f4\"/>\n", y,
+                                        GOAL__SVG_LEFT + GOAL__SVG_WIDTH + 20, g->lane);
+        if (r % every == 0)
+            goal__sim_out_printf(&g->o, "<text x=\"6\" y=\"%.1f\">rank %ld</text><line x1=\"60\" x2=\"%.1f\" y1=\"%.1f\" y2=\"%.1f\" stroke=\"#999999\"/>\n",
+                                 y + (g->lane < 11 ? g->lane * 0.5 + 4 : g->lane * 0.65), GOAL__SVG_LEFT, y + g->lane * 0.5, y + g->lane * 0.5, (long)r);
+    }
+}
+static void goal__svg_body(goal__svg *g) {
+    const goal_sim_timeline *t = g->t;
+    double height = GOAL__SVG_TOP + g->lane * t->result.nranks + 40;
+    size_t k;
+    goal__sim_out_printf(&g->o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">\n"
+                         "<style>.round{font-size:9px;font-weight:bold;text-anchor:middle;paint-order:stroke;stroke:white;stroke-width:3px}</style>\n"
+                         "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\">"
+                         "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"#555555\"/></marker></defs>\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
+                         GOAL__SVG_LEFT + GOAL__SVG_WIDTH + 20, height);
+    goal__svg_lanes(g);
+    goal__svg_axis(g, GOAL__SVG_TOP + g->lane * t->result.nranks);
+    for (k = 0; k < t->nevents; k++) if (t->events[k].kind != GOAL_SIM_EV_MSG) goal__svg_box(g, k);
+    for (k = 0; k < t->nevents; k++) if (t->events[k].kind == GOAL_SIM_EV_MSG) goal__svg_message(g, k);
+    goal__svg_legend(g, height - 25);
+    goal__sim_out_printf(&g->o, "</svg>\n");
 }
 goal_status goal_sim_write_svg(const goal_world *w, const goal_sim_desc *desc, goal_write_fn fn, void *user) {
-    goal__tl t;
-    goal_sim_result r;
-    goal__sim_out o;
+    goal_sim_timeline t;
+    goal__svg g;
     goal_status st;
     size_t k;
-    double lane, scale, height;
+    int32_t p;
     if (!w || !fn) return GOAL_ERR_ARG;
-    if ((st = goal__tl_run(&t, w, desc, &r)) == GOAL_OK) {
-        lane = r.nranks <= 40 ? 22.0 : r.nranks >= 900 ? 1.0 : 900.0 / r.nranks;
-        scale = GOAL__SVG_WIDTH / (double)(r.max ? r.max : 1u);
-        height = GOAL__SVG_TOP + lane * r.nranks + 40;
-        goal__sim_out_init(&o, fn, user);
-        goal__sim_out_printf(&o, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%.0f\" height=\"%.0f\" font-family=\"Helvetica, Arial, sans-serif\" font-size=\"11\">\n"
-                             "<defs><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\" markerWidth=\"5\" markerHeight=\"5\" orient=\"auto\">"
-                             "<path d=\"M0,0 L10,5 L0,10 z\" fill=\"#d62728\"/></marker></defs>\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n",
-                         GOAL__SVG_LEFT + GOAL__SVG_WIDTH + 20, height);
-        goal__svg_lanes(&o, &r, lane);
-        goal__svg_axis(&o, r.max, scale, GOAL__SVG_TOP + lane * r.nranks);
-        for (k = 0; k < t.n; k++) goal__svg_event(&o, &t, &t.ev[k], scale, lane);
-        goal__svg_legend(&o, height - 25);
-        goal__sim_out_printf(&o, "</svg>\n");
-        goal__sim_out_flush(&o);
-        st = o.st;
-    }
-    goal__tl_free(&t, &r);
-    return st;
+    if ((st = goal_sim_timeline_run(w, desc, &t)) != GOAL_OK) { goal_sim_timeline_free(&t); return st; }
+    memset(&g, 0, sizeof g);
+    g.w = w; g.t = &t;
+    if (!(g.crit = (uint8_t *)goal__new(&t.alloc_, t.nevents + 1u, 1))) { goal_sim_timeline_free(&t); return GOAL_ERR_NOMEM; }
+    memset(g.crit, 0, t.nevents);
+    for (k = 0; k < t.ncritical; k++) g.crit[t.critical[k]] = 1;
+    p = t.result.nranks;
+    g.lane = p <= 40 ? 22.0 : p >= 900 ? 1.0 : 900.0 / p;
+    g.scale = GOAL__SVG_WIDTH / (double)(t.result.max ? t.result.max : 1u);
+    goal__sim_out_init(&g.o, fn, user);
+    goal__svg_body(&g);
+    goal__sim_out_flush(&g.o);
+    goal__free(&t.alloc_, g.crit);
+    goal_sim_timeline_free(&t);
+    return g.o.st;
 }
 /* ---- >>> analyze: common ------------------------------------------------------------------- */
 static goal_status goal__an_fail(goal_error *err, goal_status st, const char *fmt, ...) {

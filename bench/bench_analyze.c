@@ -23,7 +23,7 @@ int main(void) {
         goal_error err;
         double t0, t;
         memset(&d, 0, sizeof d);
-        d.algo = "bcast_binomial"; d.count = 100;
+        d.algo = "bcast_binomial"; d.count = 100; d.dtype = GOAL_INT8;
         if (goal_algo_world(&w, &d, p, &err) != GOAL_OK) { puts(err.msg); return 1; }
         t0 = now();
         if (goal_analyze(w, NULL, &r, &err) != GOAL_OK) { puts(err.msg); return 1; }

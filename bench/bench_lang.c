@@ -74,7 +74,7 @@ int main(void) {
     goal_schedule_free(&s);
     goal_graph_destroy(g);
     memset(&ad, 0, sizeof ad);
-    ad.algo = "bcast_binomial"; ad.count = 1;
+    ad.algo = "bcast_binomial"; ad.count = 1; ad.dtype = GOAL_INT8;
     if (goal_algo_world(&w, &ad, 1 << 20, &err) != GOAL_OK) { puts(err.msg); return 1; }
     goal_world_write(w, GOAL_DIALECT_LOGGOPSIM, put, &text);
     goal_world_destroy(w);

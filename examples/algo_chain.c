@@ -22,7 +22,7 @@ int main(void) {
     const goal_slot *per_rank[P];
     goal_world_run_desc rd = {0};
     int r;
-    d.algo = "bcast_chain"; d.count = BYTES; d.segment = 16;   /* dtype 0 = int8: count is bytes */
+    d.algo = "bcast_chain"; d.count = BYTES; d.segment = 16; d.dtype = GOAL_UINT8;   /* count is bytes */
     if (goal_algo_world(&w, &d, P, &err) != GOAL_OK) { printf("%s\n", err.msg); return 1; }
     goal_world_write(w, GOAL_DIALECT_PAPER, print, NULL);        /* "1:16,16" = slot 1, offset 16, 16 bytes */
 

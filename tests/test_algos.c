@@ -106,6 +106,28 @@ static goal_algo_desc desc_of(const char *algo, int root, uint64_t count, goal_d
     return d;
 }
 
+/* A zeroed desc means sum on Int32: its exec actions say so and its messages carry count * 4
+   bytes (it meant max on Int8 before; the binary schedule still numbers them as before). */
+static void test_zero_desc_defaults(void) {
+    goal_algo_desc d;
+    goal_world *w;
+    goal_error err;
+    goal_schedule s;
+    goal_action a;
+    uint32_t i, sends = 0, execs = 0;
+    memset(&d, 0, sizeof d);
+    d.algo = "allreduce_recdoub"; d.count = 3;
+    CHECK_EQ(goal_algo_world(&w, &d, 4, &err), GOAL_OK);
+    CHECK_EQ(goal_world_schedule(w, 1, &s), GOAL_OK);
+    for (i = 0; i < s.nactions; i++) {
+        goal_schedule_action(&s, i, &a);
+        if (a.kind == GOAL_SEND) { sends++; CHECK_EQ(a.buf.size, 12); }
+        if (a.kind == GOAL_EXEC && a.op != GOAL_OP_COPY) { execs++; CHECK_EQ(a.op, GOAL_OP_SUM); CHECK_EQ(a.dtype, GOAL_INT32); }
+    }
+    CHECK(sends > 0 && execs > 0);
+    goal_world_destroy(w);
+}
+
 /* ---- structure ---------------------------------------------------------------------------------- */
 static const int sample_p[] = {1, 2, 3, 4, 5, 7, 8, 9, 13, 16, 17, 31, 33, 64};
 #define NSAMPLE ((int)(sizeof sample_p / sizeof sample_p[0]))
@@ -552,6 +574,190 @@ static void test_allocator(void) {
     }
 }
 
+/* ---- vector collectives (issue 12 item 7) ---------------------------------------------------------- */
+static const char *const vec_names[] = {"gatherv_linear", "gatherv_binomial", "scatterv_linear", "allgatherv_ring",
+                                        "alltoallv_pairwise", "reduce_scatterv_ring"};
+#define NVEC 6
+
+/* One row of p counts (pattern 0: all `count`, as counts = NULL would; 1: random 0..7 with
+   zeros; 2: random, displacements with gaps; 3: random, blocks in reverse rank order with
+   gaps; 4: all zero) and its displacements (NULL for packed patterns). */
+static void vec_row(int pattern, int p, uint64_t *seed, int *cnt, int *dsp, int *use_dsp) {
+    int j, at = 0;
+    for (j = 0; j < p; j++) cnt[j] = pattern == 0 ? 3 : pattern == 4 ? 0 : (int)(ac_rand(seed) % 8);
+    *use_dsp = pattern == 2 || pattern == 3;
+    for (j = 0; j < p; j++) {
+        int b = pattern == 3 ? p - 1 - j : j;
+        at += pattern >= 2 ? (int)(ac_rand(seed) % 4) : 0;
+        dsp[b] = at;
+        at += cnt[b];
+    }
+}
+/* The column counts of a p x p matrix and displacements of the same pattern for them. */
+static void vec_col(int pattern, int p, uint64_t *seed, const int *m, int col, int *cnt, int *dsp) {
+    int j, at = 0;
+    for (j = 0; j < p; j++) cnt[j] = m[(size_t)j * (size_t)p + (size_t)col];
+    for (j = 0; j < p; j++) {
+        int b = pattern == 3 ? p - 1 - j : j;
+        at += pattern >= 2 ? (int)(ac_rand(seed) % 4) : 0;
+        dsp[b] = at;
+        at += cnt[b];
+    }
+}
+
+typedef struct vec_arrays { int *counts, *displs, *rdispls, *col; } vec_arrays;
+
+/* Fills d's arrays for the pattern (alltoallv: p x p matrices, counts_matrix). */
+static void vec_setup(goal_algo_desc *d, vec_arrays *v, int p, int pattern, uint64_t seed) {
+    int a2a = !strncmp(d->algo, "alltoallv_", 10), rows = a2a ? p : 1, r, use = 0;
+    size_t P = (size_t)p;
+    v->counts = (int *)calloc(P * P, sizeof(int)); v->displs = (int *)calloc(P * P, sizeof(int));
+    v->rdispls = (int *)calloc(P * P, sizeof(int)); v->col = (int *)calloc(P, sizeof(int));
+    for (r = 0; r < rows; r++) vec_row(pattern, p, &seed, v->counts + (size_t)r * P, v->displs + (size_t)r * P, &use);
+    for (r = 0; a2a && r < p; r++) vec_col(pattern, p, &seed, v->counts, r, v->col, v->rdispls + (size_t)r * P);
+    d->counts = pattern == 0 && !a2a ? NULL : v->counts;   /* pattern 0 alone: counts NULL, count 3 */
+    d->count = 3;
+    d->displs = use ? v->displs : NULL;
+    d->recv_displs = a2a && use ? v->rdispls : NULL;
+    d->counts_matrix = a2a;
+}
+static void vec_free(vec_arrays *v) { free(v->counts); free(v->displs); free(v->rdispls); free(v->col); }
+
+static void vec_case(const char *algo, int p, int root, int pattern, goal_dtype t, uint64_t seed) {
+    goal_algo_desc d = desc_of(algo, root, 3, t, (t >> 4) == 2 ? float_ops[seed % 4] : int_ops[seed % 10]);
+    vec_arrays v;
+    ac_result res;
+    goal_error err;
+    goal_world *w;
+    analysis an;
+    vec_setup(&d, &v, p, pattern, seed);
+    CHECK_EQ(ac_check(&d, p, (int)(seed % 7 == 0), seed, &res, &err), GOAL_OK);
+    cases_run++;
+    if (res.rank >= 0)
+        printf("  %s p=%d root=%d pattern %d %s: rank %d %s %llu: expected %s, got %s\n", algo, p, root, pattern, goal_dtype_name(t),
+               res.rank, res.in_changed ? "IN changed at" : "element", (unsigned long long)res.offset, res.expected, res.got);
+    CHECK_EQ(res.rank, -1);
+    if (goal_algo_world(&w, &d, p, &err) == GOAL_OK) {   /* structure: matched, acyclic */
+        analyze(w, 0, &an);
+        if (!an.matched || !an.acyclic) printf("  %s p=%d root=%d pattern %d: %s\n", algo, p, root, pattern, an.why);
+        CHECK(an.matched && an.acyclic);
+        goal_world_destroy(w);
+    } else CHECK(0);
+    vec_free(&v);
+}
+
+static void test_vector_list(void) {
+    int i;
+    for (i = 0; i < NVEC; i++) {
+        const goal_algo_info *info = goal_algo_find(vec_names[i]);
+        CHECK(info != NULL);
+        if (info) CHECK(info->flags & GOAL_ALGO_VECTOR);
+    }
+}
+
+/* Every p of the issue, several roots, every pattern: data against the reference. */
+static void test_vector_data(void) {
+    static const int ps[] = {1, 2, 3, 5, 6, 8, 11, 16, 17, 31, 100};
+    int a, i, j, pattern, roots[300], nroots;
+    uint64_t seed = 77;
+    long before = cases_run;
+    for (a = 0; a < NVEC; a++)
+        for (i = 0; i < (int)(sizeof ps / sizeof ps[0]); i++) {
+            roots_of(goal_algo_find(vec_names[a]), ps[i], roots, &nroots);
+            for (j = 0; j < nroots; j++)
+                for (pattern = 0; pattern < 5; pattern++)
+                    vec_case(vec_names[a], ps[i], roots[j], pattern, pattern == 2 ? GOAL_FLOAT64 : GOAL_INT32, seed++);
+        }
+    printf("  %ld vector runs checked\n", cases_run - before);
+}
+
+/* The first s1->nactions actions of both are the same. */
+static int same_actions(const goal_schedule *s1, const goal_schedule *s2) {
+    uint32_t i;
+    for (i = 0; i < s1->nactions && i < s2->nactions; i++) {
+        goal_action x, y;
+        goal_schedule_action(s1, i, &x);
+        goal_schedule_action(s2, i, &y);
+        if (x.kind != y.kind || x.peer != y.peer || x.tag != y.tag || x.buf.slot != y.buf.slot || x.buf.offset != y.buf.offset ||
+            x.buf.size != y.buf.size || x.buf2.offset != y.buf2.offset || x.buf2.size != y.buf2.size) return 0;
+    }
+    return 1;
+}
+/* Each rank with its own arrays, as an MPI binding passes them (alltoallv: this rank's
+   sendcounts, sdispls, recvcounts, rdispls; gatherv_linear / scatterv_linear at a non-root:
+   count only), gives the same schedules as one desc for the world. */
+static void test_vector_per_rank(void) {
+    static const char *const algos[] = {"alltoallv_pairwise", "gatherv_linear", "scatterv_linear"};
+    int a, p = 7, r, pattern;
+    for (a = 0; a < 3; a++)
+        for (pattern = 1; pattern < 4; pattern++) {
+            goal_algo_desc d = desc_of(algos[a], 2, 3, GOAL_INT32, GOAL_OP_SUM);
+            vec_arrays v;
+            goal_world *w, *w2;
+            goal_graph *g;
+            goal_graph_desc gd;
+            goal_error err;
+            vec_setup(&d, &v, p, pattern, (uint64_t)(a * 10 + pattern));
+            CHECK_EQ(goal_algo_world(&w, &d, p, &err), GOAL_OK);
+            CHECK_EQ(goal_world_create(&w2, p, NULL), GOAL_OK);
+            memset(&gd, 0, sizeof gd); gd.nranks = p;
+            CHECK_EQ(goal_graph_create(&g, &gd), GOAL_OK);
+            for (r = 0; r < p; r++) {
+                goal_algo_desc e = d;
+                goal_schedule s1, s2;
+                int k;
+                if (a == 0) {   /* row r, column r */
+                    for (k = 0; k < p; k++) v.col[k] = v.counts[(size_t)k * (size_t)p + (size_t)r];
+                    e.counts_matrix = 0;
+                    e.counts = v.counts + (size_t)r * (size_t)p;
+                    e.recv_counts = v.col;
+                    e.displs = d.displs ? d.displs + (size_t)r * (size_t)p : NULL;
+                    e.recv_displs = d.recv_displs ? d.recv_displs + (size_t)r * (size_t)p : NULL;
+                } else if (r != d.root) {
+                    e.count = (uint64_t)v.counts[r];
+                    e.counts = NULL;
+                    e.displs = NULL;
+                }
+                goal_graph_reset(g, r, p);
+                CHECK(goal_algo_build(g, &e, NULL, 0, NULL, &err) >= 0);
+                CHECK_EQ(goal_world_add_graph(w2, g, &err), GOAL_OK);
+                goal_world_schedule(w, r, &s1);
+                goal_world_schedule(w2, r, &s2);
+                CHECK(s2.nactions == s1.nactions || s2.nactions == s1.nactions + 1);   /* + the final join */
+                CHECK(same_actions(&s1, &s2));
+            }
+            goal_graph_destroy(g);
+            goal_world_destroy(w);
+            goal_world_destroy(w2);
+            vec_free(&v);
+        }
+}
+
+static void test_vector_errors(void) {
+    int neg[3] = {1, -1, 2}, ok[3] = {1, 2, 3}, m[4] = {1, 2, 3, 4}, mm[4] = {1, 2, 3, 4}, rc[2] = {1, 5};
+    goal_algo_desc d = desc_of("gatherv_linear", 0, 4, GOAL_INT32, GOAL_OP_SUM);
+    goal_graph *g;
+    goal_graph_desc gd;
+    goal_error err;
+    d.counts = neg; expect_error(d, 3, GOAL_ERR_ARG);
+    d.counts = ok; d.displs = neg; expect_error(d, 3, GOAL_ERR_ARG);
+    d.displs = NULL; d.counts_matrix = 1; expect_error(d, 3, GOAL_ERR_ARG);        /* matrix: alltoallv only */
+    d.counts_matrix = 0; d.recv_counts = ok; expect_error(d, 3, GOAL_ERR_ARG);     /* recv_counts: alltoallv only */
+    d = desc_of("alltoallv_pairwise", 0, 4, GOAL_INT32, GOAL_OP_SUM);
+    d.counts_matrix = 1; expect_error(d, 2, GOAL_ERR_ARG);                         /* matrix without counts */
+    d.counts = m; d.recv_counts = rc; expect_error(d, 2, GOAL_ERR_ARG);            /* matrix and recv_counts */
+    d.recv_counts = NULL; d.recv_displs = neg; expect_error(d, 2, GOAL_ERR_ARG);
+    /* per rank: rank 0 sends itself m[0] = 1 element but receives rc[0] = 1: fine; rank 1: 2 vs 5 */
+    d = desc_of("alltoallv_pairwise", 0, 4, GOAL_INT32, GOAL_OP_SUM);
+    d.counts = mm + 2; d.recv_counts = rc;
+    memset(&gd, 0, sizeof gd); gd.nranks = 2; gd.rank = 1;
+    CHECK_EQ(goal_graph_create(&g, &gd), GOAL_OK);
+    CHECK_EQ(goal_algo_build(g, &d, NULL, 0, NULL, &err), GOAL_ERR_SIZE);
+    CHECK(strstr(err.msg, "sends itself 4 elements but receives 5") != NULL);
+    goal_graph_destroy(g);
+    d = desc_of("reduce_scatterv_ring", 0, 4, GOAL_FLOAT32, GOAL_OP_BXOR); d.counts = ok; expect_error(d, 3, GOAL_ERR_OP);
+}
+
 static void test_list(void) {
     static const char *const names[] = {"bcast_binomial", "reduce_binomial", "barrier_dissemination", "allreduce_dissemination",
         "bcast_chain", "reduce_chain", "reduce_aspen", "allreduce_recdoub", "bcast_binary", "gather_linear", "gather_binomial",
@@ -563,9 +769,71 @@ static void test_list(void) {
         CHECK(goal_algo_find(names[i]) != NULL);
         CHECK(goal_algo_list(i) != NULL);
     }
-    CHECK(goal_algo_list(25) == NULL);
+    CHECK(goal_algo_list(25 + NVEC) == NULL);   /* the vector collectives: test_vector_list */
     CHECK(goal_algo_list(-1) == NULL);
     CHECK(goal_algo_find("nope") == NULL);
+}
+
+/* ---- local copies (issue 12 item 8) ------------------------------------------------------------ */
+/* Bytes one rank's schedule moves with exec copy actions. */
+static uint64_t copy_bytes(const goal_world *w, int rank) {
+    goal_schedule s;
+    uint64_t b = 0;
+    uint32_t i;
+    goal_world_schedule(w, rank, &s);
+    for (i = 0; i < s.nactions; i++) {
+        goal_action a;
+        goal_schedule_action(&s, i, &a);
+        if (a.kind == GOAL_EXEC && a.op == GOAL_OP_COPY) b += a.buf.size;
+    }
+    return b;
+}
+/* The copies the header's LOCAL COPIES table promises, in blocks of n, for the data-movement
+   algorithms; -1 for the others. */
+static long want_copy_blocks(const char *algo, int p, int root, int rank) {
+    int v = (rank - root + p) % p, rho = 1, inner = v > 0 && v % 2 == 0 && v + 1 < p;
+    long bits = 0, b;
+    while (2 * rho <= p) rho *= 2;
+    if (!strncmp(algo, "bcast_", 6) || !strncmp(algo, "barrier_", 8)) return 0;
+    if (!strcmp(algo, "gather_linear") || !strcmp(algo, "scatter_linear")) return v == 0;
+    if (!strcmp(algo, "gather_binomial") || !strcmp(algo, "scatter_binomial")) return v == 0 || inner;
+    if (!strcmp(algo, "allgather_ring") || !strcmp(algo, "alltoall_linear") || !strcmp(algo, "alltoall_pairwise")) return 1;
+    if (!strcmp(algo, "allgather_recdoub")) return rank < rho;
+    if (!strcmp(algo, "allgather_bruck")) return rank == 0 ? 1 : p + 1;
+    if (!strcmp(algo, "gatherv_linear") || !strcmp(algo, "scatterv_linear")) return v == 0;
+    if (!strcmp(algo, "allgatherv_ring") || !strcmp(algo, "alltoallv_pairwise")) return 1;
+    if (!strcmp(algo, "reduce_scatterv_ring")) return p == 1;
+    if (!strcmp(algo, "gatherv_binomial")) {   /* + at the root the subtree that wraps past p-1 */
+        long w = 0, split = p - root;
+        for (b = 1; v == 0 && b < p; b *= 2) if (b < split && split < (2 * b < p ? 2 * b : p)) w = (2 * b < p ? 2 * b : p) - b;
+        return (v == 0 || inner) + w;
+    }
+    if (!strcmp(algo, "alltoall_bruck")) {
+        for (b = 1; b < p; b *= 2) { int j; for (j = 0; j < p; j++) bits += (j & b) != 0; }
+        return 2L * p + 2 * bits;
+    }
+    return -1;
+}
+static void test_copies(void) {
+    static const int ps[] = {1, 2, 3, 5, 6, 8, 11, 16, 17};
+    const goal_algo_info *info;
+    int a, i, root, r;
+    for (a = 0; (info = goal_algo_list(a)) != NULL; a++)
+        for (i = 0; i < (int)(sizeof ps / sizeof ps[0]); i++)
+            for (root = 0; root < ps[i]; root += (info->flags & GOAL_ALGO_ROOTED) ? 1 : ps[i]) {
+                goal_algo_desc d = desc_of(info->name, root, 5, GOAL_INT32, GOAL_OP_SUM);
+                goal_world *w;
+                goal_error err;
+                if (want_copy_blocks(info->name, ps[i], root, 0) < 0) continue;
+                if (goal_algo_world(&w, &d, ps[i], &err) != GOAL_OK) { CHECK(0); continue; }
+                for (r = 0; r < ps[i]; r++) {
+                    long want = want_copy_blocks(info->name, ps[i], root, r) * 20;
+                    if ((long)copy_bytes(w, r) != want)
+                        printf("  %s p=%d root=%d rank %d: copies %ld bytes, want %ld\n", info->name, ps[i], root, r, (long)copy_bytes(w, r), want);
+                    CHECK_EQ((long)copy_bytes(w, r), want);
+                }
+                goal_world_destroy(w);
+            }
 }
 
 int main(void) {
@@ -580,7 +848,13 @@ int main(void) {
     RUN(test_identical_ranks);
     RUN(test_identical_issue17);
     RUN(test_allocator);
+    RUN(test_zero_desc_defaults);
     RUN(test_data_sample);
     RUN(test_data_full);
+    RUN(test_copies);
+    RUN(test_vector_list);
+    RUN(test_vector_errors);
+    RUN(test_vector_per_rank);
+    RUN(test_vector_data);
     return th_done();
 }

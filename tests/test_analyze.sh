@@ -66,4 +66,7 @@ t reversed_direct 0 '^gather size 8: direct messages$' $GOAL analyze $T/rev.goal
 t reversed_same 0 '^gather root 0 size 8 tuples 3$' $GOAL analyze $T/rrev.goal --collectives
 t reversed_check 0 '^ok: ' $GOAL check $T/rrev.goal
 t reversed_bytes 0 '^same$' same_bytes $T/rev.goal $T/rrev.goal
+# vector collectives: equal counts are found as their kind (the signatures group by size)
+t gatherv_found 0 '^gather root 1 size 8 tuples 4$' sh -c "$GOAL gen gatherv_linear -p 5 --root 1 --counts 2,2,2,2,2 --dialect paper | $GOAL analyze - --collectives"
+t alltoallv_found 0 '^alltoall size 12 tuples 12$' sh -c "$GOAL gen alltoallv_pairwise -p 4 --counts 3,3,3,3,3,3,3,3,3,3,3,3,3,3,3,3 --dialect paper | $GOAL analyze - --collectives"
 t_done

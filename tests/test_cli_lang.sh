@@ -51,10 +51,17 @@ send 1b to 0 tag 0
 }
 EOF
 cat >"$T/stats" <<'EOF'
-rank 0 actions 4 edges 2 bytes 204
-rank 1 actions 1 edges 0 bytes 80
-rank 2 actions 1 edges 0 bytes 80
-total actions 6 edges 2 bytes 364
+rank 0 actions 4 edges 2 bytes 204 copy 0
+rank 1 actions 1 edges 0 bytes 80 copy 0
+rank 2 actions 1 edges 0 bytes 80 copy 0
+total actions 6 edges 2 bytes 364 copy 0
+EOF
+# copy counts the bytes of exec copy actions only (not of other execs)
+printf 'rank #0 {\n  e1: exec copyUInt8 with 0,8 8,8;\n  e2: exec sumInt8 with 0,4 8,4;\n}\nrank #1 {\n  e1: exec copyInt32 with 0,12 16,12;\n}\n' >"$T/copy.goal"
+cat >"$T/copy.stats" <<'EOF'
+rank 0 actions 2 edges 0 bytes 144 copy 8
+rank 1 actions 1 edges 0 bytes 100 copy 12
+total actions 3 edges 0 bytes 244 copy 20
 EOF
 printf 'rank #0 {\n  a: nop;\n  requ a -> b;\n}\n' >"$T/bad.goal"
 : >"$T/empty"
@@ -84,6 +91,7 @@ head -c 100 "$T/ex2.bin" >"$T/trunc.bin"
 expect "dis: truncated world file"        1 "$T/empty" "corrupt world file: bad header, or truncated" -- "$GOAL" dis "$T/trunc.bin"
 expect "stats of the world file"          0 "$T/stats" "" -- "$GOAL" stats "$T/ex2.bin"
 expect "stats of the text"                0 "$T/stats" "" -- "$GOAL" stats "$T/ex2.goal"
+expect "stats: copy bytes"                  0 "$T/copy.stats" "" -- "$GOAL" stats "$T/copy.goal"
 expect "stats: bad input"                 1 "$T/empty" "line 3, col 13" -- "$GOAL" stats "$T/bad.goal"
 expect "unknown verb"                     2 "$T/empty" "unknown verb 'frob'" -- "$GOAL" frob
 expect "no verb"                          2 "$T/empty" "usage: goal VERB" -- "$GOAL"

@@ -304,7 +304,7 @@ static void test_cycle(void) {
 
 /* ---- op x type, per issue 2's table ------------------------------------------------------ */
 static int expected_ok(goal_op op, unsigned t) {
-    unsigned cls = t >> 4, lg = t & 15u;
+    unsigned cls = t >> 4, lg = (t & 15u) ^ 2u;   /* log2 width, bit 1 flipped (goal_dtype) */
     int valid_type = lg <= 3 && (cls <= 1 || (cls == 2 && lg >= 2));
     if ((unsigned)op >= GOAL_OP_USER || !valid_type) return 0;
     return cls != 2 || !(op >= GOAL_OP_LAND && op <= GOAL_OP_BXOR);

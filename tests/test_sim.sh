@@ -64,10 +64,10 @@ $GOAL trace $T/two.goal --params $T/p.txt | grep -q '"ts":0.2905,"dur":0.18025';
 [ "$($GOAL sim $T/two.goal --params $T/p.txt -G 6 | tail -n 1)" = "$($GOAL sim $T/two.goal -L 480.5 -o 160.25 -g 210.5 -G 6 -O 0.02 | tail -n 1)" ]; ok $? "options after --params override it"
 [ "$($GOAL sim $D/binomialtreebcast_p8_d1024.goal -L 2500.000 -G 6.0 | tail -n 1)" = "max 34914" ]; ok $? "integer values written with decimals give the integer results"
 bad() { "$@" > /dev/null 2> $T/err; echo "$? $(cat $T/err)"; }
-[ "$(bad $GOAL sim $T/two.goal -G -0.5)" = "2 goal: sim: -G -0.5: takes a number >= 0 (goal --help lists the verbs)" ]; ok $? "negative parameter: usage error"
-[ "$(bad $GOAL sim $T/two.goal -L fast)" = "2 goal: sim: -L fast: takes a number (ns, up to 3 decimals) (goal --help lists the verbs)" ]; ok $? "non-number parameter"
-[ "$(bad $GOAL sim $T/two.goal -G 0.0805)" = "2 goal: sim: -G 0.0805: has more than 3 decimals (the simulator counts in ps, 0.001 ns) (goal --help lists the verbs)" ]; ok $? "finer than 1 ps"
-[ "$(bad $GOAL svg $T/two.goal -g 99999999999999999999)" = "2 goal: svg: -g 99999999999999999999: is too large (at most 9007199254740.992 ns) (goal --help lists the verbs)" ]; ok $? "parameter overflow"
+[ "$(bad $GOAL sim $T/two.goal -G -0.5)" = "2 goal: sim: -G -0.5: takes a number >= 0 (goal sim --help lists its options)" ]; ok $? "negative parameter: usage error"
+[ "$(bad $GOAL sim $T/two.goal -L fast)" = "2 goal: sim: -L fast: takes a number (ns, up to 3 decimals) (goal sim --help lists its options)" ]; ok $? "non-number parameter"
+[ "$(bad $GOAL sim $T/two.goal -G 0.0805)" = "2 goal: sim: -G 0.0805: has more than 3 decimals (the simulator counts in ps, 0.001 ns) (goal sim --help lists its options)" ]; ok $? "finer than 1 ps"
+[ "$(bad $GOAL svg $T/two.goal -g 99999999999999999999)" = "2 goal: svg: -g 99999999999999999999: is too large (at most 9007199254740.992 ns) (goal svg --help lists its options)" ]; ok $? "parameter overflow"
 echo '-L 480 -G 0.09x' > $T/bad.txt
 [ "$(bad $GOAL sim $T/two.goal --params $T/bad.txt | cut -c1-60)" = "$(printf '%s' "1 goal: sim: --params $T/bad.txt: -G 0.09x: takes a number" | cut -c1-60)" ]; ok $? "bad value in a params file: exit 1, file and value named"
 [ "$(bad $GOAL sim $T/two.goal --params $T/bad.txt | cut -c1-1)" = 1 ]; ok $? "bad params file exits 1"

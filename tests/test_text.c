@@ -553,7 +553,8 @@ static void test_op_type_text(void) {
                     accepted++;
                     goal_world_schedule(w, 0, &s);
                     goal_schedule_action(&s, 0, &a);
-                    CHECK_EQ(a.op, o); CHECK_EQ(a.dtype, t << 4 | b);
+                    CHECK_STR(goal_op_name(a.op), ops[o]);
+                    CHECK_EQ((int)a.dtype >> 4, t); CHECK_EQ(goal_dtype_size(a.dtype), (size_t)bytes);
                     out = write_text(w, GOAL_DIALECT_PAPER);
                     CHECK_STR(out, text);
                     free(out);

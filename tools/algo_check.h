@@ -8,7 +8,9 @@
    order of summation or multiplication gives exactly; the comparison still allows a relative
    error of 1e-6 (float32) or 1e-12 (float64), the tolerance for data that is not exact.
    OUT starts as 0xA5 bytes: where a collective defines no result (reduce at a non-root,
-   exscan at rank 0, gather at a non-root, ...) it must stay so. IN must stay unchanged. */
+   exscan at rank 0, gather at a non-root, ...) it must stay so. IN must stay unchanged.
+   Vector collectives (gatherv_ ... reduce_scatterv_): the layout is computed here from the
+   desc's MPI arrays (goal_algos.h VECTOR COLLECTIVES); gaps in OUT must stay 0xA5. */
 #ifndef GOAL_ALGO_CHECK_H
 #define GOAL_ALGO_CHECK_H
 #include <math.h>
@@ -18,7 +20,8 @@
 
 typedef enum ac_coll {
     AC_BCAST, AC_REDUCE, AC_ALLREDUCE, AC_BARRIER, AC_GATHER, AC_SCATTER, AC_ALLGATHER,
-    AC_ALLTOALL, AC_REDUCE_SCATTER, AC_SCAN, AC_EXSCAN
+    AC_ALLTOALL, AC_REDUCE_SCATTER, AC_SCAN, AC_EXSCAN,
+    AC_GATHERV, AC_SCATTERV, AC_ALLGATHERV, AC_ALLTOALLV, AC_REDUCE_SCATTERV
 } ac_coll;
 
 typedef struct ac_result {
@@ -47,6 +50,8 @@ static int ac_matmul(void *b1, int s1, void *b2, int s2) {
 
 static ac_coll ac_coll_of(const char *name) {
     static const struct { const char *prefix; ac_coll c; } t[] = {
+        {"gatherv_", AC_GATHERV}, {"scatterv_", AC_SCATTERV}, {"allgatherv_", AC_ALLGATHERV},
+        {"alltoallv_", AC_ALLTOALLV}, {"reduce_scatterv_", AC_REDUCE_SCATTERV},
         {"bcast_", AC_BCAST}, {"reduce_scatter_", AC_REDUCE_SCATTER}, {"reduce_", AC_REDUCE},
         {"allreduce_", AC_ALLREDUCE}, {"barrier_", AC_BARRIER}, {"gather_", AC_GATHER},
         {"scatter_", AC_SCATTER}, {"allgather_", AC_ALLGATHER}, {"alltoall_", AC_ALLTOALL},
@@ -158,17 +163,98 @@ static int ac_equal(goal_dtype t, const unsigned char *a, const unsigned char *b
 }
 
 /* ---- reference -------------------------------------------------------------------------------- */
+/* A vector collective's blocks, in bytes: block j of rank r's IN is scnt/soff[r * rows + j]
+   (rows = p for alltoallv, whose ranks differ, else 0: one layout for all), of its OUT
+   rcnt/roff. A side with one block (gatherv's IN, scatterv's OUT) has block r at 0. */
+typedef struct ac_layout { uint64_t *scnt, *soff, *rcnt, *roff; int rows; } ac_layout;
+
 typedef struct ac_bufs {
     int p;
     uint64_t n, insz, outsz;
     unsigned char **in, **out, **want, **orig;   /* per rank */
+    ac_layout lay;                               /* vector collectives only */
 } ac_bufs;
 
+/* dst = op over ranks lo..hi-1 (in rank order) of `size` bytes at `off` of IN. */
+static void ac_fold_at(const goal_algo_desc *d, const ac_bufs *b, unsigned char *dst, const int *ranks, int nr, uint64_t off,
+                       uint64_t size) {
+    int i;
+    memcpy(dst, b->orig[ranks[0]] + off, size);
+    for (i = 1; i < nr; i++) ac_apply(d, dst, b->orig[ranks[i]] + off, size);
+}
 /* dst = op over ranks lo..hi-1 (in rank order) of block `blk` of IN. */
 static void ac_fold(const goal_algo_desc *d, const ac_bufs *b, unsigned char *dst, const int *ranks, int nr, uint64_t blk) {
+    ac_fold_at(d, b, dst, ranks, nr, blk * b->n, b->n);
+}
+
+/* ---- vector layouts ------------------------------------------------------------------------------ */
+/* Entry k of an MPI array (NULL: dflt). */
+static uint64_t ac_at(const int *a, size_t k, uint64_t dflt) { return a ? (uint64_t)a[k] : dflt; }
+/* Fills one row: counts from a (entry base + j * step), displacements from dsp (packed if NULL). */
+static void ac_row(const goal_algo_desc *d, int p, uint64_t *cnt, uint64_t *off, const int *a, size_t base, size_t step,
+                   const int *dsp) {
+    uint64_t es = goal_dtype_size(d->dtype), packed = 0;
+    int j;
+    for (j = 0; j < p; j++) {
+        cnt[j] = ac_at(a, base + (size_t)j * step, d->count) * es;
+        off[j] = dsp ? (uint64_t)dsp[j] * es : packed;
+        packed += cnt[j];
+    }
+}
+/* The layout of d, independently of goal_algos.h's code; the largest IN and OUT in bytes. */
+static int ac_layout_make(const goal_algo_desc *d, ac_coll c, int p, ac_layout *L, uint64_t *insz, uint64_t *outsz) {
+    int a2a = c == AC_ALLTOALLV, r, j, rows = a2a ? p : 1, single_in = c != AC_SCATTERV && c != AC_REDUCE_SCATTERV;
+    size_t P = (size_t)p, n = (size_t)rows * P, m = d->counts_matrix ? P : 0;
+    L->rows = a2a ? p : 0;
+    L->scnt = (uint64_t *)calloc(4 * n, sizeof(uint64_t));
+    if (!L->scnt) return -1;
+    L->soff = L->scnt + n; L->rcnt = L->soff + n; L->roff = L->rcnt + n;
+    for (r = 0; r < rows; r++) {
+        ac_row(d, p, L->scnt + r * P, L->soff + r * P, d->counts, r * m, 1, d->displs ? d->displs + r * m : NULL);
+        if (a2a) ac_row(d, p, L->rcnt + r * P, L->roff + r * P, d->counts_matrix ? d->counts : d->recv_counts, (size_t)r,
+                        d->counts_matrix ? P : 1, d->recv_displs ? d->recv_displs + r * m : NULL);
+    }
+    if (!a2a) {   /* the p-block side, and the single block (offset 0, calloc'ed) */
+        memcpy(L->rcnt, L->scnt, P * sizeof(uint64_t));
+        if (single_in) { memcpy(L->roff, L->soff, P * sizeof(uint64_t)); memset(L->soff, 0, P * sizeof(uint64_t)); }
+    }
+    *insz = *outsz = 0;
+    for (r = 0; r < p; r++)
+        for (j = 0; j < p; j++) {
+            size_t k = (size_t)L->rows * (size_t)r + (size_t)j;
+            int one_in = !a2a && single_in, one_out = !a2a && !single_in;   /* one block: only j = r counts */
+            if ((!one_in || j == r) && L->soff[k] + L->scnt[k] > *insz) *insz = L->soff[k] + L->scnt[k];
+            if ((!one_out || j == r) && L->roff[k] + L->rcnt[k] > *outsz) *outsz = L->roff[k] + L->rcnt[k];
+        }
+    return 0;
+}
+/* Rank r's reference OUT for a vector collective. */
+static void ac_vreference(const goal_algo_desc *d, ac_coll c, const ac_bufs *b, const int *ranks, int r) {
+    const ac_layout *L = &b->lay;
+    size_t R = (size_t)L->rows, rr = (size_t)r;
+    unsigned char *w = b->want[r];
     int i;
-    memcpy(dst, b->orig[ranks[0]] + blk * b->n, b->n);
-    for (i = 1; i < nr; i++) ac_apply(d, dst, b->orig[ranks[i]] + blk * b->n, b->n);
+    switch (c) {
+    case AC_GATHERV: case AC_ALLGATHERV:
+        if (c == AC_GATHERV && r != d->root) break;
+        for (i = 0; i < b->p; i++) memcpy(w + L->roff[i], b->orig[i], L->rcnt[i]);
+        break;
+    case AC_SCATTERV: memcpy(w, b->orig[d->root] + L->soff[r], L->scnt[r]); break;
+    case AC_ALLTOALLV:
+        for (i = 0; i < b->p; i++) {   /* block i of r's OUT: block r of i's IN */
+            size_t mine = R * rr + (size_t)i, theirs = R * (size_t)i + rr;
+            memcpy(w + L->roff[mine], b->orig[i] + L->soff[theirs], L->rcnt[mine]);
+        }
+        break;
+    case AC_REDUCE_SCATTERV: ac_fold_at(d, b, w, ranks, b->p, L->soff[r], L->scnt[r]); break;
+    default: break;
+    }
+}
+/* dst = prefix op IN block 0 of rank r (prefix NULL: just that block). */
+static void ac_extend(const goal_algo_desc *d, const ac_bufs *b, unsigned char *dst, const unsigned char *prefix, int r) {
+    if (!prefix) { memcpy(dst, b->orig[r], b->n); return; }
+    memcpy(dst, prefix, b->n);
+    ac_apply(d, dst, b->orig[r], b->n);
 }
 /* The sets of reduce_aspen (NULL list: all ranks / the root) as flags. */
 static void ac_set(int p, const int *list, int n, int dflt, unsigned char *flag) {
@@ -180,28 +266,37 @@ static void ac_set(int p, const int *list, int n, int dflt, unsigned char *flag)
 static void ac_reference(const goal_algo_desc *d, ac_coll c, ac_bufs *b, int *ranks, unsigned char *flag) {
     int p = b->p, r, i, aspen = strcmp(d->algo, "reduce_aspen") == 0, np = 0;
     uint64_t n = b->n;
+    const unsigned char *folded = NULL;   /* the full reduction, once computed */
     for (r = 0; r < p; r++) ranks[r] = r;
     if (aspen) {
         ac_set(p, d->participants, d->nparticipants, -1, flag);
         for (r = 0; r < p; r++) if (flag[r]) ranks[np++] = r;
         ac_set(p, d->receivers, d->nreceivers, d->root, flag);
     }
+    /* Each full reduction is folded once and copied, and a prefix extends the one before it
+       (the same operations in the same order): O(p n), where folding per rank was O(p^2 n). */
     for (r = 0; r < p; r++) {
         unsigned char *w = b->want[r];
         switch (c) {
         case AC_BCAST: memcpy(w, b->orig[d->root] + b->insz, n); break;  /* root's OUT was the data */
         case AC_REDUCE:
-            if (aspen ? flag[r] : r == d->root) ac_fold(d, b, w, ranks, aspen ? np : p, 0);
+            if (!(aspen ? flag[r] : r == d->root)) break;
+            if (folded) memcpy(w, folded, n);
+            else { ac_fold(d, b, w, ranks, aspen ? np : p, 0); folded = w; }
             break;
-        case AC_ALLREDUCE: ac_fold(d, b, w, ranks, p, 0); break;
-        case AC_SCAN: ac_fold(d, b, w, ranks, r + 1, 0); break;
-        case AC_EXSCAN: if (r > 0) ac_fold(d, b, w, ranks, r, 0); break;
+        case AC_ALLREDUCE:
+            if (folded) memcpy(w, folded, n);
+            else { ac_fold(d, b, w, ranks, p, 0); folded = w; }
+            break;
+        case AC_SCAN: ac_extend(d, b, w, r > 0 ? b->want[r - 1] : NULL, r); break;
+        case AC_EXSCAN: if (r > 0) ac_extend(d, b, w, r > 1 ? b->want[r - 1] : NULL, r - 1); break;
         case AC_REDUCE_SCATTER: ac_fold(d, b, w, ranks, p, (uint64_t)r); break;
         case AC_GATHER: if (r == d->root) for (i = 0; i < p; i++) memcpy(w + i * n, b->orig[i], n); break;
         case AC_ALLGATHER: for (i = 0; i < p; i++) memcpy(w + i * n, b->orig[i], n); break;
         case AC_SCATTER: memcpy(w, b->orig[d->root] + (uint64_t)r * n, n); break;
         case AC_ALLTOALL: for (i = 0; i < p; i++) memcpy(w + i * n, b->orig[i] + (uint64_t)r * n, n); break;
         case AC_BARRIER: break;
+        default: ac_vreference(d, c, b, ranks, r); break;
         }
     }
 }
@@ -236,8 +331,9 @@ static void ac_free(ac_bufs *b) {
         if (b->orig) free(b->orig[r]);
     }
     /* in, out and want share one array of pointers */
-    free(b->in); free(b->orig);
+    free(b->in); free(b->orig); free(b->lay.scnt);
     b->in = b->orig = NULL;
+    b->lay.scnt = NULL;
 }
 /* Allocates every rank's IN+OUT (one block: in then out) and the reference copies. */
 static int ac_alloc(const goal_algo_desc *d, ac_coll c, int p, ac_bufs *b, uint64_t seed) {
@@ -246,9 +342,13 @@ static int ac_alloc(const goal_algo_desc *d, ac_coll c, int p, ac_bufs *b, uint6
     memset(b, 0, sizeof *b);
     b->p = p;
     b->n = d->count * goal_dtype_size(d->dtype);
-    ac_blocks(c, p, &bin, &bout);
-    b->insz = bin * b->n;
-    b->outsz = bout * b->n;
+    if (c >= AC_GATHERV) {
+        if (ac_layout_make(d, c, p, &b->lay, &b->insz, &b->outsz)) return -1;
+    } else {
+        ac_blocks(c, p, &bin, &bout);
+        b->insz = bin * b->n;
+        b->outsz = bout * b->n;
+    }
     b->in = (unsigned char **)calloc((size_t)p * 4, sizeof(unsigned char *));
     b->orig = (unsigned char **)calloc((size_t)p, sizeof(unsigned char *));
     if (!b->in || !b->orig) return -1;

@@ -12,6 +12,45 @@ enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_USAGE = 2, CLI_DEADLOCK = 3 };
 /* A verb: argv[0] is the verb itself. Returns the exit status. */
 typedef int (*cli_verb_fn)(int argc, char **argv);
 
+/* The usage text, in one place (goal.c): one row per verb (a verb may have several rows,
+   one per form), each with its options. goal --help, goal help VERB, goal VERB --help,
+   the man page (goal help --man) and the README's verb table (goal help --markdown, checked
+   by tests/test_help.sh) are all printed from it. */
+typedef struct cli_option {
+    const char *name;        /* "--root" */
+    const char *arg;         /* "R", or NULL for a flag */
+    const char *def;         /* the default, or NULL when there is none */
+    const char *help;        /* one line */
+} cli_option;
+typedef struct cli_verb {
+    const char *name;
+    cli_verb_fn fn;
+    const char *usage;       /* what follows "goal NAME " in the synopsis */
+    const char *summary;     /* one line: what it does */
+    const cli_option *opts;  /* this form's own options, ending in {NULL} (or NULL) */
+    const cli_option *shared;/* a group of options several verbs take (or NULL) */
+} cli_verb;
+extern const cli_verb cli_verbs[];
+extern const size_t cli_nverbs;
+/* cli_help.c: the printers and the suggestions. */
+int cli_help(int argc, char **argv);                  /* goal help [VERB|--markdown|--man] */
+int cli_help_all(void *f);                            /* every synopsis on f (a FILE *); 0 on stdout, else 2 */
+/* Runs a verb; after ~2 s, with standard error a terminal, shows a progress line. */
+int cli_progress_run(cli_verb_fn fn, int argc, char **argv);
+int cli_help_verb(const char *verb);                  /* VERB's usage on stdout; 0, or 2 if unknown */
+/* The closest of n words (or a NULL-terminated list when n < 0) to word, NULL if none is close. */
+const char *cli_suggest(const char *word, const char *const *words, int n);
+/* "VERB: unknown option 'OPT' (did you mean '--x'?)" from VERB's table; returns 2. */
+int cli_unknown_option(const char *verb, const char *opt);
+/* The default of VERB's option NAME as the tables give it ("2500"), NULL when none. */
+const char *cli_option_default(const char *verb, const char *name);
+/* An algorithm's canonical name, also for LogGOPSim Schedgen's pattern names; NULL if unknown. */
+const char *cli_algo_name(const char *name);
+/* The algorithm name (or Schedgen name) closest to name, NULL if none is close. */
+const char *cli_algo_suggest(const char *name);
+/* "unknown algorithm 'X' (did you mean 'Y'?)" plus the hint, as a usage error; returns 2. */
+int cli_unknown_algo(const char *verb, const char *name);
+
 int cli_usage(const char *fmt, ...);                 /* "goal: ..." on stderr; returns 2 */
 int cli_fail(const char *fmt, ...);                  /* "goal: ..." on stderr; returns 1 */
 /* Reads a whole file ("-" = standard input); prints the error and returns 1 on failure. */
@@ -46,7 +85,11 @@ int cli_sim(int argc, char **argv);
 int cli_dot(int argc, char **argv);
 int cli_trace(int argc, char **argv);
 int cli_svg(int argc, char **argv);
-int cli_tune(int argc, char **argv);   /* every algorithm simulated, the fastest per size (cli_tune.c) */
+int cli_tune(int argc, char **argv);      /* every algorithm simulated, the fastest per size (cli_tune.c) */
+int cli_html(int argc, char **argv);      /* the interactive page (cli_html.c) */
+/* Writes w's page, simulated with d and titled NAME, to out (NULL or "-": standard output);
+   returns the exit status. */
+int cli_html_write(const goal_world *w, const goal_sim_desc *d, const char *name, const char *out);
 /* Shared by sim, trace and svg: a model option into d (1 if it was one; *rc = 2 if bad), and
    FILE with the model options (when d) and -o OUT (when out: then the overhead is --overhead);
    returns 0 or 2. */

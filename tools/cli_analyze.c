@@ -65,13 +65,16 @@ static void an_collectives(const goal_analyze_result *r) {
 static int an_algo_opt(int argc, char **argv, int *i, goal_analyze_replace_desc *d, int *rc) {
     static const char *const names[] = {"--bcast", "--barrier", "--gather", "--scatter", "--allgather", "--alltoall"};
     const char **fields[6];
-    const char *v;
+    const char *v, *near;
     int k;
     fields[0] = &d->bcast; fields[1] = &d->barrier; fields[2] = &d->gather;
     fields[3] = &d->scatter; fields[4] = &d->allgather; fields[5] = &d->alltoall;
     for (k = 0; k < 6; k++) {
         if (!cli_opt(argc, argv, i, names[k], &v)) continue;
-        if (!v || !goal_algo_find(v)) *rc = cli_usage("analyze: %s needs an algorithm name (goal_algos.h), not '%s'", names[k], v ? v : "");
+        near = v ? cli_algo_suggest(v) : NULL;
+        if (!v || !goal_algo_find(v))
+            *rc = cli_usage("analyze: %s needs an algorithm name (goal_algos.h), not '%s'%s%s%s", names[k], v ? v : "",
+                            near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
         else *fields[k] = v;
         return 1;
     }
@@ -91,7 +94,7 @@ static int an_args(int argc, char **argv, const char **file, int *mode, const ch
             if (!v) return cli_usage("analyze: -o needs a file name");
             *out = v;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage("analyze: unknown option '%s'", argv[i]);
+            return cli_unknown_option("analyze", argv[i]);
         } else if (*file) {
             return cli_usage("analyze: one FILE only");
         } else {

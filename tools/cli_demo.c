@@ -37,6 +37,9 @@ static int demo_pictures(const char *dir, const char *name, const goal_world *w,
         bad |= cli_close_out(f) != CLI_OK;
         printf("    timeline %s   (open in a browser)\n", path);
     }
+    snprintf(path, sizeof path, "%s/%s.html", dir, name);
+    bad |= cli_html_write(w, sd, name, path) != CLI_OK;
+    printf("    page     %s   (open in a browser: step through the run, click an action)\n", path);
     if ((f = demo_open(dir, name, "json", path, sizeof path))) {
         bad |= goal_sim_write_trace(w, sd, cli_write_file, f) != GOAL_OK;
         bad |= cli_close_out(f) != CLI_OK;
@@ -87,6 +90,7 @@ int cli_demo(int argc, char **argv) {
     goal_algo_desc d;
     for (i = 1; i < argc; i++) {
         if (cli_opt(argc, argv, &i, "-o", &v) && v) dir = v;
+        else if (argv[i][0] == '-') return cli_unknown_option("demo", argv[i]);
         else return cli_usage("demo: unknown argument '%s'", argv[i]);
     }
     mkdir(dir, 0777);

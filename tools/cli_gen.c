@@ -16,6 +16,8 @@ typedef struct gen_opts {
     int *lists;              /* participants then receivers, freed at the end */
     int check, threads;
     long long seed;
+    const char *counts;      /* --counts LIST (vector collectives), or */
+    long long counts_seed;   /* --counts-seed S (-1: not given) */
 } gen_opts;
 
 /* Type names as the issue spells them (int32, uint8, float64), or goal.h's (Int32). */
@@ -57,6 +59,51 @@ static int parse_list(const char *s, int **out) {
     return n;
 }
 
+/* "3,0,5" -> counts (each 0..2^31-1); returns how many, or -1 when malformed. */
+static int parse_counts(const char *s, int **out) {
+    int n = 0, cap = 16, *v = (int *)malloc(cap * sizeof(int));
+    while (v && *s) {
+        char *end;
+        long long x = strtoll(s, &end, 10);
+        if (end == s || x < 0 || x > 0x7fffffff || *s == '-' || *s == '+') break;
+        if (n == cap) { int *nv = (int *)realloc(v, (size_t)(cap *= 2) * sizeof(int)); if (!nv) { free(v); return -1; } v = nv; }
+        v[n++] = (int)x;
+        s = end;
+        if (*s == ',' && s[1]) s++;
+        else if (*s) break;
+    }
+    if (!v || *s || n == 0) { free(v); return -1; }
+    *out = v;
+    return n;
+}
+/* The per-rank counts of a vector collective from --counts or --counts-seed: p of them, p x p
+   (row by row) for alltoallv. 0 or a usage error. */
+static int gen_counts(gen_opts *o, const char *verb) {
+    int a2a = strncmp(o->d.algo, "alltoallv_", 10) == 0, *v = NULL, n;
+    long long want = a2a ? o->p * o->p : o->p, k;
+    uint64_t s = (uint64_t)o->counts_seed;
+    const goal_algo_info *info = goal_algo_find(o->d.algo);
+    if (!o->counts && o->counts_seed < 0) return 0;
+    if (!(info->flags & GOAL_ALGO_VECTOR))
+        return cli_usage("%s: --counts and --counts-seed are for the vector collectives (gatherv_ ...)", verb);
+    if (o->counts && o->counts_seed >= 0) return cli_usage("%s: --counts or --counts-seed, not both", verb);
+    if (want > (1LL << 24)) return cli_usage("%s: too many ranks for per-rank counts (%lld)", verb, want);
+    if (o->counts) {
+        if ((n = parse_counts(o->counts, &v)) < 0) return cli_usage("%s: --counts takes element counts: 3,0,5", verb);
+        if (n != want) {
+            free(v);
+            return cli_usage("%s: --counts gives %d counts, %s needs %lld (%s)", verb, n, o->d.algo, want,
+                             a2a ? "p x p, row by row" : "one per rank");
+        }
+    } else {
+        if (!(v = (int *)malloc((size_t)want * sizeof(int)))) return cli_fail("%s: out of memory", verb);
+        for (k = 0; k < want; k++) v[k] = (int)(ac_rand(&s) % 8);
+    }
+    o->d.counts = v;
+    o->d.counts_matrix = a2a;
+    return 0;
+}
+
 /* One option of gen / run at argv[*i]: 0 handled, 2 usage error, -1 not an option of ours. */
 static int gen_option(int argc, char **argv, int *i, gen_opts *o, const char *verb) {
     const char *v = NULL;
@@ -80,6 +127,11 @@ static int gen_option(int argc, char **argv, int *i, gen_opts *o, const char *ve
     } else if (cli_opt(argc, argv, i, "--segment", &v)) {
         if (!cli_int(v, 1, 1LL << 50, &x)) return cli_usage("%s: --segment takes bytes >= 1", verb);
         o->d.segment = (uint64_t)x;
+    } else if (cli_opt(argc, argv, i, "--counts", &v)) {
+        if (!v) return cli_usage("%s: --counts takes element counts: 3,0,5", verb);
+        o->counts = v;
+    } else if (cli_opt(argc, argv, i, "--counts-seed", &v)) {
+        if (!cli_int(v, 0, 1LL << 62, &o->counts_seed)) return cli_usage("%s: --counts-seed takes a number", verb);
     } else if (cli_opt(argc, argv, i, "--participants", &v)) {
         slot = (int **)&o->d.participants; count = &o->d.nparticipants;
     } else if (cli_opt(argc, argv, i, "--receivers", &v)) {
@@ -100,6 +152,7 @@ static int gen_option(int argc, char **argv, int *i, gen_opts *o, const char *ve
 static void gen_free(gen_opts *o) {
     free((void *)o->d.participants);
     free((void *)o->d.receivers);
+    free((void *)o->d.counts);
 }
 
 /* Parses ALGO and the options; `run` also takes --check, --threads, --seed. 0 or exit status. */
@@ -113,6 +166,7 @@ static int gen_parse(int argc, char **argv, gen_opts *o, int run) {
     o->d.op = GOAL_OP_SUM;
     o->dialect = GOAL_DIALECT_LOGGOPSIM;
     o->seed = 1;
+    o->counts_seed = -1;
     for (i = 1; i < argc; i++) {
         if ((rc = gen_option(argc, argv, &i, o, verb)) > 0) return rc;
         if (rc == 0) continue;
@@ -121,21 +175,22 @@ static int gen_parse(int argc, char **argv, gen_opts *o, int run) {
         else if (run && cli_opt(argc, argv, &i, "--seed", &v)) {
             if (!cli_int(v, 0, 1LL << 62, &o->seed)) return cli_usage("run: --seed takes a number");
         } else if (!run && cli_opt(argc, argv, &i, "-o", &v)) o->out = v;
-        else if (argv[i][0] == '-') return cli_usage("%s: unknown option '%s'", verb, argv[i]);
+        else if (argv[i][0] == '-') return cli_unknown_option(verb, argv[i]);
         else if (o->d.algo) return cli_usage("%s: one algorithm only ('%s' and '%s')", verb, o->d.algo, argv[i]);
         else o->d.algo = argv[i];
     }
     if (!o->d.algo) return cli_usage("%s: ALGO missing (goal gen --list)", verb);
-    if (!goal_algo_find(o->d.algo)) return cli_usage("%s: unknown algorithm '%s' (goal gen --list)", verb, o->d.algo);
+    if (!cli_algo_name(o->d.algo)) return cli_unknown_algo(verb, o->d.algo);
+    o->d.algo = cli_algo_name(o->d.algo);   /* Schedgen's names too */
     if (!o->p) return cli_usage("%s: -p N missing", verb);
     es = goal_dtype_size(o->d.dtype);
     if (o->d.count % es) return cli_usage("%s: --size %llu is not a whole number of %s elements", verb,
                                           (unsigned long long)o->d.count, goal_dtype_name(o->d.dtype));
     o->d.count /= es;
-    return 0;
+    return gen_counts(o, verb);
 }
 
-int cli_is_algo(const char *name) { return goal_algo_find(name) != NULL; }
+int cli_is_algo(const char *name) { return cli_algo_name(name) != NULL; }
 
 int cli_gen(int argc, char **argv) {
     gen_opts o;

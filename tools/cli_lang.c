@@ -16,7 +16,7 @@ static int args(int argc, char **argv, const char **file, const char **out, cons
             if (!v || (strcmp(v, "paper") && strcmp(v, "loggopsim"))) return cli_usage("%s: --dialect is paper or loggopsim", argv[0]);
             *dialect = v;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage("%s: unknown option '%s'", argv[0], argv[i]);
+            return cli_unknown_option(argv[0], argv[i]);
         } else if (*file) {
             return cli_usage("%s: one FILE only", argv[0]);
         } else {
@@ -75,19 +75,34 @@ int cli_dis(int argc, char **argv) {
     return rc;
 }
 
+/* Bytes moved by the local copies (exec copy actions) of one rank's schedule. */
+static unsigned long long copy_bytes(const goal_schedule *s) {
+    unsigned long long b = 0;
+    uint32_t i;
+    for (i = 0; i < s->nactions; i++) {
+        goal_action a;
+        goal_schedule_action(s, i, &a);
+        if (a.kind == GOAL_EXEC && a.op == GOAL_OP_COPY) b += a.buf.size;
+    }
+    return b;
+}
+
 int cli_stats(int argc, char **argv) {
     const char *file;
     goal_world *w;
-    unsigned long long ta = 0, te = 0, tb = 0;
+    unsigned long long ta = 0, te = 0, tb = 0, tc = 0;
     int r, rc = args(argc, argv, &file, NULL, NULL);
     if (rc || (rc = cli_load_world(file, &w))) return rc;
     for (r = 0; r < goal_world_nranks(w); r++) {
         goal_schedule s;
+        unsigned long long cb;
         goal_world_schedule(w, r, &s);
-        printf("rank %d actions %lu edges %lu bytes %lu\n", r, (unsigned long)s.nactions, (unsigned long)s.nedges, (unsigned long)s.size);
-        ta += s.nactions; te += s.nedges; tb += s.size;
+        cb = copy_bytes(&s);
+        printf("rank %d actions %lu edges %lu bytes %lu copy %llu\n", r, (unsigned long)s.nactions, (unsigned long)s.nedges,
+               (unsigned long)s.size, cb);
+        ta += s.nactions; te += s.nedges; tb += s.size; tc += cb;
     }
-    printf("total actions %llu edges %llu bytes %llu\n", ta, te, tb);
+    printf("total actions %llu edges %llu bytes %llu copy %llu\n", ta, te, tb, tc);
     goal_world_destroy(w);
     return cli_close_out(stdout);
 }

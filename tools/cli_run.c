@@ -49,6 +49,18 @@ static unsigned long digest(unsigned long start, const unsigned char *p, uint64_
     return (unsigned long)h;
 }
 
+/* Is argv[1] meant as an algorithm? Not a file, and either given -p or --check, or a bare
+   name (no '.' or '/') — then "unknown algorithm" says more than "unknown option '-p'". */
+static int names_algo(int argc, char **argv) {
+    FILE *f = argv[1][0] == '-' ? NULL : fopen(argv[1], "rb");
+    int i;
+    if (f) fclose(f);
+    if (f || argv[1][0] == '-') return 0;
+    for (i = 2; i < argc; i++)
+        if (strcmp(argv[i], "-p") == 0 || strcmp(argv[i], "--check") == 0) return 1;
+    return strpbrk(argv[1], "./") == NULL;
+}
+
 int cli_run(int argc, char **argv) {
     const char *path = NULL;
     int threads = 0, trace = 0, i, n, rc = CLI_OK;
@@ -61,10 +73,11 @@ int cli_run(int argc, char **argv) {
     goal_status st;
     /* A known algorithm name runs that algorithm on random data, checked (goal_algos.h). */
     if (argc > 1 && cli_is_algo(argv[1])) return cli_run_algo(argc, argv);
+    if (argc > 1 && names_algo(argc, argv)) return cli_unknown_algo("run", argv[1]);
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--threads") == 0) threads = 1;
         else if (strcmp(argv[i], "--trace") == 0) trace = 1;
-        else if (argv[i][0] == '-' && argv[i][1]) return cli_usage("run: unknown option '%s'", argv[i]);
+        else if (argv[i][0] == '-' && argv[i][1]) return cli_unknown_option("run", argv[i]);
         else if (path) return cli_usage("run: one FILE only");
         else path = argv[i];
     }

@@ -98,7 +98,7 @@ int cli_sim_args(int argc, char **argv, const char **file, goal_sim_desc *d, con
         } else if (d && cli_model_opt(argc, argv, &i, d, &rc)) {
             continue;
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_usage("%s: unknown option '%s'", argv[0], argv[i]);
+            return cli_unknown_option(argv[0], argv[i]);
         } else if (*file) {
             return cli_usage("%s: one FILE only", argv[0]);
         } else {
@@ -166,23 +166,60 @@ static int sim_failed(const goal_world *w, const goal_sim_result *res, goal_stat
     return CLI_DEADLOCK;
 }
 
+/* --verbose: the model parameters used, the defaults (from the usage table) filled in. */
+static void sim_params(const goal_sim_desc *d) {
+    static const char *const names[] = {"-L", "--overhead", "-g", "-G", "-O", "-S"};
+    const double v[] = {d->L, d->o, d->g, d->G, d->O, (double)d->S};
+    int k;
+    fprintf(stderr, "goal sim: parameters");
+    for (k = 0; k < 6; k++) {
+        const char *def = cli_option_default("sim", names[k]);
+        fprintf(stderr, " %s %.15g", names[k], v[k] == GOAL_SIM_ZERO ? 0 : v[k] != 0 ? v[k] : def ? atof(def) : 0);
+    }
+    fprintf(stderr, "%s\n", d->loggopsim_compat ? " --loggopsim-compat" : "");
+}
+
+/* --critical: the critical path, one event a line, earliest first. */
+static void sim_critical(const goal_world *w, const goal_sim_timeline *t) {
+    size_t k;
+    for (k = 0; k < t->ncritical; k++) {
+        const goal_sim_event *e = &t->events[t->critical[k]];
+        char what[200] = "-";
+        if (e->kind == GOAL_SIM_EV_MSG)
+            printf("critical message %ld -> %ld round %lu %llu..%llu\n", (long)e->rank, (long)e->peer,
+                   (unsigned long)t->round[t->critical[k]], (unsigned long long)e->start, (unsigned long long)e->end);
+        else {
+            if (e->action >= 0) goal_sim_action_text(w, e->rank, e->action, what, sizeof what);
+            printf("critical rank %ld %s %llu..%llu\n", (long)e->rank, what, (unsigned long long)e->start, (unsigned long long)e->end);
+        }
+    }
+}
 int cli_sim(int argc, char **argv) {
     const char *file;
     goal_world *w;
     goal_sim_desc d;
-    goal_sim_result res;
+    goal_sim_timeline t;
+    goal_sim_result *res = &t.result;
     goal_status st;
     int32_t r;
-    int rc;
-    char t[32];
+    int rc, i, n = 1, critical = 0, verbose = 0;
+    char tb[32];
     memset(&d, 0, sizeof d);
-    rc = cli_sim_args(argc, argv, &file, &d, NULL);
+    for (i = 1; i < argc; i++) {   /* --critical and --verbose out, the rest to the shared parser */
+        if (strcmp(argv[i], "--critical") == 0) critical = 1;
+        else if (strcmp(argv[i], "--verbose") == 0) verbose = 1;
+        else argv[n++] = argv[i];
+    }
+    rc = cli_sim_args(n, argv, &file, &d, NULL);
     if (rc || (rc = cli_load_world(file, &w))) return rc;
-    st = goal_sim_run(w, &d, &res);
-    if (st != GOAL_OK) rc = sim_failed(w, &res, st);
-    for (r = 0; st == GOAL_OK && r < res.nranks; r++) printf("rank %ld %s\n", (long)r, cli_time(res.finish_ps[r], t));
-    if (st == GOAL_OK) printf("max %s\n", cli_time(res.max_ps, t));
-    goal_sim_result_free(&res);
+    if (verbose) sim_params(&d);
+    st = critical ? goal_sim_timeline_run(w, &d, &t) : goal_sim_run(w, &d, res);
+    if (!critical) t.ncritical = 0;
+    if (st != GOAL_OK) rc = sim_failed(w, res, st);
+    for (r = 0; st == GOAL_OK && r < res->nranks; r++) printf("rank %ld %s\n", (long)r, cli_time(res->finish_ps[r], tb));
+    if (st == GOAL_OK) printf("max %s\n", cli_time(res->max_ps, tb));
+    if (st == GOAL_OK && critical) sim_critical(w, &t);
+    if (critical) goal_sim_timeline_free(&t); else goal_sim_result_free(res);
     goal_world_destroy(w);
     return cli_close_out(stdout) ? CLI_BAD_INPUT : rc;
 }

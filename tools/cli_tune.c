@@ -162,7 +162,8 @@ static int tune_configs(tune *t) {
     const goal_algo_info *a;
     int i, k, coll, ok = 1;
     for (i = 0; ok && (a = goal_algo_list(i)) != NULL; i++) {
-        if ((coll = tune_coll_of(a->name)) < 0 || !(t->colls >> coll & 1)) continue;
+        /* vector collectives (gatherv_linear, reduce_scatterv_ring) need counts: not tuned */
+        if ((a->flags & GOAL_ALGO_VECTOR) || (coll = tune_coll_of(a->name)) < 0 || !(t->colls >> coll & 1)) continue;
         if (a->flags & GOAL_ALGO_NWAY)
             for (k = 0; ok && k < (int)(sizeof tune_nways / sizeof tune_nways[0]); k++) ok = tune_add_cfg(t, a, coll, tune_nways[k], 0);
         else if (a->flags & GOAL_ALGO_SEGMENTED)
@@ -210,6 +211,7 @@ static void tune_desc(const tune *t, const tune_job *j, goal_algo_desc *d) {
     memset(d, 0, sizeof *d);
     d->algo = c->algo;
     d->count = j->size;            /* int8: bytes */
+    d->dtype = GOAL_INT8;
     d->op = GOAL_OP_SUM;
     d->nway = c->nway;
     d->segment = c->segment;

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what the demo and the tests need (Debian/Ubuntu), only when it is missing:
-# MPI (Open MPI and MPICH), Graphviz, valgrind, clang with libFuzzer.
+# Installs what the tests need (Debian/Ubuntu), only when it is missing (make run needs none):
+# MPI (Open MPI and MPICH), Graphviz, valgrind, clang with libFuzzer, pkg-config, chromium
+# with node and playwright-core (npm, in tests/browser) for the browser test.
 set -u
 need=()
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -10,7 +11,17 @@ have dot || need+=(graphviz)
 have valgrind || need+=(valgrind)
 have clang || need+=(clang)
 have python3 || need+=(python3)
-[ ${#need[@]} -eq 0 ] && exit 0
+have pkg-config || need+=(pkg-config)
+[ -x /usr/bin/chromium ] || need+=(chromium)          # goal html's browser test (tests/test_html.sh)
+have node && have npm || need+=(nodejs npm)
+# The browser test's driver, from npm; it must use Debian's chromium, never download one.
+browser_driver() {
+  [ -d "$(dirname "$0")/../tests/browser/node_modules/playwright-core" ] && return 0
+  echo "deps: installing playwright-core (npm) in tests/browser"
+  (cd "$(dirname "$0")/../tests/browser" && PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1 npm install --no-audit --no-fund >/dev/null) || {
+    echo "deps: npm install in tests/browser failed" >&2; exit 1; }
+}
+[ ${#need[@]} -eq 0 ] && { browser_driver; exit 0; }
 echo "deps: installing ${need[*]}"
 sudo=""
 [ "$(id -u)" = 0 ] || sudo="sudo"
@@ -19,3 +30,4 @@ $sudo apt-get update -qq && $sudo apt-get install -y -qq "${need[@]}" >/dev/null
   echo "deps: could not install ${need[*]} (need root or sudo, and Debian's apt); install them and retry" >&2
   exit 1
 }
+browser_driver

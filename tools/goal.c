@@ -5,35 +5,120 @@
 #include <string.h>
 #include "cli.h"
 
-static const struct { const char *name; cli_verb_fn fn; const char *help; } verbs[] = {
-    {"demo", cli_demo, "demo [-o DIR]                          the story in one run: generate, verify, simulate, run, draw"},
-    {"fmt", cli_fmt, "fmt FILE [--dialect paper|loggopsim]   parse, check and print a world"},
-    {"asm", cli_asm, "asm FILE -o OUT                        compile every rank into a world file"},
-    {"dis", cli_dis, "dis FILE                               print a world file as text"},
-    {"stats", cli_stats, "stats FILE                             actions, edges and bytes per rank"},
-    {"run", cli_run, "run FILE [--threads] [--trace]          execute every rank in this process\n"
-                     "      run ALGO -p N [gen options] [--threads] --check   run an algorithm on random data, checked"},
-    {"analyze", cli_analyze, "analyze FILE --waits|--dataflow|--collectives|--replace -o OUT [--bcast|--barrier|--gather|--scatter|--allgather|--alltoall A]"},
-    {"check", cli_check, "check FILE                             match sends and receives, find deadlocks"},
-    {"sim", cli_sim, "sim FILE [-L -o -g -G -O -S N] [--params FILE] [--loggopsim-compat]   LogGOPS finish time per rank"},
-    {"dot", cli_dot, "dot FILE [--rank R] [-o OUT]           Graphviz DOT: one rank's DAG, or all ranks and messages"},
-    {"trace", cli_trace, "trace FILE [sim options, --overhead N for -o] [-o OUT]  simulated timeline as Chrome trace-event JSON"},
-    {"svg", cli_svg, "svg FILE [sim options, --overhead N for -o] [-o OUT]    simulated timeline as an SVG picture"},
-    {"gen", cli_gen, "gen ALGO -p N [--root R] [--size BYTES] [--type T] [--op OP] [--nway K] [--segment BYTES]\n"
-                     "      [--participants LIST --receivers LIST] [--dialect loggopsim|paper] [-o OUT]\n"
-                     "                                         print an algorithm's schedules (gen --list: the algorithms)"},
-    {"tune", cli_tune, "tune -p N [model options | --params FILE] [--sizes LIST] [--coll LIST] [--all] [--format table|env] [--svg OUT]\n"
-                       "                                         simulate every algorithm, print the fastest per collective and size"},
-};
-#define NVERBS (sizeof verbs / sizeof verbs[0])
+/* ---- the usage text: every verb and option, printed by cli_help.c -------------------------
+   To add a verb: a row in cli_verbs, its options in a cli_option table ending in {NULL}; then
+   paste the row `goal help --markdown` prints into the README's verb table (a test compares). */
+#define CLI_END {NULL, NULL, NULL, NULL}
+static const cli_option model_opts[] = {   /* sim, trace, svg: LogGOPSim's letters and defaults */
+    {"-L", "ns", "2500", "latency"},
+    {"-g", "ns", "1000", "gap between messages (NIC)"},
+    {"-G", "ns/B", "6", "gap per byte"},
+    {"-O", "ns/B", "0", "CPU overhead per byte"},
+    {"-S", "B", "65535", "eager limit: larger messages use rendezvous"},
+    {"--overhead", "ns", "1500", "CPU overhead per message (LogGOPSim's -o)"},
+    {"--params", "FILE", NULL, "one line of these options (what goal probe prints); later options override it"},
+    {"--loggopsim-compat", NULL, NULL, "charge 0-byte messages -G, as LogGOPSim's wrap-around does"},
+    CLI_END};
+static const cli_option algo_opts[] = {    /* gen and run ALGO */
+    {"-p", "N", NULL, "number of ranks (required)"},
+    {"--root", "R", "0", "root rank"},
+    {"--size", "BYTES", "8", "bytes per block (a whole number of elements)"},
+    {"--type", "T", "int32", "int8..int64, uint8..uint64, float32, float64"},
+    {"--op", "OP", "sum", "max min sum prod land lor lxor band bor bxor copy"},
+    {"--nway", "K", "1", "dissemination fan-out"},
+    {"--segment", "BYTES", "1024", "pipeline segment of the chains"},
+    {"--participants", "LIST", "all ranks", "reduce_aspen: the ranks contributing, e.g. 0-7,9"},
+    {"--receivers", "LIST", "the root", "reduce_aspen: the ranks receiving the result"},
+    {"--counts", "LIST", "--size bytes each", "vector collectives: p element counts (alltoallv: p x p, row by row)"},
+    {"--counts-seed", "S", NULL, "vector collectives: counts 0..7 drawn from seed S"},
+    CLI_END};
+static const cli_option out_opt[] = {{"-o", "OUT", "standard output", "output file"}, CLI_END};
+static const cli_option fmt_opts[] = {{"--dialect", "D", "the input's", "paper or loggopsim: the dialect to print"}, CLI_END};
+static const cli_option asm_opts[] = {{"-o", "OUT", NULL, "the world file to write (required)"}, CLI_END};
+static const cli_option demo_opts[] = {{"-o", "DIR", "build/demo", "where the pictures go"}, CLI_END};
+static const cli_option run_opts[] = {
+    {"--threads", NULL, NULL, "one thread per rank (default: the ranks in turn, in one thread)"},
+    {"--trace", NULL, NULL, "print every step: step N rank R start|done LABEL description"},
+    CLI_END};
+static const cli_option run_algo_opts[] = {
+    {"--check", NULL, NULL, "compare every rank's result with a reference (required)"},
+    {"--threads", NULL, NULL, "one thread per rank"},
+    {"--seed", "S", "1", "seed of the random input"},
+    CLI_END};
+static const cli_option sim_opts[] = {
+    {"-o", "ns", "1500", "CPU overhead per message (same as --overhead)"},
+    {"--verbose", NULL, NULL, "print the parameters used on standard error"},
+    {"--critical", NULL, NULL, "then the critical path, one event a line (critical rank R ... / critical message S -> R round K ...)"},
+    CLI_END};
+static const cli_option dot_opts[] = {
+    {"--rank", "R", "all ranks", "draw one rank's DAG"},
+    {"--fold", NULL, NULL, "leave out nops and local copies, joining their edges"},
+    {"-o", "OUT", "standard output", "output file"},
+    CLI_END};
+static const cli_option gen_opts[] = {
+    {"--dialect", "D", "loggopsim", "loggopsim, or paper (keeps buffers and exec actions)"},
+    {"-o", "OUT", "standard output", "output file"},
+    CLI_END};
+static const cli_option analyze_opts[] = {
+    {"--waits", NULL, NULL, "the ranks each rank synchronises with"},
+    {"--dataflow", NULL, NULL, "where every range of user memory comes from (the SST)"},
+    {"--collectives", NULL, NULL, "the collectives found, one per line"},
+    {"--replace", NULL, NULL, "the world with every collective replaced by a libgoal algorithm"},
+    {"-o", "OUT", "standard output", "output file of --replace"},
+    {"--bcast", "ALGO", "bcast_binomial", "--replace: algorithm for broadcasts"},
+    {"--barrier", "ALGO", "barrier_dissemination", "--replace: algorithm for barriers"},
+    {"--gather", "ALGO", "gather_binomial", "--replace: algorithm for gathers"},
+    {"--scatter", "ALGO", "scatter_binomial", "--replace: algorithm for scatters"},
+    {"--allgather", "ALGO", "allgather_bruck", "--replace: algorithm for allgathers"},
+    {"--alltoall", "ALGO", "alltoall_bruck", "--replace: algorithm for alltoalls"},
+    CLI_END};
+static const cli_option tune_opts[] = {
+    {"-p", "N", NULL, "number of ranks (required)"},
+    {"-o", "ns", "1500", "CPU overhead per message (same as --overhead)"},
+    {"--sizes", "LIST", "8,32,...,8388608,16777216", "message sizes in bytes (powers of 4 from 8, and 16 MiB)"},
+    {"--coll", "LIST", "all ten", "bcast reduce allreduce allgather alltoall gather scatter reduce_scatter barrier scan"},
+    {"--all", NULL, NULL, "every configuration, not only the fastest"},
+    {"--format", "F", "table", "table (COLL SIZE ALGO TIME) or env (the GOAL_MPI_ALGOS string)"},
+    {"--svg", "OUT", NULL, "time against size, log-log, one panel per collective"},
+    CLI_END};
+static const cli_option help_opts[] = {
+    {"--markdown", NULL, NULL, "the README's verb table (tests/test_help.sh compares them)"},
+    {"--man", NULL, NULL, "the man page goal.1 (troff), as make installs it"},
+    CLI_END};
 
-static int usage(FILE *f) {
-    size_t k;
-    fprintf(f, "usage: goal VERB [ARGS]   (FILE may be '-' for standard input)\n");
-    for (k = 0; k < NVERBS; k++) fprintf(f, "  goal %s\n", verbs[k].help);
-    fprintf(f, "exit status: 0 success, 1 bad input, 2 bad usage, 3 deadlock\n");
-    return f == stdout ? CLI_OK : CLI_USAGE;
-}
+/* One row per form of a verb; dispatch takes the first row of a name. */
+const cli_verb cli_verbs[] = {
+    {"fmt", cli_fmt, "FILE [--dialect paper|loggopsim]", "parse, check, print canonically (or convert)", fmt_opts, NULL},
+    {"asm", cli_asm, "FILE -o OUT", "compile every rank into a world file", asm_opts, NULL},
+    {"dis", cli_dis, "FILE", "print a world file as text", NULL, NULL},
+    {"stats", cli_stats, "FILE", "rank R actions A edges E bytes B copy C per rank (B: schedule size; C: bytes moved by local exec copy actions), then total ...", NULL, NULL},
+    {"demo", cli_demo, "[-o DIR]", "what make run shows: generate, verify, simulate, run and draw two algorithms", demo_opts, NULL},
+    {"run", cli_run, "FILE [--threads] [--trace]", "execute every rank in this process", run_opts, NULL},
+    {"run", cli_run, "ALGO -p N [gen options] [--threads] [--seed S] --check",
+     "run an algorithm on random data, compare every rank with a reference", run_algo_opts, algo_opts},
+    {"check", cli_check, "FILE", "match sends and receives across ranks (cDAG Algorithm 1, MPI rules), find deadlocks", NULL, NULL},
+    {"sim", cli_sim, "FILE [-L ns] [-o ns] [-g ns] [-G ns/B] [-O ns/B] [-S B] [--params FILE] [--loggopsim-compat] [--verbose] [--critical]",
+     "LogGOPS simulation, as LogGOPSim: rank R T per rank, then max T", sim_opts, model_opts},
+    {"dot", cli_dot, "FILE [--rank R] [--fold] [-o OUT]",
+     "Graphviz DOT: one rank's DAG, or all ranks (in rank order, with a legend) and messages", dot_opts, NULL},
+    {"trace", cli_trace, "FILE [model options] [--overhead ns] [-o OUT]",
+     "the simulated timeline as Chrome trace-event JSON (Perfetto, chrome://tracing)", out_opt, model_opts},
+    {"svg", cli_svg, "FILE [model options] [--overhead ns] [-o OUT]", "the simulated timeline as an SVG picture, no Graphviz needed",
+     out_opt, model_opts},
+    {"html", cli_html, "FILE [model options] [--overhead ns] [-o OUT.html]",
+     "the simulated run as one interactive page (timeline, critical path, DAGs; opens from disk)", out_opt, model_opts},
+    {"gen", cli_gen, "ALGO -p N [--root R] [--size BYTES] [--type T] [--op OP] [--nway K] [--segment BYTES] "
+                     "[--participants LIST --receivers LIST] [--counts LIST | --counts-seed S] [--dialect loggopsim|paper] [-o OUT]",
+     "print the schedules of all N ranks of an algorithm as textual GOAL", gen_opts, algo_opts},
+    {"gen", cli_gen, "--list", "the algorithms, one per line with a description", NULL, NULL},
+    {"analyze", cli_analyze, "FILE --waits|--dataflow|--collectives|--replace [-o OUT] [--bcast|--barrier|--gather|--scatter|--allgather|--alltoall ALGO]",
+     "cDAG analysis: wait sets, dataflow, the collectives found, or replaced", analyze_opts, NULL},
+    {"tune", cli_tune, "-p N [model options | --params FILE] [--sizes LIST] [--coll LIST] [--all] [--format table|env] [--svg OUT]",
+     "every algorithm of each collective simulated at p and each size: COLL SIZE ALGO TIME for the fastest", tune_opts, model_opts},
+    {"help", cli_help, "[VERB|--markdown|--man]", "the verbs, or one verb's usage with every option and its default", help_opts, NULL},
+};
+const size_t cli_nverbs = sizeof cli_verbs / sizeof cli_verbs[0];
+static const char *cli_verb_running;   /* for the hint after a usage error */
 
 int cli_usage(const char *fmt, ...) {
     va_list ap;
@@ -41,7 +126,8 @@ int cli_usage(const char *fmt, ...) {
     va_start(ap, fmt);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fputs(" (goal --help lists the verbs)\n", stderr);
+    if (cli_verb_running) fprintf(stderr, " (goal %s --help lists its options)\n", cli_verb_running);
+    else fputs(" (goal --help lists the verbs)\n", stderr);
     return CLI_USAGE;
 }
 int cli_fail(const char *fmt, ...) {
@@ -135,12 +221,28 @@ int cli_int(const char *s, long long lo, long long hi, long long *out) {
     return 1;
 }
 
+/* Is one of the verb's arguments --help or -h? */
+static int wants_help(int argc, char **argv) {
+    int i;
+    for (i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) return 1;
+    return 0;
+}
+
 int main(int argc, char **argv) {
     size_t k;
-    if (argc < 2) return usage(stderr);
-    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0 || strcmp(argv[1], "help") == 0) return usage(stdout);
+    const char *names[sizeof cli_verbs / sizeof cli_verbs[0]], *near;
+    if (argc < 2) return cli_help_all(stderr);
+    if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) return cli_help_all(stdout);
     if (strcmp(argv[1], "--version") == 0) { printf("goal %s\n", goal_version()); return CLI_OK; }
-    for (k = 0; k < NVERBS; k++)
-        if (strcmp(argv[1], verbs[k].name) == 0) return verbs[k].fn(argc - 1, argv + 1);
+    for (k = 0; k < cli_nverbs; k++) {
+        names[k] = cli_verbs[k].name;
+        if (strcmp(argv[1], cli_verbs[k].name) != 0) continue;
+        if (wants_help(argc - 1, argv + 1)) return cli_help_verb(argv[1]);
+        cli_verb_running = argv[1];
+        return cli_progress_run(cli_verbs[k].fn, argc - 1, argv + 1);
+    }
+    if ((near = cli_suggest(argv[1], names, (int)cli_nverbs)) != NULL)
+        return cli_usage("unknown verb '%s' (did you mean '%s'?)", argv[1], near);
     return cli_usage("unknown verb '%s'", argv[1]);
 }

@@ -120,11 +120,79 @@ static void test_all_algorithms(void) {
     b.out = (int32_t *)malloc((size_t)np * BIG * 4);
     b.ref = (int32_t *)malloc((size_t)np * BIG * 4);
     for (i = 0; goal_algo_list(i); i++) {
+        if (goal_algo_list(i)->flags & GOAL_ALGO_VECTOR) continue;   /* test_vector_algorithms */
         test_algorithm(m, goal_algo_list(i)->name, 5, np - 1, &b);
         test_algorithm(m, goal_algo_list(i)->name, BIG, np / 2, &b);
     }
     goal_mpi_destroy(m);
     free(b.in); free(b.out); free(b.ref);
+}
+
+/* ---- vector collectives against MPI's own (each rank passes MPI's arrays as it has them) --- */
+/* Counts 0..4 that differ per rank (zeros included), times scale; displacements in reverse
+   rank order with gaps of 0..2 elements (none on one rank: MPICH 4.0.2's MPI_Allgatherv on
+   one rank ignores displs and copies to offset 0). Returns the extent in elements. */
+static int vec_layout(int *cnt, int *dsp, int seed, int scale) {
+    int j, at = 0;
+    for (j = 0; j < np; j++) cnt[j] = ((j * 3 + seed) % 5) * scale;
+    for (j = np - 1; j >= 0; j--) { at += np > 1 ? (j + seed) % 3 : 0; dsp[j] = at; at += cnt[j]; }
+    return at;
+}
+static void vec_fill(int32_t *in, int32_t *out, int32_t *ref, int n) {
+    int k;
+    for (k = 0; k < n; k++) { in[k] = me * 100000 + k * 7 + 1; out[k] = ref[k] = -7; }
+}
+/* One vector algorithm at one scale: goal_mpi_algo_run with MPI's arrays, then MPI's call on
+   the same input; OUT must equal MPI's result everywhere (gaps untouched in both). */
+static void test_vector_algorithm(goal_mpi *m, const char *name, int root, int scale) {
+    int *sc = (int *)malloc(4 * (size_t)np * sizeof(int)), *sd = sc + np, *rc = sd + np, *rd = rc + np, j;
+    int ext = vec_layout(sc, sd, 1, scale), n = ext + 5 * scale * np + 8;
+    int32_t *in = (int32_t *)malloc((size_t)n * 4), *out = (int32_t *)malloc((size_t)n * 4), *ref = (int32_t *)malloc((size_t)n * 4);
+    goal_algo_desc d;
+    char label[96];
+    algo_desc(&d, name, 0, root);
+    d.counts = sc; d.displs = sd;
+    vec_fill(in, out, ref, n);
+    if (has_prefix(name, "gatherv_")) {
+        if (me != root && has_prefix(name, "gatherv_linear")) { d.count = (uint64_t)sc[me]; d.counts = NULL; d.displs = NULL; }
+        CHECK_OK(goal_mpi_algo_run(m, &d, in, out), m);
+        MPI_Gatherv(in, sc[me], MPI_INT32_T, ref, sc, sd, MPI_INT32_T, root, MPI_COMM_WORLD);
+    } else if (has_prefix(name, "scatterv_")) {
+        if (me != root) { d.count = (uint64_t)sc[me]; d.counts = NULL; d.displs = NULL; }
+        CHECK_OK(goal_mpi_algo_run(m, &d, in, out), m);
+        MPI_Scatterv(in, sc, sd, MPI_INT32_T, ref, sc[me], MPI_INT32_T, root, MPI_COMM_WORLD);
+    } else if (has_prefix(name, "allgatherv_")) {
+        CHECK_OK(goal_mpi_algo_run(m, &d, in, out), m);
+        MPI_Allgatherv(in, sc[me], MPI_INT32_T, ref, sc, sd, MPI_INT32_T, MPI_COMM_WORLD);
+    } else if (has_prefix(name, "alltoallv_")) {   /* rank i sends ((i + 2j) % 4) * scale to j */
+        int at = 0;
+        for (j = 0; j < np; j++) { sc[j] = ((me + 2 * j) % 4) * scale; rc[j] = ((j + 2 * me) % 4) * scale; }
+        for (j = np - 1; j >= 0; j--) { sd[j] = at; at += sc[j] + 1; }
+        for (j = 0, at = 0; j < np; j++) { rd[j] = at; at += rc[j] + (j % 2); }
+        d.recv_counts = rc; d.recv_displs = rd;
+        CHECK_OK(goal_mpi_algo_run(m, &d, in, out), m);
+        MPI_Alltoallv(in, sc, sd, MPI_INT32_T, ref, rc, rd, MPI_INT32_T, MPI_COMM_WORLD);
+    } else if (has_prefix(name, "reduce_scatterv_")) {   /* MPI_Reduce_scatter: IN packed */
+        d.displs = NULL;
+        CHECK_OK(goal_mpi_algo_run(m, &d, in, out), m);
+        MPI_Reduce_scatter(in, ref, sc, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
+    } else { printf("  check failed: no MPI reference for %s\n", name); local_ok = 0; }
+    CHECK((has_prefix(name, "gatherv_") && me != root) || same(out, ref, n));
+    snprintf(label, sizeof label, "%s counts x%d root %d", name, scale, root);
+    report(label);
+    free(sc); free(in); free(out); free(ref);
+}
+static void test_vector_algorithms(void) {
+    goal_mpi *m = open_mpi();
+    int i;
+    for (i = 0; goal_algo_list(i); i++) {
+        const goal_algo_info *a = goal_algo_list(i);
+        if (!(a->flags & GOAL_ALGO_VECTOR)) continue;
+        test_vector_algorithm(m, a->name, np - 1, 1);
+        test_vector_algorithm(m, a->name, np / 2, 300);
+        test_vector_algorithm(m, a->name, np / 2, 300);   /* again: from the cache */
+    }
+    goal_mpi_destroy(m);
 }
 
 /* ---- several in flight, with the application's traffic -------------------------------- */
@@ -401,6 +469,7 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     local_ok = 1;
     test_all_algorithms();
+    test_vector_algorithms();
     test_in_flight();
     test_reuse();
     test_any_source();
