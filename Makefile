@@ -124,8 +124,9 @@ clean:
 # it too, as one of the test scripts). bench-mpi: NBCBench-style figures, CSV in $(B)/mpi/.
 BENCH_MPI_NP ?= 2 4
 .PHONY: test-mpi bench-mpi mpi-lib
-# The drop-in (mpi/goalmpi.c), one per MPI ABI: LD_PRELOAD it under an unmodified program.
-mpi-lib: $(B)/openmpi/libgoalmpi.so $(B)/mpich/libgoalmpi.so
+# The drop-in (mpi/goalmpi.c), one per MPI ABI: LD_PRELOAD it under an unmodified program;
+# and goal-probe (mpi/goal_probe.c), which measures the LogGOPS parameters.
+mpi-lib: $(B)/openmpi/libgoalmpi.so $(B)/mpich/libgoalmpi.so $(B)/openmpi/goal-probe $(B)/mpich/goal-probe
 $(B)/%/libgoalmpi.so: mpi/goalmpi.c $(HEADERS)
 	@mkdir -p $(@D)
 	mpicc.$* $(WARN) -O2 -g -fPIC -shared -I. mpi/goalmpi.c -o $@ -lm -lpthread
@@ -153,3 +154,11 @@ bench-mpi: deps
 	        $(B)/mpi/bench_dropin.$$lib $$lib 2>/dev/null | { [ $$lib$$n = openmpi2 ] && cat || tail -n +2; } || exit 1; \
 	  done; \
 	done
+
+# ---- goal-probe (issue 14): LogGOPS parameters measured between two MPI ranks ----------------
+# mpirun -np 2 $(B)/openmpi/goal-probe [-o FILE]; the measurement and fit are tools/probe.h
+# (tested without MPI by tests/test_probe.c).
+$(B)/%/goal-probe: mpi/goal_probe.c tools/probe.h
+	@mkdir -p $(@D)
+	mpicc.$* $(WARN) -O2 -g -I. $< -o $@ -lm
+$(B)/tests/test_probe: tools/probe.h

@@ -99,6 +99,7 @@ int cli_sim(int argc, char **argv);
 int cli_dot(int argc, char **argv);
 int cli_trace(int argc, char **argv);
 int cli_svg(int argc, char **argv);
+int cli_tune(int argc, char **argv);      /* every algorithm simulated, the fastest per size (cli_tune.c) */
 int cli_html(int argc, char **argv);      /* the interactive page (cli_html.c) */
 /* Writes w's page, simulated with d and titled NAME, to out (NULL or "-": standard output);
    returns the exit status. */

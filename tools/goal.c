@@ -78,6 +78,15 @@ static const cli_option analyze_opts[] = {
     {"--allgather", "ALGO", "allgather_bruck", "--replace: algorithm for allgathers"},
     {"--alltoall", "ALGO", "alltoall_bruck", "--replace: algorithm for alltoalls"},
     CLI_END};
+static const cli_option tune_opts[] = {
+    {"-p", "N", NULL, "number of ranks (required)"},
+    {"-o", "ns", "1500", "CPU overhead per message (same as --overhead)"},
+    {"--sizes", "LIST", "8,32,...,8388608,16777216", "message sizes in bytes (powers of 4 from 8, and 16 MiB)"},
+    {"--coll", "LIST", "all ten", "bcast reduce allreduce allgather alltoall gather scatter reduce_scatter barrier scan"},
+    {"--all", NULL, NULL, "every configuration, not only the fastest"},
+    {"--format", "F", "table", "table (COLL SIZE ALGO TIME) or env (the GOAL_MPI_ALGOS string)"},
+    {"--svg", "OUT", NULL, "time against size, log-log, one panel per collective"},
+    CLI_END};
 static const cli_option help_opts[] = {
     {"--markdown", NULL, NULL, "the README's verb table (tests/test_help.sh compares them)"},
     {"--man", NULL, NULL, "the man page goal.1 (troff), as make installs it"},
@@ -110,6 +119,8 @@ const cli_verb cli_verbs[] = {
     {"gen", cli_gen, "--list", "the algorithms, one per line with a description", NULL, NULL},
     {"analyze", cli_analyze, "FILE --waits|--dataflow|--collectives|--replace [-o OUT] [--bcast|--barrier|--gather|--scatter|--allgather|--alltoall ALGO]",
      "cDAG analysis: wait sets, dataflow, the collectives found, or replaced", analyze_opts, NULL},
+    {"tune", cli_tune, "-p N [model options | --params FILE] [--sizes LIST] [--coll LIST] [--all] [--format table|env] [--svg OUT]",
+     "every algorithm of each collective simulated at p and each size: COLL SIZE ALGO TIME for the fastest", tune_opts, model_opts},
     {"help", cli_help, "[VERB|--markdown|--man]", "the verbs, or one verb's usage with every option and its default", help_opts, NULL},
 };
 const size_t cli_nverbs = sizeof cli_verbs / sizeof cli_verbs[0];

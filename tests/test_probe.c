@@ -1,0 +1,153 @@
+/* test_probe: goal-probe's measurement and fitting (tools/probe.h) over a test double, a
+   transport whose every measurement is a small world simulated under a known LogGOPS model
+   (goal_sim.h), with and without noise: the fit must recover the parameters within 10%
+   and the eager limit S to the byte. */
+#define GOAL_ALL_IMPLEMENTATION
+#include "goal.h"
+#include "goal_sim.h"
+#include "tools/probe.h"
+#include "harness.h"
+
+typedef struct sim_transport {
+    goal_sim_desc model;
+    double noise;              /* relative: each time is multiplied by 1 +- noise */
+    uint64_t seed;
+} sim_transport;
+
+/* Rank 0's finish time in ns of a two-rank world whose ranks are built by the callbacks. */
+typedef void (*rank_fn)(goal_graph *g, uint64_t size, double delay, int n);
+static double sim_world(sim_transport *t, rank_fn r0, rank_fn r1, uint64_t size, double delay, int n) {
+    goal_graph_desc gd;
+    goal_graph *g;
+    goal_world *w;
+    goal_sim_result res;
+    goal_error err;
+    double ns = -1;
+    memset(&gd, 0, sizeof gd);
+    gd.nranks = 2;
+    if (goal_world_create(&w, 2, NULL) != GOAL_OK) return -1;
+    if (goal_graph_create(&g, &gd) == GOAL_OK) {
+        r0(g, size, delay, n);
+        if (goal_world_add_graph(w, g, &err) == GOAL_OK && goal_graph_reset(g, 1, 2) == GOAL_OK) {
+            r1(g, size, delay, n);
+            if (goal_world_add_graph(w, g, &err) == GOAL_OK && goal_sim_run(w, &t->model, &res) == GOAL_OK) ns = res.finish_ps[0] / 1000.0;
+            goal_sim_result_free(&res);
+        }
+        goal_graph_destroy(g);
+    }
+    goal_world_destroy(w);
+    return ns;
+}
+/* A measured time: ns with the transport's noise (a failure stays negative). */
+static double noisy(sim_transport *t, double ns) {
+    double u;
+    t->seed = t->seed * 6364136223846793005ull + 1442695040888963407ull;
+    u = (double)(t->seed >> 11) / 9007199254740992.0;   /* [0, 1) */
+    return ns < 0 ? ns : ns * (1 + t->noise * (2 * u - 1));
+}
+
+/* The actions of the worlds: a send or receive of size bytes, b before a. */
+static int32_t snd(goal_graph *g, uint64_t size, int peer) { return goal_graph_send(g, goal_buffer(0, 0, size), peer, 0); }
+static int32_t rcv(goal_graph *g, uint64_t size, int peer) { return goal_graph_recv(g, goal_buffer(0, 0, size), peer, 0); }
+static int32_t after(goal_graph *g, int32_t a, int32_t b) { if (b >= 0) goal_graph_requires(g, a, b); return a; }
+
+static void pp0(goal_graph *g, uint64_t s, double d, int n) { (void)d; (void)n; after(g, rcv(g, s, 1), snd(g, s, 1)); }
+static void pp1(goal_graph *g, uint64_t s, double d, int n) { (void)d; (void)n; after(g, snd(g, s, 0), rcv(g, s, 0)); }
+static void so0(goal_graph *g, uint64_t s, double d, int n) { (void)d; (void)n; snd(g, s, 1); }
+static void so1(goal_graph *g, uint64_t s, double d, int n) { (void)n; after(g, rcv(g, s, 0), goal_graph_calc(g, (uint64_t)d)); }
+static void ro0(goal_graph *g, uint64_t s, double d, int n) { (void)n; after(g, rcv(g, s, 1), goal_graph_calc(g, (uint64_t)d)); }
+static void ro1(goal_graph *g, uint64_t s, double d, int n) { (void)d; (void)n; snd(g, s, 0); }
+static void bu0(goal_graph *g, uint64_t s, double d, int n) {
+    int32_t prev = -1;
+    (void)d;
+    while (n-- > 0) prev = after(g, snd(g, s, 1), prev);
+    after(g, rcv(g, 0, 1), prev);
+}
+static void bu1(goal_graph *g, uint64_t s, double d, int n) {
+    int32_t prev = -1;
+    (void)d;
+    while (n-- > 0) prev = after(g, rcv(g, s, 0), prev);
+    after(g, snd(g, 0, 0), prev);
+}
+
+/* The receive overhead is what follows the receiver's calc of delay. */
+static double t_pingpong(void *u, uint64_t s, int reps) { (void)reps; return noisy((sim_transport *)u, sim_world((sim_transport *)u, pp0, pp1, s, 0, 0)); }
+static double t_send(void *u, uint64_t s, double d, int reps) { (void)reps; return noisy((sim_transport *)u, sim_world((sim_transport *)u, so0, so1, s, d, 0)); }
+static double t_recv(void *u, uint64_t s, double d, int reps) {
+    double t = sim_world((sim_transport *)u, ro0, ro1, s, d, 0);
+    (void)reps;
+    return noisy((sim_transport *)u, t < 0 ? t : t - (double)(uint64_t)d);
+}
+static double t_burst(void *u, uint64_t s, int n, int reps) { (void)reps; return noisy((sim_transport *)u, sim_world((sim_transport *)u, bu0, bu1, s, 0, n)); }
+
+static int near(double got, double want) { return fabs(got - want) <= 0.10 * want; }
+
+static probe_result probe_with(double L, double o, double g, double G, double O, int64_t S, double noise) {
+    sim_transport t;
+    probe_ops ops;
+    probe_result r;
+    memset(&t, 0, sizeof t);
+    t.model.L = L; t.model.o = o; t.model.g = g; t.model.G = G; t.model.O = O ? O : GOAL_SIM_ZERO; t.model.S = S;
+    t.noise = noise;
+    t.seed = 42;
+    ops.pingpong_fn = t_pingpong; ops.send_fn = t_send; ops.recv_fn = t_recv; ops.burst_fn = t_burst; ops.user = &t;
+    CHECK_EQ(probe_run(&ops, 1 << 22, &r), 0);
+    return r;
+}
+
+/* The example of the issue: a fast network with fractional per-byte costs. */
+static void recovers_fractional_model(void) {
+    probe_result r = probe_with(480, 160, 210, 0.09, 0.02, 65535, 0);
+    CHECK(near(r.L, 480)); CHECK(near(r.o, 160)); CHECK(near(r.g, 210)); CHECK(near(r.G, 0.09)); CHECK(near(r.O, 0.02));
+    CHECK_EQ(r.S, 65535);
+    CHECK(r.res_send < 0.01 && r.res_recv < 0.01);
+    if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
+}
+/* A slow network, a small eager limit, O = 0. */
+static void recovers_slow_model(void) {
+    probe_result r = probe_with(5000, 1500, 2500, 2, 0, 4096, 0);
+    CHECK(near(r.L, 5000)); CHECK(near(r.o, 1500)); CHECK(near(r.g, 2500)); CHECK(near(r.G, 2));
+    CHECK(r.O < 0.01);
+    CHECK_EQ(r.S, 4096);
+    if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
+}
+/* 3% noise on every measurement: still within 10%, and the residuals show the noise. */
+static void recovers_with_noise(void) {
+    probe_result r = probe_with(2500, 400, 900, 0.5, 0.1, 16384, 0.03);
+    CHECK(near(r.L, 2500)); CHECK(near(r.o, 400)); CHECK(near(r.g, 900)); CHECK(near(r.G, 0.5)); CHECK(near(r.O, 0.1));
+    CHECK_EQ(r.S, 16384);
+    CHECK(r.res_send > 0.001 && r.res_send < 0.05);
+    if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
+}
+/* The params line is what goal sim --params reads: the option letters and number forms. */
+static void params_line_format(void) {
+    probe_result r;
+    char buf[200];
+    FILE *f = tmpfile();
+    memset(&r, 0, sizeof r);
+    r.L = 480.4; r.o = 160; r.g = 210.6; r.G = 0.0904; r.O = 0.02; r.S = 65536;
+    probe_print_params(f, &r);
+    rewind(f);
+    CHECK(fgets(buf, sizeof buf, f) != NULL);
+    CHECK_STR(buf, "-L 480 -o 160 -g 211 -G 0.09 -O 0.02 -S 65536\n");
+    fclose(f);
+}
+/* A transport that fails: an error, not a fit. */
+static double t_fail(void *u, uint64_t s, int reps) { (void)u; (void)s; (void)reps; return -1; }
+static void failing_transport(void) {
+    sim_transport t;
+    probe_ops ops;
+    probe_result r;
+    memset(&t, 0, sizeof t);
+    ops.pingpong_fn = t_fail; ops.send_fn = t_send; ops.recv_fn = t_recv; ops.burst_fn = t_burst; ops.user = &t;
+    CHECK_EQ(probe_run(&ops, 1 << 10, &r), -1);
+}
+
+int main(void) {
+    RUN(recovers_fractional_model);
+    RUN(recovers_slow_model);
+    RUN(recovers_with_noise);
+    RUN(params_line_format);
+    RUN(failing_transport);
+    return th_done();
+}

@@ -1,0 +1,493 @@
+/* goal tune: simulate every algorithm of each collective at p ranks and each size under one
+   LogGOPS model, and print the fastest (or all): the table, the GOAL_MPI_ALGOS string, a plot.
+
+   The algorithms come from goal_algos.h's registry: an algorithm belongs to the collective
+   whose name is the longest prefix of its own followed by '_' (reduce_scatter_ring is a
+   reduce_scatter, reduce_aspen a reduce), so generators added later join by their names.
+   Tunable parameters are searched over small grids, chosen by the algorithm's flags:
+   nway (GOAL_ALGO_NWAY) over 1, 2, 3; segment (GOAL_ALGO_SEGMENTED) over 1, 8, 64, 512 KiB.
+   A world is built straight from the generator (no text) and simulated. Left out, and the
+   output says so: worlds whose estimated size (rank 0's actions plus p-1 times rank 1's)
+   exceeds TUNE_MAX_ACTIONS or whose independent actions per rank squared exceed
+   TUNE_MAX_SQUARES (linear roots, alltoall_linear, long pipelines), pipelines of more
+   than TUNE_MAX_SEGMENTS, GOAL_ALGO_SETS generators above TUNE_MAX_SETS_P ranks.
+   Simulations run on one thread per core. */
+#define _POSIX_C_SOURCE 200809L
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "cli.h"
+
+#define TUNE_MAX_ACTIONS 8388608.0   /* 2^23 actions: a few seconds and ~0.5 GB per world */
+#define TUNE_MAX_SQUARES 134217728.0 /* 2^27: the simulator's time grows with the square of one rank's
+                                        independent actions (issue 17 item 3): their sum of squares */
+#define TUNE_MAX_SEGMENTS 512        /* longer pipelines are left out, for the same reason */
+#define TUNE_MAX_SETS_P 4096         /* GOAL_ALGO_SETS generators (reduce_aspen) take O(p) per rank to build */
+#define TUNE_MAX_THREADS 8
+
+static const char *const tune_colls[] = {"bcast",   "reduce",  "allreduce",      "allgather", "alltoall",
+                                         "gather",  "scatter", "reduce_scatter", "barrier",   "scan"};
+#define TUNE_NCOLLS ((int)(sizeof tune_colls / sizeof tune_colls[0]))
+static const int tune_nways[] = {1, 2, 3};
+static const uint64_t tune_segments[] = {1024, 8192, 65536, 524288};
+
+typedef struct tune_cfg {      /* one algorithm with one setting of its parameters */
+    const char *algo;
+    int coll, nway;
+    uint64_t segment;
+    int plain;                 /* the default parameters: what GOAL_MPI_ALGOS can name */
+    char label[96];            /* "bcast_chain@segment=8192" */
+} tune_cfg;
+
+enum { TUNE_TODO, TUNE_DONE, TUNE_SKIP, TUNE_FAIL, TUNE_SAME };
+typedef struct tune_job {      /* one configuration at one size */
+    int cfg, state, same_as, win;   /* win: the fastest of its (collective, size) */
+    uint64_t size;
+    double time, actions;      /* simulated ns; the estimated world size */
+    char msg[160];             /* why it failed */
+} tune_job;
+
+typedef struct tune {
+    long long p;
+    goal_sim_desc model;
+    uint64_t sizes[64];
+    int nsizes, all, env;
+    unsigned colls;            /* bit k: tune_colls[k] asked for */
+    const char *svg;
+    tune_cfg *cfg;
+    int ncfg;
+    tune_job *job;
+    int njob, next;
+    pthread_mutex_t mu;
+} tune;
+
+/* The collective an algorithm belongs to (longest matching prefix), or -1. */
+static int tune_coll_of(const char *name) {
+    int k, best = -1;
+    size_t n, bestn = 0;
+    for (k = 0; k < TUNE_NCOLLS; k++) {
+        n = strlen(tune_colls[k]);
+        if (strncmp(name, tune_colls[k], n) == 0 && name[n] == '_' && n > bestn) { best = k; bestn = n; }
+    }
+    return best;
+}
+
+/* ---- options -------------------------------------------------------------------------- */
+static int tune_sizes(tune *t, const char *s) {
+    long long x;
+    char buf[32];
+    size_t n;
+    t->nsizes = 0;
+    while (s && *s) {
+        n = strcspn(s, ",");
+        if (n == 0 || n >= sizeof buf || t->nsizes == 64) return 0;
+        memcpy(buf, s, n);
+        buf[n] = 0;
+        if (!cli_int(buf, 0, 1LL << 40, &x)) return 0;
+        t->sizes[t->nsizes++] = (uint64_t)x;
+        s += n + (s[n] == ',');
+    }
+    return t->nsizes > 0;
+}
+static int tune_coll_list(tune *t, const char *s) {
+    int k;
+    size_t n;
+    t->colls = 0;
+    while (s && *s) {
+        n = strcspn(s, ",");
+        for (k = 0; k < TUNE_NCOLLS; k++)
+            if (strlen(tune_colls[k]) == n && strncmp(s, tune_colls[k], n) == 0) break;
+        if (k == TUNE_NCOLLS) return 0;
+        t->colls |= 1u << k;
+        s += n + (s[n] == ',');
+    }
+    return t->colls != 0;
+}
+/* Default sizes: 8 B to 16 MiB, powers of 4 from 8 (8, 32, ... 8 MiB) and 16 MiB. */
+static void tune_default_sizes(tune *t) {
+    uint64_t s;
+    t->nsizes = 0;
+    for (s = 8; s <= (16u << 20); s *= 4) t->sizes[t->nsizes++] = s;
+    t->sizes[t->nsizes++] = 16u << 20;
+}
+
+static int tune_args(int argc, char **argv, tune *t) {
+    const char *v;
+    int i, rc = CLI_OK;
+    for (i = 1; i < argc && rc == CLI_OK; i++) {
+        if (cli_opt(argc, argv, &i, "-p", &v)) {
+            if (!cli_int(v, 1, 1 << 24, &t->p)) return cli_usage("tune: -p takes a number of ranks from 1 to 16777216");
+        } else if (cli_opt(argc, argv, &i, "--sizes", &v)) {
+            if (!tune_sizes(t, v)) return cli_usage("tune: --sizes takes up to 64 byte counts, e.g. 8,1024,65536");
+        } else if (cli_opt(argc, argv, &i, "--coll", &v)) {
+            if (!tune_coll_list(t, v))
+                return cli_usage("tune: --coll takes a list of bcast reduce allreduce allgather alltoall gather scatter reduce_scatter barrier scan");
+        } else if (cli_opt(argc, argv, &i, "--format", &v)) {
+            if (!v || (strcmp(v, "env") != 0 && strcmp(v, "table") != 0)) return cli_usage("tune: --format takes table or env");
+            t->env = strcmp(v, "env") == 0;
+        } else if (cli_opt(argc, argv, &i, "--svg", &v)) {
+            if (!v) return cli_usage("tune: --svg needs a file name");
+            t->svg = v;
+        } else if (strcmp(argv[i], "--all") == 0) {
+            t->all = 1;
+        } else if (!cli_model_opt(argc, argv, &i, &t->model, &rc)) {
+            return cli_usage("tune: unknown argument '%s'", argv[i]);
+        }
+    }
+    if (rc == CLI_OK && !t->p) return cli_usage("tune: -p N is missing");
+    return rc;
+}
+
+/* ---- configurations and jobs ----------------------------------------------------------- */
+static int tune_add_cfg(tune *t, const goal_algo_info *a, int coll, int nway, uint64_t segment) {
+    tune_cfg *c;
+    if (!(t->ncfg & (t->ncfg - 1)) || !t->cfg) {
+        tune_cfg *n = (tune_cfg *)realloc(t->cfg, (size_t)(t->ncfg ? 2 * t->ncfg : 16) * sizeof *n);
+        if (!n) return 0;
+        t->cfg = n;
+    }
+    c = &t->cfg[t->ncfg++];
+    c->algo = a->name; c->coll = coll; c->nway = nway; c->segment = segment;
+    c->plain = nway == 1 && (segment == 0 || segment == 1024);
+    if (a->flags & GOAL_ALGO_NWAY) snprintf(c->label, sizeof c->label, "%s@nway=%d", a->name, nway);
+    else if (a->flags & GOAL_ALGO_SEGMENTED) snprintf(c->label, sizeof c->label, "%s@segment=%llu", a->name, (unsigned long long)segment);
+    else snprintf(c->label, sizeof c->label, "%s", a->name);
+    return 1;
+}
+/* Every algorithm of an asked-for collective, once per point of its parameter grid. */
+static int tune_configs(tune *t) {
+    const goal_algo_info *a;
+    int i, k, coll, ok = 1;
+    for (i = 0; ok && (a = goal_algo_list(i)) != NULL; i++) {
+        /* vector collectives (gatherv_linear, reduce_scatterv_ring) need counts: not tuned */
+        if ((a->flags & GOAL_ALGO_VECTOR) || (coll = tune_coll_of(a->name)) < 0 || !(t->colls >> coll & 1)) continue;
+        if (a->flags & GOAL_ALGO_NWAY)
+            for (k = 0; ok && k < (int)(sizeof tune_nways / sizeof tune_nways[0]); k++) ok = tune_add_cfg(t, a, coll, tune_nways[k], 0);
+        else if (a->flags & GOAL_ALGO_SEGMENTED)
+            for (k = 0; ok && k < (int)(sizeof tune_segments / sizeof tune_segments[0]); k++) ok = tune_add_cfg(t, a, coll, 1, tune_segments[k]);
+        else ok = tune_add_cfg(t, a, coll, 1, 0);
+    }
+    return ok;
+}
+/* A segmented configuration whose segment holds the whole message is the same schedule as
+   the one with the smallest such segment: simulated once. */
+static int tune_same_as(const tune *t, const tune_job *j, int first) {
+    const tune_cfg *c = &t->cfg[j->cfg];
+    int k;
+    if (!c->segment || c->segment < j->size) return -1;
+    for (k = first; k < t->njob && &t->job[k] != j; k++)
+        if (t->job[k].size == j->size && t->cfg[t->job[k].cfg].algo == c->algo && t->cfg[t->job[k].cfg].segment >= j->size) return k;
+    return -1;
+}
+static int tune_jobs(tune *t) {
+    int coll, s, c, first, barrier, nsizes;
+    t->job = (tune_job *)calloc((size_t)t->ncfg * (size_t)t->nsizes + 1, sizeof *t->job);
+    if (!t->job) return 0;
+    for (coll = 0; coll < TUNE_NCOLLS; coll++) {
+        barrier = strcmp(tune_colls[coll], "barrier") == 0;   /* a barrier has no size: once, as size 0 */
+        nsizes = barrier ? 1 : t->nsizes;
+        for (s = 0; s < nsizes; s++) {
+            first = t->njob;
+            for (c = 0; c < t->ncfg; c++) {
+                tune_job *j = &t->job[t->njob];
+                if (t->cfg[c].coll != coll) continue;
+                j->cfg = c;
+                j->size = barrier ? 0 : t->sizes[s];
+                j->same_as = tune_same_as(t, j, first);
+                j->state = j->same_as >= 0 ? TUNE_SAME : TUNE_TODO;
+                t->njob++;
+            }
+        }
+    }
+    return 1;
+}
+
+/* ---- simulation ------------------------------------------------------------------------ */
+static void tune_desc(const tune *t, const tune_job *j, goal_algo_desc *d) {
+    const tune_cfg *c = &t->cfg[j->cfg];
+    memset(d, 0, sizeof *d);
+    d->algo = c->algo;
+    d->count = j->size;            /* int8: bytes */
+    d->dtype = GOAL_INT8;
+    d->op = GOAL_OP_SUM;
+    d->nway = c->nway;
+    d->segment = c->segment;
+}
+/* Rank 0's actions plus p-1 times rank 1's: the world's size without building it; *squares
+   the same sum for the squares of the ranks' independent actions. */
+static goal_status tune_estimate(const tune *t, const goal_algo_desc *d, double *actions, double *squares, goal_error *err) {
+    goal_graph_desc gd;
+    goal_graph *g;
+    goal_schedule s;
+    goal_status st;
+    int r, p = (int)t->p;
+    *actions = *squares = 0;
+    memset(&gd, 0, sizeof gd);
+    gd.nranks = p;
+    if ((st = goal_graph_create(&g, &gd)) != GOAL_OK) return st;
+    for (r = 0; r < 2 && r < p && st == GOAL_OK; r++) {
+        int32_t done;
+        if ((st = goal_graph_reset(g, r, p)) != GOAL_OK) break;
+        done = goal_algo_build(g, d, NULL, 0, NULL, err);
+        if (done < 0) st = (goal_status)done;
+        else if ((st = goal_compile(g, &s, err)) == GOAL_OK) {
+            double times = r == 0 ? 1.0 : (double)(p - 1);
+            *actions += (double)s.nactions * times;
+            *squares += (double)s.nindep * (double)s.nindep * times;
+            goal_schedule_free(&s);
+        }
+    }
+    goal_graph_destroy(g);
+    return st;
+}
+/* Whether a job is left out, and why (into j->msg). */
+static int tune_too_big(const tune *t, tune_job *j, const goal_algo_desc *d, double squares) {
+    if (d->segment && j->size / d->segment > TUNE_MAX_SEGMENTS) snprintf(j->msg, sizeof j->msg, "more than %d segments", TUNE_MAX_SEGMENTS);
+    else if (t->p > TUNE_MAX_SETS_P && (goal_algo_find(d->algo)->flags & GOAL_ALGO_SETS))
+        snprintf(j->msg, sizeof j->msg, "its generator takes O(p) per rank (limit p = %d)", TUNE_MAX_SETS_P);
+    else if (j->actions > TUNE_MAX_ACTIONS) snprintf(j->msg, sizeof j->msg, "about %.0f actions (limit %.0f)", j->actions, TUNE_MAX_ACTIONS);
+    else if (squares > TUNE_MAX_SQUARES)
+        snprintf(j->msg, sizeof j->msg, "independent actions per rank squared sum to about %.3g (limit %.3g)", squares, TUNE_MAX_SQUARES);
+    else return 0;
+    j->state = TUNE_SKIP;
+    return 1;
+}
+static void tune_run_job(const tune *t, tune_job *j) {
+    goal_algo_desc d;
+    goal_error err;
+    double squares = 0;
+    goal_world *w;
+    goal_sim_result res;
+    goal_status st;
+    tune_desc(t, j, &d);
+    err.msg[0] = 0;
+    if (tune_too_big(t, j, &d, 0)) return;
+    if ((st = tune_estimate(t, &d, &j->actions, &squares, &err)) == GOAL_OK && tune_too_big(t, j, &d, squares)) return;
+    if (st == GOAL_OK) st = goal_algo_world(&w, &d, (int)t->p, &err);
+    if (st == GOAL_OK) {
+        st = goal_sim_run(w, &t->model, &res);
+        if (st == GOAL_OK) j->time = (double)res.max_ps / 1000.0;
+        else snprintf(err.msg, sizeof err.msg, "simulation: %s", goal_strerror(st));
+        goal_sim_result_free(&res);
+        goal_world_destroy(w);
+    }
+    j->state = st == GOAL_OK ? TUNE_DONE : TUNE_FAIL;
+    if (st != GOAL_OK) snprintf(j->msg, sizeof j->msg, "%s", err.msg[0] ? err.msg : goal_strerror(st));
+}
+static void *tune_worker(void *arg) {
+    tune *t = (tune *)arg;
+    int k;
+    for (;;) {
+        pthread_mutex_lock(&t->mu);
+        while (t->next < t->njob && t->job[t->next].state != TUNE_TODO) t->next++;
+        k = t->next < t->njob ? t->next++ : -1;
+        pthread_mutex_unlock(&t->mu);
+        if (k < 0) return NULL;
+        tune_run_job(t, &t->job[k]);
+    }
+}
+static void tune_run(tune *t) {
+    pthread_t th[TUNE_MAX_THREADS];
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    int k, started = 0;
+    if (n < 1) n = 1;
+    if (n > TUNE_MAX_THREADS) n = TUNE_MAX_THREADS;
+    pthread_mutex_init(&t->mu, NULL);
+    for (k = 1; k < n; k++)
+        if (pthread_create(&th[started], NULL, tune_worker, t) == 0) started++;
+    tune_worker(t);
+    for (k = 0; k < started; k++) pthread_join(th[k], NULL);
+    pthread_mutex_destroy(&t->mu);
+    for (k = 0; k < t->njob; k++) {
+        tune_job *j = &t->job[k];
+        if (j->state != TUNE_SAME) continue;
+        j->state = t->job[j->same_as].state;
+        j->time = t->job[j->same_as].time;
+        memcpy(j->msg, t->job[j->same_as].msg, sizeof j->msg);
+    }
+}
+
+/* ---- output ---------------------------------------------------------------------------- */
+/* The fastest finished job among jobs[first, end) (ties: the first), only default
+   parameters when plain, or -1. */
+static int tune_best(const tune *t, int first, int end, int plain) {
+    int k, best = -1;
+    for (k = first; k < end; k++)
+        if (t->job[k].state == TUNE_DONE && (!plain || t->cfg[t->job[k].cfg].plain) && (best < 0 || t->job[k].time < t->job[best].time))
+            best = k;
+    return best;
+}
+/* The jobs of one (collective, size) are consecutive: the end of the group at first. */
+static int tune_group_end(const tune *t, int first) {
+    int k = first;
+    while (k < t->njob && t->cfg[t->job[k].cfg].coll == t->cfg[t->job[first].cfg].coll && t->job[k].size == t->job[first].size) k++;
+    return k;
+}
+
+/* GOAL_MPI_ALGOS names algorithms without parameters (the drop-in runs them with the
+   defaults), so for --format env the winners come from the default configurations. */
+static void tune_mark_winners(tune *t) {
+    int k, end, best;
+    for (k = 0; k < t->njob; k = end) {
+        end = tune_group_end(t, k);
+        if ((best = tune_best(t, k, end, t->env)) >= 0) t->job[best].win = 1;
+    }
+}
+/* COLL SIZE ALGO TIME: the winners, or (--all) every configuration that was simulated. */
+static void tune_print_table(const tune *t, FILE *f) {
+    int k;
+    for (k = 0; k < t->njob; k++) {
+        const tune_job *j = &t->job[k];
+        if (j->state == TUNE_DONE && (j->win || t->all))
+            fprintf(f, "%s %llu %s %.0f\n", tune_colls[t->cfg[j->cfg].coll], (unsigned long long)j->size, t->cfg[j->cfg].label, j->time);
+    }
+}
+
+/* What was left out: one line per configuration (from its first skipped size), and failures. */
+static void tune_print_notes(const tune *t, FILE *f) {
+    int c, k;
+    for (c = 0; c < t->ncfg; c++) {
+        int skipped = 0;
+        for (k = 0; k < t->njob; k++) {
+            const tune_job *j = &t->job[k];
+            if (j->cfg != c) continue;
+            if (j->state == TUNE_SKIP && !skipped++)
+                fprintf(f, "# skipped %s at p=%lld from size %llu: %s\n", t->cfg[c].label, t->p, (unsigned long long)j->size, j->msg);
+            if (j->state == TUNE_FAIL) fprintf(f, "# failed %s size %llu: %s\n", t->cfg[c].label, (unsigned long long)j->size, j->msg);
+        }
+    }
+}
+
+/* GOAL_MPI_ALGOS: per collective the winners in size order, consecutive sizes with the same
+   winner merged, each with its largest size as the bound, the last without. */
+static void tune_print_env(const tune *t, FILE *f) {
+    int best, coll = -1, prev = -1;
+    uint64_t bound = 0;
+    for (best = 0; best < t->njob; best++) {
+        if (!t->job[best].win) continue;
+        if (t->cfg[t->job[best].cfg].coll != coll) {
+            if (prev >= 0) fprintf(f, "%s;", t->cfg[prev].algo);
+            coll = t->cfg[t->job[best].cfg].coll;
+            fprintf(f, "%s=", tune_colls[coll]);
+        } else if (t->job[best].cfg != prev) {
+            fprintf(f, "%s:<=%llu,", t->cfg[prev].algo, (unsigned long long)bound);
+        }
+        prev = t->job[best].cfg;
+        bound = t->job[best].size;
+    }
+    if (prev >= 0) fprintf(f, "%s", t->cfg[prev].algo);
+    fputc('\n', f);
+}
+
+/* ---- the plot: one panel per collective, log-log, one curve per configuration ------------- */
+#define SVG_W 760.0
+#define SVG_H 300.0
+#define SVG_X0 70.0
+#define SVG_X1 520.0
+static const char *const svg_colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
+                                          "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+
+typedef struct svg_frame { double y0, lx0, lx1, ly0, ly1; } svg_frame;
+static double svg_x(const svg_frame *fr, uint64_t size) {
+    double lx = log2((double)(size ? size : 1));
+    return fr->lx1 > fr->lx0 ? SVG_X0 + (lx - fr->lx0) / (fr->lx1 - fr->lx0) * (SVG_X1 - SVG_X0) : (SVG_X0 + SVG_X1) / 2;
+}
+static double svg_y(const svg_frame *fr, double time) {
+    double ly = log10(time > 1 ? time : 1);
+    return fr->ly1 > fr->ly0 ? fr->y0 + SVG_H - 40 - (ly - fr->ly0) / (fr->ly1 - fr->ly0) * (SVG_H - 70) : fr->y0 + SVG_H / 2;
+}
+/* The ranges of one collective's jobs [first, end). */
+static void svg_frame_of(const tune *t, int first, int end, double y0, svg_frame *fr) {
+    int k, any = 0;
+    memset(fr, 0, sizeof *fr);
+    fr->y0 = y0;
+    for (k = first; k < end; k++) {
+        const tune_job *j = &t->job[k];
+        double lx = log2((double)(j->size ? j->size : 1)), ly = log10(j->time > 1 ? j->time : 1);
+        if (j->state != TUNE_DONE) continue;
+        if (!any++) { fr->lx0 = fr->lx1 = lx; fr->ly0 = fr->ly1 = ly; }
+        fr->lx0 = lx < fr->lx0 ? lx : fr->lx0; fr->lx1 = lx > fr->lx1 ? lx : fr->lx1;
+        fr->ly0 = ly < fr->ly0 ? ly : fr->ly0; fr->ly1 = ly > fr->ly1 ? ly : fr->ly1;
+    }
+    fr->ly0 = floor(fr->ly0);
+    fr->ly1 = ceil(fr->ly1 > fr->ly0 ? fr->ly1 : fr->ly0 + 1);
+}
+static void svg_axes(FILE *f, const svg_frame *fr, const char *coll, long long p) {
+    double e;
+    fprintf(f, "<text x='%g' y='%g' font-weight='bold'>%s, p = %lld</text>\n", SVG_X0, fr->y0 + 20, coll, p);
+    fprintf(f, "<path d='M%g %g V%g H%g' stroke='black' fill='none'/>\n", SVG_X0, fr->y0 + 30, fr->y0 + SVG_H - 40, SVG_X1);
+    for (e = fr->ly0; e <= fr->ly1; e++)
+        fprintf(f, "<text x='%g' y='%g' text-anchor='end' font-size='11'>1e%g ns</text>\n", SVG_X0 - 4, svg_y(fr, pow(10, e)) + 4, e);
+    for (e = ceil(fr->lx0); e <= fr->lx1; e += 2)
+        fprintf(f, "<text x='%g' y='%g' text-anchor='middle' font-size='11'>2^%g</text>\n", svg_x(fr, (uint64_t)pow(2, e)), fr->y0 + SVG_H - 24, e);
+    fprintf(f, "<text x='%g' y='%g' text-anchor='middle' font-size='11'>message size (bytes)</text>\n", (SVG_X0 + SVG_X1) / 2, fr->y0 + SVG_H - 8);
+}
+/* One configuration's curve; thick when it wins at some size. */
+static void svg_curve(FILE *f, const tune *t, const svg_frame *fr, int first, int end, int cfg, int wins, int colour, int row) {
+    int k, n = 0;
+    const char *col = svg_colours[colour % 10];
+    fprintf(f, "<g><title>%s</title><path fill='none' stroke='%s' stroke-width='%d' opacity='%s' d='", t->cfg[cfg].label, col,
+            wins ? 3 : 1, wins ? "1" : "0.55");
+    for (k = first; k < end; k++)
+        if (t->job[k].cfg == cfg && t->job[k].state == TUNE_DONE)
+            fprintf(f, "%s%.1f %.1f", n++ ? " L" : "M", svg_x(fr, t->job[k].size), svg_y(fr, t->job[k].time));
+    fprintf(f, "'/>");
+    for (k = first; k < end; k++)
+        if (t->job[k].cfg == cfg && t->job[k].win)
+            fprintf(f, "<circle cx='%.1f' cy='%.1f' r='4' fill='%s'/>", svg_x(fr, t->job[k].size), svg_y(fr, t->job[k].time), col);
+    fprintf(f, "</g>\n<text x='%g' y='%g' font-size='11' fill='%s'%s>%s</text>\n", SVG_X1 + 16, fr->y0 + 40 + 13.0 * row, col,
+            wins ? " font-weight='bold'" : "", t->cfg[cfg].label);
+}
+/* One panel: the jobs of one collective are jobs[first, end). */
+static void svg_panel(FILE *f, const tune *t, int first, int end, double y0) {
+    svg_frame fr;
+    int c, k, row = 0;
+    svg_frame_of(t, first, end, y0, &fr);
+    svg_axes(f, &fr, tune_colls[t->cfg[t->job[first].cfg].coll], t->p);
+    for (c = 0; c < t->ncfg; c++) {
+        int has = 0, wins = 0;
+        for (k = first; k < end; k++)
+            if (t->job[k].cfg == c && t->job[k].state == TUNE_DONE) { has = 1; wins |= t->job[k].win; }
+        if (has) svg_curve(f, t, &fr, first, end, c, wins, row, row), row++;
+    }
+}
+static int tune_write_svg(const tune *t) {
+    FILE *f = (FILE *)cli_open_out(t->svg);
+    int k, end, npanels = 0;
+    if (!f) return CLI_BAD_INPUT;
+    for (k = 0; k < t->njob; k = end, npanels++)
+        for (end = k; end < t->njob && t->cfg[t->job[end].cfg].coll == t->cfg[t->job[k].cfg].coll; end++) {}
+    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%g' height='%g' font-family='sans-serif' font-size='13'>\n", SVG_W,
+            SVG_H * npanels + 10);
+    fprintf(f, "<rect width='100%%' height='100%%' fill='white'/>\n");
+    for (k = 0, npanels = 0; k < t->njob; k = end, npanels++) {
+        for (end = k; end < t->njob && t->cfg[t->job[end].cfg].coll == t->cfg[t->job[k].cfg].coll; end++) {}
+        svg_panel(f, t, k, end, SVG_H * npanels);
+    }
+    fprintf(f, "</svg>\n");
+    return cli_close_out(f);
+}
+
+int cli_tune(int argc, char **argv) {
+    tune t;
+    int rc;
+    memset(&t, 0, sizeof t);
+    tune_default_sizes(&t);
+    t.colls = (1u << TUNE_NCOLLS) - 1;
+    if ((rc = tune_args(argc, argv, &t)) != CLI_OK) return rc;
+    if (!tune_configs(&t) || !tune_jobs(&t)) rc = cli_fail("tune: out of memory");
+    if (rc == CLI_OK) {
+        tune_run(&t);
+        tune_mark_winners(&t);
+        if (t.env) tune_print_env(&t, stdout), tune_print_notes(&t, stderr);
+        else tune_print_table(&t, stdout), tune_print_notes(&t, stdout);
+        if (t.svg) rc = tune_write_svg(&t);
+        if (cli_close_out(stdout)) rc = CLI_BAD_INPUT;
+    }
+    free(t.cfg);
+    free(t.job);
+    return rc;
+}

@@ -1,0 +1,174 @@
+/* probe.h - the measurement and fitting logic of goal-probe (mpi/goal_probe.c), apart
+   from MPI so that it runs in tests over a transport with known parameters (tests/test_probe.c).
+
+   Methods (Netgauge; Hoefler, Schneider, Lumsdaine, "LogGP in theory and practice", 2009),
+   in the LogGOPS terms of goal_sim.h (tests/data/loggopsim/MODEL.md), per size s = 1, 2, 4 ..
+   max_size bytes:
+     ping-pong      RTT(s)/2 = L + 2o + (s-1)·max(O,G)          -> L (intercept minus 2o)
+     send overhead  the send call alone, the peer receiving D ns later: o + (s-1)·O while
+                    eager; about D when the send waits for its receiver (rendezvous)
+     recv overhead  the receive call alone, D ns after the message was sent: o + (s-1)·max(O,G)
+     burst          n sends back to back, then a reply: the time per extra message is the
+                    gap g + (s-1)·G (when g >= o, as on real networks)
+     S              the largest eager size: the jump in the send overhead, found between two
+                    sizes of the sweep and then bisected to the byte.
+   Each curve is fitted by least squares on relative errors (sizes span decades): o and O
+   from the eager send overheads, o again from the eager receive overheads (o is their
+   mean), g and G from the gaps of every size, L from the eager round trips. The residual of
+   a fit is the root mean square of its relative errors.
+
+   A transport is four calls on the probing rank; each returns a time in ns (a typical one,
+   e.g. the median over `reps`), or a negative number when it failed. */
+#ifndef GOAL_PROBE_TOOL_H
+#define GOAL_PROBE_TOOL_H
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+typedef struct probe_ops {
+    double (*pingpong_fn)(void *user, uint64_t size, int reps);            /* round trip of size bytes each way */
+    double (*send_fn)(void *user, uint64_t size, double delay, int reps);  /* the send call; the peer receives delay ns later */
+    double (*recv_fn)(void *user, uint64_t size, double delay, int reps);  /* the receive call, delay ns after the peer's send */
+    double (*burst_fn)(void *user, uint64_t size, int n, int reps);        /* n sends back to back, then a 0-byte reply */
+    void *user;
+} probe_ops;
+
+#define PROBE_MAX_SIZES 40
+#define PROBE_BURST 16          /* messages in a burst */
+typedef struct probe_result {
+    double L, o, g, G, O;       /* ns, ns per byte */
+    uint64_t S;                 /* largest eager size (bytes); max_size when none waits */
+    double res_rtt, res_send, res_recv, res_gap;   /* relative RMS residuals of the fits */
+    int n;                      /* sizes measured */
+    uint64_t size[PROBE_MAX_SIZES];
+    double rtt[PROBE_MAX_SIZES], os[PROBE_MAX_SIZES], orecv[PROBE_MAX_SIZES], gap[PROBE_MAX_SIZES];
+} probe_result;
+
+/* Repetitions per size: many for small messages, few for large ones. */
+static int probe_reps(uint64_t size) { return size <= 4096 ? 50 : size <= 262144 ? 20 : 5; }
+/* How long the peer waits: long enough that an eager send or a message in flight is done. */
+static double probe_delay(double rtt) { return 4 * rtt + 20000; }
+
+/* y = a + b·x by least squares with weights 1/y^2 over points with use[k]; residual: the
+   RMS of (fit - y) / y. Returns 0 when fewer than 2 points. */
+static int probe_fit(const double *x, const double *y, const int *use, int n, double *a, double *b, double *res) {
+    double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0, det, e = 0;
+    int k, m = 0;
+    for (k = 0; k < n; k++) {
+        double w;
+        if (!use[k] || y[k] <= 0) continue;
+        w = 1 / (y[k] * y[k]);
+        sw += w; sx += w * x[k]; sy += w * y[k]; sxx += w * x[k] * x[k]; sxy += w * x[k] * y[k];
+        m++;
+    }
+    det = sw * sxx - sx * sx;
+    if (m < 2 || det == 0) return 0;
+    *b = (sw * sxy - sx * sy) / det;
+    *a = (sy - *b * sx) / sw;
+    for (k = 0; k < n; k++)
+        if (use[k] && y[k] > 0) e += ((*a + *b * x[k]) - y[k]) * ((*a + *b * x[k]) - y[k]) / (y[k] * y[k]);
+    *res = sqrt(e / m);
+    return 1;
+}
+
+/* Eager: the send returned well before its receiver arrived. */
+static int probe_eager(const probe_ops *ops, uint64_t size, double delay, double *t) {
+    *t = ops->send_fn(ops->user, size, delay, probe_reps(size));
+    return *t >= 0 && *t < delay / 2;
+}
+
+/* The sweep: every measurement at every size. Returns 0, or -1 when a call failed. */
+static int probe_sweep(const probe_ops *ops, uint64_t max_size, probe_result *r) {
+    uint64_t s;
+    for (s = 1, r->n = 0; s <= max_size && r->n < PROBE_MAX_SIZES; s *= 2, r->n++) {
+        int k = r->n, reps = probe_reps(s);
+        double d, b1, bn;
+        r->size[k] = s;
+        if ((r->rtt[k] = ops->pingpong_fn(ops->user, s, reps)) < 0) return -1;
+        d = probe_delay(r->rtt[k]);
+        if ((r->os[k] = ops->send_fn(ops->user, s, d, reps)) < 0 || (r->orecv[k] = ops->recv_fn(ops->user, s, d, reps)) < 0) return -1;
+        if ((b1 = ops->burst_fn(ops->user, s, 1, reps)) < 0 || (bn = ops->burst_fn(ops->user, s, PROBE_BURST, reps)) < 0) return -1;
+        r->gap[k] = (bn - b1) / (PROBE_BURST - 1);
+    }
+    return 0;
+}
+
+/* S: the first size of the sweep whose send waits, then bisection below it. */
+static void probe_eager_limit(const probe_ops *ops, probe_result *r) {
+    uint64_t lo, hi;
+    double t;
+    int k;
+    for (k = 0; k < r->n && r->os[k] < probe_delay(r->rtt[k]) / 2; k++) {}
+    if (k == r->n) { r->S = r->size[r->n - 1]; return; }
+    if (k == 0) { r->S = 0; return; }
+    lo = r->size[k - 1];
+    hi = r->size[k];
+    while (hi - lo > 1) {
+        uint64_t mid = lo + (hi - lo) / 2;
+        if (probe_eager(ops, mid, probe_delay(r->rtt[k]), &t)) lo = mid;
+        else hi = mid;
+    }
+    r->S = lo;
+}
+
+/* The fits of the sweep (see the top). Returns 0, or -1 when too few eager sizes. */
+static int probe_fits(probe_result *r) {
+    double x[PROBE_MAX_SIZES], half[PROBE_MAX_SIZES], os_o, or_o, or_g, rtt0, rtt_g;
+    int eager[PROBE_MAX_SIZES], all[PROBE_MAX_SIZES], k;
+    for (k = 0; k < r->n; k++) {
+        x[k] = (double)(r->size[k] - 1);
+        half[k] = r->rtt[k] / 2;
+        eager[k] = r->size[k] <= r->S;
+        all[k] = 1;
+    }
+    if (!probe_fit(x, r->os, eager, r->n, &os_o, &r->O, &r->res_send) || !probe_fit(x, r->orecv, eager, r->n, &or_o, &or_g, &r->res_recv) ||
+        !probe_fit(x, r->gap, all, r->n, &r->g, &r->G, &r->res_gap) || !probe_fit(x, half, eager, r->n, &rtt0, &rtt_g, &r->res_rtt))
+        return -1;
+    r->o = (os_o + or_o) / 2;
+    r->L = rtt0 - 2 * r->o;
+    if (r->L < 0) r->L = 0;
+    if (r->O < 0) r->O = 0;
+    if (r->G < 0) r->G = 0;
+    if (r->g < 0) r->g = 0;
+    return 0;
+}
+
+/* Measures and fits. Returns 0, or -1 (a transport call failed, or too few eager sizes). */
+static int probe_run(const probe_ops *ops, uint64_t max_size, probe_result *r) {
+    memset(r, 0, sizeof *r);
+    if (max_size < 4 || probe_sweep(ops, max_size, r) != 0) return -1;
+    probe_eager_limit(ops, r);
+    return probe_fits(r);
+}
+
+/* A number as goal sim takes it: whole ns from 100 on, else at most 3 decimals. */
+static void probe_num(FILE *f, const char *opt, double v) {
+    char buf[64];
+    size_t n;
+    if (v >= 100) { fprintf(f, "%s %.0f", opt, v); return; }
+    snprintf(buf, sizeof buf, "%.3f", v);
+    n = strlen(buf);
+    while (n > 1 && buf[n - 1] == '0') buf[--n] = 0;
+    if (buf[n - 1] == '.') buf[--n] = 0;
+    fprintf(f, "%s %s", opt, buf);
+}
+/* The params line: what `goal sim --params FILE` reads (a params file holds only this line). */
+static void probe_print_params(FILE *f, const probe_result *r) {
+    probe_num(f, "-L", r->L);
+    probe_num(f, " -o", r->o);
+    probe_num(f, " -g", r->g);
+    probe_num(f, " -G", r->G);
+    probe_num(f, " -O", r->O);
+    fprintf(f, " -S %llu\n", (unsigned long long)r->S);
+}
+/* The fit's residuals and the measured curves, as comment lines. */
+static void probe_print_fit(FILE *f, const probe_result *r) {
+    int k;
+    fprintf(f, "# residuals (relative RMS): ping-pong %.3f, send overhead %.3f, receive overhead %.3f, gap %.3f\n", r->res_rtt,
+            r->res_send, r->res_recv, r->res_gap);
+    fprintf(f, "# size rtt send_overhead recv_overhead gap (ns)\n");
+    for (k = 0; k < r->n; k++)
+        fprintf(f, "# %llu %.1f %.1f %.1f %.1f\n", (unsigned long long)r->size[k], r->rtt[k], r->os[k], r->orecv[k], r->gap[k]);
+}
+#endif
