@@ -67,6 +67,23 @@
    reduce_scatter_ring    ring reduce-scatter of p blocks of `count` elements
    scan_linear            inclusive prefix along the ranks
    exscan_linear          exclusive prefix along the ranks
+   -- bandwidth-optimal families (n bytes of data; "units": n cut in near-equal blocks, the
+      first n mod k one element larger, so any n and p work) --
+   bcast_scatter_allgather  van de Geijn (MPICH's long-message bcast; Barnett et al. 1994):
+                          binomial scatter of p units straight into OUT, then a ring allgather.
+                          At most 2n bytes sent per rank; ceil(log2 p) + p - 1 rounds
+   reduce_scatter_halving recursive halving (Thakur, Rabenseifner, Gropp 2005, section 4.2),
+                          any p: ranks of the first 2(p-q) pairs (q = 2^floor(log2 p)) fold
+                          into one (the odd one) and get their block back at the end; the
+                          last exchange goes block by block so each rank's block is added
+                          straight in OUT. (p-1) n bytes per rank for powers of two
+   allreduce_rabenseifner Rabenseifner (Thakur et al. 2005): the fold as above, recursive-
+                          halving reduce-scatter of q units in OUT, recursive-doubling allgather,
+                          unfold. 2(q-1)/q n bytes per rank (+n on the ranks of a folded pair).
+                          Every unit is reduced once, at its owner, then only copied: the
+                          result is bit-identical on all ranks
+   reduce_rabenseifner    the same reduce-scatter (the root keeps its place in its pair and
+                          works in OUT), then a binomial gather of the units to the root
    `nway` (default 1) is used by the dissemination algorithms; `segment` (bytes, default 1024,
    rounded down to whole elements, at least one) by the chains. Every algorithm sends its
    messages also for count 0 (empty messages), so the structure does not depend on the size.
@@ -85,7 +102,8 @@
      scatter_*             IN p*n at the root, block i for rank i; OUT n
      allgather_*           IN n; OUT p*n, block i from rank i
      alltoall_*            IN p*n, block j for rank j; OUT p*n, block i from rank i
-     reduce_scatter_ring   IN p*n; OUT n: block `rank` of the elementwise reduction
+     reduce_scatter_ring, reduce_scatter_halving
+                           IN p*n; OUT n: block `rank` of the elementwise reduction
      barrier_*             no data: empty messages
    reduce_aspen: ranks in P read IN, ranks in R write OUT; others take no part.
 
@@ -779,9 +797,17 @@ static void goal__algo_scatter_binomial(goal__algo *c) {
 /* ---- >>> rings --------------------------------------------------------------------------------- */
 /* p blocks of a buffer: block i holds base + (i < rem) elements. */
 typedef struct goal__algo_blocks { uint64_t base, rem; } goal__algo_blocks;
+static uint64_t goal__algo_bfirst(const goal__algo_blocks *L, int i) {
+    uint64_t k = (uint64_t)i;
+    return k * L->base + (k < L->rem ? k : L->rem);
+}
+/* Blocks [i, j) of b as one buffer. */
+static goal_buf goal__algo_range(const goal__algo *c, goal_buf b, const goal__algo_blocks *L, int i, int j) {
+    uint64_t first = goal__algo_bfirst(L, i);
+    return goal__algo_at(b, first * c->es, (goal__algo_bfirst(L, j) - first) * c->es);
+}
 static goal_buf goal__algo_block(const goal__algo *c, goal_buf b, const goal__algo_blocks *L, int i) {
-    uint64_t k = (uint64_t)i, first = k * L->base + (k < L->rem ? k : L->rem);
-    return goal__algo_at(b, first * c->es, (L->base + (k < L->rem)) * c->es);
+    return goal__algo_range(c, b, L, i, i + 1);
 }
 
 /* Ring reduce-scatter in place on W: in step s rank r sends block r-s-1 to the right and
@@ -811,15 +837,16 @@ static int32_t goal__algo_ring_rs(goal__algo *c, goal_buf W, const goal__algo_bl
     return goal__algo_join(c, e, prevs);
 }
 
-/* Ring allgather in place on W, rank r holding block r: in step s it sends block r-s and
-   receives block r-s-1. */
-static int32_t goal__algo_ring_ag(goal__algo *c, goal_buf W, const goal__algo_blocks *L, int32_t last) {
+/* Ring allgather in place on W, this rank holding block me (its rank, or its position v
+   when the blocks are in position order): in step s it sends block me-s to the right and
+   receives block me-s-1 from the left. */
+static int32_t goal__algo_ring_ag(goal__algo *c, goal_buf W, const goal__algo_blocks *L, int me, int32_t last) {
     int right = goal__algo_mod(c->rank + 1, c->p), left = goal__algo_mod(c->rank - 1, c->p), s;
     int32_t prevs = -1, r = last;
     for (s = 0; s < c->p - 1; s++) {
-        int32_t snd = goal__algo_send(c, goal__algo_block(c, W, L, goal__algo_mod(c->rank - s, c->p)), right, r);
+        int32_t snd = goal__algo_send(c, goal__algo_block(c, W, L, goal__algo_mod(me - s, c->p)), right, r);
         goal__algo_dep(c, snd, prevs);
-        r = goal__algo_recv(c, goal__algo_block(c, W, L, goal__algo_mod(c->rank - s - 1, c->p)), left, r);
+        r = goal__algo_recv(c, goal__algo_block(c, W, L, goal__algo_mod(me - s - 1, c->p)), left, r);
         prevs = snd;
     }
     return goal__algo_join(c, r, prevs);
@@ -828,7 +855,7 @@ static int32_t goal__algo_ring_ag(goal__algo *c, goal_buf W, const goal__algo_bl
 static void goal__algo_allgather_ring(goal__algo *c) {
     goal__algo_blocks L;
     L.base = c->count; L.rem = 0;
-    goal__algo_ring_ag(c, c->out, &L, goal__algo_copy(c, goal__algo_blk(c, c->out, (uint64_t)c->rank), c->in, -1));
+    goal__algo_ring_ag(c, c->out, &L, c->rank, goal__algo_copy(c, goal__algo_blk(c, c->out, (uint64_t)c->rank), c->in, -1));
 }
 static void goal__algo_reduce_scatter_ring(goal__algo *c) {
     goal__algo_blocks L;
@@ -843,7 +870,7 @@ static void goal__algo_allreduce_ring(goal__algo *c) {
     int32_t e;
     L.base = c->count / (uint64_t)c->p; L.rem = c->count % (uint64_t)c->p;
     e = goal__algo_ring_rs(c, c->out, &L, goal__algo_copy(c, c->out, c->in, -1));
-    goal__algo_ring_ag(c, c->out, &L, e);
+    goal__algo_ring_ag(c, c->out, &L, c->rank, e);
 }
 
 /* ---- >>> allgather ------------------------------------------------------------------------------ */
@@ -965,6 +992,189 @@ static void goal__algo_exscan_linear(goal__algo *c) {
     if (c->rank + 1 < c->p) goal__algo_send(c, next, c->rank + 1, last);
 }
 
+/* ---- >>> bandwidth-optimal families: Rabenseifner, van de Geijn ------------------------------------ */
+/* The fold of Thakur, Rabenseifner and Gropp (2005) to q = 2^floor(log2 p) ranks: of the
+   first 2(p - q) ranks, pair (2i, 2i+1) keeps one rank as virtual rank i (the odd one, or
+   the root when it is in the pair and keep_root is set); the other hands its input over
+   first and gets its result at the end. Rank r >= 2(p - q) is virtual rank r - (p - q).
+   Virtual rank x owns units [first(x), first(x+1)): unit x when the data is cut in q units;
+   with per_rank (reduce_scatter: p units, unit i for rank i) the units of its ranks. */
+typedef struct goal__rab {
+    int q, extra, x, mate;   /* x: my virtual rank, -1 when folded away; mate: pair partner or -1 */
+    int keep_root, per_rank;
+    goal__algo_blocks L;     /* the units */
+    goal_buf tmp;            /* receive buffer, laid out like the data */
+    goal__algo_joiner sends; /* the halving's sends: their units are received again later */
+} goal__rab;
+
+static void goal__rab_init(goal__algo *c, goal__rab *R, int keep_root, int per_rank) {
+    int i = c->rank / 2;
+    uint64_t units;
+    memset(R, 0, sizeof *R);
+    R->q = goal__algo_floor_pow2(c->p);
+    R->extra = c->p - R->q;
+    R->keep_root = keep_root;
+    R->per_rank = per_rank;
+    R->sends.id = -1;
+    R->x = c->rank - R->extra;
+    R->mate = -1;
+    if (c->rank < 2 * R->extra) {
+        int keeper = keep_root && c->root == 2 * i ? 2 * i : 2 * i + 1;
+        R->mate = c->rank ^ 1;
+        R->x = c->rank == keeper ? i : -1;
+    }
+    units = per_rank ? (uint64_t)c->p : (uint64_t)R->q;
+    R->L.base = per_rank ? c->count : c->count / units;
+    R->L.rem = per_rank ? 0 : c->count % units;
+}
+static int goal__rab_real(const goal__algo *c, const goal__rab *R, int x) {
+    if (x >= R->extra) return x + R->extra;
+    return R->keep_root && c->root == 2 * x ? 2 * x : 2 * x + 1;
+}
+static int goal__rab_first(const goal__rab *R, int x) {
+    if (!R->per_rank) return x;
+    return x < R->extra ? 2 * x : x + R->extra;
+}
+/* Units of the aligned group of d virtual ranks that holds x. */
+static goal_buf goal__rab_group(const goal__algo *c, const goal__rab *R, goal_buf b, int x, int d) {
+    int lo = x & ~(d - 1);
+    return goal__algo_range(c, b, &R->L, goal__rab_first(R, lo), goal__rab_first(R, lo + d));
+}
+
+/* The fold: the rank folded away sends all of src; its keeper adds it into W. Returns the
+   action after which W (or src, when nothing was folded in) holds this rank's data. */
+static int32_t goal__rab_fold(goal__algo *c, goal__rab *R, goal_buf src, goal_buf W) {
+    int32_t r;
+    if (R->mate < 0) return -1;
+    if (R->x < 0) return goal__algo_send(c, src, R->mate, -1);
+    r = goal__algo_recv(c, W, R->mate, -1);
+    return goal__algo_reduce(c, W, src, r);
+}
+
+static int goal__algo_same(goal_buf a, goal_buf b) { return a.slot == b.slot && a.offset == b.offset; }
+
+/* Recursive halving among the q virtual ranks, distances q/2 down to dmin: x keeps the half
+   of its group that holds x and sends the other half to x ^ d, whose copy of x's half it
+   adds into W. *src is the data before the first step (IN, or W after a fold) and W after
+   it. Returns the action after which W holds x's group of size dmin, reduced over all. */
+static int32_t goal__rab_halve(goal__algo *c, goal__rab *R, goal_buf *src, goal_buf W, int dmin, int32_t last) {
+    int d;
+    for (d = R->q / 2; d >= dmin; d /= 2) {
+        int peer = goal__rab_real(c, R, R->x ^ d), fresh = !goal__algo_same(*src, W);
+        goal_buf keep = goal__rab_group(c, R, W, R->x, d), got = fresh ? keep : goal__rab_group(c, R, R->tmp, R->x, d);
+        int32_t r, e;
+        goal__algo_join_add(c, &R->sends, goal__algo_send(c, goal__rab_group(c, R, *src, R->x ^ d, d), peer, last));
+        r = goal__algo_recv(c, got, peer, fresh ? -1 : last);   /* tmp is free once last is done */
+        e = goal__algo_reduce(c, keep, fresh ? goal__rab_group(c, R, *src, R->x, d) : got, r);
+        goal__algo_dep(c, e, last);
+        last = e;
+        *src = W;
+    }
+    return last;
+}
+
+/* The virtual rank of a rank that is not folded away. */
+static int goal__rab_virtual(const goal__rab *R, int rank) { return rank < 2 * R->extra ? rank / 2 : rank - R->extra; }
+
+/* Recursive halving, then the last exchange block by block: this rank's block is added in
+   OUT, its mate's in tmp and handed over. IN p*n, OUT n. */
+static void goal__algo_reduce_scatter_halving(goal__algo *c) {
+    goal__rab R;
+    goal_buf all = goal__algo_at(c->in, 0, (uint64_t)c->p * c->n), src = all, W;
+    int32_t last, prev = -1;
+    int u, y, peer;
+    goal__rab_init(c, &R, 0, 1);
+    if (c->p == 1) { goal__algo_copy(c, c->out, c->in, -1); return; }
+    if (R.x < 0) { goal__rab_fold(c, &R, all, all); goal__algo_recv(c, c->out, R.mate, -1); return; }
+    W = goal__algo_scratch(c, all.size);
+    R.tmp = goal__algo_scratch(c, all.size);
+    last = goal__rab_fold(c, &R, all, W);
+    if (R.mate >= 0) src = W;
+    last = goal__rab_halve(c, &R, &src, W, 2, last);
+    y = R.x ^ 1;
+    peer = goal__rab_real(c, &R, y);
+    for (u = goal__rab_first(&R, y); u < goal__rab_first(&R, y + 1); u++) {
+        int32_t s = goal__algo_send(c, goal__algo_block(c, src, &R.L, u), peer, last);
+        goal__algo_order(c, s, prev);
+        prev = s;
+    }
+    for (prev = -1, u = goal__rab_first(&R, R.x); u < goal__rab_first(&R, R.x + 1); u++) {
+        goal_buf got = u == c->rank ? c->out : goal__algo_block(c, R.tmp, &R.L, u);
+        int32_t r = goal__algo_recv(c, got, peer, last), e;
+        goal__algo_order(c, r, prev);
+        prev = r;
+        e = goal__algo_reduce(c, got, goal__algo_block(c, src, &R.L, u), r);
+        goal__algo_dep(c, e, last);
+        if (u != c->rank) goal__algo_send(c, got, R.mate, e);
+    }
+}
+
+/* Reduce-scatter by halving into OUT, then recursive doubling back (Rabenseifner): every
+   unit is reduced once, at its owner, and copied everywhere else. */
+static void goal__algo_allreduce_rabenseifner(goal__algo *c) {
+    goal__rab R;
+    goal_buf src = c->in;
+    int32_t last;
+    int d;
+    goal__rab_init(c, &R, 0, 0);
+    if (c->p == 1) { goal__algo_copy(c, c->out, c->in, -1); return; }
+    if (R.x < 0) { goal__rab_fold(c, &R, c->in, c->in); goal__algo_recv(c, c->out, R.mate, -1); return; }
+    R.tmp = goal__algo_scratch(c, c->n);
+    last = goal__rab_fold(c, &R, c->in, c->out);
+    if (R.mate >= 0) src = c->out;
+    last = goal__rab_halve(c, &R, &src, c->out, 1, last);
+    last = goal__algo_join(c, last, R.sends.id);   /* the units sent away come back */
+    for (d = 1; d < R.q; d *= 2) {
+        int peer = goal__rab_real(c, &R, R.x ^ d);
+        goal__algo_send(c, goal__rab_group(c, &R, c->out, R.x, d), peer, last);
+        last = goal__algo_recv(c, goal__rab_group(c, &R, c->out, R.x ^ d, d), peer, last);
+    }
+    if (R.mate >= 0) goal__algo_send(c, c->out, R.mate, last);
+}
+
+/* Reduce-scatter by halving, then a binomial gather of the units to the root (which keeps
+   its place in the fold and works in OUT). */
+static void goal__algo_reduce_rabenseifner(goal__algo *c) {
+    goal__rab R;
+    goal_buf src = c->in, W;
+    int32_t last;
+    int d, vr;
+    goal__rab_init(c, &R, 1, 0);
+    if (c->p == 1) { goal__algo_copy(c, c->out, c->in, -1); return; }
+    if (R.x < 0) { goal__rab_fold(c, &R, c->in, c->in); return; }
+    W = c->rank == c->root ? c->out : goal__algo_scratch(c, c->n);
+    R.tmp = goal__algo_scratch(c, c->n);
+    last = goal__rab_fold(c, &R, c->in, W);
+    if (R.mate >= 0) src = W;
+    last = goal__rab_halve(c, &R, &src, W, 1, last);
+    last = goal__algo_join(c, last, R.sends.id);
+    vr = goal__rab_virtual(&R, c->root);
+    for (d = 1; d < R.q; d *= 2) {
+        int peer = goal__rab_real(c, &R, R.x ^ d);
+        if ((R.x ^ vr) & d) { goal__algo_send(c, goal__rab_group(c, &R, W, R.x, d), peer, last); break; }
+        last = goal__algo_recv(c, goal__rab_group(c, &R, W, R.x ^ d, d), peer, last);
+    }
+}
+
+/* van de Geijn: binomial scatter of p blocks in position order straight into OUT, then a
+   ring allgather of the blocks. */
+static void goal__algo_bcast_scatter_allgather(goal__algo *c) {
+    int parent, child[32], nc = goal__algo_binomial(c->v, c->p, &parent, child), k;
+    goal__algo_blocks L;
+    goal__algo_joiner j = {-1, 0};
+    int32_t rcv = -1;
+    L.base = c->count / (uint64_t)c->p;
+    L.rem = c->count % (uint64_t)c->p;
+    if (parent >= 0) {
+        rcv = goal__algo_recv(c, goal__algo_range(c, c->out, &L, c->v, c->v + goal__algo_subtree(c->v, c->p)), goal__algo_rank_of(c, parent), -1);
+        goal__algo_join_add(c, &j, rcv);
+    }
+    for (k = nc - 1; k >= 0; k--)   /* largest subtree first */
+        goal__algo_join_add(c, &j, goal__algo_send(c, goal__algo_range(c, c->out, &L, child[k], child[k] + goal__algo_subtree(child[k], c->p)),
+                                                   goal__algo_rank_of(c, child[k]), rcv));
+    goal__algo_ring_ag(c, c->out, &L, c->v, j.id);   /* after the scatter's sends: blocks are received again */
+}
+
 /* ---- >>> the table ------------------------------------------------------------------------------ */
 typedef void (*goal__algo_fn)(goal__algo *c);
 typedef struct goal__algo_entry { goal_algo_info info; goal__algo_fn fn; } goal__algo_entry;
@@ -998,6 +1208,11 @@ static const goal__algo_entry goal__algo_table[] = {
     {{"exscan_linear", "exclusive prefix reduction along the ranks", GOAL__X | GOAL__O}, goal__algo_exscan_linear},
     {{"barrier_linear", "everyone to the root, the root to everyone", GOAL__R}, goal__algo_barrier_linear},
     {{"bcast_doublering", "the data travels the ring both ways (Schedgen)", GOAL__R}, goal__algo_bcast_doublering},
+    /* bandwidth-optimal families (issue 12, items 1-6) */
+    {{"bcast_scatter_allgather", "van de Geijn: binomial scatter, ring allgather", GOAL__R}, goal__algo_bcast_scatter_allgather},
+    {{"reduce_rabenseifner", "recursive-halving reduce-scatter, binomial gather", GOAL__R | GOAL__X}, goal__algo_reduce_rabenseifner},
+    {{"allreduce_rabenseifner", "recursive-halving reduce-scatter, recursive-doubling allgather", GOAL__X}, goal__algo_allreduce_rabenseifner},
+    {{"reduce_scatter_halving", "recursive-halving reduce-scatter of p blocks, any p", GOAL__X}, goal__algo_reduce_scatter_halving},
 };
 #undef GOAL__R
 #undef GOAL__X
