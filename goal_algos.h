@@ -84,6 +84,11 @@
                           result is bit-identical on all ranks
    reduce_rabenseifner    the same reduce-scatter (the root keeps its place in its pair and
                           works in OUT), then a binomial gather of the units to the root
+   bcast_knomial          k-nomial tree (MPICH's and Open MPI's knomial bcast), `radix` K:
+                          in round t every v < K^t sends to v + j K^t (j < K); ceil(log_K p)
+                          rounds. K = 2 is bcast_binomial (which calls it)
+   reduce_knomial         k-nomial receive-reduce-send with contiguous subtrees (rank order
+                          kept, as reduce_binomial, which is K = 2); ceil(log_K p) rounds
    `nway` (default 1) is used by the dissemination algorithms; `segment` (bytes, default 1024,
    rounded down to whole elements, at least one) by the chains. Every algorithm sends its
    messages also for count 0 (empty messages), so the structure does not depend on the size.
@@ -113,7 +118,7 @@
    them. For a non-commutative op (a user function, GOAL_OP_USER with `fn`) set
    `noncommutative`: the result is then op(x0, op(x1, ... x_{p-1})) in rank order, with the
    op applied as buf1 = op(buf1, buf2) where buf1 always holds lower ranks than buf2.
-   Algorithms that do this: reduce_binomial, reduce_chain (both reduce to rank 0 and forward
+   Algorithms that do this: reduce_binomial, reduce_knomial, reduce_chain (all reduce to rank 0 and forward
    to the root when the root is not 0), scan_linear, exscan_linear. The others return
    GOAL_ERR_OP for `noncommutative`. Floating-point results differ from a serial loop by
    rounding only (the order of combination differs).
@@ -133,7 +138,7 @@
    Bad parameters give a negative goal_status and a message in the goal_error (may be
    NULL), never a crash: p <= 0, root or receivers or participants out of range, duplicate
    participants or receivers, empty P or R, nway < 0 (0 = default 1), an unknown algorithm,
-   an op undefined on the dtype, a noncommutative op where the algorithm cannot keep the
+   radix 1 or < 0, an op undefined on the dtype, a noncommutative op where the algorithm cannot keep the
    order, sizes that overflow. A graph error (out of memory) comes back as its status.
 
    LICENSE: MIT, as goal.h.
@@ -156,6 +161,7 @@ extern "C" {
 #define GOAL_ALGO_SEGMENTED 0x08u /* takes a segment size */
 #define GOAL_ALGO_NWAY 0x10u     /* takes nway */
 #define GOAL_ALGO_SETS 0x20u     /* takes participants and receivers */
+#define GOAL_ALGO_RADIX 0x40u    /* takes radix */
 
 typedef struct goal_algo_info {
     const char *name;            /* canonical: "bcast_binomial" */
@@ -173,6 +179,7 @@ typedef struct goal_algo_desc {  /* zero-initialise, then set what differs */
     int noncommutative;          /* 1: apply op in rank order (see ORDER OF REDUCTIONS) */
     int nway;                    /* dissemination fan-out; default 1 */
     uint64_t segment;            /* chain segment in bytes; default 1024 */
+    int radix;                   /* k-nomial trees: K >= 2; default 4 */
     int tag;                     /* tag of every message; default 0 */
     const int *participants;     /* reduce_aspen: P; NULL = all ranks */
     int nparticipants;
@@ -366,16 +373,20 @@ static int goal__algo_subtree(int v, int p) {
 }
 
 /* ---- >>> broadcast ------------------------------------------------------------------------ */
-/* Listing 2: in round r, every v < 2^r sends to v + 2^r. */
-static void goal__algo_bcast_binomial(goal__algo *c) {
+static int goal__algo_radix(const goal__algo *c) { return c->d->radix ? c->d->radix : 4; }
+
+/* k-nomial broadcast: in round t (w = K^t) every v < w sends to v + j w, j = 1..K-1, and v in
+   [w, K w) receives from v mod w: ceil(log_K p) rounds. K = 2 is Listing 2's binomial tree. */
+static void goal__algo_bcast_knomial_k(goal__algo *c, long long K) {
     int32_t rcv = -1;
-    int r, rounds = goal__algo_ceil_log2(c->p);
-    for (r = 0; r < rounds; r++) {
-        long long w = 1LL << r;
-        if (c->v < w && c->v + w < c->p) goal__algo_send(c, c->out, goal__algo_rank_of(c, c->v + (int)w), rcv);
-        if (c->v >= w && c->v < 2 * w) rcv = goal__algo_recv(c, c->out, goal__algo_rank_of(c, c->v - (int)w), -1);
+    long long w, j;
+    for (w = 1; w < c->p; w *= K) {
+        for (j = 1; c->v < w && j < K && c->v + j * w < c->p; j++) goal__algo_send(c, c->out, goal__algo_rank_of(c, c->v + j * w), rcv);
+        if (c->v >= w && c->v < K * w) rcv = goal__algo_recv(c, c->out, goal__algo_rank_of(c, c->v % w), -1);
     }
 }
+static void goal__algo_bcast_binomial(goal__algo *c) { goal__algo_bcast_knomial_k(c, 2); }
+static void goal__algo_bcast_knomial(goal__algo *c) { goal__algo_bcast_knomial_k(c, goal__algo_radix(c)); }
 
 static void goal__algo_bcast_binary(goal__algo *c) {
     int32_t rcv = -1;
@@ -458,18 +469,24 @@ static int32_t goal__algo_combine(goal__algo *c, goal_buf acc, int peer, int32_t
     return e;
 }
 
-/* Receive-reduce-send on the binomial tree of goal__algo_binomial: children are combined
-   smallest subtree first, so acc always holds a range [v, ...) of positions. */
-static void goal__algo_reduce_binomial(goal__algo *c) {
+/* Receive-reduce-send on the k-nomial tree with contiguous subtrees: v's parent clears v's
+   lowest nonzero base-K digit (weight low); its children are v + j w for w = K^t < low,
+   j = 1..K-1, each the root of [v + j w, v + (j+1) w). Combined in that order (smallest
+   first), acc always holds a range [v, ...) of positions. K = 2: goal__algo_binomial's tree. */
+static void goal__algo_reduce_knomial_k(goal__algo *c, long long K) {
     int rr = goal__algo_reduce_root(c), v = goal__algo_mod((long long)c->rank - rr, c->p);
-    int parent, child[32], nc = goal__algo_binomial(v, c->p, &parent, child), k;
+    long long low = 1, w, j;
     goal_buf acc = c->in;
     int32_t last = -1;
-    if (nc > 0 || v == 0) { acc = goal__algo_acc(c, v, rr); last = goal__algo_copy(c, acc, c->in, -1); }
-    for (k = 0; k < nc; k++) last = goal__algo_combine(c, acc, goal__algo_abs(c, rr, child[k]), last);
-    if (parent >= 0) goal__algo_send(c, acc, goal__algo_abs(c, rr, parent), last);
+    while (v && (v / low) % K == 0) low *= K;
+    if (v == 0 || (low > 1 && v + 1 < c->p)) { acc = goal__algo_acc(c, v, rr); last = goal__algo_copy(c, acc, c->in, -1); }
+    for (w = 1; w < c->p && (v == 0 || w < low); w *= K)
+        for (j = 1; j < K && v + j * w < c->p; j++) last = goal__algo_combine(c, acc, goal__algo_abs(c, rr, v + j * w), last);
+    if (v) goal__algo_send(c, acc, goal__algo_abs(c, rr, v - (v / low) % K * low), last);
     goal__algo_forward(c, acc, last, rr);
 }
+static void goal__algo_reduce_binomial(goal__algo *c) { goal__algo_reduce_knomial_k(c, 2); }
+static void goal__algo_reduce_knomial(goal__algo *c) { goal__algo_reduce_knomial_k(c, goal__algo_radix(c)); }
 
 /* Pipelined chain v+1 -> v -> v-1, segment by segment; each rank combines its own segment
    with what comes from further up (positions above it) and passes it on. */
@@ -1213,6 +1230,8 @@ static const goal__algo_entry goal__algo_table[] = {
     {{"reduce_rabenseifner", "recursive-halving reduce-scatter, binomial gather", GOAL__R | GOAL__X}, goal__algo_reduce_rabenseifner},
     {{"allreduce_rabenseifner", "recursive-halving reduce-scatter, recursive-doubling allgather", GOAL__X}, goal__algo_allreduce_rabenseifner},
     {{"reduce_scatter_halving", "recursive-halving reduce-scatter of p blocks, any p", GOAL__X}, goal__algo_reduce_scatter_halving},
+    {{"bcast_knomial", "k-nomial tree broadcast (radix K, default 4)", GOAL__R | GOAL_ALGO_RADIX}, goal__algo_bcast_knomial},
+    {{"reduce_knomial", "k-nomial tree reduce (radix K, default 4)", GOAL__R | GOAL__X | GOAL__O | GOAL_ALGO_RADIX}, goal__algo_reduce_knomial},
 };
 #undef GOAL__R
 #undef GOAL__X
@@ -1262,7 +1281,7 @@ static goal_status goal__algo_check_op(const goal_algo_desc *d, const goal__algo
     goal_status st;
     if (!(e->info.flags & GOAL_ALGO_REDUCES)) return GOAL_OK;
     if (d->noncommutative && !(e->info.flags & GOAL_ALGO_ORDERED))
-        return goal__algo_fail(err, GOAL_ERR_OP, "%s needs a commutative op (rank order: reduce_binomial, reduce_chain, "
+        return goal__algo_fail(err, GOAL_ERR_OP, "%s needs a commutative op (rank order: reduce_binomial, reduce_knomial, reduce_chain, "
                                "scan_linear, exscan_linear)", e->info.name);
     if (d->op == GOAL_OP_USER) return GOAL_OK;
     st = goal_op_check(d->op, d->dtype);
@@ -1281,6 +1300,7 @@ goal_status goal_algo_check(const goal_algo_desc *d, int p, goal_error *err) {
     if (p <= 0) return goal__algo_fail(err, GOAL_ERR_RANK, "%s: the number of ranks must be at least 1, not %d", e->info.name, p);
     if (d->root < 0 || d->root >= p) return goal__algo_fail(err, GOAL_ERR_RANK, "%s: root %d is out of range (%d ranks)", e->info.name, d->root, p);
     if (d->nway < 0) return goal__algo_fail(err, GOAL_ERR_ARG, "%s: nway must be at least 1, not %d", e->info.name, d->nway);
+    if (d->radix < 0 || d->radix == 1) return goal__algo_fail(err, GOAL_ERR_ARG, "%s: radix must be at least 2, not %d", e->info.name, d->radix);
     if (d->tag < 0) return goal__algo_fail(err, GOAL_ERR_ARG, "%s: tag %d is negative", e->info.name, d->tag);
     if (!goal_dtype_name(d->dtype) || goal_op_check(GOAL_OP_COPY, d->dtype) == GOAL_ERR_TYPE)
         return goal__algo_fail(err, GOAL_ERR_TYPE, "%s: unsupported datatype 0x%x", e->info.name, (unsigned)d->dtype);

@@ -214,6 +214,7 @@ static void one_case(const char *algo, int p, int root, uint64_t count, goal_dty
     d.op = (t >> 4) == 2 ? float_ops[seed % 4] : int_ops[seed % 10];
     d.nway = 1 + (int)(seed % 3);
     d.segment = (uint64_t)(1 + seed % 5) * 12;
+    d.radix = 2 + (int)(seed % 4);
     st = ac_check(&d, p, threads, seed, &res, &err);
     cases_run++;
     if (st != GOAL_OK || res.rank >= 0) {
@@ -276,9 +277,9 @@ static void test_data_full(void) {
 
 /* Non-commutative (2x2 matrix products) in rank order, every root. */
 static void test_noncommutative(void) {
-    static const char *const ordered[] = {"reduce_binomial", "reduce_chain", "scan_linear", "exscan_linear"};
+    static const char *const ordered[] = {"reduce_binomial", "reduce_chain", "scan_linear", "exscan_linear", "reduce_knomial"};
     int a, p, root;
-    for (a = 0; a < 4; a++)
+    for (a = 0; a < 5; a++)
         for (p = 1; p <= (th_full() ? 33 : 12); p++)
             for (root = 0; root < p; root++) {
                 goal_algo_desc d = desc_of(ordered[a], root, 8, GOAL_UINT32, GOAL_OP_USER);
@@ -286,6 +287,7 @@ static void test_noncommutative(void) {
                 goal_error err;
                 d.noncommutative = 1;
                 d.segment = 16;
+                d.radix = 2 + p % 3;
                 CHECK_EQ(ac_check(&d, p, 0, (uint64_t)(p * 100 + root), &res, &err), GOAL_OK);
                 if (res.rank >= 0) printf("  %s p=%d root=%d: rank %d elem %llu\n", ordered[a], p, root, res.rank, (unsigned long long)res.offset);
                 CHECK_EQ(res.rank, -1);
@@ -449,7 +451,7 @@ static void test_allocator(void) {
 
 /* ---- bandwidth-optimal families (issue 12, items 1-6) --------------------------------------------------- */
 static const char *const bw_algos[] = {"bcast_scatter_allgather", "reduce_rabenseifner", "allreduce_rabenseifner",
-    "reduce_scatter_halving"};
+    "reduce_scatter_halving", "bcast_knomial", "reduce_knomial"};
 #define NBW ((int)(sizeof bw_algos / sizeof bw_algos[0]))
 
 /* Bytes rank r sends in w. */
@@ -513,6 +515,47 @@ static void test_bw_bytes(void) {
     }
 }
 
+/* Depth of the k-nomial tree on p positions: the most nonzero base-K digits of a v < p
+   (every message of a stage is sent at once, so that is the longest chain of messages). */
+static int knomial_depth(int p, int K) {
+    int v, best = 0;
+    for (v = 0; v < p; v++) {
+        int x = v, nz = 0;
+        for (; x; x /= K) nz += x % K != 0;
+        if (nz > best) best = nz;
+    }
+    return best;
+}
+/* k-nomial trees: the tree's depth in message stages, at most ceil(log_K p) (exactly that
+   for p = K^t), for every radix, p and root; radix 1 or negative is refused. */
+static void test_knomial_depth(void) {
+    static const char *const names[] = {"bcast_knomial", "reduce_knomial"};
+    int a, i, K;
+    for (a = 0; a < 2; a++)
+        for (K = 2; K <= 9; K++)
+            for (i = 0; i < NSAMPLE; i++) {
+                int p = sample_p[i];
+                goal_algo_desc d = desc_of(names[a], p / 3, 3, GOAL_INT32, GOAL_OP_SUM);
+                goal_world *w;
+                goal_error err;
+                analysis an;
+                d.radix = K;
+                CHECK_EQ(goal_algo_world(&w, &d, p, &err), GOAL_OK);
+                analyze(w, 0, &an);
+                CHECK(an.matched && an.acyclic);
+                if (an.rounds != knomial_depth(p, K)) printf("  %s K=%d p=%d: %d rounds\n", names[a], K, p, an.rounds);
+                CHECK_EQ(an.rounds, knomial_depth(p, K));
+                CHECK(an.rounds <= ceil_log(p, K));
+                if (p == K * K || p == K * K * K) CHECK_EQ(an.rounds, ceil_log(p, K));
+                goal_world_destroy(w);
+            }
+    {
+        goal_algo_desc d = desc_of("bcast_knomial", 0, 4, GOAL_INT32, GOAL_OP_SUM);
+        d.radix = 1; expect_error(d, 4, GOAL_ERR_ARG);
+        d.radix = -2; expect_error(d, 4, GOAL_ERR_ARG);
+    }
+}
+
 static void test_list(void) {
     static const char *const names[] = {"bcast_binomial", "reduce_binomial", "barrier_dissemination", "allreduce_dissemination",
         "bcast_chain", "reduce_chain", "reduce_aspen", "allreduce_recdoub", "bcast_binary", "gather_linear", "gather_binomial",
@@ -544,5 +587,6 @@ int main(void) {
     RUN(test_data_full);
     RUN(test_bw_data);
     RUN(test_bw_bytes);
+    RUN(test_knomial_depth);
     return th_done();
 }

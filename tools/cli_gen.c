@@ -80,6 +80,9 @@ static int gen_option(int argc, char **argv, int *i, gen_opts *o, const char *ve
     } else if (cli_opt(argc, argv, i, "--segment", &v)) {
         if (!cli_int(v, 1, 1LL << 50, &x)) return cli_usage("%s: --segment takes bytes >= 1", verb);
         o->d.segment = (uint64_t)x;
+    } else if (cli_opt(argc, argv, i, "--radix", &v)) {
+        if (!cli_int(v, 2, 1 << 30, &x)) return cli_usage("%s: --radix takes a number >= 2", verb);
+        o->d.radix = (int)x;
     } else if (cli_opt(argc, argv, i, "--participants", &v)) {
         slot = (int **)&o->d.participants; count = &o->d.nparticipants;
     } else if (cli_opt(argc, argv, i, "--receivers", &v)) {

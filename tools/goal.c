@@ -19,7 +19,7 @@ static const struct { const char *name; cli_verb_fn fn; const char *help; } verb
     {"dot", cli_dot, "dot FILE [--rank R] [-o OUT]           Graphviz DOT: one rank's DAG, or all ranks and messages"},
     {"trace", cli_trace, "trace FILE [sim options, --overhead N for -o] [-o OUT]  simulated timeline as Chrome trace-event JSON"},
     {"svg", cli_svg, "svg FILE [sim options, --overhead N for -o] [-o OUT]    simulated timeline as an SVG picture"},
-    {"gen", cli_gen, "gen ALGO -p N [--root R] [--size BYTES] [--type T] [--op OP] [--nway K] [--segment BYTES]\n"
+    {"gen", cli_gen, "gen ALGO -p N [--root R] [--size BYTES] [--type T] [--op OP] [--nway K] [--segment BYTES] [--radix K]\n"
                      "      [--participants LIST --receivers LIST] [--dialect loggopsim|paper] [-o OUT]\n"
                      "                                         print an algorithm's schedules (gen --list: the algorithms)"},
 };
