@@ -89,8 +89,35 @@
                           rounds. K = 2 is bcast_binomial (which calls it)
    reduce_knomial         k-nomial receive-reduce-send with contiguous subtrees (rank order
                           kept, as reduce_binomial, which is K = 2); ceil(log_K p) rounds
+   bcast_pipelined_tree   the binary tree of bcast_binary, pipelined in `segment` bytes (Open
+                          MPI tuned's pipelined binary tree): a segment is forwarded to both
+                          children as soon as it arrived
+   reduce_pipelined_tree  the same tree upwards, segment by segment; the first child's segment
+                          is received straight into the accumulator (commutative ops only)
+   bcast_dbtree           two-tree broadcast (Sanders, Speck, Traff, "Two-tree algorithms for
+                          full bandwidth broadcast, reduction and scan", Parallel Computing
+                          2009; NCCL's double binary tree): the root sends even segments down
+                          tree 0 and odd ones down tree 1. The trees span the other p-1 ranks:
+                          tree 0 is NCCL's in-order tree on the first e = 2 floor((p-1)/2) of
+                          them (interior: even positions), tree 1 the same shifted by one
+                          (interior: odd), so each rank is interior in at most one tree and
+                          sends about n bytes; for odd p-1 the last rank is a leaf of both
+   reduce_dbtree          the same trees upwards, half the segments each (commutative ops)
+   allreduce_dbtree       reduce up both trees to rank 0, which turns every segment straight
+                          back down its tree: each element is combined once, at rank 0, then
+                          copied down, so the result is bit-identical on all ranks. About 2n
+                          bytes sent per rank; partial results go up from scratch so a
+                          segment can come down into OUT at any time
+   allgather_neighbor     neighbour exchange (Chen et al., "Performance evaluation of allgather
+                          algorithms on terascale Linux cluster with fast Ethernet", 2005; MPICH):
+                          step 0 swaps blocks with the pair neighbour, then p/2 - 1 steps swap
+                          the two blocks received last, alternately right and left: p/2 steps.
+                          Odd p (the paper and MPICH take even p only): rank p-1 hands its block
+                          to rank p-2, the other p-1 ranks exchange (rank p-2's unit being two
+                          blocks), and rank p-2 sends all p blocks back: p/2 + 1 rounds
    `nway` (default 1) is used by the dissemination algorithms; `segment` (bytes, default 1024,
-   rounded down to whole elements, at least one) by the chains. Every algorithm sends its
+   rounded down to whole elements, at least one) by the chains and the pipelined trees;
+   `radix` (default 4) by the k-nomial trees. Every algorithm sends its
    messages also for count 0 (empty messages), so the structure does not depend on the size.
 
    BUFFERS
@@ -1192,6 +1219,215 @@ static void goal__algo_bcast_scatter_allgather(goal__algo *c) {
     goal__algo_ring_ag(c, c->out, &L, c->v, j.id);   /* after the scatter's sends: blocks are received again */
 }
 
+/* ---- >>> pipelined trees: binary, and the two trees of Sanders, Speck and Traff ---------------- */
+/* One rank's place in a tree: ranks, parent -1 at the top. */
+typedef struct goal__algo_node { int parent, child[3], nc; } goal__algo_node;
+
+/* Posting order per peer: messages between two ranks match in posting order, so both sides
+   post them in segment order; ranks that talk to each other in two trees stay in step. */
+typedef struct goal__algo_fifo { int peer[8]; int32_t last[8]; int n; } goal__algo_fifo;
+static void goal__algo_fifo_add(goal__algo *c, goal__algo_fifo *f, int peer, int32_t id) {
+    int i;
+    for (i = 0; i < f->n && f->peer[i] != peer; i++) {}
+    if (i == f->n) {
+        if (f->n == 8) return;   /* never: a rank has at most 2 parents and 5 children */
+        f->peer[f->n++] = peer;
+        f->last[i] = -1;
+    }
+    goal__algo_order(c, id, f->last[i]);
+    f->last[i] = id;
+}
+
+/* Pipelined broadcast in OUT: segment k travels down tree T[k % nt]; a segment is sent on
+   as soon as it arrived. */
+static void goal__algo_pipe_bcast(goal__algo *c, const goal__algo_node *T, int nt, goal__algo_fifo *fs, goal__algo_fifo *fr) {
+    uint64_t k, ns = goal__algo_nsegs(c);
+    int j;
+    for (k = 0; k < ns && c->p > 1; k++) {
+        const goal__algo_node *t = &T[k % (uint64_t)nt];
+        goal_buf b = goal__algo_seg(c, c->out, k);
+        int32_t r = -1;
+        if (t->parent >= 0) goal__algo_fifo_add(c, fr, t->parent, r = goal__algo_recv(c, b, t->parent, -1));
+        for (j = 0; j < t->nc; j++) goal__algo_fifo_add(c, fs, t->child[j], goal__algo_send(c, b, t->child[j], r));
+    }
+}
+
+/* Pipelined reduction up trees: segment k of acc = IN op the segments of this rank's children
+   in tree T[k % nt] (the first received straight into acc, the others into tmp), sent on to
+   the parent. A leaf sends IN. With down, the top sends each result straight back down
+   (the turn of an allreduce). */
+static void goal__algo_pipe_reduce(goal__algo *c, const goal__algo_node *T, int nt, goal_buf acc, int down, goal__algo_fifo *fs,
+                                   goal__algo_fifo *fr) {
+    uint64_t k, ns = goal__algo_nsegs(c);
+    goal_buf tmp = goal__algo_scratch(c, c->n);
+    int j;
+    for (k = 0; k < ns; k++) {
+        const goal__algo_node *t = &T[k % (uint64_t)nt];
+        goal_buf a = t->nc ? goal__algo_seg(c, acc, k) : goal__algo_seg(c, c->in, k);
+        int32_t e = -1;
+        for (j = 0; j < t->nc; j++) {
+            goal_buf got = j ? goal__algo_seg(c, tmp, k) : a;
+            int32_t r = goal__algo_recv(c, got, t->child[j], -1), x;
+            goal__algo_fifo_add(c, fr, t->child[j], r);
+            x = goal__algo_reduce(c, a, j ? got : goal__algo_seg(c, c->in, k), r);
+            goal__algo_dep(c, x, e);
+            e = x;
+        }
+        if (t->parent >= 0) goal__algo_fifo_add(c, fs, t->parent, goal__algo_send(c, a, t->parent, e));
+        else if (down) for (j = 0; j < t->nc; j++) goal__algo_fifo_add(c, fs, t->child[j], goal__algo_send(c, a, t->child[j], e));
+    }
+}
+
+/* The binary tree of bcast_binary (v's children 2v+1, 2v+2), on ranks. */
+static void goal__algo_binary_node(const goal__algo *c, goal__algo_node *t) {
+    long long k;
+    t->parent = c->v > 0 ? goal__algo_rank_of(c, (c->v - 1) / 2) : -1;
+    t->nc = 0;
+    for (k = 2LL * c->v + 1; k <= 2LL * c->v + 2 && k < c->p; k++) t->child[t->nc++] = goal__algo_rank_of(c, k);
+}
+static void goal__algo_bcast_pipelined_tree(goal__algo *c) {
+    goal__algo_node t;
+    goal__algo_fifo fs, fr;
+    memset(&fs, 0, sizeof fs); memset(&fr, 0, sizeof fr);
+    goal__algo_binary_node(c, &t);
+    goal__algo_pipe_bcast(c, &t, 1, &fs, &fr);
+}
+/* The tree's subtrees are not rank ranges, so the op must commute. */
+static void goal__algo_reduce_pipelined_tree(goal__algo *c) {
+    goal__algo_node t;
+    goal__algo_fifo fs, fr;
+    memset(&fs, 0, sizeof fs); memset(&fr, 0, sizeof fr);
+    goal__algo_binary_node(c, &t);
+    if (c->p == 1) { goal__algo_copy(c, c->out, c->in, -1); return; }
+    goal__algo_pipe_reduce(c, &t, 1, c->v == 0 ? c->out : goal__algo_scratch(c, c->n), 0, &fs, &fr);
+}
+
+/* NCCL's binary tree on e nodes: node i with lowest set bit b has parent (i ^ b) | 2b, or
+   i ^ b when that is >= e, and children i - b/2 and i + l for the largest l <= b/2 that
+   fits; node 0 is the top, with the largest power of two below e as its only child.
+   Interior nodes are the even ones, leaves the odd ones. */
+static void goal__algo_btree(int i, int e, int *parent, int *child, int *nc) {
+    long long b = 1, up, l;
+    *nc = 0;
+    if (i == 0) {
+        *parent = -1;
+        while (b < e) b <<= 1;
+        if (e > 1) child[(*nc)++] = (int)(b >> 1);
+        return;
+    }
+    while (!(i & b)) b <<= 1;
+    up = (i ^ b) | (b << 1);
+    *parent = (int)(up >= e ? (i ^ b) : up);
+    if (b == 1) return;
+    child[(*nc)++] = (int)(i - b / 2);
+    for (l = b / 2; l > 0 && i + l >= e; l >>= 1) {}
+    if (l > 0) child[(*nc)++] = (int)(i + l);
+}
+
+/* The two trees (Sanders, Speck, Traff 2009; NCCL's double binary tree). The top (position 0:
+   the root, or rank 0) is outside both; positions 1..p-1 are nodes i = v - 1. Tree 0 is
+   NCCL's tree on the first e (even) nodes, tree 1 the same shifted by one (node i plays
+   node i - 1 mod e): tree 0's interior nodes are even, tree 1's odd, so every interior node
+   of one tree is a leaf of the other. For odd p - 1 the last node is a leaf of both, under
+   each tree's top node. The top sends to (or receives from) each tree's top node. */
+static void goal__algo_dbtree_node(const goal__algo *c, int tree, goal__algo_node *t) {
+    int m = c->p - 1, e = m & ~1, i = c->v - 1, shift = tree ? 1 : 0, top = e ? shift % e : 0, par, ch[2], nc = 0, k;
+    t->nc = 0;
+    t->parent = -1;
+    if (c->v == 0) { if (m > 0) t->child[t->nc++] = goal__algo_rank_of(c, top + 1); return; }
+    if (i == e) { t->parent = goal__algo_rank_of(c, e ? top + 1 : 0); return; }   /* the odd one out */
+    goal__algo_btree((i - shift + e) % e, e, &par, ch, &nc);
+    t->parent = goal__algo_rank_of(c, par < 0 ? 0 : (par + shift) % e + 1);
+    for (k = 0; k < nc; k++) t->child[t->nc++] = goal__algo_rank_of(c, (ch[k] + shift) % e + 1);
+    if (i == top && m > e) t->child[t->nc++] = goal__algo_rank_of(c, e + 1);
+}
+static void goal__algo_dbtree_nodes(const goal__algo *c, goal__algo_node T[2]) {
+    goal__algo_dbtree_node(c, 0, &T[0]);
+    goal__algo_dbtree_node(c, 1, &T[1]);
+}
+static void goal__algo_bcast_dbtree(goal__algo *c) {
+    goal__algo_node T[2];
+    goal__algo_fifo fs, fr;
+    memset(&fs, 0, sizeof fs); memset(&fr, 0, sizeof fr);
+    goal__algo_dbtree_nodes(c, T);
+    goal__algo_pipe_bcast(c, T, 2, &fs, &fr);
+}
+static void goal__algo_reduce_dbtree(goal__algo *c) {
+    goal__algo_node T[2];
+    goal__algo_fifo fs, fr;
+    memset(&fs, 0, sizeof fs); memset(&fr, 0, sizeof fr);
+    if (c->p == 1) { goal__algo_copy(c, c->out, c->in, -1); return; }
+    goal__algo_dbtree_nodes(c, T);
+    goal__algo_pipe_reduce(c, T, 2, c->v == 0 ? c->out : goal__algo_scratch(c, c->n), 0, &fs, &fr);
+}
+/* Reduce up both trees to rank 0, which turns each segment around; every segment is
+   combined once, at rank 0, and copied down: the result is bit-identical everywhere. The
+   partial sums go up from scratch, so a segment can come down into OUT at any time. */
+static void goal__algo_allreduce_dbtree(goal__algo *c) {
+    goal__algo_node T[2];
+    goal__algo_fifo fs, fr;
+    memset(&fs, 0, sizeof fs); memset(&fr, 0, sizeof fr);
+    if (c->p == 1) { goal__algo_copy(c, c->out, c->in, -1); return; }
+    c->root = 0;
+    c->v = c->rank;
+    goal__algo_dbtree_nodes(c, T);
+    goal__algo_pipe_reduce(c, T, 2, c->v == 0 ? c->out : goal__algo_scratch(c, c->n), 1, &fs, &fr);
+    if (c->v) goal__algo_pipe_bcast(c, T, 2, &fs, &fr);
+}
+
+/* ---- >>> neighbour exchange (Chen et al. 2005) ------------------------------------------------ */
+/* Units of the exchange: unit u is block u, except that for odd p the last unit q-1 also
+   holds block q = p-1 (the rank outside the exchange). */
+static goal_buf goal__algo_units(const goal__algo *c, int q, int u, int k) {
+    goal__algo_blocks L;
+    int a = u, b = u + k == q ? c->p : u + k;
+    L.base = c->count;
+    L.rem = 0;
+    return goal__algo_range(c, c->out, &L, a, b);
+}
+/* q = p rounded down to even ranks exchange: in step 0 rank r swaps its unit with its pair
+   neighbour (r ^ 1), then in q/2 - 1 steps it alternately swaps with its right and left
+   neighbour the two units it received last (so the pair start moves by 2 either way).
+   For odd p, rank p-1 first hands its block to rank p-2 and gets all p blocks back from it
+   at the end (one more step and message each way). */
+static void goal__algo_allgather_neighbor(goal__algo *c) {
+    int q = c->p & ~1, me = c->rank, even = !(me & 1), nb[2], off[2], from[2], send_from, i;
+    int32_t have, r, prevs, prevr;
+    goal__algo_joiner all = {-1, 0};
+    if (c->p == 1) { goal__algo_copy(c, c->out, c->in, -1); return; }
+    if (me == q) {   /* the odd one out */
+        goal__algo_send(c, c->in, q - 1, -1);
+        goal__algo_recv(c, goal__algo_at(c->out, 0, (uint64_t)c->p * c->n), q - 1, -1);
+        return;
+    }
+    nb[0] = goal__algo_mod(even ? me + 1 : me - 1, q);
+    nb[1] = goal__algo_mod(even ? me - 1 : me + 1, q);
+    off[0] = even ? 2 : -2;
+    off[1] = -off[0];
+    have = goal__algo_copy(c, goal__algo_blk(c, c->out, (uint64_t)me), c->in, -1);
+    if (q < c->p && me == q - 1) have = goal__algo_join(c, have, goal__algo_recv(c, goal__algo_blk(c, c->out, (uint64_t)q), q, -1));
+    goal__algo_join_add(c, &all, have);
+    prevs = goal__algo_send(c, q < c->p && me == q - 1 ? goal__algo_units(c, q, me, 1) : c->in, nb[0], q < c->p && me == q - 1 ? have : -1);
+    r = prevr = goal__algo_recv(c, goal__algo_units(c, q, nb[0], 1), nb[0], -1);
+    goal__algo_join_add(c, &all, r);
+    from[0] = from[1] = send_from = me & ~1;
+    r = goal__algo_join(c, r, have);
+    for (i = 1; i < q / 2; i++) {
+        int par = i % 2;
+        int32_t s;
+        from[par] = goal__algo_mod(from[par] + off[par], q);
+        s = goal__algo_send(c, goal__algo_units(c, q, send_from, 2), nb[par], r);
+        goal__algo_order(c, s, prevs);
+        r = goal__algo_recv(c, goal__algo_units(c, q, from[par], 2), nb[par], -1);
+        goal__algo_order(c, r, prevr);
+        goal__algo_join_add(c, &all, r);
+        prevs = s;
+        prevr = r;
+        send_from = from[par];
+    }
+    if (q < c->p && me == q - 1) goal__algo_send(c, goal__algo_at(c->out, 0, (uint64_t)c->p * c->n), q, all.id);
+}
+
 /* ---- >>> the table ------------------------------------------------------------------------------ */
 typedef void (*goal__algo_fn)(goal__algo *c);
 typedef struct goal__algo_entry { goal_algo_info info; goal__algo_fn fn; } goal__algo_entry;
@@ -1199,6 +1435,7 @@ typedef struct goal__algo_entry { goal_algo_info info; goal__algo_fn fn; } goal_
 #define GOAL__R GOAL_ALGO_ROOTED
 #define GOAL__X GOAL_ALGO_REDUCES
 #define GOAL__O GOAL_ALGO_ORDERED
+#define GOAL__S GOAL_ALGO_SEGMENTED
 static const goal__algo_entry goal__algo_table[] = {
     {{"bcast_binomial", "binomial tree broadcast (GOAL paper, Listing 2)", GOAL__R}, goal__algo_bcast_binomial},
     {{"reduce_binomial", "binomial tree reduce: receive, reduce, send", GOAL__R | GOAL__X | GOAL__O}, goal__algo_reduce_binomial},
@@ -1232,10 +1469,17 @@ static const goal__algo_entry goal__algo_table[] = {
     {{"reduce_scatter_halving", "recursive-halving reduce-scatter of p blocks, any p", GOAL__X}, goal__algo_reduce_scatter_halving},
     {{"bcast_knomial", "k-nomial tree broadcast (radix K, default 4)", GOAL__R | GOAL_ALGO_RADIX}, goal__algo_bcast_knomial},
     {{"reduce_knomial", "k-nomial tree reduce (radix K, default 4)", GOAL__R | GOAL__X | GOAL__O | GOAL_ALGO_RADIX}, goal__algo_reduce_knomial},
+    {{"bcast_pipelined_tree", "binary tree broadcast pipelined in segments", GOAL__R | GOAL__S}, goal__algo_bcast_pipelined_tree},
+    {{"reduce_pipelined_tree", "binary tree reduce pipelined in segments", GOAL__R | GOAL__X | GOAL__S}, goal__algo_reduce_pipelined_tree},
+    {{"bcast_dbtree", "two-tree broadcast (Sanders, Speck, Traff; NCCL)", GOAL__R | GOAL__S}, goal__algo_bcast_dbtree},
+    {{"reduce_dbtree", "two-tree reduce (Sanders, Speck, Traff; NCCL)", GOAL__R | GOAL__X | GOAL__S}, goal__algo_reduce_dbtree},
+    {{"allreduce_dbtree", "two-tree allreduce: reduce up, turn at rank 0, down (NCCL)", GOAL__X | GOAL__S}, goal__algo_allreduce_dbtree},
+    {{"allgather_neighbor", "neighbour exchange, p/2 steps (Chen et al. 2005)", 0}, goal__algo_allgather_neighbor},
 };
 #undef GOAL__R
 #undef GOAL__X
 #undef GOAL__O
+#undef GOAL__S
 #define GOAL__ALGO_COUNT ((int)(sizeof goal__algo_table / sizeof goal__algo_table[0]))
 
 static const goal__algo_entry *goal__algo_entry_of(const char *name) {

@@ -451,7 +451,8 @@ static void test_allocator(void) {
 
 /* ---- bandwidth-optimal families (issue 12, items 1-6) --------------------------------------------------- */
 static const char *const bw_algos[] = {"bcast_scatter_allgather", "reduce_rabenseifner", "allreduce_rabenseifner",
-    "reduce_scatter_halving", "bcast_knomial", "reduce_knomial"};
+    "reduce_scatter_halving", "bcast_knomial", "reduce_knomial", "bcast_pipelined_tree", "reduce_pipelined_tree", "bcast_dbtree",
+    "reduce_dbtree", "allreduce_dbtree", "allgather_neighbor"};
 #define NBW ((int)(sizeof bw_algos / sizeof bw_algos[0]))
 
 /* Bytes rank r sends in w. */
@@ -556,6 +557,62 @@ static void test_knomial_depth(void) {
     }
 }
 
+/* The two trees: with a 12-byte message in 8-byte segments, segment 0 (8 B) goes down tree
+   0 and segment 1 (4 B) down tree 1, so a rank that sends 8-byte messages is interior in
+   tree 0 and one that sends 4-byte messages in tree 1: never both (the root aside). Every
+   rank sends at most n plus a segment (allreduce: up and down, 2n plus two). */
+static void test_dbtree_trees(void) {
+    int p, root, r;
+    for (p = 1; p <= 40; p++)
+        for (root = 0; root < p; root += p / 3 + 1) {
+            goal_algo_desc d = desc_of("bcast_dbtree", root, 3, GOAL_INT32, GOAL_OP_SUM), a = d, big = d;
+            goal_world *w, *wa, *wb;
+            goal_error err;
+            int interior[2] = {0, 0};
+            d.segment = 8;
+            a.algo = "allreduce_dbtree"; a.count = 4096; a.segment = 1024;
+            big.count = 4096; big.segment = 1024;
+            CHECK_EQ(goal_algo_world(&w, &d, p, &err), GOAL_OK);
+            CHECK_EQ(goal_algo_world(&wa, &a, p, &err), GOAL_OK);
+            CHECK_EQ(goal_algo_world(&wb, &big, p, &err), GOAL_OK);
+            for (r = 0; r < p; r++) {
+                goal_schedule s;
+                goal_action act;
+                uint32_t k;
+                int sizes = 0;
+                goal_world_schedule(w, r, &s);
+                for (k = 0; k < s.nactions; k++) {
+                    goal_schedule_action(&s, k, &act);
+                    if (act.kind == GOAL_SEND) sizes |= act.buf.size == 8 ? 1 : 2;
+                }
+                if (r != root) CHECK(sizes != 3);
+                if (r != root && (sizes & 1)) interior[0]++;
+                if (r != root && (sizes & 2)) interior[1]++;
+                CHECK(bytes_sent(wb, r) <= 4096 * 4 + 1024);
+                CHECK(bytes_sent(wa, r) <= 2 * (4096 * 4 + 1024));
+            }
+            if (p > 4) CHECK(interior[0] > 0 && interior[1] > 0);
+            goal_world_destroy(w); goal_world_destroy(wa); goal_world_destroy(wb);
+        }
+}
+
+/* Neighbour exchange: p/2 steps for even p; one more for odd p (the hand-over to rank p-2
+   overlaps the first step elsewhere, the hand-back comes last). */
+static void test_neighbor_steps(void) {
+    int p;
+    for (p = 1; p <= 33; p++) {
+        goal_algo_desc d = desc_of("allgather_neighbor", 0, 5, GOAL_INT32, GOAL_OP_SUM);
+        goal_world *w;
+        goal_error err;
+        analysis an;
+        CHECK_EQ(goal_algo_world(&w, &d, p, &err), GOAL_OK);
+        analyze(w, 0, &an);
+        CHECK(an.matched && an.acyclic);
+        CHECK_EQ(an.rounds, p == 1 ? 0 : p / 2 + (p & 1));
+        goal_world_destroy(w);
+    }
+}
+
 static void test_list(void) {
     static const char *const names[] = {"bcast_binomial", "reduce_binomial", "barrier_dissemination", "allreduce_dissemination",
         "bcast_chain", "reduce_chain", "reduce_aspen", "allreduce_recdoub", "bcast_binary", "gather_linear", "gather_binomial",
@@ -588,5 +645,7 @@ int main(void) {
     RUN(test_bw_data);
     RUN(test_bw_bytes);
     RUN(test_knomial_depth);
+    RUN(test_dbtree_trees);
+    RUN(test_neighbor_steps);
     return th_done();
 }

@@ -2,7 +2,7 @@
 # goal gen (and goal run ALGO): the list, both dialects, options, errors and exit statuses.
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-t list_count 0 '^31$' sh -c "$GOAL gen --list | wc -l | tr -d ' '"
+t list_count 0 '^37$' sh -c "$GOAL gen --list | wc -l | tr -d ' '"
 t list_line 0 '^reduce_aspen +Aspen reduce' $GOAL gen --list
 t loggopsim 0 "^send 8b to 4 tag 0$" $GOAL gen bcast_binomial -p 5
 t loggopsim_requires 0 '^l2 requires l1$' $GOAL gen bcast_binomial -p 5
@@ -33,7 +33,8 @@ if $GOAL run bcast_binomial -p 2 --check >/dev/null 2>&1; then
   t run_aspen 0 '^ok$' $GOAL run reduce_aspen -p 9 --participants 0-4 --receivers 3-8 --type float64 --size 64 --check
   t run_bad 1 'root 9 is out of range' $GOAL run reduce_binomial -p 4 --root 9 --check
   # bandwidth-optimal families (issue 12, items 1-6): listed, and checked at p = 7 (odd, not a power of two)
-  for a in bcast_scatter_allgather reduce_rabenseifner allreduce_rabenseifner reduce_scatter_halving bcast_knomial reduce_knomial; do
+  for a in bcast_scatter_allgather reduce_rabenseifner allreduce_rabenseifner reduce_scatter_halving bcast_knomial reduce_knomial \
+           bcast_pipelined_tree reduce_pipelined_tree bcast_dbtree reduce_dbtree allreduce_dbtree allgather_neighbor; do
     t "list_$a" 0 "^$a " $GOAL gen --list
     t "run_$a" 0 '^ok$' $GOAL run $a -p 7 --root 3 --size 100 --check
   done
