@@ -1252,15 +1252,15 @@ static void goal__algo_pipe_bcast(goal__algo *c, const goal__algo_node *T, int n
     }
 }
 
-/* Pipelined reduction up trees: segment k of acc = IN op the segments of this rank's children
-   in tree T[k % nt] (the first received straight into acc, the others into tmp), sent on to
-   the parent. A leaf sends IN. With down, the top sends each result straight back down
-   (the turn of an allreduce). */
-static void goal__algo_pipe_reduce(goal__algo *c, const goal__algo_node *T, int nt, goal_buf acc, int down, goal__algo_fifo *fs,
-                                   goal__algo_fifo *fr) {
+/* Pipelined reduction up trees: segment k of the accumulator (OUT at the top, else scratch)
+   = IN op the segments of this rank's children in tree T[k % nt] (the first received
+   straight into it, the others into tmp), sent on to the parent. A leaf sends IN. With
+   down, the top sends each result straight back down (the turn of an allreduce). */
+static void goal__algo_pipe_reduce(goal__algo *c, const goal__algo_node *T, int nt, int down, goal__algo_fifo *fs, goal__algo_fifo *fr) {
     uint64_t k, ns = goal__algo_nsegs(c);
-    goal_buf tmp = goal__algo_scratch(c, c->n);
-    int j;
+    int j, most = T[0].nc > T[nt - 1].nc ? T[0].nc : T[nt - 1].nc;
+    goal_buf acc = T[0].parent < 0 ? c->out : most > 0 ? goal__algo_scratch(c, c->n) : c->in;
+    goal_buf tmp = most > 1 ? goal__algo_scratch(c, c->n) : c->in;
     for (k = 0; k < ns; k++) {
         const goal__algo_node *t = &T[k % (uint64_t)nt];
         goal_buf a = t->nc ? goal__algo_seg(c, acc, k) : goal__algo_seg(c, c->in, k);
@@ -1299,7 +1299,7 @@ static void goal__algo_reduce_pipelined_tree(goal__algo *c) {
     memset(&fs, 0, sizeof fs); memset(&fr, 0, sizeof fr);
     goal__algo_binary_node(c, &t);
     if (c->p == 1) { goal__algo_copy(c, c->out, c->in, -1); return; }
-    goal__algo_pipe_reduce(c, &t, 1, c->v == 0 ? c->out : goal__algo_scratch(c, c->n), 0, &fs, &fr);
+    goal__algo_pipe_reduce(c, &t, 1, 0, &fs, &fr);
 }
 
 /* NCCL's binary tree on e nodes: node i with lowest set bit b has parent (i ^ b) | 2b, or
@@ -1358,7 +1358,7 @@ static void goal__algo_reduce_dbtree(goal__algo *c) {
     memset(&fs, 0, sizeof fs); memset(&fr, 0, sizeof fr);
     if (c->p == 1) { goal__algo_copy(c, c->out, c->in, -1); return; }
     goal__algo_dbtree_nodes(c, T);
-    goal__algo_pipe_reduce(c, T, 2, c->v == 0 ? c->out : goal__algo_scratch(c, c->n), 0, &fs, &fr);
+    goal__algo_pipe_reduce(c, T, 2, 0, &fs, &fr);
 }
 /* Reduce up both trees to rank 0, which turns each segment around; every segment is
    combined once, at rank 0, and copied down: the result is bit-identical everywhere. The
@@ -1371,7 +1371,7 @@ static void goal__algo_allreduce_dbtree(goal__algo *c) {
     c->root = 0;
     c->v = c->rank;
     goal__algo_dbtree_nodes(c, T);
-    goal__algo_pipe_reduce(c, T, 2, c->v == 0 ? c->out : goal__algo_scratch(c, c->n), 1, &fs, &fr);
+    goal__algo_pipe_reduce(c, T, 2, 1, &fs, &fr);
     if (c->v) goal__algo_pipe_bcast(c, T, 2, &fs, &fr);
 }
 
