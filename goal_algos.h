@@ -73,8 +73,9 @@
                           binomial scatter of p units straight into OUT, then a ring allgather.
                           At most 2n bytes sent per rank; ceil(log2 p) + p - 1 rounds
    reduce_scatter_halving recursive halving (Thakur, Rabenseifner, Gropp 2005, section 4.2),
-                          any p: ranks of the first 2(p-q) pairs (q = 2^floor(log2 p)) fold
-                          into one (the odd one) and get their block back at the end; the
+                          any p: the first 2(p-q) ranks (q = 2^floor(log2 p)) pair up, the
+                          even one hands its p blocks to the odd one and gets its block back
+                          at the end; q ranks halve, each keeping the blocks of its ranks; the
                           last exchange goes block by block so each rank's block is added
                           straight in OUT. (p-1) n bytes per rank for powers of two
    allreduce_rabenseifner Rabenseifner (Thakur et al. 2005): the fold as above, recursive-
