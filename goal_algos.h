@@ -80,8 +80,58 @@
    reduce_scatterv_ring   ring reduce-scatter of blocks of per-rank sizes (MPI_Reduce_scatter):
                           each step reduces the arriving partial block into itself with this
                           rank's input block, so nothing is copied
+   -- bandwidth-optimal families (n bytes of data; "units": n cut in near-equal blocks, the
+      first n mod k one element larger, so any n and p work) --
+   bcast_scatter_allgather  van de Geijn (MPICH's long-message bcast; Barnett et al. 1994):
+                          binomial scatter of p units straight into OUT, then a ring allgather.
+                          At most 2n bytes sent per rank; ceil(log2 p) + p - 1 rounds
+   reduce_scatter_halving recursive halving (Thakur, Rabenseifner, Gropp 2005, section 4.2),
+                          any p: the first 2(p-q) ranks (q = 2^floor(log2 p)) pair up, the
+                          even one hands its p blocks to the odd one and gets its block back
+                          at the end; q ranks halve, each keeping the blocks of its ranks; the
+                          last exchange goes block by block so each rank's block is added
+                          straight in OUT. (p-1) n bytes per rank for powers of two
+   allreduce_rabenseifner Rabenseifner (Thakur et al. 2005): the fold as above, recursive-
+                          halving reduce-scatter of q units in OUT, recursive-doubling allgather,
+                          unfold. 2(q-1)/q n bytes per rank (+n on the ranks of a folded pair).
+                          Every unit is reduced once, at its owner, then only copied: the
+                          result is bit-identical on all ranks
+   reduce_rabenseifner    the same reduce-scatter (the root keeps its place in its pair and
+                          works in OUT), then a binomial gather of the units to the root
+   bcast_knomial          k-nomial tree (MPICH's and Open MPI's knomial bcast), `radix` K:
+                          in round t every v < K^t sends to v + j K^t (j < K); ceil(log_K p)
+                          rounds. K = 2 is bcast_binomial (which calls it)
+   reduce_knomial         k-nomial receive-reduce-send with contiguous subtrees (rank order
+                          kept, as reduce_binomial, which is K = 2); ceil(log_K p) rounds
+   bcast_pipelined_tree   the binary tree of bcast_binary, pipelined in `segment` bytes (Open
+                          MPI tuned's pipelined binary tree): a segment is forwarded to both
+                          children as soon as it arrived
+   reduce_pipelined_tree  the same tree upwards, segment by segment; the first child's segment
+                          is received straight into the accumulator (commutative ops only)
+   bcast_dbtree           two-tree broadcast (Sanders, Speck, Traff, "Two-tree algorithms for
+                          full bandwidth broadcast, reduction and scan", Parallel Computing
+                          2009; NCCL's double binary tree): the root sends even segments down
+                          tree 0 and odd ones down tree 1. The trees span the other p-1 ranks:
+                          tree 0 is NCCL's in-order tree on the first e = 2 floor((p-1)/2) of
+                          them (interior: even positions), tree 1 the same shifted by one
+                          (interior: odd), so each rank is interior in at most one tree and
+                          sends about n bytes; for odd p-1 the last rank is a leaf of both
+   reduce_dbtree          the same trees upwards, half the segments each (commutative ops)
+   allreduce_dbtree       reduce up both trees to rank 0, which turns every segment straight
+                          back down its tree: each element is combined once, at rank 0, then
+                          copied down, so the result is bit-identical on all ranks. About 2n
+                          bytes sent per rank; partial results go up from scratch so a
+                          segment can come down into OUT at any time
+   allgather_neighbor     neighbour exchange (Chen et al., "Performance evaluation of allgather
+                          algorithms on terascale Linux cluster with fast Ethernet", 2005; MPICH):
+                          step 0 swaps blocks with the pair neighbour, then p/2 - 1 steps swap
+                          the two blocks received last, alternately right and left: p/2 steps.
+                          Odd p (the paper and MPICH take even p only): rank p-1 hands its block
+                          to rank p-2, the other p-1 ranks exchange (rank p-2's unit being two
+                          blocks), and rank p-2 sends all p blocks back: p/2 + 1 rounds
    `nway` (default 1) is used by the dissemination algorithms; `segment` (bytes, default 1024,
-   rounded down to whole elements, at least one) by the chains. Every algorithm sends its
+   rounded down to whole elements, at least one) by the chains and the pipelined trees;
+   `radix` (default 4) by the k-nomial trees. Every algorithm sends its
    messages also for count 0 (empty messages), so the structure does not depend on the size.
 
    LOCAL COPIES   (bytes per rank moved by exec copy actions, `goal stats` column `copy`)
@@ -127,7 +177,8 @@
      scatter_*             IN p*n at the root, block i for rank i; OUT n
      allgather_*           IN n; OUT p*n, block i from rank i
      alltoall_*            IN p*n, block j for rank j; OUT p*n, block i from rank i
-     reduce_scatter_ring   IN p*n; OUT n: block `rank` of the elementwise reduction
+     reduce_scatter_ring, reduce_scatter_halving
+                           IN p*n; OUT n: block `rank` of the elementwise reduction
      barrier_*             no data: empty messages
    reduce_aspen: ranks in P read IN, ranks in R write OUT; others take no part.
 
@@ -172,7 +223,7 @@
    them. For a non-commutative op (a user function, GOAL_OP_USER with `fn`) set
    `noncommutative`: the result is then op(x0, op(x1, ... x_{p-1})) in rank order, with the
    op applied as buf1 = op(buf1, buf2) where buf1 always holds lower ranks than buf2.
-   Algorithms that do this: reduce_binomial, reduce_chain (both reduce to rank 0 and forward
+   Algorithms that do this: reduce_binomial, reduce_knomial, reduce_chain (all reduce to rank 0 and forward
    to the root when the root is not 0), scan_linear, exscan_linear. The others return
    GOAL_ERR_OP for `noncommutative`. Floating-point results differ from a serial loop by
    rounding only (the order of combination differs).
@@ -204,7 +255,7 @@
    NULL), never a crash: p <= 0, root or receivers or participants out of range, duplicate
    participants or receivers, empty P or R, nway < 0 (0 = default 1), an unknown algorithm,
    a negative count or displacement, counts_matrix or recv_counts where they do not apply,
-   an alltoallv rank whose own send and receive counts differ,
+   an alltoallv rank whose own send and receive counts differ, radix 1 or < 0,
    an op undefined on the dtype, a noncommutative op where the algorithm cannot keep the
    order, sizes that overflow. A graph error (out of memory) comes back as its status.
 
@@ -228,6 +279,7 @@ extern "C" {
 #define GOAL_ALGO_SEGMENTED 0x08u /* takes a segment size */
 #define GOAL_ALGO_NWAY 0x10u     /* takes nway */
 #define GOAL_ALGO_SETS 0x20u     /* takes participants and receivers */
+#define GOAL_ALGO_RADIX 0x40u    /* takes radix */
 #define GOAL_ALGO_VECTOR 0x100u  /* takes per-rank counts and displacements */
 
 typedef struct goal_algo_info {
@@ -246,6 +298,7 @@ typedef struct goal_algo_desc {  /* zero-initialise, then set what differs */
     int noncommutative;          /* 1: apply op in rank order (see ORDER OF REDUCTIONS) */
     int nway;                    /* dissemination fan-out; default 1 */
     uint64_t segment;            /* chain segment in bytes; default 1024 */
+    int radix;                   /* k-nomial trees: K >= 2; default 4 */
     int tag;                     /* tag of every message; default 0 */
     const int *participants;     /* reduce_aspen: P; NULL = all ranks */
     int nparticipants;
@@ -459,16 +512,20 @@ static int goal__algo_subtree(int v, int p) {
 }
 
 /* ---- >>> broadcast ------------------------------------------------------------------------ */
-/* Listing 2: in round r, every v < 2^r sends to v + 2^r. */
-static void goal__algo_bcast_binomial(goal__algo *c) {
+static int goal__algo_radix(const goal__algo *c) { return c->d->radix ? c->d->radix : 4; }
+
+/* k-nomial broadcast: in round t (w = K^t) every v < w sends to v + j w, j = 1..K-1, and v in
+   [w, K w) receives from v mod w: ceil(log_K p) rounds. K = 2 is Listing 2's binomial tree. */
+static void goal__algo_bcast_knomial_k(goal__algo *c, long long K) {
     int32_t rcv = -1;
-    int r, rounds = goal__algo_ceil_log2(c->p);
-    for (r = 0; r < rounds; r++) {
-        long long w = 1LL << r;
-        if (c->v < w && c->v + w < c->p) goal__algo_send(c, c->out, goal__algo_rank_of(c, c->v + (int)w), rcv);
-        if (c->v >= w && c->v < 2 * w) rcv = goal__algo_recv(c, c->out, goal__algo_rank_of(c, c->v - (int)w), -1);
+    long long w, j;
+    for (w = 1; w < c->p; w *= K) {
+        for (j = 1; c->v < w && j < K && c->v + j * w < c->p; j++) goal__algo_send(c, c->out, goal__algo_rank_of(c, c->v + j * w), rcv);
+        if (c->v >= w && c->v < K * w) rcv = goal__algo_recv(c, c->out, goal__algo_rank_of(c, c->v % w), -1);
     }
 }
+static void goal__algo_bcast_binomial(goal__algo *c) { goal__algo_bcast_knomial_k(c, 2); }
+static void goal__algo_bcast_knomial(goal__algo *c) { goal__algo_bcast_knomial_k(c, goal__algo_radix(c)); }
 
 static void goal__algo_bcast_binary(goal__algo *c) {
     int32_t rcv = -1;
@@ -551,18 +608,24 @@ static int32_t goal__algo_combine(goal__algo *c, goal_buf acc, int peer, int32_t
     return e;
 }
 
-/* Receive-reduce-send on the binomial tree of goal__algo_binomial: children are combined
-   smallest subtree first, so acc always holds a range [v, ...) of positions. */
-static void goal__algo_reduce_binomial(goal__algo *c) {
+/* Receive-reduce-send on the k-nomial tree with contiguous subtrees: v's parent clears v's
+   lowest nonzero base-K digit (weight low); its children are v + j w for w = K^t < low,
+   j = 1..K-1, each the root of [v + j w, v + (j+1) w). Combined in that order (smallest
+   first), acc always holds a range [v, ...) of positions. K = 2: goal__algo_binomial's tree. */
+static void goal__algo_reduce_knomial_k(goal__algo *c, long long K) {
     int rr = goal__algo_reduce_root(c), v = goal__algo_mod((long long)c->rank - rr, c->p);
-    int parent, child[32], nc = goal__algo_binomial(v, c->p, &parent, child), k;
+    long long low = 1, w, j;
     goal_buf acc = c->in;
     int32_t last = -1;
-    if (nc > 0 || v == 0) { acc = goal__algo_acc(c, v, rr); last = goal__algo_copy(c, acc, c->in, -1); }
-    for (k = 0; k < nc; k++) last = goal__algo_combine(c, acc, goal__algo_abs(c, rr, child[k]), last);
-    if (parent >= 0) goal__algo_send(c, acc, goal__algo_abs(c, rr, parent), last);
+    while (v && (v / low) % K == 0) low *= K;
+    if (v == 0 || (low > 1 && v + 1 < c->p)) { acc = goal__algo_acc(c, v, rr); last = goal__algo_copy(c, acc, c->in, -1); }
+    for (w = 1; w < c->p && (v == 0 || w < low); w *= K)
+        for (j = 1; j < K && v + j * w < c->p; j++) last = goal__algo_combine(c, acc, goal__algo_abs(c, rr, v + j * w), last);
+    if (v) goal__algo_send(c, acc, goal__algo_abs(c, rr, v - (v / low) % K * low), last);
     goal__algo_forward(c, acc, last, rr);
 }
+static void goal__algo_reduce_binomial(goal__algo *c) { goal__algo_reduce_knomial_k(c, 2); }
+static void goal__algo_reduce_knomial(goal__algo *c) { goal__algo_reduce_knomial_k(c, goal__algo_radix(c)); }
 
 /* Pipelined chain v+1 -> v -> v-1, segment by segment; each rank combines its own segment
    with what comes from further up (positions above it) and passes it on. */
@@ -968,11 +1031,19 @@ static void goal__algo_scatter_binomial(goal__algo *c) {
 /* ---- >>> rings --------------------------------------------------------------------------------- */
 /* p blocks of a buffer: block i holds base + (i < rem) elements. */
 typedef struct goal__algo_blocks { uint64_t base, rem; } goal__algo_blocks;
+static uint64_t goal__algo_bfirst(const goal__algo_blocks *L, int i) {
+    uint64_t k = (uint64_t)i;
+    return k * L->base + (k < L->rem ? k : L->rem);
+}
+/* Blocks [i, j) of b as one buffer. */
+static goal_buf goal__algo_range(const goal__algo *c, goal_buf b, const goal__algo_blocks *L, int i, int j) {
+    uint64_t first = goal__algo_bfirst(L, i);
+    return goal__algo_at(b, first * c->es, (goal__algo_bfirst(L, j) - first) * c->es);
+}
 /* L NULL: the vector collective's OUT blocks (allgatherv). */
 static goal_buf goal__algo_block(const goal__algo *c, goal_buf b, const goal__algo_blocks *L, int i) {
     if (!L) return goal__algo_at(b, c->oo[i], c->oc[i]);
-    uint64_t k = (uint64_t)i, first = k * L->base + (k < L->rem ? k : L->rem);
-    return goal__algo_at(b, first * c->es, (L->base + (k < L->rem)) * c->es);
+    return goal__algo_range(c, b, L, i, i + 1);
 }
 
 /* Ring reduce-scatter in place on W: in step s rank r sends block r-s-1 to the right and
@@ -1002,15 +1073,16 @@ static int32_t goal__algo_ring_rs(goal__algo *c, goal_buf W, const goal__algo_bl
     return goal__algo_join(c, e, prevs);
 }
 
-/* Ring allgather in place on W, rank r holding block r: in step s it sends block r-s and
-   receives block r-s-1. */
-static int32_t goal__algo_ring_ag(goal__algo *c, goal_buf W, const goal__algo_blocks *L, int32_t last) {
+/* Ring allgather in place on W, this rank holding block me (its rank, or its position v
+   when the blocks are in position order): in step s it sends block me-s to the right and
+   receives block me-s-1 from the left. */
+static int32_t goal__algo_ring_ag(goal__algo *c, goal_buf W, const goal__algo_blocks *L, int me, int32_t last) {
     int right = goal__algo_mod(c->rank + 1, c->p), left = goal__algo_mod(c->rank - 1, c->p), s;
     int32_t prevs = -1, r = last;
     for (s = 0; s < c->p - 1; s++) {
-        int32_t snd = goal__algo_send(c, goal__algo_block(c, W, L, goal__algo_mod(c->rank - s, c->p)), right, r);
+        int32_t snd = goal__algo_send(c, goal__algo_block(c, W, L, goal__algo_mod(me - s, c->p)), right, r);
         goal__algo_dep(c, snd, prevs);
-        r = goal__algo_recv(c, goal__algo_block(c, W, L, goal__algo_mod(c->rank - s - 1, c->p)), left, r);
+        r = goal__algo_recv(c, goal__algo_block(c, W, L, goal__algo_mod(me - s - 1, c->p)), left, r);
         prevs = snd;
     }
     return goal__algo_join(c, r, prevs);
@@ -1020,7 +1092,7 @@ static int32_t goal__algo_ring_ag(goal__algo *c, goal_buf W, const goal__algo_bl
 static void goal__algo_allgather_ring(goal__algo *c) {
     goal__algo_blocks L;
     L.base = c->count; L.rem = 0;
-    goal__algo_ring_ag(c, c->out, c->oc ? NULL : &L, goal__algo_copy(c, goal__algo_oblk(c, c->rank), goal__algo_own_in(c), -1));
+    goal__algo_ring_ag(c, c->out, c->oc ? NULL : &L, c->rank, goal__algo_copy(c, goal__algo_oblk(c, c->rank), goal__algo_own_in(c), -1));
 }
 static void goal__algo_reduce_scatter_ring(goal__algo *c) {
     goal__algo_blocks L;
@@ -1035,7 +1107,7 @@ static void goal__algo_allreduce_ring(goal__algo *c) {
     int32_t e;
     L.base = c->count / (uint64_t)c->p; L.rem = c->count % (uint64_t)c->p;
     e = goal__algo_ring_rs(c, c->out, &L, goal__algo_copy(c, c->out, c->in, -1));
-    goal__algo_ring_ag(c, c->out, &L, e);
+    goal__algo_ring_ag(c, c->out, &L, c->rank, e);
 }
 
 /* ---- >>> allgather ------------------------------------------------------------------------------ */
@@ -1248,6 +1320,398 @@ static void goal__algo_reduce_scatterv_ring(goal__algo *c) {
     }
 }
 
+/* ---- >>> bandwidth-optimal families: Rabenseifner, van de Geijn ------------------------------------ */
+/* The fold of Thakur, Rabenseifner and Gropp (2005) to q = 2^floor(log2 p) ranks: of the
+   first 2(p - q) ranks, pair (2i, 2i+1) keeps one rank as virtual rank i (the odd one, or
+   the root when it is in the pair and keep_root is set); the other hands its input over
+   first and gets its result at the end. Rank r >= 2(p - q) is virtual rank r - (p - q).
+   Virtual rank x owns units [first(x), first(x+1)): unit x when the data is cut in q units;
+   with per_rank (reduce_scatter: p units, unit i for rank i) the units of its ranks. */
+typedef struct goal__rab {
+    int q, extra, x, mate;   /* x: my virtual rank, -1 when folded away; mate: pair partner or -1 */
+    int keep_root, per_rank;
+    goal__algo_blocks L;     /* the units */
+    goal_buf tmp;            /* receive buffer, laid out like the data */
+    goal__algo_joiner sends; /* the halving's sends: their units are received again later */
+} goal__rab;
+
+static void goal__rab_init(goal__algo *c, goal__rab *R, int keep_root, int per_rank) {
+    int i = c->rank / 2;
+    uint64_t units;
+    memset(R, 0, sizeof *R);
+    R->q = goal__algo_floor_pow2(c->p);
+    R->extra = c->p - R->q;
+    R->keep_root = keep_root;
+    R->per_rank = per_rank;
+    R->sends.id = -1;
+    R->x = c->rank - R->extra;
+    R->mate = -1;
+    if (c->rank < 2 * R->extra) {
+        int keeper = keep_root && c->root == 2 * i ? 2 * i : 2 * i + 1;
+        R->mate = c->rank ^ 1;
+        R->x = c->rank == keeper ? i : -1;
+    }
+    units = per_rank ? (uint64_t)c->p : (uint64_t)R->q;
+    R->L.base = per_rank ? c->count : c->count / units;
+    R->L.rem = per_rank ? 0 : c->count % units;
+}
+static int goal__rab_real(const goal__algo *c, const goal__rab *R, int x) {
+    if (x >= R->extra) return x + R->extra;
+    return R->keep_root && c->root == 2 * x ? 2 * x : 2 * x + 1;
+}
+static int goal__rab_first(const goal__rab *R, int x) {
+    if (!R->per_rank) return x;
+    return x < R->extra ? 2 * x : x + R->extra;
+}
+/* Units of the aligned group of d virtual ranks that holds x. */
+static goal_buf goal__rab_group(const goal__algo *c, const goal__rab *R, goal_buf b, int x, int d) {
+    int lo = x & ~(d - 1);
+    return goal__algo_range(c, b, &R->L, goal__rab_first(R, lo), goal__rab_first(R, lo + d));
+}
+
+/* The fold: the rank folded away sends all of src; its keeper adds it into W. Returns the
+   action after which W (or src, when nothing was folded in) holds this rank's data. */
+static int32_t goal__rab_fold(goal__algo *c, goal__rab *R, goal_buf src, goal_buf W) {
+    int32_t r;
+    if (R->mate < 0) return -1;
+    if (R->x < 0) return goal__algo_send(c, src, R->mate, -1);
+    r = goal__algo_recv(c, W, R->mate, -1);
+    return goal__algo_reduce(c, W, src, r);
+}
+
+static int goal__algo_same(goal_buf a, goal_buf b) { return a.slot == b.slot && a.offset == b.offset; }
+
+/* Recursive halving among the q virtual ranks, distances q/2 down to dmin: x keeps the half
+   of its group that holds x and sends the other half to x ^ d, whose copy of x's half it
+   adds into W. *src is the data before the first step (IN, or W after a fold) and W after
+   it. Returns the action after which W holds x's group of size dmin, reduced over all. */
+static int32_t goal__rab_halve(goal__algo *c, goal__rab *R, goal_buf *src, goal_buf W, int dmin, int32_t last) {
+    int d;
+    for (d = R->q / 2; d >= dmin; d /= 2) {
+        int peer = goal__rab_real(c, R, R->x ^ d), fresh = !goal__algo_same(*src, W);
+        goal_buf keep = goal__rab_group(c, R, W, R->x, d), got = fresh ? keep : goal__rab_group(c, R, R->tmp, R->x, d);
+        int32_t r, e;
+        goal__algo_join_add(c, &R->sends, goal__algo_send(c, goal__rab_group(c, R, *src, R->x ^ d, d), peer, last));
+        r = goal__algo_recv(c, got, peer, fresh ? -1 : last);   /* tmp is free once last is done */
+        e = goal__algo_reduce(c, keep, fresh ? goal__rab_group(c, R, *src, R->x, d) : got, r);
+        goal__algo_dep(c, e, last);
+        last = e;
+        *src = W;
+    }
+    return last;
+}
+
+/* The virtual rank of a rank that is not folded away. */
+static int goal__rab_virtual(const goal__rab *R, int rank) { return rank < 2 * R->extra ? rank / 2 : rank - R->extra; }
+
+/* Recursive halving, then the last exchange block by block: this rank's block is added in
+   OUT, its mate's in tmp and handed over. IN p*n, OUT n. */
+static void goal__algo_reduce_scatter_halving(goal__algo *c) {
+    goal__rab R;
+    goal_buf all = goal__algo_at(c->in, 0, (uint64_t)c->p * c->n), src = all, W;
+    int32_t last, prev = -1;
+    int u, y, peer;
+    goal__rab_init(c, &R, 0, 1);
+    if (c->p == 1) { goal__algo_copy(c, c->out, c->in, -1); return; }
+    if (R.x < 0) { goal__rab_fold(c, &R, all, all); goal__algo_recv(c, c->out, R.mate, -1); return; }
+    W = goal__algo_scratch(c, all.size);
+    R.tmp = goal__algo_scratch(c, all.size);
+    last = goal__rab_fold(c, &R, all, W);
+    if (R.mate >= 0) src = W;
+    last = goal__rab_halve(c, &R, &src, W, 2, last);
+    y = R.x ^ 1;
+    peer = goal__rab_real(c, &R, y);
+    for (u = goal__rab_first(&R, y); u < goal__rab_first(&R, y + 1); u++) {
+        int32_t s = goal__algo_send(c, goal__algo_block(c, src, &R.L, u), peer, last);
+        goal__algo_order(c, s, prev);
+        prev = s;
+    }
+    for (prev = -1, u = goal__rab_first(&R, R.x); u < goal__rab_first(&R, R.x + 1); u++) {
+        goal_buf got = u == c->rank ? c->out : goal__algo_block(c, R.tmp, &R.L, u);
+        int32_t r = goal__algo_recv(c, got, peer, last), e;
+        goal__algo_order(c, r, prev);
+        prev = r;
+        e = goal__algo_reduce(c, got, goal__algo_block(c, src, &R.L, u), r);
+        goal__algo_dep(c, e, last);
+        if (u != c->rank) goal__algo_send(c, got, R.mate, e);
+    }
+}
+
+/* Reduce-scatter by halving into OUT, then recursive doubling back (Rabenseifner): every
+   unit is reduced once, at its owner, and copied everywhere else. */
+static void goal__algo_allreduce_rabenseifner(goal__algo *c) {
+    goal__rab R;
+    goal_buf src = c->in;
+    int32_t last;
+    int d;
+    goal__rab_init(c, &R, 0, 0);
+    if (c->p == 1) { goal__algo_copy(c, c->out, c->in, -1); return; }
+    if (R.x < 0) { goal__rab_fold(c, &R, c->in, c->in); goal__algo_recv(c, c->out, R.mate, -1); return; }
+    R.tmp = goal__algo_scratch(c, c->n);
+    last = goal__rab_fold(c, &R, c->in, c->out);
+    if (R.mate >= 0) src = c->out;
+    last = goal__rab_halve(c, &R, &src, c->out, 1, last);
+    last = goal__algo_join(c, last, R.sends.id);   /* the units sent away come back */
+    for (d = 1; d < R.q; d *= 2) {
+        int peer = goal__rab_real(c, &R, R.x ^ d);
+        goal__algo_send(c, goal__rab_group(c, &R, c->out, R.x, d), peer, last);
+        last = goal__algo_recv(c, goal__rab_group(c, &R, c->out, R.x ^ d, d), peer, last);
+    }
+    if (R.mate >= 0) goal__algo_send(c, c->out, R.mate, last);
+}
+
+/* Reduce-scatter by halving, then a binomial gather of the units to the root (which keeps
+   its place in the fold and works in OUT). */
+static void goal__algo_reduce_rabenseifner(goal__algo *c) {
+    goal__rab R;
+    goal_buf src = c->in, W;
+    int32_t last;
+    int d, vr;
+    goal__rab_init(c, &R, 1, 0);
+    if (c->p == 1) { goal__algo_copy(c, c->out, c->in, -1); return; }
+    if (R.x < 0) { goal__rab_fold(c, &R, c->in, c->in); return; }
+    W = c->rank == c->root ? c->out : goal__algo_scratch(c, c->n);
+    R.tmp = goal__algo_scratch(c, c->n);
+    last = goal__rab_fold(c, &R, c->in, W);
+    if (R.mate >= 0) src = W;
+    last = goal__rab_halve(c, &R, &src, W, 1, last);
+    last = goal__algo_join(c, last, R.sends.id);
+    vr = goal__rab_virtual(&R, c->root);
+    for (d = 1; d < R.q; d *= 2) {
+        int peer = goal__rab_real(c, &R, R.x ^ d);
+        if ((R.x ^ vr) & d) { goal__algo_send(c, goal__rab_group(c, &R, W, R.x, d), peer, last); break; }
+        last = goal__algo_recv(c, goal__rab_group(c, &R, W, R.x ^ d, d), peer, last);
+    }
+}
+
+/* van de Geijn: binomial scatter of p blocks in position order straight into OUT, then a
+   ring allgather of the blocks. */
+static void goal__algo_bcast_scatter_allgather(goal__algo *c) {
+    int parent, child[32], nc = goal__algo_binomial(c->v, c->p, &parent, child), k;
+    goal__algo_blocks L;
+    goal__algo_joiner j = {-1, 0};
+    int32_t rcv = -1;
+    L.base = c->count / (uint64_t)c->p;
+    L.rem = c->count % (uint64_t)c->p;
+    if (parent >= 0) {
+        rcv = goal__algo_recv(c, goal__algo_range(c, c->out, &L, c->v, c->v + goal__algo_subtree(c->v, c->p)), goal__algo_rank_of(c, parent), -1);
+        goal__algo_join_add(c, &j, rcv);
+    }
+    for (k = nc - 1; k >= 0; k--)   /* largest subtree first */
+        goal__algo_join_add(c, &j, goal__algo_send(c, goal__algo_range(c, c->out, &L, child[k], child[k] + goal__algo_subtree(child[k], c->p)),
+                                                   goal__algo_rank_of(c, child[k]), rcv));
+    goal__algo_ring_ag(c, c->out, &L, c->v, j.id);   /* after the scatter's sends: blocks are received again */
+}
+
+/* ---- >>> pipelined trees: binary, and the two trees of Sanders, Speck and Traff ---------------- */
+/* One rank's place in a tree: ranks, parent -1 at the top. */
+typedef struct goal__algo_node { int parent, child[3], nc; } goal__algo_node;
+
+/* Posting order per peer: messages between two ranks match in posting order, so both sides
+   post them in segment order; ranks that talk to each other in two trees stay in step. */
+typedef struct goal__algo_fifo { int peer[8]; int32_t last[8]; int n; } goal__algo_fifo;
+static void goal__algo_fifo_add(goal__algo *c, goal__algo_fifo *f, int peer, int32_t id) {
+    int i;
+    for (i = 0; i < f->n && f->peer[i] != peer; i++) {}
+    if (i == f->n) {
+        if (f->n == 8) return;   /* never: a rank has at most 2 parents and 5 children */
+        f->peer[f->n++] = peer;
+        f->last[i] = -1;
+    }
+    goal__algo_order(c, id, f->last[i]);
+    f->last[i] = id;
+}
+
+/* Pipelined broadcast in OUT: segment k travels down tree T[k % nt]; a segment is sent on
+   as soon as it arrived. */
+static void goal__algo_pipe_bcast(goal__algo *c, const goal__algo_node *T, int nt, goal__algo_fifo *fs, goal__algo_fifo *fr) {
+    uint64_t k, ns = goal__algo_nsegs(c);
+    int j;
+    for (k = 0; k < ns && c->p > 1; k++) {
+        const goal__algo_node *t = &T[k % (uint64_t)nt];
+        goal_buf b = goal__algo_seg(c, c->out, k);
+        int32_t r = -1;
+        if (t->parent >= 0) goal__algo_fifo_add(c, fr, t->parent, r = goal__algo_recv(c, b, t->parent, -1));
+        for (j = 0; j < t->nc; j++) goal__algo_fifo_add(c, fs, t->child[j], goal__algo_send(c, b, t->child[j], r));
+    }
+}
+
+/* Pipelined reduction up trees: segment k of the accumulator (OUT at the top, else scratch)
+   = IN op the segments of this rank's children in tree T[k % nt] (the first received
+   straight into it, the others into tmp), sent on to the parent. A leaf sends IN. With
+   down, the top sends each result straight back down (the turn of an allreduce). */
+static void goal__algo_pipe_reduce(goal__algo *c, const goal__algo_node *T, int nt, int down, goal__algo_fifo *fs, goal__algo_fifo *fr) {
+    uint64_t k, ns = goal__algo_nsegs(c);
+    int j, most = T[0].nc > T[nt - 1].nc ? T[0].nc : T[nt - 1].nc;
+    goal_buf acc = T[0].parent < 0 ? c->out : most > 0 ? goal__algo_scratch(c, c->n) : c->in;
+    goal_buf tmp = most > 1 ? goal__algo_scratch(c, c->n) : c->in;
+    for (k = 0; k < ns; k++) {
+        const goal__algo_node *t = &T[k % (uint64_t)nt];
+        goal_buf a = t->nc ? goal__algo_seg(c, acc, k) : goal__algo_seg(c, c->in, k);
+        int32_t e = -1;
+        for (j = 0; j < t->nc; j++) {
+            goal_buf got = j ? goal__algo_seg(c, tmp, k) : a;
+            int32_t r = goal__algo_recv(c, got, t->child[j], -1), x;
+            goal__algo_fifo_add(c, fr, t->child[j], r);
+            x = goal__algo_reduce(c, a, j ? got : goal__algo_seg(c, c->in, k), r);
+            goal__algo_dep(c, x, e);
+            e = x;
+        }
+        if (t->parent >= 0) goal__algo_fifo_add(c, fs, t->parent, goal__algo_send(c, a, t->parent, e));
+        else if (down) for (j = 0; j < t->nc; j++) goal__algo_fifo_add(c, fs, t->child[j], goal__algo_send(c, a, t->child[j], e));
+    }
+}
+
+/* The binary tree of bcast_binary (v's children 2v+1, 2v+2), on ranks. */
+static void goal__algo_binary_node(const goal__algo *c, goal__algo_node *t) {
+    long long k;
+    t->parent = c->v > 0 ? goal__algo_rank_of(c, (c->v - 1) / 2) : -1;
+    t->nc = 0;
+    for (k = 2LL * c->v + 1; k <= 2LL * c->v + 2 && k < c->p; k++) t->child[t->nc++] = goal__algo_rank_of(c, k);
+}
+static void goal__algo_bcast_pipelined_tree(goal__algo *c) {
+    goal__algo_node t;
+    goal__algo_fifo fs, fr;
+    memset(&fs, 0, sizeof fs); memset(&fr, 0, sizeof fr);
+    goal__algo_binary_node(c, &t);
+    goal__algo_pipe_bcast(c, &t, 1, &fs, &fr);
+}
+/* The tree's subtrees are not rank ranges, so the op must commute. */
+static void goal__algo_reduce_pipelined_tree(goal__algo *c) {
+    goal__algo_node t;
+    goal__algo_fifo fs, fr;
+    memset(&fs, 0, sizeof fs); memset(&fr, 0, sizeof fr);
+    goal__algo_binary_node(c, &t);
+    if (c->p == 1) { goal__algo_copy(c, c->out, c->in, -1); return; }
+    goal__algo_pipe_reduce(c, &t, 1, 0, &fs, &fr);
+}
+
+/* NCCL's binary tree on e nodes: node i with lowest set bit b has parent (i ^ b) | 2b, or
+   i ^ b when that is >= e, and children i - b/2 and i + l for the largest l <= b/2 that
+   fits; node 0 is the top, with the largest power of two below e as its only child.
+   Interior nodes are the even ones, leaves the odd ones. */
+static void goal__algo_btree(int i, int e, int *parent, int *child, int *nc) {
+    long long b = 1, up, l;
+    *nc = 0;
+    if (i == 0) {
+        *parent = -1;
+        while (b < e) b <<= 1;
+        if (e > 1) child[(*nc)++] = (int)(b >> 1);
+        return;
+    }
+    while (!(i & b)) b <<= 1;
+    up = (i ^ b) | (b << 1);
+    *parent = (int)(up >= e ? (i ^ b) : up);
+    if (b == 1) return;
+    child[(*nc)++] = (int)(i - b / 2);
+    for (l = b / 2; l > 0 && i + l >= e; l >>= 1) {}
+    if (l > 0) child[(*nc)++] = (int)(i + l);
+}
+
+/* The two trees (Sanders, Speck, Traff 2009; NCCL's double binary tree). The top (position 0:
+   the root, or rank 0) is outside both; positions 1..p-1 are nodes i = v - 1. Tree 0 is
+   NCCL's tree on the first e (even) nodes, tree 1 the same shifted by one (node i plays
+   node i - 1 mod e): tree 0's interior nodes are even, tree 1's odd, so every interior node
+   of one tree is a leaf of the other. For odd p - 1 the last node is a leaf of both, under
+   each tree's top node. The top sends to (or receives from) each tree's top node. */
+static void goal__algo_dbtree_node(const goal__algo *c, int tree, goal__algo_node *t) {
+    int m = c->p - 1, e = m & ~1, i = c->v - 1, shift = tree ? 1 : 0, top = e ? shift % e : 0, par, ch[2], nc = 0, k;
+    t->nc = 0;
+    t->parent = -1;
+    if (c->v == 0) { if (m > 0) t->child[t->nc++] = goal__algo_rank_of(c, top + 1); return; }
+    if (i == e) { t->parent = goal__algo_rank_of(c, e ? top + 1 : 0); return; }   /* the odd one out */
+    goal__algo_btree((i - shift + e) % e, e, &par, ch, &nc);
+    t->parent = goal__algo_rank_of(c, par < 0 ? 0 : (par + shift) % e + 1);
+    for (k = 0; k < nc; k++) t->child[t->nc++] = goal__algo_rank_of(c, (ch[k] + shift) % e + 1);
+    if (i == top && m > e) t->child[t->nc++] = goal__algo_rank_of(c, e + 1);
+}
+static void goal__algo_dbtree_nodes(const goal__algo *c, goal__algo_node T[2]) {
+    goal__algo_dbtree_node(c, 0, &T[0]);
+    goal__algo_dbtree_node(c, 1, &T[1]);
+}
+static void goal__algo_bcast_dbtree(goal__algo *c) {
+    goal__algo_node T[2];
+    goal__algo_fifo fs, fr;
+    memset(&fs, 0, sizeof fs); memset(&fr, 0, sizeof fr);
+    goal__algo_dbtree_nodes(c, T);
+    goal__algo_pipe_bcast(c, T, 2, &fs, &fr);
+}
+static void goal__algo_reduce_dbtree(goal__algo *c) {
+    goal__algo_node T[2];
+    goal__algo_fifo fs, fr;
+    memset(&fs, 0, sizeof fs); memset(&fr, 0, sizeof fr);
+    if (c->p == 1) { goal__algo_copy(c, c->out, c->in, -1); return; }
+    goal__algo_dbtree_nodes(c, T);
+    goal__algo_pipe_reduce(c, T, 2, 0, &fs, &fr);
+}
+/* Reduce up both trees to rank 0, which turns each segment around; every segment is
+   combined once, at rank 0, and copied down: the result is bit-identical everywhere. The
+   partial sums go up from scratch, so a segment can come down into OUT at any time. */
+static void goal__algo_allreduce_dbtree(goal__algo *c) {
+    goal__algo_node T[2];
+    goal__algo_fifo fs, fr;
+    memset(&fs, 0, sizeof fs); memset(&fr, 0, sizeof fr);
+    if (c->p == 1) { goal__algo_copy(c, c->out, c->in, -1); return; }
+    c->root = 0;
+    c->v = c->rank;
+    goal__algo_dbtree_nodes(c, T);
+    goal__algo_pipe_reduce(c, T, 2, 1, &fs, &fr);
+    if (c->v) goal__algo_pipe_bcast(c, T, 2, &fs, &fr);
+}
+
+/* ---- >>> neighbour exchange (Chen et al. 2005) ------------------------------------------------ */
+/* Units of the exchange: unit u is block u, except that for odd p the last unit q-1 also
+   holds block q = p-1 (the rank outside the exchange). */
+static goal_buf goal__algo_units(const goal__algo *c, int q, int u, int k) {
+    goal__algo_blocks L;
+    int a = u, b = u + k == q ? c->p : u + k;
+    L.base = c->count;
+    L.rem = 0;
+    return goal__algo_range(c, c->out, &L, a, b);
+}
+/* q = p rounded down to even ranks exchange: in step 0 rank r swaps its unit with its pair
+   neighbour (r ^ 1), then in q/2 - 1 steps it alternately swaps with its right and left
+   neighbour the two units it received last (so the pair start moves by 2 either way).
+   For odd p, rank p-1 first hands its block to rank p-2 and gets all p blocks back from it
+   at the end (one more step and message each way). */
+static void goal__algo_allgather_neighbor(goal__algo *c) {
+    int q = c->p & ~1, me = c->rank, even = !(me & 1), nb[2], off[2], from[2], send_from, i;
+    int32_t have, r, prevs, prevr;
+    goal__algo_joiner all = {-1, 0};
+    if (c->p == 1) { goal__algo_copy(c, c->out, c->in, -1); return; }
+    if (me == q) {   /* the odd one out */
+        goal__algo_send(c, c->in, q - 1, -1);
+        goal__algo_recv(c, goal__algo_at(c->out, 0, (uint64_t)c->p * c->n), q - 1, -1);
+        return;
+    }
+    nb[0] = goal__algo_mod(even ? me + 1 : me - 1, q);
+    nb[1] = goal__algo_mod(even ? me - 1 : me + 1, q);
+    off[0] = even ? 2 : -2;
+    off[1] = -off[0];
+    have = goal__algo_copy(c, goal__algo_blk(c, c->out, (uint64_t)me), c->in, -1);
+    if (q < c->p && me == q - 1) have = goal__algo_join(c, have, goal__algo_recv(c, goal__algo_blk(c, c->out, (uint64_t)q), q, -1));
+    goal__algo_join_add(c, &all, have);
+    prevs = goal__algo_send(c, q < c->p && me == q - 1 ? goal__algo_units(c, q, me, 1) : c->in, nb[0], q < c->p && me == q - 1 ? have : -1);
+    r = prevr = goal__algo_recv(c, goal__algo_units(c, q, nb[0], 1), nb[0], -1);
+    goal__algo_join_add(c, &all, r);
+    from[0] = from[1] = send_from = me & ~1;
+    r = goal__algo_join(c, r, have);
+    for (i = 1; i < q / 2; i++) {
+        int par = i % 2;
+        int32_t s;
+        from[par] = goal__algo_mod(from[par] + off[par], q);
+        s = goal__algo_send(c, goal__algo_units(c, q, send_from, 2), nb[par], r);
+        goal__algo_order(c, s, prevs);
+        r = goal__algo_recv(c, goal__algo_units(c, q, from[par], 2), nb[par], -1);
+        goal__algo_order(c, r, prevr);
+        goal__algo_join_add(c, &all, r);
+        prevs = s;
+        prevr = r;
+        send_from = from[par];
+    }
+    if (q < c->p && me == q - 1) goal__algo_send(c, goal__algo_at(c->out, 0, (uint64_t)c->p * c->n), q, all.id);
+}
+
 /* ---- >>> the table ------------------------------------------------------------------------------ */
 typedef void (*goal__algo_fn)(goal__algo *c);
 typedef struct goal__algo_entry { goal_algo_info info; goal__algo_fn fn; } goal__algo_entry;
@@ -1256,6 +1720,7 @@ typedef struct goal__algo_entry { goal_algo_info info; goal__algo_fn fn; } goal_
 #define GOAL__X GOAL_ALGO_REDUCES
 #define GOAL__O GOAL_ALGO_ORDERED
 #define GOAL__V GOAL_ALGO_VECTOR
+#define GOAL__S GOAL_ALGO_SEGMENTED
 static const goal__algo_entry goal__algo_table[] = {
     {{"bcast_binomial", "binomial tree broadcast (GOAL paper, Listing 2)", GOAL__R}, goal__algo_bcast_binomial},
     {{"reduce_binomial", "binomial tree reduce: receive, reduce, send", GOAL__R | GOAL__X | GOAL__O}, goal__algo_reduce_binomial},
@@ -1282,6 +1747,19 @@ static const goal__algo_entry goal__algo_table[] = {
     {{"exscan_linear", "exclusive prefix reduction along the ranks", GOAL__X | GOAL__O}, goal__algo_exscan_linear},
     {{"barrier_linear", "everyone to the root, the root to everyone", GOAL__R}, goal__algo_barrier_linear},
     {{"bcast_doublering", "the data travels the ring both ways (Schedgen)", GOAL__R}, goal__algo_bcast_doublering},
+    /* bandwidth-optimal families (issue 12, items 1-6) */
+    {{"bcast_scatter_allgather", "van de Geijn: binomial scatter, ring allgather", GOAL__R}, goal__algo_bcast_scatter_allgather},
+    {{"reduce_rabenseifner", "recursive-halving reduce-scatter, binomial gather", GOAL__R | GOAL__X}, goal__algo_reduce_rabenseifner},
+    {{"allreduce_rabenseifner", "recursive-halving reduce-scatter, recursive-doubling allgather", GOAL__X}, goal__algo_allreduce_rabenseifner},
+    {{"reduce_scatter_halving", "recursive-halving reduce-scatter of p blocks, any p", GOAL__X}, goal__algo_reduce_scatter_halving},
+    {{"bcast_knomial", "k-nomial tree broadcast (radix K, default 4)", GOAL__R | GOAL_ALGO_RADIX}, goal__algo_bcast_knomial},
+    {{"reduce_knomial", "k-nomial tree reduce (radix K, default 4)", GOAL__R | GOAL__X | GOAL__O | GOAL_ALGO_RADIX}, goal__algo_reduce_knomial},
+    {{"bcast_pipelined_tree", "binary tree broadcast pipelined in segments", GOAL__R | GOAL__S}, goal__algo_bcast_pipelined_tree},
+    {{"reduce_pipelined_tree", "binary tree reduce pipelined in segments", GOAL__R | GOAL__X | GOAL__S}, goal__algo_reduce_pipelined_tree},
+    {{"bcast_dbtree", "two-tree broadcast (Sanders, Speck, Traff; NCCL)", GOAL__R | GOAL__S}, goal__algo_bcast_dbtree},
+    {{"reduce_dbtree", "two-tree reduce (Sanders, Speck, Traff; NCCL)", GOAL__R | GOAL__X | GOAL__S}, goal__algo_reduce_dbtree},
+    {{"allreduce_dbtree", "two-tree allreduce: reduce up, turn at rank 0, down (NCCL)", GOAL__X | GOAL__S}, goal__algo_allreduce_dbtree},
+    {{"allgather_neighbor", "neighbour exchange, p/2 steps (Chen et al. 2005)", 0}, goal__algo_allgather_neighbor},
     /* vector collectives (per-rank counts and displacements) */
     {{"gatherv_linear", "every rank sends its block of counts[rank] to the root", GOAL__R | GOAL__V}, goal__algo_gather_linear},
     {{"gatherv_binomial", "binomial tree gatherv, subtrees packed", GOAL__R | GOAL__V}, goal__algo_gatherv_binomial},
@@ -1294,6 +1772,7 @@ static const goal__algo_entry goal__algo_table[] = {
 #undef GOAL__X
 #undef GOAL__O
 #undef GOAL__V
+#undef GOAL__S
 #define GOAL__ALGO_COUNT ((int)(sizeof goal__algo_table / sizeof goal__algo_table[0]))
 
 static const goal__algo_entry *goal__algo_entry_of(const char *name) {
@@ -1339,7 +1818,7 @@ static goal_status goal__algo_check_op(const goal_algo_desc *d, const goal__algo
     goal_status st;
     if (!(e->info.flags & GOAL_ALGO_REDUCES)) return GOAL_OK;
     if (d->noncommutative && !(e->info.flags & GOAL_ALGO_ORDERED))
-        return goal__algo_fail(err, GOAL_ERR_OP, "%s needs a commutative op (rank order: reduce_binomial, reduce_chain, "
+        return goal__algo_fail(err, GOAL_ERR_OP, "%s needs a commutative op (rank order: reduce_binomial, reduce_knomial, reduce_chain, "
                                "scan_linear, exscan_linear)", e->info.name);
     if (d->op == GOAL_OP_USER) return GOAL_OK;
     st = goal_op_check(d->op, d->dtype);
@@ -1385,6 +1864,7 @@ goal_status goal_algo_check(const goal_algo_desc *d, int p, goal_error *err) {
     if (p <= 0) return goal__algo_fail(err, GOAL_ERR_RANK, "%s: the number of ranks must be at least 1, not %d", e->info.name, p);
     if (d->root < 0 || d->root >= p) return goal__algo_fail(err, GOAL_ERR_RANK, "%s: root %d is out of range (%d ranks)", e->info.name, d->root, p);
     if (d->nway < 0) return goal__algo_fail(err, GOAL_ERR_ARG, "%s: nway must be at least 1, not %d", e->info.name, d->nway);
+    if (d->radix < 0 || d->radix == 1) return goal__algo_fail(err, GOAL_ERR_ARG, "%s: radix must be at least 2, not %d", e->info.name, d->radix);
     if (d->tag < 0) return goal__algo_fail(err, GOAL_ERR_ARG, "%s: tag %d is negative", e->info.name, d->tag);
     if (!goal_dtype_name(d->dtype) || goal_op_check(GOAL_OP_COPY, d->dtype) == GOAL_ERR_TYPE)
         return goal__algo_fail(err, GOAL_ERR_TYPE, "%s: unsupported datatype 0x%x", e->info.name, (unsigned)d->dtype);

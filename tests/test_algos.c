@@ -236,6 +236,8 @@ static void one_case(const char *algo, int p, int root, uint64_t count, goal_dty
     d.op = (t >> 4) == 2 ? float_ops[seed % 4] : int_ops[seed % 10];
     d.nway = 1 + (int)(seed % 3);
     d.segment = (uint64_t)(1 + seed % 5) * 12;
+    if (d.segment < count * goal_dtype_size(t) / 256) d.segment = count * goal_dtype_size(t) / 256;   /* at most ~256 segments */
+    d.radix = 2 + (int)(seed % 4);
     st = ac_check(&d, p, threads, seed, &res, &err);
     cases_run++;
     if (st != GOAL_OK || res.rank >= 0) {
@@ -298,9 +300,9 @@ static void test_data_full(void) {
 
 /* Non-commutative (2x2 matrix products) in rank order, every root. */
 static void test_noncommutative(void) {
-    static const char *const ordered[] = {"reduce_binomial", "reduce_chain", "scan_linear", "exscan_linear"};
+    static const char *const ordered[] = {"reduce_binomial", "reduce_chain", "scan_linear", "exscan_linear", "reduce_knomial"};
     int a, p, root;
-    for (a = 0; a < 4; a++)
+    for (a = 0; a < 5; a++)
         for (p = 1; p <= (th_full() ? 33 : 12); p++)
             for (root = 0; root < p; root++) {
                 goal_algo_desc d = desc_of(ordered[a], root, 8, GOAL_UINT32, GOAL_OP_USER);
@@ -308,6 +310,7 @@ static void test_noncommutative(void) {
                 goal_error err;
                 d.noncommutative = 1;
                 d.segment = 16;
+                d.radix = 2 + p % 3;
                 CHECK_EQ(ac_check(&d, p, 0, (uint64_t)(p * 100 + root), &res, &err), GOAL_OK);
                 if (res.rank >= 0) printf("  %s p=%d root=%d: rank %d elem %llu\n", ordered[a], p, root, res.rank, (unsigned long long)res.offset);
                 CHECK_EQ(res.rank, -1);
@@ -758,6 +761,170 @@ static void test_vector_errors(void) {
     d = desc_of("reduce_scatterv_ring", 0, 4, GOAL_FLOAT32, GOAL_OP_BXOR); d.counts = ok; expect_error(d, 3, GOAL_ERR_OP);
 }
 
+/* ---- bandwidth-optimal families (issue 12, items 1-6) --------------------------------------------------- */
+static const char *const bw_algos[] = {"bcast_scatter_allgather", "reduce_rabenseifner", "allreduce_rabenseifner",
+    "reduce_scatter_halving", "bcast_knomial", "reduce_knomial", "bcast_pipelined_tree", "reduce_pipelined_tree", "bcast_dbtree",
+    "reduce_dbtree", "allreduce_dbtree", "allgather_neighbor"};
+#define NBW ((int)(sizeof bw_algos / sizeof bw_algos[0]))
+
+/* Bytes rank r sends in w. */
+static uint64_t bytes_sent(const goal_world *w, int r) {
+    goal_schedule s;
+    goal_action a;
+    uint64_t sum = 0;
+    uint32_t k;
+    goal_world_schedule(w, r, &s);
+    for (k = 0; k < s.nactions; k++) {
+        goal_schedule_action(&s, k, &a);
+        if (a.kind == GOAL_SEND) sum += a.buf.size;
+    }
+    return sum;
+}
+
+/* The matrix of the issue: p up to 100, several roots, 0/1/7/1024 elements and 3p+1 (which
+   p does not divide), integer and float data. */
+static void test_bw_data(void) {
+    static const int ps[] = {1, 2, 3, 5, 6, 8, 11, 16, 17, 31, 100};
+    int a, i, j, k, roots[300], nroots;
+    uint64_t seed = 5000;
+    for (a = 0; a < NBW; a++)
+        for (i = 0; i < (int)(sizeof ps / sizeof ps[0]); i++) {
+            uint64_t counts[5] = {0, 1, 7, 1024, 0};
+            counts[4] = 3 * (uint64_t)ps[i] + 1;
+            roots_of(goal_algo_find(bw_algos[a]), ps[i], roots, &nroots);
+            for (j = 0; j < nroots; j++)
+                for (k = 0; k < 5; k++) {
+                    if (ps[i] >= 31 && (j > 0 || k == 3) && !th_full()) continue;   /* keep make test cheap */
+                    one_case(bw_algos[a], ps[i], roots[j], counts[k], k % 2 ? GOAL_FLOAT64 : GOAL_INT32, 0, seed++);
+                }
+        }
+}
+
+/* Bytes per rank: Rabenseifner's allreduce and reduce-scatter send (p-1)/p of the data per
+   phase on powers of two; the fold adds n on the pairs' ranks. van de Geijn's broadcast
+   sends at most 2n per rank. */
+static void test_bw_bytes(void) {
+    static const int ps[] = {2, 4, 12, 16, 64};
+    int i, r;
+    for (i = 0; i < 5; i++) {
+        int p = ps[i], q = 1 << floor_log2(p), extra = p - q;
+        uint64_t n = 4096 * 4, c = 64;
+        goal_algo_desc ar = desc_of("allreduce_rabenseifner", 0, 4096, GOAL_INT32, GOAL_OP_SUM);
+        goal_algo_desc rs = desc_of("reduce_scatter_halving", 0, c, GOAL_INT32, GOAL_OP_SUM);
+        goal_algo_desc bc = desc_of("bcast_scatter_allgather", p / 2, 4096, GOAL_INT32, GOAL_OP_SUM);
+        goal_world *w1, *w2, *w3;
+        goal_error err;
+        CHECK_EQ(goal_algo_world(&w1, &ar, p, &err), GOAL_OK);
+        CHECK_EQ(goal_algo_world(&w2, &rs, p, &err), GOAL_OK);
+        CHECK_EQ(goal_algo_world(&w3, &bc, p, &err), GOAL_OK);
+        for (r = 0; r < p; r++) {
+            uint64_t halves = 2 * (n / (uint64_t)q) * (uint64_t)(q - 1);
+            int paired = r < 2 * extra, kept = paired && (r & 1);
+            CHECK_EQ(bytes_sent(w1, r), paired ? (kept ? halves + n : n) : halves);
+            if (!extra) CHECK_EQ(bytes_sent(w2, r), (uint64_t)(p - 1) * c * 4);
+            CHECK(bytes_sent(w3, r) <= 2 * n);
+        }
+        goal_world_destroy(w1); goal_world_destroy(w2); goal_world_destroy(w3);
+    }
+}
+
+/* Depth of the k-nomial tree on p positions: the most nonzero base-K digits of a v < p
+   (every message of a stage is sent at once, so that is the longest chain of messages). */
+static int knomial_depth(int p, int K) {
+    int v, best = 0;
+    for (v = 0; v < p; v++) {
+        int x = v, nz = 0;
+        for (; x; x /= K) nz += x % K != 0;
+        if (nz > best) best = nz;
+    }
+    return best;
+}
+/* k-nomial trees: the tree's depth in message stages, at most ceil(log_K p) (exactly that
+   for p = K^t), for every radix, p and root; radix 1 or negative is refused. */
+static void test_knomial_depth(void) {
+    static const char *const names[] = {"bcast_knomial", "reduce_knomial"};
+    int a, i, K;
+    for (a = 0; a < 2; a++)
+        for (K = 2; K <= 9; K++)
+            for (i = 0; i < NSAMPLE; i++) {
+                int p = sample_p[i];
+                goal_algo_desc d = desc_of(names[a], p / 3, 3, GOAL_INT32, GOAL_OP_SUM);
+                goal_world *w;
+                goal_error err;
+                analysis an;
+                d.radix = K;
+                CHECK_EQ(goal_algo_world(&w, &d, p, &err), GOAL_OK);
+                analyze(w, 0, &an);
+                CHECK(an.matched && an.acyclic);
+                if (an.rounds != knomial_depth(p, K)) printf("  %s K=%d p=%d: %d rounds\n", names[a], K, p, an.rounds);
+                CHECK_EQ(an.rounds, knomial_depth(p, K));
+                CHECK(an.rounds <= ceil_log(p, K));
+                if (p == K * K || p == K * K * K) CHECK_EQ(an.rounds, ceil_log(p, K));
+                goal_world_destroy(w);
+            }
+    {
+        goal_algo_desc d = desc_of("bcast_knomial", 0, 4, GOAL_INT32, GOAL_OP_SUM);
+        d.radix = 1; expect_error(d, 4, GOAL_ERR_ARG);
+        d.radix = -2; expect_error(d, 4, GOAL_ERR_ARG);
+    }
+}
+
+/* The two trees: with a 12-byte message in 8-byte segments, segment 0 (8 B) goes down tree
+   0 and segment 1 (4 B) down tree 1, so a rank that sends 8-byte messages is interior in
+   tree 0 and one that sends 4-byte messages in tree 1: never both (the root aside). Every
+   rank sends at most n plus a segment (allreduce: up and down, 2n plus two). */
+static void test_dbtree_trees(void) {
+    int p, root, r;
+    for (p = 1; p <= 40; p++)
+        for (root = 0; root < p; root += p / 3 + 1) {
+            goal_algo_desc d = desc_of("bcast_dbtree", root, 3, GOAL_INT32, GOAL_OP_SUM), a = d, big = d;
+            goal_world *w, *wa, *wb;
+            goal_error err;
+            int interior[2] = {0, 0};
+            d.segment = 8;
+            a.algo = "allreduce_dbtree"; a.count = 4096; a.segment = 1024;
+            big.count = 4096; big.segment = 1024;
+            CHECK_EQ(goal_algo_world(&w, &d, p, &err), GOAL_OK);
+            CHECK_EQ(goal_algo_world(&wa, &a, p, &err), GOAL_OK);
+            CHECK_EQ(goal_algo_world(&wb, &big, p, &err), GOAL_OK);
+            for (r = 0; r < p; r++) {
+                goal_schedule s;
+                goal_action act;
+                uint32_t k;
+                int sizes = 0;
+                goal_world_schedule(w, r, &s);
+                for (k = 0; k < s.nactions; k++) {
+                    goal_schedule_action(&s, k, &act);
+                    if (act.kind == GOAL_SEND) sizes |= act.buf.size == 8 ? 1 : 2;
+                }
+                if (r != root) CHECK(sizes != 3);
+                if (r != root && (sizes & 1)) interior[0]++;
+                if (r != root && (sizes & 2)) interior[1]++;
+                CHECK(bytes_sent(wb, r) <= 4096 * 4 + 1024);
+                CHECK(bytes_sent(wa, r) <= 2 * (4096 * 4 + 1024));
+            }
+            if (p > 4) CHECK(interior[0] > 0 && interior[1] > 0);
+            goal_world_destroy(w); goal_world_destroy(wa); goal_world_destroy(wb);
+        }
+}
+
+/* Neighbour exchange: p/2 steps for even p; one more for odd p (the hand-over to rank p-2
+   overlaps the first step elsewhere, the hand-back comes last). */
+static void test_neighbor_steps(void) {
+    int p;
+    for (p = 1; p <= 33; p++) {
+        goal_algo_desc d = desc_of("allgather_neighbor", 0, 5, GOAL_INT32, GOAL_OP_SUM);
+        goal_world *w;
+        goal_error err;
+        analysis an;
+        CHECK_EQ(goal_algo_world(&w, &d, p, &err), GOAL_OK);
+        analyze(w, 0, &an);
+        CHECK(an.matched && an.acyclic);
+        CHECK_EQ(an.rounds, p == 1 ? 0 : p / 2 + (p & 1));
+        goal_world_destroy(w);
+    }
+}
+
 static void test_list(void) {
     static const char *const names[] = {"bcast_binomial", "reduce_binomial", "barrier_dissemination", "allreduce_dissemination",
         "bcast_chain", "reduce_chain", "reduce_aspen", "allreduce_recdoub", "bcast_binary", "gather_linear", "gather_binomial",
@@ -769,7 +936,8 @@ static void test_list(void) {
         CHECK(goal_algo_find(names[i]) != NULL);
         CHECK(goal_algo_list(i) != NULL);
     }
-    CHECK(goal_algo_list(25 + NVEC) == NULL);   /* the vector collectives: test_vector_list */
+    for (i = 0; i < NBW; i++) CHECK(goal_algo_find(bw_algos[i]) != NULL);
+    CHECK(goal_algo_list(25 + NVEC + NBW) == NULL);   /* the vector collectives: test_vector_list */
     CHECK(goal_algo_list(-1) == NULL);
     CHECK(goal_algo_find("nope") == NULL);
 }
@@ -856,5 +1024,10 @@ int main(void) {
     RUN(test_vector_errors);
     RUN(test_vector_per_rank);
     RUN(test_vector_data);
+    RUN(test_bw_data);
+    RUN(test_bw_bytes);
+    RUN(test_knomial_depth);
+    RUN(test_dbtree_trees);
+    RUN(test_neighbor_steps);
     return th_done();
 }

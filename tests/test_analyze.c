@@ -81,7 +81,7 @@ static goal_world *algo_world(const char *algo, int p, int extra, unsigned seed)
     goal_error err;
     int r, k;
     memset(&d, 0, sizeof d);
-    d.algo = algo; d.root = p / 3; d.count = strncmp(algo, "bcast_chain", 11) == 0 ? 4096 : 8;
+    d.algo = algo; d.root = p / 3; d.count = strncmp(algo, "bcast_chain", 11) == 0 || strstr(algo, "tree") || strstr(algo, "scatter_allgather") ? 4096 : 8;
     d.dtype = GOAL_INT8;   /* count is bytes */
     if (goal_world_create(&w, p, NULL) != GOAL_OK) return NULL;
     for (r = 0; r < p; r++) {
@@ -108,7 +108,9 @@ static goal_world *algo_world(const char *algo, int p, int extra, unsigned seed)
 }
 static const char *const moving[] = {"bcast_binomial", "bcast_binary", "bcast_chain", "bcast_doublering", "gather_linear",
     "gather_binomial", "scatter_linear", "scatter_binomial", "allgather_ring", "allgather_recdoub", "allgather_bruck",
-    "alltoall_linear", "alltoall_pairwise", "alltoall_bruck", NULL};
+    "alltoall_linear", "alltoall_pairwise", "alltoall_bruck",
+    /* issue 12, items 1-6 */
+    "bcast_scatter_allgather", "bcast_knomial", "bcast_pipelined_tree", "bcast_dbtree", "allgather_neighbor", NULL};
 
 static void check_algo(const char *algo, int p, int extra) {
     goal_world *w = algo_world(algo, p, extra, (unsigned)p * 7919u);

@@ -2,7 +2,7 @@
 # goal gen (and goal run ALGO): the list, both dialects, options, errors and exit statuses.
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-t list_count 0 '^31$' sh -c "$GOAL gen --list | wc -l | tr -d ' '"
+t list_count 0 '^43$' sh -c "$GOAL gen --list | wc -l | tr -d ' '"
 t list_line 0 '^reduce_aspen +Aspen reduce' $GOAL gen --list
 t loggopsim 0 "^send 8b to 4 tag 0$" $GOAL gen bcast_binomial -p 5
 t loggopsim_requires 0 '^l2 requires l1$' $GOAL gen bcast_binomial -p 5
@@ -48,5 +48,14 @@ if $GOAL run bcast_binomial -p 2 --check >/dev/null 2>&1; then
   t run_alltoallv_counts 0 '^ok$' $GOAL run alltoallv_pairwise -p 3 --counts 0,1,2,3,0,5,6,7,0 --check
   t run_alltoallv_seed 0 '^ok$' $GOAL run alltoallv_pairwise -p 17 --counts-seed 4 --threads --check
   t run_v_default 0 '^ok$' $GOAL run allgatherv_ring -p 5 --size 12 --check
+  # bandwidth-optimal families (issue 12, items 1-6): listed, and checked at p = 7 (odd, not a power of two)
+  for a in bcast_scatter_allgather reduce_rabenseifner allreduce_rabenseifner reduce_scatter_halving bcast_knomial reduce_knomial \
+           bcast_pipelined_tree reduce_pipelined_tree bcast_dbtree reduce_dbtree allreduce_dbtree allgather_neighbor; do
+    t "list_$a" 0 "^$a " $GOAL gen --list
+    t "run_$a" 0 '^ok$' $GOAL run $a -p 7 --root 3 --size 100 --check
+  done
+  t run_radix 0 '^ok$' $GOAL run reduce_knomial -p 30 --radix 5 --root 7 --size 64 --type float64 --check
+  t radix 0 'send 8b to 3 tag 0' $GOAL gen bcast_knomial -p 9 --radix 3
+  t bad_radix 2 'radix takes a number >= 2' $GOAL gen bcast_knomial -p 4 --radix 1
 fi
 t_done

@@ -8,7 +8,8 @@ LAT="-L 100000 -o 0 -g 0 -G 0 -O 0"   # latency only: time = L x rounds (+ tiny 
 BW="-L 0 -o 0 -g 0 -G 1 -O 0"         # bandwidth only: time = bytes on the busiest path
 
 # Latency only, p = 16, 8 B: the fewest rounds win (dissemination with nway 3: 2 rounds of
-# log_4 16; linear gather/scatter/alltoall: 1 round; trees: log2 16 = 4).
+# log_4 16; linear gather/scatter/alltoall: 1 round; the radix-4 k-nomial tree: log_4 16 = 2;
+# recursive halving: log2 16 = 4).
 $GOAL tune -p 16 --sizes 8 $LAT > $T/lat; rc=$?
 want() {   # want NAME COLL ALGO ROUNDS: the winner and its time, ROUNDS x L up to 1%
   awk -v c="$2" -v a="$3" -v r="$4" '$1 == c { found = 1; ok = ($3 == a && $4 >= r * 100000 && $4 <= r * 101000) }
@@ -17,23 +18,24 @@ want() {   # want NAME COLL ALGO ROUNDS: the winner and its time, ROUNDS x L up 
 [ $rc = 0 ] && [ "$(grep -vc '^#' $T/lat)" = 10 ]; ok_lat=$?
 t "latency model: one line per collective" 0 "^" test $ok_lat = 0
 for c in "allreduce allreduce_dissemination@nway=3 2" "barrier barrier_dissemination@nway=3 2" "gather gather_linear 1" \
-         "scatter scatter_linear 1" "alltoall alltoall_linear 1" "bcast bcast_binomial 4" "reduce_scatter reduce_scatter_ring 15"; do
+         "scatter scatter_linear 1" "alltoall alltoall_linear 1" "bcast bcast_knomial 2" "reduce_scatter reduce_scatter_halving 4"; do
   set -- $c
   t "latency model: $1 -> $2 ($3 rounds)" 0 "^" want x "$1" "$2" "$3" lat
 done
 
-# Bandwidth only, p = 16, 64 KiB: the fewest bytes per rank win (ring allreduce 2(p-1)/p n,
-# against log2 p n for recursive doubling; the finest pipelined chain for bcast and reduce).
+# Bandwidth only, p = 16, 64 KiB: the fewest bytes per rank win (Rabenseifner's or the ring
+# allreduce, 2(p-1)/p n, against log2 p n for recursive doubling; a pipelined tree or chain
+# for bcast; Rabenseifner's or a pipelined chain for reduce).
 $GOAL tune -p 16 --sizes 65536 $BW > $T/bw
-t "bandwidth model: allreduce -> allreduce_ring" 0 "^allreduce 65536 allreduce_ring " cat $T/bw
-t "bandwidth model: bcast -> finest chain" 0 "^bcast 65536 bcast_chain@segment=1024 " cat $T/bw
-t "bandwidth model: reduce -> a pipelined chain" 0 "^reduce 65536 reduce_chain@segment=" cat $T/bw
+t "bandwidth model: allreduce -> rabenseifner or ring" 0 "^allreduce 65536 allreduce_(rabenseifner|ring) " cat $T/bw
+t "bandwidth model: bcast -> pipelined" 0 "^bcast 65536 bcast_(dbtree|chain|pipelined_tree)@segment=" cat $T/bw
+t "bandwidth model: reduce -> rabenseifner or a pipelined chain" 0 "^reduce 65536 reduce_(rabenseifner|chain@segment=)" cat $T/bw
 t "vector collectives are not tuned" 1 "^$" grep -E "[a-z]v_" $T/bw
 t "bandwidth model: alltoall not bruck" 0 "^alltoall 65536 alltoall_(linear|pairwise) " cat $T/bw
 
 # Formats: COLL SIZE ALGO TIME; --all lists every configuration; barrier once, as size 0.
 $GOAL tune -p 8 --coll bcast,barrier --sizes 8,65536 --all > $T/all
-t "--all: 7 bcast configurations x 2 sizes + 4 barrier" 0 "^18$" sh -c "grep -vc '^#' $T/all"
+t "--all: 17 bcast configurations x 2 sizes + 4 barrier" 0 "^38$" sh -c "grep -vc '^#' $T/all"
 t "table lines are COLL SIZE ALGO TIME" 0 "^0$" sh -c "grep -v '^#' $T/all | grep -Evc '^[a-z_]+ [0-9]+ [a-z_0-9]+(@[a-z]+=[0-9]+)? [0-9]+$'; true"
 
 # --format env parses back: for each (collective, size) the env string picks the fastest

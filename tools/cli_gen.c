@@ -135,6 +135,9 @@ static int gen_option(int argc, char **argv, int *i, gen_opts *o, const char *ve
         o->counts = v;
     } else if (cli_opt(argc, argv, i, "--counts-seed", &v)) {
         if (!cli_int(v, 0, 1LL << 62, &o->counts_seed)) return cli_usage("%s: --counts-seed takes a number", verb);
+    } else if (cli_opt(argc, argv, i, "--radix", &v)) {
+        if (!cli_int(v, 2, 1 << 30, &x)) return cli_usage("%s: --radix takes a number >= 2", verb);
+        o->d.radix = (int)x;
     } else if (cli_opt(argc, argv, i, "--participants", &v)) {
         slot = (int **)&o->d.participants; count = &o->d.nparticipants;
     } else if (cli_opt(argc, argv, i, "--receivers", &v)) {

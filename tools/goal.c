@@ -32,7 +32,8 @@ static const cli_option algo_opts[] = {    /* gen and run ALGO */
     {"--type", "T", "int32", "int8..int64, uint8..uint64, float32, float64"},
     {"--op", "OP", "sum", "max min sum prod land lor lxor band bor bxor copy"},
     {"--nway", "K", "1", "dissemination fan-out"},
-    {"--segment", "BYTES", "1024", "pipeline segment of the chains"},
+    {"--segment", "BYTES", "1024", "pipeline segment of the chains and pipelined trees"},
+    {"--radix", "K", "4", "k-nomial trees: the radix (2 is the binomial tree)"},
     {"--participants", "LIST", "all ranks", "reduce_aspen: the ranks contributing, e.g. 0-7,9"},
     {"--receivers", "LIST", "the root", "reduce_aspen: the ranks receiving the result"},
     {"--counts", "LIST", "--size bytes each", "vector collectives: p element counts (alltoallv: p x p, row by row)"},
@@ -113,7 +114,7 @@ const cli_verb cli_verbs[] = {
      out_opt, model_opts},
     {"html", cli_html, "FILE [model options] [--overhead ns] [-o OUT.html]",
      "the simulated run as one interactive page (timeline, critical path, DAGs; opens from disk)", out_opt, model_opts},
-    {"gen", cli_gen, "ALGO -p N [--root R] [--size BYTES] [--type T] [--op OP] [--nway K] [--segment BYTES] "
+    {"gen", cli_gen, "ALGO -p N [--root R] [--size BYTES] [--type T] [--op OP] [--nway K] [--segment BYTES] [--radix K] "
                      "[--participants LIST --receivers LIST] [--counts LIST | --counts-seed S] [--dialect loggopsim|paper] [-o OUT]",
      "print the schedules of all N ranks of an algorithm as textual GOAL", gen_opts, algo_opts},
     {"gen", cli_gen, "--list", "the algorithms, one per line with a description", NULL, NULL},

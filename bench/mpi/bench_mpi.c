@@ -15,8 +15,16 @@
 
 enum { OP_BCAST, OP_REDUCE, OP_ALLREDUCE, OP_BARRIER, OP_ALLGATHER, OP_ALLTOALL, NOPS };
 static const char *op_name[NOPS] = {"bcast", "reduce", "allreduce", "barrier", "allgather", "alltoall"};
-static const char *op_algo[NOPS] = {"bcast_binomial", "reduce_binomial", "allreduce_recdoub",
-                                    "barrier_dissemination", "allgather_ring", "alltoall_pairwise"};
+/* The rows: an operation and the libgoal algorithm measured for it. */
+static const struct { int op; const char *algo; } rows[] = {
+    {OP_BCAST, "bcast_binomial"}, {OP_REDUCE, "reduce_binomial"}, {OP_ALLREDUCE, "allreduce_recdoub"},
+    {OP_BARRIER, "barrier_dissemination"}, {OP_ALLGATHER, "allgather_ring"}, {OP_ALLTOALL, "alltoall_pairwise"},
+    /* bandwidth-optimal families (issue 12) */
+    {OP_BCAST, "bcast_scatter_allgather"}, {OP_BCAST, "bcast_dbtree"}, {OP_BCAST, "bcast_pipelined_tree"},
+    {OP_REDUCE, "reduce_rabenseifner"}, {OP_ALLREDUCE, "allreduce_rabenseifner"}, {OP_ALLREDUCE, "allreduce_dbtree"},
+    {OP_ALLGATHER, "allgather_neighbor"}};
+#define NROWS ((int)(sizeof rows / sizeof rows[0]))
+static const char *row_algo;   /* the algorithm of the row being measured */
 static int me, np;
 static unsigned char *sbuf, *rbuf;
 
@@ -45,8 +53,9 @@ static void mpi_blocking(int op, int bytes) {
 }
 static void goal_desc(goal_algo_desc *d, int op, int bytes) {
     memset(d, 0, sizeof *d);
-    d->algo = op_algo[op]; d->dtype = GOAL_INT32; d->op = GOAL_OP_SUM;
+    d->algo = row_algo; d->dtype = GOAL_INT32; d->op = GOAL_OP_SUM;
     d->count = op == OP_BARRIER ? 0 : (uint64_t)bytes / 4;
+    if (goal_algo_find(row_algo)->flags & GOAL_ALGO_SEGMENTED) d->segment = 65536;   /* as bench_bw */
 }
 static void check(goal_status st, goal_mpi *m) {
     if (st != GOAL_OK) { fprintf(stderr, "rank %d: %s\n", me, goal_mpi_error(m)->msg); MPI_Abort(MPI_COMM_WORLD, 1); }
@@ -127,7 +136,7 @@ int main(int argc, char **argv) {
     goal_mpi *m;
     goal_mpi_desc md;
     goal_error err;
-    int op, s;
+    int op, s, row;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
@@ -138,10 +147,10 @@ int main(int argc, char **argv) {
     if (!sbuf || !rbuf || goal_mpi_create(&m, &md, &err) != GOAL_OK) MPI_Abort(MPI_COMM_WORLD, 1);
     if (me == 0 && argc > 2 && !(csv = fopen(argv[2], "w"))) fprintf(stderr, "cannot write %s\n", argv[2]);
     if (csv) fprintf(csv, "library,np,operation,algorithm,bytes,goal_us,mpi_us,ratio,goal_overhead_us,mpi_overhead_us,goal_overlap,mpi_overlap\n");
-    if (me == 0) printf("%-9s %-9s %8s | %10s %10s %6s | %10s %10s | %7s %7s\n", lib, "np", "bytes", "goal us", "mpi us",
-                        "ratio", "goal ovh", "mpi ovh", "goal ov", "mpi ov");
-    for (op = 0; op < NOPS; op++)
-        for (s = 0; s < 4; s++) {
+    if (me == 0) printf("%-9s %-9s %8s | %10s %10s %6s | %10s %10s | %7s %7s  %s\n", lib, "np", "bytes", "goal us", "mpi us",
+                        "ratio", "goal ovh", "mpi ovh", "goal ov", "mpi ov", "algorithm");
+    for (row = 0; row < NROWS; row++)
+        for (op = rows[row].op, row_algo = rows[row].algo, s = 0; s < 4; s++) {
             int bytes = sizes[s], reps = bytes >= 65536 ? 5 : 15;
             double tg, tm, og, om;
             if (op == OP_BARRIER && s > 0) break;
@@ -150,12 +159,12 @@ int main(int argc, char **argv) {
             og = measure(m, op, bytes, 1, tg, reps);
             om = measure(m, op, bytes, 0, tm, reps);
             if (me == 0) {
-                printf("%-9s %-9d %8d | %10.1f %10.1f %6.2f | %10.1f %10.1f | %6.0f%% %6.0f%%\n", op_name[op], np,
+                printf("%-9s %-9d %8d | %10.1f %10.1f %6.2f | %10.1f %10.1f | %6.0f%% %6.0f%%  %s\n", op_name[op], np,
                        op == OP_BARRIER ? 0 : bytes, tg * 1e6, tm * 1e6, tg / tm, og * 1e6, om * 1e6,
-                       100 * (1 - og / tg), 100 * (1 - om / tm));
+                       100 * (1 - og / tg), 100 * (1 - om / tm), row_algo);
                 fflush(stdout);
             }
-            if (csv) fprintf(csv, "%s,%d,%s,%s,%d,%.2f,%.2f,%.3f,%.2f,%.2f,%.3f,%.3f\n", lib, np, op_name[op], op_algo[op],
+            if (csv) fprintf(csv, "%s,%d,%s,%s,%d,%.2f,%.2f,%.3f,%.2f,%.2f,%.3f,%.3f\n", lib, np, op_name[op], row_algo,
                              op == OP_BARRIER ? 0 : bytes, tg * 1e6, tm * 1e6, tg / tm, og * 1e6, om * 1e6,
                              1 - og / tg, 1 - om / tm);
         }
