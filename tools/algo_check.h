@@ -259,6 +259,7 @@ static void ac_extend(const goal_algo_desc *d, const ac_bufs *b, unsigned char *
 /* The sets of reduce_aspen (NULL list: all ranks / the root) as flags. */
 static void ac_set(int p, const int *list, int n, int dflt, unsigned char *flag) {
     int i;
+    if (p <= 0) return;   /* also tells gcc -O3 the size is not huge */
     memset(flag, 0, (size_t)p);
     if (!list) { for (i = 0; i < p; i++) flag[i] = dflt < 0 || i == dflt; return; }
     for (i = 0; i < n; i++) flag[list[i]] = 1;

@@ -275,7 +275,7 @@ static void tune_run_job(const tune *t, tune_job *j) {
         goal_world_destroy(w);
     }
     j->state = st == GOAL_OK ? TUNE_DONE : TUNE_FAIL;
-    if (st != GOAL_OK) snprintf(j->msg, sizeof j->msg, "%s", err.msg[0] ? err.msg : goal_strerror(st));
+    if (st != GOAL_OK) snprintf(j->msg, sizeof j->msg, "%.159s", err.msg[0] ? err.msg : goal_strerror(st));
 }
 static void *tune_worker(void *arg) {
     tune *t = (tune *)arg;

@@ -294,7 +294,7 @@ int cli_finish_out(void *f, int keep) {
     int bad = ferror((FILE *)f), k;
     if (f == stdout) {
         cli_progress_end();   /* the progress line goes before the output reaches the terminal */
-        return bad | (fflush(stdout) != 0) ? cli_fail("write error") : CLI_OK;
+        return (bad | (fflush(stdout) != 0)) ? cli_fail("write error") : CLI_OK;
     }
     for (k = 0; k < CLI_MAX_OUT && cli_outs[k].f != f; k++) {}
     if (k == CLI_MAX_OUT) return cli_fail("write error");
