@@ -789,10 +789,8 @@ typedef struct goal_sched__ipreq {   /* a posted message waiting for its match *
     int status;
 } goal_sched__ipreq;
 typedef struct goal_sched__ipq { goal_sched__ipreq *head, *tail; } goal_sched__ipq;
-/* A queue's entries of one peer, found by hash: a message from a known peer looks only at
-   those and at the recvs from any source, not at the whole queue (alltoall posts p-1
-   receives per rank up front, and walking them made goal_world_run O(p^3)). */
-typedef struct goal_sched__ipk { const goal_sched__ipq *q; int32_t key; goal_sched__ipq list; } goal_sched__ipk;
+/* A queue's entries of one peer, found in goal_inproc's goal__peers index. */
+typedef struct goal_sched__ipk { goal__peer_key k; goal_sched__ipq list; } goal_sched__ipk;
 typedef struct goal_sched__iprank {
     struct goal_inproc *ip;
     int rank, blocked;
@@ -807,8 +805,7 @@ struct goal_inproc {
     goal_allocator a;
     goal_sched__iprank *r;
     goal_sched__ipreq *spare;        /* finished requests, for reuse */
-    goal_sched__ipk *tab;            /* (queue, peer) lists, open addressing, at most half full */
-    size_t captab, ntab;
+    goal__peers peers;               /* (queue, peer) -> goal_sched__ipk */
     uint64_t seq;
     int managed, nlive, nblocked, deadlock;   /* deadlock detection of threaded world runs */
     uint64_t unreported;             /* matched, not yet reported by a test: progress to come */
@@ -834,38 +831,9 @@ static void goal_sched__ipk_unlink(goal_sched__ipq *q, goal_sched__ipreq *x) {
     if (x->kprev) x->kprev->knext = x->knext; else q->head = x->knext;
     if (x->knext) x->knext->kprev = x->kprev; else q->tail = x->kprev;
 }
-static size_t goal_sched__ipk_slot(const goal_inproc *ip, const goal_sched__ipq *q, int32_t key) {
-    uint64_t h = ((uint64_t)(size_t)q * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)(uint32_t)key * 0xC2B2AE3D27D4EB4Full);
-    return (size_t)(h >> 29) & (ip->captab - 1u);
-}
-/* The entry of (q, key), an empty one when absent; NULL when there is no table yet. */
+/* The list of (q, key): a free entry when absent, NULL when the index is empty. */
 static goal_sched__ipk *goal_sched__ipk_find(const goal_inproc *ip, const goal_sched__ipq *q, int32_t key) {
-    size_t k;
-    if (!ip->captab) return NULL;
-    for (k = goal_sched__ipk_slot(ip, q, key); ip->tab[k].q; k = (k + 1u) & (ip->captab - 1u))
-        if (ip->tab[k].q == q && ip->tab[k].key == key) break;
-    return &ip->tab[k];
-}
-static int goal_sched__ipk_room(goal_inproc *ip) {
-    goal_sched__ipk *old = ip->tab;
-    size_t k, n = ip->captab;
-    if (2u * (ip->ntab + 1u) <= ip->captab) return GOAL_OK;
-    if (!(ip->tab = (goal_sched__ipk *)goal__calloc(&ip->a, n ? 2u * n : 64u, sizeof *ip->tab))) { ip->tab = old; return GOAL_ERR_NOMEM; }
-    ip->captab = n ? 2u * n : 64u;
-    for (k = 0; k < n; k++)
-        if (old[k].q) *goal_sched__ipk_find(ip, old[k].q, old[k].key) = old[k];
-    goal__free(&ip->a, old);
-    return GOAL_OK;
-}
-/* Removes entry t, moving later entries of its probe chain back into the hole. */
-static void goal_sched__ipk_del(goal_inproc *ip, goal_sched__ipk *t) {
-    size_t mask = ip->captab - 1u, k = (size_t)(t - ip->tab), j;
-    for (j = (k + 1u) & mask; ip->tab[j].q; j = (j + 1u) & mask) {
-        size_t home = goal_sched__ipk_slot(ip, ip->tab[j].q, ip->tab[j].key);
-        if (((j - home) & mask) >= ((j - k) & mask)) { ip->tab[k] = ip->tab[j]; k = j; }
-    }
-    ip->tab[k].q = NULL;
-    ip->ntab--;
+    return (goal_sched__ipk *)goal__peers_find(&ip->peers, sizeof(goal_sched__ipk), q, key);
 }
 /* Queues x on q and on its peer's list (the caller made room in the table). */
 static void goal_sched__ip_enqueue(goal_inproc *ip, goal_sched__ipq *q, goal_sched__ipreq *x, int32_t key) {
@@ -873,21 +841,21 @@ static void goal_sched__ip_enqueue(goal_inproc *ip, goal_sched__ipq *q, goal_sch
     goal_sched__ipq_add(q, x);
     x->seq = ip->seq++;
     x->key = key;
-    if (!t->q) { t->q = q; t->key = key; t->list.head = t->list.tail = NULL; ip->ntab++; }
+    if (!t->k.q) { goal__peers_add(&ip->peers, &t->k, q, key); t->list.head = t->list.tail = NULL; }
     goal_sched__ipk_add(&t->list, x);
 }
 static void goal_sched__ip_dequeue(goal_inproc *ip, goal_sched__ipq *q, goal_sched__ipreq *x) {
     goal_sched__ipk *t = goal_sched__ipk_find(ip, q, x->key);
     goal_sched__ipq_del(q, x);
     goal_sched__ipk_unlink(&t->list, x);
-    if (!t->list.head) goal_sched__ipk_del(ip, t);
+    if (!t->list.head) goal__peers_del(&ip->peers, sizeof *t, &t->k);
 }
 static int goal_sched__matches(const goal_msg *recv, const goal_msg *send);
 /* The first entry of q's list of key that matches m, or NULL. */
 static goal_sched__ipreq *goal_sched__ipk_first(const goal_inproc *ip, const goal_sched__ipq *q, int32_t key, const goal_msg *m) {
     goal_sched__ipk *t = goal_sched__ipk_find(ip, q, key);
     goal_sched__ipreq *x;
-    for (x = t && t->q ? t->list.head : NULL; x; x = x->knext)
+    for (x = t && t->k.q ? t->list.head : NULL; x; x = x->knext)
         if (m->kind == GOAL_SEND ? goal_sched__matches(&x->m, m) : goal_sched__matches(m, &x->m)) return x;
     return NULL;
 }
@@ -946,7 +914,7 @@ static int goal_sched__ip_post(void *user, const goal_msg *m, goal_req *req) {
         x = ip->spare;
         if (x) ip->spare = x->next;
         else x = (goal_sched__ipreq *)goal__calloc(&ip->a, 1, sizeof *x);
-        if (!x || goal_sched__ipk_room(ip) != GOAL_OK) {
+        if (!x || goal__peers_room(&ip->peers, sizeof(goal_sched__ipk), &ip->a) != GOAL_OK) {
             if (x) goal_sched__ip_spare(ip, x);
             st = GOAL_ERR_NOMEM;
         } else {
@@ -1050,7 +1018,7 @@ void goal_inproc_destroy(goal_inproc *ip) {
 #endif
     }
     goal_sched__ip_drop(ip, ip->spare);
-    goal__free(&ip->a, ip->tab);
+    goal__peers_free(&ip->peers, &ip->a);
 #ifndef GOAL_SCHED_NO_THREADS
     pthread_mutex_destroy(&ip->mu);
 #endif
