@@ -781,8 +781,9 @@ goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, goal_graph
 #define GOAL_SCHED__UNLOCK(ip) ((void)0)
 #endif
 typedef struct goal_sched__ipreq {   /* a posted message waiting for its match */
-    struct goal_sched__ipreq *prev, *next;    /* its queue, in posting order */
-    struct goal_sched__ipreq *kprev, *knext;  /* the same queue's entries of its peer (goal_sched__ipk) */
+    /* [GOAL_SCHED__Q]: its queue, in posting order (also the spare list);
+       [GOAL_SCHED__K]: the same queue's entries of its peer (goal_sched__ipk) */
+    struct { struct goal_sched__ipreq *prev, *next; } link[2];
     uint64_t seq;                    /* posting order across those lists */
     int32_t key;                     /* that peer: the source of a recv (or GOAL_ANY), the sender of a send */
     goal_msg m;
@@ -813,23 +814,16 @@ struct goal_inproc {
     pthread_mutex_t mu;
 #endif
 };
-static void goal_sched__ipq_add(goal_sched__ipq *q, goal_sched__ipreq *x) {
-    x->next = NULL; x->prev = q->tail;
-    if (q->tail) q->tail->next = x; else q->head = x;
+enum { GOAL_SCHED__Q, GOAL_SCHED__K };   /* which links of a goal_sched__ipreq a list uses */
+static void goal_sched__ipq_add(goal_sched__ipq *q, goal_sched__ipreq *x, int l) {
+    x->link[l].next = NULL; x->link[l].prev = q->tail;
+    if (q->tail) q->tail->link[l].next = x; else q->head = x;
     q->tail = x;
 }
-static void goal_sched__ipq_del(goal_sched__ipq *q, goal_sched__ipreq *x) {
-    if (x->prev) x->prev->next = x->next; else q->head = x->next;
-    if (x->next) x->next->prev = x->prev; else q->tail = x->prev;
-}
-static void goal_sched__ipk_add(goal_sched__ipq *q, goal_sched__ipreq *x) {
-    x->knext = NULL; x->kprev = q->tail;
-    if (q->tail) q->tail->knext = x; else q->head = x;
-    q->tail = x;
-}
-static void goal_sched__ipk_unlink(goal_sched__ipq *q, goal_sched__ipreq *x) {
-    if (x->kprev) x->kprev->knext = x->knext; else q->head = x->knext;
-    if (x->knext) x->knext->kprev = x->kprev; else q->tail = x->kprev;
+static void goal_sched__ipq_del(goal_sched__ipq *q, goal_sched__ipreq *x, int l) {
+    goal_sched__ipreq *pv = x->link[l].prev, *nx = x->link[l].next;
+    if (pv) pv->link[l].next = nx; else q->head = nx;
+    if (nx) nx->link[l].prev = pv; else q->tail = pv;
 }
 /* The list of (q, key): a free entry when absent, NULL when the index is empty. */
 static goal_sched__ipk *goal_sched__ipk_find(const goal_inproc *ip, const goal_sched__ipq *q, int32_t key) {
@@ -838,16 +832,16 @@ static goal_sched__ipk *goal_sched__ipk_find(const goal_inproc *ip, const goal_s
 /* Queues x on q and on its peer's list (the caller made room in the table). */
 static void goal_sched__ip_enqueue(goal_inproc *ip, goal_sched__ipq *q, goal_sched__ipreq *x, int32_t key) {
     goal_sched__ipk *t = goal_sched__ipk_find(ip, q, key);
-    goal_sched__ipq_add(q, x);
+    goal_sched__ipq_add(q, x, GOAL_SCHED__Q);
     x->seq = ip->seq++;
     x->key = key;
     if (!t->k.q) { goal__peers_add(&ip->peers, &t->k, q, key); t->list.head = t->list.tail = NULL; }
-    goal_sched__ipk_add(&t->list, x);
+    goal_sched__ipq_add(&t->list, x, GOAL_SCHED__K);
 }
 static void goal_sched__ip_dequeue(goal_inproc *ip, goal_sched__ipq *q, goal_sched__ipreq *x) {
     goal_sched__ipk *t = goal_sched__ipk_find(ip, q, x->key);
-    goal_sched__ipq_del(q, x);
-    goal_sched__ipk_unlink(&t->list, x);
+    goal_sched__ipq_del(q, x, GOAL_SCHED__Q);
+    goal_sched__ipq_del(&t->list, x, GOAL_SCHED__K);
     if (!t->list.head) goal__peers_del(&ip->peers, sizeof *t, &t->k);
 }
 static int goal_sched__matches(const goal_msg *recv, const goal_msg *send);
@@ -855,7 +849,7 @@ static int goal_sched__matches(const goal_msg *recv, const goal_msg *send);
 static goal_sched__ipreq *goal_sched__ipk_first(const goal_inproc *ip, const goal_sched__ipq *q, int32_t key, const goal_msg *m) {
     goal_sched__ipk *t = goal_sched__ipk_find(ip, q, key);
     goal_sched__ipreq *x;
-    for (x = t && t->k.q ? t->list.head : NULL; x; x = x->knext)
+    for (x = t && t->k.q ? t->list.head : NULL; x; x = x->link[GOAL_SCHED__K].next)
         if (m->kind == GOAL_SEND ? goal_sched__matches(&x->m, m) : goal_sched__matches(m, &x->m)) return x;
     return NULL;
 }
@@ -868,7 +862,7 @@ static goal_sched__ipreq *goal_sched__ip_match(const goal_inproc *ip, const goal
         return w && (!x || w->seq < x->seq) ? w : x;
     }
     if (m->peer != GOAL_ANY) return goal_sched__ipk_first(ip, theirs, m->peer, m);
-    for (x = theirs->head; x; x = x->next)
+    for (x = theirs->head; x; x = x->link[GOAL_SCHED__Q].next)
         if (goal_sched__matches(m, &x->m)) break;
     return x;
 }
@@ -912,7 +906,7 @@ static int goal_sched__ip_post(void *user, const goal_msg *m, goal_req *req) {
         st = m->kind == GOAL_SEND ? GOAL_OK : rs;
     } else {
         x = ip->spare;
-        if (x) ip->spare = x->next;
+        if (x) ip->spare = x->link[GOAL_SCHED__Q].next;
         else x = (goal_sched__ipreq *)goal__calloc(&ip->a, 1, sizeof *x);
         if (!x || goal__peers_room(&ip->peers, sizeof(goal_sched__ipk), &ip->a) != GOAL_OK) {
             if (x) goal_sched__ip_spare(ip, x);
@@ -926,7 +920,7 @@ static int goal_sched__ip_post(void *user, const goal_msg *m, goal_req *req) {
     GOAL_SCHED__UNLOCK(ip);
     return st;
 }
-static void goal_sched__ip_spare(goal_inproc *ip, goal_sched__ipreq *x) { x->next = ip->spare; ip->spare = x; }
+static void goal_sched__ip_spare(goal_inproc *ip, goal_sched__ipreq *x) { x->link[GOAL_SCHED__Q].next = ip->spare; ip->spare = x; }
 /* Threaded world runs: block until something for this rank finished, or every live rank
    is blocked (a deadlock). Caller holds the lock. */
 static int goal_sched__ip_block(goal_sched__iprank *me) {
@@ -1005,7 +999,7 @@ goal_status goal_inproc_create(goal_inproc **out, int nranks, const goal_allocat
     return GOAL_OK;
 }
 static void goal_sched__ip_drop(goal_inproc *ip, goal_sched__ipreq *x) {
-    while (x) { goal_sched__ipreq *nx = x->next; goal__free(&ip->a, x); x = nx; }
+    while (x) { goal_sched__ipreq *nx = x->link[GOAL_SCHED__Q].next; goal__free(&ip->a, x); x = nx; }
 }
 void goal_inproc_destroy(goal_inproc *ip) {
     int k;
