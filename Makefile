@@ -39,7 +39,7 @@ $(B)/tests/%: tests/%.c tests/harness.h tools/algo_check.h $(HEADERS) | $(B)/tes
 	$(CC) $(CFLAGS_ALL) $< -o $@ $(LDLIBS)
 $(B)/examples/%: examples/%.c $(HEADERS) | $(B)/examples
 	$(CC) $(CFLAGS_ALL) $< -o $@ $(LDLIBS)
-$(B)/bench/%: bench/%.c $(HEADERS) | $(B)/bench
+$(B)/bench/%: bench/%.c bench/bench.h $(HEADERS) | $(B)/bench
 	$(CC) $(WARN) -O3 -g -DNDEBUG -I. $< -o $@ $(LDLIBS)
 $(B)/tools $(B)/tests $(B)/examples $(B)/bench $(B)/fuzz:
 	mkdir -p $@
