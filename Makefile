@@ -41,6 +41,7 @@ $(B)/examples/%: examples/%.c $(HEADERS) | $(B)/examples
 	$(CC) $(CFLAGS_ALL) $< -o $@ $(LDLIBS)
 $(B)/bench/%: bench/%.c bench/bench.h $(HEADERS) | $(B)/bench
 	$(CC) $(WARN) -O3 -g -DNDEBUG -I. $< -o $@ $(LDLIBS)
+$(B)/bench/bench_bw: tests/harness.h
 $(B)/tools $(B)/tests $(B)/examples $(B)/bench $(B)/fuzz:
 	mkdir -p $@
 
