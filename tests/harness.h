@@ -53,6 +53,19 @@ TH_MAYBE_UNUSED static void *th_alloc(size_t size, void *user) {
 }
 TH_MAYBE_UNUSED static void th_free(void *p, void *user) { ((th_counter *)user)->frees++; free(p); }
 
+/* The whole file, NUL-terminated, in memory to free(); its length in *len. NULL when unreadable. */
+TH_MAYBE_UNUSED static char *th_read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    long n;
+    if (!f) return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = (char *)malloc((size_t)n + 1))) {
+        *len = fread(buf, 1, (size_t)n, f);
+        buf[*len] = 0;
+    }
+    fclose(f);
+    return buf;
+}
 /* A world from text in any dialect; NULL (and the message printed) when it does not parse. */
 TH_MAYBE_UNUSED static goal_world *th_parse(const char *text) {
     goal_world *w = NULL;

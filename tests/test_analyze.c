@@ -12,14 +12,13 @@
 #include "harness.h"
 
 static goal_world *load(const char *path) {
-    FILE *f = fopen(path, "rb");
-    static char buf[1 << 16];
     size_t n;
-    if (!f) { printf("  cannot open %s\n", path); return NULL; }
-    n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = 0;
-    fclose(f);
-    return th_parse(buf);
+    char *text = th_read_file(path, &n);
+    goal_world *w;
+    if (!text) { printf("  cannot open %s\n", path); return NULL; }
+    w = th_parse(text);
+    free(text);
+    return w;
 }
 /* How many findings of kind k. */
 static size_t count_kind(const goal_analyze_result *r, goal_analyze_kind k) {
