@@ -39,8 +39,9 @@ $(B)/tests/%: tests/%.c tests/harness.h tools/algo_check.h $(HEADERS) | $(B)/tes
 	$(CC) $(CFLAGS_ALL) $< -o $@ $(LDLIBS)
 $(B)/examples/%: examples/%.c $(HEADERS) | $(B)/examples
 	$(CC) $(CFLAGS_ALL) $< -o $@ $(LDLIBS)
-$(B)/bench/%: bench/%.c $(HEADERS) | $(B)/bench
+$(B)/bench/%: bench/%.c bench/bench.h $(HEADERS) | $(B)/bench
 	$(CC) $(WARN) -O3 -g -DNDEBUG -I. $< -o $@ $(LDLIBS)
+$(B)/bench/bench_bw: tests/harness.h
 $(B)/tools $(B)/tests $(B)/examples $(B)/bench $(B)/fuzz:
 	mkdir -p $@
 

@@ -431,6 +431,72 @@ static inline goal_status goal__reserve(const goal_allocator *a, void **ptr, siz
 #define GOAL__RESERVE(a, arr, cap, need) \
     ((need) <= (cap) ? GOAL_OK : goal__reserve((a), (void **)&(arr), &(cap), (need), sizeof(*(arr))))
 
+/* ---- per-peer index of matching queues (goal_sched.h's in-process transport, goal_sim.h) -- */
+/* (queue, peer) -> the caller's list of that queue's entries from that peer, so a message from
+   a known peer looks only at those and at the wildcard ones, not at the whole queue (alltoall
+   posts p-1 receives per rank up front, and walking them made matching O(p^3)). Open
+   addressing, at most half full. An entry is `size` bytes, a goal__peer_key then the
+   caller's list; every call gets the same size (a constant, so the inlined code strides by
+   it). A zeroed goal__peers is empty. */
+typedef struct goal__peer_key {
+    const void *q;                  /* the queue; NULL marks a free entry */
+    int32_t peer;
+    uint32_t word;                  /* the caller's (it fills the padding): goal_sim.h's list head */
+} goal__peer_key;
+typedef struct goal__peers { char *tab; size_t cap, n; } goal__peers;
+
+static inline goal__peer_key *goal__peers_at(const goal__peers *t, size_t size, size_t k) {
+    return (goal__peer_key *)(void *)(t->tab + k * size);
+}
+static inline size_t goal__peers_slot(const goal__peers *t, const void *q, int32_t peer) {
+    uint64_t h = ((uint64_t)(size_t)q * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)(uint32_t)peer * 0xC2B2AE3D27D4EB4Full);
+    return (size_t)(h >> 29) & (t->cap - 1u);
+}
+/* The entry of (q, peer): a free one when absent (claim it with goal__peers_add), NULL when
+   the index is still empty. */
+static inline goal__peer_key *goal__peers_find(const goal__peers *t, size_t size, const void *q, int32_t peer) {
+    goal__peer_key *e;
+    size_t k;
+    if (!t->cap) return NULL;
+    for (k = goal__peers_slot(t, q, peer); (e = goal__peers_at(t, size, k))->q; k = (k + 1u) & (t->cap - 1u))
+        if (e->q == q && e->peer == peer) break;
+    return e;
+}
+/* Room for one more entry. */
+static inline goal_status goal__peers_room(goal__peers *t, size_t size, const goal_allocator *a) {
+    char *old = t->tab;
+    size_t k, n = t->cap;
+    if (2u * (t->n + 1u) <= t->cap) return GOAL_OK;
+    if (!(t->tab = (char *)goal__calloc(a, n ? 2u * n : 64u, size))) { t->tab = old; return GOAL_ERR_NOMEM; }
+    t->cap = n ? 2u * n : 64u;
+    for (k = 0; k < n; k++) {
+        const goal__peer_key *o = (const goal__peer_key *)(const void *)(old + k * size);
+        if (o->q) memcpy(goal__peers_find(t, size, o->q, o->peer), o, size);
+    }
+    goal__free(a, old);
+    return GOAL_OK;
+}
+/* Claims the free entry e that goal__peers_find gave for (q, peer); the caller sets its list. */
+static inline void goal__peers_add(goal__peers *t, goal__peer_key *e, const void *q, int32_t peer) {
+    e->q = q; e->peer = peer;
+    t->n++;
+}
+/* Removes entry e, moving later entries of its probe chain back into the hole. */
+static inline void goal__peers_del(goal__peers *t, size_t size, goal__peer_key *e) {
+    size_t mask = t->cap - 1u, k = (size_t)((char *)e - t->tab) / size, j;
+    const goal__peer_key *x;
+    for (j = (k + 1u) & mask; (x = goal__peers_at(t, size, j))->q; j = (j + 1u) & mask) {
+        size_t home = goal__peers_slot(t, x->q, x->peer);
+        if (((j - home) & mask) >= ((j - k) & mask)) { memcpy(goal__peers_at(t, size, k), x, size); k = j; }
+    }
+    goal__peers_at(t, size, k)->q = NULL;
+    t->n--;
+}
+static inline void goal__peers_free(goal__peers *t, const goal_allocator *a) {
+    goal__free(a, t->tab);
+    t->tab = NULL; t->cap = t->n = 0;
+}
+
 #endif /* GOAL__MEM_DONE */
 
 /* ======================================================================================= */

@@ -781,18 +781,17 @@ goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, goal_graph
 #define GOAL_SCHED__UNLOCK(ip) ((void)0)
 #endif
 typedef struct goal_sched__ipreq {   /* a posted message waiting for its match */
-    struct goal_sched__ipreq *prev, *next;    /* its queue, in posting order */
-    struct goal_sched__ipreq *kprev, *knext;  /* the same queue's entries of its peer (goal_sched__ipk) */
+    /* [GOAL_SCHED__Q]: its queue, in posting order (also the spare list);
+       [GOAL_SCHED__K]: the same queue's entries of its peer (goal_sched__ipk) */
+    struct { struct goal_sched__ipreq *prev, *next; } link[2];
     uint64_t seq;                    /* posting order across those lists */
     int32_t key;                     /* that peer: the source of a recv (or GOAL_ANY), the sender of a send */
     goal_msg m;
     int status;
 } goal_sched__ipreq;
 typedef struct goal_sched__ipq { goal_sched__ipreq *head, *tail; } goal_sched__ipq;
-/* A queue's entries of one peer, found by hash: a message from a known peer looks only at
-   those and at the recvs from any source, not at the whole queue (alltoall posts p-1
-   receives per rank up front, and walking them made goal_world_run O(p^3)). */
-typedef struct goal_sched__ipk { const goal_sched__ipq *q; int32_t key; goal_sched__ipq list; } goal_sched__ipk;
+/* A queue's entries of one peer, found in goal_inproc's goal__peers index. */
+typedef struct goal_sched__ipk { goal__peer_key k; goal_sched__ipq list; } goal_sched__ipk;
 typedef struct goal_sched__iprank {
     struct goal_inproc *ip;
     int rank, blocked;
@@ -807,8 +806,7 @@ struct goal_inproc {
     goal_allocator a;
     goal_sched__iprank *r;
     goal_sched__ipreq *spare;        /* finished requests, for reuse */
-    goal_sched__ipk *tab;            /* (queue, peer) lists, open addressing, at most half full */
-    size_t captab, ntab;
+    goal__peers peers;               /* (queue, peer) -> goal_sched__ipk */
     uint64_t seq;
     int managed, nlive, nblocked, deadlock;   /* deadlock detection of threaded world runs */
     uint64_t unreported;             /* matched, not yet reported by a test: progress to come */
@@ -816,78 +814,42 @@ struct goal_inproc {
     pthread_mutex_t mu;
 #endif
 };
-static void goal_sched__ipq_add(goal_sched__ipq *q, goal_sched__ipreq *x) {
-    x->next = NULL; x->prev = q->tail;
-    if (q->tail) q->tail->next = x; else q->head = x;
+enum { GOAL_SCHED__Q, GOAL_SCHED__K };   /* which links of a goal_sched__ipreq a list uses */
+static void goal_sched__ipq_add(goal_sched__ipq *q, goal_sched__ipreq *x, int l) {
+    x->link[l].next = NULL; x->link[l].prev = q->tail;
+    if (q->tail) q->tail->link[l].next = x; else q->head = x;
     q->tail = x;
 }
-static void goal_sched__ipq_del(goal_sched__ipq *q, goal_sched__ipreq *x) {
-    if (x->prev) x->prev->next = x->next; else q->head = x->next;
-    if (x->next) x->next->prev = x->prev; else q->tail = x->prev;
+static void goal_sched__ipq_del(goal_sched__ipq *q, goal_sched__ipreq *x, int l) {
+    goal_sched__ipreq *pv = x->link[l].prev, *nx = x->link[l].next;
+    if (pv) pv->link[l].next = nx; else q->head = nx;
+    if (nx) nx->link[l].prev = pv; else q->tail = pv;
 }
-static void goal_sched__ipk_add(goal_sched__ipq *q, goal_sched__ipreq *x) {
-    x->knext = NULL; x->kprev = q->tail;
-    if (q->tail) q->tail->knext = x; else q->head = x;
-    q->tail = x;
-}
-static void goal_sched__ipk_unlink(goal_sched__ipq *q, goal_sched__ipreq *x) {
-    if (x->kprev) x->kprev->knext = x->knext; else q->head = x->knext;
-    if (x->knext) x->knext->kprev = x->kprev; else q->tail = x->kprev;
-}
-static size_t goal_sched__ipk_slot(const goal_inproc *ip, const goal_sched__ipq *q, int32_t key) {
-    uint64_t h = ((uint64_t)(size_t)q * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)(uint32_t)key * 0xC2B2AE3D27D4EB4Full);
-    return (size_t)(h >> 29) & (ip->captab - 1u);
-}
-/* The entry of (q, key), an empty one when absent; NULL when there is no table yet. */
+/* The list of (q, key): a free entry when absent, NULL when the index is empty. */
 static goal_sched__ipk *goal_sched__ipk_find(const goal_inproc *ip, const goal_sched__ipq *q, int32_t key) {
-    size_t k;
-    if (!ip->captab) return NULL;
-    for (k = goal_sched__ipk_slot(ip, q, key); ip->tab[k].q; k = (k + 1u) & (ip->captab - 1u))
-        if (ip->tab[k].q == q && ip->tab[k].key == key) break;
-    return &ip->tab[k];
-}
-static int goal_sched__ipk_room(goal_inproc *ip) {
-    goal_sched__ipk *old = ip->tab;
-    size_t k, n = ip->captab;
-    if (2u * (ip->ntab + 1u) <= ip->captab) return GOAL_OK;
-    if (!(ip->tab = (goal_sched__ipk *)goal__calloc(&ip->a, n ? 2u * n : 64u, sizeof *ip->tab))) { ip->tab = old; return GOAL_ERR_NOMEM; }
-    ip->captab = n ? 2u * n : 64u;
-    for (k = 0; k < n; k++)
-        if (old[k].q) *goal_sched__ipk_find(ip, old[k].q, old[k].key) = old[k];
-    goal__free(&ip->a, old);
-    return GOAL_OK;
-}
-/* Removes entry t, moving later entries of its probe chain back into the hole. */
-static void goal_sched__ipk_del(goal_inproc *ip, goal_sched__ipk *t) {
-    size_t mask = ip->captab - 1u, k = (size_t)(t - ip->tab), j;
-    for (j = (k + 1u) & mask; ip->tab[j].q; j = (j + 1u) & mask) {
-        size_t home = goal_sched__ipk_slot(ip, ip->tab[j].q, ip->tab[j].key);
-        if (((j - home) & mask) >= ((j - k) & mask)) { ip->tab[k] = ip->tab[j]; k = j; }
-    }
-    ip->tab[k].q = NULL;
-    ip->ntab--;
+    return (goal_sched__ipk *)goal__peers_find(&ip->peers, sizeof(goal_sched__ipk), q, key);
 }
 /* Queues x on q and on its peer's list (the caller made room in the table). */
 static void goal_sched__ip_enqueue(goal_inproc *ip, goal_sched__ipq *q, goal_sched__ipreq *x, int32_t key) {
     goal_sched__ipk *t = goal_sched__ipk_find(ip, q, key);
-    goal_sched__ipq_add(q, x);
+    goal_sched__ipq_add(q, x, GOAL_SCHED__Q);
     x->seq = ip->seq++;
     x->key = key;
-    if (!t->q) { t->q = q; t->key = key; t->list.head = t->list.tail = NULL; ip->ntab++; }
-    goal_sched__ipk_add(&t->list, x);
+    if (!t->k.q) { goal__peers_add(&ip->peers, &t->k, q, key); t->list.head = t->list.tail = NULL; }
+    goal_sched__ipq_add(&t->list, x, GOAL_SCHED__K);
 }
 static void goal_sched__ip_dequeue(goal_inproc *ip, goal_sched__ipq *q, goal_sched__ipreq *x) {
     goal_sched__ipk *t = goal_sched__ipk_find(ip, q, x->key);
-    goal_sched__ipq_del(q, x);
-    goal_sched__ipk_unlink(&t->list, x);
-    if (!t->list.head) goal_sched__ipk_del(ip, t);
+    goal_sched__ipq_del(q, x, GOAL_SCHED__Q);
+    goal_sched__ipq_del(&t->list, x, GOAL_SCHED__K);
+    if (!t->list.head) goal__peers_del(&ip->peers, sizeof *t, &t->k);
 }
 static int goal_sched__matches(const goal_msg *recv, const goal_msg *send);
 /* The first entry of q's list of key that matches m, or NULL. */
 static goal_sched__ipreq *goal_sched__ipk_first(const goal_inproc *ip, const goal_sched__ipq *q, int32_t key, const goal_msg *m) {
     goal_sched__ipk *t = goal_sched__ipk_find(ip, q, key);
     goal_sched__ipreq *x;
-    for (x = t && t->q ? t->list.head : NULL; x; x = x->knext)
+    for (x = t && t->k.q ? t->list.head : NULL; x; x = x->link[GOAL_SCHED__K].next)
         if (m->kind == GOAL_SEND ? goal_sched__matches(&x->m, m) : goal_sched__matches(m, &x->m)) return x;
     return NULL;
 }
@@ -900,7 +862,7 @@ static goal_sched__ipreq *goal_sched__ip_match(const goal_inproc *ip, const goal
         return w && (!x || w->seq < x->seq) ? w : x;
     }
     if (m->peer != GOAL_ANY) return goal_sched__ipk_first(ip, theirs, m->peer, m);
-    for (x = theirs->head; x; x = x->next)
+    for (x = theirs->head; x; x = x->link[GOAL_SCHED__Q].next)
         if (goal_sched__matches(m, &x->m)) break;
     return x;
 }
@@ -944,9 +906,9 @@ static int goal_sched__ip_post(void *user, const goal_msg *m, goal_req *req) {
         st = m->kind == GOAL_SEND ? GOAL_OK : rs;
     } else {
         x = ip->spare;
-        if (x) ip->spare = x->next;
+        if (x) ip->spare = x->link[GOAL_SCHED__Q].next;
         else x = (goal_sched__ipreq *)goal__calloc(&ip->a, 1, sizeof *x);
-        if (!x || goal_sched__ipk_room(ip) != GOAL_OK) {
+        if (!x || goal__peers_room(&ip->peers, sizeof(goal_sched__ipk), &ip->a) != GOAL_OK) {
             if (x) goal_sched__ip_spare(ip, x);
             st = GOAL_ERR_NOMEM;
         } else {
@@ -958,7 +920,7 @@ static int goal_sched__ip_post(void *user, const goal_msg *m, goal_req *req) {
     GOAL_SCHED__UNLOCK(ip);
     return st;
 }
-static void goal_sched__ip_spare(goal_inproc *ip, goal_sched__ipreq *x) { x->next = ip->spare; ip->spare = x; }
+static void goal_sched__ip_spare(goal_inproc *ip, goal_sched__ipreq *x) { x->link[GOAL_SCHED__Q].next = ip->spare; ip->spare = x; }
 /* Threaded world runs: block until something for this rank finished, or every live rank
    is blocked (a deadlock). Caller holds the lock. */
 static int goal_sched__ip_block(goal_sched__iprank *me) {
@@ -1037,7 +999,7 @@ goal_status goal_inproc_create(goal_inproc **out, int nranks, const goal_allocat
     return GOAL_OK;
 }
 static void goal_sched__ip_drop(goal_inproc *ip, goal_sched__ipreq *x) {
-    while (x) { goal_sched__ipreq *nx = x->next; goal__free(&ip->a, x); x = nx; }
+    while (x) { goal_sched__ipreq *nx = x->link[GOAL_SCHED__Q].next; goal__free(&ip->a, x); x = nx; }
 }
 void goal_inproc_destroy(goal_inproc *ip) {
     int k;
@@ -1050,7 +1012,7 @@ void goal_inproc_destroy(goal_inproc *ip) {
 #endif
     }
     goal_sched__ip_drop(ip, ip->spare);
-    goal__free(&ip->a, ip->tab);
+    goal__peers_free(&ip->peers, &ip->a);
 #ifndef GOAL_SCHED_NO_THREADS
     pthread_mutex_destroy(&ip->mu);
 #endif

@@ -520,17 +520,16 @@ static goal_sim_ref goal__sim_ref(int32_t rank, int32_t action) {
 /* ---- >>> matching queues ----------------------------------------------------------------- */
 /* A rank's queue (posted receives, or messages waiting for one) is a circular doubly linked
    list in one pool, known by one word (its head). Every entry is also on the list of its
-   (queue, peer): a hash table finds that list, so a message from a known peer looks only at
+   (queue, peer): goal.h's per-peer index finds that list, so a message from a known peer looks only at
    entries from that peer and at the wildcard (any source) ones, whichever was queued first
    (seq), instead of walking the whole queue: alltoall's p-1 receives per rank no longer
    make matching O(p^3). A query for any source walks the rank's list (MPI order). An entry
    is only what it refers to (ref) and its links: its tag comes from the caller's key
    function, out of the action record or message that the caller reads anyway. */
 typedef struct goal__simq_ent { uint32_t ref, seq, prev, next, kprev, knext; } goal__simq_ent;
-typedef struct goal__simq_key { const uint32_t *list; int32_t peer; uint32_t head; } goal__simq_key;
 typedef struct goal__simq {
     goal__simq_ent *e; size_t cap; uint32_t n, freel, seq;
-    goal__simq_key *tab; size_t captab, ntab;   /* (queue, peer) -> its list, open addressing */
+    goal__peers peers;   /* (queue head, peer) -> the head of its list, in goal__peer_key.word */
 } goal__simq;
 /* The peer and tag of entry ref of a queue of rank owner. */
 typedef void (*goal__simq_key_fn)(void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag);
@@ -555,47 +554,16 @@ static void goal__simq_unlink(goal__simq *q, uint32_t *head, uint32_t k, int by_
     if (by_key) { q->e[pv].knext = nx; q->e[nx].kprev = pv; } else { q->e[pv].next = nx; q->e[nx].prev = pv; }
     if (*head == k) *head = nx;
 }
-static size_t goal__simq_slot(const goal__simq *q, const uint32_t *list, int32_t peer) {
-    uint64_t h = ((uint64_t)(size_t)list * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)(uint32_t)peer * 0xC2B2AE3D27D4EB4Full);
-    return (size_t)(h >> 29) & (q->captab - 1u);
-}
-/* The table entry of (list, peer): an empty one when absent (NULL when the table is empty). */
-static goal__simq_key *goal__simq_find(const goal__simq *q, const uint32_t *list, int32_t peer) {
-    size_t k;
-    if (!q->captab) return NULL;
-    for (k = goal__simq_slot(q, list, peer); q->tab[k].list; k = (k + 1u) & (q->captab - 1u))
-        if (q->tab[k].list == list && q->tab[k].peer == peer) break;
-    return &q->tab[k];
-}
-/* Keeps the table at most half full. */
-static goal_status goal__simq_tab_room(goal__simq *q, const goal_allocator *a) {
-    goal__simq_key *old = q->tab;
-    size_t k, n = q->captab;
-    if (2u * (q->ntab + 1u) <= q->captab) return GOAL_OK;
-    if (!(q->tab = (goal__simq_key *)goal__new(a, n ? 2u * n : 64u, sizeof *q->tab))) { q->tab = old; return GOAL_ERR_NOMEM; }
-    q->captab = n ? 2u * n : 64u;
-    memset(q->tab, 0, q->captab * sizeof *q->tab);
-    for (k = 0; k < n; k++)
-        if (old[k].list) *goal__simq_find(q, old[k].list, old[k].peer) = old[k];
-    goal__free(a, old);
-    return GOAL_OK;
-}
-/* Removes table entry t, moving later entries of its probe chain back into the hole. */
-static void goal__simq_tab_del(goal__simq *q, goal__simq_key *t) {
-    size_t mask = q->captab - 1u, k = (size_t)(t - q->tab), j;
-    for (j = (k + 1u) & mask; q->tab[j].list; j = (j + 1u) & mask) {
-        size_t home = goal__simq_slot(q, q->tab[j].list, q->tab[j].peer);
-        if (((j - home) & mask) >= ((j - k) & mask)) { q->tab[k] = q->tab[j]; k = j; }
-    }
-    q->tab[k].list = NULL;
-    q->ntab--;
-}
 
+/* The list of (head, peer): a free entry when absent, NULL when the index is empty. */
+static goal__peer_key *goal__simq_find(const goal__simq *q, const uint32_t *head, int32_t peer) {
+    return goal__peers_find(&q->peers, sizeof(goal__peer_key), head, peer);
+}
 /* Appends ref, whose peer is peer (GOAL_ANY for a receive from any source), to *head. */
 static goal_status goal__simq_push(goal__simq *q, const goal_allocator *a, uint32_t *head, int32_t peer, uint32_t ref) {
     uint32_t k = q->freel;
-    goal__simq_key *t;
-    if (goal__simq_tab_room(q, a) != GOAL_OK) return GOAL_ERR_NOMEM;
+    goal__peer_key *t;
+    if (goal__peers_room(&q->peers, sizeof *t, a) != GOAL_OK) return GOAL_ERR_NOMEM;
     if (k != GOAL__SIM_NONE) q->freel = q->e[k].next;
     else {
         if (GOAL__RESERVE(a, q->e, q->cap, (size_t)q->n + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
@@ -605,30 +573,30 @@ static goal_status goal__simq_push(goal__simq *q, const goal_allocator *a, uint3
     q->e[k].seq = q->seq++;
     goal__simq_link(q, head, k, 0);
     t = goal__simq_find(q, head, peer);
-    if (!t->list) { t->list = head; t->peer = peer; t->head = GOAL__SIM_NONE; q->ntab++; }
-    goal__simq_link(q, &t->head, k, 1);
+    if (!t->q) { goal__peers_add(&q->peers, t, head, peer); t->word = GOAL__SIM_NONE; }
+    goal__simq_link(q, &t->word, k, 1);
     return GOAL_OK;
 }
 /* The first entry of the (head, peer) list that accepts tag, or GOAL__SIM_NONE. */
-static uint32_t goal__simq_first(const goal__simq *q, const goal__simq_key *t, int32_t tag, goal__simq_key_fn key, void *ctx,
+static uint32_t goal__simq_first(const goal__simq *q, const goal__peer_key *t, int32_t tag, goal__simq_key_fn key, void *ctx,
                                  int32_t owner) {
     uint32_t k;
-    if (!t || !t->list) return GOAL__SIM_NONE;
-    k = t->head;
+    if (!t || !t->q) return GOAL__SIM_NONE;
+    k = t->word;
     do {
         int32_t ep, et;
         key(ctx, owner, q->e[k].ref, &ep, &et);
         if (goal__sim_accepts(et, tag)) return k;
         k = q->e[k].knext;
-    } while (k != t->head);
+    } while (k != t->word);
     return GOAL__SIM_NONE;
 }
 /* Removes entry k (on the list of peer) from queue *head and returns its ref. */
 static uint32_t goal__simq_remove(goal__simq *q, uint32_t *head, int32_t peer, uint32_t k) {
-    goal__simq_key *t = goal__simq_find(q, head, peer);
+    goal__peer_key *t = goal__simq_find(q, head, peer);
     goal__simq_unlink(q, head, k, 0);
-    goal__simq_unlink(q, &t->head, k, 1);
-    if (t->head == GOAL__SIM_NONE) goal__simq_tab_del(q, t);
+    goal__simq_unlink(q, &t->word, k, 1);
+    if (t->word == GOAL__SIM_NONE) goal__peers_del(&q->peers, sizeof *t, t);
     q->e[k].next = q->freel; q->freel = k;
     return q->e[k].ref;
 }
@@ -656,8 +624,9 @@ static uint32_t goal__simq_take(goal__simq *q, uint32_t *head, int32_t peer, int
     return GOAL__SIM_NONE;
 }
 static void goal__simq_free(goal__simq *q, const goal_allocator *a) {
-    goal__free(a, q->e); goal__free(a, q->tab);
-    q->e = NULL; q->tab = NULL;
+    goal__free(a, q->e);
+    q->e = NULL;
+    goal__peers_free(&q->peers, a);
 }
 
 /* Dependents of action i of s released on start (start = 1) or on completion (start = 0),

@@ -6,13 +6,8 @@
 #include "goal.h"
 #include "goal_algos.h"
 #include <stdio.h>
-#include <time.h>
+#include "bench.h"
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 /* Builds (and, with compile, compiles) every rank of d over p ranks; prints the figures. */
 static int bench(const char *algo, int p, int nway, uint64_t count) {

@@ -10,6 +10,7 @@
 #include "goal_sim.h"
 #include <stdio.h>
 #include <string.h>
+#include "../tests/harness.h"   /* th_bytes_sent */
 
 static const int ps[] = {8, 64, 1024};
 static const uint64_t sizes[] = {8, 64 << 10, 4 << 20};
@@ -48,15 +49,7 @@ static void sent(const goal_algo_info *info, int p, uint64_t bytes, double *max,
     int r;
     *max = *mean = 0;
     for (r = 0; w && r < p; r++) {
-        goal_schedule s;
-        goal_action a;
-        uint32_t k;
-        double sum = 0;
-        goal_world_schedule(w, r, &s);
-        for (k = 0; k < s.nactions; k++) {
-            goal_schedule_action(&s, k, &a);
-            if (a.kind == GOAL_SEND) sum += (double)a.buf.size;
-        }
+        double sum = (double)th_bytes_sent(w, r);
         if (sum > *max) *max = sum;
         *mean += sum / p;
     }

@@ -10,13 +10,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
+#include "bench.h"
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 typedef struct sink { char *p; size_t n, cap; } sink;
 static int put(void *user, const char *d, size_t n) {
     sink *s = (sink *)user;

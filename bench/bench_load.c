@@ -11,19 +11,8 @@
 #include "goal_sched.h"
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
-#include <sys/resource.h>
+#include "bench.h"
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-static double peak_mb(void) {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)ru.ru_maxrss / 1024.0;
-}
 static int inflight(int n) {
     goal_inproc *ip;
     goal_schedule s[2];
@@ -102,11 +91,11 @@ static int largest(long n) {
         if (i) goal_graph_requires(g, a, a - 1);
     }
     if (goal_graph_status(g) != GOAL_OK) { printf("build: %s\n", goal_graph_message(g)); return 1; }
-    printf("largest: build %ld actions %.2f s, peak %.0f MB\n", n, now() - t, peak_mb());
+    printf("largest: build %ld actions %.2f s, peak %ld MB\n", n, now() - t, peak_mb());
     t = now();
     if (goal_compile(g, &s, &err) != GOAL_OK) { printf("compile: %s\n", err.msg); return 1; }
     goal_graph_destroy(g);
-    printf("largest: compile %.2f s, %.1f bytes/action, peak %.0f MB\n", now() - t, (double)s.size / (double)n, peak_mb());
+    printf("largest: compile %.2f s, %.1f bytes/action, peak %ld MB\n", now() - t, (double)s.size / (double)n, peak_mb());
     t = now();
     goal_world_create(&w, 2, NULL);
     if (goal_world_add_schedule(w, &s, &err) != GOAL_OK || goal_world_save(w, put, &out) != GOAL_OK) { printf("save failed\n"); return 1; }
@@ -115,13 +104,13 @@ static int largest(long n) {
     printf("largest: save %.2f s, %.0f MB file\n", now() - t, (double)out.n / 1048576.0);
     t = now();
     if (goal_world_load(&w2, out.p, out.n, NULL, &err) != GOAL_OK) { printf("load: %s\n", err.msg); return 1; }
-    printf("largest: load (validated) %.2f s, peak %.0f MB\n", now() - t, peak_mb());
+    printf("largest: load (validated) %.2f s, peak %ld MB\n", now() - t, peak_mb());
     goal_world_schedule(w2, 0, &v);
     memset(&ed, 0, sizeof ed);
     ed.schedule = &v; ed.slots = &slot; ed.nslots = 1; ed.transport.post = post_now; ed.transport.test = test_none;
     t = now();
     if (goal_exec_create(&e, &ed, &err) != GOAL_OK || goal_exec_run(e) != GOAL_OK) { printf("run failed\n"); return 1; }
-    printf("largest: execute %.2f s, execution object %.0f MB, peak %.0f MB\n", now() - t,
+    printf("largest: execute %.2f s, execution object %.0f MB, peak %ld MB\n", now() - t,
            (double)goal_exec_memory(e) / 1048576.0, peak_mb());
     goal_exec_destroy(e);
     goal_world_destroy(w2);

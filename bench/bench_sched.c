@@ -7,7 +7,7 @@
 #include "goal_sched.h"
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
+#include "bench.h"
 
 static int post_now(void *user, const goal_msg *m, goal_req *req) {
     (void)req;
@@ -15,11 +15,6 @@ static int post_now(void *user, const goal_msg *m, goal_req *req) {
     return m->size == 8 ? GOAL_OK : GOAL_ERR_ARG;
 }
 static int test_none(void *user, goal_req *reqs, int n, int block) { (void)user; (void)reqs; (void)n; (void)block; return 0; }
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 int main(int argc, char **argv) {
     long n = argc > 1 ? atol(argv[1]) : 10000000L, i;
     goal_graph *g;

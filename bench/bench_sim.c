@@ -7,21 +7,10 @@
 #include "goal_sim.h"
 #include <stdio.h>
 #include <stdlib.h>
-#include <time.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include "bench.h"
 
-static double now(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
-}
-static long peak_mb(void) {
-    struct rusage u;
-    getrusage(RUSAGE_SELF, &u);
-    return u.ru_maxrss / 1024;
-}
 
 /* Rank r of a binomial broadcast from 0: receive from the parent, then send to the children,
    largest subtree first (what Schedgen writes). */

@@ -767,20 +767,6 @@ static const char *const bw_algos[] = {"bcast_scatter_allgather", "reduce_rabens
     "reduce_dbtree", "allreduce_dbtree", "allgather_neighbor"};
 #define NBW ((int)(sizeof bw_algos / sizeof bw_algos[0]))
 
-/* Bytes rank r sends in w. */
-static uint64_t bytes_sent(const goal_world *w, int r) {
-    goal_schedule s;
-    goal_action a;
-    uint64_t sum = 0;
-    uint32_t k;
-    goal_world_schedule(w, r, &s);
-    for (k = 0; k < s.nactions; k++) {
-        goal_schedule_action(&s, k, &a);
-        if (a.kind == GOAL_SEND) sum += a.buf.size;
-    }
-    return sum;
-}
-
 /* The matrix of the issue: p up to 100, several roots, 0/1/7/1024 elements and 3p+1 (which
    p does not divide), integer and float data. */
 static void test_bw_data(void) {
@@ -820,9 +806,9 @@ static void test_bw_bytes(void) {
         for (r = 0; r < p; r++) {
             uint64_t halves = 2 * (n / (uint64_t)q) * (uint64_t)(q - 1);
             int paired = r < 2 * extra, kept = paired && (r & 1);
-            CHECK_EQ(bytes_sent(w1, r), paired ? (kept ? halves + n : n) : halves);
-            if (!extra) CHECK_EQ(bytes_sent(w2, r), (uint64_t)(p - 1) * c * 4);
-            CHECK(bytes_sent(w3, r) <= 2 * n);
+            CHECK_EQ(th_bytes_sent(w1, r), paired ? (kept ? halves + n : n) : halves);
+            if (!extra) CHECK_EQ(th_bytes_sent(w2, r), (uint64_t)(p - 1) * c * 4);
+            CHECK(th_bytes_sent(w3, r) <= 2 * n);
         }
         goal_world_destroy(w1); goal_world_destroy(w2); goal_world_destroy(w3);
     }
@@ -900,8 +886,8 @@ static void test_dbtree_trees(void) {
                 if (r != root) CHECK(sizes != 3);
                 if (r != root && (sizes & 1)) interior[0]++;
                 if (r != root && (sizes & 2)) interior[1]++;
-                CHECK(bytes_sent(wb, r) <= 4096 * 4 + 1024);
-                CHECK(bytes_sent(wa, r) <= 2 * (4096 * 4 + 1024));
+                CHECK(th_bytes_sent(wb, r) <= 4096 * 4 + 1024);
+                CHECK(th_bytes_sent(wa, r) <= 2 * (4096 * 4 + 1024));
             }
             if (p > 4) CHECK(interior[0] > 0 && interior[1] > 0);
             goal_world_destroy(w); goal_world_destroy(wa); goal_world_destroy(wb);

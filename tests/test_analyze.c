@@ -11,23 +11,14 @@
 #include "goal_sim.h"
 #include "harness.h"
 
-static goal_world *parse(const char *text) {
-    goal_world *w = NULL;
-    goal_parse_desc pd;
-    goal_error err;
-    memset(&pd, 0, sizeof pd);
-    if (goal_parse(text, strlen(text), &pd, &w, &err) != GOAL_OK) printf("  parse: %s\n", err.msg);
-    return w;
-}
 static goal_world *load(const char *path) {
-    FILE *f = fopen(path, "rb");
-    static char buf[1 << 16];
     size_t n;
-    if (!f) { printf("  cannot open %s\n", path); return NULL; }
-    n = fread(buf, 1, sizeof buf - 1, f);
-    buf[n] = 0;
-    fclose(f);
-    return parse(buf);
+    char *text = th_read_file(path, &n);
+    goal_world *w;
+    if (!text) { printf("  cannot open %s\n", path); return NULL; }
+    w = th_parse(text);
+    free(text);
+    return w;
 }
 /* How many findings of kind k. */
 static size_t count_kind(const goal_analyze_result *r, goal_analyze_kind k) {
@@ -150,7 +141,7 @@ static void test_algorithms_with_noise(void) {
 
 static void test_p2p_only(void) {
     /* a chain 0 -> 1 -> 2 forwarding, and 3 -> 0: no collective, wait sets incomplete */
-    goal_world *w = parse("num_ranks 4;\nrank #0 { send 0,8 to 1; recv 16,4 from 3; }\n"
+    goal_world *w = th_parse("num_ranks 4;\nrank #0 { send 0,8 to 1; recv 16,4 from 3; }\n"
                           "rank #1 { a: recv 0,8 from 0; b: send 0,8 to 2; requ b -> a; }\n"
                           "rank #2 { recv 8,8 from 1; }\nrank #3 { send 4,4 to 0; }\n");
     goal_analyze_result r;
@@ -219,7 +210,7 @@ static void test_reduction(void) {
 }
 
 static void test_loggopsim(void) {
-    goal_world *w = parse("num_ranks 2\nrank 0 {\nl1: send 8b to 1\n}\nrank 1 {\nl1: recv 8b from 0\n}\n");
+    goal_world *w = th_parse("num_ranks 2\nrank 0 {\nl1: send 8b to 1\n}\nrank 1 {\nl1: recv 8b from 0\n}\n");
     goal_analyze_result r;
     goal_analyze_waits_result ws;
     goal_error err;
@@ -233,7 +224,7 @@ static void test_loggopsim(void) {
 }
 
 static void test_unmatched(void) {
-    goal_world *w = parse("num_ranks 2;\nrank #0 { send 0,8 to 1; }\n");
+    goal_world *w = th_parse("num_ranks 2;\nrank #0 { send 0,8 to 1; }\n");
     goal_analyze_result r;
     goal_error err;
     CHECK_EQ(goal_analyze(w, NULL, &r, &err), GOAL_ERR_MATCH);

@@ -12,14 +12,6 @@ static uint32_t rnd(void) {   /* xorshift64*: reproducible everywhere */
     rng_state ^= rng_state >> 12; rng_state ^= rng_state << 25; rng_state ^= rng_state >> 27;
     return (uint32_t)((rng_state * 2685821657736338717ull) >> 32);
 }
-static goal_world *parse(const char *text) {
-    goal_world *w = NULL;
-    goal_error err;
-    goal_parse_desc d;
-    memset(&d, 0, sizeof d);
-    if (goal_parse(text, strlen(text), &d, &w, &err) != GOAL_OK) printf("  parse: %s\n", err.msg);
-    return w;
-}
 
 /* ---- the paper's Example 2 ------------------------------------------------------------- */
 static const char *example2 =
@@ -28,7 +20,7 @@ static const char *example2 =
     "  requ e1 -> r1;\n  requ e2 -> r2;\n}\nrank #1, #2 {\n  send 501,1 to 0;\n}\n";
 
 static void run_example2(int threads) {
-    goal_world *w = parse(example2);
+    goal_world *w = th_parse(example2);
     unsigned char mem[3][505];
     goal_slot slot[3];
     const goal_slot *slots[3];
@@ -324,7 +316,7 @@ static void on_stuck(void *user, int rank, int32_t action, int posted) {
 }
 static void check_deadlock(int threads) {
     /* Both ranks receive first and send only after: a classic deadlock. */
-    goal_world *w = parse("num_ranks 2\nrank 0 {\nl1: recv 4b from 1\nl2: send 4b to 1\nl2 requires l1\n}\n"
+    goal_world *w = th_parse("num_ranks 2\nrank 0 {\nl1: recv 4b from 1\nl2: send 4b to 1\nl2 requires l1\n}\n"
                           "rank 1 {\nl1: recv 4b from 0\nl2: send 4b to 0\nl2 requires l1\n}\n");
     unsigned char m0[4], m1[4];
     goal_slot s0 = {m0, 4}, s1 = {m1, 4};
@@ -780,7 +772,7 @@ static int post_note_context(void *user, const goal_msg *m, goal_req *req) {
 }
 static int test_nothing(void *user, goal_req *reqs, int n, int block) { (void)user; (void)reqs; (void)n; (void)block; return 0; }
 static void test_set_context(void) {
-    goal_world *w = parse("rank #0 { send 0,4 to 1; }\nrank #1 { recv 0,4 from 0; }");
+    goal_world *w = th_parse("rank #0 { send 0,4 to 1; }\nrank #1 { recv 0,4 from 0; }");
     goal_schedule s;
     goal_exec *e = NULL;
     goal_exec_desc ed;
@@ -806,7 +798,7 @@ static void test_set_context(void) {
 }
 /* Out of memory at every allocation: an error, and nothing leaks. */
 static void test_alloc_failures(void) {
-    goal_world *w = parse(example2);
+    goal_world *w = th_parse(example2);
     unsigned char mem[3][505];
     goal_slot slot[3];
     const goal_slot *slots[3];
@@ -832,7 +824,7 @@ static void test_alloc_failures(void) {
 }
 /* One schedule, several executions at once, and a restart after a failure. */
 static void test_shared_schedule(void) {
-    goal_world *w = parse(example2);
+    goal_world *w = th_parse(example2);
     goal_schedule s[3];
     goal_inproc *ip;
     goal_exec *e[2][3];

@@ -7,18 +7,6 @@
 
 #define DATA "tests/data/loggopsim/"
 
-static char *slurp(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    char *buf = NULL;
-    long n;
-    if (!f) return NULL;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 && (buf = (char *)malloc((size_t)n + 1))) {
-        *len = fread(buf, 1, (size_t)n, f);
-        buf[*len] = 0;
-    }
-    fclose(f);
-    return buf;
-}
 static goal_world *parse_text(const char *text, size_t len) {
     goal_world *w = NULL;
     goal_parse_desc pd;
@@ -33,7 +21,7 @@ static goal_world *load_case(const char *file) {
     char *text;
     goal_world *w;
     snprintf(path, sizeof path, DATA "cases/%s", file);
-    if (!(text = slurp(path, &len))) { printf("  cannot read %s\n", path); return NULL; }
+    if (!(text = th_read_file(path, &len))) { printf("  cannot read %s\n", path); return NULL; }
     w = parse_text(text, len);
     free(text);
     return w;
@@ -80,7 +68,7 @@ static int same_run(const run *r, char **f, int compat) {
    (test_zero_bytes checks them). Returns the number of rows checked. */
 static int check_expected(int compat) {
     size_t len;
-    char *text = slurp(DATA "expected.tsv", &len), *line, *next;
+    char *text = th_read_file(DATA "expected.tsv", &len), *line, *next;
     run r;
     int rows = 0;
     memset(&r, 0, sizeof r);
@@ -114,7 +102,7 @@ static void test_expected_default(void) { CHECK(check_expected(0) > 2400); }
    allreduce_ring runs LogGOPSim could not finish, the maximum its notes give for a stable order. */
 static void test_summary(void) {
     size_t len;
-    char *text = slurp(DATA "summary.tsv", &len), *line, *next;
+    char *text = th_read_file(DATA "summary.tsv", &len), *line, *next;
     run r;
     int rows = 0;
     memset(&r, 0, sizeof r);

@@ -56,19 +56,6 @@ static int same_binary(const goal_world *a, const goal_world *b) {
     free(x.p); free(y.p);
     return same;
 }
-static char *read_file(const char *path, size_t *len) {
-    FILE *f = fopen(path, "rb");
-    char *p;
-    long n;
-    if (!f) return NULL;
-    fseek(f, 0, SEEK_END); n = ftell(f); fseek(f, 0, SEEK_SET);
-    p = (char *)malloc((size_t)n + 1);
-    if (fread(p, 1, (size_t)n, f) != (size_t)n) n = 0;
-    p[n] = 0;
-    fclose(f);
-    *len = (size_t)n;
-    return p;
-}
 static goal_allocator counting(th_counter *c) {
     goal_allocator a;
     c->allocs = c->frees = 0; c->fail_after = -1;
@@ -306,7 +293,7 @@ static int no_indentation(const char *t) {
 }
 static void check_case(const char *path, const char *name, const char *summary) {
     size_t len;
-    char *text = read_file(path, &len), *lgs, *lgs2, *pap, *pap2, *lgs3;
+    char *text = th_read_file(path, &len), *lgs, *lgs2, *pap, *pap2, *lgs3;
     goal_world *w, *wl, *wp;
     goal_error err;
     int want;
@@ -355,7 +342,7 @@ static int check_dir(const char *dir, const char *summary) {
 }
 static void test_reference_cases(void) {
     size_t len;
-    char *summary = read_file("tests/data/loggopsim/summary.tsv", &len);
+    char *summary = th_read_file("tests/data/loggopsim/summary.tsv", &len);
     int n;
     CHECK(summary != NULL);
     n = check_dir("tests/data/loggopsim/cases", summary);
@@ -501,7 +488,7 @@ static void test_error_table(void) {
 static void test_prefixes(void) {
     const char *texts[3];
     size_t len;
-    char *big = read_file("tests/data/loggopsim/cases/dissemination_p8_d1.goal", &len);
+    char *big = th_read_file("tests/data/loggopsim/cases/dissemination_p8_d1.goal", &len);
     int t;
     texts[0] = extended; texts[1] = example2; texts[2] = big;
     CHECK(big != NULL);

@@ -26,14 +26,6 @@ static const char *const CHAIN =
     "rank 2 {\nl1: recv 16b from 1\nl2: recv 16b from 1\nl3: recv 16b from 1\nl4: recv 16b from 1\n"
     "l2 irequires l1\nl3 irequires l2\nl4 irequires l3\n}\n";
 
-static goal_world *parse(const char *text) {
-    goal_world *w = NULL;
-    goal_parse_desc pd;
-    goal_error err;
-    memset(&pd, 0, sizeof pd);
-    if (goal_parse(text, strlen(text), &pd, &w, &err) != GOAL_OK) printf("  parse: %s\n", err.msg);
-    return w;
-}
 
 /* The critical path is a chain: each step starts when the one before ended (a message with
    its send), it starts at 0 and ends at the finish time on the rank that finishes last. */
@@ -53,7 +45,7 @@ static void check_chain(const goal_sim_timeline *t) {
 }
 
 static void test_binomial(void) {
-    goal_world *w = parse(BINOMIAL);
+    goal_world *w = th_parse(BINOMIAL);
     goal_sim_timeline t;
     size_t k, rounds[4] = {0, 0, 0, 0};
     CHECK_EQ(goal_sim_timeline_run(w, NULL, &t), GOAL_OK);
@@ -72,7 +64,7 @@ static void test_binomial(void) {
 }
 
 static void test_chain_segments(void) {
-    goal_world *w = parse(CHAIN);
+    goal_world *w = th_parse(CHAIN);
     goal_sim_timeline t;
     size_t k, seen[4] = {0, 0, 0, 0};
     CHECK_EQ(goal_sim_timeline_run(w, NULL, &t), GOAL_OK);
@@ -85,7 +77,7 @@ static void test_chain_segments(void) {
 }
 
 static void test_deadlock(void) {
-    goal_world *w = parse("num_ranks 2\nrank 0 {\nl1: recv 1b from 1\nl2: send 1b to 1\nl2 requires l1\n}\n"
+    goal_world *w = th_parse("num_ranks 2\nrank 0 {\nl1: recv 1b from 1\nl2: send 1b to 1\nl2 requires l1\n}\n"
                           "rank 1 {\nl1: recv 1b from 0\nl2: send 1b to 0\nl2 requires l1\n}\n");
     goal_sim_timeline t;
     CHECK_EQ(goal_sim_timeline_run(w, NULL, &t), GOAL_ERR_DEADLOCK);
@@ -99,7 +91,7 @@ static int sink(void *user, const char *data, size_t len) { (void)data; *(size_t
 
 /* Every allocation failing in turn: an error or success, never a leak. */
 static void test_alloc_failures(void) {
-    goal_world *w = parse(CHAIN);
+    goal_world *w = th_parse(CHAIN);
     long n;
     int done = 0;
     for (n = 0; !done && n < 400; n++) {
@@ -132,7 +124,7 @@ static void test_alloc_failures(void) {
    a bounded axis, or refused as too long a time (GOAL_ERR_LIMIT, where the simulator
    checks that time fits): never an endless loop. */
 static void test_huge_time_axis(void) {
-    goal_world *w = parse("num_ranks 1\nrank 0 {\nl1: calc 18446744073709551615\n}\n");
+    goal_world *w = th_parse("num_ranks 1\nrank 0 {\nl1: calc 18446744073709551615\n}\n");
     size_t bytes = 0;
     goal_status st = goal_sim_write_svg(w, NULL, sink, &bytes);
     CHECK(st == GOAL_OK || st == GOAL_ERR_LIMIT);
