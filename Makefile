@@ -130,7 +130,7 @@ mpi-lib: $(B)/openmpi/libgoalmpi.so $(B)/mpich/libgoalmpi.so $(B)/openmpi/goal-p
 $(B)/%/libgoalmpi.so: mpi/goalmpi.c $(HEADERS)
 	@mkdir -p $(@D)
 	mpicc.$* $(WARN) -O2 -g -fPIC -shared -I. mpi/goalmpi.c -o $@ -lm -lpthread
-test-mpi: deps
+test-mpi: deps $(B)/goal
 	@B=$(B) tests/test_mpi.sh
 bench-mpi: deps
 	@mkdir -p $(B)/mpi
