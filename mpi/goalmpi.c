@@ -37,8 +37,10 @@
      there) for bcast reduce allreduce allgather alltoall gather scatter reduce_scatter_block
      scan barrier, the same on every rank, cached per communicator, collective and size
      class; with GOAL_MPI_ALGOS unset, those collectives default to auto (the others keep the
-     table above). auto ignores non-commutative ops: if its pick cannot keep rank order, the
-     call is passed on. Without GOAL_MPI_PARAMS, auto uses goal_sim.h's default model.
+     table above). For a non-commutative op auto picks among the algorithms that keep rank
+     order; for elements libgoal must not split (long double, the pair types) a pick that
+     splits is passed on (counted). Without GOAL_MPI_PARAMS, auto uses goal_sim.h's default
+     model.
    GOAL_MPI_STATS=1  at MPI_Finalize rank 0 prints to stderr, per collective it saw,
      "allreduce: 40004 libgoal, 0 passed on" (with the reasons of those passed on).
    GOAL_MPI_CHECK=1  compares (algorithm, parameters, count, type, op, root) across ranks
@@ -187,14 +189,15 @@ static void setup(void) {
     G.stats = (env = getenv("GOAL_MPI_STATS")) != NULL && atoi(env) != 0;
     G.check = (env = getenv("GOAL_MPI_CHECK")) != NULL && atoi(env) != 0;
 }
-/* The algorithm for c at `bytes` per block on m, or NULL with *why set. */
-static const goal_algo_info *choose(goal_mpi *m, int c, unsigned long long bytes, int *why) {
+/* The algorithm for c at `bytes` per block on m (auto: among GOAL_ALGO_ORDERED ones when
+   ordered), or NULL with *why set. */
+static const goal_algo_info *choose(goal_mpi *m, int c, unsigned long long bytes, int ordered, int *why) {
     const goal_algo_info *a = NULL;
     int k;
     for (k = 0; k < G.nrules[c]; k++)
         if (bytes <= G.rules[c][k].max) break;
-    if (k < G.nrules[c] && G.rules[c][k].autopick && goal_mpi_auto(m, auto_coll(c), bytes, 0, &a) != GOAL_OK) {
-        *why = W_AUTO;
+    if (k < G.nrules[c] && G.rules[c][k].autopick && goal_mpi_auto(m, auto_coll(c), bytes, ordered, &a) != GOAL_OK) {
+        *why = ordered ? W_OP : W_AUTO;
         return NULL;
     }
     if (k == G.nrules[c] || !(a = a ? a : G.rules[c][k].algo)) { *why = W_CHOSEN; return NULL; }
@@ -324,14 +327,15 @@ static void *copy_of(const void *src, size_t bytes) {
 
 /* ---- the collectives ----------------------------------------------------------------------- */
 /* Every entry point: the goal_mpi and the algorithm, or 0 with the reason counted. */
-typedef struct call { int c, nb, why; goal_mpi *m; const goal_algo_info *algo; goal_algo_desc d; } call;
+typedef struct call { int c, nb, why; unsigned long long bytes; goal_mpi *m; const goal_algo_info *algo; goal_algo_desc d; } call;
 static int begin(call *k, int c, int nb, MPI_Comm comm, long long bytes) {
     memset(k, 0, sizeof *k);
     k->c = c; k->nb = nb;
     if (!(k->m = comm_goal(comm, &k->why))) return 0;
     if (bytes < 0) { k->why = W_TYPE; return 0; }
     if (bytes > INT_MAX) { k->why = W_SIZE; return 0; }
-    if (!(k->algo = choose(k->m, c, (unsigned long long)bytes, &k->why))) return 0;
+    k->bytes = (unsigned long long)bytes;
+    if (!(k->algo = choose(k->m, c, k->bytes, 0, &k->why))) return 0;
     k->d.algo = k->algo->name;
     k->d.dtype = GOAL_UINT8; k->d.op = GOAL_OP_SUM;
     return 1;
@@ -343,7 +347,11 @@ static int begin_reduce(call *k, goal_mpi_reduction *red, MPI_Datatype t, MPI_Op
     size_t i;
     goal_status st = goal_mpi_reduction_of(t, op, count, red);
     if (st != GOAL_OK) { k->why = st == GOAL_ERR_TYPE ? W_TYPE : W_OP; return 0; }
-    if (red->noncommutative && !(k->algo->flags & GOAL_ALGO_ORDERED)) { k->why = W_OP; return 0; }
+    if (red->noncommutative && !(k->algo->flags & GOAL_ALGO_ORDERED)) {   /* auto chooses again, among ordered ones */
+        if (!(k->algo = choose(k->m, k->c, k->bytes, 1, &k->why))) return 0;
+        if (!(k->algo->flags & GOAL_ALGO_ORDERED)) { k->why = W_OP; return 0; }
+        k->d.algo = k->algo->name;
+    }
     for (i = 0; red->whole && i < sizeof unsplit / sizeof unsplit[0] && strcmp(unsplit[i], k->algo->name); i++) {}
     if (red->whole && i == sizeof unsplit / sizeof unsplit[0]) { k->why = W_SPLIT; return 0; }
     k->d.dtype = red->dtype; k->d.op = red->op; k->d.count = red->count; k->d.noncommutative = red->noncommutative;
