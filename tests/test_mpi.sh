@@ -70,6 +70,11 @@ dropin_tests() {
       p=$((p + 1))
     else echo "FAIL $lib drop-in np$n with GOAL_MPI_PARAMS (auto)"; printf '%s\n' "$out" | grep -E '^(FAIL|  check)|auto|passed' | head; f=$((f + 1)); fi
   done
+  echo "-G 0.09x" >"$B/mpi/bad_params"   # a bad params file is said and leaves the defaults
+  out=$(GOAL_MPI_PARAMS="$B/mpi/bad_params" preload $lib 1 "$B/mpi/test_dropin.$lib" 2>&1)
+  if printf '%s\n' "$out" | grep -q "^libgoalmpi: GOAL_MPI_PARAMS=$B/mpi/bad_params: -G 0.09x: takes a number" &&
+     printf '%s\n' "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed$'; then p=$((p + 1))
+  else echo "FAIL $lib drop-in with a bad GOAL_MPI_PARAMS"; f=$((f + 1)); fi
   if [ $lib != openmpi ]; then
     echo "skip $lib: lmp, hpcc and mpi4py are built for Open MPI only ($(ldd /usr/bin/lmp 2>/dev/null | grep -o 'libmpi[^ ]*' | head -n 1))"
     return
