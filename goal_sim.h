@@ -5,7 +5,7 @@
    In exactly ONE .c or .cpp file:   #define GOAL_SIM_IMPLEMENTATION   then   #include "goal_sim.h"
    (GOAL_ALL_IMPLEMENTATION works as well.) goal.h's implementation must be in the program too.
 
-   Sections: OVERVIEW · CHECK · SIMULATE · DRAW · MEMORY · ERRORS · LIMITS · LICENSE
+   Sections: OVERVIEW · CHECK · SIMULATE · TUNE · DRAW · MEMORY · ERRORS · LIMITS · LICENSE
 
    OVERVIEW
    --------
@@ -94,6 +94,20 @@
    of its CPU clocks. 0-byte messages: LogGOPSim computes (s-1)*G in unsigned arithmetic and
    charges -G; libgoal charges 0 unless loggopsim_compat is set. A world that cannot finish
    is GOAL_ERR_DEADLOCK, with the actions that never completed in the result.
+   Params files: goal_sim_params reads one line of model options, as `goal sim` takes them
+   and goal probe writes them ("-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536");
+   goal_sim_param sets one option. `goal sim --params`, `goal tune` and the MPI drop-in's
+   GOAL_MPI_PARAMS all parse with these.
+
+   TUNE (declared and implemented when goal_algos.h is included before this header, in the
+   implementation's file too): goal_sim_best simulates every algorithm of a collective
+   (goal_sim_coll_of: the longest collective name that prefixes the algorithm's) with
+   default parameters at p ranks and one size, and returns the fastest (ties: registry
+   order); goal_sim_algo_time simulates one goal_algo_desc, leaving out worlds too big to
+   simulate quickly (estimated above 2^23 actions; independent actions per rank squared and
+   summed above 2^27; pipelines over 512 segments; GOAL_ALGO_SETS generators above 4096
+   ranks) with GOAL_ERR_LIMIT and *left_out. `goal tune` and goal_mpi.h's COLL_auto use
+   them, so the drop-in's auto picks what `goal tune --format env` prints.
 
    DRAW
    ----
