@@ -178,7 +178,7 @@
    CONFIGURATION
    -------------
    GOAL_MPI_BRIDGES        (op, type) pairs bridged to MPI_Reduce_local, at most 32
-   GOAL_MPI_NO_BASE_IMPL   goal.h's, goal_sched.h's, goal_algos.h's implementations are elsewhere
+   GOAL_MPI_NO_BASE_IMPL   goal.h's, goal_sched.h's, goal_algos.h's, goal_sim.h's implementations are elsewhere
    (and goal.h's GOAL_MALLOC, GOAL_FREE, GOAL_ASSERT, GOAL_API)
 
    LICENSE: MIT, as goal.h.
