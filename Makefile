@@ -131,7 +131,7 @@ mpi-lib: $(B)/openmpi/libgoalmpi.so $(B)/mpich/libgoalmpi.so $(B)/openmpi/goal-p
 $(B)/%/libgoalmpi.so: mpi/goalmpi.c $(HEADERS)
 	@mkdir -p $(@D)
 	mpicc.$* $(WARN) -O2 -g -fPIC -shared -I. mpi/goalmpi.c -o $@ -lm -lpthread
-test-mpi: deps
+test-mpi: deps $(B)/goal
 	@B=$(B) tests/test_mpi.sh
 bench-mpi: deps
 	@mkdir -p $(B)/mpi
@@ -154,6 +154,16 @@ bench-mpi: deps
 	    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 $$run -np $$n \
 	        $(B)/mpi/bench_dropin.$$lib $$lib 2>/dev/null | { [ $$lib$$n = openmpi2 ] && cat || tail -n +2; } || exit 1; \
 	  done; \
+	done
+	@echo "== issue 14 at np 2: the model (goal-probe's parameters) against the machine; auto against every fixed algorithm"
+	@for lib in openmpi mpich; do \
+	  mpicc.$$lib $(WARN) -O3 -g -DNDEBUG -I. bench/mpi/bench_model.c -o $(B)/mpi/bench_model.$$lib -lm -lpthread || exit 1; \
+	  extra=; [ $$lib = openmpi ] && extra=--oversubscribe; \
+	  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 mpirun.$$lib $$extra -np 2 \
+	      $(B)/$$lib/goal-probe -o $(B)/mpi/probe-$$lib.params >/dev/null 2>&1 || exit 1; \
+	  echo "-- $$lib"; \
+	  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 600 mpirun.$$lib $$extra -np 2 \
+	      $(B)/mpi/bench_model.$$lib $(B)/mpi/probe-$$lib.params 2>/dev/null || exit 1; \
 	done
 
 # ---- goal-probe (issue 14): LogGOPS parameters measured between two MPI ranks ----------------

@@ -2,12 +2,13 @@
    collectives in the shape of MPI_Ibcast / MPI_Wait that build and cache their schedules.
 
    In exactly ONE .c or .cpp file:   #define GOAL_MPI_IMPLEMENTATION   then
-   #include "goal_mpi.h"   (this also compiles goal.h's, goal_sched.h's and goal_algos.h's
-   implementations unless GOAL_MPI_NO_BASE_IMPL is defined because another file has them).
+   #include "goal_mpi.h"   (this also compiles goal.h's, goal_sched.h's, goal_algos.h's and
+   goal_sim.h's implementations unless GOAL_MPI_NO_BASE_IMPL is defined because another file
+   has them). goal_mpi.h includes goal_sim.h, whose simulator picks COLL_auto's algorithm.
    Compile with your MPI's wrapper: mpicc (C99 and later) or mpicxx.
 
    Sections: OVERVIEW · STEP BY STEP · TAGS AND CONTEXTS · PROGRESS · FAILURES · CHECKS ·
-             CACHE · DATATYPES AND OPS · CONFIGURATION · LICENSE
+             CACHE · AUTO · DATATYPES AND OPS · CONFIGURATION · LICENSE
 
    OVERVIEW
    --------
@@ -127,6 +128,22 @@
    on it (as many as were once in flight together), which later starts reuse: a repeated
    collective allocates nothing.
 
+   AUTO
+   ----
+   The algorithm name COLL_auto (bcast_auto, allreduce_auto, ... for the collectives of
+   goal_sim.h's TUNE: bcast reduce allreduce allgather alltoall gather scatter reduce_scatter
+   barrier scan) lets the LogGOPS model choose: goal_sim_best simulates every algorithm of
+   COLL with default parameters at the communicator's size under goal_mpi_desc.model (zero:
+   goal_sim.h's defaults; the drop-in reads GOAL_MPI_PARAMS, what goal probe writes) and
+   takes the fastest, for the block's bytes (count x dtype size) rounded up to a power of two
+   (the size class), among the algorithms with GOAL_ALGO_ORDERED when d->noncommutative.
+   That is what `goal tune -p SIZE --format env` prints for that size. The pick is computed
+   once per (collective, size class, ordered) and cached in the goal_mpi; it depends only on
+   the communicator's size, the model and the class, so every rank picks the same without
+   communicating (the simulator is deterministic). The first call of a class costs the
+   simulations (milliseconds at small sizes; the worlds goal tune leaves out are left out).
+   goal_mpi_auto gives the pick without starting anything.
+
    RULES
    -----
    One goal_mpi is used by one thread at a time (MPI_THREAD_FUNNELED is enough).
@@ -161,7 +178,7 @@
    CONFIGURATION
    -------------
    GOAL_MPI_BRIDGES        (op, type) pairs bridged to MPI_Reduce_local, at most 32
-   GOAL_MPI_NO_BASE_IMPL   goal.h's, goal_sched.h's, goal_algos.h's implementations are elsewhere
+   GOAL_MPI_NO_BASE_IMPL   goal.h's, goal_sched.h's, goal_algos.h's, goal_sim.h's implementations are elsewhere
    (and goal.h's GOAL_MALLOC, GOAL_FREE, GOAL_ASSERT, GOAL_API)
 
    LICENSE: MIT, as goal.h.
@@ -171,6 +188,7 @@
 #include <mpi.h>
 #include "goal_sched.h"
 #include "goal_algos.h"
+#include "goal_sim.h"   /* after goal_algos.h: its TUNE section (goal_sim_best) picks COLL_auto */
 
 #ifdef __cplusplus
 extern "C" {
@@ -184,6 +202,7 @@ typedef struct goal_mpi_desc {   /* zero-initialise, then set comm */
     int check;                   /* 1: compare each collective's parameters across ranks (CHECKS) */
     uint32_t timeout_ms;         /* 0: wait forever; else fail and revoke an operation not
                                     finished this long after its start (CHECKS) */
+    goal_sim_desc model;         /* the LogGOPS model of COLL_auto (AUTO); zero: goal_sim.h's defaults */
     goal_allocator alloc;
 } goal_mpi_desc;
 
@@ -234,6 +253,11 @@ GOAL_API goal_status goal_mpi_algo_run(goal_mpi *m, const goal_algo_desc *d, con
 GOAL_API goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns,
                                              uint32_t nfns, const void *in, void *out, goal_mpi_request **req);
 
+/* COLL_auto's pick (AUTO) for collective coll (goal_sim_coll_of) at `bytes` per block, among
+   algorithms with GOAL_ALGO_ORDERED when ordered: computed once per size class and cached;
+   the same on every rank. GOAL_ERR_ARG for a bad coll; else what goal_sim_best says. */
+GOAL_API goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, int ordered, const goal_algo_info **out);
+
 /* ---- MPI datatypes and ops (DATATYPES AND OPS) ---------------------------------------- */
 typedef struct goal_mpi_reduction {
     goal_dtype dtype;            /* the element libgoal moves and splits at */
@@ -271,8 +295,12 @@ GOAL_API long long goal_mpi_contiguous_bytes(MPI_Datatype t, int count);
 #if !defined(GOAL_MPI_NO_BASE_IMPL) && !defined(GOAL_ALGOS_IMPLEMENTATION)
 #define GOAL_ALGOS_IMPLEMENTATION
 #endif
+#if !defined(GOAL_MPI_NO_BASE_IMPL) && !defined(GOAL_SIM_IMPLEMENTATION)
+#define GOAL_SIM_IMPLEMENTATION
+#endif
 #include "goal_sched.h"
 #include "goal_algos.h"
+#include "goal_sim.h"
 #include "goal.h"   /* its memory helpers */
 #include <limits.h>
 #include <stdarg.h>
@@ -358,6 +386,9 @@ struct goal_mpi {
     uint64_t idle;                /* tests in a row in which none finished */
     uint32_t window;              /* requests per channel with MPI at once */
     int check;
+    goal_sim_desc model;          /* COLL_auto's (AUTO) */
+    const goal_algo_info *autos[2][GOAL_SIM_NCOLLS][66];   /* its picks by (ordered, coll, size
+                                     class: 0 for 0 bytes, else 1 + log2 of the bytes rounded up) */
     uint32_t timeout_ms;
     MPI_Request *mreq;            /* test's scratch: cap + 1 requests, indices, statuses, channels */
     int *idx;
@@ -710,6 +741,7 @@ goal_status goal_mpi_create(goal_mpi **out, const goal_mpi_desc *desc, goal_erro
     m->tags = desc->tags ? desc->tags : 64;
     m->window = desc->window ? desc->window : 64;
     m->check = desc->check != 0;
+    m->model = desc->model;
     m->timeout_ms = desc->timeout_ms;
     m->notice_recv = MPI_REQUEST_NULL;
     m->err.rank = m->err.action = -1;
@@ -1127,6 +1159,37 @@ static goal_status goal_mpi__algo_launch(goal_mpi *m, goal_mpi__entry *e, const 
     if (slots != fixed) goal_mpi__free(m, slots);
     return st;
 }
+/* ---- >>> auto -------------------------------------------------------------------------------- */
+/* The collective of a name COLL_auto, or -1. */
+static int goal_mpi__auto_coll(const char *algo) {
+    int coll = goal_sim_coll_of(algo);
+    return coll >= 0 && strcmp(algo + strlen(goal_sim_coll_name(coll)), "_auto") == 0 ? coll : -1;
+}
+goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, int ordered, const goal_algo_info **out) {
+    int cls = 0;
+    double ns;
+    goal_status st;
+    goal_error why;
+    if (!m || !out || coll < 0 || coll >= GOAL_SIM_NCOLLS) return GOAL_ERR_ARG;
+    while (cls < 64 && bytes > (cls ? 1ull << (cls - 1) : 0)) cls++;
+    if (bytes > 1ull << 63) return goal_mpi__say(&m->err, GOAL_ERR_SIZE, m->rank, "rank %d: auto: %llu bytes", m->rank,
+                                                (unsigned long long)bytes);
+    if ((*out = m->autos[ordered != 0][coll][cls]) != NULL) return GOAL_OK;
+    st = goal_sim_best(coll, m->size, cls ? 1ull << (cls - 1) : 0, &m->model, ordered ? GOAL_ALGO_ORDERED : 0, out, &ns, &why);
+    if (st != GOAL_OK) return goal_mpi__say(&m->err, st, m->rank, "rank %d: %s_auto: %s", m->rank, goal_sim_coll_name(coll), why.msg);
+    m->autos[ordered != 0][coll][cls] = *out;
+    return GOAL_OK;
+}
+/* d with COLL_auto replaced by the pick. */
+static goal_status goal_mpi__auto_desc(goal_mpi *m, const goal_algo_desc *d, goal_algo_desc *out) {
+    const goal_algo_info *a;
+    goal_status st = goal_mpi_auto(m, goal_mpi__auto_coll(d->algo), d->count * goal_dtype_size(d->dtype), d->noncommutative, &a);
+    if (st != GOAL_OK) return st;
+    *out = *d;
+    out->algo = a->name;
+    return GOAL_OK;
+}
+
 goal_status goal_mpi_algo_start(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out, goal_mpi_request **req) {
     return goal_mpi_algo_start_fns(m, d, NULL, 0, in, out, req);
 }
@@ -1136,8 +1199,13 @@ goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const 
     goal_mpi_coll c;
     goal_mpi__entry *e;
     goal_status st = GOAL_OK;
+    goal_algo_desc picked;
     if (req) *req = NULL;
     if (!m || !d || !d->algo || !req) return GOAL_ERR_ARG;
+    if (goal_mpi__auto_coll(d->algo) >= 0) {
+        if ((st = goal_mpi__auto_desc(m, d, &picked)) != GOAL_OK) return goal_mpi_revoke(m, st), st;
+        d = &picked;
+    }
     memset(&c, 0, sizeof c);
     c.build_fn = goal_mpi__algo_build;
     c.args = d;

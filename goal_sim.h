@@ -5,7 +5,7 @@
    In exactly ONE .c or .cpp file:   #define GOAL_SIM_IMPLEMENTATION   then   #include "goal_sim.h"
    (GOAL_ALL_IMPLEMENTATION works as well.) goal.h's implementation must be in the program too.
 
-   Sections: OVERVIEW · CHECK · SIMULATE · DRAW · MEMORY · ERRORS · LIMITS · LICENSE
+   Sections: OVERVIEW · CHECK · SIMULATE · TUNE · DRAW · MEMORY · ERRORS · LIMITS · LICENSE
 
    OVERVIEW
    --------
@@ -94,6 +94,20 @@
    of its CPU clocks. 0-byte messages: LogGOPSim computes (s-1)*G in unsigned arithmetic and
    charges -G; libgoal charges 0 unless loggopsim_compat is set. A world that cannot finish
    is GOAL_ERR_DEADLOCK, with the actions that never completed in the result.
+   Params files: goal_sim_params reads one line of model options, as `goal sim` takes them
+   and goal probe writes them ("-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536");
+   goal_sim_param sets one option. `goal sim --params`, `goal tune` and the MPI drop-in's
+   GOAL_MPI_PARAMS all parse with these.
+
+   TUNE (declared and implemented when goal_algos.h is included before this header, in the
+   implementation's file too): goal_sim_best simulates every algorithm of a collective
+   (goal_sim_coll_of: the longest collective name that prefixes the algorithm's) with
+   default parameters at p ranks and one size, and returns the fastest (ties: registry
+   order); goal_sim_algo_time simulates one goal_algo_desc, leaving out worlds too big to
+   simulate quickly (estimated above 2^23 actions; independent actions per rank squared and
+   summed above 2^27; pipelines over 512 segments; GOAL_ALGO_SETS generators above 4096
+   ranks) with GOAL_ERR_LIMIT and *left_out. `goal tune` and goal_mpi.h's COLL_auto use
+   them, so the drop-in's auto picks what `goal tune --format env` prints.
 
    DRAW
    ----
@@ -256,6 +270,18 @@ typedef struct goal_sim_result {
 GOAL_API goal_status goal_sim_run(const goal_world *w, const goal_sim_desc *desc, goal_sim_result *out);
 GOAL_API void goal_sim_result_free(goal_sim_result *r);
 
+/* ---- model options (a params file) ---------------------------------------------------- */
+/* Sets one model option as `goal sim` takes it: "-L" "-o" "--overhead" "-g" "-G" "-O" (ns, up
+   to 3 decimals), "-S" (bytes), "--loggopsim-compat" (value unused). Returns NULL, or why
+   not (a fixed string, e.g. "takes a number (ns, up to 3 decimals)"). */
+GOAL_API const char *goal_sim_param(goal_sim_desc *d, const char *name, const char *value);
+/* A params file's text (len bytes): one line of model options, what goal probe prints
+   ("-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536"); later options override earlier ones.
+   GOAL_ERR_SYNTAX with err->msg ("-G 0.09x: takes a number ...", "'--frob' is not a model
+   option ...", "no model options in the file", ...). err may be NULL. */
+GOAL_API goal_status goal_sim_params(goal_sim_desc *d, const char *text, size_t len, goal_error *err);
+
+
 /* ---- draw ------------------------------------------------------------------------------ */
 /* DOT of one rank (rank >= 0) or of the whole world (rank = -1, messages from a check). */
 GOAL_API goal_status goal_sim_write_dot(const goal_world *w, int rank, const goal_allocator *alloc,
@@ -409,6 +435,30 @@ GOAL_API const char *goal_analyze_kind_name(goal_analyze_kind k);   /* "bcast", 
 GOAL_API const char *goal_analyze_tuple_text(const goal_analyze_tuple *t, char *buf, size_t len);
 
 #ifdef GOAL_ALGOS_H_INCLUDED
+/* ---- tune: every algorithm of a collective simulated, the fastest picked (TUNE) ---------
+   Shared by `goal tune` and goal_mpi.h's COLL_auto. Declared when goal_algos.h is included
+   first. */
+#define GOAL_SIM_NCOLLS 10
+/* The k-th collective that tune knows ("bcast" reduce allreduce allgather alltoall gather
+   scatter reduce_scatter barrier "scan"), NULL for k outside 0 .. GOAL_SIM_NCOLLS-1. */
+GOAL_API const char *goal_sim_coll_name(int k);
+/* The collective of an algorithm: the longest collective name that is a prefix of it
+   followed by '_' (reduce_scatter_ring is a reduce_scatter), or -1. */
+GOAL_API int goal_sim_coll_of(const char *algo);
+/* d simulated at p ranks under model: *ns. GOAL_ERR_LIMIT with *left_out = 1 and err->msg
+   when the world is left out for its size (TUNE); else goal_algo_world's / goal_sim_run's
+   status, err->msg saying what failed. */
+GOAL_API goal_status goal_sim_algo_time(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, double *ns,
+                                        int *left_out, goal_error *err);
+/* The fastest algorithm of collective coll at p ranks and `bytes` (d.count of int8: a
+   block's bytes, as goal tune's sizes) under model, with default parameters (nway 1,
+   segment 1024), among the registry's non-vector algorithms of coll that have every flag of
+   `require` (GOAL_ALGO_ORDERED for a non-commutative op); ties go to the first in registry
+   order: what `goal tune --format env` picks. GOAL_ERR_ARG for a bad coll or p < 1; when
+   no candidate could be simulated, the last one's status and err. */
+GOAL_API goal_status goal_sim_best(int coll, int32_t p, uint64_t bytes, const goal_sim_desc *model, uint32_t require,
+                                   const goal_algo_info **best, double *ns, goal_error *err);
+
 typedef struct goal_analyze_replace_desc {  /* algorithm names from goal_algos.h */
     const char *bcast;         /* default "bcast_binomial" */
     const char *barrier;       /* default "barrier_dissemination" */
@@ -3532,6 +3582,201 @@ goal_status goal_analyze_replace(const goal_world *w, const goal_analyze_result 
     if (st == GOAL_OK) st = goal__rep_world(&q, out);
     goal__rep_free(&q);
     return st;
+}
+#endif /* GOAL_ALGOS_H_INCLUDED */
+/* ---- >>> model options -------------------------------------------------------------------- */
+/* A LogGOPS time in ns with up to three decimals ("480", "0.08"; "1.5e3" is refused) as a
+   count of ps, at most 2^53 (what goal_sim_desc takes exactly). Returns NULL or why not. */
+static const char *goal__sim_ps(const char *s, uint64_t *ps) {
+    uint64_t v = 0, scale = 1000;
+    const char *c = s;
+    if (*c == '-') return "takes a number >= 0";
+    if (!(*c >= '0' && *c <= '9') && !(*c == '.' && c[1] >= '0' && c[1] <= '9')) return "takes a number (ns, up to 3 decimals)";
+    for (; *c >= '0' && *c <= '9'; c++) {
+        if (v > ((1ull << 53) / 1000 - (uint64_t)(*c - '0')) / 10) return "is too large (at most 9007199254740.992 ns)";
+        v = v * 10 + (uint64_t)(*c - '0');
+    }
+    v *= 1000;
+    if (*c == '.')
+        for (c++; *c >= '0' && *c <= '9'; c++) {
+            if (scale == 1) return "has more than 3 decimals (the simulator counts in ps, 0.001 ns)";
+            scale /= 10;
+            v += scale * (uint64_t)(*c - '0');
+        }
+    if (*c) return "takes a number (ns, up to 3 decimals)";
+    if (v > (1ull << 53)) return "is too large (at most 9007199254740.992 ns)";
+    *ps = v;
+    return NULL;
+}
+/* -S: bytes, a decimal integer up to INT64_MAX. */
+static const char *goal__sim_bytes(const char *s, int64_t *out) {
+    uint64_t v = 0;
+    const char *c = s;
+    if (!*c) return "takes a number of bytes >= 0";
+    for (; *c >= '0' && *c <= '9'; c++) {
+        if (v > ((uint64_t)INT64_MAX - (uint64_t)(*c - '0')) / 10) return "takes a number of bytes >= 0";
+        v = v * 10 + (uint64_t)(*c - '0');
+    }
+    if (*c) return "takes a number of bytes >= 0";
+    *out = v ? (int64_t)v : GOAL_SIM_ZERO;
+    return NULL;
+}
+static int goal__sim_is_param(const char *w) {
+    static const char *const names[] = {"-L", "-o", "-g", "-G", "-O", "--overhead", "-S"};
+    size_t k;
+    for (k = 0; k < sizeof names / sizeof names[0] && strcmp(w, names[k]) != 0; k++) {}
+    return k < sizeof names / sizeof names[0];
+}
+const char *goal_sim_param(goal_sim_desc *d, const char *name, const char *value) {
+    static const char *const names[] = {"-L", "-o", "-g", "-G", "-O", "--overhead"};
+    double *fields[6];
+    const char *why;
+    uint64_t ps = 0;
+    int k;
+    if (!d || !name) return "is not a model option";
+    if (strcmp(name, "--loggopsim-compat") == 0) { d->loggopsim_compat = 1; return NULL; }
+    if (!goal__sim_is_param(name)) return "is not a model option";
+    if (!value) return strcmp(name, "-S") == 0 ? "takes a number of bytes >= 0" : "takes a number";
+    if (strcmp(name, "-S") == 0) return goal__sim_bytes(value, &d->S);
+    fields[0] = &d->L; fields[1] = &d->o; fields[2] = &d->g; fields[3] = &d->G; fields[4] = &d->O; fields[5] = &d->o;
+    for (k = 0; strcmp(name, names[k]) != 0; k++) {}
+    if ((why = goal__sim_ps(value, &ps)) != NULL) return why;
+    *fields[k] = ps ? (double)ps / 1000.0 : GOAL_SIM_ZERO;
+    return NULL;
+}
+/* The next word of text[*at, len) into w (at most n-1 bytes kept); 0 at the end. */
+static int goal__sim_word(const char *text, size_t len, size_t *at, char *w, size_t n) {
+    size_t k = 0;
+    while (*at < len && strchr(" \t\r\n", text[*at])) (*at)++;
+    if (*at == len) return 0;
+    for (; *at < len && !strchr(" \t\r\n", text[*at]); (*at)++)
+        if (k + 1 < n) w[k++] = text[*at];
+    w[k] = 0;
+    return 1;
+}
+goal_status goal_sim_params(goal_sim_desc *d, const char *text, size_t len, goal_error *err) {
+    char w[128], v[128];
+    const char *why;
+    size_t at = 0;
+    int n = 0;
+    if (!d || (!text && len)) return goal__an_fail(err, GOAL_ERR_ARG, "no model or no text");
+    if (len >= 4096 || memchr(text, 0, len))
+        return goal__an_fail(err, GOAL_ERR_SYNTAX, "not one line of model options (text, under 4 KiB)");
+    for (; goal__sim_word(text, len, &at, w, sizeof w); n++) {
+        if (strcmp(w, "--params") == 0) return goal__an_fail(err, GOAL_ERR_SYNTAX, "--params inside a params file");
+        if (strcmp(w, "--loggopsim-compat") == 0) { d->loggopsim_compat = 1; continue; }
+        if (!goal__sim_is_param(w))
+            return goal__an_fail(err, GOAL_ERR_SYNTAX, "'%s' is not a model option (-L -o -g -G -O -S, --loggopsim-compat)", w);
+        if (!goal__sim_word(text, len, &at, v, sizeof v)) v[0] = 0;
+        if ((why = goal_sim_param(d, w, v)) != NULL) return goal__an_fail(err, GOAL_ERR_SYNTAX, "%s %s: %s", w, v, why);
+    }
+    if (n == 0) return goal__an_fail(err, GOAL_ERR_SYNTAX, "no model options in the file");
+    return GOAL_OK;
+}
+
+#ifdef GOAL_ALGOS_H_INCLUDED
+/* ---- >>> tune ------------------------------------------------------------------------------ */
+#define GOAL__TUNE_MAX_ACTIONS 8388608.0   /* 2^23 actions: a few seconds and ~0.5 GB per world */
+#define GOAL__TUNE_MAX_SQUARES 134217728.0 /* 2^27: the simulator's time grows with the square of one
+                                              rank's independent actions: their sum of squares */
+#define GOAL__TUNE_MAX_SEGMENTS 512        /* longer pipelines are left out, for the same reason */
+#define GOAL__TUNE_MAX_SETS_P 4096         /* GOAL_ALGO_SETS generators take O(p) per rank to build */
+static const char *const goal__sim_colls[GOAL_SIM_NCOLLS] = {
+    "bcast", "reduce", "allreduce", "allgather", "alltoall", "gather", "scatter", "reduce_scatter", "barrier", "scan"};
+
+const char *goal_sim_coll_name(int k) { return k >= 0 && k < GOAL_SIM_NCOLLS ? goal__sim_colls[k] : NULL; }
+int goal_sim_coll_of(const char *name) {
+    int k, best = -1;
+    size_t n, bestn = 0;
+    for (k = 0; name && k < GOAL_SIM_NCOLLS; k++) {
+        n = strlen(goal__sim_colls[k]);
+        if (strncmp(name, goal__sim_colls[k], n) == 0 && name[n] == '_' && n > bestn) { best = k; bestn = n; }
+    }
+    return best;
+}
+/* Rank 0's actions plus p-1 times rank 1's: the world's size without building it; *squares
+   the same sum for the squares of the ranks' independent actions. */
+static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, double *actions, double *squares, goal_error *err) {
+    goal_graph_desc gd;
+    goal_graph *g;
+    goal_schedule s;
+    goal_status st;
+    int r;
+    *actions = *squares = 0;
+    memset(&gd, 0, sizeof gd);
+    gd.nranks = p;
+    if ((st = goal_graph_create(&g, &gd)) != GOAL_OK) return st;
+    for (r = 0; r < 2 && r < p && st == GOAL_OK; r++) {
+        int32_t done;
+        if ((st = goal_graph_reset(g, r, p)) != GOAL_OK) break;
+        done = goal_algo_build(g, d, NULL, 0, NULL, err);
+        if (done < 0) st = (goal_status)done;
+        else if ((st = goal_compile(g, &s, err)) == GOAL_OK) {
+            double times = r == 0 ? 1.0 : (double)(p - 1);
+            *actions += (double)s.nactions * times;
+            *squares += (double)s.nindep * (double)s.nindep * times;
+            goal_schedule_free(&s);
+        }
+    }
+    goal_graph_destroy(g);
+    return st;
+}
+/* Why d at p is left out (into err), or 0: the limits of TUNE. */
+static int goal__tune_too_big(const goal_algo_desc *d, int32_t p, double actions, double squares, goal_error *err) {
+    const goal_algo_info *a = goal_algo_find(d->algo);
+    uint64_t bytes = d->count * goal_dtype_size(d->dtype);
+    if (d->segment && bytes / d->segment > GOAL__TUNE_MAX_SEGMENTS)
+        goal__an_fail(err, GOAL_ERR_LIMIT, "more than %d segments", GOAL__TUNE_MAX_SEGMENTS);
+    else if (p > GOAL__TUNE_MAX_SETS_P && a && (a->flags & GOAL_ALGO_SETS))
+        goal__an_fail(err, GOAL_ERR_LIMIT, "its generator takes O(p) per rank (limit p = %d)", GOAL__TUNE_MAX_SETS_P);
+    else if (actions > GOAL__TUNE_MAX_ACTIONS)
+        goal__an_fail(err, GOAL_ERR_LIMIT, "about %.0f actions (limit %.0f)", actions, GOAL__TUNE_MAX_ACTIONS);
+    else if (squares > GOAL__TUNE_MAX_SQUARES)
+        goal__an_fail(err, GOAL_ERR_LIMIT, "independent actions per rank squared sum to about %.3g (limit %.3g)", squares,
+                      GOAL__TUNE_MAX_SQUARES);
+    else return 0;
+    return 1;
+}
+goal_status goal_sim_algo_time(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, double *ns, int *left_out,
+                               goal_error *err) {
+    double actions = 0, squares = 0;
+    goal_world *w;
+    goal_sim_result res;
+    goal_status st;
+    *left_out = 0;
+    *ns = 0;
+    if (!d || !d->algo || p < 1 || !model) return goal__an_fail(err, GOAL_ERR_ARG, "no desc, no model or p < 1");
+    if (err) err->msg[0] = 0;
+    if ((*left_out = goal__tune_too_big(d, p, 0, 0, err)) != 0) return GOAL_ERR_LIMIT;
+    if ((st = goal__tune_estimate(d, p, &actions, &squares, err)) != GOAL_OK) return st;
+    if ((*left_out = goal__tune_too_big(d, p, actions, squares, err)) != 0) return GOAL_ERR_LIMIT;
+    if ((st = goal_algo_world(&w, d, p, err)) != GOAL_OK) return st;
+    st = goal_sim_run(w, model, &res);
+    if (st == GOAL_OK) *ns = (double)res.max_ps / 1000.0;
+    else goal__an_fail(err, st, "simulation: %s", goal_strerror(st));
+    goal_sim_result_free(&res);
+    goal_world_destroy(w);
+    return st;
+}
+goal_status goal_sim_best(int coll, int32_t p, uint64_t bytes, const goal_sim_desc *model, uint32_t require,
+                          const goal_algo_info **best, double *ns, goal_error *err) {
+    const goal_algo_info *a;
+    goal_algo_desc d;
+    goal_status st = GOAL_ERR_ARG;
+    double t;
+    int i, left_out;
+    *best = NULL;
+    *ns = 0;
+    if (coll < 0 || coll >= GOAL_SIM_NCOLLS || p < 1) return goal__an_fail(err, GOAL_ERR_ARG, "no collective %d or p < 1", coll);
+    goal__an_fail(err, GOAL_ERR_ARG, "%s has no algorithm with the flags asked for", goal__sim_colls[coll]);
+    for (i = 0; (a = goal_algo_list(i)) != NULL; i++) {
+        if ((a->flags & GOAL_ALGO_VECTOR) || (a->flags & require) != require || goal_sim_coll_of(a->name) != coll) continue;
+        memset(&d, 0, sizeof d);
+        d.algo = a->name; d.count = bytes; d.dtype = GOAL_INT8; d.op = GOAL_OP_SUM; d.nway = 1;
+        d.segment = (a->flags & GOAL_ALGO_SEGMENTED) ? 1024 : 0;
+        if ((st = goal_sim_algo_time(&d, p, model, &t, &left_out, err)) == GOAL_OK && (!*best || t < *ns)) { *best = a; *ns = t; }
+    }
+    return *best ? GOAL_OK : st;
 }
 #endif /* GOAL_ALGOS_H_INCLUDED */
 #endif /* GOAL_SIM_IMPLEMENTATION */

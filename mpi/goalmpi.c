@@ -32,6 +32,15 @@
        alltoallv=alltoallv_pairwise  reduce_scatter=reduce_scatterv_ring
        reduce_scatter_block=reduce_scatter_ring  scan=scan_linear  exscan=exscan_linear
        barrier=barrier_dissemination
+   GOAL_MPI_PARAMS=FILE  a LogGOPS model, one line of goal sim options (what goal probe -o
+     writes): the rule name "auto" then lets the model choose (goal_mpi.h's COLL_auto, AUTO
+     there) for bcast reduce allreduce allgather alltoall gather scatter reduce_scatter_block
+     scan barrier, the same on every rank, cached per communicator, collective and size
+     class; with GOAL_MPI_ALGOS unset, those collectives default to auto (the others keep the
+     table above). For a non-commutative op auto picks among the algorithms that keep rank
+     order; for elements libgoal must not split (long double, the pair types) a pick that
+     splits is passed on (counted). Without GOAL_MPI_PARAMS, auto uses goal_sim.h's default
+     model.
    GOAL_MPI_STATS=1  at MPI_Finalize rank 0 prints to stderr, per collective it saw,
      "allreduce: 40004 libgoal, 0 passed on" (with the reasons of those passed on).
    GOAL_MPI_CHECK=1  compares (algorithm, parameters, count, type, op, root) across ranks
@@ -74,17 +83,19 @@ static const char *const default_algos =
     "alltoall=alltoall_bruck:<=256,alltoall_pairwise;alltoallv=alltoallv_pairwise;"
     "reduce_scatter=reduce_scatterv_ring;reduce_scatter_block=reduce_scatter_ring;scan=scan_linear;"
     "exscan=exscan_linear;barrier=barrier_dissemination";
-enum { W_INTER, W_TYPE, W_OP, W_SPLIT, W_SIZE, W_CHOSEN, W_CREATE, NWHY };   /* W_TYPE: with holes, for a
+enum { W_INTER, W_TYPE, W_OP, W_SPLIT, W_SIZE, W_CHOSEN, W_CREATE, W_AUTO, NWHY };   /* W_TYPE: with holes, for a
    reduction, a v-call or in place (data movement packs them otherwise) */
 static const char *const why_name[NWHY] = {
     "intercommunicator", "datatype with holes", "non-commutative op on an unordered algorithm",
     "element size the algorithm would split", "over INT_MAX bytes", "GOAL_MPI_ALGOS says mpi",
-    "goal_mpi_create failed"};
+    "goal_mpi_create failed", "auto could not choose"};
 
 #define MAX_RULES 8
-typedef struct rule { unsigned long long max; const goal_algo_info *algo; } rule;   /* algo NULL: "mpi" */
+typedef struct rule { unsigned long long max; const goal_algo_info *algo; int autopick; } rule;   /* algo NULL and
+   not autopick: "mpi" */
 static struct {
     int ready, check, stats;
+    goal_sim_desc model;        /* GOAL_MPI_PARAMS, for auto */
     rule rules[NCOLL][MAX_RULES];
     int nrules[NCOLL];
     unsigned long long served[2][NCOLL], passed[2][NCOLL][NWHY];
@@ -109,6 +120,29 @@ typedef struct pending {      /* a nonblocking collective: its generalized reque
 } pending;
 
 /* ---- selection ------------------------------------------------------------------------------ */
+/* The collective of goal_sim.h's TUNE that c is (for auto), or -1. */
+static int auto_coll(int c) {
+    /* reduce_scatter is the v-form here (vector algorithms, not tuned); tune's reduce_scatter
+       is MPI's reduce_scatter_block */
+    const char *name = c == C_REDUCE_SCATTER_BLOCK ? "reduce_scatter" : c == C_REDUCE_SCATTER ? "" : coll_name[c];
+    int k;
+    for (k = 0; goal_sim_coll_name(k) && strcmp(goal_sim_coll_name(k), name) != 0; k++) {}
+    return goal_sim_coll_name(k) ? k : -1;
+}
+/* GOAL_MPI_PARAMS=FILE into G.model; 0 when unset or unreadable (said on rank 0). */
+static int read_params(const char *path, int me) {
+    char text[4096];
+    size_t len = 0;
+    goal_error err;
+    FILE *f = fopen(path, "rb");
+    if (f) { len = fread(text, 1, sizeof text, f); fclose(f); }
+    if (!f || goal_sim_params(&G.model, text, len, &err) != GOAL_OK) {
+        if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_PARAMS=%s: %s\n", path, f ? err.msg : "cannot open");
+        memset(&G.model, 0, sizeof G.model);
+        return 0;
+    }
+    return 1;
+}
 /* "coll=algo[:<=N],algo;..." into the rule table; unknown names are reported and skipped. */
 static void parse_rules(const char *spec, int me) {
     char buf[2048], *save1 = NULL, *item;
@@ -124,13 +158,19 @@ static void parse_rules(const char *spec, int me) {
             char *colon = strchr(r, ':');
             unsigned long long max = ~0ull;
             if (colon) { *colon = 0; max = strtoull(colon + 1 + (colon[1] == '<') + (colon[2] == '='), NULL, 10); }
-            if (strcmp(r, "mpi") && !goal_algo_find(r)) {
+            if (strcmp(r, "auto") == 0 && auto_coll(c) < 0) {
+                if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_ALGOS: no auto for %s (it keeps its default)\n", item);
+                n = -1;
+                break;
+            }
+            G.rules[c][n].autopick = strcmp(r, "auto") == 0;
+            if (strcmp(r, "mpi") && !G.rules[c][n].autopick && !goal_algo_find(r)) {
                 if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_ALGOS: no algorithm '%s' (%s keeps its default)\n", r, item);
                 n = -1;
                 break;
             }
             G.rules[c][n].max = max;
-            G.rules[c][n++].algo = strcmp(r, "mpi") ? goal_algo_find(r) : NULL;
+            G.rules[c][n++].algo = goal_algo_find(r);
         }
         if (n >= 0) G.nrules[c] = n;
     }
@@ -142,17 +182,26 @@ static void setup(void) {
     G.ready = 1;
     PMPI_Comm_rank(MPI_COMM_WORLD, &me);
     parse_rules(default_algos, me);
+    if ((env = getenv("GOAL_MPI_PARAMS")) != NULL && read_params(env, me) && !getenv("GOAL_MPI_ALGOS"))
+        parse_rules("bcast=auto;reduce=auto;allreduce=auto;allgather=auto;alltoall=auto;gather=auto;scatter=auto;"
+                    "reduce_scatter_block=auto;scan=auto;barrier=auto", me);
     if ((env = getenv("GOAL_MPI_ALGOS")) != NULL) parse_rules(env, me);
     G.stats = (env = getenv("GOAL_MPI_STATS")) != NULL && atoi(env) != 0;
     G.check = (env = getenv("GOAL_MPI_CHECK")) != NULL && atoi(env) != 0;
 }
-/* The algorithm for c at `bytes` per block, or NULL with *why set. */
-static const goal_algo_info *choose(int c, unsigned long long bytes, int *why) {
+/* The algorithm for c at `bytes` per block on m (auto: among GOAL_ALGO_ORDERED ones when
+   ordered), or NULL with *why set. */
+static const goal_algo_info *choose(goal_mpi *m, int c, unsigned long long bytes, int ordered, int *why) {
+    const goal_algo_info *a = NULL;
     int k;
     for (k = 0; k < G.nrules[c]; k++)
         if (bytes <= G.rules[c][k].max) break;
-    if (k == G.nrules[c] || !G.rules[c][k].algo) { *why = W_CHOSEN; return NULL; }
-    return G.rules[c][k].algo;
+    if (k < G.nrules[c] && G.rules[c][k].autopick && goal_mpi_auto(m, auto_coll(c), bytes, ordered, &a) != GOAL_OK) {
+        *why = ordered ? W_OP : W_AUTO;
+        return NULL;
+    }
+    if (k == G.nrules[c] || !(a = a ? a : G.rules[c][k].algo)) { *why = W_CHOSEN; return NULL; }
+    return a;
 }
 
 /* ---- communicators ----------------------------------------------------------------------- */
@@ -278,14 +327,15 @@ static void *copy_of(const void *src, size_t bytes) {
 
 /* ---- the collectives ----------------------------------------------------------------------- */
 /* Every entry point: the goal_mpi and the algorithm, or 0 with the reason counted. */
-typedef struct call { int c, nb, why; goal_mpi *m; const goal_algo_info *algo; goal_algo_desc d; } call;
+typedef struct call { int c, nb, why; unsigned long long bytes; goal_mpi *m; const goal_algo_info *algo; goal_algo_desc d; } call;
 static int begin(call *k, int c, int nb, MPI_Comm comm, long long bytes) {
     memset(k, 0, sizeof *k);
     k->c = c; k->nb = nb;
     if (!(k->m = comm_goal(comm, &k->why))) return 0;
     if (bytes < 0) { k->why = W_TYPE; return 0; }
     if (bytes > INT_MAX) { k->why = W_SIZE; return 0; }
-    if (!(k->algo = choose(c, (unsigned long long)bytes, &k->why))) return 0;
+    k->bytes = (unsigned long long)bytes;
+    if (!(k->algo = choose(k->m, c, k->bytes, 0, &k->why))) return 0;
     k->d.algo = k->algo->name;
     k->d.dtype = GOAL_UINT8; k->d.op = GOAL_OP_SUM;
     return 1;
@@ -297,7 +347,11 @@ static int begin_reduce(call *k, goal_mpi_reduction *red, MPI_Datatype t, MPI_Op
     size_t i;
     goal_status st = goal_mpi_reduction_of(t, op, count, red);
     if (st != GOAL_OK) { k->why = st == GOAL_ERR_TYPE ? W_TYPE : W_OP; return 0; }
-    if (red->noncommutative && !(k->algo->flags & GOAL_ALGO_ORDERED)) { k->why = W_OP; return 0; }
+    if (red->noncommutative && !(k->algo->flags & GOAL_ALGO_ORDERED)) {   /* auto chooses again, among ordered ones */
+        if (!(k->algo = choose(k->m, k->c, k->bytes, 1, &k->why))) return 0;
+        if (!(k->algo->flags & GOAL_ALGO_ORDERED)) { k->why = W_OP; return 0; }
+        k->d.algo = k->algo->name;
+    }
     for (i = 0; red->whole && i < sizeof unsplit / sizeof unsplit[0] && strcmp(unsplit[i], k->algo->name); i++) {}
     if (red->whole && i == sizeof unsplit / sizeof unsplit[0]) { k->why = W_SPLIT; return 0; }
     k->d.dtype = red->dtype; k->d.op = red->op; k->d.count = red->count; k->d.noncommutative = red->noncommutative;

@@ -20,7 +20,7 @@ total_p=0; total_f=0
 preload() {
   local lib=$1 n=$2; shift 2
   if [ $lib = openmpi ]; then
-    GOAL_MPI_STATS=1 timeout 300 mpirun.openmpi --oversubscribe -x GOAL_MPI_STATS -x LD_PRELOAD="$BA/openmpi/libgoalmpi.so" -np "$n" "$@"
+    GOAL_MPI_STATS=1 timeout 300 mpirun.openmpi --oversubscribe -x GOAL_MPI_STATS ${GOAL_MPI_PARAMS:+-x GOAL_MPI_PARAMS} -x LD_PRELOAD="$BA/openmpi/libgoalmpi.so" -np "$n" "$@"
   else
     timeout 300 mpirun.mpich -env GOAL_MPI_STATS 1 -env LD_PRELOAD "$BA/mpich/libgoalmpi.so" -np "$n" "$@"
   fi
@@ -37,6 +37,18 @@ close() {
   paste -d'\n' <(tr -s ' ' '\n' <"$1" | grep .) <(tr -s ' ' '\n' <"$2" | grep .) |
     awk 'NR%2{a=$1; next} {d=a-$1; if (d<0) d=-d; m=a<0?-a:a; if (d > 1e-9*m && d > 1e-300) bad=1; n++} END{exit bad || n == 0}'
 }
+# "np out": test_mpi's auto picks ("auto COLL CLASS ALGO") are what goal tune --format env
+# says for the same p, model and sizes (the env rules read back: the first bound that holds).
+auto_vs_tune() {
+  local env
+  env=$("${GOAL:-$B/goal}" tune -p "$1" --sizes 0,8,128,2048,65536,1048576 $(cat tests/mpi/auto_params) --format env 2>/dev/null) || return 1
+  printf '%s\n' "$2" | awk -v env="$env" '
+    BEGIN { n = split(env, cs, ";"); for (i = 1; i <= n; i++) { e = index(cs[i], "="); rules[substr(cs[i], 1, e - 1)] = substr(cs[i], e + 1) } }
+    /^auto / { seen++; m = split(rules[$2], rs, ","); pick = ""
+      for (j = 1; j <= m; j++) { k = split(rs[j], ab, ":<="); if (k == 1 || $3 + 0 <= ab[2] + 0) { pick = ab[1]; break } }
+      if (pick != $4) { print "  auto " $2 " " $3 ": " $4 ", goal tune: " pick; bad = 1 } }
+    END { exit bad || seen < 60 }'
+}
 dropin_tests() {
   local lib=$1 extra=$2 n out dir ok
   if ! mpicc.$lib -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -g -fPIC -shared -I. mpi/goalmpi.c \
@@ -52,6 +64,17 @@ dropin_tests() {
     np_=${line%% passed*}; nf=${line#*, }; nf=${nf%% failed*}
     p=$((p + np_)); f=$((f + nf))
   done
+  for n in 1 2 3 4; do   # GOAL_MPI_PARAMS: auto is the default for the tuned collectives
+    out=$(GOAL_MPI_PARAMS=tests/mpi/auto_params preload $lib "$n" "$B/mpi/test_dropin.$lib" 2>&1)
+    if printf '%s\n' "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed$' && ! printf '%s\n' "$out" | grep -q 'auto could not'; then
+      p=$((p + 1))
+    else echo "FAIL $lib drop-in np$n with GOAL_MPI_PARAMS (auto)"; printf '%s\n' "$out" | grep -E '^(FAIL|  check)|auto|passed' | head; f=$((f + 1)); fi
+  done
+  echo "-G 0.09x" >"$B/mpi/bad_params"   # a bad params file is said and leaves the defaults
+  out=$(GOAL_MPI_PARAMS="$B/mpi/bad_params" preload $lib 1 "$B/mpi/test_dropin.$lib" 2>&1)
+  if printf '%s\n' "$out" | grep -q "^libgoalmpi: GOAL_MPI_PARAMS=$B/mpi/bad_params: -G 0.09x: takes a number" &&
+     printf '%s\n' "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed$'; then p=$((p + 1))
+  else echo "FAIL $lib drop-in with a bad GOAL_MPI_PARAMS"; f=$((f + 1)); fi
   if [ $lib != openmpi ]; then
     echo "skip $lib: lmp, hpcc and mpi4py are built for Open MPI only ($(ldd /usr/bin/lmp 2>/dev/null | grep -o 'libmpi[^ ]*' | head -n 1))"
     return
@@ -98,6 +121,9 @@ for lib in openmpi mpich; do
       np_=${line%% passed*}; nf=${line#*, }; nf=${nf%% failed*}
       p=$((p + np_)); f=$((f + nf))
       [ "$nf" = 0 ] && [ $rc != 0 ] && { echo "FAIL $lib np$n: exited $rc"; f=$((f + 1)); }
+      if [ $n -le 4 ]; then   # auto's picks against goal tune's (test_auto in test_mpi.c)
+        if auto_vs_tune $n "$out"; then p=$((p + 1)); else echo "FAIL $lib np$n: auto picks differ from goal tune's"; f=$((f + 1)); fi
+      fi
     done
     # goal_mpi.h compiles as C++ too (without the deprecated MPI C++ bindings, which warn)
     if mpicxx.$lib -x c++ -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX -std=c++11 -Wall -Wextra -Wpedantic -Werror -I. \

@@ -4,30 +4,6 @@
 #include <string.h>
 #include "cli.h"
 
-/* A LogGOPS time in ns with up to three decimals ("480", "0.08", "1.5e3" is refused) as a
-   count of ps, at most 2^53 (what goal_sim_desc takes exactly). Returns NULL or why not. */
-static const char *model_ps(const char *s, uint64_t *ps) {
-    uint64_t v = 0, scale = 1000;
-    const char *c = s;
-    if (*c == '-') return "takes a number >= 0";
-    if (!(*c >= '0' && *c <= '9') && !(*c == '.' && c[1] >= '0' && c[1] <= '9')) return "takes a number (ns, up to 3 decimals)";
-    for (; *c >= '0' && *c <= '9'; c++) {
-        if (v > ((1ull << 53) / 1000 - (uint64_t)(*c - '0')) / 10) return "is too large (at most 9007199254740.992 ns)";
-        v = v * 10 + (uint64_t)(*c - '0');
-    }
-    v *= 1000;
-    if (*c == '.')
-        for (c++; *c >= '0' && *c <= '9'; c++) {
-            if (scale == 1) return "has more than 3 decimals (the simulator counts in ps, 0.001 ns)";
-            scale /= 10;
-            v += scale * (uint64_t)(*c - '0');
-        }
-    if (*c) return "takes a number (ns, up to 3 decimals)";
-    if (v > (1ull << 53)) return "is too large (at most 9007199254740.992 ns)";
-    *ps = v;
-    return NULL;
-}
-
 static int model_params(const char *verb, const char *path, goal_sim_desc *d);
 
 /* One LogGOPSim model option at argv[*i] into d (same letters as LogGOPSim; --overhead is
@@ -35,28 +11,20 @@ static int model_params(const char *verb, const char *path, goal_sim_desc *d);
    1 when it was one (and *rc = 2 after a usage message if its value is bad; 1 for a bad
    params file). */
 int cli_model_opt(int argc, char **argv, int *i, goal_sim_desc *d, int *rc) {
-    static const char *const names[] = {"-L", "-o", "-g", "-G", "-O", "--overhead"};
-    double *fields[6];
+    static const char *const names[] = {"-L", "-o", "-g", "-G", "-O", "--overhead", "-S"};
     const char *v, *why;
-    long long x;
-    uint64_t ps;
     int k;
-    fields[0] = &d->L; fields[1] = &d->o; fields[2] = &d->g; fields[3] = &d->G; fields[4] = &d->O; fields[5] = &d->o;
     if (strcmp(argv[*i], "--loggopsim-compat") == 0) { d->loggopsim_compat = 1; return 1; }
     if (strcmp(argv[*i], "--params") == 0 && cli_opt(argc, argv, i, "--params", &v)) {
         if (!v) *rc = cli_usage("%s: --params needs a file name", argv[0]);
         else if (model_params(argv[0], v, d)) *rc = CLI_BAD_INPUT;
         return 1;
     }
-    if (strcmp(argv[*i], "-S") == 0 && cli_opt(argc, argv, i, "-S", &v)) {
-        if (!cli_int(v, 0, INT64_MAX, &x)) *rc = cli_usage("%s: -S takes a number of bytes >= 0", argv[0]);
-        else d->S = x ? (int64_t)x : GOAL_SIM_ZERO;
-        return 1;
-    }
-    for (k = 0; k < 6; k++) {
+    for (k = 0; k < 7; k++) {
         if (strcmp(argv[*i], names[k]) != 0 || !cli_opt(argc, argv, i, names[k], &v)) continue;
-        if (!v || (why = model_ps(v, &ps)) != NULL) *rc = cli_usage("%s: %s %s%s%s", argv[0], names[k], v ? v : "", v ? ": " : "", v ? why : "takes a number");
-        else *fields[k] = ps ? (double)ps / 1000.0 : GOAL_SIM_ZERO;
+        if ((why = goal_sim_param(d, names[k], v)) == NULL) return 1;
+        if (k == 6) *rc = cli_usage("%s: -S %s", argv[0], why);
+        else *rc = cli_usage("%s: %s %s%s%s", argv[0], names[k], v ? v : "", v ? ": " : "", why);
         return 1;
     }
     return 0;
@@ -64,26 +32,16 @@ int cli_model_opt(int argc, char **argv, int *i, goal_sim_desc *d, int *rc) {
 
 /* --params FILE: one line of model options as `goal sim` takes them (what `goal probe`
    prints), e.g. "-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536"; -o is the overhead here on
-   every verb. Returns 0, or 1 after a message. */
+   every verb. The library parses it (goal_sim_params). Returns 0, or 1 after a message. */
 static int model_params(const char *verb, const char *path, goal_sim_desc *d) {
-    char *text, *tok[64], label[300], line[4097];
+    char *text;
     size_t len;
-    int n = 1, i, rc = CLI_OK;
+    goal_error err;
+    goal_status st;
     if (cli_read(path, &text, &len)) return CLI_BAD_INPUT;
-    snprintf(label, sizeof label, "%s: --params %s", verb, path);
-    if (len >= sizeof line || memchr(text, 0, len)) rc = cli_fail("%s: not one line of model options (text, under 4 KiB)", label);
-    else memcpy(line, text, len);
-    line[rc ? 0 : len] = 0;
+    st = goal_sim_params(d, text, len, &err);
     free(text);
-    tok[0] = label;
-    for (tok[n] = strtok(line, " \t\r\n"); tok[n] && n < 63; tok[n] = strtok(NULL, " \t\r\n")) n++;
-    if (n == 63 && tok[n]) rc = cli_fail("%s: too many words for a line of model options", label);
-    for (i = 1; i < n && rc == CLI_OK; i++) {
-        if (strcmp(tok[i], "--params") == 0) rc = cli_fail("%s: --params inside a params file", label);
-        else if (!cli_model_opt(n, tok, &i, d, &rc)) rc = cli_fail("%s: '%s' is not a model option (-L -o -g -G -O -S, --loggopsim-compat)", label, tok[i]);
-    }
-    if (rc == CLI_OK && n == 1) rc = cli_fail("%s: no model options in the file", label);
-    return rc ? CLI_BAD_INPUT : CLI_OK;
+    return st == GOAL_OK ? CLI_OK : cli_fail("%s: --params %s: %s", verb, path, err.msg);
 }
 
 /* FILE, the model options (when d) and -o OUT (when out). Returns 0 or 2. */

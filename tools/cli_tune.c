@@ -6,11 +6,12 @@
    reduce_scatter, reduce_aspen a reduce), so generators added later join by their names.
    Tunable parameters are searched over small grids, chosen by the algorithm's flags:
    nway (GOAL_ALGO_NWAY) over 1, 2, 3; segment (GOAL_ALGO_SEGMENTED) over 1, 8, 64, 512 KiB.
-   A world is built straight from the generator (no text) and simulated. Left out, and the
-   output says so: worlds whose estimated size (rank 0's actions plus p-1 times rank 1's)
-   exceeds TUNE_MAX_ACTIONS or whose independent actions per rank squared exceed
-   TUNE_MAX_SQUARES (linear roots, alltoall_linear, long pipelines), pipelines of more
-   than TUNE_MAX_SEGMENTS, GOAL_ALGO_SETS generators above TUNE_MAX_SETS_P ranks.
+   A world is built straight from the generator (no text) and simulated by goal_sim.h's
+   goal_sim_algo_time, which goal_mpi.h's COLL_auto uses too (TUNE in goal_sim.h). Left out,
+   and the output says so: worlds whose estimated size (rank 0's actions plus p-1 times rank
+   1's) exceeds 2^23 actions or whose independent actions per rank squared exceed 2^27
+   (linear roots, alltoall_linear, long pipelines), pipelines of more than 512 segments,
+   GOAL_ALGO_SETS generators above 4096 ranks.
    Simulations run on one thread per core. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -21,16 +22,9 @@
 #include <unistd.h>
 #include "cli.h"
 
-#define TUNE_MAX_ACTIONS 8388608.0   /* 2^23 actions: a few seconds and ~0.5 GB per world */
-#define TUNE_MAX_SQUARES 134217728.0 /* 2^27: the simulator's time grows with the square of one rank's
-                                        independent actions (issue 17 item 3): their sum of squares */
-#define TUNE_MAX_SEGMENTS 512        /* longer pipelines are left out, for the same reason */
-#define TUNE_MAX_SETS_P 4096         /* GOAL_ALGO_SETS generators (reduce_aspen) take O(p) per rank to build */
 #define TUNE_MAX_THREADS 8
 
-static const char *const tune_colls[] = {"bcast",   "reduce",  "allreduce",      "allgather", "alltoall",
-                                         "gather",  "scatter", "reduce_scatter", "barrier",   "scan"};
-#define TUNE_NCOLLS ((int)(sizeof tune_colls / sizeof tune_colls[0]))
+#define TUNE_NCOLLS GOAL_SIM_NCOLLS
 static const int tune_nways[] = {1, 2, 3};
 static const uint64_t tune_segments[] = {1024, 8192, 65536, 524288};
 
@@ -46,7 +40,7 @@ enum { TUNE_TODO, TUNE_DONE, TUNE_SKIP, TUNE_FAIL, TUNE_SAME };
 typedef struct tune_job {      /* one configuration at one size */
     int cfg, state, same_as, win;   /* win: the fastest of its (collective, size) */
     uint64_t size;
-    double time, actions;      /* simulated ns; the estimated world size */
+    double time;               /* simulated ns */
     char msg[160];             /* why it failed */
 } tune_job;
 
@@ -55,7 +49,7 @@ typedef struct tune {
     goal_sim_desc model;
     uint64_t sizes[64];
     int nsizes, all, env;
-    unsigned colls;            /* bit k: tune_colls[k] asked for */
+    unsigned colls;            /* bit k: goal_sim_coll_name(k) asked for */
     const char *svg;
     tune_cfg *cfg;
     int ncfg;
@@ -63,17 +57,6 @@ typedef struct tune {
     int njob, next;
     pthread_mutex_t mu;
 } tune;
-
-/* The collective an algorithm belongs to (longest matching prefix), or -1. */
-static int tune_coll_of(const char *name) {
-    int k, best = -1;
-    size_t n, bestn = 0;
-    for (k = 0; k < TUNE_NCOLLS; k++) {
-        n = strlen(tune_colls[k]);
-        if (strncmp(name, tune_colls[k], n) == 0 && name[n] == '_' && n > bestn) { best = k; bestn = n; }
-    }
-    return best;
-}
 
 /* ---- options -------------------------------------------------------------------------- */
 static int tune_sizes(tune *t, const char *s) {
@@ -99,7 +82,7 @@ static int tune_coll_list(tune *t, const char *s) {
     while (s && *s) {
         n = strcspn(s, ",");
         for (k = 0; k < TUNE_NCOLLS; k++)
-            if (strlen(tune_colls[k]) == n && strncmp(s, tune_colls[k], n) == 0) break;
+            if (strlen(goal_sim_coll_name(k)) == n && strncmp(s, goal_sim_coll_name(k), n) == 0) break;
         if (k == TUNE_NCOLLS) return 0;
         t->colls |= 1u << k;
         s += n + (s[n] == ',');
@@ -163,7 +146,7 @@ static int tune_configs(tune *t) {
     int i, k, coll, ok = 1;
     for (i = 0; ok && (a = goal_algo_list(i)) != NULL; i++) {
         /* vector collectives (gatherv_linear, reduce_scatterv_ring) need counts: not tuned */
-        if ((a->flags & GOAL_ALGO_VECTOR) || (coll = tune_coll_of(a->name)) < 0 || !(t->colls >> coll & 1)) continue;
+        if ((a->flags & GOAL_ALGO_VECTOR) || (coll = goal_sim_coll_of(a->name)) < 0 || !(t->colls >> coll & 1)) continue;
         if (a->flags & GOAL_ALGO_NWAY)
             for (k = 0; ok && k < (int)(sizeof tune_nways / sizeof tune_nways[0]); k++) ok = tune_add_cfg(t, a, coll, tune_nways[k], 0);
         else if (a->flags & GOAL_ALGO_SEGMENTED)
@@ -187,7 +170,7 @@ static int tune_jobs(tune *t) {
     t->job = (tune_job *)calloc((size_t)t->ncfg * (size_t)t->nsizes + 1, sizeof *t->job);
     if (!t->job) return 0;
     for (coll = 0; coll < TUNE_NCOLLS; coll++) {
-        barrier = strcmp(tune_colls[coll], "barrier") == 0;   /* a barrier has no size: once, as size 0 */
+        barrier = strcmp(goal_sim_coll_name(coll), "barrier") == 0;   /* a barrier has no size: once, as size 0 */
         nsizes = barrier ? 1 : t->nsizes;
         for (s = 0; s < nsizes; s++) {
             first = t->njob;
@@ -216,65 +199,16 @@ static void tune_desc(const tune *t, const tune_job *j, goal_algo_desc *d) {
     d->nway = c->nway;
     d->segment = c->segment;
 }
-/* Rank 0's actions plus p-1 times rank 1's: the world's size without building it; *squares
-   the same sum for the squares of the ranks' independent actions. */
-static goal_status tune_estimate(const tune *t, const goal_algo_desc *d, double *actions, double *squares, goal_error *err) {
-    goal_graph_desc gd;
-    goal_graph *g;
-    goal_schedule s;
-    goal_status st;
-    int r, p = (int)t->p;
-    *actions = *squares = 0;
-    memset(&gd, 0, sizeof gd);
-    gd.nranks = p;
-    if ((st = goal_graph_create(&g, &gd)) != GOAL_OK) return st;
-    for (r = 0; r < 2 && r < p && st == GOAL_OK; r++) {
-        int32_t done;
-        if ((st = goal_graph_reset(g, r, p)) != GOAL_OK) break;
-        done = goal_algo_build(g, d, NULL, 0, NULL, err);
-        if (done < 0) st = (goal_status)done;
-        else if ((st = goal_compile(g, &s, err)) == GOAL_OK) {
-            double times = r == 0 ? 1.0 : (double)(p - 1);
-            *actions += (double)s.nactions * times;
-            *squares += (double)s.nindep * (double)s.nindep * times;
-            goal_schedule_free(&s);
-        }
-    }
-    goal_graph_destroy(g);
-    return st;
-}
-/* Whether a job is left out, and why (into j->msg). */
-static int tune_too_big(const tune *t, tune_job *j, const goal_algo_desc *d, double squares) {
-    if (d->segment && j->size / d->segment > TUNE_MAX_SEGMENTS) snprintf(j->msg, sizeof j->msg, "more than %d segments", TUNE_MAX_SEGMENTS);
-    else if (t->p > TUNE_MAX_SETS_P && (goal_algo_find(d->algo)->flags & GOAL_ALGO_SETS))
-        snprintf(j->msg, sizeof j->msg, "its generator takes O(p) per rank (limit p = %d)", TUNE_MAX_SETS_P);
-    else if (j->actions > TUNE_MAX_ACTIONS) snprintf(j->msg, sizeof j->msg, "about %.0f actions (limit %.0f)", j->actions, TUNE_MAX_ACTIONS);
-    else if (squares > TUNE_MAX_SQUARES)
-        snprintf(j->msg, sizeof j->msg, "independent actions per rank squared sum to about %.3g (limit %.3g)", squares, TUNE_MAX_SQUARES);
-    else return 0;
-    j->state = TUNE_SKIP;
-    return 1;
-}
+/* The library simulates (goal_sim_algo_time, which also leaves out worlds too big for it). */
 static void tune_run_job(const tune *t, tune_job *j) {
     goal_algo_desc d;
     goal_error err;
-    double squares = 0;
-    goal_world *w;
-    goal_sim_result res;
     goal_status st;
+    int left_out = 0;
     tune_desc(t, j, &d);
     err.msg[0] = 0;
-    if (tune_too_big(t, j, &d, 0)) return;
-    if ((st = tune_estimate(t, &d, &j->actions, &squares, &err)) == GOAL_OK && tune_too_big(t, j, &d, squares)) return;
-    if (st == GOAL_OK) st = goal_algo_world(&w, &d, (int)t->p, &err);
-    if (st == GOAL_OK) {
-        st = goal_sim_run(w, &t->model, &res);
-        if (st == GOAL_OK) j->time = (double)res.max_ps / 1000.0;
-        else snprintf(err.msg, sizeof err.msg, "simulation: %s", goal_strerror(st));
-        goal_sim_result_free(&res);
-        goal_world_destroy(w);
-    }
-    j->state = st == GOAL_OK ? TUNE_DONE : TUNE_FAIL;
+    st = goal_sim_algo_time(&d, (int32_t)t->p, &t->model, &j->time, &left_out, &err);
+    j->state = st == GOAL_OK ? TUNE_DONE : left_out ? TUNE_SKIP : TUNE_FAIL;
     if (st != GOAL_OK) snprintf(j->msg, sizeof j->msg, "%.159s", err.msg[0] ? err.msg : goal_strerror(st));
 }
 static void *tune_worker(void *arg) {
@@ -342,7 +276,7 @@ static void tune_print_table(const tune *t, FILE *f) {
     for (k = 0; k < t->njob; k++) {
         const tune_job *j = &t->job[k];
         if (j->state == TUNE_DONE && (j->win || t->all))
-            fprintf(f, "%s %llu %s %.0f\n", tune_colls[t->cfg[j->cfg].coll], (unsigned long long)j->size, t->cfg[j->cfg].label, j->time);
+            fprintf(f, "%s %llu %s %.0f\n", goal_sim_coll_name(t->cfg[j->cfg].coll), (unsigned long long)j->size, t->cfg[j->cfg].label, j->time);
     }
 }
 
@@ -371,7 +305,7 @@ static void tune_print_env(const tune *t, FILE *f) {
         if (t->cfg[t->job[best].cfg].coll != coll) {
             if (prev >= 0) fprintf(f, "%s;", t->cfg[prev].algo);
             coll = t->cfg[t->job[best].cfg].coll;
-            fprintf(f, "%s=", tune_colls[coll]);
+            fprintf(f, "%s=", goal_sim_coll_name(coll));
         } else if (t->job[best].cfg != prev) {
             fprintf(f, "%s:<=%llu,", t->cfg[prev].algo, (unsigned long long)bound);
         }
@@ -446,7 +380,7 @@ static void svg_panel(FILE *f, const tune *t, int first, int end, double y0) {
     svg_frame fr;
     int c, k, row = 0;
     svg_frame_of(t, first, end, y0, &fr);
-    svg_axes(f, &fr, tune_colls[t->cfg[t->job[first].cfg].coll], t->p);
+    svg_axes(f, &fr, goal_sim_coll_name(t->cfg[t->job[first].cfg].coll), t->p);
     for (c = 0; c < t->ncfg; c++) {
         int has = 0, wins = 0;
         for (k = first; k < end; k++)

@@ -128,6 +128,62 @@ static void test_all_algorithms(void) {
     free(b.in); free(b.out); free(b.ref);
 }
 
+/* ---- COLL_auto (goal_mpi.h AUTO): one pick on every rank, goal_sim_best's, right results ---- */
+static const char auto_model[] = "-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536";
+static int algo_index(const goal_algo_info *a) {
+    int i;
+    for (i = 0; a && goal_algo_list(i) && goal_algo_list(i) != a; i++) {}
+    return a && goal_algo_list(i) ? i : -1;
+}
+/* One (collective, bytes, ordered): every rank the same pick, cached, what goal_sim_best says
+   for the size class; rank 0 prints "auto COLL CLASS ALGO" (test_mpi.sh compares goal tune). */
+static void test_auto_pick(goal_mpi *m, const goal_sim_desc *model, int coll, uint64_t bytes, int ordered) {
+    const goal_algo_info *a = NULL, *again = NULL, *best = NULL;
+    uint64_t cls = 0;
+    int idx[2];
+    double ns;
+    goal_status st = goal_mpi_auto(m, coll, bytes, ordered, &a);
+    while (cls < bytes) cls = cls ? 2 * cls : 1;
+    if (ordered && st == GOAL_ERR_ARG) return;   /* no ordered algorithm of this collective */
+    CHECK_OK(st, m);
+    idx[0] = algo_index(a); idx[1] = -idx[0];
+    MPI_Allreduce(MPI_IN_PLACE, idx, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    CHECK(idx[0] == algo_index(a) && -idx[1] == algo_index(a) && a != NULL);
+    CHECK(goal_mpi_auto(m, coll, bytes, ordered, &again) == GOAL_OK && again == a);
+    CHECK(goal_sim_best(coll, np, cls, model, ordered ? GOAL_ALGO_ORDERED : 0, &best, &ns, NULL) == GOAL_OK && best == a);
+    CHECK(!ordered || !a || (a->flags & GOAL_ALGO_ORDERED));
+    if (me == 0 && !ordered && a) printf("auto %s %llu %s\n", goal_sim_coll_name(coll), (unsigned long long)cls, a->name);
+}
+static void test_auto(void) {
+    static const uint64_t sizes[] = {0, 8, 100, 2048, 65536, 1u << 20};
+    goal_mpi *m = NULL;
+    goal_mpi_desc md;
+    goal_error err;
+    buffers b;
+    int k, s;
+    char name[64];
+    memset(&md, 0, sizeof md);
+    md.comm = MPI_COMM_WORLD;
+    CHECK(goal_sim_params(&md.model, auto_model, strlen(auto_model), &err) == GOAL_OK && md.model.G == 0.09);
+    if (goal_mpi_create(&m, &md, &err) != GOAL_OK) { printf("goal_mpi_create: %s\n", err.msg); MPI_Abort(MPI_COMM_WORLD, 2); }
+    for (k = 0; k < GOAL_SIM_NCOLLS; k++)
+        for (s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++) {
+            test_auto_pick(m, &md.model, k, sizes[s], 0);
+            test_auto_pick(m, &md.model, k, sizes[s], 1);
+        }
+    report("auto: the same pick on every rank, cached, goal_sim_best's");
+    b.in = (int32_t *)malloc((size_t)np * 1000 * 4);
+    b.out = (int32_t *)malloc((size_t)np * 1000 * 4);
+    b.ref = (int32_t *)malloc((size_t)np * 1000 * 4);
+    for (k = 0; k < GOAL_SIM_NCOLLS; k++) {   /* COLL_auto runs its pick: MPI's results */
+        snprintf(name, sizeof name, "%s_auto", goal_sim_coll_name(k));
+        test_algorithm(m, name, 5, np - 1, &b);
+        test_algorithm(m, name, 1000, np / 2, &b);
+    }
+    goal_mpi_destroy(m);
+    free(b.in); free(b.out); free(b.ref);
+}
+
 /* ---- vector collectives against MPI's own (each rank passes MPI's arrays as it has them) --- */
 /* Counts 0..4 that differ per rank (zeros included), times scale; displacements in reverse
    rank order with gaps of 0..2 elements (none on one rank: MPICH 4.0.2's MPI_Allgatherv on
@@ -542,6 +598,7 @@ int main(int argc, char **argv) {
     local_ok = 1;
     test_all_algorithms();
     test_vector_algorithms();
+    test_auto();
     test_in_flight();
     test_reuse();
     if (np <= 4) test_many_segments();   /* oversubscribed further, the machine's share decides */
