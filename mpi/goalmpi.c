@@ -33,13 +33,18 @@
        reduce_scatter_block=reduce_scatter_ring  scan=scan_linear  exscan=exscan_linear
        barrier=barrier_dissemination
    GOAL_MPI_STATS=1  at MPI_Finalize rank 0 prints to stderr, per collective it saw,
-     "allreduce: 40004 libgoal, 0 passed on" (with the reasons of those passed on).
+     "allreduce: 40004 libgoal, 0 passed on" (with the reasons of those passed on), and
+     after it, when the collective served MPI_IN_PLACE calls, "allreduce in place: 12
+     native, 3 copied".
    GOAL_MPI_CHECK=1  compares (algorithm, parameters, count, type, op, root) across ranks
      before each collective starts (goal_mpi_desc.check).
    Rules: one thread calls MPI at a time (the drop-in keeps no locks: MPI_THREAD_SERIALIZED
    programs are fine, MPI_THREAD_MULTIPLE ones must not call collectives concurrently).
-   MPI_IN_PLACE costs a copy of this rank's block (goal_mpi.h has no native in-place yet);
-   each nonblocking call allocates its generalized request's state, and v-calls their
+   MPI_IN_PLACE is native (no copy: goal_mpi_algo_start with MPI_IN_PLACE) for the algorithms
+   flagged GOAL_ALGO_INPLACE in goal_algos.h, when no side is packed; otherwise (scan_linear,
+   exscan_linear, the Rabenseifner, two-tree, pipelined-tree and dissemination reductions,
+   alltoall, the reduce-scatters, non-contiguous types) it costs a copy of this rank's input
+   (all of it for alltoall and the reduce-scatters), counted as "copied"; each nonblocking call allocates its generalized request's state, and v-calls their
    scaled counts; the schedules themselves are cached (hash) and never rebuilt. */
 #define _POSIX_C_SOURCE 200809L   /* strtok_r */
 #include <mpi.h>
@@ -88,6 +93,7 @@ static struct {
     rule rules[NCOLL][MAX_RULES];
     int nrules[NCOLL];
     unsigned long long served[2][NCOLL], passed[2][NCOLL][NWHY];
+    unsigned long long inplace[2][NCOLL][2];   /* MPI_IN_PLACE calls: [0] native, [1] copied */
     int keyval;
     struct comm_entry *comms;   /* in creation order, for MPI_Finalize */
     struct pending *pending;    /* nonblocking operations in flight */
@@ -304,6 +310,13 @@ static int begin_reduce(call *k, goal_mpi_reduction *red, MPI_Datatype t, MPI_Op
     return 1;
 }
 static int served(call *k) { G.served[k->nb][k->c]++; return 1; }
+/* MPI_IN_PLACE natively (goal_mpi_algo_start reads the input where MPI has it) when the
+   algorithm is flagged GOAL_ALGO_INPLACE and no side is packed; else the caller copies. */
+static int in_place_native(call *k, int packed) {
+    int native = !packed && (k->algo->flags & GOAL_ALGO_INPLACE);
+    G.inplace[k->nb][k->c][!native]++;
+    return native;
+}
 static int passed(call *k) { G.passed[k->nb][k->c][k->why]++; return 0; }
 
 static long long type_bytes(MPI_Datatype t, int count) { return goal_mpi_contiguous_bytes(t, count); }
@@ -363,7 +376,7 @@ static int do_reduction(int c, const void *sbuf, void *rbuf, int count, MPI_Data
     if (!begin(&k, c, req != NULL, comm, bytes) || !begin_reduce(&k, &red, t, op, count)) return passed(&k) - 1;
     k.d.root = root;
     PMPI_Comm_rank(comm, &me);
-    if (sbuf == MPI_IN_PLACE) {
+    if (sbuf == MPI_IN_PLACE && !in_place_native(&k, 0)) {
         if (!(tmp = copy_of(rbuf, (size_t)bytes))) { k.why = W_CREATE; return passed(&k) - 1; }
         sbuf = tmp;
     }
@@ -412,7 +425,7 @@ static int do_rsb(const void *sbuf, void *rbuf, int n, MPI_Datatype t, MPI_Op op
     long long bytes = type_bytes(t, n);
     if (!begin(&k, C_REDUCE_SCATTER_BLOCK, req != NULL, comm, bytes) || !begin_reduce(&k, &red, t, op, n)) return passed(&k) - 1;
     PMPI_Comm_size(comm, &p);
-    if (sbuf == MPI_IN_PLACE) {
+    if (sbuf == MPI_IN_PLACE && !in_place_native(&k, 0)) {
         if (!(tmp = copy_of(rbuf, (size_t)bytes * (size_t)p))) { k.why = W_CREATE; return passed(&k) - 1; }
         sbuf = tmp;
     }
@@ -451,7 +464,7 @@ static int do_rs(const void *sbuf, void *rbuf, const int *counts, MPI_Datatype t
     if (!begin(&k, C_REDUCE_SCATTER, req != NULL, comm, el < 0 ? -1 : el * total) ||
         !begin_reduce(&k, &red, t, op, 1)) return passed(&k) - 1;
     if (!scaled(counts, p, red.whole ? el : 1, &sc)) { k.why = W_SIZE; return passed(&k) - 1; }
-    if (sbuf == MPI_IN_PLACE) {
+    if (sbuf == MPI_IN_PLACE && !in_place_native(&k, 0)) {
         if (!(tmp = copy_of(rbuf, (size_t)(el * total)))) { free(sc); k.why = W_CREATE; return passed(&k) - 1; }
         sbuf = tmp;
     }
@@ -500,7 +513,9 @@ static int do_move(int c, const void *sbuf, int scount, MPI_Datatype st, void *r
     k.d.count = (uint64_t)block; k.d.root = root;
     sn = c == C_SCATTER || c == C_ALLTOALL ? p : 1;   /* blocks on each side */
     rn = c == C_GATHER || c == C_ALLGATHER || c == C_ALLTOALL ? p : 1;
-    if (sbuf == MPI_IN_PLACE) {   /* this rank's block is already in recvbuf (all of it for alltoall) */
+    if (sbuf == MPI_IN_PLACE && in_place_native(&k, rpk)) {
+        in = MPI_IN_PLACE;
+    } else if (sbuf == MPI_IN_PLACE) {   /* this rank's block is already in recvbuf (all of it for alltoall) */
         MPI_Aint lb = 0, ext = 0;
         const char *own;
         int n = c == C_ALLTOALL ? rcount * p : rcount;
@@ -510,13 +525,16 @@ static int do_move(int c, const void *sbuf, int scount, MPI_Datatype st, void *r
     } else if (spk && sends) {
         in = tmp = pack(sbuf, scount * sn, st, block * sn, comm);
     }
-    if (rbuf == MPI_IN_PLACE) {   /* scatter's root keeps its block where it is: received into scratch */
+    if (rbuf == MPI_IN_PLACE && in_place_native(&k, spk)) {
+        out = MPI_IN_PLACE;
+    } else if (rbuf == MPI_IN_PLACE) {   /* scatter's root keeps its block where it is: received into scratch */
         out = u.packed = malloc((size_t)block + 1);
     } else if (rpk && recvs) {
         out = u.packed = malloc((size_t)(block * rn) + 1);
         u.bytes = (int)(block * rn); u.dst = rbuf; u.count = rcount * rn; u.t = rt; u.comm = comm;
     }
-    if (((sbuf == MPI_IN_PLACE || (spk && sends)) && !tmp) || ((rbuf == MPI_IN_PLACE || (rpk && recvs)) && !u.packed)) {
+    if (((in != MPI_IN_PLACE && (sbuf == MPI_IN_PLACE || (spk && sends))) && !tmp) ||
+        ((out != MPI_IN_PLACE && (rbuf == MPI_IN_PLACE || (rpk && recvs))) && !u.packed)) {
         free(tmp); free(u.packed);
         k.why = W_CREATE; return passed(&k) - 1;
     }
@@ -631,7 +649,10 @@ static int do_vmove(int c, const void *sbuf, int scount, MPI_Datatype st, void *
     if (!begin(&k, c, req != NULL, comm, 0)) return passed(&k) - 1;
     if (at_root) ok = vside_make(&v, p, counts, displs, c == C_SCATTERV ? st : rt, c == C_SCATTERV ? sbuf : rbuf,
                                  c == C_SCATTERV, comm, &u, &tmp);
-    if (ok && c == C_SCATTERV && me == root && rbuf == MPI_IN_PLACE) {   /* the root's block stays: scratch */
+    if (ok && c == C_SCATTERV && me == root && rbuf == MPI_IN_PLACE && in_place_native(&k, tmp != NULL)) {
+        own = v.cnt[me];
+        out = MPI_IN_PLACE;
+    } else if (ok && c == C_SCATTERV && me == root && rbuf == MPI_IN_PLACE) {   /* the root's block stays: scratch */
         own = v.cnt[me];
         ok = (out = tmp2 = malloc((size_t)own + 1)) != NULL;
     } else if (ok && c == C_SCATTERV) {
@@ -641,6 +662,9 @@ static int do_vmove(int c, const void *sbuf, int scount, MPI_Datatype st, void *
             ok = (out = tmp2 = malloc((size_t)own + 1)) != NULL;
             if (ok && !(at_root && u.packed)) { u.packed = tmp2; tmp2 = NULL; u.bytes = (int)own; u.dst = rbuf; u.count = rcount; u.t = rt; u.comm = comm; }
         }
+    } else if (ok && sbuf == MPI_IN_PLACE && in_place_native(&k, u.packed != NULL)) {
+        own = v.cnt[me];
+        in = MPI_IN_PLACE;
     } else if (ok && sbuf == MPI_IN_PLACE) {   /* this rank's block is in recvbuf already, in the caller's layout */
         MPI_Aint lb = 0, ext = 0;
         long long at = 0;
@@ -788,6 +812,9 @@ static void print_stats(void) {
             if (!G.served[nb][c] && !pass) continue;
             fprintf(stderr, "%s%s: %llu libgoal, %llu passed on%s%s\n", nb ? "i" : "", coll_name[c], G.served[nb][c], pass,
                     why, pass ? ")" : "");
+            if (G.inplace[nb][c][0] || G.inplace[nb][c][1])
+                fprintf(stderr, "%s%s in place: %llu native, %llu copied\n", nb ? "i" : "", coll_name[c], G.inplace[nb][c][0],
+                        G.inplace[nb][c][1]);
         }
 }
 int MPI_Finalize(void) {
