@@ -14,7 +14,8 @@
    Passed on to the PMPI_ call, and counted: intercommunicators, reductions on datatypes
    with holes, non-commutative ops where the selected algorithm cannot keep rank order,
    reductions on types whose element size libgoal cannot split at with an algorithm that
-   splits, sizes beyond INT_MAX bytes, alltoallv in place, collectives that GOAL_MPI_ALGOS
+   splits (reduce and allreduce first fall back to reduce_binomial / allreduce_recdoub,
+   which keep order and never split: so a non-commutative allreduce), sizes beyond INT_MAX bytes, alltoallv in place, collectives that GOAL_MPI_ALGOS
    sets to "mpi".
    The decision is local: it depends only on what MPI requires to agree across ranks (type
    signature size, count, root, op, communicator), never on extra communication.
@@ -24,14 +25,24 @@
      for the bytes of one block (count x type size) is used; "mpi" passes the collective on.
      The v-collectives use their first rule (no size is known to all ranks). Collectives not
      named keep the default table:
-       bcast=bcast_binomial  reduce=reduce_binomial
-       allreduce=allreduce_recdoub:<=65536,allreduce_ring
+       bcast=bcast_binomial  reduce=reduce_binomial:<=2048,reduce_rabenseifner
+       allreduce=allreduce_recdoub:<=2048,allreduce_rabenseifner
        gather=gather_binomial  gatherv=gatherv_linear  scatter=scatter_binomial
        scatterv=scatterv_linear  allgather=allgather_bruck:<=1024,allgather_ring
        allgatherv=allgatherv_ring  alltoall=alltoall_bruck:<=256,alltoall_pairwise
        alltoallv=alltoallv_pairwise  reduce_scatter=reduce_scatterv_ring
        reduce_scatter_block=reduce_scatter_ring  scan=scan_linear  exscan=exscan_linear
        barrier=barrier_dissemination
+     Chosen by simulation (`goal tune -p 4 --format env`: Rabenseifner from 2048 bytes for
+     reduce and allreduce at p = 4, from 512 at p = 8 and 16) and measured through the
+     drop-in at np 2 under Open MPI on 2 shared cores (median of 90 calls): allreduce at
+     256 KB 30 us against recdoub's 101, at 4 MB 3.3 ms against 17.5; reduce at 256 KB 37
+     us against binomial's 70-78. bcast_scatter_allgather, which the simulation prefers
+     from 2048 bytes at p >= 4, measured 3-4x slower than bcast_binomial at np 2 and 4
+     there (27 against 8 us at 256 KB, np 2; 1.6 against 0.5 ms at 1 MB, np 4), and
+     allgather_neighbor mixed against allgather_ring (136 against 147 us at 1 MB, np 2;
+     3.6 against 1.9 ms, np 4): both stay out of the defaults (set them with
+     GOAL_MPI_ALGOS on a network, where bytes per rank count more).
    GOAL_MPI_STATS=1  at MPI_Finalize rank 0 prints to stderr, per collective it saw,
      "allreduce: 40004 libgoal, 0 passed on" (with the reasons of those passed on), and
      after it, when the collective served MPI_IN_PLACE calls, "allreduce in place: 12
@@ -73,7 +84,8 @@ static const char *const coll_name[NCOLL] = {
     "bcast", "reduce", "allreduce", "gather", "gatherv", "scatter", "scatterv", "allgather", "allgatherv",
     "alltoall", "alltoallv", "reduce_scatter", "reduce_scatter_block", "scan", "exscan", "barrier"};
 static const char *const default_algos =
-    "bcast=bcast_binomial;reduce=reduce_binomial;allreduce=allreduce_recdoub:<=65536,allreduce_ring;"
+    "bcast=bcast_binomial;reduce=reduce_binomial:<=2048,reduce_rabenseifner;"
+    "allreduce=allreduce_recdoub:<=2048,allreduce_rabenseifner;"
     "gather=gather_binomial;gatherv=gatherv_linear;scatter=scatter_binomial;scatterv=scatterv_linear;"
     "allgather=allgather_bruck:<=1024,allgather_ring;allgatherv=allgatherv_ring;"
     "alltoall=alltoall_bruck:<=256,alltoall_pairwise;alltoallv=alltoallv_pairwise;"
@@ -296,16 +308,28 @@ static int begin(call *k, int c, int nb, MPI_Comm comm, long long bytes) {
     k->d.dtype = GOAL_UINT8; k->d.op = GOAL_OP_SUM;
     return 1;
 }
-/* A reduction: the type and op as libgoal reduces them, if the algorithm can. */
-static int begin_reduce(call *k, goal_mpi_reduction *red, MPI_Datatype t, MPI_Op op, int count) {
+/* Whether algo can serve the reduction: keeps rank order for a non-commutative op, never
+   splits an element libgoal has no dtype for. */
+static int reduces_it(const goal_algo_info *algo, const goal_mpi_reduction *red, int *why) {
     static const char *const unsplit[] = {"reduce_binomial", "allreduce_recdoub", "allreduce_dissemination",
                                           "scan_linear", "exscan_linear", "reduce_scatter_ring", "reduce_scatterv_ring"};
     size_t i;
+    if (red->noncommutative && !(algo->flags & GOAL_ALGO_ORDERED)) { *why = W_OP; return 0; }
+    for (i = 0; red->whole && i < sizeof unsplit / sizeof unsplit[0] && strcmp(unsplit[i], algo->name); i++) {}
+    if (red->whole && i == sizeof unsplit / sizeof unsplit[0]) { *why = W_SPLIT; return 0; }
+    return 1;
+}
+/* A reduction: the type and op as libgoal reduces them, if the algorithm can; else reduce
+   and allreduce fall back to reduce_binomial and allreduce_recdoub (the large-message
+   defaults split elements and ignore rank order; both rules are local: type and op). */
+static int begin_reduce(call *k, goal_mpi_reduction *red, MPI_Datatype t, MPI_Op op, int count) {
+    const goal_algo_info *alt = goal_algo_find(k->c == C_REDUCE ? "reduce_binomial" : "allreduce_recdoub");
     goal_status st = goal_mpi_reduction_of(t, op, count, red);
     if (st != GOAL_OK) { k->why = st == GOAL_ERR_TYPE ? W_TYPE : W_OP; return 0; }
-    if (red->noncommutative && !(k->algo->flags & GOAL_ALGO_ORDERED)) { k->why = W_OP; return 0; }
-    for (i = 0; red->whole && i < sizeof unsplit / sizeof unsplit[0] && strcmp(unsplit[i], k->algo->name); i++) {}
-    if (red->whole && i == sizeof unsplit / sizeof unsplit[0]) { k->why = W_SPLIT; return 0; }
+    if (!reduces_it(k->algo, red, &k->why)) {
+        if ((k->c != C_REDUCE && k->c != C_ALLREDUCE) || !reduces_it(alt, red, &k->why)) return 0;
+        k->algo = alt; k->d.algo = alt->name;
+    }
     k->d.dtype = red->dtype; k->d.op = red->op; k->d.count = red->count; k->d.noncommutative = red->noncommutative;
     return 1;
 }
