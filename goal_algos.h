@@ -190,12 +190,13 @@
    the same source and destination and are left out: no copy at all where LOCAL COPIES
    lists only the own block. Flagged (each checked against the reference with aliased
    buffers in tests/test_algos.c): reduce_binomial, reduce_chain, reduce_knomial,
-   allreduce_recdoub, allreduce_ring, gather_linear, gather_binomial, gatherv_linear,
+   reduce_rabenseifner, allreduce_recdoub, allreduce_ring, allreduce_rabenseifner (its
+   fold then receives the mate's data in scratch), gather_linear, gather_binomial, gatherv_linear,
    gatherv_binomial, scatter_linear, scatter_binomial, scatterv_linear, allgather_ring,
    allgather_recdoub, allgather_bruck, allgather_neighbor, allgatherv_ring. The others
    write OUT before they have read all of the input there (scan_linear and exscan_linear
-   receive the prefix into OUT; the Rabenseifner, two-tree, pipelined-tree and
-   dissemination reductions stage partial results in OUT), and alltoall and reduce-scatter
+   receive the prefix into OUT; the two-tree, pipelined-tree and dissemination
+   reductions stage partial results in OUT), and alltoall and reduce-scatter
    in place overlap input and output block by block: copy the input first (mpi/goalmpi.c
    does, for those).
 
@@ -1389,17 +1390,20 @@ static goal_buf goal__rab_group(const goal__algo *c, const goal__rab *R, goal_bu
     return goal__algo_range(c, b, &R->L, goal__rab_first(R, lo), goal__rab_first(R, lo + d));
 }
 
+static int goal__algo_same(goal_buf a, goal_buf b) { return a.slot == b.slot && a.offset == b.offset; }
+
 /* The fold: the rank folded away sends all of src; its keeper adds it into W. Returns the
-   action after which W (or src, when nothing was folded in) holds this rank's data. */
+   action after which W (or src, when nothing was folded in) holds this rank's data. In
+   place (src is W) the mate's data arrives in tmp, not over this rank's. */
 static int32_t goal__rab_fold(goal__algo *c, goal__rab *R, goal_buf src, goal_buf W) {
     int32_t r;
     if (R->mate < 0) return -1;
     if (R->x < 0) return goal__algo_send(c, src, R->mate, -1);
+    if (goal__algo_same(src, W)) return goal__algo_reduce(c, W, R->tmp, goal__algo_recv(c, R->tmp, R->mate, -1));
     r = goal__algo_recv(c, W, R->mate, -1);
     return goal__algo_reduce(c, W, src, r);
 }
 
-static int goal__algo_same(goal_buf a, goal_buf b) { return a.slot == b.slot && a.offset == b.offset; }
 
 /* Recursive halving among the q virtual ranks, distances q/2 down to dmin: x keeps the half
    of its group that holds x and sends the other half to x ^ d, whose copy of x's half it
@@ -1770,8 +1774,8 @@ static const goal__algo_entry goal__algo_table[] = {
     {{"bcast_doublering", "the data travels the ring both ways (Schedgen)", GOAL__R}, goal__algo_bcast_doublering},
     /* bandwidth-optimal families (issue 12, items 1-6) */
     {{"bcast_scatter_allgather", "van de Geijn: binomial scatter, ring allgather", GOAL__R}, goal__algo_bcast_scatter_allgather},
-    {{"reduce_rabenseifner", "recursive-halving reduce-scatter, binomial gather", GOAL__R | GOAL__X}, goal__algo_reduce_rabenseifner},
-    {{"allreduce_rabenseifner", "recursive-halving reduce-scatter, recursive-doubling allgather", GOAL__X}, goal__algo_allreduce_rabenseifner},
+    {{"reduce_rabenseifner", "recursive-halving reduce-scatter, binomial gather", GOAL__R | GOAL__X | GOAL__I}, goal__algo_reduce_rabenseifner},
+    {{"allreduce_rabenseifner", "recursive-halving reduce-scatter, recursive-doubling allgather", GOAL__X | GOAL__I}, goal__algo_allreduce_rabenseifner},
     {{"reduce_scatter_halving", "recursive-halving reduce-scatter of p blocks, any p", GOAL__X}, goal__algo_reduce_scatter_halving},
     {{"bcast_knomial", "k-nomial tree broadcast (radix K, default 4)", GOAL__R | GOAL_ALGO_RADIX}, goal__algo_bcast_knomial},
     {{"reduce_knomial", "k-nomial tree reduce (radix K, default 4)", GOAL__R | GOAL__X | GOAL__O | GOAL_ALGO_RADIX | GOAL__I}, goal__algo_reduce_knomial},

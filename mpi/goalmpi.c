@@ -53,7 +53,7 @@
    programs are fine, MPI_THREAD_MULTIPLE ones must not call collectives concurrently).
    MPI_IN_PLACE is native (no copy: goal_mpi_algo_start with MPI_IN_PLACE) for the algorithms
    flagged GOAL_ALGO_INPLACE in goal_algos.h, when no side is packed; otherwise (scan_linear,
-   exscan_linear, the Rabenseifner, two-tree, pipelined-tree and dissemination reductions,
+   exscan_linear, the two-tree, pipelined-tree and dissemination reductions,
    alltoall, the reduce-scatters, non-contiguous types) it costs a copy of this rank's input
    (all of it for alltoall and the reduce-scatters), counted as "copied"; each nonblocking call allocates its generalized request's state, and v-calls their
    scaled counts; the schedules themselves are cached (hash) and never rebuilt. */
