@@ -181,6 +181,24 @@
                            IN p*n; OUT n: block `rank` of the elementwise reduction
      barrier_*             no data: empty messages
    reduce_aspen: ranks in P read IN, ranks in R write OUT; others take no part.
+   in_place = 1 (MPI_IN_PLACE; only algorithms flagged GOAL_ALGO_INPLACE, the others fail
+   with GOAL_ERR_ARG): IN is not used where MPI allows MPI_IN_PLACE, the input lies in OUT:
+     reduce_*, allreduce_*  the input is OUT (reduce: at the root; other ranks use IN)
+     gather_*, allgather_*  this rank's block of OUT is its input (gather: at the root)
+     scatter_*              the root's block stays in IN, where it is its result; OUT unused
+   Vector collectives likewise (the block at displs[rank]). The own-block copies then have
+   the same source and destination and are left out: no copy at all where LOCAL COPIES
+   lists only the own block. Flagged (each checked against the reference with aliased
+   buffers in tests/test_algos.c): reduce_binomial, reduce_chain, reduce_knomial,
+   reduce_rabenseifner, allreduce_recdoub, allreduce_ring, allreduce_rabenseifner (its
+   fold then receives the mate's data in scratch), gather_linear, gather_binomial, gatherv_linear,
+   gatherv_binomial, scatter_linear, scatter_binomial, scatterv_linear, allgather_ring,
+   allgather_recdoub, allgather_bruck, allgather_neighbor, allgatherv_ring. The others
+   write OUT before they have read all of the input there (scan_linear and exscan_linear
+   receive the prefix into OUT; the two-tree, pipelined-tree and dissemination
+   reductions stage partial results in OUT), and alltoall and reduce-scatter
+   in place overlap input and output block by block: copy the input first (mpi/goalmpi.c
+   does, for those).
 
    VECTOR COLLECTIVES
    ------------------
@@ -255,7 +273,8 @@
    NULL), never a crash: p <= 0, root or receivers or participants out of range, duplicate
    participants or receivers, empty P or R, nway < 0 (0 = default 1), an unknown algorithm,
    a negative count or displacement, counts_matrix or recv_counts where they do not apply,
-   an alltoallv rank whose own send and receive counts differ, radix 1 or < 0,
+   an alltoallv rank whose own send and receive counts differ, radix 1 or < 0, in_place
+   on an algorithm without GOAL_ALGO_INPLACE,
    an op undefined on the dtype, a noncommutative op where the algorithm cannot keep the
    order, sizes that overflow. A graph error (out of memory) comes back as its status.
 
@@ -281,6 +300,7 @@ extern "C" {
 #define GOAL_ALGO_SETS 0x20u     /* takes participants and receivers */
 #define GOAL_ALGO_RADIX 0x40u    /* takes radix */
 #define GOAL_ALGO_VECTOR 0x100u  /* takes per-rank counts and displacements */
+#define GOAL_ALGO_INPLACE 0x200u /* takes in_place: MPI_IN_PLACE without a copy (BUFFERS) */
 
 typedef struct goal_algo_info {
     const char *name;            /* canonical: "bcast_binomial" */
@@ -314,6 +334,7 @@ typedef struct goal_algo_desc {  /* zero-initialise, then set what differs */
     const int *recv_counts;      /* alltoallv: recvcounts (counts = sendcounts); NULL = `count` each */
     const int *recv_displs;      /* alltoallv: rdispls (displs = sdispls); NULL = packed */
     int counts_matrix;           /* alltoallv, one desc for all ranks: counts is p x p, row i = rank i's */
+    int in_place;                /* 1: MPI_IN_PLACE, the input lies in OUT (BUFFERS); GOAL_ALGO_INPLACE only */
 } goal_algo_desc;
 
 typedef struct goal_algo_part {  /* what goal_algo_build reports */
@@ -1369,17 +1390,20 @@ static goal_buf goal__rab_group(const goal__algo *c, const goal__rab *R, goal_bu
     return goal__algo_range(c, b, &R->L, goal__rab_first(R, lo), goal__rab_first(R, lo + d));
 }
 
+static int goal__algo_same(goal_buf a, goal_buf b) { return a.slot == b.slot && a.offset == b.offset; }
+
 /* The fold: the rank folded away sends all of src; its keeper adds it into W. Returns the
-   action after which W (or src, when nothing was folded in) holds this rank's data. */
+   action after which W (or src, when nothing was folded in) holds this rank's data. In
+   place (src is W) the mate's data arrives in tmp, not over this rank's. */
 static int32_t goal__rab_fold(goal__algo *c, goal__rab *R, goal_buf src, goal_buf W) {
     int32_t r;
     if (R->mate < 0) return -1;
     if (R->x < 0) return goal__algo_send(c, src, R->mate, -1);
+    if (goal__algo_same(src, W)) return goal__algo_reduce(c, W, R->tmp, goal__algo_recv(c, R->tmp, R->mate, -1));
     r = goal__algo_recv(c, W, R->mate, -1);
     return goal__algo_reduce(c, W, src, r);
 }
 
-static int goal__algo_same(goal_buf a, goal_buf b) { return a.slot == b.slot && a.offset == b.offset; }
 
 /* Recursive halving among the q virtual ranks, distances q/2 down to dmin: x keeps the half
    of its group that holds x and sends the other half to x ^ d, whose copy of x's half it
@@ -1721,50 +1745,51 @@ typedef struct goal__algo_entry { goal_algo_info info; goal__algo_fn fn; } goal_
 #define GOAL__O GOAL_ALGO_ORDERED
 #define GOAL__V GOAL_ALGO_VECTOR
 #define GOAL__S GOAL_ALGO_SEGMENTED
+#define GOAL__I GOAL_ALGO_INPLACE
 static const goal__algo_entry goal__algo_table[] = {
     {{"bcast_binomial", "binomial tree broadcast (GOAL paper, Listing 2)", GOAL__R}, goal__algo_bcast_binomial},
-    {{"reduce_binomial", "binomial tree reduce: receive, reduce, send", GOAL__R | GOAL__X | GOAL__O}, goal__algo_reduce_binomial},
+    {{"reduce_binomial", "binomial tree reduce: receive, reduce, send", GOAL__R | GOAL__X | GOAL__O | GOAL__I}, goal__algo_reduce_binomial},
     {{"barrier_dissemination", "n-way dissemination barrier (Listing 3)", GOAL_ALGO_NWAY}, goal__algo_barrier_dissemination},
     {{"allreduce_dissemination", "n-way dissemination allreduce, exact for every p", GOAL__X | GOAL_ALGO_NWAY}, goal__algo_allreduce_dissemination},
     {{"bcast_chain", "pipelined chain broadcast in segments (paper IV.C)", GOAL__R | GOAL_ALGO_SEGMENTED}, goal__algo_bcast_chain},
-    {{"reduce_chain", "pipelined chain reduce in segments", GOAL__R | GOAL__X | GOAL__O | GOAL_ALGO_SEGMENTED}, goal__algo_reduce_chain},
+    {{"reduce_chain", "pipelined chain reduce in segments", GOAL__R | GOAL__X | GOAL__O | GOAL_ALGO_SEGMENTED | GOAL__I}, goal__algo_reduce_chain},
     {{"reduce_aspen", "Aspen reduce: any participants P to any receivers R", GOAL__R | GOAL__X | GOAL_ALGO_SETS}, goal__algo_reduce_aspen},
-    {{"allreduce_recdoub", "recursive doubling (butterfly) with non-power-of-two fold", GOAL__X}, goal__algo_allreduce_recdoub},
+    {{"allreduce_recdoub", "recursive doubling (butterfly) with non-power-of-two fold", GOAL__X | GOAL__I}, goal__algo_allreduce_recdoub},
     {{"bcast_binary", "binary tree broadcast", GOAL__R}, goal__algo_bcast_binary},
-    {{"gather_linear", "every rank sends its block to the root", GOAL__R}, goal__algo_gather_linear},
-    {{"gather_binomial", "binomial tree gather", GOAL__R}, goal__algo_gather_binomial},
-    {{"scatter_linear", "the root sends each rank its block", GOAL__R}, goal__algo_scatter_linear},
-    {{"scatter_binomial", "binomial tree scatter", GOAL__R}, goal__algo_scatter_binomial},
-    {{"allgather_ring", "ring allgather, p-1 steps", 0}, goal__algo_allgather_ring},
-    {{"allgather_recdoub", "recursive doubling allgather with non-power-of-two fold", 0}, goal__algo_allgather_recdoub},
-    {{"allgather_bruck", "Bruck allgather, ceil(log2 p) rounds", 0}, goal__algo_allgather_bruck},
+    {{"gather_linear", "every rank sends its block to the root", GOAL__R | GOAL__I}, goal__algo_gather_linear},
+    {{"gather_binomial", "binomial tree gather", GOAL__R | GOAL__I}, goal__algo_gather_binomial},
+    {{"scatter_linear", "the root sends each rank its block", GOAL__R | GOAL__I}, goal__algo_scatter_linear},
+    {{"scatter_binomial", "binomial tree scatter", GOAL__R | GOAL__I}, goal__algo_scatter_binomial},
+    {{"allgather_ring", "ring allgather, p-1 steps", GOAL__I}, goal__algo_allgather_ring},
+    {{"allgather_recdoub", "recursive doubling allgather with non-power-of-two fold", GOAL__I}, goal__algo_allgather_recdoub},
+    {{"allgather_bruck", "Bruck allgather, ceil(log2 p) rounds", GOAL__I}, goal__algo_allgather_bruck},
     {{"alltoall_linear", "all sends and receives at once", 0}, goal__algo_alltoall_linear},
     {{"alltoall_pairwise", "pairwise exchange, p-1 steps", 0}, goal__algo_alltoall_pairwise},
     {{"alltoall_bruck", "Bruck alltoall, ceil(log2 p) rounds of packed blocks", 0}, goal__algo_alltoall_bruck},
     {{"reduce_scatter_ring", "ring reduce-scatter of p blocks", GOAL__X}, goal__algo_reduce_scatter_ring},
-    {{"allreduce_ring", "ring reduce-scatter then ring allgather", GOAL__X}, goal__algo_allreduce_ring},
+    {{"allreduce_ring", "ring reduce-scatter then ring allgather", GOAL__X | GOAL__I}, goal__algo_allreduce_ring},
     {{"scan_linear", "inclusive prefix reduction along the ranks", GOAL__X | GOAL__O}, goal__algo_scan_linear},
     {{"exscan_linear", "exclusive prefix reduction along the ranks", GOAL__X | GOAL__O}, goal__algo_exscan_linear},
     {{"barrier_linear", "everyone to the root, the root to everyone", GOAL__R}, goal__algo_barrier_linear},
     {{"bcast_doublering", "the data travels the ring both ways (Schedgen)", GOAL__R}, goal__algo_bcast_doublering},
     /* bandwidth-optimal families (issue 12, items 1-6) */
     {{"bcast_scatter_allgather", "van de Geijn: binomial scatter, ring allgather", GOAL__R}, goal__algo_bcast_scatter_allgather},
-    {{"reduce_rabenseifner", "recursive-halving reduce-scatter, binomial gather", GOAL__R | GOAL__X}, goal__algo_reduce_rabenseifner},
-    {{"allreduce_rabenseifner", "recursive-halving reduce-scatter, recursive-doubling allgather", GOAL__X}, goal__algo_allreduce_rabenseifner},
+    {{"reduce_rabenseifner", "recursive-halving reduce-scatter, binomial gather", GOAL__R | GOAL__X | GOAL__I}, goal__algo_reduce_rabenseifner},
+    {{"allreduce_rabenseifner", "recursive-halving reduce-scatter, recursive-doubling allgather", GOAL__X | GOAL__I}, goal__algo_allreduce_rabenseifner},
     {{"reduce_scatter_halving", "recursive-halving reduce-scatter of p blocks, any p", GOAL__X}, goal__algo_reduce_scatter_halving},
     {{"bcast_knomial", "k-nomial tree broadcast (radix K, default 4)", GOAL__R | GOAL_ALGO_RADIX}, goal__algo_bcast_knomial},
-    {{"reduce_knomial", "k-nomial tree reduce (radix K, default 4)", GOAL__R | GOAL__X | GOAL__O | GOAL_ALGO_RADIX}, goal__algo_reduce_knomial},
+    {{"reduce_knomial", "k-nomial tree reduce (radix K, default 4)", GOAL__R | GOAL__X | GOAL__O | GOAL_ALGO_RADIX | GOAL__I}, goal__algo_reduce_knomial},
     {{"bcast_pipelined_tree", "binary tree broadcast pipelined in segments", GOAL__R | GOAL__S}, goal__algo_bcast_pipelined_tree},
     {{"reduce_pipelined_tree", "binary tree reduce pipelined in segments", GOAL__R | GOAL__X | GOAL__S}, goal__algo_reduce_pipelined_tree},
     {{"bcast_dbtree", "two-tree broadcast (Sanders, Speck, Traff; NCCL)", GOAL__R | GOAL__S}, goal__algo_bcast_dbtree},
     {{"reduce_dbtree", "two-tree reduce (Sanders, Speck, Traff; NCCL)", GOAL__R | GOAL__X | GOAL__S}, goal__algo_reduce_dbtree},
     {{"allreduce_dbtree", "two-tree allreduce: reduce up, turn at rank 0, down (NCCL)", GOAL__X | GOAL__S}, goal__algo_allreduce_dbtree},
-    {{"allgather_neighbor", "neighbour exchange, p/2 steps (Chen et al. 2005)", 0}, goal__algo_allgather_neighbor},
+    {{"allgather_neighbor", "neighbour exchange, p/2 steps (Chen et al. 2005)", GOAL__I}, goal__algo_allgather_neighbor},
     /* vector collectives (per-rank counts and displacements) */
-    {{"gatherv_linear", "every rank sends its block of counts[rank] to the root", GOAL__R | GOAL__V}, goal__algo_gather_linear},
-    {{"gatherv_binomial", "binomial tree gatherv, subtrees packed", GOAL__R | GOAL__V}, goal__algo_gatherv_binomial},
-    {{"scatterv_linear", "the root sends each rank its block of counts[rank]", GOAL__R | GOAL__V}, goal__algo_scatter_linear},
-    {{"allgatherv_ring", "ring allgatherv, p-1 steps", GOAL__V}, goal__algo_allgather_ring},
+    {{"gatherv_linear", "every rank sends its block of counts[rank] to the root", GOAL__R | GOAL__V | GOAL__I}, goal__algo_gather_linear},
+    {{"gatherv_binomial", "binomial tree gatherv, subtrees packed", GOAL__R | GOAL__V | GOAL__I}, goal__algo_gatherv_binomial},
+    {{"scatterv_linear", "the root sends each rank its block of counts[rank]", GOAL__R | GOAL__V | GOAL__I}, goal__algo_scatter_linear},
+    {{"allgatherv_ring", "ring allgatherv, p-1 steps", GOAL__V | GOAL__I}, goal__algo_allgather_ring},
     {{"alltoallv_pairwise", "pairwise exchange of per-pair counts, p-1 steps", GOAL__V}, goal__algo_alltoall_pairwise},
     {{"reduce_scatterv_ring", "ring reduce-scatter of per-rank counts, no copies", GOAL__X | GOAL__V}, goal__algo_reduce_scatterv_ring},
 };
@@ -1773,6 +1798,7 @@ static const goal__algo_entry goal__algo_table[] = {
 #undef GOAL__O
 #undef GOAL__V
 #undef GOAL__S
+#undef GOAL__I
 #define GOAL__ALGO_COUNT ((int)(sizeof goal__algo_table / sizeof goal__algo_table[0]))
 
 static const goal__algo_entry *goal__algo_entry_of(const char *name) {
@@ -1876,6 +1902,8 @@ goal_status goal_algo_check(const goal_algo_desc *d, int p, goal_error *err) {
     if (d->custom_slots && ((d->in_slot > GOAL_SLOT_MAX && d->in_slot != GOAL_SLOT_SCRATCH) ||
                             (d->out_slot > GOAL_SLOT_MAX && d->out_slot != GOAL_SLOT_SCRATCH)))
         return goal__algo_fail(err, GOAL_ERR_ARG, "%s: slot out of range", e->info.name);
+    if (d->in_place && !(e->info.flags & GOAL_ALGO_INPLACE))
+        return goal__algo_fail(err, GOAL_ERR_ARG, "%s cannot work in place (in_place): copy the input first", e->info.name);
     if ((st = goal__algo_check_op(d, e, err)) != GOAL_OK) return st;
     if ((e->info.flags & GOAL_ALGO_VECTOR) && (st = goal__algo_check_vector(d, p, err)) != GOAL_OK) return st;
     if (!(e->info.flags & GOAL_ALGO_SETS)) return GOAL_OK;
@@ -1968,6 +1996,19 @@ static int32_t goal__algo_finish(goal__algo *c, int join) {
     return done;
 }
 
+/* in_place: where MPI_IN_PLACE puts this rank's input (or, at a scatter's root, leaves its
+   block): the own-block copies then have the same source and destination and vanish. */
+static void goal__algo_in_place(goal__algo *c) {
+    const char *a = c->d->algo;
+    int root = c->rank == c->root;
+    if (!c->d->in_place) return;
+    if (!strncmp(a, "allgather", 9)) c->in = goal__algo_oblk(c, c->rank);
+    else if (!strncmp(a, "gather", 6)) { if (root) c->in = goal__algo_oblk(c, c->rank); }
+    else if (!strncmp(a, "scatter", 7)) { if (root) c->out = goal__algo_iblk(c, c->rank); }
+    else if (!strncmp(a, "reduce_", 7)) { if (root) c->in = c->out; }
+    else c->in = c->out;   /* allreduce, scan, exscan */
+}
+
 static int32_t goal__algo_build(goal_graph *g, const goal_algo_desc *d, const int32_t *after, int nafter,
                                 goal_algo_part *part, int join, goal_error *err) {
     goal__algo c;
@@ -1982,6 +2023,7 @@ static int32_t goal__algo_build(goal_graph *g, const goal_algo_desc *d, const in
         return st;
     }
     if ((st = goal__algo_start(&c, after, nafter, err)) != GOAL_OK) return st;
+    goal__algo_in_place(&c);
     goal__algo_entry_of(d->algo)->fn(&c);
     done = goal__algo_finish(&c, join);
     if (c.used) c.alloc.free_fn(c.used, c.alloc.user);

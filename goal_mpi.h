@@ -121,7 +121,7 @@
    -----
    Key: (build_fn, the key bytes), within one goal_mpi, which stands for one communicator
    (its duplicate): rank and size are fixed by it. goal_mpi_algo_* make the key from every
-   field of goal_algo_desc that shapes the schedule: the name, root, count, dtype, op, fn,
+   field of goal_algo_desc that shapes the schedule: the name, root, count, dtype, op, fn, in_place,
    noncommutative, nway, segment, tag, participants, receivers, slots and offsets, and for
    the vector collectives the counts and displacements (not the allocator). Entries live
    until goal_mpi_destroy: one schedule per distinct key, with the executions that finished
@@ -172,8 +172,10 @@
    libgoal has no dtype for (16, 12, 32 bytes) sets `whole`: only algorithms that never split
    a buffer mid-element (reduce_binomial, allreduce_recdoub, allreduce_dissemination,
    scan_linear, exscan_linear, reduce_scatter_ring, reduce_scatterv_ring). Pass the
-   reduction's fns to goal_mpi_algo_start_fns. MPI_IN_PLACE is the caller's: mpi/goalmpi.c
-   copies this rank's input block (not natively yet).
+   reduction's fns to goal_mpi_algo_start_fns. MPI_IN_PLACE: pass it as in (scatter's root:
+   as out) to goal_mpi_algo_start; algorithms flagged GOAL_ALGO_INPLACE then read the input
+   where MPI has it, without a copy; for the others the caller copies the input first
+   (mpi/goalmpi.c does, and counts it).
 
    CONFIGURATION
    -------------
@@ -244,7 +246,9 @@ GOAL_API goal_status goal_mpi_run(goal_mpi *m, const goal_mpi_coll *c);   /* sta
 
 /* An algorithm of goal_algos.h on m's communicator: in = MPI's sendbuf (slot IN), out =
    recvbuf (slot OUT), sized from the schedule; NULL where this rank uses none. in and out
-   must not overlap (there is no MPI_IN_PLACE); op GOAL_OP_USER needs goal_mpi_start. */
+   must not overlap, except as MPI_IN_PLACE: in (scatter's root: out) = MPI_IN_PLACE sets
+   d->in_place (goal_algos.h BUFFERS), for the algorithms flagged GOAL_ALGO_INPLACE (the
+   others fail with GOAL_ERR_ARG: copy the input first). op GOAL_OP_USER needs goal_mpi_start. */
 GOAL_API goal_status goal_mpi_algo_start(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out,
                                          goal_mpi_request **req);
 GOAL_API goal_status goal_mpi_algo_run(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out);
@@ -824,12 +828,15 @@ static goal_mpi__entry *goal_mpi__build(goal_mpi *m, const goal_mpi_coll *c, goa
     if (c->keylen) memcpy(e->key, c->key, c->keylen);
     return e;
 }
-/* FNV-1a over the key: what the ranks compare (function addresses differ between them). */
+static int32_t goal_mpi__algo_build(goal_graph *g, const void *args, goal_error *err);
+/* FNV-1a over the key: what the ranks compare (function addresses differ between them).
+   An algorithm's in_place (its key's last int) is left out: MPI lets a rooted collective's
+   root alone pass MPI_IN_PLACE. */
 static uint64_t goal_mpi__digest(const goal_mpi_coll *c) {
     uint64_t h = 1469598103934665603ull;
     const unsigned char *p = (const unsigned char *)c->key;
-    size_t i;
-    for (i = 0; i < c->keylen; i++) h = (h ^ p[i]) * 1099511628211ull;
+    size_t i, n = c->keylen - (c->build_fn == goal_mpi__algo_build ? sizeof(int) : 0);
+    for (i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
     return h;
 }
 /* FNV-1a over the build function's address and the key. */
@@ -1139,6 +1146,7 @@ static size_t goal_mpi__algo_key(const goal_algo_desc *d, int p, unsigned char *
     if (np > 0) goal_mpi__key_add(key, &len, d->participants, (size_t)np * sizeof(int));
     if (nr > 0) goal_mpi__key_add(key, &len, d->receivers, (size_t)nr * sizeof(int));
     goal_mpi__key_vector(d, p, key, &len);
+    goal_mpi__key_add(key, &len, &d->in_place, sizeof d->in_place);   /* last: left out of the digest */
     return len;
 }
 /* Binds in and out to the schedule's IN and OUT slots, sized as the schedule needs. */
@@ -1198,6 +1206,7 @@ goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const 
     unsigned char fixed[256], *key = fixed;
     goal_mpi_coll c;
     goal_mpi__entry *e;
+    goal_algo_desc ip;
     goal_status st = GOAL_OK;
     goal_algo_desc picked;
     if (req) *req = NULL;
@@ -1205,6 +1214,10 @@ goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const 
     if (goal_mpi__auto_coll(d->algo) >= 0) {
         if ((st = goal_mpi__auto_desc(m, d, &picked)) != GOAL_OK) return goal_mpi_revoke(m, st), st;
         d = &picked;
+    }
+    if (in == MPI_IN_PLACE || out == MPI_IN_PLACE) {   /* the algorithm reads (scatter: keeps) it in the other */
+        ip = *d; ip.in_place = 1; d = &ip;
+        if (in == MPI_IN_PLACE) in = NULL; else out = NULL;
     }
     memset(&c, 0, sizeof c);
     c.build_fn = goal_mpi__algo_build;

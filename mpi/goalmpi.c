@@ -14,7 +14,8 @@
    Passed on to the PMPI_ call, and counted: intercommunicators, reductions on datatypes
    with holes, non-commutative ops where the selected algorithm cannot keep rank order,
    reductions on types whose element size libgoal cannot split at with an algorithm that
-   splits, sizes beyond INT_MAX bytes, alltoallv in place, collectives that GOAL_MPI_ALGOS
+   splits (reduce and allreduce first fall back to reduce_binomial / allreduce_recdoub,
+   which keep order and never split: so a non-commutative allreduce), sizes beyond INT_MAX bytes, alltoallv in place, collectives that GOAL_MPI_ALGOS
    sets to "mpi".
    The decision is local: it depends only on what MPI requires to agree across ranks (type
    signature size, count, root, op, communicator), never on extra communication.
@@ -24,14 +25,24 @@
      for the bytes of one block (count x type size) is used; "mpi" passes the collective on.
      The v-collectives use their first rule (no size is known to all ranks). Collectives not
      named keep the default table:
-       bcast=bcast_binomial  reduce=reduce_binomial
-       allreduce=allreduce_recdoub:<=65536,allreduce_ring
+       bcast=bcast_binomial  reduce=reduce_binomial:<=2048,reduce_rabenseifner
+       allreduce=allreduce_recdoub:<=2048,allreduce_rabenseifner
        gather=gather_binomial  gatherv=gatherv_linear  scatter=scatter_binomial
        scatterv=scatterv_linear  allgather=allgather_bruck:<=1024,allgather_ring
        allgatherv=allgatherv_ring  alltoall=alltoall_bruck:<=256,alltoall_pairwise
        alltoallv=alltoallv_pairwise  reduce_scatter=reduce_scatterv_ring
        reduce_scatter_block=reduce_scatter_ring  scan=scan_linear  exscan=exscan_linear
        barrier=barrier_dissemination
+     Chosen by simulation (`goal tune -p 4 --format env`: Rabenseifner from 2048 bytes for
+     reduce and allreduce at p = 4, from 512 at p = 8 and 16) and measured through the
+     drop-in at np 2 under Open MPI on 2 shared cores (median of 90 calls): allreduce at
+     256 KB 30 us against recdoub's 101, at 4 MB 3.3 ms against 17.5; reduce at 256 KB 37
+     us against binomial's 70-78. bcast_scatter_allgather, which the simulation prefers
+     from 2048 bytes at p >= 4, measured 3-4x slower than bcast_binomial at np 2 and 4
+     there (27 against 8 us at 256 KB, np 2; 1.6 against 0.5 ms at 1 MB, np 4), and
+     allgather_neighbor mixed against allgather_ring (136 against 147 us at 1 MB, np 2;
+     3.6 against 1.9 ms, np 4): both stay out of the defaults (set them with
+     GOAL_MPI_ALGOS on a network, where bytes per rank count more).
    GOAL_MPI_PARAMS=FILE  a LogGOPS model, one line of goal sim options (what goal probe -o
      writes): the rule name "auto" then lets the model choose (goal_mpi.h's COLL_auto, AUTO
      there) for bcast reduce allreduce allgather alltoall gather scatter reduce_scatter_block
@@ -42,13 +53,18 @@
      splits is passed on (counted). Without GOAL_MPI_PARAMS, auto uses goal_sim.h's default
      model.
    GOAL_MPI_STATS=1  at MPI_Finalize rank 0 prints to stderr, per collective it saw,
-     "allreduce: 40004 libgoal, 0 passed on" (with the reasons of those passed on).
+     "allreduce: 40004 libgoal, 0 passed on" (with the reasons of those passed on), and
+     after it, when the collective served MPI_IN_PLACE calls, "allreduce in place: 12
+     native, 3 copied".
    GOAL_MPI_CHECK=1  compares (algorithm, parameters, count, type, op, root) across ranks
      before each collective starts (goal_mpi_desc.check).
    Rules: one thread calls MPI at a time (the drop-in keeps no locks: MPI_THREAD_SERIALIZED
    programs are fine, MPI_THREAD_MULTIPLE ones must not call collectives concurrently).
-   MPI_IN_PLACE costs a copy of this rank's block (goal_mpi.h has no native in-place yet);
-   each nonblocking call allocates its generalized request's state, and v-calls their
+   MPI_IN_PLACE is native (no copy: goal_mpi_algo_start with MPI_IN_PLACE) for the algorithms
+   flagged GOAL_ALGO_INPLACE in goal_algos.h, when no side is packed; otherwise (scan_linear,
+   exscan_linear, the two-tree, pipelined-tree and dissemination reductions,
+   alltoall, the reduce-scatters, non-contiguous types) it costs a copy of this rank's input
+   (all of it for alltoall and the reduce-scatters), counted as "copied"; each nonblocking call allocates its generalized request's state, and v-calls their
    scaled counts; the schedules themselves are cached (hash) and never rebuilt. */
 #define _POSIX_C_SOURCE 200809L   /* strtok_r */
 #include <mpi.h>
@@ -77,7 +93,8 @@ static const char *const coll_name[NCOLL] = {
     "bcast", "reduce", "allreduce", "gather", "gatherv", "scatter", "scatterv", "allgather", "allgatherv",
     "alltoall", "alltoallv", "reduce_scatter", "reduce_scatter_block", "scan", "exscan", "barrier"};
 static const char *const default_algos =
-    "bcast=bcast_binomial;reduce=reduce_binomial;allreduce=allreduce_recdoub:<=65536,allreduce_ring;"
+    "bcast=bcast_binomial;reduce=reduce_binomial:<=2048,reduce_rabenseifner;"
+    "allreduce=allreduce_recdoub:<=2048,allreduce_rabenseifner;"
     "gather=gather_binomial;gatherv=gatherv_linear;scatter=scatter_binomial;scatterv=scatterv_linear;"
     "allgather=allgather_bruck:<=1024,allgather_ring;allgatherv=allgatherv_ring;"
     "alltoall=alltoall_bruck:<=256,alltoall_pairwise;alltoallv=alltoallv_pairwise;"
@@ -99,6 +116,7 @@ static struct {
     rule rules[NCOLL][MAX_RULES];
     int nrules[NCOLL];
     unsigned long long served[2][NCOLL], passed[2][NCOLL][NWHY];
+    unsigned long long inplace[2][NCOLL][2];   /* MPI_IN_PLACE calls: [0] native, [1] copied */
     int keyval;
     struct comm_entry *comms;   /* in creation order, for MPI_Finalize */
     struct pending *pending;    /* nonblocking operations in flight */
@@ -340,24 +358,43 @@ static int begin(call *k, int c, int nb, MPI_Comm comm, long long bytes) {
     k->d.dtype = GOAL_UINT8; k->d.op = GOAL_OP_SUM;
     return 1;
 }
-/* A reduction: the type and op as libgoal reduces them, if the algorithm can. */
-static int begin_reduce(call *k, goal_mpi_reduction *red, MPI_Datatype t, MPI_Op op, int count) {
+/* Whether algo can serve the reduction: keeps rank order for a non-commutative op, never
+   splits an element libgoal has no dtype for. */
+static int reduces_it(const goal_algo_info *algo, const goal_mpi_reduction *red, int *why) {
     static const char *const unsplit[] = {"reduce_binomial", "allreduce_recdoub", "allreduce_dissemination",
                                           "scan_linear", "exscan_linear", "reduce_scatter_ring", "reduce_scatterv_ring"};
     size_t i;
+    if (red->noncommutative && !(algo->flags & GOAL_ALGO_ORDERED)) { *why = W_OP; return 0; }
+    for (i = 0; red->whole && i < sizeof unsplit / sizeof unsplit[0] && strcmp(unsplit[i], algo->name); i++) {}
+    if (red->whole && i == sizeof unsplit / sizeof unsplit[0]) { *why = W_SPLIT; return 0; }
+    return 1;
+}
+/* A reduction: the type and op as libgoal reduces them, if the algorithm can; else reduce
+   and allreduce fall back to reduce_binomial and allreduce_recdoub (the large-message
+   defaults split elements and ignore rank order; both rules are local: type and op). */
+static int begin_reduce(call *k, goal_mpi_reduction *red, MPI_Datatype t, MPI_Op op, int count) {
+    const goal_algo_info *alt = goal_algo_find(k->c == C_REDUCE ? "reduce_binomial" : "allreduce_recdoub");
     goal_status st = goal_mpi_reduction_of(t, op, count, red);
     if (st != GOAL_OK) { k->why = st == GOAL_ERR_TYPE ? W_TYPE : W_OP; return 0; }
     if (red->noncommutative && !(k->algo->flags & GOAL_ALGO_ORDERED)) {   /* auto chooses again, among ordered ones */
-        if (!(k->algo = choose(k->m, k->c, k->bytes, 1, &k->why))) return 0;
-        if (!(k->algo->flags & GOAL_ALGO_ORDERED)) { k->why = W_OP; return 0; }
-        k->d.algo = k->algo->name;
+        const goal_algo_info *again = choose(k->m, k->c, k->bytes, 1, &k->why);
+        if (again) { k->algo = again; k->d.algo = again->name; }
     }
-    for (i = 0; red->whole && i < sizeof unsplit / sizeof unsplit[0] && strcmp(unsplit[i], k->algo->name); i++) {}
-    if (red->whole && i == sizeof unsplit / sizeof unsplit[0]) { k->why = W_SPLIT; return 0; }
+    if (!reduces_it(k->algo, red, &k->why)) {
+        if ((k->c != C_REDUCE && k->c != C_ALLREDUCE) || !reduces_it(alt, red, &k->why)) return 0;
+        k->algo = alt; k->d.algo = alt->name;
+    }
     k->d.dtype = red->dtype; k->d.op = red->op; k->d.count = red->count; k->d.noncommutative = red->noncommutative;
     return 1;
 }
 static int served(call *k) { G.served[k->nb][k->c]++; return 1; }
+/* MPI_IN_PLACE natively (goal_mpi_algo_start reads the input where MPI has it) when the
+   algorithm is flagged GOAL_ALGO_INPLACE and no side is packed; else the caller copies. */
+static int in_place_native(call *k, int packed) {
+    int native = !packed && (k->algo->flags & GOAL_ALGO_INPLACE);
+    G.inplace[k->nb][k->c][!native]++;
+    return native;
+}
 static int passed(call *k) { G.passed[k->nb][k->c][k->why]++; return 0; }
 
 static long long type_bytes(MPI_Datatype t, int count) { return goal_mpi_contiguous_bytes(t, count); }
@@ -417,7 +454,7 @@ static int do_reduction(int c, const void *sbuf, void *rbuf, int count, MPI_Data
     if (!begin(&k, c, req != NULL, comm, bytes) || !begin_reduce(&k, &red, t, op, count)) return passed(&k) - 1;
     k.d.root = root;
     PMPI_Comm_rank(comm, &me);
-    if (sbuf == MPI_IN_PLACE) {
+    if (sbuf == MPI_IN_PLACE && !in_place_native(&k, 0)) {
         if (!(tmp = copy_of(rbuf, (size_t)bytes))) { k.why = W_CREATE; return passed(&k) - 1; }
         sbuf = tmp;
     }
@@ -466,7 +503,7 @@ static int do_rsb(const void *sbuf, void *rbuf, int n, MPI_Datatype t, MPI_Op op
     long long bytes = type_bytes(t, n);
     if (!begin(&k, C_REDUCE_SCATTER_BLOCK, req != NULL, comm, bytes) || !begin_reduce(&k, &red, t, op, n)) return passed(&k) - 1;
     PMPI_Comm_size(comm, &p);
-    if (sbuf == MPI_IN_PLACE) {
+    if (sbuf == MPI_IN_PLACE && !in_place_native(&k, 0)) {
         if (!(tmp = copy_of(rbuf, (size_t)bytes * (size_t)p))) { k.why = W_CREATE; return passed(&k) - 1; }
         sbuf = tmp;
     }
@@ -505,7 +542,7 @@ static int do_rs(const void *sbuf, void *rbuf, const int *counts, MPI_Datatype t
     if (!begin(&k, C_REDUCE_SCATTER, req != NULL, comm, el < 0 ? -1 : el * total) ||
         !begin_reduce(&k, &red, t, op, 1)) return passed(&k) - 1;
     if (!scaled(counts, p, red.whole ? el : 1, &sc)) { k.why = W_SIZE; return passed(&k) - 1; }
-    if (sbuf == MPI_IN_PLACE) {
+    if (sbuf == MPI_IN_PLACE && !in_place_native(&k, 0)) {
         if (!(tmp = copy_of(rbuf, (size_t)(el * total)))) { free(sc); k.why = W_CREATE; return passed(&k) - 1; }
         sbuf = tmp;
     }
@@ -554,7 +591,9 @@ static int do_move(int c, const void *sbuf, int scount, MPI_Datatype st, void *r
     k.d.count = (uint64_t)block; k.d.root = root;
     sn = c == C_SCATTER || c == C_ALLTOALL ? p : 1;   /* blocks on each side */
     rn = c == C_GATHER || c == C_ALLGATHER || c == C_ALLTOALL ? p : 1;
-    if (sbuf == MPI_IN_PLACE) {   /* this rank's block is already in recvbuf (all of it for alltoall) */
+    if (sbuf == MPI_IN_PLACE && in_place_native(&k, rpk)) {
+        in = MPI_IN_PLACE;
+    } else if (sbuf == MPI_IN_PLACE) {   /* this rank's block is already in recvbuf (all of it for alltoall) */
         MPI_Aint lb = 0, ext = 0;
         const char *own;
         int n = c == C_ALLTOALL ? rcount * p : rcount;
@@ -564,13 +603,16 @@ static int do_move(int c, const void *sbuf, int scount, MPI_Datatype st, void *r
     } else if (spk && sends) {
         in = tmp = pack(sbuf, scount * sn, st, block * sn, comm);
     }
-    if (rbuf == MPI_IN_PLACE) {   /* scatter's root keeps its block where it is: received into scratch */
+    if (rbuf == MPI_IN_PLACE && in_place_native(&k, spk)) {
+        out = MPI_IN_PLACE;
+    } else if (rbuf == MPI_IN_PLACE) {   /* scatter's root keeps its block where it is: received into scratch */
         out = u.packed = malloc((size_t)block + 1);
     } else if (rpk && recvs) {
         out = u.packed = malloc((size_t)(block * rn) + 1);
         u.bytes = (int)(block * rn); u.dst = rbuf; u.count = rcount * rn; u.t = rt; u.comm = comm;
     }
-    if (((sbuf == MPI_IN_PLACE || (spk && sends)) && !tmp) || ((rbuf == MPI_IN_PLACE || (rpk && recvs)) && !u.packed)) {
+    if (((in != MPI_IN_PLACE && (sbuf == MPI_IN_PLACE || (spk && sends))) && !tmp) ||
+        ((out != MPI_IN_PLACE && (rbuf == MPI_IN_PLACE || (rpk && recvs))) && !u.packed)) {
         free(tmp); free(u.packed);
         k.why = W_CREATE; return passed(&k) - 1;
     }
@@ -685,7 +727,10 @@ static int do_vmove(int c, const void *sbuf, int scount, MPI_Datatype st, void *
     if (!begin(&k, c, req != NULL, comm, 0)) return passed(&k) - 1;
     if (at_root) ok = vside_make(&v, p, counts, displs, c == C_SCATTERV ? st : rt, c == C_SCATTERV ? sbuf : rbuf,
                                  c == C_SCATTERV, comm, &u, &tmp);
-    if (ok && c == C_SCATTERV && me == root && rbuf == MPI_IN_PLACE) {   /* the root's block stays: scratch */
+    if (ok && c == C_SCATTERV && me == root && rbuf == MPI_IN_PLACE && in_place_native(&k, tmp != NULL)) {
+        own = v.cnt[me];
+        out = MPI_IN_PLACE;
+    } else if (ok && c == C_SCATTERV && me == root && rbuf == MPI_IN_PLACE) {   /* the root's block stays: scratch */
         own = v.cnt[me];
         ok = (out = tmp2 = malloc((size_t)own + 1)) != NULL;
     } else if (ok && c == C_SCATTERV) {
@@ -695,6 +740,9 @@ static int do_vmove(int c, const void *sbuf, int scount, MPI_Datatype st, void *
             ok = (out = tmp2 = malloc((size_t)own + 1)) != NULL;
             if (ok && !(at_root && u.packed)) { u.packed = tmp2; tmp2 = NULL; u.bytes = (int)own; u.dst = rbuf; u.count = rcount; u.t = rt; u.comm = comm; }
         }
+    } else if (ok && sbuf == MPI_IN_PLACE && in_place_native(&k, u.packed != NULL)) {
+        own = v.cnt[me];
+        in = MPI_IN_PLACE;
     } else if (ok && sbuf == MPI_IN_PLACE) {   /* this rank's block is in recvbuf already, in the caller's layout */
         MPI_Aint lb = 0, ext = 0;
         long long at = 0;
@@ -842,6 +890,9 @@ static void print_stats(void) {
             if (!G.served[nb][c] && !pass) continue;
             fprintf(stderr, "%s%s: %llu libgoal, %llu passed on%s%s\n", nb ? "i" : "", coll_name[c], G.served[nb][c], pass,
                     why, pass ? ")" : "");
+            if (G.inplace[nb][c][0] || G.inplace[nb][c][1])
+                fprintf(stderr, "%s%s in place: %llu native, %llu copied\n", nb ? "i" : "", coll_name[c], G.inplace[nb][c][0],
+                        G.inplace[nb][c][1]);
         }
 }
 int MPI_Finalize(void) {

@@ -990,6 +990,55 @@ static void test_copies(void) {
             }
 }
 
+/* ---- in place (issue 13 item 5) --------------------------------------------------------------------- */
+/* Every algorithm flagged GOAL_ALGO_INPLACE, with the input where MPI_IN_PLACE puts it in OUT,
+   against the reference at several p, roots, counts (and vector patterns), on one thread and
+   on one thread per rank; every other algorithm refuses in_place. */
+static void inplace_case(goal_algo_desc *d, int p, int threads, uint64_t seed) {
+    ac_result res;
+    goal_error err;
+    goal_status st = ac_check(d, p, threads, seed, &res, &err);
+    cases_run++;
+    if (st != GOAL_OK) printf("  %s in place p=%d root=%d count=%llu: %s\n", d->algo, p, d->root, (unsigned long long)d->count, err.msg);
+    else if (res.rank >= 0)
+        printf("  %s in place p=%d root=%d count=%llu threads %d: rank %d %s %llu: expected %s, got %s\n", d->algo, p, d->root,
+               (unsigned long long)d->count, threads, res.rank, res.in_changed ? "IN changed at" : "element",
+               (unsigned long long)res.offset, res.expected, res.got);
+    CHECK(st == GOAL_OK && res.rank < 0);
+}
+static void test_in_place(void) {
+    static const int ps[] = {1, 2, 3, 4, 5, 7, 8, 13};
+    static const uint64_t counts[] = {0, 1, 7, 1000};
+    const goal_algo_info *info;
+    int a, i, j, k, roots[300], nroots, flagged = 0;
+    uint64_t seed = 77;
+    cases_run = 0;
+    for (a = 0; (info = goal_algo_list(a)) != NULL; a++) {
+        goal_algo_desc d = desc_of(info->name, 0, 7, GOAL_INT32, GOAL_OP_SUM);
+        goal_error err;
+        d.in_place = 1;
+        if (!(info->flags & GOAL_ALGO_INPLACE)) { CHECK_EQ(goal_algo_check(&d, 4, &err), GOAL_ERR_ARG); continue; }
+        flagged++;
+        for (i = 0; i < (int)(sizeof ps / sizeof ps[0]); i++) {
+            roots_of(info, ps[i], roots, &nroots);
+            for (j = 0; j < nroots; j++)
+                for (k = 0; k < 8; k++) {
+                    vec_arrays v;
+                    d = desc_of(info->name, roots[j], counts[k % 4], k & 1 ? GOAL_FLOAT32 : GOAL_INT32,
+                                k & 1 ? float_ops[seed % 4] : int_ops[seed % 10]);
+                    d.in_place = 1;
+                    d.segment = 8 + 4 * (seed % 5);
+                    d.radix = 2 + (int)(seed % 3);
+                    d.nway = 1 + (int)(seed % 2);
+                    if (info->flags & GOAL_ALGO_VECTOR) vec_setup(&d, &v, ps[i], k % 5, seed);
+                    inplace_case(&d, ps[i], k >= 4, seed++);
+                    if (info->flags & GOAL_ALGO_VECTOR) vec_free(&v);
+                }
+        }
+    }
+    printf("  %d algorithms in place, %ld runs checked\n", flagged, cases_run);
+}
+
 int main(void) {
     RUN(test_list);
     RUN(test_invalid);
@@ -1015,5 +1064,6 @@ int main(void) {
     RUN(test_knomial_depth);
     RUN(test_dbtree_trees);
     RUN(test_neighbor_steps);
+    RUN(test_in_place);
     return th_done();
 }

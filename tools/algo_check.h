@@ -239,7 +239,7 @@ static void ac_vreference(const goal_algo_desc *d, ac_coll c, const ac_bufs *b, 
         if (c == AC_GATHERV && r != d->root) break;
         for (i = 0; i < b->p; i++) memcpy(w + L->roff[i], b->orig[i], L->rcnt[i]);
         break;
-    case AC_SCATTERV: memcpy(w, b->orig[d->root] + L->soff[r], L->scnt[r]); break;
+    case AC_SCATTERV: if (!d->in_place || r != d->root) memcpy(w, b->orig[d->root] + L->soff[r], L->scnt[r]); break;
     case AC_ALLTOALLV:
         for (i = 0; i < b->p; i++) {   /* block i of r's OUT: block r of i's IN */
             size_t mine = R * rr + (size_t)i, theirs = R * (size_t)i + rr;
@@ -294,7 +294,7 @@ static void ac_reference(const goal_algo_desc *d, ac_coll c, ac_bufs *b, int *ra
         case AC_REDUCE_SCATTER: ac_fold(d, b, w, ranks, p, (uint64_t)r); break;
         case AC_GATHER: if (r == d->root) for (i = 0; i < p; i++) memcpy(w + i * n, b->orig[i], n); break;
         case AC_ALLGATHER: for (i = 0; i < p; i++) memcpy(w + i * n, b->orig[i], n); break;
-        case AC_SCATTER: memcpy(w, b->orig[d->root] + (uint64_t)r * n, n); break;
+        case AC_SCATTER: if (!d->in_place || r != d->root) memcpy(w, b->orig[d->root] + (uint64_t)r * n, n); break;
         case AC_ALLTOALL: for (i = 0; i < p; i++) memcpy(w + i * n, b->orig[i] + (uint64_t)r * n, n); break;
         case AC_BARRIER: break;
         default: ac_vreference(d, c, b, ranks, r); break;
@@ -336,6 +336,25 @@ static void ac_free(ac_bufs *b) {
     b->in = b->orig = NULL;
     b->lay.scnt = NULL;
 }
+/* in_place (goal_algos.h BUFFERS): rank r's input goes where MPI_IN_PLACE has it in OUT
+   (IN stays as it was, unused); a scatter's root keeps its block in IN and OUT stays 0xA5,
+   as the reference's other undefined parts. */
+static void ac_in_place(const goal_algo_desc *d, ac_coll c, ac_bufs *b, int r) {
+    int root = r == d->root;
+    uint64_t at = 0, size = b->n;
+    if (!d->in_place) return;
+    switch (c) {
+    case AC_ALLGATHER: at = (uint64_t)r * b->n; break;
+    case AC_GATHER: if (!root) return; at = (uint64_t)r * b->n; break;
+    case AC_ALLGATHERV: case AC_GATHERV:
+        if (c == AC_GATHERV && !root) return;
+        at = b->lay.roff[r]; size = b->lay.rcnt[r]; break;
+    case AC_REDUCE: if (!root) return; break;
+    case AC_ALLREDUCE: case AC_SCAN: case AC_EXSCAN: break;
+    default: return;
+    }
+    memcpy(b->out[r] + at, b->in[r], (size_t)size);
+}
 /* Allocates every rank's IN+OUT (one block: in then out) and the reference copies. */
 static int ac_alloc(const goal_algo_desc *d, ac_coll c, int p, ac_bufs *b, uint64_t seed) {
     uint64_t bin, bout, s = seed;
@@ -362,6 +381,7 @@ static int ac_alloc(const goal_algo_desc *d, ac_coll c, int p, ac_bufs *b, uint6
         ac_fill(d, b->in[r], b->insz, &s);
         memset(b->out[r], 0xA5, (size_t)b->outsz);
         if (c == AC_BCAST && r == d->root) ac_fill(d, b->out[r], b->outsz, &s);
+        ac_in_place(d, c, b, r);
         memcpy(b->orig[r], b->in[r], all - 1);
         memcpy(b->want[r], b->out[r], (size_t)b->outsz);
     }

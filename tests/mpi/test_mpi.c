@@ -184,6 +184,48 @@ static void test_auto(void) {
     free(b.in); free(b.out); free(b.ref);
 }
 
+/* ---- MPI_IN_PLACE: every algorithm flagged GOAL_ALGO_INPLACE, the input where MPI has it --- */
+static void test_in_place_algorithm(goal_mpi *m, const char *name, int n, int root, buffers *b) {
+    goal_algo_desc d;
+    goal_mpi_request *r = NULL;
+    char label[96];
+    int round, scatter = has_prefix(name, "scatter_"), blocks = has_prefix(name, "gather_") || has_prefix(name, "allgather_");
+    int here = me == root || !(has_prefix(name, "reduce_") || has_prefix(name, "gather_") || scatter);   /* MPI's rule */
+    algo_desc(&d, name, n, root);
+    for (round = 0; round < 2; round++) {
+        const void *in = b->in;
+        void *out = b->out;
+        goal_status st;
+        fill(b, n);
+        if (here && scatter) out = MPI_IN_PLACE;   /* the root's block stays in IN */
+        else if (here) { memcpy(b->out + (blocks ? me * n : 0), b->in, (size_t)n * 4); in = MPI_IN_PLACE; }
+        if (round == 0) st = goal_mpi_algo_run(m, &d, in, out);
+        else if ((st = goal_mpi_algo_start(m, &d, in, out, &r)) == GOAL_OK)
+            while ((st = goal_mpi_test(&r)) == GOAL_PENDING) {}
+        CHECK_OK(st, m);
+        if (here && scatter) memcpy(b->out, b->in + root * n, (size_t)n * 4);   /* must be untouched */
+        reference(name, root, b);
+    }
+    snprintf(label, sizeof label, "%s in place count %d root %d", name, n, root);
+    report(label);
+}
+static void test_in_place_algorithms(void) {
+    goal_mpi *m = open_mpi();
+    buffers b;
+    int i;
+    b.in = (int32_t *)malloc((size_t)np * 1000 * 4);
+    b.out = (int32_t *)malloc((size_t)np * 1000 * 4);
+    b.ref = (int32_t *)malloc((size_t)np * 1000 * 4);
+    for (i = 0; goal_algo_list(i); i++) {
+        const goal_algo_info *a = goal_algo_list(i);
+        if ((a->flags & GOAL_ALGO_VECTOR) || !(a->flags & GOAL_ALGO_INPLACE)) continue;
+        test_in_place_algorithm(m, a->name, 5, np - 1, &b);
+        test_in_place_algorithm(m, a->name, 1000, np / 2, &b);
+    }
+    goal_mpi_destroy(m);
+    free(b.in); free(b.out); free(b.ref);
+}
+
 /* ---- vector collectives against MPI's own (each rank passes MPI's arrays as it has them) --- */
 /* Counts 0..4 that differ per rank (zeros included), times scale; displacements in reverse
    rank order with gaps of 0..2 elements (none on one rank: MPICH 4.0.2's MPI_Allgatherv on
@@ -597,6 +639,7 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     local_ok = 1;
     test_all_algorithms();
+    test_in_place_algorithms();
     test_vector_algorithms();
     test_auto();
     test_in_flight();
