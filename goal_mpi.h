@@ -829,27 +829,42 @@ static goal_mpi__entry *goal_mpi__build(goal_mpi *m, const goal_mpi_coll *c, goa
     return e;
 }
 static int32_t goal_mpi__algo_build(goal_graph *g, const void *args, goal_error *err);
-/* FNV-1a over the key: what the ranks compare (function addresses differ between them).
-   An algorithm's in_place (its key's last int) is left out: MPI lets a rooted collective's
-   root alone pass MPI_IN_PLACE. */
-static uint64_t goal_mpi__digest(const goal_mpi_coll *c) {
-    uint64_t h = 1469598103934665603ull;
-    const unsigned char *p = (const unsigned char *)c->key;
-    size_t i, n = c->keylen - (c->build_fn == goal_mpi__algo_build ? sizeof(int) : 0);
+static uint64_t goal_mpi__fnv(uint64_t h, const void *data, size_t n) {
+    const unsigned char *p = (const unsigned char *)data;
+    size_t i;
     for (i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
     return h;
 }
+/* What an algorithm's ranks must agree on, by MPI's rules: not the buffers' offsets, not
+   in_place (a rooted collective's root alone passes MPI_IN_PLACE), and for a vector
+   collective not the counts, displacements or a rank's own count (each rank passes its own). */
+static uint64_t goal_mpi__algo_digest(const goal_algo_desc *d) {
+    const goal_algo_info *info = goal_algo_find(d->algo);
+    int vec = info && (info->flags & GOAL_ALGO_VECTOR), np = d->participants ? d->nparticipants : -1;
+    int nr = d->receivers ? d->nreceivers : -1, ints[9];
+    uint64_t words[3], h = 1469598103934665603ull;
+    ints[0] = d->root; ints[1] = (int)d->dtype; ints[2] = (int)d->op; ints[3] = d->noncommutative;
+    ints[4] = d->nway; ints[5] = d->tag; ints[6] = d->radix; ints[7] = np; ints[8] = nr;
+    words[0] = vec ? 0 : d->count; words[1] = d->fn; words[2] = d->segment;
+    h = goal_mpi__fnv(h, d->algo, strlen(d->algo) + 1);
+    h = goal_mpi__fnv(h, ints, sizeof ints);
+    h = goal_mpi__fnv(h, words, sizeof words);
+    if (np > 0) h = goal_mpi__fnv(h, d->participants, (size_t)np * sizeof(int));
+    if (nr > 0) h = goal_mpi__fnv(h, d->receivers, (size_t)nr * sizeof(int));
+    return h;
+}
+/* What the ranks compare (function addresses differ between them): for an algorithm what
+   they must agree on, for one's own builder the key. */
+static uint64_t goal_mpi__digest(const goal_mpi_coll *c) {
+    if (c->build_fn == goal_mpi__algo_build) return goal_mpi__algo_digest((const goal_algo_desc *)c->args);
+    return goal_mpi__fnv(1469598103934665603ull, c->key, c->keylen);
+}
 /* FNV-1a over the build function's address and the key. */
 static uint64_t goal_mpi__key_hash(const goal_mpi_coll *c) {
-    uint64_t h = 1469598103934665603ull;
-    const unsigned char *p = (const unsigned char *)c->key;
-    size_t i;
     goal_mpi_build_fn f = c->build_fn;
     unsigned char fb[sizeof f];
     memcpy(fb, &f, sizeof f);
-    for (i = 0; i < sizeof fb; i++) h = (h ^ fb[i]) * 1099511628211ull;
-    for (i = 0; i < c->keylen; i++) h = (h ^ p[i]) * 1099511628211ull;
-    return h;
+    return goal_mpi__fnv(goal_mpi__fnv(1469598103934665603ull, fb, sizeof fb), c->key, c->keylen);
 }
 /* Puts e in the table, which doubles when it holds as many entries as buckets. */
 static int goal_mpi__cache_add(goal_mpi *m, goal_mpi__entry *e) {
@@ -1134,10 +1149,10 @@ static void goal_mpi__key_vector(const goal_algo_desc *d, int p, unsigned char *
 static size_t goal_mpi__algo_key(const goal_algo_desc *d, int p, unsigned char *key) {
     size_t len = 0;
     int np = d->participants ? d->nparticipants : -1, nr = d->receivers ? d->nreceivers : -1;
-    int ints[9];
+    int ints[10];
     uint64_t words[8];
     ints[0] = d->root; ints[1] = (int)d->dtype; ints[2] = (int)d->op; ints[3] = d->noncommutative;
-    ints[4] = d->nway; ints[5] = d->tag; ints[6] = np; ints[7] = nr; ints[8] = d->custom_slots;
+    ints[4] = d->nway; ints[5] = d->tag; ints[6] = np; ints[7] = nr; ints[8] = d->custom_slots; ints[9] = d->radix;
     words[0] = d->count; words[1] = d->fn; words[2] = d->segment; words[3] = d->in_slot;
     words[4] = d->out_slot; words[5] = d->in_offset; words[6] = d->out_offset; words[7] = d->scratch_offset;
     goal_mpi__key_add(key, &len, d->algo, strlen(d->algo) + 1);
@@ -1146,7 +1161,7 @@ static size_t goal_mpi__algo_key(const goal_algo_desc *d, int p, unsigned char *
     if (np > 0) goal_mpi__key_add(key, &len, d->participants, (size_t)np * sizeof(int));
     if (nr > 0) goal_mpi__key_add(key, &len, d->receivers, (size_t)nr * sizeof(int));
     goal_mpi__key_vector(d, p, key, &len);
-    goal_mpi__key_add(key, &len, &d->in_place, sizeof d->in_place);   /* last: left out of the digest */
+    goal_mpi__key_add(key, &len, &d->in_place, sizeof d->in_place);
     return len;
 }
 /* Binds in and out to the schedule's IN and OUT slots, sized as the schedule needs. */

@@ -20,7 +20,7 @@ total_p=0; total_f=0
 preload() {
   local lib=$1 n=$2; shift 2
   if [ $lib = openmpi ]; then
-    GOAL_MPI_STATS=1 timeout 300 mpirun.openmpi --oversubscribe -x GOAL_MPI_STATS ${GOAL_MPI_PARAMS:+-x GOAL_MPI_PARAMS} -x LD_PRELOAD="$BA/openmpi/libgoalmpi.so" -np "$n" "$@"
+    GOAL_MPI_STATS=1 timeout 300 mpirun.openmpi --oversubscribe -x GOAL_MPI_STATS ${GOAL_MPI_PARAMS:+-x GOAL_MPI_PARAMS} ${GOAL_MPI_CHECK:+-x GOAL_MPI_CHECK} -x LD_PRELOAD="$BA/openmpi/libgoalmpi.so" -np "$n" "$@"
   else
     timeout 300 mpirun.mpich -env GOAL_MPI_STATS 1 -env LD_PRELOAD "$BA/mpich/libgoalmpi.so" -np "$n" "$@"
   fi
@@ -69,6 +69,11 @@ dropin_tests() {
     if printf '%s\n' "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed$' && ! printf '%s\n' "$out" | grep -q 'auto could not'; then
       p=$((p + 1))
     else echo "FAIL $lib drop-in np$n with GOAL_MPI_PARAMS (auto)"; printf '%s\n' "$out" | grep -E '^(FAIL|  check)|auto|passed' | head; f=$((f + 1)); fi
+  done
+  for n in 3 4; do   # GOAL_MPI_CHECK: a correct program passes (vector counts and in-place are local)
+    out=$(GOAL_MPI_CHECK=1 preload $lib "$n" "$B/mpi/test_dropin.$lib" 2>&1)
+    if printf '%s\n' "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed$'; then p=$((p + 1))
+    else echo "FAIL $lib drop-in np$n with GOAL_MPI_CHECK=1"; printf '%s\n' "$out" | grep -E '^(FAIL|  check)|disagree|passed' | head; f=$((f + 1)); fi
   done
   echo "-G 0.09x" >"$B/mpi/bad_params"   # a bad params file is said and leaves the defaults
   out=$(GOAL_MPI_PARAMS="$B/mpi/bad_params" preload $lib 1 "$B/mpi/test_dropin.$lib" 2>&1)
