@@ -788,7 +788,12 @@ goal_status goal_mpi_revoke(goal_mpi *m, goal_status why) {
 
 /* ---- >>> collectives -------------------------------------------------------------------- */
 static void goal_mpi__drop(goal_mpi_request *r) {
-    if (r->checking) MPI_Wait(&r->chk, MPI_STATUS_IGNORE);   /* every rank takes part in it */
+    if (r->checking) {   /* every rank takes part in the check's allreduce, unless one failed */
+        int done = 0;
+        if (!r->m->revoked) MPI_Wait(&r->chk, MPI_STATUS_IGNORE);
+        else if (MPI_Test(&r->chk, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS || !done)
+            return;   /* MPI may still write r->dig, and a collective cannot be freed: r is left */
+    }
     goal_exec_destroy(r->e);
     goal_mpi__free(r->m, r);
 }
@@ -1188,6 +1193,8 @@ static int goal_mpi__auto_coll(const char *algo) {
     int coll = goal_sim_coll_of(algo);
     return coll >= 0 && strcmp(algo + strlen(goal_sim_coll_name(coll)), "_auto") == 0 ? coll : -1;
 }
+/* A failed pick, cached too: the search is not run again on every call. */
+static const goal_algo_info goal_mpi__no_pick = {"", "", 0};
 goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, int ordered, const goal_algo_info **out) {
     int cls = 0;
     double ns;
@@ -1197,9 +1204,15 @@ goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, int ordered, co
     while (cls < 64 && bytes > (cls ? 1ull << (cls - 1) : 0)) cls++;
     if (bytes > 1ull << 63) return goal_mpi__say(&m->err, GOAL_ERR_SIZE, m->rank, "rank %d: auto: %llu bytes", m->rank,
                                                 (unsigned long long)bytes);
-    if ((*out = m->autos[ordered != 0][coll][cls]) != NULL) return GOAL_OK;
+    if ((*out = m->autos[ordered != 0][coll][cls]) == &goal_mpi__no_pick) *out = NULL;
+    if (*out || m->autos[ordered != 0][coll][cls])
+        return *out ? GOAL_OK : goal_mpi__say(&m->err, GOAL_ERR_ARG, m->rank, "rank %d: %s_auto: no algorithm (as before)",
+                                               m->rank, goal_sim_coll_name(coll));
     st = goal_sim_best(coll, m->size, cls ? 1ull << (cls - 1) : 0, &m->model, ordered ? GOAL_ALGO_ORDERED : 0, out, &ns, &why);
-    if (st != GOAL_OK) return goal_mpi__say(&m->err, st, m->rank, "rank %d: %s_auto: %s", m->rank, goal_sim_coll_name(coll), why.msg);
+    if (st != GOAL_OK) {
+        m->autos[ordered != 0][coll][cls] = &goal_mpi__no_pick;
+        return goal_mpi__say(&m->err, st, m->rank, "rank %d: %s_auto: %s", m->rank, goal_sim_coll_name(coll), why.msg);
+    }
     m->autos[ordered != 0][coll][cls] = *out;
     return GOAL_OK;
 }
@@ -1282,14 +1295,17 @@ static int goal_mpi__native_type(MPI_Datatype t, goal_dtype *out) {
                            MPI_INT16_T, MPI_INT32_T, MPI_INT64_T, MPI_AINT, MPI_OFFSET, MPI_COUNT};
     MPI_Datatype uints[] = {MPI_UNSIGNED_CHAR, MPI_BYTE, MPI_UNSIGNED_SHORT, MPI_UNSIGNED, MPI_UNSIGNED_LONG,
                             MPI_UNSIGNED_LONG_LONG, MPI_UINT8_T, MPI_UINT16_T, MPI_UINT32_T, MPI_UINT64_T, MPI_WCHAR};
-    int size = 0, k;
+    static const goal_dtype sints[] = {GOAL_INT8, GOAL_INT16, GOAL_INT32, GOAL_INT64};
+    static const goal_dtype suints[] = {GOAL_UINT8, GOAL_UINT16, GOAL_UINT32, GOAL_UINT64};
+    int size = 0, k, lg;
     if (t == MPI_FLOAT) { *out = GOAL_FLOAT32; return 1; }
     if (t == MPI_DOUBLE) { *out = GOAL_FLOAT64; return 1; }
     if (MPI_Type_size(t, &size) != MPI_SUCCESS || (size != 1 && size != 2 && size != 4 && size != 8)) return 0;
+    lg = size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3;   /* by name: the enum's order is not the width's */
     for (k = 0; k < (int)(sizeof ints / sizeof ints[0]); k++)
-        if (t == ints[k]) { *out = (goal_dtype)(GOAL_INT8 + (size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3)); return 1; }
+        if (t == ints[k]) { *out = sints[lg]; return 1; }
     for (k = 0; k < (int)(sizeof uints / sizeof uints[0]); k++)
-        if (t == uints[k]) { *out = (goal_dtype)(GOAL_UINT8 + (size == 1 ? 0 : size == 2 ? 1 : size == 4 ? 2 : 3)); return 1; }
+        if (t == uints[k]) { *out = suints[lg]; return 1; }
     return 0;
 }
 static int goal_mpi__native_op(MPI_Op op, goal_op *out) {

@@ -632,12 +632,29 @@ static void test_timeout(void) {
     report("timeout: waits for a rank that never comes fail after timeout_ms");
 }
 
+/* Integer and floating types with a predefined op reduce natively (no MPI_Reduce_local
+   bridge), as the libgoal type of their width. */
+static void test_native_types(void) {
+    static const struct { MPI_Datatype t; goal_dtype want; } c[] = {
+        {MPI_SIGNED_CHAR, GOAL_INT8}, {MPI_SHORT, GOAL_INT16}, {MPI_INT, GOAL_INT32}, {MPI_LONG_LONG, GOAL_INT64},
+        {MPI_UNSIGNED_CHAR, GOAL_UINT8}, {MPI_UNSIGNED_SHORT, GOAL_UINT16}, {MPI_UNSIGNED, GOAL_UINT32},
+        {MPI_UINT64_T, GOAL_UINT64}, {MPI_FLOAT, GOAL_FLOAT32}, {MPI_DOUBLE, GOAL_FLOAT64}};
+    size_t k;
+    for (k = 0; k < sizeof c / sizeof c[0]; k++) {
+        goal_mpi_reduction red;
+        CHECK(goal_mpi_reduction_of(c[k].t, MPI_SUM, 3, &red) == GOAL_OK);
+        CHECK(red.fns == NULL && red.op == GOAL_OP_SUM && red.dtype == c[k].want && red.count == 3);
+    }
+    report("predefined integer and floating types reduce natively");
+}
+
 int main(int argc, char **argv) {
     int counts[2], total[2];
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     local_ok = 1;
+    test_native_types();
     test_all_algorithms();
     test_in_place_algorithms();
     test_vector_algorithms();
