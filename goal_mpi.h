@@ -568,7 +568,9 @@ static int goal_mpi__post(void *user, const goal_msg *msg, goal_req *req) {
     r->chan = c; r->prev = c->tail;
     if (c->tail) c->tail->next = r; else c->head = r;
     c->tail = r;
-    if (!c->waiting && c->posted < m->window) st = goal_mpi__issue(m, r);
+    /* An any-source receive is never held back: a specific one posted after it would
+       otherwise overtake it in MPI's matching order. */
+    if (!c->waiting && (c->posted < m->window || (r->recv && peer == MPI_ANY_SOURCE))) st = goal_mpi__issue(m, r);
     else if (!c->waiting) c->waiting = r;
     if (st != GOAL_OK) { goal_mpi__unlink(m, r); goal_mpi__rec_free(m, r); return st; }
     req->handle = r;

@@ -436,6 +436,35 @@ static void test_any_source(void) {
     goal_mpi_destroy(m);
     report("any_source recv within its context");
 }
+/* With a window of 1, recv(any), recv(any), recv(1) of one tag take rank 1's three messages
+   in MPI's order: an any-source receive is never held back behind the window. */
+static void test_any_source_window(void) {
+    goal_mpi *m = NULL;
+    goal_mpi_desc md;
+    goal_error err;
+    goal_graph *g = new_graph();
+    int32_t v[3] = {10, 20, 30};
+    int k;
+    memset(&md, 0, sizeof md);
+    md.comm = MPI_COMM_WORLD; md.window = 1;
+    if (goal_mpi_create(&m, &md, &err) != GOAL_OK) { printf("goal_mpi_create: %s\n", err.msg); MPI_Abort(MPI_COMM_WORLD, 2); }
+    if (np > 1 && me == 1) {
+        int32_t prev = -1;
+        for (k = 0; k < 3; k++) {
+            int32_t sd = goal_graph_send(g, goal_buffer(0, 4u * (unsigned)k, 4), 0, 3);
+            if (prev >= 0) goal_graph_requires(g, sd, prev);
+            prev = sd;
+        }
+    }
+    if (np > 1 && me == 0) {
+        memset(v, 0, sizeof v);
+        for (k = 0; k < 3; k++) goal_graph_recv(g, goal_buffer(0, 4u * (unsigned)k, 4), k < 2 ? GOAL_ANY : 1, 3);
+    }
+    CHECK_OK(run_graph(g, goal_mpi_transport(m), 6, v, sizeof v), m);
+    CHECK(v[0] == 10 && v[1] == 20 && v[2] == 30);
+    goal_mpi_destroy(m);
+    report("any_source recvs keep MPI's order with a window of 1");
+}
 /* A recv from any tag, a tag over T, a context over C: refused at post, on this rank. */
 static void test_limits(void) {
     goal_mpi *m = open_mpi();
@@ -664,6 +693,7 @@ int main(int argc, char **argv) {
     if (np <= 4) test_many_segments();   /* oversubscribed further, the machine's share decides */
     test_check();
     test_any_source();
+    test_any_source_window();
     test_limits();
     if (np >= 2) test_truncate();
     test_fault_transport();
