@@ -1330,24 +1330,21 @@ static int goal_mpi__native_op(MPI_Op op, goal_op *out) {
 #endif
 typedef struct goal_mpi__bridge { MPI_Op op; MPI_Datatype t; int extent, commutative, used; } goal_mpi__bridge;
 static goal_mpi__bridge goal_mpi__bridges[GOAL_MPI_BRIDGES];
-static unsigned char *goal_mpi__bridge_tmp;
-static size_t goal_mpi__bridge_cap;
 static int goal_mpi__bridge_apply(int k, void *buf1, int size1, void *buf2, int size2) {
     const goal_mpi__bridge *b = &goal_mpi__bridges[k];
-    int n = size1 / b->extent;
+    int n = size1 / b->extent, bad;
     goal_allocator a = goal__allocator(NULL);
+    unsigned char *tmp;
     if (size1 != size2 || n * b->extent != size1) return 1;
     if (b->commutative) return MPI_Reduce_local(buf2, buf1, n, b->t, b->op) != MPI_SUCCESS;
-    if ((size_t)size1 > goal_mpi__bridge_cap) {
-        void *p = goal__alloc(&a, (size_t)size1);
-        if (!p) return 1;
-        goal__free(&a, goal_mpi__bridge_tmp);
-        goal_mpi__bridge_tmp = (unsigned char *)p; goal_mpi__bridge_cap = (size_t)size1;
-    }
-    memcpy(goal_mpi__bridge_tmp, buf2, (size_t)size1);
-    if (MPI_Reduce_local(buf1, goal_mpi__bridge_tmp, n, b->t, b->op) != MPI_SUCCESS) return 1;
-    memcpy(buf1, goal_mpi__bridge_tmp, (size_t)size1);
-    return 0;
+    /* buf1 = buf1 op buf2 needs the result in a third buffer: one per call, so that no
+       buffer is shared between threads or left over */
+    if (!(tmp = (unsigned char *)goal__alloc(&a, (size_t)size1 + 1u))) return 1;
+    memcpy(tmp, buf2, (size_t)size1);
+    bad = MPI_Reduce_local(buf1, tmp, n, b->t, b->op) != MPI_SUCCESS;
+    if (!bad) memcpy(buf1, tmp, (size_t)size1);
+    goal__free(&a, tmp);
+    return bad;
 }
 #define GOAL_MPI__BRIDGE(k) static int goal_mpi__bridge##k(void *a, int na, void *b, int nb) { return goal_mpi__bridge_apply(k, a, na, b, nb); }
 GOAL_MPI__BRIDGE(0) GOAL_MPI__BRIDGE(1) GOAL_MPI__BRIDGE(2) GOAL_MPI__BRIDGE(3) GOAL_MPI__BRIDGE(4) GOAL_MPI__BRIDGE(5)
