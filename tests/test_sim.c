@@ -1,7 +1,6 @@
 /* goal_sim.h: the LogGOPS simulator against LogGOPSim's own results (expected.tsv and
    summary.tsv), LogGOPSim's failures done right, errors, and the event callback. */
-#define GOAL_IMPLEMENTATION
-#define GOAL_SIM_IMPLEMENTATION
+#define GOAL_ALL_IMPLEMENTATION
 #include "goal_sim.h"
 #include "harness.h"
 
