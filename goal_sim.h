@@ -47,8 +47,8 @@
      goal sim                   "rank R T" per rank, then "max T" (T in ns: an integer when
                                 whole, else up to 3 decimals); exit 3 on deadlock (the stuck
                                 actions on stderr), 1 when a message is never received or
-                                simulated time overflows; -L -o -g -G -O take ns with up to 3
-                                decimals, -S bytes; --params FILE reads one line of these
+                                simulated time overflows; -L -o -g -G -O -C take ns with up
+                                to 3 decimals, -S bytes; --params FILE reads one line of these
                                 options (what goal probe prints), later options override it
      goal sim FILE --critical   then "critical rank R LABEL: what START..END" or
                                 "critical message S -> D round K START..END" per step (whole ns)
@@ -62,13 +62,15 @@
    Parameters (zero = LogGOPSim's default; GOAL_SIM_ZERO asks for a real 0):
      L 2500 latency · o 1500 CPU overhead per message · g 1000 gap per message · G 6 gap per
      byte · O 0 CPU overhead per byte · S 65535 eager limit (size <= S eager, else rendezvous)
-   TIME RESOLUTION: L, o, g, G, O are doubles in ns (G, O per byte) and may be fractional
+     · C 1 CPU time per byte of a local exec (copy or reduction; libgoal's, not LogGOPSim's)
+   TIME RESOLUTION: L, o, g, G, O, C are doubles in ns (G, O per byte) and may be fractional
    down to 0.001 ns (G 0.08 = 12.5 GB/s); finer values, negative ones, NaN and values over
    2^53 ps are GOAL_ERR_ARG. Inside, time is an unsigned 64-bit count of picoseconds, so the
    simulation stays exact integer arithmetic and deterministic: with integer parameters
    every time is 1000 times LogGOPSim's, and the results in ns (finish, max, event start and
    end) are exactly LogGOPSim's. finish_ps, max_ps, start_ps and end_ps keep the fraction;
-   the ns fields round it down. calc x costs x ns, exec 1 ns per byte, as before.
+   the ns fields round it down. calc x costs x ns; exec C ns per byte (1 by default, as
+   before: an exec of x bytes costs x ns).
    Every rank has CPU clocks (one per cpu index used), send and receive NIC gap clocks (one
    per nic index). Events run in (time, sequence number) order (one bucket per time); numbers
    come from one counter in the order LogGOPSim queues things (ranks ascending, then send /
@@ -89,14 +91,16 @@
         keeps its number, so among waiting events of one rank the lowest number goes first
         when the resource is free (a stable order: LogGOPSim re-sorts unstably there).
    Receives match arrivals in posting order (MPI's non-overtaking rule, wildcards included).
-   calc of cost x takes the CPU for x; exec is simulated as calc of its buffer size and nop as
-   calc 0 (what the LogGOPSim dialect writer writes for them). A rank's time is the largest
+   calc of cost x takes the CPU for x ns; exec takes it for C ns per byte of its buffer (with
+   the default C = 1 that is calc of its buffer size, what the LogGOPSim dialect writer writes
+   for it: -C other than 1 is libgoal's own) and nop as calc 0. A rank's time is the largest
    of its CPU clocks. 0-byte messages: LogGOPSim computes (s-1)*G in unsigned arithmetic and
    charges -G; libgoal charges 0 unless loggopsim_compat is set. A world that cannot finish
    is GOAL_ERR_DEADLOCK, with the actions that never completed in the result.
    Params files: goal_sim_params reads one line of model options, as `goal sim` takes them
    and goal probe writes them ("-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536");
-   goal_sim_param sets one option. `goal sim --params`, `goal tune` and the MPI drop-in's
+   goal_sim_param sets one option; goal_sim_param_arity says whether a word is one (the one
+   list of model options: the CLI asks it too). `goal sim --params`, `goal tune` and the MPI drop-in's
    GOAL_MPI_PARAMS all parse with these.
 
    TUNE (declared and implemented when goal_algos.h is included before this header, in the
@@ -242,6 +246,9 @@ typedef struct goal_sim_desc {
     double L, o, g, G, O;      /* ns (G, O: ns per byte), fractions down to 0.001 ns; 0 =
                                   LogGOPSim's default (see SIMULATE); GOAL_SIM_ZERO = a real 0 */
     int64_t S;                 /* bytes; 0 = default, GOAL_SIM_ZERO = 0 */
+    double C;                  /* ns per byte of a local exec (copy or reduction), fractions
+                                  down to 0.001 ns; 0 = 1 (exec of x bytes costs x ns, as
+                                  LogGOPSim's calc x); GOAL_SIM_ZERO = free. calc is not scaled */
     int loggopsim_compat;      /* 1: charge 0-byte messages -G (LogGOPSim's wrap-around) */
     void (*event_fn)(void *user, const goal_sim_event *e); /* optional: every event, in order */
     void *user;
@@ -271,9 +278,13 @@ GOAL_API goal_status goal_sim_run(const goal_world *w, const goal_sim_desc *desc
 GOAL_API void goal_sim_result_free(goal_sim_result *r);
 
 /* ---- model options (a params file) ---------------------------------------------------- */
-/* Sets one model option as `goal sim` takes it: "-L" "-o" "--overhead" "-g" "-G" "-O" (ns, up
-   to 3 decimals), "-S" (bytes), "--loggopsim-compat" (value unused). Returns NULL, or why
-   not (a fixed string, e.g. "takes a number (ns, up to 3 decimals)"). */
+/* The one list of model options, shared by every verb, params files and the drop-in:
+   1 when name takes a value ("-L" "-o" "--overhead" "-g" "-G" "-O" "-C": ns, up to 3
+   decimals; "-S": bytes), 0 for a flag ("--loggopsim-compat"), -1 when it is no model option. */
+GOAL_API int goal_sim_param_arity(const char *name);
+/* Sets one model option as `goal sim` takes it (see goal_sim_param_arity; a flag's value is
+   unused). Returns NULL, or why not (a fixed string, e.g. "takes a number (ns, up to 3
+   decimals)"). */
 GOAL_API const char *goal_sim_param(goal_sim_desc *d, const char *name, const char *value);
 /* A params file's text (len bytes): one line of model options, what goal probe prints
    ("-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536"); later options override earlier ones.
@@ -1071,6 +1082,7 @@ typedef struct goal__sim_wait {
 typedef struct goal__sim {
     goal__simw x;
     uint64_t L, o, g, G, O, S;       /* ps (G, O: ps per byte); S in bytes */
+    uint64_t C;                      /* ps per byte of a local exec */
     int compat;
     int over;                        /* a time computed since the last check passed 2^64-1 */
     goal_sim_ref overflow;           /* where it did */
@@ -1460,12 +1472,13 @@ static void goal__sim_emit(const goal__sim *m, goal_sim_event_kind k, int32_t ra
     m->event_fn(m->user, &e);
 }
 
-/* calc, exec (costs its buffer size) and nop (costs 0): start and complete at once. */
+/* calc (costs its cost in ns), exec (C per byte of its buffer) and nop (costs 0): start and
+   complete at once. */
 static goal_status goal__sim_calc(goal__sim *m, const goal_schedule *s, const goal_action *a, goal__sim_ev ev) {
     uint64_t cost = a->kind == GOAL_CALC ? a->cost : a->kind == GOAL_EXEC ? a->buf.size : 0u;
     uint64_t *c = goal__sim_cpu(m, ev.rank, a->cpu);
     if (*c > ev.time) { ev.time = *c; return goal__sim_later(m, ev, GOAL__SIM_W_CALC, a->cpu, 0); }
-    *c = goal__sim_add(m, ev.time, goal__sim_mul(m, cost, GOAL__SIM_PS));
+    *c = goal__sim_add(m, ev.time, goal__sim_mul(m, cost, a->kind == GOAL_EXEC ? m->C : GOAL__SIM_PS));
     if (m->over) return goal__sim_overflowed(m, ev.rank, ev.ref);
     goal__sim_emit(m, GOAL_SIM_EV_CALC, ev.rank, (int32_t)ev.ref, -1, -1, a->cpu, ev.time, *c, cost);
     goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
@@ -1631,7 +1644,8 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
     if (st != GOAL_OK) return st;
     p = (size_t)m->x.p;
     if (goal__sim_param(d->L, 2500, &m->L) || goal__sim_param(d->o, 1500, &m->o) || goal__sim_param(d->g, 1000, &m->g) ||
-        goal__sim_param(d->G, 6, &m->G) || goal__sim_param(d->O, 0, &m->O) || d->S < GOAL_SIM_ZERO)
+        goal__sim_param(d->G, 6, &m->G) || goal__sim_param(d->O, 0, &m->O) || goal__sim_param(d->C, 1, &m->C) ||
+        d->S < GOAL_SIM_ZERO)
         return GOAL_ERR_ARG;
     m->S = d->S == 0 ? 65535u : d->S < 0 ? 0u : (uint64_t)d->S;
     m->compat = d->loggopsim_compat; m->event_fn = d->event_fn; m->user = d->user;
@@ -3621,27 +3635,42 @@ static const char *goal__sim_bytes(const char *s, int64_t *out) {
     *out = v ? (int64_t)v : GOAL_SIM_ZERO;
     return NULL;
 }
-static int goal__sim_is_param(const char *w) {
-    static const char *const names[] = {"-L", "-o", "-g", "-G", "-O", "--overhead", "-S"};
+/* Every model option: its name, what its value is, and where it goes in goal_sim_desc. */
+enum { GOAL__SIM_OPT_NS, GOAL__SIM_OPT_BYTES, GOAL__SIM_OPT_FLAG };
+typedef struct goal__sim_opt { const char *name; int kind; size_t at; } goal__sim_opt;
+static const goal__sim_opt goal__sim_opts[] = {
+    {"-L", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, L)},
+    {"-o", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, o)},
+    {"--overhead", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, o)},
+    {"-g", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, g)},
+    {"-G", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, G)},
+    {"-O", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, O)},
+    {"-C", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, C)},
+    {"-S", GOAL__SIM_OPT_BYTES, offsetof(goal_sim_desc, S)},
+    {"--loggopsim-compat", GOAL__SIM_OPT_FLAG, offsetof(goal_sim_desc, loggopsim_compat)},
+};
+static const goal__sim_opt *goal__sim_opt_of(const char *name) {
     size_t k;
-    for (k = 0; k < sizeof names / sizeof names[0] && strcmp(w, names[k]) != 0; k++) {}
-    return k < sizeof names / sizeof names[0];
+    for (k = 0; name && k < sizeof goal__sim_opts / sizeof goal__sim_opts[0]; k++)
+        if (strcmp(name, goal__sim_opts[k].name) == 0) return &goal__sim_opts[k];
+    return NULL;
+}
+int goal_sim_param_arity(const char *name) {
+    const goal__sim_opt *o = goal__sim_opt_of(name);
+    return !o ? -1 : o->kind != GOAL__SIM_OPT_FLAG;
 }
 const char *goal_sim_param(goal_sim_desc *d, const char *name, const char *value) {
-    static const char *const names[] = {"-L", "-o", "-g", "-G", "-O", "--overhead"};
-    double *fields[6];
+    const goal__sim_opt *o = goal__sim_opt_of(name);
+    char *field = (char *)d;
     const char *why;
     uint64_t ps = 0;
-    int k;
-    if (!d || !name) return "is not a model option";
-    if (strcmp(name, "--loggopsim-compat") == 0) { d->loggopsim_compat = 1; return NULL; }
-    if (!goal__sim_is_param(name)) return "is not a model option";
-    if (!value) return strcmp(name, "-S") == 0 ? "takes a number of bytes >= 0" : "takes a number";
-    if (strcmp(name, "-S") == 0) return goal__sim_bytes(value, &d->S);
-    fields[0] = &d->L; fields[1] = &d->o; fields[2] = &d->g; fields[3] = &d->G; fields[4] = &d->O; fields[5] = &d->o;
-    for (k = 0; strcmp(name, names[k]) != 0; k++) {}
+    if (!d || !o) return "is not a model option";
+    field += o->at;
+    if (o->kind == GOAL__SIM_OPT_FLAG) { *(int *)(void *)field = 1; return NULL; }
+    if (o->kind == GOAL__SIM_OPT_BYTES) return value ? goal__sim_bytes(value, (int64_t *)(void *)field) : "takes a number of bytes >= 0";
+    if (!value) return "takes a number";
     if ((why = goal__sim_ps(value, &ps)) != NULL) return why;
-    *fields[k] = ps ? (double)ps / 1000.0 : GOAL_SIM_ZERO;
+    *(double *)(void *)field = ps ? (double)ps / 1000.0 : GOAL_SIM_ZERO;
     return NULL;
 }
 /* The next word of text[*at, len) into w (at most n-1 bytes kept); 0 at the end. */
@@ -3658,16 +3687,15 @@ goal_status goal_sim_params(goal_sim_desc *d, const char *text, size_t len, goal
     char w[128], v[128];
     const char *why;
     size_t at = 0;
-    int n = 0;
+    int n = 0, arity;
     if (!d || (!text && len)) return goal__an_fail(err, GOAL_ERR_ARG, "no model or no text");
     if (len >= 4096 || memchr(text, 0, len))
         return goal__an_fail(err, GOAL_ERR_SYNTAX, "not one line of model options (text, under 4 KiB)");
     for (; goal__sim_word(text, len, &at, w, sizeof w); n++) {
         if (strcmp(w, "--params") == 0) return goal__an_fail(err, GOAL_ERR_SYNTAX, "--params inside a params file");
-        if (strcmp(w, "--loggopsim-compat") == 0) { d->loggopsim_compat = 1; continue; }
-        if (!goal__sim_is_param(w))
-            return goal__an_fail(err, GOAL_ERR_SYNTAX, "'%s' is not a model option (-L -o -g -G -O -S, --loggopsim-compat)", w);
-        if (!goal__sim_word(text, len, &at, v, sizeof v)) v[0] = 0;
+        if ((arity = goal_sim_param_arity(w)) < 0)
+            return goal__an_fail(err, GOAL_ERR_SYNTAX, "'%s' is not a model option (-L -o -g -G -O -C -S, --loggopsim-compat)", w);
+        if (!arity || !goal__sim_word(text, len, &at, v, sizeof v)) v[0] = 0;
         if ((why = goal_sim_param(d, w, v)) != NULL) return goal__an_fail(err, GOAL_ERR_SYNTAX, "%s %s: %s", w, v, why);
     }
     if (n == 0) return goal__an_fail(err, GOAL_ERR_SYNTAX, "no model options in the file");

@@ -318,6 +318,39 @@ static void test_fractional(void) {
     goal_sim_result_free(&r);
 }
 
+/* -C: CPU time per byte of a local exec, against times computed by hand with the default
+   L 2500, o 1500, g 1000, G 6 and C 0.25. Rank 0: exec copy of 1000 B 0..250, the send of
+   1000 B takes the CPU until 250 + o = 1750, calc 100 then until 1850 (calc is not scaled).
+   Rank 1: the message arrives at 250 + o + L = 4250, takes the CPU for o + 999 G = 7494
+   (11744), the exec sum of 1000 B until 11994. C 1 (the default) is 750 ns more on each
+   rank's exec; C 0 (GOAL_SIM_ZERO) makes both execs free. */
+static void test_exec_cost(void) {
+    const char *text = "num_ranks 2;\nrank #0 {\n l1: exec copyUInt8 with 1:0,1000 0,1000;\n l2: send 1:0,1000 to 1;\n"
+                       " l3: calc 100;\n requ l2 -> l1;\n requ l3 -> l2;\n}\nrank #1 {\n l1: recv 0,1000 from 0;\n"
+                       " l2: exec sumInt32 with 0,1000 1:0,1000;\n requ l2 -> l1;\n}\n";
+    static const struct { double C; uint64_t r0, r1; } cases[] = {
+        {0.25, 1850000, 11994000}, {0, 2600000, 13494000}, {1, 2600000, 13494000}, {GOAL_SIM_ZERO, 1600000, 11494000}};
+    goal_sim_desc d;
+    goal_sim_result r;
+    goal_status st;
+    size_t k;
+    memset(&d, 0, sizeof d);
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        d.C = cases[k].C;
+        r = sim_desc(text, &d, &st);
+        CHECK_EQ(st, GOAL_OK);
+        if (st == GOAL_OK) CHECK(r.finish_ps[0] == cases[k].r0 && r.finish_ps[1] == cases[k].r1);
+        goal_sim_result_free(&r);
+    }
+    d.C = 0.0001;   /* finer than 1 ps */
+    r = sim_desc(text, &d, &st);
+    CHECK_EQ(st, GOAL_ERR_ARG);
+    goal_sim_result_free(&r);
+    memset(&d, 0, sizeof d);
+    CHECK(goal_sim_params(&d, "-C 0.25 -L 7", 12, NULL) == GOAL_OK && d.C == 0.25 && d.L == 7);
+    CHECK(goal_sim_param_arity("-C") == 1 && goal_sim_param_arity("--loggopsim-compat") == 0 && goal_sim_param_arity("-x") == -1);
+}
+
 int main(void) {
     RUN(test_expected_compat);
     RUN(test_expected_default);
@@ -329,5 +362,6 @@ int main(void) {
     RUN(test_events);
     RUN(test_time_overflow);
     RUN(test_fractional);
+    RUN(test_exec_cost);
     return th_done();
 }

@@ -64,6 +64,13 @@ $GOAL trace $T/two.goal --params $T/p.txt | grep -q '"ts":0.2905,"dur":0.18025';
 [ "$($GOAL sim $T/two.goal --params $T/p.txt -G 6 | tail -n 1)" = "$($GOAL sim $T/two.goal -L 480.5 -o 160.25 -g 210.5 -G 6 -O 0.02 | tail -n 1)" ]; ok $? "options after --params override it"
 [ "$($GOAL sim $D/binomialtreebcast_p8_d1024.goal -L 2500.000 -G 6.0 | tail -n 1)" = "max 34914" ]; ok $? "integer values written with decimals give the integer results"
 bad() { "$@" > /dev/null 2> $T/err; echo "$? $(cat $T/err)"; }
+printf 'num_ranks 2;\nrank #0 {\n l1: exec copyUInt8 with 1:0,1000 0,1000;\n l2: send 1:0,1000 to 1;\n l3: calc 100;\n requ l2 -> l1;\n requ l3 -> l2;\n}\nrank #1 {\n l1: recv 0,1000 from 0;\n l2: exec sumInt32 with 0,1000 1:0,1000;\n requ l2 -> l1;\n}\n' > $T/exec.goal
+echo '-C 0.25' > $T/c.txt
+[ "$($GOAL sim $T/exec.goal -C 0.25 | tr '\n' ' ')" = "rank 0 1850 rank 1 11994 max 11994 " ] &&
+[ "$($GOAL sim $T/exec.goal --params $T/c.txt | tail -n 1)" = "max 11994" ] &&
+[ "$($GOAL sim $T/exec.goal -C 1 | tail -n 1)" = "$($GOAL sim $T/exec.goal | tail -n 1)" ]; ok $? "-C: CPU time per byte of exec (hand-computed in test_sim.c), also in a params file"
+$GOAL trace $T/exec.goal -C 0.25 | grep -q '"ts":0.000,"dur":0.250'; ok $? "trace takes -C"
+[ "$(bad $GOAL sim $T/exec.goal -C 0.0001)" = "2 goal: sim: -C 0.0001: has more than 3 decimals (the simulator counts in ps, 0.001 ns) (goal sim --help lists its options)" ]; ok $? "-C finer than 1 ps"
 [ "$(bad $GOAL sim $T/two.goal -G -0.5)" = "2 goal: sim: -G -0.5: takes a number >= 0 (goal sim --help lists its options)" ]; ok $? "negative parameter: usage error"
 [ "$(bad $GOAL sim $T/two.goal -L fast)" = "2 goal: sim: -L fast: takes a number (ns, up to 3 decimals) (goal sim --help lists its options)" ]; ok $? "non-number parameter"
 [ "$(bad $GOAL sim $T/two.goal -G 0.0805)" = "2 goal: sim: -G 0.0805: has more than 3 decimals (the simulator counts in ps, 0.001 ns) (goal sim --help lists its options)" ]; ok $? "finer than 1 ps"
