@@ -351,6 +351,50 @@ static void test_exec_cost(void) {
     CHECK(goal_sim_param_arity("-C") == 1 && goal_sim_param_arity("--loggopsim-compat") == 0 && goal_sim_param_arity("-x") == -1);
 }
 
+/* The two-level model (--node-size), against times computed by hand: 4 ranks in nodes of 2,
+   inter-node L 1000, o 100, g 200, G 1, O 0; intra-node L 10, o 20, g 30, G 0.1, O 0.05; all
+   messages 1001 B. Rank 0 sends to 1 (same node): CPU 0..20 + 1000 O = 70, NIC 0..30 + 1000 G
+   = 130, arrives at o + L = 30; then to 2 (other node) when its NIC is free at 130: CPU until
+   130 + 100 = 230, arrives at 130 + 100 + 1000 = 1230. Rank 1 takes it at 30 for 20 + 1000
+   max(O, G) = 120: 150. Rank 3 sends to 2 (same node): 70, arriving at 30, taken until 150;
+   rank 0's message takes rank 2's CPU from 1230 for 100 + 1000 G = 1100: 2330. Node size 1
+   (every pair between nodes) gives plain LogGOPS, and a node holding every rank gives
+   LogGOPS with the intra-node parameters. */
+static void test_two_level(void) {
+    const char *text = "num_ranks 4\nrank 0 {\nl1: send 1001b to 1\nl2: send 1001b to 2\n}\nrank 1 {\nl1: recv 1001b from 0\n}\n"
+                       "rank 2 {\nl1: recv 1001b from 0\nl2: recv 1001b from 3\n}\nrank 3 {\nl1: send 1001b to 2\n}\n";
+    const char *params = "-L 1000 -o 100 -g 200 -G 1 -O 0 --node-size 2 --intra-L 10 --intra-o 20 --intra-g 30 --intra-G 0.1 --intra-O 0.05";
+    static const uint64_t want[4] = {230000, 150000, 2330000, 70000};
+    goal_sim_desc d, one, intra;
+    goal_sim_result r, a, b;
+    goal_status st, sa, sb;
+    int k;
+    memset(&d, 0, sizeof d);
+    CHECK(goal_sim_params(&d, params, strlen(params), NULL) == GOAL_OK);
+    CHECK_EQ(d.node_size, 2);
+    r = sim_desc(text, &d, &st);
+    CHECK_EQ(st, GOAL_OK);
+    for (k = 0; st == GOAL_OK && k < 4; k++) CHECK(r.finish_ps[k] == want[k]);
+    goal_sim_result_free(&r);
+    one = d; one.node_size = 1;                 /* every pair between nodes */
+    intra = d; intra.node_size = 0; intra.L = 10; intra.o = 20; intra.g = 30; intra.G = 0.1; intra.O = 0.05;
+    d.node_size = 4;                             /* every pair inside the node */
+    r = sim_desc(text, &one, &st);
+    one.node_size = 0;
+    a = sim_desc(text, &one, &sa);
+    CHECK(st == GOAL_OK && sa == GOAL_OK && r.max_ps == a.max_ps && r.finish_ps[2] == a.finish_ps[2]);
+    goal_sim_result_free(&r); goal_sim_result_free(&a);
+    r = sim_desc(text, &d, &st);
+    b = sim_desc(text, &intra, &sb);
+    CHECK(st == GOAL_OK && sb == GOAL_OK && r.max_ps == b.max_ps && r.finish_ps[0] == b.finish_ps[0]);
+    goal_sim_result_free(&r); goal_sim_result_free(&b);
+    d.node_size = -3;
+    r = sim_desc(text, &d, &st);
+    CHECK_EQ(st, GOAL_ERR_ARG);
+    goal_sim_result_free(&r);
+    CHECK(goal_sim_param(&d, "--node-size", "0") != NULL && goal_sim_param(&d, "--intra-G", "0.0001") != NULL);
+}
+
 int main(void) {
     RUN(test_expected_compat);
     RUN(test_expected_default);
@@ -363,5 +407,6 @@ int main(void) {
     RUN(test_time_overflow);
     RUN(test_fractional);
     RUN(test_exec_cost);
+    RUN(test_two_level);
     return th_done();
 }
