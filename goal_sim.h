@@ -375,15 +375,10 @@ typedef struct goal__simw {
 static inline void goal__simw_full(const goal__simw *x, int32_t r, goal_schedule *s) {
     if (goal_world_schedule(x->w, r, s) != GOAL_OK) memset(s, 0, sizeof *s);
 }
-/* A partial view of rank r for the hot paths, where parsing a header per event would cost
-   more than the event: only rank, nactions, recs and body are set, which is all that
-   goal_schedule_action, goal_schedule_deps and goal_schedule_nsrc read (the body follows
-   the records in the binary schedule). */
+/* A partial view of rank r (goal.h's goal__records_view) for the hot paths, where parsing a
+   header per event would cost more than the event. */
 static inline void goal__simw_view(const goal__simw *x, int32_t r, goal_schedule *s) {
-    s->rank = r;
-    s->nactions = x->base[r + 1] - x->base[r];
-    s->recs = x->recs[r];
-    s->body = s->recs + 2u * s->nactions;
+    goal__records_view(s, r, x->base[r + 1] - x->base[r], x->recs[r]);
 }
 static inline goal_status goal__simw_init(goal__simw *x, const goal_world *w, const goal_allocator *a) {
     int32_t r;
