@@ -3,9 +3,9 @@
    8 MiB of int32, sum; root 0; the vector ones with every count equal, packed), every
    algorithm of goal_algos.h's registry for that collective (goal_algo_list: nothing is
    listed here, so a new algorithm is measured as soon as it exists; segmented ones at
-   64 KiB and 512 KiB segments, as far as the message has that many bytes) and the
-   library's blocking call, run in turns (one run of each, again and again, so that load
-   from other processes hits them alike).
+   64 KiB and 512 KiB segments, as far as the message has that many bytes, labelled as goal
+   tune labels them: NAME@segment=S) and the library's blocking call, run in turns (one run
+   of each, again and again, so that load from other processes hits them alike).
      time       median latency of this rank's runs, then the slowest rank
      overhead   (NBCBench, LibNBC paper section 4; for the best algorithm and the library
                 only) CPU time outside a simulated computation as long as one blocking
@@ -142,7 +142,7 @@ static int variants(int c, int bytes, variant *v) {
             int seg = (a->flags & GOAL_ALGO_SEGMENTED) != 0;
             if (seg && s > 0 && segments[s] > (uint64_t)bytes) break;
             v[nv].algo = a; v[nv].segment = seg ? segments[s] : 0;
-            if (seg) snprintf(v[nv].label, sizeof v[nv].label, "%s(segment=%lu)", a->name, (unsigned long)segments[s]);
+            if (seg) snprintf(v[nv].label, sizeof v[nv].label, "%s@segment=%lu", a->name, (unsigned long)segments[s]);
             else snprintf(v[nv].label, sizeof v[nv].label, "%s", a->name);
             nv++;
             if (!seg) break;
