@@ -405,6 +405,16 @@ static inline void *goal__alloc(const goal_allocator *a, size_t size) {
 }
 static inline void goal__free(const goal_allocator *a, void *p) { if (p) a->free_fn(p, a->user); }
 
+/* FNV-1a, 64 bits, chained: h = goal__hash(GOAL__HASH_SEED, p, n), then goal__hash(h, q, m)
+   for more bytes. The one hash of the headers (label tables, goal_mpi.h's cache and digests). */
+#define GOAL__HASH_SEED 1469598103934665603ull
+static inline uint64_t goal__hash(uint64_t h, const void *data, size_t n) {
+    const unsigned char *p = (const unsigned char *)data;
+    size_t i;
+    for (i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
 /* n elements of `elem` bytes; NULL on failure or when n * elem overflows. */
 static inline void *goal__new(const goal_allocator *a, size_t n, size_t elem) {
     return elem && n > ((size_t)-1) / elem ? NULL : goal__alloc(a, n * elem);
@@ -848,13 +858,6 @@ static int goal__is_default_name(const char *s, size_t n, uint32_t i) {
     return v == (uint64_t)i + 1u;
 }
 
-static uint32_t goal__hash(const char *s, size_t n) {
-    uint32_t h = 2166136261u;
-    size_t i;
-    for (i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
-    return h;
-}
-
 /* An open-addressing set of names -> action ids; the names live elsewhere (get). */
 typedef struct goal__names {
     uint32_t *slots; size_t cap, count;   /* slot: id + 1, 0 = empty */
@@ -872,7 +875,7 @@ static uint32_t goal__names_find(const goal__names *t, const char *s, size_t n, 
     size_t mask, i;
     if (!t->cap) return GOAL__NONE;
     mask = t->cap - 1;
-    for (i = goal__hash(s, n) & mask;; i = (i + 1) & mask) {
+    for (i = (size_t)goal__hash(GOAL__HASH_SEED, s, n) & mask;; i = (i + 1) & mask) {
         size_t len;
         const char *name;
         uint32_t v = t->slots[i];
@@ -884,7 +887,7 @@ static uint32_t goal__names_find(const goal__names *t, const char *s, size_t n, 
 static void goal__names_put(goal__names *t, uint32_t id, goal__name_fn get, const void *ctx) {
     size_t len, mask = t->cap - 1, i;
     const char *s = get(ctx, id, &len);
-    for (i = goal__hash(s, len) & mask; t->slots[i]; i = (i + 1) & mask) {}
+    for (i = (size_t)goal__hash(GOAL__HASH_SEED, s, len) & mask; t->slots[i]; i = (i + 1) & mask) {}
     t->slots[i] = id + 1;
     t->count++;
 }

@@ -589,6 +589,128 @@ static void test_fault_userfn(void) {
     report("fault user function failure revokes the communicator");
 }
 
+/* ---- goal_mpi.h review (issue 12): one sweep per pass, bridges, GOAL_ALGO_WHOLE --------- */
+/* MPI's profiling interface counts goal_mpi.h's MPI_Testsome calls. */
+static long testsome_calls;
+int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[]) {
+    testsome_calls++;
+    return PMPI_Testsome(incount, reqs, outcount, indices, statuses);
+}
+/* Eight operations in flight: one goal_mpi_test tests MPI's requests once for all of them
+   (it was once per operation in flight), and every result is right. */
+static void test_one_sweep(void) {
+    enum { K = 8, N = 4096 };
+    goal_mpi *m = open_mpi();
+    goal_algo_desc d;
+    goal_mpi_request *r[K];
+    static int32_t buf[K][N], ref[N];
+    long before;
+    int i, k;
+    algo_desc(&d, "bcast_chain", N, 0);
+    d.segment = 64;   /* many segments: they stay in flight */
+    for (k = 0; k < K; k++) {
+        for (i = 0; i < N; i++) buf[k][i] = me == 0 ? i * 3 + k : -1;
+        CHECK_OK(goal_mpi_algo_start(m, &d, NULL, buf[k], &r[k]), m);
+    }
+    before = testsome_calls;
+    if (r[0]) CHECK(goal_mpi_test(&r[0]) >= 0);
+    CHECK(testsome_calls - before == (np > 1));   /* np 1: nothing to test */
+    for (k = 0; k < K; k++) if (r[k]) CHECK_OK(goal_mpi_wait(&r[k]), m);
+    for (k = 0; k < K; k++) {
+        for (i = 0; i < N; i++) ref[i] = i * 3 + k;
+        CHECK(same(buf[k], ref, N));
+    }
+    goal_mpi_destroy(m);
+    report("progress: one MPI_Testsome per pass for every operation in flight");
+}
+
+static void sum_ints(void *in, void *inout, int *len, MPI_Datatype *t) {
+    int size = 0, k;
+    MPI_Type_size(*t, &size);
+    for (k = 0; k < *len * size / 4; k++) ((int32_t *)inout)[k] += ((const int32_t *)in)[k];
+}
+static void keep_first(void *in, void *inout, int *len, MPI_Datatype *t) {   /* a op b = a: not commutative */
+    int size = 0;
+    MPI_Type_size(*t, &size);
+    memcpy(inout, in, (size_t)*len * (size_t)size);
+}
+/* 3 * GOAL_MPI_BRIDGES (op, type) pairs, each created, used and freed (MPI may give the next
+   the freed handles, with another element size and commutativity): each reduces as itself,
+   against MPI_Reduce with the same op and type, and bridges never run out. */
+static void test_bridges_follow_handles(void) {
+    enum { N = 5, MAXW = 3 };
+    goal_mpi *m = open_mpi();
+    int32_t in[N * MAXW], out[N * MAXW], ref[N * MAXW];
+    int i, k;
+    for (i = 0; i < 3 * GOAL_MPI_BRIDGES; i++) {
+        int width = 1 + i % MAXW, commute = (i / MAXW) % 2;
+        MPI_Datatype t;
+        MPI_Op op;
+        goal_mpi_reduction red;
+        goal_algo_desc d;
+        goal_mpi_request *r = NULL;
+        MPI_Type_contiguous(width, MPI_INT32_T, &t);
+        MPI_Type_commit(&t);
+        MPI_Op_create(commute ? sum_ints : keep_first, commute, &op);
+        for (k = 0; k < N * width; k++) { in[k] = me * 100 + k + i; out[k] = ref[k] = -1; }
+        if (goal_mpi_reduction_of(t, op, N, &red) != GOAL_OK) { CHECK(!"goal_mpi_reduction_of"); break; }
+        CHECK(red.noncommutative == !commute && red.fns != NULL);
+        algo_desc(&d, "reduce_binomial", 0, 0);
+        d.dtype = red.dtype; d.op = red.op; d.count = red.count; d.noncommutative = red.noncommutative;
+        CHECK_OK(goal_mpi_algo_start_fns(m, &d, red.fns, 1, in, out, &r), m);
+        if (r) CHECK_OK(goal_mpi_wait(&r), m);
+        MPI_Reduce(in, ref, N, t, op, 0, MPI_COMM_WORLD);
+        CHECK(me != 0 || same(out, ref, N * width));
+        MPI_Op_free(&op);
+        MPI_Type_free(&t);
+    }
+    goal_mpi_destroy(m);
+    report("bridges: freed and reused MPI handles reduce as the new op and type, never run out");
+}
+
+/* GOAL_ALGO_WHOLE is true: a flagged reduction on bytes whose count is a multiple of 12
+   never sends, receives, copies or reduces part of a 12-byte group in IN or OUT (and an
+   unflagged one, allreduce_ring, does: the check sees splits). */
+static int splits_groups(const char *algo, int p, int rank) {
+    goal_graph *g = NULL;
+    goal_graph_desc gd;
+    goal_algo_desc d;
+    goal_schedule s;
+    goal_action a;
+    uint32_t i;
+    int bad = 0;
+    memset(&gd, 0, sizeof gd);
+    gd.rank = rank; gd.nranks = p;
+    algo_desc(&d, algo, 12 * 7, 0);
+    d.dtype = GOAL_UINT8; d.op = GOAL_OP_USER;
+    if (goal_graph_create(&g, &gd) != GOAL_OK) return -1;
+    if (goal_algo_build(g, &d, NULL, 0, NULL, NULL) < 0 || goal_compile(g, &s, NULL) != GOAL_OK) { goal_graph_destroy(g); return -1; }
+    goal_graph_destroy(g);
+    for (i = 0; i < s.nactions; i++) {
+        goal_schedule_action(&s, i, &a);
+        if (a.kind != GOAL_SEND && a.kind != GOAL_RECV && a.kind != GOAL_EXEC) continue;
+        bad |= a.buf.size % 12 != 0 || (a.buf.slot <= GOAL_ALGO_SLOT_OUT && a.buf.offset % 12 != 0);
+        if (a.kind == GOAL_EXEC) bad |= a.buf2.size % 12 != 0 || (a.buf2.slot <= GOAL_ALGO_SLOT_OUT && a.buf2.offset % 12 != 0);
+    }
+    goal_schedule_free(&s);
+    return bad;
+}
+static void test_whole_flag(void) {
+    static const int ps[] = {1, 2, 3, 5, 6, 8, 11};
+    int i, k, r, flagged = 0;
+    for (i = 0; goal_algo_list(i); i++) {
+        const goal_algo_info *a = goal_algo_list(i);
+        if (!(a->flags & GOAL_ALGO_WHOLE)) continue;
+        flagged++;
+        CHECK(a->flags & GOAL_ALGO_REDUCES);
+        for (k = 0; k < (int)(sizeof ps / sizeof ps[0]); k++)
+            for (r = 0; r < ps[k]; r++)
+                if (splits_groups(a->name, ps[k], r) != 0) { printf("  %s splits at p %d rank %d\n", a->name, ps[k], r); local_ok = 0; }
+    }
+    CHECK(flagged >= 7 && splits_groups("allreduce_ring", 5, 1) == 1);
+    report("GOAL_ALGO_WHOLE: flagged reductions never split an element");
+}
+
 /* ---- progress that scales ------------------------------------------------------------ */
 /* A pipelined chain of 2*10^5 7-byte segments: 1-2 s when each segment costs O(1), minutes
    when progress tests every request in flight (issue 17, item 2). The bound only keeps a
@@ -689,6 +811,9 @@ int main(int argc, char **argv) {
     test_vector_algorithms();
     test_auto();
     test_in_flight();
+    test_one_sweep();
+    test_bridges_follow_handles();
+    test_whole_flag();
     test_reuse();
     if (np <= 4) test_many_segments();   /* oversubscribed further, the machine's share decides */
     test_check();
