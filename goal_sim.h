@@ -47,8 +47,8 @@
      goal sim                   "rank R T" per rank, then "max T" (T in ns: an integer when
                                 whole, else up to 3 decimals); exit 3 on deadlock (the stuck
                                 actions on stderr), 1 when a message is never received or
-                                simulated time overflows; -L -o -g -G -O take ns with up to 3
-                                decimals, -S bytes; --params FILE reads one line of these
+                                simulated time overflows; -L -o -g -G -O -C take ns with up
+                                to 3 decimals, -S bytes; --params FILE reads one line of these
                                 options (what goal probe prints), later options override it
      goal sim FILE --critical   then "critical rank R LABEL: what START..END" or
                                 "critical message S -> D round K START..END" per step (whole ns)
@@ -62,13 +62,15 @@
    Parameters (zero = LogGOPSim's default; GOAL_SIM_ZERO asks for a real 0):
      L 2500 latency · o 1500 CPU overhead per message · g 1000 gap per message · G 6 gap per
      byte · O 0 CPU overhead per byte · S 65535 eager limit (size <= S eager, else rendezvous)
-   TIME RESOLUTION: L, o, g, G, O are doubles in ns (G, O per byte) and may be fractional
+     · C 1 CPU time per byte of a local exec (copy or reduction; libgoal's, not LogGOPSim's)
+   TIME RESOLUTION: L, o, g, G, O, C are doubles in ns (G, O per byte) and may be fractional
    down to 0.001 ns (G 0.08 = 12.5 GB/s); finer values, negative ones, NaN and values over
    2^53 ps are GOAL_ERR_ARG. Inside, time is an unsigned 64-bit count of picoseconds, so the
    simulation stays exact integer arithmetic and deterministic: with integer parameters
    every time is 1000 times LogGOPSim's, and the results in ns (finish, max, event start and
    end) are exactly LogGOPSim's. finish_ps, max_ps, start_ps and end_ps keep the fraction;
-   the ns fields round it down. calc x costs x ns, exec 1 ns per byte, as before.
+   the ns fields round it down. calc x costs x ns; exec C ns per byte (1 by default, as
+   before: an exec of x bytes costs x ns).
    Every rank has CPU clocks (one per cpu index used), send and receive NIC gap clocks (one
    per nic index). Events run in (time, sequence number) order (one bucket per time); numbers
    come from one counter in the order LogGOPSim queues things (ranks ascending, then send /
@@ -89,14 +91,16 @@
         keeps its number, so among waiting events of one rank the lowest number goes first
         when the resource is free (a stable order: LogGOPSim re-sorts unstably there).
    Receives match arrivals in posting order (MPI's non-overtaking rule, wildcards included).
-   calc of cost x takes the CPU for x; exec is simulated as calc of its buffer size and nop as
-   calc 0 (what the LogGOPSim dialect writer writes for them). A rank's time is the largest
+   calc of cost x takes the CPU for x ns; exec takes it for C ns per byte of its buffer (with
+   the default C = 1 that is calc of its buffer size, what the LogGOPSim dialect writer writes
+   for it: -C other than 1 is libgoal's own) and nop as calc 0. A rank's time is the largest
    of its CPU clocks. 0-byte messages: LogGOPSim computes (s-1)*G in unsigned arithmetic and
    charges -G; libgoal charges 0 unless loggopsim_compat is set. A world that cannot finish
    is GOAL_ERR_DEADLOCK, with the actions that never completed in the result.
    Params files: goal_sim_params reads one line of model options, as `goal sim` takes them
    and goal probe writes them ("-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536");
-   goal_sim_param sets one option. `goal sim --params`, `goal tune` and the MPI drop-in's
+   goal_sim_param sets one option; goal_sim_param_arity says whether a word is one (the one
+   list of model options: the CLI asks it too). `goal sim --params`, `goal tune` and the MPI drop-in's
    GOAL_MPI_PARAMS all parse with these.
 
    TUNE (declared and implemented when goal_algos.h is included before this header, in the
@@ -242,6 +246,14 @@ typedef struct goal_sim_desc {
     double L, o, g, G, O;      /* ns (G, O: ns per byte), fractions down to 0.001 ns; 0 =
                                   LogGOPSim's default (see SIMULATE); GOAL_SIM_ZERO = a real 0 */
     int64_t S;                 /* bytes; 0 = default, GOAL_SIM_ZERO = 0 */
+    double C;                  /* ns per byte of a local exec (copy or reduction), fractions
+                                  down to 0.001 ns; 0 = 1 (exec of x bytes costs x ns, as
+                                  LogGOPSim's calc x); GOAL_SIM_ZERO = free. calc is not scaled */
+    int32_t node_size;         /* > 0: the two-level model, nodes of node_size consecutive ranks
+                                  (rank r on node r / node_size); 0 = LogGOPS, one level */
+    double intra_L, intra_o, intra_g, intra_G, intra_O;   /* two-level: L, o, g, G, O between
+                                  ranks of one node; 0 = the inter-node value (L, o, g, G, O,
+                                  then the inter-node ones); GOAL_SIM_ZERO = a real 0 */
     int loggopsim_compat;      /* 1: charge 0-byte messages -G (LogGOPSim's wrap-around) */
     void (*event_fn)(void *user, const goal_sim_event *e); /* optional: every event, in order */
     void *user;
@@ -271,9 +283,14 @@ GOAL_API goal_status goal_sim_run(const goal_world *w, const goal_sim_desc *desc
 GOAL_API void goal_sim_result_free(goal_sim_result *r);
 
 /* ---- model options (a params file) ---------------------------------------------------- */
-/* Sets one model option as `goal sim` takes it: "-L" "-o" "--overhead" "-g" "-G" "-O" (ns, up
-   to 3 decimals), "-S" (bytes), "--loggopsim-compat" (value unused). Returns NULL, or why
-   not (a fixed string, e.g. "takes a number (ns, up to 3 decimals)"). */
+/* The one list of model options, shared by every verb, params files and the drop-in:
+   1 when name takes a value ("-L" "-o" "--overhead" "-g" "-G" "-O" "-C" "--intra-L"
+   "--intra-o" "--intra-g" "--intra-G" "--intra-O": ns, up to 3 decimals; "-S": bytes;
+   "--node-size": ranks), 0 for a flag ("--loggopsim-compat"), -1 when it is no model option. */
+GOAL_API int goal_sim_param_arity(const char *name);
+/* Sets one model option as `goal sim` takes it (see goal_sim_param_arity; a flag's value is
+   unused). Returns NULL, or why not (a fixed string, e.g. "takes a number (ns, up to 3
+   decimals)"). */
 GOAL_API const char *goal_sim_param(goal_sim_desc *d, const char *name, const char *value);
 /* A params file's text (len bytes): one line of model options, what goal probe prints
    ("-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536"); later options override earlier ones.
@@ -1068,9 +1085,16 @@ typedef struct goal__sim_wait {
 
 #define GOAL__SIM_DONE 0xFFFFFFFFu    /* need[] of a completed action */
 
+/* LogGOPS parameters of one kind of link, in ps (G, O: ps per byte). */
+typedef struct goal__sim_link { uint64_t L, o, g, G, O; } goal__sim_link;
+struct goal__sim_model;
+
 typedef struct goal__sim {
     goal__simw x;
-    uint64_t L, o, g, G, O, S;       /* ps (G, O: ps per byte); S in bytes */
+    const struct goal__sim_model *model;   /* the cost model (see simulate: cost models) */
+    goal__sim_link link[2];          /* LogGOPS: link[0]; two-level: 0 between nodes, 1 inside */
+    uint64_t S, C;                   /* eager limit in bytes; ps per byte of a local exec */
+    uint32_t node_size;              /* two-level: ranks per node */
     int compat;
     int over;                        /* a time computed since the last check passed 2^64-1 */
     goal_sim_ref overflow;           /* where it did */
@@ -1099,11 +1123,11 @@ typedef struct goal__sim {
    three decimals are exact, and integer ones give LogGOPSim's times times 1000. */
 #define GOAL__SIM_PS 1000u
 #define GOAL__SIM_PARAM_MAX 9007199254740992.0   /* 2^53 ps: every such count is exact in a double */
-/* A parameter in ns (0: dflt_ns; GOAL_SIM_ZERO: a real 0) as ps in *ps; GOAL_ERR_ARG when it
+/* A parameter in ns (0: dflt_ps; GOAL_SIM_ZERO: a real 0) as ps in *ps; GOAL_ERR_ARG when it
    is negative, not a number, over 2^53 ps or finer than 1 ps. */
-static goal_status goal__sim_param(double v, uint64_t dflt_ns, uint64_t *ps) {
+static goal_status goal__sim_param(double v, uint64_t dflt_ps, uint64_t *ps) {
     double x = v * GOAL__SIM_PS, r, diff;
-    if (v == 0) { *ps = dflt_ns * GOAL__SIM_PS; return GOAL_OK; }
+    if (v == 0) { *ps = dflt_ps; return GOAL_OK; }
     if (v == GOAL_SIM_ZERO) { *ps = 0; return GOAL_OK; }
     if (!(x >= 0 && x <= GOAL__SIM_PARAM_MAX)) return GOAL_ERR_ARG;   /* NaN fails too */
     r = (double)(uint64_t)(x + 0.5);
@@ -1139,6 +1163,117 @@ static uint64_t *goal__sim_cpu(goal__sim *m, int32_t r, uint8_t c) {
 static uint64_t *goal__sim_nic(goal__sim *m, int32_t r, uint8_t n, int recv) {
     if (!n) return recv ? &m->rk[r].nicr : &m->rk[r].nics;
     return &m->more[(size_t)r * m->nmore + (m->ncpu - 1u) + (recv ? m->nnic - 1u : 0u) + n - 1u];
+}
+
+/* ---- >>> simulate: cost models ------------------------------------------------------------- */
+/* The event handlers ask a model what things cost; a model is this table. Each time function
+   gets the time t a resource is taken and returns when it is free again (or, for wire, when
+   the message arrives), with goal__sim_add / _mul / _after so that an overflow fails the run.
+   The handlers own the clocks, the queues and the order of events; a model only prices. A
+   new model: its functions, its table, its options (goal__sim_opts) and a line in
+   goal__sim_model_init. */
+typedef struct goal__sim_model {
+    /* src's CPU, a send of s bytes to dst starting at t (LogGOPS: t + o + (s-1) O) */
+    uint64_t (*send_cpu)(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s);
+    /* dst's CPU, taking a message of s bytes from src that arrived at t (t + o + (s-1) max(O, G)) */
+    uint64_t (*recv_cpu)(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s);
+    /* a NIC (src's sending one, dst's receiving one) for a message of s bytes (t + g + (s-1) G) */
+    uint64_t (*nic_gap)(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s);
+    /* when a message of s bytes whose send started at t arrives at dst (t + o + L) */
+    uint64_t (*wire)(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s);
+    /* 1: the message is eager (the send completes when it starts); 0: rendezvous (s <= S) */
+    int (*eager)(const goal__sim *m, int32_t src, int32_t dst, uint64_t s);
+    /* rank's CPU, a local exec of s bytes (copy or reduction) starting at t (t + s C) */
+    uint64_t (*exec)(goal__sim *m, int32_t rank, uint64_t t, uint64_t s);
+} goal__sim_model;
+
+/* LogGOPS on one link, the formulas LogGOPSim uses. */
+static uint64_t goal__sim_link_send(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
+    return goal__sim_after(m, t, k->o, s, k->O);
+}
+static uint64_t goal__sim_link_recv(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
+    uint64_t per = k->O > k->G ? k->O : k->G;
+    /* LogGOPSim charges max((s-1) O, (s-1) G); for 0 bytes in compat, of the wrapped values */
+    if (!s && m->compat) return t + k->o + (~(uint64_t)0 * k->O > ~(uint64_t)0 * k->G ? ~(uint64_t)0 * k->O : ~(uint64_t)0 * k->G);
+    return goal__sim_after(m, t, k->o, s, per);
+}
+static uint64_t goal__sim_link_nic(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
+    return goal__sim_after(m, t, k->g, s, k->G);
+}
+static uint64_t goal__sim_link_wire(goal__sim *m, const goal__sim_link *k, uint64_t t) {
+    return goal__sim_add(m, goal__sim_add(m, t, k->o), k->L);
+}
+static int goal__sim_eager_limit(const goal__sim *m, int32_t src, int32_t dst, uint64_t s) {
+    (void)src; (void)dst;
+    return s <= m->S;
+}
+static uint64_t goal__sim_exec_bytes(goal__sim *m, int32_t rank, uint64_t t, uint64_t s) {
+    (void)rank;
+    return goal__sim_add(m, t, goal__sim_mul(m, s, m->C));
+}
+
+/* LogGOPS: every pair of ranks is link[0]. */
+static uint64_t goal__sim_loggops_send(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+    (void)src; (void)dst;
+    return goal__sim_link_send(m, &m->link[0], t, s);
+}
+static uint64_t goal__sim_loggops_recv(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+    (void)src; (void)dst;
+    return goal__sim_link_recv(m, &m->link[0], t, s);
+}
+static uint64_t goal__sim_loggops_nic(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+    (void)src; (void)dst;
+    return goal__sim_link_nic(m, &m->link[0], t, s);
+}
+static uint64_t goal__sim_loggops_wire(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+    (void)src; (void)dst; (void)s;
+    return goal__sim_link_wire(m, &m->link[0], t);
+}
+static const goal__sim_model goal__sim_loggops = {
+    goal__sim_loggops_send, goal__sim_loggops_recv, goal__sim_loggops_nic, goal__sim_loggops_wire,
+    goal__sim_eager_limit, goal__sim_exec_bytes};
+
+/* Two-level: ranks in nodes of node_size consecutive ranks; link[1] inside a node, link[0]
+   between nodes. A rank has one sending and one receiving NIC clock for both. */
+static const goal__sim_link *goal__sim_link_of(const goal__sim *m, int32_t src, int32_t dst) {
+    return &m->link[(uint32_t)src / m->node_size == (uint32_t)dst / m->node_size];
+}
+static uint64_t goal__sim_nodes_send(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+    return goal__sim_link_send(m, goal__sim_link_of(m, src, dst), t, s);
+}
+static uint64_t goal__sim_nodes_recv(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+    return goal__sim_link_recv(m, goal__sim_link_of(m, src, dst), t, s);
+}
+static uint64_t goal__sim_nodes_nic(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+    return goal__sim_link_nic(m, goal__sim_link_of(m, src, dst), t, s);
+}
+static uint64_t goal__sim_nodes_wire(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+    (void)s;
+    return goal__sim_link_wire(m, goal__sim_link_of(m, src, dst), t);
+}
+static const goal__sim_model goal__sim_two_level = {
+    goal__sim_nodes_send, goal__sim_nodes_recv, goal__sim_nodes_nic, goal__sim_nodes_wire,
+    goal__sim_eager_limit, goal__sim_exec_bytes};
+
+/* The model d asks for and its parameters in ps; GOAL_ERR_ARG for a bad one. Zero fields
+   take LogGOPSim's defaults, the intra-node ones the inter-node values. */
+static goal_status goal__sim_link_init(goal__sim_link *k, const double v[5], const goal__sim_link *dflt) {
+    if (goal__sim_param(v[0], dflt->L, &k->L) || goal__sim_param(v[1], dflt->o, &k->o) || goal__sim_param(v[2], dflt->g, &k->g) ||
+        goal__sim_param(v[3], dflt->G, &k->G) || goal__sim_param(v[4], dflt->O, &k->O))
+        return GOAL_ERR_ARG;
+    return GOAL_OK;
+}
+static goal_status goal__sim_model_init(goal__sim *m, const goal_sim_desc *d) {
+    static const goal__sim_link loggopsim = {2500 * GOAL__SIM_PS, 1500 * GOAL__SIM_PS, 1000 * GOAL__SIM_PS, 6 * GOAL__SIM_PS, 0};
+    const double inter[5] = {d->L, d->o, d->g, d->G, d->O};
+    const double intra[5] = {d->intra_L, d->intra_o, d->intra_g, d->intra_G, d->intra_O};
+    if (goal__sim_link_init(&m->link[0], inter, &loggopsim) || goal__sim_link_init(&m->link[1], intra, &m->link[0]) ||
+        goal__sim_param(d->C, GOAL__SIM_PS, &m->C) || d->S < GOAL_SIM_ZERO || d->node_size < 0)
+        return GOAL_ERR_ARG;
+    m->S = d->S == 0 ? 65535u : d->S < 0 ? 0u : (uint64_t)d->S;
+    m->node_size = (uint32_t)d->node_size;
+    m->model = d->node_size ? &goal__sim_two_level : &goal__sim_loggops;
+    return GOAL_OK;
 }
 
 /* ---- >>> simulate: the event queue --------------------------------------------------------- */
@@ -1460,12 +1595,13 @@ static void goal__sim_emit(const goal__sim *m, goal_sim_event_kind k, int32_t ra
     m->event_fn(m->user, &e);
 }
 
-/* calc, exec (costs its buffer size) and nop (costs 0): start and complete at once. */
+/* calc (costs its cost in ns), exec (C per byte of its buffer) and nop (costs 0): start and
+   complete at once. */
 static goal_status goal__sim_calc(goal__sim *m, const goal_schedule *s, const goal_action *a, goal__sim_ev ev) {
     uint64_t cost = a->kind == GOAL_CALC ? a->cost : a->kind == GOAL_EXEC ? a->buf.size : 0u;
     uint64_t *c = goal__sim_cpu(m, ev.rank, a->cpu);
     if (*c > ev.time) { ev.time = *c; return goal__sim_later(m, ev, GOAL__SIM_W_CALC, a->cpu, 0); }
-    *c = goal__sim_add(m, ev.time, goal__sim_mul(m, cost, GOAL__SIM_PS));
+    *c = a->kind == GOAL_EXEC ? m->model->exec(m, ev.rank, ev.time, cost) : goal__sim_add(m, ev.time, goal__sim_mul(m, cost, GOAL__SIM_PS));
     if (m->over) return goal__sim_overflowed(m, ev.rank, ev.ref);
     goal__sim_emit(m, GOAL_SIM_EV_CALC, ev.rank, (int32_t)ev.ref, -1, -1, a->cpu, ev.time, *c, cost);
     goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
@@ -1488,9 +1624,9 @@ static goal_status goal__sim_send(goal__sim *m, const goal_schedule *s, const go
     goal__sim_msg *msg;
     uint32_t id;
     if (goal__sim_max(*c, *ns) > t) { ev.time = goal__sim_max(*c, *ns); return goal__sim_later(m, ev, GOAL__SIM_W_SEND, a->cpu, a->nic); }
-    *c = goal__sim_after(m, t, m->o, a->buf.size, m->O);
-    *ns = goal__sim_after(m, t, m->g, a->buf.size, m->G);
-    arrive = goal__sim_add(m, goal__sim_add(m, t, m->o), m->L);
+    *c = m->model->send_cpu(m, ev.rank, a->peer, t, a->buf.size);
+    *ns = m->model->nic_gap(m, ev.rank, a->peer, t, a->buf.size);
+    arrive = m->model->wire(m, ev.rank, a->peer, t, a->buf.size);
     if (m->over) return goal__sim_overflowed(m, ev.rank, ev.ref);
     goal__sim_emit(m, GOAL_SIM_EV_SEND, ev.rank, (int32_t)ev.ref, a->peer, -1, a->cpu, t, *c, a->buf.size);
     if (goal__sim_msg_new(m, &id) != GOAL_OK) return GOAL_ERR_NOMEM;
@@ -1499,7 +1635,7 @@ static goal_status goal__sim_send(goal__sim *m, const goal_schedule *s, const go
     msg->cpu = a->cpu; msg->nic = a->nic;
     if (goal__sim_queue(m, arrive, a->peer, id | GOAL__SIM_START) != GOAL_OK) return GOAL_ERR_NOMEM;
     goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
-    if (a->buf.size <= m->S) goal__sim_complete(m, s, ev.ref);
+    if (m->model->eager(m, ev.rank, a->peer, a->buf.size)) goal__sim_complete(m, s, ev.ref);
     return GOAL_OK;
 }
 
@@ -1535,7 +1671,7 @@ static goal_status goal__sim_recv(goal__sim *m, const goal_schedule *s, const go
     goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
     if ((id = goal__simq_take(&m->q, &rk->unexp, a->peer, a->tag, goal__sim_unexp_key, m, ev.rank)) == GOAL__SIM_NONE)
         return goal__simq_push(&m->q, &m->x.a, &rk->posted, a->peer, ev.ref);
-    if (a->buf.size > m->S) goal__sim_rendezvous(m, &m->msg[id], a->cpu, a->nic, ev.time);
+    if (!m->model->eager(m, m->msg[id].src, ev.rank, a->buf.size)) goal__sim_rendezvous(m, &m->msg[id], a->cpu, a->nic, ev.time);
     goal__sim_complete(m, s, ev.ref);
     goal__sim_msg_free(m, id);
     return GOAL_OK;
@@ -1551,17 +1687,15 @@ static goal_status goal__sim_arrive(goal__sim *m, goal__sim_ev ev) {
     uint32_t e;
     int32_t recv;
     if (goal__sim_max(*c, *nr) > t) { ev.time = goal__sim_max(*c, *nr); return goal__sim_later(m, ev, GOAL__SIM_W_ARRIVE, msg.cpu, msg.nic); }
-    /* LogGOPSim charges max((s-1) O, (s-1) G); for 0 bytes in compat, of the wrapped values */
-    if (!msg.size && m->compat) *c = t + m->o + goal__sim_max(~(uint64_t)0 * m->O, ~(uint64_t)0 * m->G);
-    else *c = goal__sim_after(m, t, m->o, msg.size, goal__sim_max(m->O, m->G));
-    *nr = goal__sim_after(m, t, m->g, msg.size, m->G);
+    *c = m->model->recv_cpu(m, msg.src, ev.rank, t, msg.size);
+    *nr = m->model->nic_gap(m, msg.src, ev.rank, t, msg.size);
     if (m->over) return goal__sim_overflowed(m, msg.src, msg.send);
     e = goal__simq_take(&m->q, &m->rk[ev.rank].posted, msg.src, msg.tag, goal__sim_posted_key, m, ev.rank);
     recv = e != GOAL__SIM_NONE ? (int32_t)e : -1;
     goal__sim_emit(m, GOAL_SIM_EV_MSG, msg.src, (int32_t)msg.send, ev.rank, recv, msg.cpu, msg.sent, t, msg.size);
     goal__sim_emit(m, GOAL_SIM_EV_RECV, ev.rank, recv, msg.src, (int32_t)msg.send, msg.cpu, t, *c, msg.size);
     if (e == GOAL__SIM_NONE) return goal__simq_push(&m->q, &m->x.a, &m->rk[ev.rank].unexp, msg.src, id);
-    if (msg.size > m->S) goal__sim_rendezvous(m, &msg, msg.cpu, msg.nic, t);
+    if (!m->model->eager(m, msg.src, ev.rank, msg.size)) goal__sim_rendezvous(m, &msg, msg.cpu, msg.nic, t);
     {
         goal_schedule s;
         goal__simw_view(&m->x, ev.rank, &s);
@@ -1630,10 +1764,7 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
     goal_status st = goal__simw_init(&m->x, w, &d->alloc);
     if (st != GOAL_OK) return st;
     p = (size_t)m->x.p;
-    if (goal__sim_param(d->L, 2500, &m->L) || goal__sim_param(d->o, 1500, &m->o) || goal__sim_param(d->g, 1000, &m->g) ||
-        goal__sim_param(d->G, 6, &m->G) || goal__sim_param(d->O, 0, &m->O) || d->S < GOAL_SIM_ZERO)
-        return GOAL_ERR_ARG;
-    m->S = d->S == 0 ? 65535u : d->S < 0 ? 0u : (uint64_t)d->S;
+    if (goal__sim_model_init(m, d) != GOAL_OK) return GOAL_ERR_ARG;
     m->compat = d->loggopsim_compat; m->event_fn = d->event_fn; m->user = d->user;
     m->q.freel = m->freem = m->freebk = m->lastbk = m->freewt = GOAL__SIM_NONE;
     m->need = (uint32_t *)goal__new(&m->x.a, m->x.n, sizeof(uint32_t));
@@ -3621,27 +3752,56 @@ static const char *goal__sim_bytes(const char *s, int64_t *out) {
     *out = v ? (int64_t)v : GOAL_SIM_ZERO;
     return NULL;
 }
-static int goal__sim_is_param(const char *w) {
-    static const char *const names[] = {"-L", "-o", "-g", "-G", "-O", "--overhead", "-S"};
+/* --node-size: ranks, a decimal integer from 1 to 2^31-1. */
+static const char *goal__sim_count(const char *s, int32_t *out) {
+    int64_t v = 0;
+    if (goal__sim_bytes(s, &v) || v < 1 || v > 0x7FFFFFFF) return "takes a number of ranks from 1 to 2147483647";
+    *out = (int32_t)v;
+    return NULL;
+}
+/* Every model option: its name, what its value is, and where it goes in goal_sim_desc. */
+enum { GOAL__SIM_OPT_NS, GOAL__SIM_OPT_BYTES, GOAL__SIM_OPT_RANKS, GOAL__SIM_OPT_FLAG };
+typedef struct goal__sim_opt { const char *name; int kind; size_t at; } goal__sim_opt;
+static const goal__sim_opt goal__sim_opts[] = {
+    {"-L", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, L)},
+    {"-o", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, o)},
+    {"--overhead", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, o)},
+    {"-g", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, g)},
+    {"-G", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, G)},
+    {"-O", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, O)},
+    {"-C", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, C)},
+    {"-S", GOAL__SIM_OPT_BYTES, offsetof(goal_sim_desc, S)},
+    {"--loggopsim-compat", GOAL__SIM_OPT_FLAG, offsetof(goal_sim_desc, loggopsim_compat)},
+    {"--node-size", GOAL__SIM_OPT_RANKS, offsetof(goal_sim_desc, node_size)},
+    {"--intra-L", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, intra_L)},
+    {"--intra-o", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, intra_o)},
+    {"--intra-g", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, intra_g)},
+    {"--intra-G", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, intra_G)},
+    {"--intra-O", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, intra_O)},
+};
+static const goal__sim_opt *goal__sim_opt_of(const char *name) {
     size_t k;
-    for (k = 0; k < sizeof names / sizeof names[0] && strcmp(w, names[k]) != 0; k++) {}
-    return k < sizeof names / sizeof names[0];
+    for (k = 0; name && k < sizeof goal__sim_opts / sizeof goal__sim_opts[0]; k++)
+        if (strcmp(name, goal__sim_opts[k].name) == 0) return &goal__sim_opts[k];
+    return NULL;
+}
+int goal_sim_param_arity(const char *name) {
+    const goal__sim_opt *o = goal__sim_opt_of(name);
+    return !o ? -1 : o->kind != GOAL__SIM_OPT_FLAG;
 }
 const char *goal_sim_param(goal_sim_desc *d, const char *name, const char *value) {
-    static const char *const names[] = {"-L", "-o", "-g", "-G", "-O", "--overhead"};
-    double *fields[6];
+    const goal__sim_opt *o = goal__sim_opt_of(name);
+    char *field = (char *)d;
     const char *why;
     uint64_t ps = 0;
-    int k;
-    if (!d || !name) return "is not a model option";
-    if (strcmp(name, "--loggopsim-compat") == 0) { d->loggopsim_compat = 1; return NULL; }
-    if (!goal__sim_is_param(name)) return "is not a model option";
-    if (!value) return strcmp(name, "-S") == 0 ? "takes a number of bytes >= 0" : "takes a number";
-    if (strcmp(name, "-S") == 0) return goal__sim_bytes(value, &d->S);
-    fields[0] = &d->L; fields[1] = &d->o; fields[2] = &d->g; fields[3] = &d->G; fields[4] = &d->O; fields[5] = &d->o;
-    for (k = 0; strcmp(name, names[k]) != 0; k++) {}
+    if (!d || !o) return "is not a model option";
+    field += o->at;
+    if (o->kind == GOAL__SIM_OPT_FLAG) { *(int *)(void *)field = 1; return NULL; }
+    if (o->kind == GOAL__SIM_OPT_BYTES) return value ? goal__sim_bytes(value, (int64_t *)(void *)field) : "takes a number of bytes >= 0";
+    if (o->kind == GOAL__SIM_OPT_RANKS) return goal__sim_count(value ? value : "", (int32_t *)(void *)field);
+    if (!value) return "takes a number";
     if ((why = goal__sim_ps(value, &ps)) != NULL) return why;
-    *fields[k] = ps ? (double)ps / 1000.0 : GOAL_SIM_ZERO;
+    *(double *)(void *)field = ps ? (double)ps / 1000.0 : GOAL_SIM_ZERO;
     return NULL;
 }
 /* The next word of text[*at, len) into w (at most n-1 bytes kept); 0 at the end. */
@@ -3658,16 +3818,15 @@ goal_status goal_sim_params(goal_sim_desc *d, const char *text, size_t len, goal
     char w[128], v[128];
     const char *why;
     size_t at = 0;
-    int n = 0;
+    int n = 0, arity;
     if (!d || (!text && len)) return goal__an_fail(err, GOAL_ERR_ARG, "no model or no text");
     if (len >= 4096 || memchr(text, 0, len))
         return goal__an_fail(err, GOAL_ERR_SYNTAX, "not one line of model options (text, under 4 KiB)");
     for (; goal__sim_word(text, len, &at, w, sizeof w); n++) {
         if (strcmp(w, "--params") == 0) return goal__an_fail(err, GOAL_ERR_SYNTAX, "--params inside a params file");
-        if (strcmp(w, "--loggopsim-compat") == 0) { d->loggopsim_compat = 1; continue; }
-        if (!goal__sim_is_param(w))
-            return goal__an_fail(err, GOAL_ERR_SYNTAX, "'%s' is not a model option (-L -o -g -G -O -S, --loggopsim-compat)", w);
-        if (!goal__sim_word(text, len, &at, v, sizeof v)) v[0] = 0;
+        if ((arity = goal_sim_param_arity(w)) < 0)
+            return goal__an_fail(err, GOAL_ERR_SYNTAX, "'%s' is not a model option (-L -o -g -G -O -C -S, --loggopsim-compat, --node-size, --intra-L -o -g -G -O)", w);
+        if (!arity || !goal__sim_word(text, len, &at, v, sizeof v)) v[0] = 0;
         if ((why = goal_sim_param(d, w, v)) != NULL) return goal__an_fail(err, GOAL_ERR_SYNTAX, "%s %s: %s", w, v, why);
     }
     if (n == 0) return goal__an_fail(err, GOAL_ERR_SYNTAX, "no model options in the file");
