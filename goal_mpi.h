@@ -138,9 +138,15 @@
    COLL with default parameters at the communicator's size under goal_mpi_desc.model (zero:
    goal_sim.h's defaults; the drop-in reads GOAL_MPI_PARAMS, what goal probe writes) and
    takes the fastest, for the block's bytes (count x dtype size) rounded up to a power of two
-   (the size class), among the algorithms with GOAL_ALGO_ORDERED when d->noncommutative.
-   That is what `goal tune -p SIZE --format env` prints for that size. The pick is computed
-   once per (collective, size class, ordered) and cached in the goal_mpi; it depends only on
+   (the size class), among the algorithms with GOAL_ALGO_ORDERED when d->noncommutative and
+   among those with GOAL_ALGO_INPLACE when the call is in place (an algorithm without it
+   would refuse the call): MPI_IN_PLACE on allreduce, allgather and the other unrooted
+   collectives (every rank passes it); for reduce, gather and scatter, where only the root
+   passes it, set d->in_place = 1 on every rank (the non-roots use it only for the pick;
+   without it an in-place root whose pick lacks GOAL_ALGO_INPLACE fails with GOAL_ERR_ARG,
+   as the ranks must run one algorithm). That is what `goal tune -p SIZE --format env` prints
+   for that size. The pick is computed once per (collective, size class, required flags)
+   and cached in the goal_mpi; it depends only on
    the communicator's size, the model and the class, so every rank picks the same without
    communicating (the simulator is deterministic). The first call of a class costs the
    simulations (milliseconds at small sizes; the worlds goal tune leaves out are left out).
@@ -262,9 +268,10 @@ GOAL_API goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *
                                              uint32_t nfns, const void *in, void *out, goal_mpi_request **req);
 
 /* COLL_auto's pick (AUTO) for collective coll (goal_sim_coll_of) at `bytes` per block, among
-   algorithms with GOAL_ALGO_ORDERED when ordered: computed once per size class and cached;
-   the same on every rank. GOAL_ERR_ARG for a bad coll; else what goal_sim_best says. */
-GOAL_API goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, int ordered, const goal_algo_info **out);
+   algorithms with every flag of `require` (0, GOAL_ALGO_ORDERED, GOAL_ALGO_INPLACE or both):
+   computed once per size class and flags and cached; the same on every rank. GOAL_ERR_ARG
+   for a bad coll or other flags; else what goal_sim_best says. */
+GOAL_API goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, uint32_t require, const goal_algo_info **out);
 
 /* ---- MPI datatypes and ops (DATATYPES AND OPS) ---------------------------------------- */
 typedef struct goal_mpi_reduction {
@@ -398,8 +405,9 @@ struct goal_mpi {
     uint32_t window;              /* requests per channel with MPI at once */
     int check;
     goal_sim_desc model;          /* COLL_auto's (AUTO) */
-    const goal_algo_info *autos[2][GOAL_SIM_NCOLLS][66];   /* its picks by (ordered, coll, size
-                                     class: 0 for 0 bytes, else 1 + log2 of the bytes rounded up) */
+    const goal_algo_info *autos[4][GOAL_SIM_NCOLLS][66];   /* its picks by (required flags: 1
+                                     ordered, 2 in place; coll; size class: 0 for 0 bytes, else
+                                     1 + log2 of the bytes rounded up) */
     uint32_t timeout_ms;
     MPI_Request *mreq;            /* test's scratch: cap + 1 requests, indices, statuses, channels */
     int *idx;
@@ -1226,34 +1234,49 @@ static int goal_mpi__auto_coll(const char *algo) {
 }
 /* A failed pick, cached too: the search is not run again on every call. */
 static const goal_algo_info goal_mpi__no_pick = {"", "", 0};
-goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, int ordered, const goal_algo_info **out) {
-    int cls = 0;
+goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, uint32_t require, const goal_algo_info **out) {
+    int cls = 0, slot = ((require & GOAL_ALGO_ORDERED) ? 1 : 0) | ((require & GOAL_ALGO_INPLACE) ? 2 : 0);
+    const goal_algo_info **cache;
     double ns;
     goal_status st;
     goal_error why;
-    if (!m || !out || coll < 0 || coll >= GOAL_SIM_NCOLLS) return GOAL_ERR_ARG;
+    if (!m || !out || coll < 0 || coll >= GOAL_SIM_NCOLLS || (require & ~(GOAL_ALGO_ORDERED | GOAL_ALGO_INPLACE))) return GOAL_ERR_ARG;
     while (cls < 64 && bytes > (cls ? 1ull << (cls - 1) : 0)) cls++;
     if (bytes > 1ull << 63) return goal_mpi__say(&m->err, GOAL_ERR_SIZE, m->rank, "rank %d: auto: %llu bytes", m->rank,
                                                 (unsigned long long)bytes);
-    if ((*out = m->autos[ordered != 0][coll][cls]) == &goal_mpi__no_pick) *out = NULL;
-    if (*out || m->autos[ordered != 0][coll][cls])
+    cache = &m->autos[slot][coll][cls];
+    if ((*out = *cache) == &goal_mpi__no_pick) *out = NULL;
+    if (*out || *cache)
         return *out ? GOAL_OK : goal_mpi__say(&m->err, GOAL_ERR_ARG, m->rank, "rank %d: %s_auto: no algorithm (as before)",
                                                m->rank, goal_sim_coll_name(coll));
-    st = goal_sim_best(coll, m->size, cls ? 1ull << (cls - 1) : 0, &m->model, ordered ? GOAL_ALGO_ORDERED : 0, out, &ns, &why);
+    st = goal_sim_best(coll, m->size, cls ? 1ull << (cls - 1) : 0, &m->model, require, out, &ns, &why);
     if (st != GOAL_OK) {
-        m->autos[ordered != 0][coll][cls] = &goal_mpi__no_pick;
+        *cache = &goal_mpi__no_pick;
         return goal_mpi__say(&m->err, st, m->rank, "rank %d: %s_auto: %s", m->rank, goal_sim_coll_name(coll), why.msg);
     }
-    m->autos[ordered != 0][coll][cls] = *out;
+    *cache = *out;
     return GOAL_OK;
 }
-/* d with COLL_auto replaced by the pick. */
-static goal_status goal_mpi__auto_desc(goal_mpi *m, const goal_algo_desc *d, goal_algo_desc *out) {
+/* Rooted collectives: only the root passes MPI_IN_PLACE, which the other ranks cannot see. */
+static int goal_mpi__rooted_coll(int coll) {
+    const char *c = goal_sim_coll_name(coll);
+    return !strcmp(c, "bcast") || !strcmp(c, "reduce") || !strcmp(c, "gather") || !strcmp(c, "scatter");
+}
+/* d with COLL_auto replaced by the pick: an in-place one when every rank knows the call is in
+   place (MPI_IN_PLACE on an unrooted collective, or d->in_place, which a rooted one's other
+   ranks then only use for the pick). */
+static goal_status goal_mpi__auto_desc(goal_mpi *m, const goal_algo_desc *d, int in_place, goal_algo_desc *out) {
     const goal_algo_info *a;
-    goal_status st = goal_mpi_auto(m, goal_mpi__auto_coll(d->algo), d->count * goal_dtype_size(d->dtype), d->noncommutative, &a);
+    int coll = goal_mpi__auto_coll(d->algo), rooted = goal_mpi__rooted_coll(coll);
+    uint32_t require = (d->noncommutative ? GOAL_ALGO_ORDERED : 0) | ((in_place && !rooted) || d->in_place ? GOAL_ALGO_INPLACE : 0);
+    goal_status st = goal_mpi_auto(m, coll, d->count * goal_dtype_size(d->dtype), require, &a);
     if (st != GOAL_OK) return st;
+    if (in_place && !(a->flags & GOAL_ALGO_INPLACE))
+        return goal_mpi__say(&m->err, GOAL_ERR_ARG, m->rank, "rank %d: %s: MPI_IN_PLACE at the root: set d->in_place on every rank",
+                             m->rank, d->algo);
     *out = *d;
     out->algo = a->name;
+    if (rooted && !in_place) out->in_place = 0;
     return GOAL_OK;
 }
 
@@ -1271,7 +1294,8 @@ goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const 
     if (req) *req = NULL;
     if (!m || !d || !d->algo || !req) return GOAL_ERR_ARG;
     if (goal_mpi__auto_coll(d->algo) >= 0) {
-        if ((st = goal_mpi__auto_desc(m, d, &picked)) != GOAL_OK) return goal_mpi_revoke(m, st), st;
+        if ((st = goal_mpi__auto_desc(m, d, in == MPI_IN_PLACE || out == MPI_IN_PLACE, &picked)) != GOAL_OK)
+            return goal_mpi_revoke(m, st), st;
         d = &picked;
     }
     if (in == MPI_IN_PLACE || out == MPI_IN_PLACE) {   /* the algorithm reads (scatter: keeps) it in the other */

@@ -352,6 +352,13 @@ GOAL_API int goal_sim_coll_of(const char *algo);
    status, err->msg saying what failed. */
 GOAL_API goal_status goal_sim_algo_time(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, double *ns,
                                         int *left_out, goal_error *err);
+/* A lower bound of goal_sim_algo_time's *ns for d at p, from rank 0's and rank 1's schedules
+   alone (no world, no simulation): each of their CPUs and sending NICs is busy at least for
+   the sum of its actions' costs (TUNE). GOAL_ERR_LIMIT and *left_out as goal_sim_algo_time
+   says for a world it leaves out; 0 when the model or the actions' CPU/NIC indices do not
+   allow a bound. goal tune and goal_sim_best skip what cannot beat the fastest so far. */
+GOAL_API goal_status goal_sim_algo_bound(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, double *ns,
+                                         int *left_out, goal_error *err);
 /* The fastest algorithm of collective coll at p ranks and `bytes` (d.count of int8: a
    block's bytes, as goal tune's sizes) under model, with default parameters (nway 1,
    segment 1024), among the registry's non-vector algorithms of coll that have every flag of
@@ -2618,15 +2625,52 @@ int goal_sim_coll_of(const char *name) {
     }
     return best;
 }
+/* What rank r's schedule s costs at least under m's model, in ps (TUNE's lower bound): its
+   CPU takes its sends, its receives (as of 0 bytes: a receive's size is its sender's), execs
+   and calcs one after another; its sending NIC the sends' gaps one after another, and after
+   the last of them (any may be last) that message still crosses the wire and takes its
+   receiver's CPU. 0 when it cannot tell: LogGOPSim's 0-byte arithmetic (compat), or
+   actions on CPUs or NICs other than the first. */
+static uint64_t goal__tune_bound(goal__sim *m, const goal_schedule *s, int32_t r) {
+    const goal__sim_model *c = m->model;
+    uint64_t cpu = 0, nic = 0, gap;
+    int64_t least = INT64_MAX;   /* over the sends: what crossing and receiving add past its gap */
+    goal_action a;
+    uint32_t i;
+    if (m->compat) return 0;
+    for (i = 0; i < s->nactions; i++) {
+        goal_schedule_action(s, i, &a);
+        if (a.cpu || a.nic) return 0;
+        if (a.kind == GOAL_SEND) {
+            gap = c->nic_gap(m, r, a.peer, 0, a.buf.size);
+            nic += gap;
+            cpu = c->send_cpu(m, r, a.peer, cpu, a.buf.size);
+            a.cost = c->recv_cpu(m, r, a.peer, c->wire(m, r, a.peer, 0, a.buf.size), a.buf.size);
+            if ((int64_t)a.cost - (int64_t)gap < least) least = (int64_t)a.cost - (int64_t)gap;
+        } else if (a.kind == GOAL_RECV && a.peer != GOAL_ANY) {
+            cpu = c->recv_cpu(m, a.peer, r, cpu, 0);
+        } else if (a.kind == GOAL_EXEC) {
+            cpu = c->exec(m, r, cpu, a.buf.size);
+        } else if (a.kind == GOAL_CALC) {
+            cpu = goal__sim_add(m, cpu, goal__sim_mul(m, a.cost, GOAL__SIM_PS));
+        }
+    }
+    if (m->over) return 0;
+    if (least != INT64_MAX && (int64_t)nic + least > 0 && (uint64_t)((int64_t)nic + least) > cpu) return (uint64_t)((int64_t)nic + least);
+    return cpu;
+}
 /* Rank 0's actions plus p-1 times rank 1's: the world's size without building it; *squares
-   the same sum for the squares of the ranks' independent actions. */
-static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, double *actions, double *squares, goal_error *err) {
+   the same sum for the squares of the ranks' independent actions; *bound (when m is not
+   NULL) the larger of goal__tune_bound of rank 0 and rank 1. */
+static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, goal__sim *m, double *actions, double *squares,
+                                       uint64_t *bound, goal_error *err) {
     goal_graph_desc gd;
     goal_graph *g;
     goal_schedule s;
     goal_status st;
     int r;
     *actions = *squares = 0;
+    *bound = 0;
     memset(&gd, 0, sizeof gd);
     gd.nranks = p;
     if ((st = goal_graph_create(&g, &gd)) != GOAL_OK) return st;
@@ -2639,6 +2683,7 @@ static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, doubl
             double times = r == 0 ? 1.0 : (double)(p - 1);
             *actions += (double)s.nactions * times;
             *squares += (double)s.nindep * (double)s.nindep * times;
+            if (m && goal__tune_bound(m, &s, r) > *bound) *bound = goal__tune_bound(m, &s, r);
             goal_schedule_free(&s);
         }
     }
@@ -2661,19 +2706,40 @@ static int goal__tune_too_big(const goal_algo_desc *d, int32_t p, double actions
     else return 0;
     return 1;
 }
+/* The estimate and the limits (with the bound when m is not NULL): GOAL_OK when d at p is
+   simulated, GOAL_ERR_LIMIT and *left_out when it is left out. */
+static goal_status goal__tune_check(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, goal__sim *m, uint64_t *bound,
+                                    int *left_out, goal_error *err) {
+    double actions = 0, squares = 0;
+    goal_status st;
+    *left_out = 0;
+    *bound = 0;
+    if (!d || !d->algo || p < 1 || !model) return goal__fail(err, GOAL_ERR_ARG, -1, "no desc, no model or p < 1");
+    if (err) err->msg[0] = 0;
+    if (m && goal__sim_model_init(m, model) != GOAL_OK) return goal__fail(err, GOAL_ERR_ARG, -1, "a model parameter out of range");
+    if ((*left_out = goal__tune_too_big(d, p, 0, 0, err)) != 0) return GOAL_ERR_LIMIT;
+    if ((st = goal__tune_estimate(d, p, m, &actions, &squares, bound, err)) != GOAL_OK) return st;
+    if ((*left_out = goal__tune_too_big(d, p, actions, squares, err)) != 0) return GOAL_ERR_LIMIT;
+    return GOAL_OK;
+}
+goal_status goal_sim_algo_bound(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, double *ns, int *left_out,
+                                goal_error *err) {
+    goal__sim m;
+    uint64_t bound;
+    goal_status st;
+    memset(&m, 0, sizeof m);
+    st = goal__tune_check(d, p, model, &m, &bound, left_out, err);
+    *ns = st == GOAL_OK ? (double)bound / 1000.0 : 0;
+    return st;
+}
 goal_status goal_sim_algo_time(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, double *ns, int *left_out,
                                goal_error *err) {
-    double actions = 0, squares = 0;
     goal_world *w;
     goal_sim_result res;
     goal_status st;
-    *left_out = 0;
+    uint64_t none;
     *ns = 0;
-    if (!d || !d->algo || p < 1 || !model) return goal__fail(err, GOAL_ERR_ARG, -1, "no desc, no model or p < 1");
-    if (err) err->msg[0] = 0;
-    if ((*left_out = goal__tune_too_big(d, p, 0, 0, err)) != 0) return GOAL_ERR_LIMIT;
-    if ((st = goal__tune_estimate(d, p, &actions, &squares, err)) != GOAL_OK) return st;
-    if ((*left_out = goal__tune_too_big(d, p, actions, squares, err)) != 0) return GOAL_ERR_LIMIT;
+    if ((st = goal__tune_check(d, p, model, NULL, &none, left_out, err)) != GOAL_OK) return st;
     if ((st = goal_algo_world(&w, d, p, err)) != GOAL_OK) return st;
     st = goal_sim_run(w, model, &res);
     if (st == GOAL_OK) *ns = (double)res.max_ps / 1000.0;
@@ -2687,7 +2753,7 @@ goal_status goal_sim_best(int coll, int32_t p, uint64_t bytes, const goal_sim_de
     const goal_algo_info *a;
     goal_algo_desc d;
     goal_status st = GOAL_ERR_ARG;
-    double t;
+    double t, bound;
     int i, left_out;
     *best = NULL;
     *ns = 0;
@@ -2698,6 +2764,7 @@ goal_status goal_sim_best(int coll, int32_t p, uint64_t bytes, const goal_sim_de
         memset(&d, 0, sizeof d);
         d.algo = a->name; d.count = bytes; d.dtype = GOAL_INT8; d.op = GOAL_OP_SUM; d.nway = 1;
         d.segment = (a->flags & GOAL_ALGO_SEGMENTED) ? 1024 : 0;
+        if (*best && goal_sim_algo_bound(&d, p, model, &bound, &left_out, NULL) == GOAL_OK && bound > *ns) continue;   /* cannot win */
         if ((st = goal_sim_algo_time(&d, p, model, &t, &left_out, err)) == GOAL_OK && (!*best || t < *ns)) { *best = a; *ns = t; }
     }
     return *best ? GOAL_OK : st;

@@ -214,7 +214,7 @@ static const goal_algo_info *choose(goal_mpi *m, int c, unsigned long long bytes
     int k;
     for (k = 0; k < G.nrules[c]; k++)
         if (bytes <= G.rules[c][k].max) break;
-    if (k < G.nrules[c] && G.rules[c][k].autopick && goal_mpi_auto(m, auto_coll(c), bytes, ordered, &a) != GOAL_OK) {
+    if (k < G.nrules[c] && G.rules[c][k].autopick && goal_mpi_auto(m, auto_coll(c), bytes, ordered ? GOAL_ALGO_ORDERED : 0, &a) != GOAL_OK) {
         *why = ordered ? W_OP : W_AUTO;
         return NULL;
     }

@@ -135,42 +135,52 @@ static int algo_index(const goal_algo_info *a) {
     for (i = 0; a && goal_algo_list(i) && goal_algo_list(i) != a; i++) {}
     return a && goal_algo_list(i) ? i : -1;
 }
-/* One (collective, bytes, ordered): every rank the same pick, cached, what goal_sim_best says
-   for the size class; rank 0 prints "auto COLL CLASS ALGO" (test_mpi.sh compares goal tune). */
-static void test_auto_pick(goal_mpi *m, const goal_sim_desc *model, int coll, uint64_t bytes, int ordered) {
+/* One (collective, bytes, required flags): every rank the same pick, cached, what
+   goal_sim_best says for the size class, with the flags; rank 0 prints "auto COLL CLASS ALGO"
+   for no flags (test_mpi.sh compares goal tune). */
+static void test_auto_pick(goal_mpi *m, const goal_sim_desc *model, int coll, uint64_t bytes, uint32_t require) {
     const goal_algo_info *a = NULL, *again = NULL, *best = NULL;
     uint64_t cls = 0;
     int idx[2];
     double ns;
-    goal_status st = goal_mpi_auto(m, coll, bytes, ordered, &a);
+    goal_status st = goal_mpi_auto(m, coll, bytes, require, &a);
     while (cls < bytes) cls = cls ? 2 * cls : 1;
-    if (ordered && st == GOAL_ERR_ARG) return;   /* no ordered algorithm of this collective */
+    if (require && st == GOAL_ERR_ARG) return;   /* no ordered (in place) algorithm of this collective */
     CHECK_OK(st, m);
     idx[0] = algo_index(a); idx[1] = -idx[0];
     MPI_Allreduce(MPI_IN_PLACE, idx, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     CHECK(idx[0] == algo_index(a) && -idx[1] == algo_index(a) && a != NULL);
-    CHECK(goal_mpi_auto(m, coll, bytes, ordered, &again) == GOAL_OK && again == a);
-    CHECK(goal_sim_best(coll, np, cls, model, ordered ? GOAL_ALGO_ORDERED : 0, &best, &ns, NULL) == GOAL_OK && best == a);
-    CHECK(!ordered || !a || (a->flags & GOAL_ALGO_ORDERED));
-    if (me == 0 && !ordered && a) printf("auto %s %llu %s\n", goal_sim_coll_name(coll), (unsigned long long)cls, a->name);
+    CHECK(goal_mpi_auto(m, coll, bytes, require, &again) == GOAL_OK && again == a);
+    CHECK(goal_sim_best(coll, np, cls, model, require, &best, &ns, NULL) == GOAL_OK && best == a);
+    CHECK(!a || (a->flags & require) == require);
+    if (me == 0 && !require && a) printf("auto %s %llu %s\n", goal_sim_coll_name(coll), (unsigned long long)cls, a->name);
+}
+/* A goal_mpi whose COLL_auto uses auto_model. */
+static goal_mpi *open_auto_mpi(goal_mpi_desc *md) {
+    goal_mpi *m = NULL;
+    goal_error err;
+    memset(md, 0, sizeof *md);
+    md->comm = MPI_COMM_WORLD;
+    CHECK(goal_sim_params(&md->model, auto_model, strlen(auto_model), &err) == GOAL_OK && md->model.G == 0.09);
+    if (goal_mpi_create(&m, md, &err) != GOAL_OK) { printf("goal_mpi_create: %s\n", err.msg); MPI_Abort(MPI_COMM_WORLD, 2); }
+    return m;
 }
 static void test_auto(void) {
     static const uint64_t sizes[] = {0, 8, 100, 2048, 65536, 1u << 20};
-    goal_mpi *m = NULL;
+    const goal_algo_info *none;
     goal_mpi_desc md;
-    goal_error err;
+    goal_mpi *m = open_auto_mpi(&md);
     buffers b;
     int k, s;
     char name[64];
-    memset(&md, 0, sizeof md);
-    md.comm = MPI_COMM_WORLD;
-    CHECK(goal_sim_params(&md.model, auto_model, strlen(auto_model), &err) == GOAL_OK && md.model.G == 0.09);
-    if (goal_mpi_create(&m, &md, &err) != GOAL_OK) { printf("goal_mpi_create: %s\n", err.msg); MPI_Abort(MPI_COMM_WORLD, 2); }
     for (k = 0; k < GOAL_SIM_NCOLLS; k++)
         for (s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++) {
             test_auto_pick(m, &md.model, k, sizes[s], 0);
-            test_auto_pick(m, &md.model, k, sizes[s], 1);
+            test_auto_pick(m, &md.model, k, sizes[s], GOAL_ALGO_ORDERED);
+            test_auto_pick(m, &md.model, k, sizes[s], GOAL_ALGO_INPLACE);
+            test_auto_pick(m, &md.model, k, sizes[s], GOAL_ALGO_ORDERED | GOAL_ALGO_INPLACE);
         }
+    CHECK(goal_mpi_auto(m, 0, 8, GOAL_ALGO_ROOTED, &none) == GOAL_ERR_ARG);
     report("auto: the same pick on every rank, cached, goal_sim_best's");
     b.in = (int32_t *)malloc((size_t)np * 1000 * 4);
     b.out = (int32_t *)malloc((size_t)np * 1000 * 4);
@@ -192,6 +202,7 @@ static void test_in_place_algorithm(goal_mpi *m, const char *name, int n, int ro
     int round, scatter = has_prefix(name, "scatter_"), blocks = has_prefix(name, "gather_") || has_prefix(name, "allgather_");
     int here = me == root || !(has_prefix(name, "reduce_") || has_prefix(name, "gather_") || scatter);   /* MPI's rule */
     algo_desc(&d, name, n, root);
+    d.in_place = strstr(name, "_auto") != NULL;   /* COLL_auto: every rank picks an in-place algorithm */
     for (round = 0; round < 2; round++) {
         const void *in = b->in;
         void *out = b->out;
@@ -222,6 +233,43 @@ static void test_in_place_algorithms(void) {
         test_in_place_algorithm(m, a->name, 5, np - 1, &b);
         test_in_place_algorithm(m, a->name, 1000, np / 2, &b);
     }
+    goal_mpi_destroy(m);
+    free(b.in); free(b.out); free(b.ref);
+}
+
+/* COLL_auto in place picks among the GOAL_ALGO_INPLACE algorithms (e.g. allreduce at 5 ints:
+   allreduce_dissemination without it, allreduce_recdoub with) and gives MPI's result. */
+static void test_auto_in_place(void) {
+    goal_mpi_desc md;
+    goal_mpi *m = open_auto_mpi(&md);
+    const goal_algo_info *a;
+    goal_algo_desc d;
+    buffers b;
+    char name[64];
+    int k, root = np / 2, fails;
+    goal_status st;
+    b.in = (int32_t *)malloc((size_t)np * 1000 * 4);
+    b.out = (int32_t *)malloc((size_t)np * 1000 * 4);
+    b.ref = (int32_t *)malloc((size_t)np * 1000 * 4);
+    for (k = 0; k < GOAL_SIM_NCOLLS; k++) {
+        if (goal_mpi_auto(m, k, 20, GOAL_ALGO_INPLACE, &a) != GOAL_OK) continue;   /* no in-place algorithm */
+        snprintf(name, sizeof name, "%s_auto", goal_sim_coll_name(k));
+        test_in_place_algorithm(m, name, 5, np - 1, &b);
+        test_in_place_algorithm(m, name, 1000, np / 2, &b);
+    }
+    /* only the root in place, d.in_place unset: the root cannot tell the others, so when the
+       common pick lacks GOAL_ALGO_INPLACE every rank fails (the root revokes) instead of two
+       algorithms meeting */
+    CHECK(goal_mpi_auto(m, 1, 4000, 0, &a) == GOAL_OK);
+    fails = !(a->flags & GOAL_ALGO_INPLACE);
+    algo_desc(&d, "reduce_auto", 1000, root);
+    fill(&b, 1000);
+    if (me == root) memcpy(b.out, b.in, 4000);
+    st = goal_mpi_algo_run(m, &d, me == root ? MPI_IN_PLACE : b.in, b.out);
+    CHECK(fails ? st != GOAL_OK : st == GOAL_OK);
+    if (!fails) reference("reduce_auto", root, &b);
+    report(fails ? "reduce_auto: MPI_IN_PLACE at the root alone, pick without in place: fails on every rank"
+                 : "reduce_auto: MPI_IN_PLACE at the root alone, in-place pick");
     goal_mpi_destroy(m);
     free(b.in); free(b.out); free(b.ref);
 }
@@ -810,6 +858,7 @@ int main(int argc, char **argv) {
     test_in_place_algorithms();
     test_vector_algorithms();
     test_auto();
+    test_auto_in_place();
     test_in_flight();
     test_one_sweep();
     test_bridges_follow_handles();
