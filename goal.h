@@ -2,7 +2,9 @@
    and out, compiler to the binary schedule, loader with validation, worlds of schedules.
 
    In exactly ONE .c or .cpp file:   #define GOAL_IMPLEMENTATION   then   #include "goal.h"
-   (GOAL_ALL_IMPLEMENTATION, or any add-on's macro, works as well.)
+   (GOAL_ALL_IMPLEMENTATION works as well.) Every goal header follows one rule: its macro,
+   GOAL_<HEADER>_IMPLEMENTATION, builds its own implementation and no other; the umbrella
+   GOAL_ALL_IMPLEMENTATION builds every one that the file includes.
 
    Sections: OVERVIEW · STEP BY STEP · TEXT · BINARY SCHEDULE · CONFIGURATION · MEMORY ·
              ERRORS · LIMITS · LICENSE

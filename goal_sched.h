@@ -2,8 +2,9 @@
    blocking or nonblocking; the reduction operations; ranks in one process.
 
    In exactly ONE .c or .cpp file:   #define GOAL_SCHED_IMPLEMENTATION   then
-   #include "goal_sched.h"  (this also compiles goal.h's implementation unless
-   GOAL_SCHED_NO_GOAL_IMPL is defined because another file already has it).
+   #include "goal_sched.h"   (GOAL_ALL_IMPLEMENTATION works as well). Each header builds only
+   its own implementation: goal.h's must be in the program too (GOAL_IMPLEMENTATION, or
+   GOAL_ALL_IMPLEMENTATION in the file that includes both).
 
    Sections: OVERVIEW · TRANSPORT RULES · IN-PROCESS RANKS · BOUNDED WINDOW · THREADS ·
              CONFIGURATION · LICENSE
@@ -232,10 +233,7 @@ GOAL_API void goal_progress_destroy(goal_progress *p);  /* waits for what it hol
 /* ======================================================================================= */
 #if (defined(GOAL_SCHED_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && !defined(GOAL__SCHED_IMPL_DONE)
 #define GOAL__SCHED_IMPL_DONE
-#if !defined(GOAL_SCHED_NO_GOAL_IMPL) && !defined(GOAL_IMPLEMENTATION)
-#define GOAL_IMPLEMENTATION
-#endif
-#include "goal.h"
+#include "goal.h"   /* its shared block: memory, errors, the format reader */
 #include <string.h>
 #include <stdio.h>
 #include <stdarg.h>

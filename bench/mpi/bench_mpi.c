@@ -7,7 +7,7 @@
      overlap    1 - overhead / blocking latency: the share of the collective hidden
    Times are medians over the repetitions of each rank, then the slowest rank.
    Usage: mpirun -np 4 bench_mpi LIBNAME [CSVFILE] */
-#define GOAL_MPI_IMPLEMENTATION
+#define GOAL_ALL_IMPLEMENTATION
 #include "goal_mpi.h"
 #include <stdio.h>
 #include <stdlib.h>
