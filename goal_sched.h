@@ -345,7 +345,8 @@ struct goal_exec {
     uint32_t *init;             /* initial counters (NULL in ring mode) */
     uint32_t *queue;            /* ready actions, a ring of qmask + 1 */
     goal_req *req;              /* in flight */
-    uint32_t n, cmask, qmask, qhead, qtail, nreq, reqcap, ndone;
+    uint32_t n, cmask, qmask, qhead, qtail, nreq, ndone;
+    size_t reqcap;
     uint32_t window, lo, hi;    /* actions [lo, hi) may start; hi = n when unbounded */
     int state;
     goal_msg msg;               /* the fields every message of this execution shares */
@@ -428,13 +429,9 @@ static uint8_t *goal__sched_addr(goal_exec *e, uint32_t slot, uint64_t offset) {
     return e->base[slot == GOAL_SLOT_SCRATCH ? e->s->nslots : slot] + offset;
 }
 static int goal__sched_grow(goal_exec *e) {
-    goal_req *nq = e->reqcap <= 0x3FFFFFFFu ? (goal_req *)goal__calloc(&e->a, 2u * e->reqcap, sizeof(goal_req)) : NULL;
-    if (!nq) return 0;
-    memcpy(nq, e->req, e->nreq * sizeof(goal_req));
-    goal__free(&e->a, e->req);
-    e->req = nq;
-    e->bytes += e->reqcap * sizeof(goal_req);
-    e->reqcap *= 2;
+    size_t old = e->reqcap;
+    if (GOAL__RESERVE(&e->a, e->req, e->reqcap, old + 1u) != GOAL_OK) return 0;
+    e->bytes += (e->reqcap - old) * sizeof(goal_req);
     return 1;
 }
 GOAL__HOT goal_status goal__sched_post(goal_exec *e, uint32_t i, const goal__sched_rec *r) {
@@ -568,7 +565,7 @@ static goal_status goal__sched_alloc_state(goal_exec *e, goal_error *err) {
     if (e->init)
         for (i = 0; i < e->n; i++) e->init[i] = goal__sched_nsrc(e, i);
     e->bytes = sizeof *e + ((size_t)s->nslots + 1) * sizeof(uint8_t *) + (size_t)ccap * 4 + (size_t)qcap * 4 +
-               (size_t)e->reqcap * sizeof(goal_req) + (e->init ? (size_t)e->n * 4 : 0) + (size_t)s->scratch;
+               e->reqcap * sizeof(goal_req) + (e->init ? (size_t)e->n * 4 : 0) + (size_t)s->scratch;
     return GOAL_OK;
 }
 goal_status goal_exec_bind(goal_exec *e, const goal_slot *slots, uint32_t nslots) {
@@ -1197,7 +1194,8 @@ struct goal_progress {
     pthread_mutex_t mu;
     pthread_cond_t work, done;
     goal__sched_held *h;
-    uint32_t n, cap, pending;
+    uint32_t n, pending;
+    size_t cap;
     int stop;
 };
 static void *goal__sched_progress_main(void *p) {
@@ -1244,13 +1242,9 @@ goal_status goal_progress_start(goal_progress *pg, goal_exec *e) {
     goal_status st;
     if (!pg || !e) return GOAL_ERR_ARG;
     pthread_mutex_lock(&pg->mu);
-    if (pg->n == pg->cap) {
-        uint32_t ncap = pg->cap ? 2 * pg->cap : 16;
-        goal__sched_held *nh = pg->cap < 0x40000000u ? (goal__sched_held *)goal__calloc(&pg->a, ncap, sizeof *nh) : NULL;
-        if (!nh) { pthread_mutex_unlock(&pg->mu); return GOAL_ERR_NOMEM; }
-        if (pg->n) memcpy(nh, pg->h, pg->n * sizeof *nh);
-        goal__free(&pg->a, pg->h);
-        pg->h = nh; pg->cap = ncap;
+    if (GOAL__RESERVE(&pg->a, pg->h, pg->cap, (size_t)pg->n + 1u) != GOAL_OK) {
+        pthread_mutex_unlock(&pg->mu);
+        return GOAL_ERR_NOMEM;
     }
     st = goal_exec_start(e);
     pg->h[pg->n].e = e; pg->h[pg->n].st = st;
