@@ -345,8 +345,8 @@ struct goal_exec {
     uint32_t *init;             /* initial counters (NULL in ring mode) */
     uint32_t *queue;            /* ready actions, a ring of qmask + 1 */
     goal_req *req;              /* in flight */
-    uint32_t n, cmask, qmask, qhead, qtail, nreq, ndone;
-    size_t reqcap;
+    uint32_t n, cmask, qmask, qhead, qtail, ndone;
+    size_t nreq, reqcap;        /* requests in flight, room for them */
     uint32_t window, lo, hi;    /* actions [lo, hi) may start; hi = n when unbounded */
     int state;
     goal_msg msg;               /* the fields every message of this execution shares */
@@ -678,7 +678,7 @@ uint32_t goal_exec_inflight(const goal_exec *e, int32_t *out, uint32_t max) {
     uint32_t k;
     if (!e) return 0;
     for (k = 0; out && k < e->nreq && k < max; k++) out[k] = e->req[k].action;
-    return e->nreq;
+    return (uint32_t)e->nreq;
 }
 size_t goal_exec_memory(const goal_exec *e) { return e ? e->bytes : 0; }
 
