@@ -698,24 +698,18 @@ static goal_status goal__sched_topo(const goal_schedule *s, uint32_t *order, uin
     }
     return tail == s->nactions ? GOAL_OK : GOAL_ERR_CYCLE;
 }
-goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, goal_graph *g) {
-    goal_allocator a = goal__allocator(NULL);
-    uint32_t n, *order, *pos, i, j, seg0 = 0;
+/* The actions in Kahn's order (pos[x]: the new id of old action x), a dummy after every k
+   that requires the k before it. */
+static goal_status goal__sched_segment_actions(const goal_schedule *s, uint32_t k, goal_graph *g, const uint32_t *order,
+                                               uint32_t *pos) {
+    uint32_t n = s->nactions, i, j, seg0 = 0;
     int32_t dummy = -1;
-    goal_status st;
-    if (!s || !g || !k) return GOAL_ERR_ARG;
-    if ((st = goal_graph_reset(g, s->rank, s->nranks)) != GOAL_OK) return st;
-    n = s->nactions;
-    order = (uint32_t *)goal__calloc(&a, n ? n : 1, sizeof(uint32_t));
-    pos = (uint32_t *)goal__calloc(&a, n ? n : 1, sizeof(uint32_t));
-    st = order && pos ? goal__sched_topo(s, order, pos) : GOAL_ERR_NOMEM;
-    /* pos[x]: the new id of old action x; a dummy follows every k actions. */
+    goal_status st = GOAL_OK;
     for (i = 0; st == GOAL_OK && i < n; i++) {
         goal_action act;
         int32_t id;
         goal_schedule_action(s, order[i], &act);
-        id = goal_graph_add(g, &act);
-        if (id < 0) { st = (goal_status)id; break; }
+        if ((id = goal_graph_add(g, &act)) < 0) return (goal_status)id;
         pos[order[i]] = (uint32_t)id;
         if (dummy >= 0) st = goal_graph_requires(g, id, dummy);
         if (st == GOAL_OK && (i + 1) % k == 0 && i + 1 < n) {
@@ -725,8 +719,14 @@ goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, goal_graph
             st = goal_graph_status(g);
         }
     }
-    /* Dependencies inside a segment stay; those across are implied by the dummies. */
-    for (i = 0; st == GOAL_OK && i < n; i++) {
+    return st;
+}
+/* Dependencies inside a segment stay; those across are implied by the dummies. */
+static goal_status goal__sched_segment_deps(const goal_schedule *s, uint32_t k, goal_graph *g, const uint32_t *order,
+                                            const uint32_t *pos) {
+    uint32_t i, j;
+    goal_status st = GOAL_OK;
+    for (i = 0; st == GOAL_OK && i < s->nactions; i++) {
         const uint32_t *d;
         uint32_t nd = goal_schedule_deps(s, order[i], &d), seg = (uint32_t)(i / k);
         for (j = 0; j < nd; j++) {
@@ -736,6 +736,20 @@ goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, goal_graph
             st = GOAL__LE32(d[j]) & GOAL__DEP_START ? goal_graph_irequires(g, c, b) : goal_graph_requires(g, c, b);
         }
     }
+    return st;
+}
+goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, goal_graph *g) {
+    goal_allocator a = goal__allocator(NULL);
+    uint32_t n, *order, *pos;
+    goal_status st;
+    if (!s || !g || !k) return GOAL_ERR_ARG;
+    if ((st = goal_graph_reset(g, s->rank, s->nranks)) != GOAL_OK) return st;
+    n = s->nactions;
+    order = (uint32_t *)goal__calloc(&a, n ? n : 1, sizeof(uint32_t));
+    pos = (uint32_t *)goal__calloc(&a, n ? n : 1, sizeof(uint32_t));
+    st = order && pos ? goal__sched_topo(s, order, pos) : GOAL_ERR_NOMEM;
+    if (st == GOAL_OK) st = goal__sched_segment_actions(s, k, g, order, pos);
+    if (st == GOAL_OK) st = goal__sched_segment_deps(s, k, g, order, pos);
     goal__free(&a, order);
     goal__free(&a, pos);
     return st;
