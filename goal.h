@@ -2,7 +2,9 @@
    and out, compiler to the binary schedule, loader with validation, worlds of schedules.
 
    In exactly ONE .c or .cpp file:   #define GOAL_IMPLEMENTATION   then   #include "goal.h"
-   (GOAL_ALL_IMPLEMENTATION, or any add-on's macro, works as well.)
+   (GOAL_ALL_IMPLEMENTATION works as well.) Every goal header follows one rule: its macro,
+   GOAL_<HEADER>_IMPLEMENTATION, builds its own implementation and no other; the umbrella
+   GOAL_ALL_IMPLEMENTATION builds every one that the file includes.
 
    Sections: OVERVIEW · STEP BY STEP · TEXT · BINARY SCHEDULE · CONFIGURATION · MEMORY ·
              ERRORS · LIMITS · LICENSE
@@ -2722,45 +2724,58 @@ static goal_status goal__pap_world(goal__rd *r, goal__pap *pp, goal_world **out)
     return GOAL_OK;
 }
 
+/* The optional "num_ranks N;" at the start (into pp->nranks); empty input is an error. */
+static goal_status goal__pap_num_ranks(goal__rd *r, goal__pap *pp) {
+    int64_t v;
+    goal_status st;
+    if (!GOAL__KEYWORD(r, "num_ranks"))
+        return r->p == r->end ? goal__rd_fail(r, r->p, GOAL_ERR_SYNTAX, "empty input: expected num_ranks, a rank block or a statement")
+                              : GOAL_OK;
+    goal__rd_pspace(r, 0);
+    if ((st = goal__rd_num(r, 0x7FFFFFFF, 0, "the number of ranks", &v)) != GOAL_OK) return st;
+    if (v < 1) return goal__rd_fail(r, r->p - 1, GOAL_ERR_RANK, "num_ranks must be at least 1");
+    goal__rd_pspace(r, 0);
+    if (!goal__rd_at(r, ';')) return goal__rd_expected(r, "';'");
+    r->p++;
+    pp->nranks = (int32_t)v;
+    goal__rd_pspace(r, 0);
+    return GOAL_OK;
+}
+/* Rank blocks to the end of the file (the first "rank" is read). */
+static goal_status goal__pap_blocks(goal__rd *r, goal__pap *pp) {
+    goal_status st;
+    for (;;) {
+        if ((st = goal__pap_block(r, pp)) != GOAL_OK) return st;
+        goal__rd_pspace(r, 0);
+        if (r->p == r->end) return GOAL_OK;
+        if (!GOAL__KEYWORD(r, "rank")) return goal__rd_expected(r, "'rank' or the end of the file");
+    }
+}
+/* Statements outside any rank block: the body of rank 0. */
+static goal_status goal__pap_bare(goal__rd *r, goal__pap *pp) {
+    const char *at = r->p;
+    goal_schedule s;
+    goal_status st;
+    goal_graph_reset(r->g, 0, pp->nranks ? pp->nranks : 0x7FFFFFFF);
+    if ((st = goal__pap_body(r, 0)) == GOAL_OK && goal__rd_at(r, '}')) st = goal__rd_expected(r, "a statement");
+    if (st == GOAL_OK && (st = goal__rd_compile(r, at, &s)) == GOAL_OK) {
+        st = goal__pap_keep(r, pp, &s, 0, at);
+        goal_schedule_free(&s);
+    }
+    return st;
+}
 static goal_status goal__pap_file(goal__rd *r, goal_world **out) {
     goal__pap pp;
-    int64_t v;
-    goal_status st = GOAL_OK;
+    goal_status st;
     size_t k;
     memset(&pp, 0, sizeof pp);
     pp.max_rank = -1;
     pp.min_rank = 0x7FFFFFFF;
     r->max_peer = -1;
     goal__rd_pspace(r, 0);
-    if (GOAL__KEYWORD(r, "num_ranks")) {
-        goal__rd_pspace(r, 0);
-        if ((st = goal__rd_num(r, 0x7FFFFFFF, 0, "the number of ranks", &v)) != GOAL_OK) return st;
-        if (v < 1) return goal__rd_fail(r, r->p - 1, GOAL_ERR_RANK, "num_ranks must be at least 1");
-        goal__rd_pspace(r, 0);
-        if (!goal__rd_at(r, ';')) return goal__rd_expected(r, "';'");
-        r->p++;
-        pp.nranks = (int32_t)v;
-        goal__rd_pspace(r, 0);
-    } else if (r->p == r->end) {
-        return goal__rd_fail(r, r->p, GOAL_ERR_SYNTAX, "empty input: expected num_ranks, a rank block or a statement");
-    }
-    if (GOAL__KEYWORD(r, "rank")) {
-        for (;;) {
-            if ((st = goal__pap_block(r, &pp)) != GOAL_OK) break;
-            goal__rd_pspace(r, 0);
-            if (r->p == r->end) break;
-            if (!GOAL__KEYWORD(r, "rank")) { st = goal__rd_expected(r, "'rank' or the end of the file"); break; }
-        }
-    } else if (r->p != r->end) {
-        const char *at = r->p;
-        goal_schedule s;
-        goal_graph_reset(r->g, 0, pp.nranks ? pp.nranks : 0x7FFFFFFF);
-        if ((st = goal__pap_body(r, 0)) == GOAL_OK && goal__rd_at(r, '}')) st = goal__rd_expected(r, "a statement");
-        if (st == GOAL_OK && (st = goal__rd_compile(r, at, &s)) == GOAL_OK) {
-            st = goal__pap_keep(r, &pp, &s, 0, at);
-            goal_schedule_free(&s);
-        }
-    }
+    if ((st = goal__pap_num_ranks(r, &pp)) != GOAL_OK) return st;
+    if (GOAL__KEYWORD(r, "rank")) st = goal__pap_blocks(r, &pp);
+    else if (r->p != r->end) st = goal__pap_bare(r, &pp);
     if (st == GOAL_OK) st = goal__pap_world(r, &pp, out);
     for (k = 0; k < pp.n; k++) goal_schedule_free(&pp.s[k]);
     goal__free(&r->alloc, pp.s);

@@ -374,6 +374,7 @@ GOAL_API goal_status goal_algo_world(goal_world **out, const goal_algo_desc *d, 
 #include "goal.h"   /* its shared block: memory, errors */
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>   /* qsort */
 
 /* ---- >>> context ------------------------------------------------------------------------ */
 /* One build: the graph, the parameters resolved, and which actions already have a

@@ -2,8 +2,9 @@
    blocking or nonblocking; the reduction operations; ranks in one process.
 
    In exactly ONE .c or .cpp file:   #define GOAL_SCHED_IMPLEMENTATION   then
-   #include "goal_sched.h"  (this also compiles goal.h's implementation unless
-   GOAL_SCHED_NO_GOAL_IMPL is defined because another file already has it).
+   #include "goal_sched.h"   (GOAL_ALL_IMPLEMENTATION works as well). Each header builds only
+   its own implementation: goal.h's must be in the program too (GOAL_IMPLEMENTATION, or
+   GOAL_ALL_IMPLEMENTATION in the file that includes both).
 
    Sections: OVERVIEW · TRANSPORT RULES · IN-PROCESS RANKS · BOUNDED WINDOW · THREADS ·
              CONFIGURATION · LICENSE
@@ -232,10 +233,7 @@ GOAL_API void goal_progress_destroy(goal_progress *p);  /* waits for what it hol
 /* ======================================================================================= */
 #if (defined(GOAL_SCHED_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && !defined(GOAL__SCHED_IMPL_DONE)
 #define GOAL__SCHED_IMPL_DONE
-#if !defined(GOAL_SCHED_NO_GOAL_IMPL) && !defined(GOAL_IMPLEMENTATION)
-#define GOAL_IMPLEMENTATION
-#endif
-#include "goal.h"
+#include "goal.h"   /* its shared block: memory, errors, the format reader */
 #include <string.h>
 #include <stdio.h>
 #include <stdarg.h>
@@ -347,7 +345,8 @@ struct goal_exec {
     uint32_t *init;             /* initial counters (NULL in ring mode) */
     uint32_t *queue;            /* ready actions, a ring of qmask + 1 */
     goal_req *req;              /* in flight */
-    uint32_t n, cmask, qmask, qhead, qtail, nreq, reqcap, ndone;
+    uint32_t n, cmask, qmask, qhead, qtail, ndone;
+    size_t nreq, reqcap;        /* requests in flight, room for them */
     uint32_t window, lo, hi;    /* actions [lo, hi) may start; hi = n when unbounded */
     int state;
     goal_msg msg;               /* the fields every message of this execution shares */
@@ -430,13 +429,9 @@ static uint8_t *goal__sched_addr(goal_exec *e, uint32_t slot, uint64_t offset) {
     return e->base[slot == GOAL_SLOT_SCRATCH ? e->s->nslots : slot] + offset;
 }
 static int goal__sched_grow(goal_exec *e) {
-    goal_req *nq = e->reqcap <= 0x3FFFFFFFu ? (goal_req *)goal__calloc(&e->a, 2u * e->reqcap, sizeof(goal_req)) : NULL;
-    if (!nq) return 0;
-    memcpy(nq, e->req, e->nreq * sizeof(goal_req));
-    goal__free(&e->a, e->req);
-    e->req = nq;
-    e->bytes += e->reqcap * sizeof(goal_req);
-    e->reqcap *= 2;
+    size_t old = e->reqcap;
+    if (GOAL__RESERVE(&e->a, e->req, e->reqcap, old + 1u) != GOAL_OK) return 0;
+    e->bytes += (e->reqcap - old) * sizeof(goal_req);
     return 1;
 }
 GOAL__HOT goal_status goal__sched_post(goal_exec *e, uint32_t i, const goal__sched_rec *r) {
@@ -570,7 +565,7 @@ static goal_status goal__sched_alloc_state(goal_exec *e, goal_error *err) {
     if (e->init)
         for (i = 0; i < e->n; i++) e->init[i] = goal__sched_nsrc(e, i);
     e->bytes = sizeof *e + ((size_t)s->nslots + 1) * sizeof(uint8_t *) + (size_t)ccap * 4 + (size_t)qcap * 4 +
-               (size_t)e->reqcap * sizeof(goal_req) + (e->init ? (size_t)e->n * 4 : 0) + (size_t)s->scratch;
+               e->reqcap * sizeof(goal_req) + (e->init ? (size_t)e->n * 4 : 0) + (size_t)s->scratch;
     return GOAL_OK;
 }
 goal_status goal_exec_bind(goal_exec *e, const goal_slot *slots, uint32_t nslots) {
@@ -683,7 +678,7 @@ uint32_t goal_exec_inflight(const goal_exec *e, int32_t *out, uint32_t max) {
     uint32_t k;
     if (!e) return 0;
     for (k = 0; out && k < e->nreq && k < max; k++) out[k] = e->req[k].action;
-    return e->nreq;
+    return (uint32_t)e->nreq;
 }
 size_t goal_exec_memory(const goal_exec *e) { return e ? e->bytes : 0; }
 
@@ -703,24 +698,18 @@ static goal_status goal__sched_topo(const goal_schedule *s, uint32_t *order, uin
     }
     return tail == s->nactions ? GOAL_OK : GOAL_ERR_CYCLE;
 }
-goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, goal_graph *g) {
-    goal_allocator a = goal__allocator(NULL);
-    uint32_t n, *order, *pos, i, j, seg0 = 0;
+/* The actions in Kahn's order (pos[x]: the new id of old action x), a dummy after every k
+   that requires the k before it. */
+static goal_status goal__sched_segment_actions(const goal_schedule *s, uint32_t k, goal_graph *g, const uint32_t *order,
+                                               uint32_t *pos) {
+    uint32_t n = s->nactions, i, j, seg0 = 0;
     int32_t dummy = -1;
-    goal_status st;
-    if (!s || !g || !k) return GOAL_ERR_ARG;
-    if ((st = goal_graph_reset(g, s->rank, s->nranks)) != GOAL_OK) return st;
-    n = s->nactions;
-    order = (uint32_t *)goal__calloc(&a, n ? n : 1, sizeof(uint32_t));
-    pos = (uint32_t *)goal__calloc(&a, n ? n : 1, sizeof(uint32_t));
-    st = order && pos ? goal__sched_topo(s, order, pos) : GOAL_ERR_NOMEM;
-    /* pos[x]: the new id of old action x; a dummy follows every k actions. */
+    goal_status st = GOAL_OK;
     for (i = 0; st == GOAL_OK && i < n; i++) {
         goal_action act;
         int32_t id;
         goal_schedule_action(s, order[i], &act);
-        id = goal_graph_add(g, &act);
-        if (id < 0) { st = (goal_status)id; break; }
+        if ((id = goal_graph_add(g, &act)) < 0) return (goal_status)id;
         pos[order[i]] = (uint32_t)id;
         if (dummy >= 0) st = goal_graph_requires(g, id, dummy);
         if (st == GOAL_OK && (i + 1) % k == 0 && i + 1 < n) {
@@ -730,8 +719,14 @@ goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, goal_graph
             st = goal_graph_status(g);
         }
     }
-    /* Dependencies inside a segment stay; those across are implied by the dummies. */
-    for (i = 0; st == GOAL_OK && i < n; i++) {
+    return st;
+}
+/* Dependencies inside a segment stay; those across are implied by the dummies. */
+static goal_status goal__sched_segment_deps(const goal_schedule *s, uint32_t k, goal_graph *g, const uint32_t *order,
+                                            const uint32_t *pos) {
+    uint32_t i, j;
+    goal_status st = GOAL_OK;
+    for (i = 0; st == GOAL_OK && i < s->nactions; i++) {
         const uint32_t *d;
         uint32_t nd = goal_schedule_deps(s, order[i], &d), seg = (uint32_t)(i / k);
         for (j = 0; j < nd; j++) {
@@ -741,6 +736,20 @@ goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, goal_graph
             st = GOAL__LE32(d[j]) & GOAL__DEP_START ? goal_graph_irequires(g, c, b) : goal_graph_requires(g, c, b);
         }
     }
+    return st;
+}
+goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, goal_graph *g) {
+    goal_allocator a = goal__allocator(NULL);
+    uint32_t n, *order, *pos;
+    goal_status st;
+    if (!s || !g || !k) return GOAL_ERR_ARG;
+    if ((st = goal_graph_reset(g, s->rank, s->nranks)) != GOAL_OK) return st;
+    n = s->nactions;
+    order = (uint32_t *)goal__calloc(&a, n ? n : 1, sizeof(uint32_t));
+    pos = (uint32_t *)goal__calloc(&a, n ? n : 1, sizeof(uint32_t));
+    st = order && pos ? goal__sched_topo(s, order, pos) : GOAL_ERR_NOMEM;
+    if (st == GOAL_OK) st = goal__sched_segment_actions(s, k, g, order, pos);
+    if (st == GOAL_OK) st = goal__sched_segment_deps(s, k, g, order, pos);
     goal__free(&a, order);
     goal__free(&a, pos);
     return st;
@@ -1199,7 +1208,8 @@ struct goal_progress {
     pthread_mutex_t mu;
     pthread_cond_t work, done;
     goal__sched_held *h;
-    uint32_t n, cap, pending;
+    uint32_t n, pending;
+    size_t cap;
     int stop;
 };
 static void *goal__sched_progress_main(void *p) {
@@ -1246,13 +1256,9 @@ goal_status goal_progress_start(goal_progress *pg, goal_exec *e) {
     goal_status st;
     if (!pg || !e) return GOAL_ERR_ARG;
     pthread_mutex_lock(&pg->mu);
-    if (pg->n == pg->cap) {
-        uint32_t ncap = pg->cap ? 2 * pg->cap : 16;
-        goal__sched_held *nh = pg->cap < 0x40000000u ? (goal__sched_held *)goal__calloc(&pg->a, ncap, sizeof *nh) : NULL;
-        if (!nh) { pthread_mutex_unlock(&pg->mu); return GOAL_ERR_NOMEM; }
-        if (pg->n) memcpy(nh, pg->h, pg->n * sizeof *nh);
-        goal__free(&pg->a, pg->h);
-        pg->h = nh; pg->cap = ncap;
+    if (GOAL__RESERVE(&pg->a, pg->h, pg->cap, (size_t)pg->n + 1u) != GOAL_OK) {
+        pthread_mutex_unlock(&pg->mu);
+        return GOAL_ERR_NOMEM;
     }
     st = goal_exec_start(e);
     pg->h[pg->n].e = e; pg->h[pg->n].st = st;

@@ -376,12 +376,10 @@ GOAL_API goal_status goal_sim_best(int coll, int32_t p, uint64_t bytes, const go
 /* ---- the world as one numbered set of actions: shared by the implementations of goal_sim.h
    and goal_analyze.h (static inline: a file may build only one of them) ---------------------- */
 #if (defined(GOAL_SIM_IMPLEMENTATION) || defined(GOAL_ANALYZE_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && \
-    !defined(GOAL__SIMW_DONE)
-#define GOAL__SIMW_DONE
-#include "goal.h"   /* its memory helpers */
+    !defined(GOAL__SIM_SHARED_DONE)
+#define GOAL__SIM_SHARED_DONE
+#include "goal.h"   /* its shared block */
 #include <string.h>
-#include <stdio.h>
-#include <stdarg.h>
 
 /* ---- >>> the world as one numbered set of actions --------------------------------------- */
 typedef struct goal__simw {
@@ -441,7 +439,7 @@ static inline goal_sim_ref goal__sim_ref(int32_t rank, int32_t action) {
     f.rank = rank; f.action = action;
     return f;
 }
-#endif /* GOAL__SIMW_DONE */
+#endif /* GOAL__SIM_SHARED_DONE */
 
 /* ======================================================================================= */
 /*                                   IMPLEMENTATION                                         */

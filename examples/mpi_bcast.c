@@ -6,7 +6,7 @@
 
    Build: mpicc -std=c99 -I.. mpi_bcast.c -o mpi_bcast -lm -lpthread
    Run:   mpirun -np 4 ./mpi_bcast */
-#define GOAL_MPI_IMPLEMENTATION
+#define GOAL_ALL_IMPLEMENTATION
 #include "goal_mpi.h"
 #include <stdio.h>
 

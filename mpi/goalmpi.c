@@ -75,7 +75,7 @@
 #define MPI_Allreduce PMPI_Allreduce
 #define MPI_Iallreduce PMPI_Iallreduce
 #define MPI_Finalize PMPI_Finalize
-#define GOAL_MPI_IMPLEMENTATION
+#define GOAL_ALL_IMPLEMENTATION
 #include "../goal_mpi.h"
 #undef MPI_Test
 #undef MPI_Testsome

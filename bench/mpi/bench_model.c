@@ -7,7 +7,7 @@
    predicted time (goal_sim_best), its measured time and measured / predicted, the fastest
    fixed algorithm measured and auto's time over it.
    Usage: mpirun -np 2 bench_model PARAMSFILE   (what goal-probe -o writes) */
-#define GOAL_MPI_IMPLEMENTATION
+#define GOAL_ALL_IMPLEMENTATION
 #include "goal_mpi.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -15,7 +15,7 @@
    library's, the ratio, how many algorithms were tried; the CSV has every algorithm
    (the best one's row carries the overhead columns).
    Usage: mpirun -np N bench_mpi LIBNAME [CSVFILE] */
-#define GOAL_MPI_IMPLEMENTATION
+#define GOAL_ALL_IMPLEMENTATION
 #include "goal_mpi.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -3,7 +3,7 @@
    with the application's own traffic; wildcards, tag limits, truncation; a failure on one
    rank ends the operation everywhere. A test passes when it passed on every rank: rank 0
    prints "ok NAME"/"FAIL NAME" and the count line. Run: mpirun -np N ./test_mpi */
-#define GOAL_MPI_IMPLEMENTATION
+#define GOAL_ALL_IMPLEMENTATION
 #include "goal_mpi.h"
 #include <stdio.h>
 #include <stdlib.h>
