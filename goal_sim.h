@@ -50,8 +50,10 @@
                                 whole, else up to 3 decimals); exit 3 on deadlock (the stuck
                                 actions on stderr), 1 when a message is never received or
                                 simulated time overflows; -L -o -g -G -O -C take ns with up
-                                to 3 decimals, -S bytes; --params FILE reads one line of these
-                                options (what goal probe prints), later options override it
+                                to 3 decimals, -S bytes; --node-size K and --intra-L -o -g
+                                -G -O the two-level model (COST MODELS); --params FILE reads
+                                one line of these options (what goal probe prints), later
+                                options override it
      goal sim FILE --critical   then "critical rank R LABEL: what START..END" or
                                 "critical message S -> D round K START..END" per step (whole ns)
      goal dot FILE [--rank R] [--fold] [-o OUT]   Graphviz DOT
@@ -99,6 +101,18 @@
    of its CPU clocks. 0-byte messages: LogGOPSim computes (s-1)*G in unsigned arithmetic and
    charges -G; libgoal charges 0 unless loggopsim_compat is set. A world that cannot finish
    is GOAL_ERR_DEADLOCK, with the actions that never completed in the result.
+   COST MODELS: the event handlers own the clocks, queues and the order above; what each step
+   costs they ask a cost model, a small table of functions inside the implementation (send
+   CPU, receive CPU, NIC gap, wire time, eager or rendezvous, local exec; see "simulate:
+   cost models" there, which says how to add one). Two are built in, chosen by the desc:
+     LogGOPS     (node_size 0, the default) as above: every pair of ranks alike.
+     two-level   node_size K > 0 (`--node-size K`): ranks in nodes of K consecutive ranks
+                 (rank r on node r / K). A message between two ranks of one node costs
+                 intra_L, intra_o, intra_g, intra_G, intra_O (`--intra-L` .. `--intra-O`;
+                 each 0 = the inter-node value), one between nodes L, o, g, G, O, in the
+                 formulas above. S and C are one for both, and a rank has one sending and
+                 one receiving NIC clock for both kinds of message (one injection point).
+                 K = 1 gives LogGOPS exactly; K >= p is LogGOPS with the intra parameters.
    Params files: goal_sim_params reads one line of model options, as `goal sim` takes them
    and goal probe writes them ("-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536");
    goal_sim_param sets one option; goal_sim_param_arity says whether a word is one (the one
@@ -460,6 +474,12 @@ static inline goal_sim_ref goal__sim_ref(int32_t rank, int32_t action) {
 #define GOAL__SIM_PREFETCH(ptr) ((void)(ptr))
 #endif
 #define GOAL__SIM_AHEAD 6u            /* how many events ahead a prefetch step looks */
+/* For the few helpers that must be inlined where their table argument is a constant. */
+#if defined(__GNUC__) || defined(__clang__)
+#define GOAL__SIM_INLINE static inline __attribute__((always_inline))
+#else
+#define GOAL__SIM_INLINE static inline
+#endif
 
 /* ---- >>> matching queues ----------------------------------------------------------------- */
 /* A rank's queue (posted receives, or messages waiting for one) is a circular doubly linked
@@ -927,6 +947,7 @@ typedef struct goal__sim_msg {  /* a message in flight or waiting in an unexpect
     int32_t src, tag;
     uint32_t send;              /* the send's index on src; the free list's link while unused */
     uint8_t cpu, nic;           /* the sender's indices: LogGOPSim charges the receiver on them */
+    uint8_t eager;              /* the model's choice when it was sent: 1 eager, 0 rendezvous */
 } goal__sim_msg;
 
 /* What an event needs of its rank, in 32 bytes (half a cache line): the clocks of cpu 0 and
@@ -1069,10 +1090,9 @@ static uint64_t goal__sim_link_send(goal__sim *m, const goal__sim_link *k, uint6
     return goal__sim_after(m, t, k->o, s, k->O);
 }
 static uint64_t goal__sim_link_recv(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
-    uint64_t per = k->O > k->G ? k->O : k->G;
     /* LogGOPSim charges max((s-1) O, (s-1) G); for 0 bytes in compat, of the wrapped values */
     if (!s && m->compat) return t + k->o + (~(uint64_t)0 * k->O > ~(uint64_t)0 * k->G ? ~(uint64_t)0 * k->O : ~(uint64_t)0 * k->G);
-    return goal__sim_after(m, t, k->o, s, per);
+    return goal__sim_after(m, t, k->o, s, k->O > k->G ? k->O : k->G);
 }
 static uint64_t goal__sim_link_nic(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
     return goal__sim_after(m, t, k->g, s, k->G);
@@ -1080,25 +1100,25 @@ static uint64_t goal__sim_link_nic(goal__sim *m, const goal__sim_link *k, uint64
 static uint64_t goal__sim_link_wire(goal__sim *m, const goal__sim_link *k, uint64_t t) {
     return goal__sim_add(m, goal__sim_add(m, t, k->o), k->L);
 }
-static int goal__sim_eager_limit(const goal__sim *m, int32_t src, int32_t dst, uint64_t s) {
+static int goal__sim_loggops_eager(const goal__sim *m, int32_t src, int32_t dst, uint64_t s) {
     (void)src; (void)dst;
     return s <= m->S;
 }
-static uint64_t goal__sim_exec_bytes(goal__sim *m, int32_t rank, uint64_t t, uint64_t s) {
+static uint64_t goal__sim_loggops_exec(goal__sim *m, int32_t rank, uint64_t t, uint64_t s) {
     (void)rank;
     return goal__sim_add(m, t, goal__sim_mul(m, s, m->C));
 }
 
 /* LogGOPS: every pair of ranks is link[0]. */
-static uint64_t goal__sim_loggops_send(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+static uint64_t goal__sim_loggops_send_cpu(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
     (void)src; (void)dst;
     return goal__sim_link_send(m, &m->link[0], t, s);
 }
-static uint64_t goal__sim_loggops_recv(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+static uint64_t goal__sim_loggops_recv_cpu(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
     (void)src; (void)dst;
     return goal__sim_link_recv(m, &m->link[0], t, s);
 }
-static uint64_t goal__sim_loggops_nic(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+static uint64_t goal__sim_loggops_nic_gap(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
     (void)src; (void)dst;
     return goal__sim_link_nic(m, &m->link[0], t, s);
 }
@@ -1107,8 +1127,27 @@ static uint64_t goal__sim_loggops_wire(goal__sim *m, int32_t src, int32_t dst, u
     return goal__sim_link_wire(m, &m->link[0], t);
 }
 static const goal__sim_model goal__sim_loggops = {
-    goal__sim_loggops_send, goal__sim_loggops_recv, goal__sim_loggops_nic, goal__sim_loggops_wire,
-    goal__sim_eager_limit, goal__sim_exec_bytes};
+    goal__sim_loggops_send_cpu, goal__sim_loggops_recv_cpu, goal__sim_loggops_nic_gap, goal__sim_loggops_wire,
+    goal__sim_loggops_eager, goal__sim_loggops_exec};
+
+/* What a send costs (src's CPU and NIC free again, the arrival, eager or not) and what an
+   arrival costs (dst's CPU and NIC free again), asked of model md. The handlers call these
+   with the LogGOPS table as a constant when that is the model, so that its costs are
+   direct calls, inlined: through m->model, an indirect call per cost made a message about
+   70 instructions dearer (+2.4% per event in bench_sim, callgrind). */
+typedef struct goal__sim_price { uint64_t arrive; int eager; } goal__sim_price;
+GOAL__SIM_INLINE void goal__sim_price_send(goal__sim *m, const goal__sim_model *md, int32_t src, int32_t dst, uint64_t t,
+                                           uint64_t s, uint64_t *cpu, uint64_t *nic, goal__sim_price *p) {
+    *cpu = md->send_cpu(m, src, dst, t, s);
+    *nic = md->nic_gap(m, src, dst, t, s);
+    p->arrive = md->wire(m, src, dst, t, s);
+    p->eager = md->eager(m, src, dst, s);
+}
+GOAL__SIM_INLINE void goal__sim_price_arrive(goal__sim *m, const goal__sim_model *md, int32_t src, int32_t dst, uint64_t t,
+                                             uint64_t s, uint64_t *cpu, uint64_t *nic) {
+    *cpu = md->recv_cpu(m, src, dst, t, s);
+    *nic = md->nic_gap(m, src, dst, t, s);
+}
 
 /* Two-level: ranks in nodes of node_size consecutive ranks; link[1] inside a node, link[0]
    between nodes. A rank has one sending and one receiving NIC clock for both. */
@@ -1130,7 +1169,7 @@ static uint64_t goal__sim_nodes_wire(goal__sim *m, int32_t src, int32_t dst, uin
 }
 static const goal__sim_model goal__sim_two_level = {
     goal__sim_nodes_send, goal__sim_nodes_recv, goal__sim_nodes_nic, goal__sim_nodes_wire,
-    goal__sim_eager_limit, goal__sim_exec_bytes};
+    goal__sim_loggops_eager, goal__sim_loggops_exec};
 
 /* The model d asks for and its parameters in ps; GOAL_ERR_ARG for a bad one. Zero fields
    take LogGOPSim's defaults, the intra-node ones the inter-node values. */
@@ -1435,28 +1474,27 @@ static void goal__sim_classify(goal__sim *m, const goal_schedule *s, goal__sim_r
     rd->time = *goal__sim_cpu(m, rd->rank, a.cpu);
     if (a.kind == GOAL_SEND) rd->time = goal__sim_max(rd->time, *goal__sim_nic(m, rd->rank, a.nic, 0));
 }
+/* Queues the actions made ready by one event: by rank (at most two ranks take part in one
+   event), then class (send, receive, local), in readiness order within one. */
 static goal_status goal__sim_flush(goal__sim *m) {
-    size_t k, left = m->nready;
-    int cls;
+    size_t k;
+    unsigned key, keys = 0;
+    int32_t first = 0x7FFFFFFF;
     if (m->err != GOAL_OK) return m->err;
     for (k = 0; k < m->nready; k++) {
         goal_schedule s;
         goal__simw_view(&m->x, m->ready[k].rank, &s);
         goal__sim_classify(m, &s, &m->ready[k]);
+        if (m->ready[k].rank < first) first = m->ready[k].rank;
     }
-    while (left) {     /* at most two ranks take part in one event */
-        int32_t r = 0x7FFFFFFF;
-        for (k = 0; k < m->nready; k++)
-            if (m->ready[k].cls >= 0 && m->ready[k].rank < r) r = m->ready[k].rank;
-        for (cls = 0; cls < 3; cls++)
-            for (k = 0; k < m->nready; k++) {
-                goal__sim_ready *rd = &m->ready[k];
-                if (rd->rank != r || rd->cls != cls) continue;
-                if (goal__sim_queue(m, rd->time, rd->rank, rd->action) != GOAL_OK) return GOAL_ERR_NOMEM;
-                rd->cls = -1;
-                left--;
-            }
+    for (k = 0; k < m->nready; k++) {   /* key: the class, + 3 on the higher rank */
+        if (m->ready[k].rank != first) m->ready[k].cls += 3;
+        keys |= 1u << m->ready[k].cls;
     }
+    for (key = 0; keys >> key; key++)
+        for (k = 0; (keys >> key & 1u) && k < m->nready; k++)
+            if ((unsigned)m->ready[k].cls == key && goal__sim_queue(m, m->ready[k].time, m->ready[k].rank, m->ready[k].action) != GOAL_OK)
+                return GOAL_ERR_NOMEM;
     m->nready = 0;
     return GOAL_OK;
 }
@@ -1497,22 +1535,23 @@ static void goal__sim_msg_free(goal__sim *m, uint32_t id) { m->msg[id].send = m-
 
 static goal_status goal__sim_send(goal__sim *m, const goal_schedule *s, const goal_action *a, goal__sim_ev ev) {
     uint64_t *c = goal__sim_cpu(m, ev.rank, a->cpu), *ns = goal__sim_nic(m, ev.rank, a->nic, 0);
-    uint64_t t = ev.time, arrive;
+    uint64_t t = ev.time;
+    goal__sim_price p;
     goal__sim_msg *msg;
     uint32_t id;
     if (goal__sim_max(*c, *ns) > t) { ev.time = goal__sim_max(*c, *ns); return goal__sim_later(m, ev, GOAL__SIM_W_SEND, a->cpu, a->nic); }
-    *c = m->model->send_cpu(m, ev.rank, a->peer, t, a->buf.size);
-    *ns = m->model->nic_gap(m, ev.rank, a->peer, t, a->buf.size);
-    arrive = m->model->wire(m, ev.rank, a->peer, t, a->buf.size);
+    if (m->model == &goal__sim_loggops) goal__sim_price_send(m, &goal__sim_loggops, ev.rank, a->peer, t, a->buf.size, c, ns, &p);
+    else goal__sim_price_send(m, m->model, ev.rank, a->peer, t, a->buf.size, c, ns, &p);
     if (m->over) return goal__sim_overflowed(m, ev.rank, ev.ref);
     goal__sim_emit(m, GOAL_SIM_EV_SEND, ev.rank, (int32_t)ev.ref, a->peer, -1, a->cpu, t, *c, a->buf.size);
     if (goal__sim_msg_new(m, &id) != GOAL_OK) return GOAL_ERR_NOMEM;
     msg = &m->msg[id];
     msg->size = a->buf.size; msg->sent = t; msg->src = ev.rank; msg->tag = a->tag; msg->send = ev.ref;
     msg->cpu = a->cpu; msg->nic = a->nic;
-    if (goal__sim_queue(m, arrive, a->peer, id | GOAL__DEP_START) != GOAL_OK) return GOAL_ERR_NOMEM;
+    msg->eager = (uint8_t)p.eager;
+    if (goal__sim_queue(m, p.arrive, a->peer, id | GOAL__DEP_START) != GOAL_OK) return GOAL_ERR_NOMEM;
     goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
-    if (m->model->eager(m, ev.rank, a->peer, a->buf.size)) goal__sim_complete(m, s, ev.ref);
+    if (p.eager) goal__sim_complete(m, s, ev.ref);
     return GOAL_OK;
 }
 
@@ -1564,15 +1603,15 @@ static goal_status goal__sim_arrive(goal__sim *m, goal__sim_ev ev) {
     uint32_t e;
     int32_t recv;
     if (goal__sim_max(*c, *nr) > t) { ev.time = goal__sim_max(*c, *nr); return goal__sim_later(m, ev, GOAL__SIM_W_ARRIVE, msg.cpu, msg.nic); }
-    *c = m->model->recv_cpu(m, msg.src, ev.rank, t, msg.size);
-    *nr = m->model->nic_gap(m, msg.src, ev.rank, t, msg.size);
+    if (m->model == &goal__sim_loggops) goal__sim_price_arrive(m, &goal__sim_loggops, msg.src, ev.rank, t, msg.size, c, nr);
+    else goal__sim_price_arrive(m, m->model, msg.src, ev.rank, t, msg.size, c, nr);
     if (m->over) return goal__sim_overflowed(m, msg.src, msg.send);
     e = goal__simq_take(&m->q, &m->rk[ev.rank].posted, msg.src, msg.tag, goal__sim_posted_key, m, ev.rank);
     recv = e != GOAL__NONE ? (int32_t)e : -1;
     goal__sim_emit(m, GOAL_SIM_EV_MSG, msg.src, (int32_t)msg.send, ev.rank, recv, msg.cpu, msg.sent, t, msg.size);
     goal__sim_emit(m, GOAL_SIM_EV_RECV, ev.rank, recv, msg.src, (int32_t)msg.send, msg.cpu, t, *c, msg.size);
     if (e == GOAL__NONE) return goal__simq_push(&m->q, &m->x.a, &m->rk[ev.rank].unexp, msg.src, id);
-    if (!m->model->eager(m, msg.src, ev.rank, msg.size)) goal__sim_rendezvous(m, &msg, msg.cpu, msg.nic, t);
+    if (!msg.eager) goal__sim_rendezvous(m, &msg, msg.cpu, msg.nic, t);
     {
         goal_schedule s;
         goal__simw_view(&m->x, ev.rank, &s);

@@ -75,6 +75,9 @@ echo '-L 1000 -o 100 -g 200 -G 1 -O 0 --node-size 2 --intra-L 10 --intra-o 20 --
 [ "$($GOAL sim $T/nodes.goal --params $T/nodes.txt | tr '\n' ' ')" = "rank 0 230 rank 1 150 rank 2 2330 rank 3 70 max 2330 " ] &&
 [ "$($GOAL sim $T/nodes.goal -L 1000 -o 100 -g 200 -G 1 -O 0 --node-size 1 | tail -n 1)" = "$($GOAL sim $T/nodes.goal -L 1000 -o 100 -g 200 -G 1 -O 0 | tail -n 1)" ]; ok $? "two-level model: --node-size, --intra-* (hand-computed in test_sim.c); node size 1 is LogGOPS"
 $GOAL trace $T/nodes.goal --params $T/nodes.txt | grep -q '"ts":1.230,"dur":1.100' && $GOAL svg $T/nodes.goal --node-size 2 --intra-L 10 > /dev/null; ok $? "trace and svg take the two-level options"
+d=$($GOAL tune -p 16 --coll bcast --sizes 8)
+[ "$($GOAL tune -p 16 --coll bcast --sizes 8 --node-size 1 -C 0.25)" = "$d" ] && [ -n "$d" ] &&
+[ "$($GOAL tune -p 16 --coll bcast --sizes 8 --node-size 4 --intra-L 100 --intra-o 50)" != "$d" ]; ok $? "tune takes the two-level options and -C"
 [ "$(bad $GOAL sim $T/nodes.goal --node-size 0)" = "2 goal: sim: --node-size 0: takes a number of ranks from 1 to 2147483647 (goal sim --help lists its options)" ]; ok $? "--node-size 0 is a usage error"
 [ "$(bad $GOAL sim $T/exec.goal -C 0.0001)" = "2 goal: sim: -C 0.0001: has more than 3 decimals (the simulator counts in ps, 0.001 ns) (goal sim --help lists its options)" ]; ok $? "-C finer than 1 ps"
 [ "$(bad $GOAL sim $T/two.goal -G -0.5)" = "2 goal: sim: -G -0.5: takes a number >= 0 (goal sim --help lists its options)" ]; ok $? "negative parameter: usage error"
