@@ -128,7 +128,8 @@ clean:
 
 # ---- MPI: goal_mpi.h under Open MPI and MPICH (Debian's mpicc.<lib> / mpirun.<lib>) --------
 # tests/test_mpi.sh builds and runs tests/mpi/test_mpi.c and examples/mpi_*.c (make test runs
-# it too, as one of the test scripts). bench-mpi: NBCBench-style figures, CSV in $(B)/mpi/.
+# it too, as one of the test scripts). bench-mpi: every collective's best libgoal algorithm against
+# the library (bench/mpi/bench_mpi.c; CSV in $(B)/mpi/, summed up by bench/mpi/summary.awk).
 BENCH_MPI_NP ?= 2 4
 .PHONY: test-mpi bench-mpi mpi-lib
 # The drop-in (mpi/goalmpi.c), one per MPI ABI: LD_PRELOAD it under an unmodified program;
@@ -150,6 +151,8 @@ bench-mpi: deps
 	        $(B)/mpi/bench_mpi.$$lib $$lib $(B)/mpi/bench-$$lib-np$$n.csv 2>/dev/null || exit 1; \
 	  done; \
 	done
+	@echo "== libgoal's best algorithm / the library, every run (the tables above name the algorithms)"
+	@awk -f bench/mpi/summary.awk $(foreach lib,openmpi mpich,$(foreach n,$(BENCH_MPI_NP),$(B)/mpi/bench-$(lib)-np$(n).csv))
 	@$(MAKE) --no-print-directory mpi-lib >/dev/null
 	@echo "== the drop-in's per-call cost (libgoalmpi.so preloaded: MPI_* through libgoal, PMPI_* the library's own)"
 	@for lib in openmpi mpich; do \

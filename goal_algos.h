@@ -1078,11 +1078,14 @@ static int32_t goal__algo_ring_rs(goal__algo *c, goal_buf W, const goal__algo_bl
 /* Ring allgather in place on W, this rank holding block me (its rank, or its position v
    when the blocks are in position order): in step s it sends block me-s to the right and
    receives block me-s-1 from the left. */
-static int32_t goal__algo_ring_ag(goal__algo *c, goal_buf W, const goal__algo_blocks *L, int me, int32_t last) {
+/* first: where the first send reads block me (NULL: from W, after `last`). */
+static int32_t goal__algo_ring_ag(goal__algo *c, goal_buf W, const goal__algo_blocks *L, int me, int32_t last,
+                                  const goal_buf *first) {
     int right = goal__algo_mod(c->rank + 1, c->p), left = goal__algo_mod(c->rank - 1, c->p), s;
     int32_t prevs = -1, r = last;
     for (s = 0; s < c->p - 1; s++) {
-        int32_t snd = goal__algo_send(c, goal__algo_block(c, W, L, goal__algo_mod(me - s, c->p)), right, r);
+        goal_buf from = s == 0 && first ? *first : goal__algo_block(c, W, L, goal__algo_mod(me - s, c->p));
+        int32_t snd = goal__algo_send(c, from, right, r);
         goal__algo_dep(c, snd, prevs);
         r = goal__algo_recv(c, goal__algo_block(c, W, L, goal__algo_mod(me - s - 1, c->p)), left, r);
         prevs = snd;
@@ -1090,11 +1093,14 @@ static int32_t goal__algo_ring_ag(goal__algo *c, goal_buf W, const goal__algo_bl
     return goal__algo_join(c, r, prevs);
 }
 
-/* Also allgatherv_ring, on the vector layout. */
+/* Also allgatherv_ring, on the vector layout. The first send reads IN and the own block's
+   copy into OUT comes after the messages: the copy overlaps the transfers. */
 static void goal__algo_allgather_ring(goal__algo *c) {
     goal__algo_blocks L;
+    goal_buf own = goal__algo_own_in(c);
     L.base = c->count; L.rem = 0;
-    goal__algo_ring_ag(c, c->out, c->oc ? NULL : &L, c->rank, goal__algo_copy(c, goal__algo_oblk(c, c->rank), goal__algo_own_in(c), -1));
+    goal__algo_ring_ag(c, c->out, c->oc ? NULL : &L, c->rank, -1, &own);
+    goal__algo_copy(c, goal__algo_oblk(c, c->rank), own, -1);
 }
 static void goal__algo_reduce_scatter_ring(goal__algo *c) {
     goal__algo_blocks L;
@@ -1109,7 +1115,7 @@ static void goal__algo_allreduce_ring(goal__algo *c) {
     int32_t e;
     L.base = c->count / (uint64_t)c->p; L.rem = c->count % (uint64_t)c->p;
     e = goal__algo_ring_rs(c, c->out, &L, goal__algo_copy(c, c->out, c->in, -1));
-    goal__algo_ring_ag(c, c->out, &L, c->rank, e);
+    goal__algo_ring_ag(c, c->out, &L, c->rank, e, NULL);
 }
 
 /* ---- >>> allgather ------------------------------------------------------------------------------ */
@@ -1505,7 +1511,7 @@ static void goal__algo_bcast_scatter_allgather(goal__algo *c) {
     for (k = nc - 1; k >= 0; k--)   /* largest subtree first */
         goal__algo_join_add(c, &j, goal__algo_send(c, goal__algo_range(c, c->out, &L, child[k], child[k] + goal__algo_subtree(child[k], c->p)),
                                                    goal__algo_rank_of(c, child[k]), rcv));
-    goal__algo_ring_ag(c, c->out, &L, c->v, j.id);   /* after the scatter's sends: blocks are received again */
+    goal__algo_ring_ag(c, c->out, &L, c->v, j.id, NULL);   /* after the scatter's sends: blocks are received again */
 }
 
 /* ---- >>> pipelined trees: binary, and the two trees of Sanders, Speck and Traff ---------------- */
