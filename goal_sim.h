@@ -41,21 +41,17 @@
      GOAL_SIM_SIZE_WARNING             send smaller than its matched receive
    goal_sim_finding_text formats one as "rank R LABEL (what it is): error|warning: ..." for people.
 
-   COMMAND LINE (tools/: goal check | sim | dot | trace | svg; usage: goal help VERB)
+   COMMAND LINE (tools/: goal check | sim | dot | trace | svg | html; the options and their
+   defaults: goal help VERB, printed from tools/goal.c's tables). What they print:
      goal check                 one finding per line, then "ok: N ranks, M messages matched"
                                 when clean; exit 0 clean, 1 findings or bad input
      goal sim                   "rank R T" per rank, then "max T" (T in ns: an integer when
                                 whole, else up to 3 decimals); exit 3 on deadlock (the stuck
                                 actions on stderr), 1 when a message is never received or
-                                simulated time overflows; -L -o -g -G -O take ns with up to 3
-                                decimals, -S bytes; --params FILE reads one line of these
-                                options (what goal probe prints), later options override it
-     goal sim FILE --critical   then "critical rank R LABEL: what START..END" or
+                                simulated time overflows
+     goal sim --critical        then "critical rank R LABEL: what START..END" or
                                 "critical message S -> D round K START..END" per step (whole ns)
-     goal dot FILE [--rank R] [--fold] [-o OUT]   Graphviz DOT
-     goal html FILE [sim options] [-o OUT]     the run as an interactive page (tools/)
-     goal trace|svg FILE [sim options] [-o OUT]   timeline; here -o is the output, so the CPU
-                                overhead is spelled --overhead N (accepted by sim too)
+     goal dot, trace, svg, html Graphviz DOT, Chrome trace JSON, SVG, an interactive page
 
    SIMULATE (LogGOPS exactly as LogGOPSim 76451de computes it; tests/data/loggopsim/MODEL.md)
    --------

@@ -6,6 +6,7 @@
 #include "goal_sched.h"
 #include "goal_algos.h"
 #include "harness.h"
+#define GOAL_ALGO_CHECK_IMPLEMENTATION
 #include "../tools/algo_check.h"
 
 /* ---- whole-world analysis ------------------------------------------------------------------ */
