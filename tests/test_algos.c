@@ -564,13 +564,13 @@ static void test_aspen_concurrent(void) {
 static void test_allocator(void) {
     int P[3] = {0, 2, 4}, R[4] = {1, 3, 5, 6}, fail;
     for (fail = -1; fail < 40; fail++) {
-        th_counter cnt = {0, 0, fail};
+        th_counter cnt;
         goal_algo_desc d = desc_of("reduce_aspen", 0, 4, GOAL_INT32, GOAL_OP_SUM);
         goal_world *w = NULL;
         goal_error err;
         goal_status st;
         d.participants = P; d.nparticipants = 3; d.receivers = R; d.nreceivers = 4;
-        d.alloc.alloc_fn = th_alloc; d.alloc.free_fn = th_free; d.alloc.user = &cnt;
+        d.alloc = th_counting(&cnt, fail);
         st = goal_algo_world(&w, &d, 7, &err);
         CHECK(st == GOAL_OK || st == GOAL_ERR_NOMEM);
         if (st == GOAL_OK) goal_world_destroy(w);

@@ -11,15 +11,6 @@
 #include "goal_sim.h"
 #include "harness.h"
 
-static goal_world *load(const char *path) {
-    size_t n;
-    char *text = th_read_file(path, &n);
-    goal_world *w;
-    if (!text) { printf("  cannot open %s\n", path); return NULL; }
-    w = th_parse(text);
-    free(text);
-    return w;
-}
 /* How many findings of kind k. */
 static size_t count_kind(const goal_analyze_result *r, goal_analyze_kind k) {
     size_t i, n = 0;
@@ -36,7 +27,7 @@ static int has_tuple(const goal_analyze_result *r, int owner, uint64_t off, uint
 }
 
 static void test_butterfly(void) {
-    goal_world *w = load("tests/data/analyze/butterfly4.goal");
+    goal_world *w = th_load("tests/data/analyze/butterfly4.goal");
     goal_analyze_result r;
     goal_error err;
     size_t i, at0 = 0;
@@ -467,10 +458,9 @@ static void test_replace_errors(void) {
     CHECK(nw == NULL && strstr(err.msg, "allgather_bruck is not an algorithm for alltoall") != NULL);
     d.alltoall = NULL;
     for (k = 0; k < 2000; k++) {
-        th_counter c = {0, 0, 0};
+        th_counter c;
         goal_status st;
-        c.fail_after = k;
-        d.alloc.alloc_fn = th_alloc; d.alloc.free_fn = th_free; d.alloc.user = &c;
+        d.alloc = th_counting(&c, k);
         st = goal_analyze_replace(w, &r, &d, &nw, &err);
         if (st != GOAL_OK) CHECK(st == GOAL_ERR_NOMEM && nw == NULL);
         goal_world_destroy(nw);
@@ -483,25 +473,21 @@ static void test_replace_errors(void) {
 }
 
 /* Every allocation failure comes back as an error, and nothing leaks. */
+static int analyze_with(goal_allocator a, void *w) {
+    goal_analyze_desc d;
+    goal_analyze_result r;
+    goal_error err;
+    goal_status st;
+    memset(&d, 0, sizeof d);
+    d.alloc = a;
+    st = goal_analyze((goal_world *)w, &d, &r, &err);
+    if (st == GOAL_OK) { CHECK_EQ(count_kind(&r, GOAL_ANALYZE_ALLTOALL), 1); goal_analyze_free(&r); }
+    else CHECK_EQ(st, GOAL_ERR_NOMEM);
+    return st == GOAL_OK;
+}
 static void test_alloc_failures(void) {
     goal_world *w = algo_world("alltoall_bruck", 5, 5, 9);
-    long k;
-    for (k = 0; k < 400; k++) {
-        th_counter c = {0, 0, 0};
-        goal_analyze_desc d;
-        goal_analyze_result r;
-        goal_error err;
-        goal_status st;
-        memset(&d, 0, sizeof d);
-        c.fail_after = k;
-        d.alloc.alloc_fn = th_alloc; d.alloc.free_fn = th_free; d.alloc.user = &c;
-        st = goal_analyze(w, &d, &r, &err);
-        if (st == GOAL_OK) { CHECK_EQ(count_kind(&r, GOAL_ANALYZE_ALLTOALL), 1); goal_analyze_free(&r); }
-        else CHECK_EQ(st, GOAL_ERR_NOMEM);
-        CHECK_EQ(c.allocs, c.frees);
-        if (st == GOAL_OK) break;
-    }
-    CHECK(k < 400);
+    CHECK(th_alloc_failures(400, analyze_with, w) < 400);
     goal_world_destroy(w);
 }
 

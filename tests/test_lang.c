@@ -5,27 +5,6 @@
 #include "harness.h"
 
 /* ---- helpers --------------------------------------------------------------------------- */
-typedef struct { char *p; size_t n, cap; long calls, fail_at; } sink;   /* a goal_write_fn target */
-static int sink_put(void *user, const char *d, size_t n) {
-    sink *s = (sink *)user;
-    if (s->fail_at && ++s->calls >= s->fail_at) return -1;
-    if (s->n + n + 1 > s->cap) {
-        size_t cap = (s->n + n + 1) * 2;
-        char *np = (char *)realloc(s->p, cap);
-        if (!np) return -1;
-        s->p = np; s->cap = cap;
-    }
-    memcpy(s->p + s->n, d, n);
-    s->n += n;
-    s->p[s->n] = 0;
-    return 0;
-}
-static goal_allocator counting(th_counter *c) {
-    goal_allocator a;
-    c->allocs = c->frees = 0; c->fail_after = -1;
-    a.alloc_fn = th_alloc; a.free_fn = th_free; a.user = c;
-    return a;
-}
 static goal_graph *graph(int rank, int nranks) {
     goal_graph *g = NULL;
     goal_graph_desc d;
@@ -660,7 +639,7 @@ static void test_world(void) {
     goal_schedule s;
     goal_graph *g;
     goal_error err;
-    sink a = {0}, b = {0}, c = {0};
+    th_sink a = {0}, b = {0}, c = {0};
     goal_action act;
     CHECK_EQ(goal_world_nranks(w), 4);
     CHECK_EQ(goal_world_schedule(w, 0, &s), GOAL_ERR_RANK);
@@ -686,8 +665,8 @@ static void test_world(void) {
     goal_graph_destroy(g);
     CHECK_EQ(goal_world_add_schedule(w, NULL, &err), GOAL_ERR_ARG);
     /* the order of adding does not show in the file */
-    CHECK_EQ(goal_world_save(w, sink_put, &a), GOAL_OK);
-    CHECK_EQ(goal_world_save(v, sink_put, &b), GOAL_OK);
+    CHECK_EQ(goal_world_save(w, th_sink_put, &a), GOAL_OK);
+    CHECK_EQ(goal_world_save(v, th_sink_put, &b), GOAL_OK);
     CHECK_EQ(a.n, b.n);
     CHECK(a.n == b.n && memcmp(a.p, b.p, a.n) == 0);
     CHECK(memcmp(a.p, "GOALWRLD", 8) == 0);
@@ -699,12 +678,12 @@ static void test_world(void) {
     CHECK_EQ(s.nactions, 0); CHECK_EQ(s.rank, 0); CHECK_EQ(s.nranks, 4);
     CHECK_EQ(goal_world_schedule(l, 3, &s), GOAL_OK);
     CHECK_EQ(s.nactions, 1);
-    CHECK_EQ(goal_world_save(l, sink_put, &c), GOAL_OK);
+    CHECK_EQ(goal_world_save(l, th_sink_put, &c), GOAL_OK);
     CHECK(c.n == a.n && memcmp(c.p, a.p, a.n) == 0);
     /* the writer's errors stop the save */
     c.n = 0; c.calls = 0; c.fail_at = 2;
-    CHECK_EQ(goal_world_save(l, sink_put, &c), GOAL_ERR_IO);
-    CHECK_EQ(goal_world_save(NULL, sink_put, &c), GOAL_ERR_ARG);
+    CHECK_EQ(goal_world_save(l, th_sink_put, &c), GOAL_ERR_IO);
+    CHECK_EQ(goal_world_save(NULL, th_sink_put, &c), GOAL_ERR_ARG);
     goal_world_destroy(l);
     CHECK_EQ(goal_world_create(&l, 0, NULL), GOAL_ERR_RANK);
     CHECK(l == NULL);
@@ -717,17 +696,14 @@ static void test_world(void) {
 }
 
 /* A world of 2^31-1 ranks with two set costs memory for two. */
-typedef struct { size_t bytes; } bytecount;
-static void *bc_alloc(size_t n, void *u) { ((bytecount *)u)->bytes += n; return malloc(n); }
-static void bc_free(void *p, void *u) { (void)u; free(p); }
 static void test_world_sparse(void) {
-    bytecount bc = {0};
+    th_counter bc;
     goal_allocator a;
     goal_world *w = NULL;
     goal_schedule s;
-    sink out = {0};
+    th_sink out = {0};
     int r;
-    a.alloc_fn = bc_alloc; a.free_fn = bc_free; a.user = &bc;
+    a = th_counting(&bc, -1);
     CHECK_EQ(goal_world_create(&w, 0x7FFFFFFF, &a), GOAL_OK);
     for (r = 0x7FFFFFFE; r > 0x7FFFFFF0; r -= 7) {
         goal_graph *g = graph(r, 0x7FFFFFFF);
@@ -742,7 +718,7 @@ static void test_world_sparse(void) {
     CHECK_EQ(goal_world_schedule(w, 0x7FFFFFF8, &s), GOAL_ERR_RANK);
     CHECK_EQ(goal_world_schedule(w, 5, &s), GOAL_ERR_RANK);
     out.fail_at = 3;                                                  /* the file would be 120 GB */
-    CHECK_EQ(goal_world_save(w, sink_put, &out), GOAL_ERR_IO);
+    CHECK_EQ(goal_world_save(w, th_sink_put, &out), GOAL_ERR_IO);
     CHECK_EQ(out.n, 24 + 512);                                        /* header, then table 64 entries at a time */
     free(out.p);
     goal_world_destroy(w);
@@ -770,11 +746,11 @@ static void test_world_load_corruption(void) {
     static const int ranks[] = {0, 2};
     goal_world *w = world_of(3, ranks, 2), *l = NULL;
     goal_error err;
-    sink f = {0};
+    th_sink f = {0};
     uint8_t *b;
     size_t n, i;
     int bit;
-    CHECK_EQ(goal_world_save(w, sink_put, &f), GOAL_OK);
+    CHECK_EQ(goal_world_save(w, th_sink_put, &f), GOAL_OK);
     b = (uint8_t *)malloc(f.n);
     memcpy(b, f.p, f.n);
     for (n = 0; n < f.n; n++) {
@@ -787,8 +763,8 @@ static void test_world_load_corruption(void) {
             b[i] ^= (uint8_t)(1u << bit);
             st = goal_world_load(&l, b, f.n, NULL, &err);
             if (st == GOAL_OK) {
-                sink again = {0};
-                CHECK_EQ(goal_world_save(l, sink_put, &again), GOAL_OK);
+                th_sink again = {0};
+                CHECK_EQ(goal_world_save(l, th_sink_put, &again), GOAL_OK);
                 CHECK(again.n == f.n && memcmp(again.p, b, f.n) == 0);
                 free(again.p);
                 goal_world_destroy(l);
@@ -822,7 +798,7 @@ static void test_nomem_builder(void) {
     goal_graph *g = NULL;
     long k, done = 0;
     memset(&d, 0, sizeof d);
-    d.alloc = counting(&c);
+    d.alloc = th_counting(&c, -1);
     for (k = 0; k < 2; k++) {                                         /* create itself */
         c.fail_after = k;
         CHECK_EQ(goal_graph_create(&g, &d), GOAL_ERR_NOMEM);
@@ -864,13 +840,13 @@ static void test_nomem_compile_load_world(void) {
     goal_schedule ref, s;
     goal_world *w = NULL, *l = NULL;
     goal_error err;
-    sink f = {0};
+    th_sink f = {0};
     long k, base;
     goal_status st;
     goal_allocator a;
     uint8_t *odd;
     memset(&d, 0, sizeof d);
-    d.alloc = a = counting(&c);
+    d.alloc = a = th_counting(&c, -1);
     d.rank = 1; d.nranks = 2;
     CHECK_EQ(goal_graph_create(&g, &d), GOAL_OK);
     {   /* labelled, so the compiler allocates generated names too */
@@ -923,7 +899,7 @@ static void test_nomem_compile_load_world(void) {
     }
     CHECK_EQ(st, GOAL_OK);
     c.fail_after = c.allocs;                                          /* saving allocates nothing */
-    CHECK_EQ(goal_world_save(w, sink_put, &f), GOAL_OK);
+    CHECK_EQ(goal_world_save(w, th_sink_put, &f), GOAL_OK);
     c.fail_after = -1;
     for (k = 0, st = GOAL_ERR_NOMEM; st == GOAL_ERR_NOMEM; k++) {
         base = c.allocs - c.frees;

@@ -7,24 +7,10 @@
 
 #define DATA "tests/data/loggopsim/"
 
-static goal_world *parse_text(const char *text, size_t len) {
-    goal_world *w = NULL;
-    goal_parse_desc pd;
-    goal_error err;
-    memset(&pd, 0, sizeof pd);
-    if (goal_parse(text, len, &pd, &w, &err) != GOAL_OK) printf("  parse: %s\n", err.msg);
-    return w;
-}
 static goal_world *load_case(const char *file) {
     char path[512];
-    size_t len = 0;
-    char *text;
-    goal_world *w;
     snprintf(path, sizeof path, DATA "cases/%s", file);
-    if (!(text = th_read_file(path, &len))) { printf("  cannot read %s\n", path); return NULL; }
-    w = parse_text(text, len);
-    free(text);
-    return w;
+    return th_load(path);
 }
 
 /* Splits a TSV line in place into at most max fields (empty fields kept). */
@@ -63,73 +49,63 @@ static int same_run(const run *r, char **f, int compat) {
            r->g == atoll(f[7]) && r->G == atoll(f[8]) && r->O == atoll(f[9]) && r->S == atoll(f[10]);
 }
 
-/* Every row of expected.tsv: the rank's time, or for order-sensitive rows the maximum. With
-   compat every row matches; without, rows of worlds with 0-byte messages are skipped here
-   (test_zero_bytes checks them). Returns the number of rows checked. */
-static int check_expected(int compat) {
+/* The simulation of row f, reused when the row before had the same file and parameters;
+   0 (after a failed check) when it failed. */
+static int row_run(run *r, char **f, int compat) {
+    if (!same_run(r, f, compat)) run_row(r, f, compat);
+    CHECK_EQ(r->st, GOAL_OK);
+    if (r->st != GOAL_OK) printf("  %s: %s\n", f[0], goal_strerror(r->st));
+    return r->st == GOAL_OK;
+}
+/* check(r, f, compat) on every data row of a TSV file with at least `fields` fields; returns
+   the rows it checked (it returns 1 for those). */
+static int each_row(const char *tsv, int fields, int compat, int (*check)(run *r, char **f, int compat)) {
     size_t len;
-    char *text = th_read_file(DATA "expected.tsv", &len), *line, *next;
+    char *text = th_read_file(tsv, &len), *line, *next, *f[20];
     run r;
     int rows = 0;
     memset(&r, 0, sizeof r);
     CHECK(text != NULL);
-    if (!text) return 0;
-    for (line = strchr(text, '\n') + 1; line && *line; line = next) {
-        char *f[16];
-        next = strchr(line, '\n');
-        if (next) next++;
-        if (split(line, f, 16) < 14) continue;
-        if (!compat && (strstr(f[0], "_d1.goal") && strstr(f[0], "allreduce"))) continue;
-        if (!compat && strstr(f[0], "zero_byte")) continue;
-        if (!same_run(&r, f, compat)) run_row(&r, f, compat);
-        CHECK_EQ(r.st, GOAL_OK);
-        if (r.st != GOAL_OK) { printf("  %s: %s\n", f[0], goal_strerror(r.st)); continue; }
-        if (atoi(f[13])) CHECK_EQ(r.res.max >= (uint64_t)atoll(f[12]), 1);
-        else if (atoi(f[11]) < r.res.nranks) {
-            if ((uint64_t)atoll(f[12]) != r.res.finish[atoi(f[11])]) printf("  %s L=%s host %s\n", f[0], f[5], f[11]);
-            CHECK_EQ(r.res.finish[atoi(f[11])], atoll(f[12]));
-        }
-        rows++;
+    for (line = text ? th_next_line(text) : NULL; line; line = next) {
+        next = th_next_line(line);   /* before split cuts the line */
+        if (split(line, f, 20) >= fields) rows += check(&r, f, compat);
     }
     goal_sim_result_free(&r.res);
     free(text);
     return rows;
 }
-static void test_expected_compat(void) { CHECK_EQ(check_expected(1), 2582); }
-static void test_expected_default(void) { CHECK(check_expected(0) > 2400); }
 
-/* summary.tsv: the maximum (and the rank that has it) and LogGOPSim's event count; for the
-   allreduce_ring runs LogGOPSim could not finish, the maximum its notes give for a stable order. */
-static void test_summary(void) {
-    size_t len;
-    char *text = th_read_file(DATA "summary.tsv", &len), *line, *next;
-    run r;
-    int rows = 0;
-    memset(&r, 0, sizeof r);
-    CHECK(text != NULL);
-    if (!text) return;
-    for (line = strchr(text, '\n') + 1; line && *line; line = next) {
-        char *f[20];
-        const char *stable;
-        next = strchr(line, '\n');
-        if (next) next++;
-        if (split(line, f, 20) < 16) continue;
-        run_row(&r, f, 1);
-        CHECK_EQ(r.st, GOAL_OK);
-        if (r.st != GOAL_OK) continue;
-        stable = strstr(f[16], "max time would be ");
-        if (stable) CHECK_EQ(r.res.max, atoll(stable + 18));   /* LogGOPSim stopped: its count is partial */
-        else { CHECK_EQ(r.res.max, atoll(f[13])); CHECK_EQ(r.res.events, atoll(f[14])); }
-        if (!atoi(f[15]) && !stable) CHECK_EQ(r.res.max_rank, atoi(f[12]));
-        rows++;
+/* A row of expected.tsv: the rank's time, or for order-sensitive rows the maximum. With
+   compat every row matches; without, rows of worlds with 0-byte messages are skipped here
+   (test_zero_bytes checks them). */
+static int expected_row(run *r, char **f, int compat) {
+    if (!compat && ((strstr(f[0], "_d1.goal") && strstr(f[0], "allreduce")) || strstr(f[0], "zero_byte"))) return 0;
+    if (!row_run(r, f, compat)) return 0;
+    if (atoi(f[13])) CHECK_EQ(r->res.max >= (uint64_t)atoll(f[12]), 1);
+    else if (atoi(f[11]) < r->res.nranks) {
+        if ((uint64_t)atoll(f[12]) != r->res.finish[atoi(f[11])]) printf("  %s L=%s host %s\n", f[0], f[5], f[11]);
+        CHECK_EQ(r->res.finish[atoi(f[11])], atoll(f[12]));
     }
-    CHECK_EQ(rows, 201);
-    goal_sim_result_free(&r.res);
-    free(text);
+    return 1;
 }
+static void test_expected_compat(void) { CHECK_EQ(each_row(DATA "expected.tsv", 14, 1, expected_row), 2582); }
+static void test_expected_default(void) { CHECK(each_row(DATA "expected.tsv", 14, 0, expected_row) > 2400); }
+
+/* A row of summary.tsv: the maximum (and the rank that has it) and LogGOPSim's event count;
+   for the allreduce_ring runs LogGOPSim could not finish, the maximum its notes give for a
+   stable order. */
+static int summary_row(run *r, char **f, int compat) {
+    const char *stable = strstr(f[16], "max time would be ");
+    if (!row_run(r, f, compat)) return 0;
+    if (stable) CHECK_EQ(r->res.max, atoll(stable + 18));   /* LogGOPSim stopped: its count is partial */
+    else { CHECK_EQ(r->res.max, atoll(f[13])); CHECK_EQ(r->res.events, atoll(f[14])); }
+    if (!atoi(f[15]) && !stable) CHECK_EQ(r->res.max_rank, atoi(f[12]));
+    return 1;
+}
+static void test_summary(void) { CHECK_EQ(each_row(DATA "summary.tsv", 16, 1, summary_row), 201); }
 
 static goal_sim_result sim_text(const char *text, int compat, goal_status *st) {
-    goal_world *w = parse_text(text, strlen(text));
+    goal_world *w = th_parse(text);
     goal_sim_desc d;
     goal_sim_result res;
     memset(&d, 0, sizeof d);
@@ -174,10 +150,10 @@ static void test_deadlock(void) {
 static void test_empty(void) {
     goal_world *w;
     goal_sim_result r;
-    th_counter cnt = {0, 0, -1};
+    th_counter cnt;
     goal_sim_desc d;
     memset(&d, 0, sizeof d);
-    d.alloc.alloc_fn = th_alloc; d.alloc.free_fn = th_free; d.alloc.user = &cnt;
+    d.alloc = th_counting(&cnt, -1);
     CHECK_EQ(goal_world_create(&w, 3, NULL), GOAL_OK);
     CHECK_EQ(goal_sim_run(w, &d, &r), GOAL_OK);
     CHECK_EQ(r.nranks, 3);
@@ -190,23 +166,21 @@ static void test_empty(void) {
 }
 
 /* The counting allocator sees every allocation freed, also when one fails. */
+static int sim_with(goal_allocator a, void *w) {
+    goal_sim_desc d;
+    goal_sim_result r;
+    goal_status st;
+    memset(&d, 0, sizeof d);
+    d.alloc = a;
+    st = goal_sim_run((goal_world *)w, &d, &r);
+    CHECK(st == GOAL_OK || st == GOAL_ERR_NOMEM);
+    if (st == GOAL_OK) CHECK_EQ(r.max, 34914);
+    goal_sim_result_free(&r);
+    return st == GOAL_OK;
+}
 static void test_alloc_failures(void) {
     goal_world *w = load_case("binomialtreebcast_p8_d1024.goal");
-    long k;
-    for (k = 0; k < (th_full() ? 200 : 40); k++) {
-        th_counter cnt;
-        goal_sim_desc d;
-        goal_sim_result r;
-        goal_status st;
-        cnt.allocs = cnt.frees = 0; cnt.fail_after = k;
-        memset(&d, 0, sizeof d);
-        d.alloc.alloc_fn = th_alloc; d.alloc.free_fn = th_free; d.alloc.user = &cnt;
-        st = goal_sim_run(w, &d, &r);
-        CHECK(st == GOAL_OK || st == GOAL_ERR_NOMEM);
-        if (st == GOAL_OK) CHECK_EQ(r.max, 34914);
-        goal_sim_result_free(&r);
-        CHECK_EQ(cnt.allocs, cnt.frees);
-    }
+    CHECK(th_alloc_failures(1000, sim_with, w) < 1000);
     goal_world_destroy(w);
 }
 
@@ -242,7 +216,7 @@ static void test_events(void) {
 /* Simulated time past 2^64-1 ps is an error naming the action (issue 17 item 6), not a
    wrapped time: chained calcs, a huge message, an arrival after a long calc. */
 static goal_sim_result sim_desc(const char *text, const goal_sim_desc *d, goal_status *st) {
-    goal_world *w = parse_text(text, strlen(text));
+    goal_world *w = th_parse(text);
     goal_sim_result res;
     memset(&res, 0, sizeof res);
     *st = w ? goal_sim_run(w, d, &res) : GOAL_ERR_SYNTAX;

@@ -95,15 +95,14 @@ static void test_alloc_failures(void) {
     long n;
     int done = 0;
     for (n = 0; !done && n < 400; n++) {
-        th_counter cnt = {0, 0, 0};
+        th_counter cnt;
         goal_sim_desc d;
         goal_sim_dot_desc dd;
         goal_sim_timeline t;
         goal_status s1, s2, s3;
         size_t bytes = 0;
-        cnt.fail_after = n;
         memset(&d, 0, sizeof d);
-        d.alloc.alloc_fn = th_alloc; d.alloc.free_fn = th_free; d.alloc.user = &cnt;
+        d.alloc = th_counting(&cnt, n);
         memset(&dd, 0, sizeof dd);
         dd.fold = 1; dd.alloc = d.alloc;
         s1 = goal_sim_timeline_run(w, &d, &t);
