@@ -76,6 +76,11 @@ bench: $(BENCHES) $(B)/goal
 deps:
 	@tools/deps.sh
 
+# The shape figures (issue 16): lines and long functions per header, repeated blocks, layering.
+.PHONY: shape
+shape:
+	@tools/shape.sh
+
 fuzz: | $(B)/fuzz
 	@for f in $(FUZZERS); do \
 	  $(CLANG) -g -O1 -I. -fsanitize=fuzzer,address,undefined tests/fuzz/$$f.c -o $(B)/fuzz/$$f $(LDLIBS) || exit 1; \

@@ -364,7 +364,8 @@ GOAL_API goal_status goal_schedule_write(const goal_schedule *s, goal_dialect d,
 
 /* ---- memory: one set of helpers for the implementations of every goal header -------------- */
 #if (defined(GOAL_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION) || defined(GOAL_SCHED_IMPLEMENTATION) || \
-     defined(GOAL_SIM_IMPLEMENTATION) || defined(GOAL_ALGOS_IMPLEMENTATION) || defined(GOAL_MPI_IMPLEMENTATION)) && \
+     defined(GOAL_SIM_IMPLEMENTATION) || defined(GOAL_ANALYZE_IMPLEMENTATION) || defined(GOAL_ALGOS_IMPLEMENTATION) || \
+     defined(GOAL_MPI_IMPLEMENTATION)) && \
     !defined(GOAL__MEM_DONE)
 #define GOAL__MEM_DONE
 #include <string.h>

@@ -249,9 +249,11 @@
    receiver of reduce_aspen): each value is combined once and then sent on, or combined by
    every rank in one agreed order. allreduce_ring and reduce_aspen reduce each element on one
    rank and distribute it; allreduce_recdoub's butterfly combines op(a, b) on one side and
-   op(b, a) on the other, the same bits for IEEE sum and product (and for every op whose
-   result does not depend on the order of its two arguments; max and min of -0 and +0, and
-   NaN payloads, do). allreduce_dissemination's partial windows start at a different rank
+   op(b, a) on the other, the same bits for every predefined op: IEEE sum and product are
+   commutative, and max and min pick between -0 and +0, and between NaNs, by the total
+   order on their bits (goal_sched.h), not by argument order. (Not covered: the sum or
+   product of two NaNs of different payloads, whose payload IEEE leaves to the hardware,
+   and a user op whose result depends on the order of its two arguments.) allreduce_dissemination's partial windows start at a different rank
    on every rank, so with floating point or a user op it gathers the raw blocks in its
    rounds and folds them on every rank in rank-order layout by the same tree: blocks
    [0, L/2) op= [L - L/2, L) for L = p, then L - L/2, ... down to 1. With integer ops

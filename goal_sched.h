@@ -33,7 +33,9 @@
 
    exec actions compute buf1 = op(buf1, buf2) elementwise (goal_apply). Integers wrap
    (two's complement, no undefined behaviour); land/lor/lxor give 0 or 1; max/min on
-   floats ignore a NaN operand unless both are NaN (like fmax/fmin); sum/prod follow IEEE.
+   floats ignore a NaN operand unless both are NaN (like fmax/fmin), and where the operands
+   compare equal (-0, +0) or are both NaN pick by IEEE totalOrder (max +0, min -0; NaN
+   payloads in order), so max(a, b) and max(b, a) are the same bits; sum/prod follow IEEE.
    A user function has the paper's signature int fn(void *buf1, int size1, void *buf2,
    int size2) and returns 0, or nonzero for failure (GOAL_ERR_USERFN). calc actions call
    the optional calc hook, and are no-ops without it. nop actions complete at once.
@@ -267,11 +269,29 @@ GOAL_API void goal_progress_destroy(goal_progress *p);  /* waits for what it hol
     case GOAL_OP_BXOR: GOAL_SCHED__LOOP(U, a ^ b) break;                              \
     default: GOAL_SCHED__LOOP(U, b) break;                                            \
     }
-/* max/min skip a NaN operand (a != a is true only for NaN), as fmax/fmin do. */
-#define GOAL_SCHED__FLOAT_OPS(F)                                                      \
+/* Float max/min skip a NaN operand (a != a is true only for NaN), as fmax/fmin do. Where
+   the operands compare equal (-0 and +0) or are both NaN, IEEE 754's totalOrder on their bits
+   picks (-NaN < -inf < -0 < +0 < +inf < +NaN, payloads in order): so op(a, b) and op(b, a)
+   are the same bits, and a butterfly that combines them in both orders (allreduce_recdoub)
+   gives every rank the same result. The key is the bits as an unsigned number in that order. */
+#define GOAL_SCHED__MINMAX(NAME, F, U)                                                \
+    static U NAME##_key(F x) {                                                        \
+        U u, sign = (U)((U)1 << (8 * sizeof(U) - 1));                                 \
+        memcpy(&u, &x, sizeof u);                                                     \
+        return (u & sign) ? (U)~u : (U)(u | sign);                                    \
+    }                                                                                 \
+    static F NAME##_pick(F a, F b, int hi) { /* hi: max, else min */                  \
+        if (a == a && b == b && a != b) return (hi ? b > a : b < a) ? b : a;          \
+        if (a == a && b != b) return a;                                               \
+        if (a != a && b == b) return b;                                               \
+        return (hi ? NAME##_key(b) > NAME##_key(a) : NAME##_key(b) < NAME##_key(a)) ? b : a; \
+    }
+GOAL_SCHED__MINMAX(goal_sched__f32, float, uint32_t)
+GOAL_SCHED__MINMAX(goal_sched__f64, double, uint64_t)
+#define GOAL_SCHED__FLOAT_OPS(F, PICK)                                                \
     switch (op) {                                                                     \
-    case GOAL_OP_MAX: GOAL_SCHED__LOOP(F, b != b ? a : (a != a || b > a) ? b : a) break; \
-    case GOAL_OP_MIN: GOAL_SCHED__LOOP(F, b != b ? a : (a != a || b < a) ? b : a) break; \
+    case GOAL_OP_MAX: GOAL_SCHED__LOOP(F, PICK(a, b, 1)) break;                       \
+    case GOAL_OP_MIN: GOAL_SCHED__LOOP(F, PICK(a, b, 0)) break;                       \
     case GOAL_OP_SUM: GOAL_SCHED__LOOP(F, a + b) break;                               \
     case GOAL_OP_PROD: GOAL_SCHED__LOOP(F, a * b) break;                              \
     default: GOAL_SCHED__LOOP(F, b) break;                                            \
@@ -295,8 +315,8 @@ goal_status goal_apply(goal_op op, goal_dtype t, void *buf1, const void *buf2, u
     case GOAL_UINT16: GOAL_SCHED__INT_OPS(uint16_t, uint16_t) break;
     case GOAL_UINT32: GOAL_SCHED__INT_OPS(uint32_t, uint32_t) break;
     case GOAL_UINT64: GOAL_SCHED__INT_OPS(uint64_t, uint64_t) break;
-    case GOAL_FLOAT32: GOAL_SCHED__FLOAT_OPS(float) break;
-    default: GOAL_SCHED__FLOAT_OPS(double) break;
+    case GOAL_FLOAT32: GOAL_SCHED__FLOAT_OPS(float, goal_sched__f32_pick) break;
+    default: GOAL_SCHED__FLOAT_OPS(double, goal_sched__f64_pick) break;
     }
     return GOAL_OK;
 }

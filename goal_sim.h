@@ -3,7 +3,9 @@
    Chrome trace-event JSON, a self-made SVG timeline).
 
    In exactly ONE .c or .cpp file:   #define GOAL_SIM_IMPLEMENTATION   then   #include "goal_sim.h"
-   (GOAL_ALL_IMPLEMENTATION works as well.) goal.h's implementation must be in the program too.
+   (GOAL_ALL_IMPLEMENTATION works as well.) goal.h's and goal_algos.h's implementations must
+   be in the program too. The cDAG analysis (wait sets, dataflow, collective detection,
+   replacement) is in goal_analyze.h, which builds on this header.
 
    Sections: OVERVIEW · CHECK · SIMULATE · TUNE · DRAW · MEMORY · ERRORS · LIMITS · LICENSE
 
@@ -58,13 +60,15 @@
    Parameters (zero = LogGOPSim's default; GOAL_SIM_ZERO asks for a real 0):
      L 2500 latency · o 1500 CPU overhead per message · g 1000 gap per message · G 6 gap per
      byte · O 0 CPU overhead per byte · S 65535 eager limit (size <= S eager, else rendezvous)
-   TIME RESOLUTION: L, o, g, G, O are doubles in ns (G, O per byte) and may be fractional
+     · C 1 CPU time per byte of a local exec (copy or reduction; libgoal's, not LogGOPSim's)
+   TIME RESOLUTION: L, o, g, G, O, C are doubles in ns (G, O per byte) and may be fractional
    down to 0.001 ns (G 0.08 = 12.5 GB/s); finer values, negative ones, NaN and values over
    2^53 ps are GOAL_ERR_ARG. Inside, time is an unsigned 64-bit count of picoseconds, so the
    simulation stays exact integer arithmetic and deterministic: with integer parameters
    every time is 1000 times LogGOPSim's, and the results in ns (finish, max, event start and
    end) are exactly LogGOPSim's. finish_ps, max_ps, start_ps and end_ps keep the fraction;
-   the ns fields round it down. calc x costs x ns, exec 1 ns per byte, as before.
+   the ns fields round it down. calc x costs x ns; exec C ns per byte (1 by default, as
+   before: an exec of x bytes costs x ns).
    Every rank has CPU clocks (one per cpu index used), send and receive NIC gap clocks (one
    per nic index). Events run in (time, sequence number) order (one bucket per time); numbers
    come from one counter in the order LogGOPSim queues things (ranks ascending, then send /
@@ -85,18 +89,19 @@
         keeps its number, so among waiting events of one rank the lowest number goes first
         when the resource is free (a stable order: LogGOPSim re-sorts unstably there).
    Receives match arrivals in posting order (MPI's non-overtaking rule, wildcards included).
-   calc of cost x takes the CPU for x; exec is simulated as calc of its buffer size and nop as
-   calc 0 (what the LogGOPSim dialect writer writes for them). A rank's time is the largest
+   calc of cost x takes the CPU for x ns; exec takes it for C ns per byte of its buffer (with
+   the default C = 1 that is calc of its buffer size, what the LogGOPSim dialect writer writes
+   for it: -C other than 1 is libgoal's own) and nop as calc 0. A rank's time is the largest
    of its CPU clocks. 0-byte messages: LogGOPSim computes (s-1)*G in unsigned arithmetic and
    charges -G; libgoal charges 0 unless loggopsim_compat is set. A world that cannot finish
    is GOAL_ERR_DEADLOCK, with the actions that never completed in the result.
    Params files: goal_sim_params reads one line of model options, as `goal sim` takes them
    and goal probe writes them ("-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536");
-   goal_sim_param sets one option. `goal sim --params`, `goal tune` and the MPI drop-in's
+   goal_sim_param sets one option; goal_sim_param_arity says whether a word is one (the one
+   list of model options: the CLI asks it too). `goal sim --params`, `goal tune` and the MPI drop-in's
    GOAL_MPI_PARAMS all parse with these.
 
-   TUNE (declared and implemented when goal_algos.h is included before this header, in the
-   implementation's file too): goal_sim_best simulates every algorithm of a collective
+   TUNE (this header includes goal_algos.h for it): goal_sim_best simulates every algorithm of a collective
    (goal_sim_coll_of: the longest collective name that prefixes the algorithm's) with
    default parameters at p ranks and one size, and returns the fastest (ties: registry
    order); goal_sim_algo_time simulates one goal_algo_desc, leaving out worlds too big to
@@ -169,6 +174,7 @@
 #ifndef GOAL_SIM_H_INCLUDED
 #define GOAL_SIM_H_INCLUDED
 #include "goal.h"
+#include "goal_algos.h"   /* TUNE generates every algorithm of a collective */
 
 #ifdef __cplusplus
 extern "C" {
@@ -238,6 +244,14 @@ typedef struct goal_sim_desc {
     double L, o, g, G, O;      /* ns (G, O: ns per byte), fractions down to 0.001 ns; 0 =
                                   LogGOPSim's default (see SIMULATE); GOAL_SIM_ZERO = a real 0 */
     int64_t S;                 /* bytes; 0 = default, GOAL_SIM_ZERO = 0 */
+    double C;                  /* ns per byte of a local exec (copy or reduction), fractions
+                                  down to 0.001 ns; 0 = 1 (exec of x bytes costs x ns, as
+                                  LogGOPSim's calc x); GOAL_SIM_ZERO = free. calc is not scaled */
+    int32_t node_size;         /* > 0: the two-level model, nodes of node_size consecutive ranks
+                                  (rank r on node r / node_size); 0 = LogGOPS, one level */
+    double intra_L, intra_o, intra_g, intra_G, intra_O;   /* two-level: L, o, g, G, O between
+                                  ranks of one node; 0 = the inter-node value (L, o, g, G, O,
+                                  then the inter-node ones); GOAL_SIM_ZERO = a real 0 */
     int loggopsim_compat;      /* 1: charge 0-byte messages -G (LogGOPSim's wrap-around) */
     void (*event_fn)(void *user, const goal_sim_event *e); /* optional: every event, in order */
     void *user;
@@ -267,9 +281,14 @@ GOAL_API goal_status goal_sim_run(const goal_world *w, const goal_sim_desc *desc
 GOAL_API void goal_sim_result_free(goal_sim_result *r);
 
 /* ---- model options (a params file) ---------------------------------------------------- */
-/* Sets one model option as `goal sim` takes it: "-L" "-o" "--overhead" "-g" "-G" "-O" (ns, up
-   to 3 decimals), "-S" (bytes), "--loggopsim-compat" (value unused). Returns NULL, or why
-   not (a fixed string, e.g. "takes a number (ns, up to 3 decimals)"). */
+/* The one list of model options, shared by every verb, params files and the drop-in:
+   1 when name takes a value ("-L" "-o" "--overhead" "-g" "-G" "-O" "-C" "--intra-L"
+   "--intra-o" "--intra-g" "--intra-G" "--intra-O": ns, up to 3 decimals; "-S": bytes;
+   "--node-size": ranks), 0 for a flag ("--loggopsim-compat"), -1 when it is no model option. */
+GOAL_API int goal_sim_param_arity(const char *name);
+/* Sets one model option as `goal sim` takes it (see goal_sim_param_arity; a flag's value is
+   unused). Returns NULL, or why not (a fixed string, e.g. "takes a number (ns, up to 3
+   decimals)"). */
 GOAL_API const char *goal_sim_param(goal_sim_desc *d, const char *name, const char *value);
 /* A params file's text (len bytes): one line of model options, what goal probe prints
    ("-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536"); later options override earlier ones.
@@ -315,125 +334,8 @@ typedef struct goal_sim_timeline {
 GOAL_API goal_status goal_sim_timeline_run(const goal_world *w, const goal_sim_desc *desc, goal_sim_timeline *out);
 GOAL_API void goal_sim_timeline_free(goal_sim_timeline *t);
 
-/* ---- analyze: wait sets, dataflow (SST), collective detection, replacement -------------- */
-/* The cDAG paper (Hoefler and Schneider, PACT'12), sections 2.3 and 2.4, on a whole world.
-   WAIT SETS: W_i = the ranks that rank i synchronises with before it completes: every rank
-   owning an action from which one of i's actions is reachable over dependencies (requires
-   and irequires) and matched messages (send -> recv). i itself is left out.
-   DATAFLOW: the actions are followed in an order that respects dependencies and matches
-   (a receive after its send). Every rank's memory is a map from (slot, offset) to where
-   its bytes came from, initially each byte from itself. A send reads its buffer when it
-   starts; its receive writes those origins, so a message that carries bytes of several
-   origins splits (Algorithm 4) and a forwarded byte keeps its original source. exec copy
-   moves origins like a local message; every other exec (reductions, user functions)
-   combines the origins of both operands into a new value computed at that rank (a
-   "reduced" tuple; goal_analyze_sources lists what went into it). calc and nop move
-   nothing. The result (SST) is one tuple per range of user memory that a receive or copy
-   wrote and that still holds that value at the end: (owner, slot:offset, size, source
-   rank, source slot:offset). Adjacent ranges with contiguous sources are one tuple. The
-   scratch slot is the executor's temporary memory, not the user's: it is left out, so
-   data staged there (tree buffers, Bruck's packing) leaves no tuple.
-   LogGOPSim-dialect worlds carry sizes but no buffer offsets: dataflow and detection are
-   refused with a message (GOAL_ERR_ARG); wait sets and goal_sim_check work on them.
-   COLLECTIVES (Algorithm 5 with the signatures of section 2.4.1, on the full process set):
-   tuples are grouped by size; in each group, most abstract first, and again until nothing
-   more is found: allgather (every rank sends the same bytes to all others), alltoall
-   (different bytes to each other rank; Algorithm 5's lines 6-8 have these two swapped),
-   bcast (one rank, the same bytes to all others), scatter (one rank, different bytes to
-   each), gather (all others to one rank). A pair of ranks may have several candidate
-   tuples (a forwarding rank keeps a transit copy): the choice is a bipartite matching, so
-   transit tuples do not hide the collective; they remain and are reported as p2p, as is
-   every tuple of no collective and every reduced tuple. Tuples whose source is their
-   owner (send-to-self, local copies) are in the SST but not in the detection. barrier:
-   every wait set is complete (reported unless an allgather or alltoall already implies it).
-   With p = 2 the signatures coincide: a rooted collective is one message and is reported
-   as bcast, an alltoall as allgather.
-   REPLACEMENT (declared when goal_algos.h is included before this header): the world is
-   rebuilt from its SST: every collective finding becomes the libgoal algorithm of its kind
-   chosen in goal_analyze_replace_desc (each rank's part is generated with its own
-   buffers, so offsets may differ between ranks), a barrier finding the chosen barrier
-   algorithm, and every other tuple one direct message or local copy. gather, scatter,
-   allgather and alltoall are replaced only when their tuples are in MPI's block layout
-   (goal_algos.h BUFFERS), n = the finding's size: every rank's IN (sendbuf) and OUT
-   (recvbuf) are contiguous in one slot each, IN holding p blocks in destination order
-   (scatter at the root, alltoall) or one block, OUT p blocks in source order (gather at
-   the root, allgather, alltoall) or one block. A rank that keeps a block of its own (the
-   root of gather and scatter, every rank of allgather and alltoall) either copies it from
-   IN to OUT (an SST tuple, taken into the algorithm) or has it in place (IN's block and
-   OUT's block are one place that no tuple writes; alltoall cannot be in place). In place,
-   the generator's copy of the own block lands on itself (the rebuilt SST may then hold a
-   tuple from a block's own place: it moves nothing), and allgather_recdoub's ranks past
-   the largest power of two receive their block back while sending it (the same bytes).
-   With p = 2 an allgather finding that is not in the allgather layout is tried as an
-   alltoall. Otherwise the finding stays as direct messages (desc.chosen tells which).
-   Refused (GOAL_ERR_ARG, with a message) when the world reduces or computes (exec other
-   than copy, calc), a rank's destinations overlap the sources it reads, or an algorithm
-   is not of its finding's kind. Every piece has its own tag, so pieces never cross-match. */
-#define GOAL_ANALYZE_NONE 0xFFFFFFFFu
-
-typedef struct goal_analyze_waits_result {
-    int32_t nranks;
-    size_t *start;             /* nranks + 1: W_i = ranks[start[i] .. start[i+1]) */
-    int32_t *ranks;            /* ascending within each wait set */
-    goal_allocator alloc_;
-} goal_analyze_waits_result;
-
-typedef struct goal_analyze_tuple {   /* size bytes at owner slot:offset came from src slot:offset */
-    int32_t owner;
-    uint32_t slot;
-    uint64_t offset, size;
-    int32_t src;               /* reduced: the rank that combined the value */
-    uint32_t src_slot;
-    uint64_t src_offset;
-    uint32_t mix;              /* GOAL_ANALYZE_NONE, or a reduced value (goal_analyze_sources) */
-} goal_analyze_tuple;
-
-typedef enum goal_analyze_kind {
-    GOAL_ANALYZE_BCAST, GOAL_ANALYZE_GATHER, GOAL_ANALYZE_SCATTER, GOAL_ANALYZE_ALLGATHER,
-    GOAL_ANALYZE_ALLTOALL, GOAL_ANALYZE_BARRIER, GOAL_ANALYZE_P2P
-} goal_analyze_kind;
-
-typedef struct goal_analyze_finding {
-    goal_analyze_kind kind;
-    int32_t root;              /* bcast, gather, scatter; else -1 */
-    uint64_t size;             /* bytes per tuple (0 for barrier) */
-    size_t first, count;       /* its tuples: tuples[members[first .. first + count)] */
-} goal_analyze_finding;
-
-typedef struct goal_analyze_desc {
-    int no_collectives;        /* 1: dataflow only */
-    goal_allocator alloc;
-} goal_analyze_desc;
-
-typedef struct goal_analyze_source { int32_t rank; uint32_t slot; uint64_t offset; } goal_analyze_source;
-
-typedef struct goal_analyze_result {
-    int32_t nranks;
-    goal_analyze_tuple *tuples; size_t ntuples;         /* the SST, by owner, slot, offset */
-    goal_analyze_finding *findings; size_t nfindings;   /* collectives, barrier, then p2p */
-    size_t *members; size_t nmembers;
-    void *mix_; size_t nmix_;                           /* reduced values (private) */
-    goal_allocator alloc_;
-} goal_analyze_result;
-
-/* The wait set of every rank. */
-GOAL_API goal_status goal_analyze_waits(const goal_world *w, const goal_allocator *alloc, goal_analyze_waits_result *out);
-GOAL_API void goal_analyze_waits_free(goal_analyze_waits_result *r);
-/* Matches (goal_sim_check), propagates the dataflow into SST form and detects collectives.
-   A world that does not match or deadlocks is GOAL_ERR_MATCH, message in err. */
-GOAL_API goal_status goal_analyze(const goal_world *w, const goal_analyze_desc *desc, goal_analyze_result *out, goal_error *err);
-GOAL_API void goal_analyze_free(goal_analyze_result *r);
-/* The sources of a reduced tuple t (each byte of t combines the bytes at these places):
-   writes at most max of them, returns how many there are. */
-GOAL_API size_t goal_analyze_sources(const goal_analyze_result *r, const goal_analyze_tuple *t, goal_analyze_source *out, size_t max);
-GOAL_API const char *goal_analyze_kind_name(goal_analyze_kind k);   /* "bcast", ..., "p2p" */
-/* "(owner,offset,size,src,srcoffset)", offsets as SLOT:OFFSET outside slot 0; returns buf. */
-GOAL_API const char *goal_analyze_tuple_text(const goal_analyze_tuple *t, char *buf, size_t len);
-
-#ifdef GOAL_ALGOS_H_INCLUDED
 /* ---- tune: every algorithm of a collective simulated, the fastest picked (TUNE) ---------
-   Shared by `goal tune` and goal_mpi.h's COLL_auto. Declared when goal_algos.h is included
-   first. */
+   Shared by `goal tune` and goal_mpi.h's COLL_auto. */
 #define GOAL_SIM_NCOLLS 10
 /* The k-th collective that tune knows ("bcast" reduce allreduce allgather alltoall gather
    scatter reduce_scatter barrier "scan"), NULL for k outside 0 .. GOAL_SIM_NCOLLS-1. */
@@ -455,47 +357,20 @@ GOAL_API goal_status goal_sim_algo_time(const goal_algo_desc *d, int32_t p, cons
 GOAL_API goal_status goal_sim_best(int coll, int32_t p, uint64_t bytes, const goal_sim_desc *model, uint32_t require,
                                    const goal_algo_info **best, double *ns, goal_error *err);
 
-typedef struct goal_analyze_replace_desc {  /* algorithm names from goal_algos.h */
-    const char *bcast;         /* default "bcast_binomial" */
-    const char *barrier;       /* default "barrier_dissemination" */
-    const char *gather;        /* default "gather_binomial" */
-    const char *scatter;       /* default "scatter_binomial" */
-    const char *allgather;     /* default "allgather_bruck" */
-    const char *alltoall;      /* default "alltoall_bruck" */
-    const char **chosen;       /* optional output, r->nfindings entries: the algorithm that
-                                  replaced each finding, NULL where direct messages remain */
-    goal_allocator alloc;
-} goal_analyze_replace_desc;
-/* The world with every finding of r (from goal_analyze on w) replaced; see REPLACEMENT. */
-GOAL_API goal_status goal_analyze_replace(const goal_world *w, const goal_analyze_result *r,
-                                          const goal_analyze_replace_desc *desc, goal_world **out, goal_error *err);
-#endif
-
 #ifdef __cplusplus
 }
 #endif
 #endif /* GOAL_SIM_H_INCLUDED */
 
-/* ======================================================================================= */
-/*                                   IMPLEMENTATION                                         */
-/* ======================================================================================= */
-#if (defined(GOAL_SIM_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && !defined(GOAL__SIM_IMPL_DONE)
-#define GOAL__SIM_IMPL_DONE
-#include "goal.h"   /* its memory helpers, now that an implementation is asked for */
-
+/* ---- the world as one numbered set of actions: shared by the implementations of goal_sim.h
+   and goal_analyze.h (static inline: a file may build only one of them) ---------------------- */
+#if (defined(GOAL_SIM_IMPLEMENTATION) || defined(GOAL_ANALYZE_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && \
+    !defined(GOAL__SIMW_DONE)
+#define GOAL__SIMW_DONE
+#include "goal.h"   /* its memory helpers */
 #include <string.h>
 #include <stdio.h>
 #include <stdarg.h>
-#include <stdlib.h>   /* qsort */
-/* A hint that memory will be read soon: the simulator and the check know which ranks their
-   next events touch, and a million ranks do not fit in any cache. */
-#if defined(__GNUC__) || defined(__clang__)
-#define GOAL__SIM_PREFETCH(ptr) __builtin_prefetch(ptr)
-#else
-#define GOAL__SIM_PREFETCH(ptr) ((void)(ptr))
-#endif
-#define GOAL__SIM_AHEAD 6u            /* how many events ahead a prefetch step looks */
-
 #define GOAL__SIM_NONE 0xFFFFFFFFu
 #define GOAL__SIM_START 0x80000000u   /* a dependent released on start (irequires) */
 
@@ -510,20 +385,20 @@ typedef struct goal__simw {
 } goal__simw;
 
 /* The full view of rank r; a rank never set is an empty schedule. */
-static void goal__simw_full(const goal__simw *x, int32_t r, goal_schedule *s) {
+static inline void goal__simw_full(const goal__simw *x, int32_t r, goal_schedule *s) {
     if (goal_world_schedule(x->w, r, s) != GOAL_OK) memset(s, 0, sizeof *s);
 }
 /* A partial view of rank r for the hot paths, where parsing a header per event would cost
    more than the event: only rank, nactions, recs and body are set, which is all that
    goal_schedule_action, goal_schedule_deps and goal_schedule_nsrc read (the body follows
    the records in the binary schedule). */
-static void goal__simw_view(const goal__simw *x, int32_t r, goal_schedule *s) {
+static inline void goal__simw_view(const goal__simw *x, int32_t r, goal_schedule *s) {
     s->rank = r;
     s->nactions = x->base[r + 1] - x->base[r];
     s->recs = x->recs[r];
     s->body = s->recs + 2u * s->nactions;
 }
-static goal_status goal__simw_init(goal__simw *x, const goal_world *w, const goal_allocator *a) {
+static inline goal_status goal__simw_init(goal__simw *x, const goal_world *w, const goal_allocator *a) {
     int32_t r;
     uint64_t n = 0;
     memset(x, 0, sizeof *x);
@@ -544,12 +419,12 @@ static goal_status goal__simw_init(goal__simw *x, const goal_world *w, const goa
     x->n = (uint32_t)n;
     return GOAL_OK;
 }
-static void goal__simw_free(goal__simw *x) {
+static inline void goal__simw_free(goal__simw *x) {
     goal__free(&x->a, x->base); goal__free(&x->a, (void *)x->recs);
     x->base = NULL; x->recs = NULL;
 }
 /* The rank owning global id g (binary search; only used off the hot paths). */
-static int32_t goal__simw_rank(const goal__simw *x, uint32_t g) {
+static inline int32_t goal__simw_rank(const goal__simw *x, uint32_t g) {
     int32_t lo = 0, hi = x->p - 1;
     while (lo < hi) {
         int32_t mid = lo + (hi - lo + 1) / 2;
@@ -557,11 +432,43 @@ static int32_t goal__simw_rank(const goal__simw *x, uint32_t g) {
     }
     return lo;
 }
-static goal_sim_ref goal__sim_ref(int32_t rank, int32_t action) {
+static inline goal_sim_ref goal__sim_ref(int32_t rank, int32_t action) {
     goal_sim_ref f;
     f.rank = rank; f.action = action;
     return f;
 }
+/* Fills err (if any, cleared first) with st and a printf-style message; returns st. */
+static inline goal_status goal__an_fail(goal_error *err, goal_status st, const char *fmt, ...) {
+    va_list ap;
+    if (!err) return st;
+    memset(err, 0, sizeof *err);
+    err->status = st; err->rank = -1; err->action = -1;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return st;
+}
+#endif /* GOAL__SIMW_DONE */
+
+/* ======================================================================================= */
+/*                                   IMPLEMENTATION                                         */
+/* ======================================================================================= */
+#if (defined(GOAL_SIM_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && !defined(GOAL__SIM_IMPL_DONE)
+#define GOAL__SIM_IMPL_DONE
+#include "goal.h"   /* its memory helpers, now that an implementation is asked for */
+
+#include <string.h>
+#include <stdio.h>
+#include <stdarg.h>
+#include <stdlib.h>   /* qsort */
+/* A hint that memory will be read soon: the simulator and the check know which ranks their
+   next events touch, and a million ranks do not fit in any cache. */
+#if defined(__GNUC__) || defined(__clang__)
+#define GOAL__SIM_PREFETCH(ptr) __builtin_prefetch(ptr)
+#else
+#define GOAL__SIM_PREFETCH(ptr) ((void)(ptr))
+#endif
+#define GOAL__SIM_AHEAD 6u            /* how many events ahead a prefetch step looks */
 
 /* ---- >>> matching queues ----------------------------------------------------------------- */
 /* A rank's queue (posted receives, or messages waiting for one) is a circular doubly linked
@@ -1064,9 +971,16 @@ typedef struct goal__sim_wait {
 
 #define GOAL__SIM_DONE 0xFFFFFFFFu    /* need[] of a completed action */
 
+/* LogGOPS parameters of one kind of link, in ps (G, O: ps per byte). */
+typedef struct goal__sim_link { uint64_t L, o, g, G, O; } goal__sim_link;
+struct goal__sim_model;
+
 typedef struct goal__sim {
     goal__simw x;
-    uint64_t L, o, g, G, O, S;       /* ps (G, O: ps per byte); S in bytes */
+    const struct goal__sim_model *model;   /* the cost model (see simulate: cost models) */
+    goal__sim_link link[2];          /* LogGOPS: link[0]; two-level: 0 between nodes, 1 inside */
+    uint64_t S, C;                   /* eager limit in bytes; ps per byte of a local exec */
+    uint32_t node_size;              /* two-level: ranks per node */
     int compat;
     int over;                        /* a time computed since the last check passed 2^64-1 */
     goal_sim_ref overflow;           /* where it did */
@@ -1095,11 +1009,11 @@ typedef struct goal__sim {
    three decimals are exact, and integer ones give LogGOPSim's times times 1000. */
 #define GOAL__SIM_PS 1000u
 #define GOAL__SIM_PARAM_MAX 9007199254740992.0   /* 2^53 ps: every such count is exact in a double */
-/* A parameter in ns (0: dflt_ns; GOAL_SIM_ZERO: a real 0) as ps in *ps; GOAL_ERR_ARG when it
+/* A parameter in ns (0: dflt_ps; GOAL_SIM_ZERO: a real 0) as ps in *ps; GOAL_ERR_ARG when it
    is negative, not a number, over 2^53 ps or finer than 1 ps. */
-static goal_status goal__sim_param(double v, uint64_t dflt_ns, uint64_t *ps) {
+static goal_status goal__sim_param(double v, uint64_t dflt_ps, uint64_t *ps) {
     double x = v * GOAL__SIM_PS, r, diff;
-    if (v == 0) { *ps = dflt_ns * GOAL__SIM_PS; return GOAL_OK; }
+    if (v == 0) { *ps = dflt_ps; return GOAL_OK; }
     if (v == GOAL_SIM_ZERO) { *ps = 0; return GOAL_OK; }
     if (!(x >= 0 && x <= GOAL__SIM_PARAM_MAX)) return GOAL_ERR_ARG;   /* NaN fails too */
     r = (double)(uint64_t)(x + 0.5);
@@ -1135,6 +1049,117 @@ static uint64_t *goal__sim_cpu(goal__sim *m, int32_t r, uint8_t c) {
 static uint64_t *goal__sim_nic(goal__sim *m, int32_t r, uint8_t n, int recv) {
     if (!n) return recv ? &m->rk[r].nicr : &m->rk[r].nics;
     return &m->more[(size_t)r * m->nmore + (m->ncpu - 1u) + (recv ? m->nnic - 1u : 0u) + n - 1u];
+}
+
+/* ---- >>> simulate: cost models ------------------------------------------------------------- */
+/* The event handlers ask a model what things cost; a model is this table. Each time function
+   gets the time t a resource is taken and returns when it is free again (or, for wire, when
+   the message arrives), with goal__sim_add / _mul / _after so that an overflow fails the run.
+   The handlers own the clocks, the queues and the order of events; a model only prices. A
+   new model: its functions, its table, its options (goal__sim_opts) and a line in
+   goal__sim_model_init. */
+typedef struct goal__sim_model {
+    /* src's CPU, a send of s bytes to dst starting at t (LogGOPS: t + o + (s-1) O) */
+    uint64_t (*send_cpu)(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s);
+    /* dst's CPU, taking a message of s bytes from src that arrived at t (t + o + (s-1) max(O, G)) */
+    uint64_t (*recv_cpu)(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s);
+    /* a NIC (src's sending one, dst's receiving one) for a message of s bytes (t + g + (s-1) G) */
+    uint64_t (*nic_gap)(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s);
+    /* when a message of s bytes whose send started at t arrives at dst (t + o + L) */
+    uint64_t (*wire)(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s);
+    /* 1: the message is eager (the send completes when it starts); 0: rendezvous (s <= S) */
+    int (*eager)(const goal__sim *m, int32_t src, int32_t dst, uint64_t s);
+    /* rank's CPU, a local exec of s bytes (copy or reduction) starting at t (t + s C) */
+    uint64_t (*exec)(goal__sim *m, int32_t rank, uint64_t t, uint64_t s);
+} goal__sim_model;
+
+/* LogGOPS on one link, the formulas LogGOPSim uses. */
+static uint64_t goal__sim_link_send(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
+    return goal__sim_after(m, t, k->o, s, k->O);
+}
+static uint64_t goal__sim_link_recv(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
+    uint64_t per = k->O > k->G ? k->O : k->G;
+    /* LogGOPSim charges max((s-1) O, (s-1) G); for 0 bytes in compat, of the wrapped values */
+    if (!s && m->compat) return t + k->o + (~(uint64_t)0 * k->O > ~(uint64_t)0 * k->G ? ~(uint64_t)0 * k->O : ~(uint64_t)0 * k->G);
+    return goal__sim_after(m, t, k->o, s, per);
+}
+static uint64_t goal__sim_link_nic(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
+    return goal__sim_after(m, t, k->g, s, k->G);
+}
+static uint64_t goal__sim_link_wire(goal__sim *m, const goal__sim_link *k, uint64_t t) {
+    return goal__sim_add(m, goal__sim_add(m, t, k->o), k->L);
+}
+static int goal__sim_eager_limit(const goal__sim *m, int32_t src, int32_t dst, uint64_t s) {
+    (void)src; (void)dst;
+    return s <= m->S;
+}
+static uint64_t goal__sim_exec_bytes(goal__sim *m, int32_t rank, uint64_t t, uint64_t s) {
+    (void)rank;
+    return goal__sim_add(m, t, goal__sim_mul(m, s, m->C));
+}
+
+/* LogGOPS: every pair of ranks is link[0]. */
+static uint64_t goal__sim_loggops_send(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+    (void)src; (void)dst;
+    return goal__sim_link_send(m, &m->link[0], t, s);
+}
+static uint64_t goal__sim_loggops_recv(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+    (void)src; (void)dst;
+    return goal__sim_link_recv(m, &m->link[0], t, s);
+}
+static uint64_t goal__sim_loggops_nic(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+    (void)src; (void)dst;
+    return goal__sim_link_nic(m, &m->link[0], t, s);
+}
+static uint64_t goal__sim_loggops_wire(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+    (void)src; (void)dst; (void)s;
+    return goal__sim_link_wire(m, &m->link[0], t);
+}
+static const goal__sim_model goal__sim_loggops = {
+    goal__sim_loggops_send, goal__sim_loggops_recv, goal__sim_loggops_nic, goal__sim_loggops_wire,
+    goal__sim_eager_limit, goal__sim_exec_bytes};
+
+/* Two-level: ranks in nodes of node_size consecutive ranks; link[1] inside a node, link[0]
+   between nodes. A rank has one sending and one receiving NIC clock for both. */
+static const goal__sim_link *goal__sim_link_of(const goal__sim *m, int32_t src, int32_t dst) {
+    return &m->link[(uint32_t)src / m->node_size == (uint32_t)dst / m->node_size];
+}
+static uint64_t goal__sim_nodes_send(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+    return goal__sim_link_send(m, goal__sim_link_of(m, src, dst), t, s);
+}
+static uint64_t goal__sim_nodes_recv(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+    return goal__sim_link_recv(m, goal__sim_link_of(m, src, dst), t, s);
+}
+static uint64_t goal__sim_nodes_nic(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+    return goal__sim_link_nic(m, goal__sim_link_of(m, src, dst), t, s);
+}
+static uint64_t goal__sim_nodes_wire(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+    (void)s;
+    return goal__sim_link_wire(m, goal__sim_link_of(m, src, dst), t);
+}
+static const goal__sim_model goal__sim_two_level = {
+    goal__sim_nodes_send, goal__sim_nodes_recv, goal__sim_nodes_nic, goal__sim_nodes_wire,
+    goal__sim_eager_limit, goal__sim_exec_bytes};
+
+/* The model d asks for and its parameters in ps; GOAL_ERR_ARG for a bad one. Zero fields
+   take LogGOPSim's defaults, the intra-node ones the inter-node values. */
+static goal_status goal__sim_link_init(goal__sim_link *k, const double v[5], const goal__sim_link *dflt) {
+    if (goal__sim_param(v[0], dflt->L, &k->L) || goal__sim_param(v[1], dflt->o, &k->o) || goal__sim_param(v[2], dflt->g, &k->g) ||
+        goal__sim_param(v[3], dflt->G, &k->G) || goal__sim_param(v[4], dflt->O, &k->O))
+        return GOAL_ERR_ARG;
+    return GOAL_OK;
+}
+static goal_status goal__sim_model_init(goal__sim *m, const goal_sim_desc *d) {
+    static const goal__sim_link loggopsim = {2500 * GOAL__SIM_PS, 1500 * GOAL__SIM_PS, 1000 * GOAL__SIM_PS, 6 * GOAL__SIM_PS, 0};
+    const double inter[5] = {d->L, d->o, d->g, d->G, d->O};
+    const double intra[5] = {d->intra_L, d->intra_o, d->intra_g, d->intra_G, d->intra_O};
+    if (goal__sim_link_init(&m->link[0], inter, &loggopsim) || goal__sim_link_init(&m->link[1], intra, &m->link[0]) ||
+        goal__sim_param(d->C, GOAL__SIM_PS, &m->C) || d->S < GOAL_SIM_ZERO || d->node_size < 0)
+        return GOAL_ERR_ARG;
+    m->S = d->S == 0 ? 65535u : d->S < 0 ? 0u : (uint64_t)d->S;
+    m->node_size = (uint32_t)d->node_size;
+    m->model = d->node_size ? &goal__sim_two_level : &goal__sim_loggops;
+    return GOAL_OK;
 }
 
 /* ---- >>> simulate: the event queue --------------------------------------------------------- */
@@ -1456,12 +1481,13 @@ static void goal__sim_emit(const goal__sim *m, goal_sim_event_kind k, int32_t ra
     m->event_fn(m->user, &e);
 }
 
-/* calc, exec (costs its buffer size) and nop (costs 0): start and complete at once. */
+/* calc (costs its cost in ns), exec (C per byte of its buffer) and nop (costs 0): start and
+   complete at once. */
 static goal_status goal__sim_calc(goal__sim *m, const goal_schedule *s, const goal_action *a, goal__sim_ev ev) {
     uint64_t cost = a->kind == GOAL_CALC ? a->cost : a->kind == GOAL_EXEC ? a->buf.size : 0u;
     uint64_t *c = goal__sim_cpu(m, ev.rank, a->cpu);
     if (*c > ev.time) { ev.time = *c; return goal__sim_later(m, ev, GOAL__SIM_W_CALC, a->cpu, 0); }
-    *c = goal__sim_add(m, ev.time, goal__sim_mul(m, cost, GOAL__SIM_PS));
+    *c = a->kind == GOAL_EXEC ? m->model->exec(m, ev.rank, ev.time, cost) : goal__sim_add(m, ev.time, goal__sim_mul(m, cost, GOAL__SIM_PS));
     if (m->over) return goal__sim_overflowed(m, ev.rank, ev.ref);
     goal__sim_emit(m, GOAL_SIM_EV_CALC, ev.rank, (int32_t)ev.ref, -1, -1, a->cpu, ev.time, *c, cost);
     goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
@@ -1484,9 +1510,9 @@ static goal_status goal__sim_send(goal__sim *m, const goal_schedule *s, const go
     goal__sim_msg *msg;
     uint32_t id;
     if (goal__sim_max(*c, *ns) > t) { ev.time = goal__sim_max(*c, *ns); return goal__sim_later(m, ev, GOAL__SIM_W_SEND, a->cpu, a->nic); }
-    *c = goal__sim_after(m, t, m->o, a->buf.size, m->O);
-    *ns = goal__sim_after(m, t, m->g, a->buf.size, m->G);
-    arrive = goal__sim_add(m, goal__sim_add(m, t, m->o), m->L);
+    *c = m->model->send_cpu(m, ev.rank, a->peer, t, a->buf.size);
+    *ns = m->model->nic_gap(m, ev.rank, a->peer, t, a->buf.size);
+    arrive = m->model->wire(m, ev.rank, a->peer, t, a->buf.size);
     if (m->over) return goal__sim_overflowed(m, ev.rank, ev.ref);
     goal__sim_emit(m, GOAL_SIM_EV_SEND, ev.rank, (int32_t)ev.ref, a->peer, -1, a->cpu, t, *c, a->buf.size);
     if (goal__sim_msg_new(m, &id) != GOAL_OK) return GOAL_ERR_NOMEM;
@@ -1495,7 +1521,7 @@ static goal_status goal__sim_send(goal__sim *m, const goal_schedule *s, const go
     msg->cpu = a->cpu; msg->nic = a->nic;
     if (goal__sim_queue(m, arrive, a->peer, id | GOAL__SIM_START) != GOAL_OK) return GOAL_ERR_NOMEM;
     goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
-    if (a->buf.size <= m->S) goal__sim_complete(m, s, ev.ref);
+    if (m->model->eager(m, ev.rank, a->peer, a->buf.size)) goal__sim_complete(m, s, ev.ref);
     return GOAL_OK;
 }
 
@@ -1531,7 +1557,7 @@ static goal_status goal__sim_recv(goal__sim *m, const goal_schedule *s, const go
     goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
     if ((id = goal__simq_take(&m->q, &rk->unexp, a->peer, a->tag, goal__sim_unexp_key, m, ev.rank)) == GOAL__SIM_NONE)
         return goal__simq_push(&m->q, &m->x.a, &rk->posted, a->peer, ev.ref);
-    if (a->buf.size > m->S) goal__sim_rendezvous(m, &m->msg[id], a->cpu, a->nic, ev.time);
+    if (!m->model->eager(m, m->msg[id].src, ev.rank, a->buf.size)) goal__sim_rendezvous(m, &m->msg[id], a->cpu, a->nic, ev.time);
     goal__sim_complete(m, s, ev.ref);
     goal__sim_msg_free(m, id);
     return GOAL_OK;
@@ -1547,17 +1573,15 @@ static goal_status goal__sim_arrive(goal__sim *m, goal__sim_ev ev) {
     uint32_t e;
     int32_t recv;
     if (goal__sim_max(*c, *nr) > t) { ev.time = goal__sim_max(*c, *nr); return goal__sim_later(m, ev, GOAL__SIM_W_ARRIVE, msg.cpu, msg.nic); }
-    /* LogGOPSim charges max((s-1) O, (s-1) G); for 0 bytes in compat, of the wrapped values */
-    if (!msg.size && m->compat) *c = t + m->o + goal__sim_max(~(uint64_t)0 * m->O, ~(uint64_t)0 * m->G);
-    else *c = goal__sim_after(m, t, m->o, msg.size, goal__sim_max(m->O, m->G));
-    *nr = goal__sim_after(m, t, m->g, msg.size, m->G);
+    *c = m->model->recv_cpu(m, msg.src, ev.rank, t, msg.size);
+    *nr = m->model->nic_gap(m, msg.src, ev.rank, t, msg.size);
     if (m->over) return goal__sim_overflowed(m, msg.src, msg.send);
     e = goal__simq_take(&m->q, &m->rk[ev.rank].posted, msg.src, msg.tag, goal__sim_posted_key, m, ev.rank);
     recv = e != GOAL__SIM_NONE ? (int32_t)e : -1;
     goal__sim_emit(m, GOAL_SIM_EV_MSG, msg.src, (int32_t)msg.send, ev.rank, recv, msg.cpu, msg.sent, t, msg.size);
     goal__sim_emit(m, GOAL_SIM_EV_RECV, ev.rank, recv, msg.src, (int32_t)msg.send, msg.cpu, t, *c, msg.size);
     if (e == GOAL__SIM_NONE) return goal__simq_push(&m->q, &m->x.a, &m->rk[ev.rank].unexp, msg.src, id);
-    if (msg.size > m->S) goal__sim_rendezvous(m, &msg, msg.cpu, msg.nic, t);
+    if (!m->model->eager(m, msg.src, ev.rank, msg.size)) goal__sim_rendezvous(m, &msg, msg.cpu, msg.nic, t);
     {
         goal_schedule s;
         goal__simw_view(&m->x, ev.rank, &s);
@@ -1626,10 +1650,7 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
     goal_status st = goal__simw_init(&m->x, w, &d->alloc);
     if (st != GOAL_OK) return st;
     p = (size_t)m->x.p;
-    if (goal__sim_param(d->L, 2500, &m->L) || goal__sim_param(d->o, 1500, &m->o) || goal__sim_param(d->g, 1000, &m->g) ||
-        goal__sim_param(d->G, 6, &m->G) || goal__sim_param(d->O, 0, &m->O) || d->S < GOAL_SIM_ZERO)
-        return GOAL_ERR_ARG;
-    m->S = d->S == 0 ? 65535u : d->S < 0 ? 0u : (uint64_t)d->S;
+    if (goal__sim_model_init(m, d) != GOAL_OK) return GOAL_ERR_ARG;
     m->compat = d->loggopsim_compat; m->event_fn = d->event_fn; m->user = d->user;
     m->q.freel = m->freem = m->freebk = m->lastbk = m->freewt = GOAL__SIM_NONE;
     m->need = (uint32_t *)goal__new(&m->x.a, m->x.n, sizeof(uint32_t));
@@ -2474,1112 +2495,6 @@ goal_status goal_sim_write_svg(const goal_world *w, const goal_sim_desc *desc, g
     goal_sim_timeline_free(&t);
     return g.o.st;
 }
-/* ---- >>> analyze: common ------------------------------------------------------------------- */
-static goal_status goal__an_fail(goal_error *err, goal_status st, const char *fmt, ...) {
-    va_list ap;
-    if (!err) return st;
-    memset(err, 0, sizeof *err);
-    err->status = st; err->rank = -1; err->action = -1;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-    return st;
-}
-/* Global ids of the predecessors of every action (dependencies, and a receive's matched
-   send), as CSR: pred[off[g] .. off[g+1]). peer may be NULL (dependencies only). */
-typedef struct goal__an_preds { uint32_t *off, *pred; } goal__an_preds;
-static int goal__an_matched_recv(const goal__simw *x, const goal_schedule *s, uint32_t i, const uint32_t *peer) {
-    goal_action a;
-    if (!peer || peer[x->base[s->rank] + i] == GOAL__SIM_NONE) return 0;
-    goal_schedule_action(s, i, &a);
-    return a.kind == GOAL_RECV;
-}
-static goal_status goal__an_preds_build(const goal__simw *x, const uint32_t *peer, goal__an_preds *pr) {
-    int32_t r;
-    uint32_t g, total = 0;
-    pr->off = (uint32_t *)goal__new(&x->a, (size_t)x->n + 1u, sizeof(uint32_t));
-    if (!pr->off) return GOAL_ERR_NOMEM;
-    memset(pr->off, 0, ((size_t)x->n + 1u) * sizeof(uint32_t));
-    for (r = 0; r < x->p; r++) {
-        goal_schedule s;
-        uint32_t i, k;
-        goal__simw_view(x, r, &s);
-        for (i = 0; i < s.nactions; i++) {
-            const uint32_t *d;
-            uint32_t nd = goal_schedule_deps(&s, i, &d);
-            for (k = 0; k < nd; k++) pr->off[x->base[r] + (d[k] & ~GOAL__SIM_START)]++;
-            pr->off[x->base[r] + i] += goal__an_matched_recv(x, &s, i, peer);
-        }
-    }
-    for (g = 0; g < x->n; g++) { total += pr->off[g]; pr->off[g] = total; }
-    pr->off[x->n] = total;
-    pr->pred = (uint32_t *)goal__new(&x->a, total, sizeof(uint32_t));
-    if (!pr->pred) return GOAL_ERR_NOMEM;
-    for (r = 0; r < x->p; r++) {   /* fill from the back: off[g] counts down to its start */
-        goal_schedule s;
-        uint32_t i, k;
-        goal__simw_view(x, r, &s);
-        for (i = 0; i < s.nactions; i++) {
-            const uint32_t *d;
-            uint32_t nd = goal_schedule_deps(&s, i, &d);
-            for (k = 0; k < nd; k++) { uint32_t t = x->base[r] + (d[k] & ~GOAL__SIM_START); pr->pred[--pr->off[t]] = x->base[r] + i; }
-            if (goal__an_matched_recv(x, &s, i, peer)) pr->pred[--pr->off[x->base[r] + i]] = peer[x->base[r] + i];
-        }
-    }
-    return GOAL_OK;
-}
-static void goal__an_preds_free(const goal__simw *x, goal__an_preds *pr) {
-    goal__free(&x->a, pr->off); goal__free(&x->a, pr->pred);
-    pr->off = pr->pred = NULL;
-}
-
-/* With buffering allowed a send that nobody receives completes and goes unreported, so
-   every send and receive is checked for a counterpart here. */
-static goal_status goal__an_unmatched(const goal__simw *x, const uint32_t *peer, goal_error *err) {
-    int32_t r;
-    for (r = 0; r < x->p; r++) {
-        goal_schedule s;
-        uint32_t i;
-        goal__simw_view(x, r, &s);
-        for (i = 0; i < s.nactions; i++) {
-            goal_action a;
-            goal_sim_finding f;
-            char line[GOAL_MSG_MAX - 64];
-            goal_schedule_action(&s, i, &a);
-            if ((a.kind != GOAL_SEND && a.kind != GOAL_RECV) || peer[x->base[r] + i] != GOAL__SIM_NONE) continue;
-            f.kind = a.kind == GOAL_SEND ? GOAL_SIM_UNMATCHED_SEND : GOAL_SIM_UNMATCHED_RECV;
-            f.at = goal__sim_ref(r, (int32_t)i); f.other = goal__sim_ref(-1, -1);
-            goal_sim_finding_text(x->w, &f, line, sizeof line);
-            return goal__an_fail(err, GOAL_ERR_MATCH, "the world does not match (goal check): %s", line);
-        }
-    }
-    return GOAL_OK;
-}
-/* The matched counterpart of every send and receive (GOAL__SIM_NONE for other actions);
-   sends only get one when they are the matched send of a receive, which is what the
-   receive's predecessor list needs: peer[recv] = send, peer[send] = recv. A world that
-   does not match is refused with the first finding in err. */
-static goal_status goal__an_match(const goal__simw *x, uint32_t **peer, goal_error *err) {
-    goal_sim_check_desc cd;
-    goal_sim_check_result cr;
-    goal_status st;
-    size_t k;
-    memset(&cd, 0, sizeof cd);
-    cd.eager_limit = (uint64_t)-1;   /* buffering allowed: what matters is who meets whom */
-    cd.alloc = x->a;
-    st = goal_sim_check(x->w, &cd, &cr);
-    if (st == GOAL_ERR_MATCH && cr.errors) {
-        char line[GOAL_MSG_MAX];
-        for (k = 0; k < cr.nfindings && cr.findings[k].kind == GOAL_SIM_SIZE_WARNING; k++) {}
-        goal_sim_finding_text(x->w, &cr.findings[k], line, sizeof line);
-        goal_sim_check_free(&cr);
-        return goal__an_fail(err, GOAL_ERR_MATCH, "the world does not match (goal check): %s", line);
-    }
-    if (st != GOAL_OK && st != GOAL_ERR_MATCH) return goal__an_fail(err, st, "matching: %s", goal_strerror(st));
-    *peer = (uint32_t *)goal__new(&x->a, x->n, sizeof(uint32_t));
-    if (!*peer) { goal_sim_check_free(&cr); return goal__an_fail(err, GOAL_ERR_NOMEM, "out of memory"); }
-    memset(*peer, 0xFF, (size_t)x->n * sizeof(uint32_t));
-    for (k = 0; k < cr.npairs; k++) {
-        uint32_t s = x->base[cr.pairs[k].send.rank] + (uint32_t)cr.pairs[k].send.action;
-        uint32_t r = x->base[cr.pairs[k].recv.rank] + (uint32_t)cr.pairs[k].recv.action;
-        (*peer)[s] = r; (*peer)[r] = s;
-    }
-    goal_sim_check_free(&cr);
-    return goal__an_unmatched(x, *peer, err);
-}
-
-/* ---- >>> analyze: wait sets ------------------------------------------------------------------ */
-/* Marks the ranks reachable backwards from rank i's actions in rank_mark (stamp), and
-   returns how many other ranks there are; seen/rank_mark hold stamps so no clearing is
-   needed between ranks. stack: n entries. */
-typedef struct goal__an_walk { const goal__simw *x; const goal__an_preds *pr; uint32_t *seen, *rank_mark, *stack, stamp; } goal__an_walk;
-static int32_t goal__an_owner(const goal__simw *x, uint32_t g) { return goal__simw_rank(x, g); }
-static size_t goal__an_wait_walk(goal__an_walk *wk, int32_t i) {
-    const goal__simw *x = wk->x;
-    uint32_t g, top = 0;
-    size_t count = 0;
-    wk->stamp++;
-    for (g = x->base[i]; g < x->base[i + 1]; g++) { wk->seen[g] = wk->stamp; wk->stack[top++] = g; }
-    while (top) {
-        uint32_t v = wk->stack[--top], k;
-        for (k = wk->pr->off[v]; k < wk->pr->off[v + 1]; k++) {
-            uint32_t u = wk->pr->pred[k];
-            int32_t r;
-            if (wk->seen[u] == wk->stamp) continue;
-            wk->seen[u] = wk->stamp;
-            wk->stack[top++] = u;
-            r = goal__an_owner(x, u);
-            if (r != i && wk->rank_mark[r] != wk->stamp) { wk->rank_mark[r] = wk->stamp; count++; }
-        }
-    }
-    return count;
-}
-static goal_status goal__an_walk_init(goal__an_walk *wk, const goal__simw *x, const goal__an_preds *pr) {
-    wk->x = x; wk->pr = pr; wk->stamp = 0;
-    wk->seen = (uint32_t *)goal__new(&x->a, x->n, sizeof(uint32_t));
-    wk->stack = (uint32_t *)goal__new(&x->a, x->n, sizeof(uint32_t));
-    wk->rank_mark = (uint32_t *)goal__new(&x->a, (size_t)x->p, sizeof(uint32_t));
-    if (!wk->seen || !wk->stack || !wk->rank_mark) return GOAL_ERR_NOMEM;
-    memset(wk->seen, 0, (size_t)x->n * sizeof(uint32_t));
-    memset(wk->rank_mark, 0, (size_t)x->p * sizeof(uint32_t));
-    return GOAL_OK;
-}
-static void goal__an_walk_free(goal__an_walk *wk) {
-    goal__free(&wk->x->a, wk->seen); goal__free(&wk->x->a, wk->stack); goal__free(&wk->x->a, wk->rank_mark);
-}
-/* Every rank's wait set into out (when out is NULL: only whether all are complete, which
-   stops at the first incomplete one). Returns GOAL_OK, or GOAL_PENDING when out is NULL
-   and some wait set is incomplete. */
-static goal_status goal__an_waits(const goal__simw *x, const uint32_t *peer, goal_analyze_waits_result *out) {
-    goal__an_preds pr = {NULL, NULL};
-    goal__an_walk wk;
-    goal_status st;
-    int32_t i, r;
-    size_t total = 0, cap = 0;
-    memset(&wk, 0, sizeof wk);
-    wk.x = x;
-    st = goal__an_preds_build(x, peer, &pr);
-    if (st == GOAL_OK) st = goal__an_walk_init(&wk, x, &pr);
-    if (st == GOAL_OK && out && !(out->start = (size_t *)goal__new(&x->a, (size_t)x->p + 1u, sizeof(size_t)))) st = GOAL_ERR_NOMEM;
-    for (i = 0; st == GOAL_OK && i < x->p; i++) {
-        size_t c = goal__an_wait_walk(&wk, i);
-        if (!out) { if (c + 1 < (size_t)x->p) st = GOAL_PENDING; continue; }
-        out->start[i] = total;
-        if (GOAL__RESERVE(&x->a, out->ranks, cap, total + c) != GOAL_OK) { st = GOAL_ERR_NOMEM; break; }
-        for (r = 0; r < x->p; r++) if (wk.rank_mark[r] == wk.stamp) out->ranks[total++] = r;
-    }
-    if (st == GOAL_OK && out) out->start[x->p] = total;
-    goal__an_walk_free(&wk);
-    goal__an_preds_free(x, &pr);
-    return st;
-}
-
-goal_status goal_analyze_waits(const goal_world *w, const goal_allocator *alloc, goal_analyze_waits_result *out) {
-    goal__simw x;
-    uint32_t *peer = NULL;
-    goal_status st;
-    if (!out) return GOAL_ERR_ARG;
-    memset(out, 0, sizeof *out);
-    st = goal__simw_init(&x, w, alloc);
-    out->alloc_ = x.a;
-    out->nranks = x.p;
-    if (st == GOAL_OK) st = goal__an_match(&x, &peer, NULL);
-    if (st == GOAL_OK) st = goal__an_waits(&x, peer, out);
-    goal__free(&x.a, peer);
-    goal__simw_free(&x);
-    if (st != GOAL_OK) goal_analyze_waits_free(out);
-    return st;
-}
-void goal_analyze_waits_free(goal_analyze_waits_result *r) {
-    goal_allocator a;
-    if (!r) return;
-    a = goal__allocator(&r->alloc_);
-    goal__free(&a, r->start); goal__free(&a, r->ranks);
-    memset(r, 0, sizeof *r);
-}
-/* ---- >>> analyze: memory maps of origins ------------------------------------------------------ */
-/* Where bytes came from: rank/slot/off, or (mix != NONE) a value combined at rank from the
-   two origins of mix record `mix`, off being the shift into both (so slicing any origin
-   is off += d). */
-typedef struct goal__an_org { int32_t rank; uint32_t slot; uint64_t off; uint32_t mix; } goal__an_org;
-typedef struct goal__an_mix { goal__an_org a, b; } goal__an_mix;
-typedef struct goal__an_seg { uint32_t slot; uint64_t off, len; goal__an_org org; } goal__an_seg;
-typedef struct goal__an_mem { goal__an_seg *s; size_t n, cap; } goal__an_mem;  /* written ranges, by (slot, off) */
-
-typedef struct goal__an {
-    goal__simw x;
-    uint32_t *peer;                    /* n: matched counterpart */
-    goal__an_mem *mem;                 /* p */
-    goal__an_seg *snap; size_t nsnap, capsnap;   /* what each send read */
-    size_t *snap_at;                   /* n: first snapshot entry of a send (count: snap_n) */
-    uint32_t *snap_n;
-    goal__an_seg *tmp, *tmp2, *tmp3; size_t captmp, captmp2, captmp3;   /* reads and combinations */
-    goal__an_mix *mix; size_t nmix, capmix;
-} goal__an;
-
-static int goal__an_before(uint32_t slot_a, uint64_t off_a, uint32_t slot_b, uint64_t off_b) {
-    return slot_a < slot_b || (slot_a == slot_b && off_a < off_b);
-}
-/* First segment of m that ends after (slot, off). */
-static size_t goal__an_find(const goal__an_mem *m, uint32_t slot, uint64_t off) {
-    size_t lo = 0, hi = m->n;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        const goal__an_seg *s = &m->s[mid];
-        if (goal__an_before(s->slot, s->off + s->len, slot, off + 1)) lo = mid + 1; else hi = mid;
-    }
-    return lo;
-}
-static goal__an_org goal__an_self(int32_t rank, uint32_t slot, uint64_t off) {
-    goal__an_org o;
-    o.rank = rank; o.slot = slot; o.off = off; o.mix = GOAL_ANALYZE_NONE;
-    return o;
-}
-static goal_status goal__an_push(goal__an *an, goal__an_seg **arr, size_t *n, size_t *cap, uint32_t slot, uint64_t off, uint64_t len, goal__an_org org) {
-    goal__an_seg *s;
-    if (!len) return GOAL_OK;
-    if (goal__reserve(&an->x.a, (void **)arr, cap, *n + 1u, sizeof(goal__an_seg)) != GOAL_OK) return GOAL_ERR_NOMEM;
-    s = &(*arr)[(*n)++];
-    s->slot = slot; s->off = off; s->len = len; s->org = org;
-    return GOAL_OK;
-}
-/* The origins of bytes [b.offset, +b.size) of rank r, gaps as the bytes themselves, into
-   *out (n entries, offsets relative to b.offset). */
-static goal_status goal__an_read(goal__an *an, int32_t r, goal_buf b, goal__an_seg **out, size_t *n, size_t *cap) {
-    const goal__an_mem *m = &an->mem[r];
-    size_t k = goal__an_find(m, b.slot, b.offset);
-    uint64_t at = b.offset, end = b.offset + b.size;
-    goal_status st = GOAL_OK;
-    *n = 0;
-    for (; st == GOAL_OK && at < end; k++) {
-        const goal__an_seg *s = k < m->n && m->s[k].slot == b.slot && m->s[k].off < end ? &m->s[k] : NULL;
-        uint64_t from = s ? (s->off > at ? s->off : at) : end, to;
-        if (from > at) st = goal__an_push(an, out, n, cap, b.slot, at - b.offset, from - at, goal__an_self(r, b.slot, at));
-        if (!s || st != GOAL_OK) break;
-        to = s->off + s->len < end ? s->off + s->len : end;
-        {
-            goal__an_org o = s->org;
-            o.off += from - s->off;
-            st = goal__an_push(an, out, n, cap, b.slot, from - b.offset, to - from, o);
-        }
-        at = to;
-    }
-    return st;
-}
-static int goal__an_joins(const goal__an_seg *a, const goal__an_seg *b) {
-    return a->slot == b->slot && a->off + a->len == b->off && a->org.rank == b->org.rank && a->org.slot == b->org.slot &&
-           a->org.mix == b->org.mix && a->org.off + a->len == b->org.off;
-}
-/* Replaces bytes [off, off + len) of slot of rank r with the n segments in w (offsets
-   relative to off, in order, covering the range), merging neighbours that join. */
-static goal_status goal__an_write(goal__an *an, int32_t r, uint32_t slot, uint64_t off, uint64_t len, const goal__an_seg *w, size_t n) {
-    goal__an_mem *m = &an->mem[r];
-    size_t lo = goal__an_find(m, slot, off), hi = lo, k, add, at;
-    goal__an_seg left, right;
-    int has_left = 0, has_right = 0;
-    if (!len) return GOAL_OK;
-    while (hi < m->n && m->s[hi].slot == slot && m->s[hi].off < off + len) hi++;
-    if (lo < hi && m->s[lo].off < off) { left = m->s[lo]; left.len = off - left.off; has_left = 1; }
-    if (lo < hi && m->s[hi - 1].off + m->s[hi - 1].len > off + len) {
-        right = m->s[hi - 1];
-        right.len = right.off + right.len - (off + len);
-        right.org.off += off + len - right.off;
-        right.off = off + len;
-        has_right = 1;
-    }
-    add = (size_t)has_left + n + (size_t)has_right;
-    if (GOAL__RESERVE(&an->x.a, m->s, m->cap, m->n - (hi - lo) + add) != GOAL_OK) return GOAL_ERR_NOMEM;
-    memmove(m->s + lo + add, m->s + hi, (m->n - hi) * sizeof(goal__an_seg));
-    m->n = m->n - (hi - lo) + add;
-    at = lo;
-    if (has_left) m->s[at++] = left;
-    for (k = 0; k < n; k++) { m->s[at] = w[k]; m->s[at].slot = slot; m->s[at++].off = off + w[k].off; }
-    if (has_right) m->s[at++] = right;
-    /* merge joins inside [lo - 1, at]: the only places new neighbours meet */
-    k = lo ? lo - 1 : lo;
-    while (k + 1 < m->n && k < at) {
-        if (goal__an_joins(&m->s[k], &m->s[k + 1])) {
-            m->s[k].len += m->s[k + 1].len;
-            memmove(m->s + k + 1, m->s + k + 2, (m->n - k - 2) * sizeof(goal__an_seg));
-            m->n--; at--;
-        } else k++;
-    }
-    return GOAL_OK;
-}
-
-/* ---- >>> analyze: propagation (Algorithms 3 and 4) ------------------------------------------ */
-static goal_status goal__an_send(goal__an *an, uint32_t g, int32_t r, const goal_action *a) {
-    size_t n = 0;
-    goal_status st = goal__an_read(an, r, a->buf, &an->tmp, &n, &an->captmp);
-    if (st != GOAL_OK) return st;
-    if (GOAL__RESERVE(&an->x.a, an->snap, an->capsnap, an->nsnap + n) != GOAL_OK) return GOAL_ERR_NOMEM;
-    if (n) memcpy(an->snap + an->nsnap, an->tmp, n * sizeof(goal__an_seg));
-    an->snap_at[g] = an->nsnap; an->snap_n[g] = (uint32_t)n;
-    an->nsnap += n;
-    return GOAL_OK;
-}
-/* The receive takes what its send read, up to the smaller size (a shorter message leaves
-   the rest of the receive buffer as it was). */
-static goal_status goal__an_recv(goal__an *an, uint32_t g, int32_t r, const goal_action *a) {
-    uint32_t s = an->peer[g], k;
-    size_t m = 0;
-    goal_status st = GOAL_OK;
-    const goal__an_seg *src;
-    if (s == GOAL__SIM_NONE) return GOAL_OK;
-    src = an->snap + an->snap_at[s];
-    for (k = 0; k < an->snap_n[s] && st == GOAL_OK && src[k].off < a->buf.size; k++) {
-        uint64_t end = src[k].off + src[k].len;
-        st = goal__an_push(an, &an->tmp, &m, &an->captmp, 0, src[k].off, (end < a->buf.size ? end : a->buf.size) - src[k].off, src[k].org);
-    }
-    if (st != GOAL_OK || !m) return st;
-    return goal__an_write(an, r, a->buf.slot, a->buf.offset, an->tmp[m - 1].off + an->tmp[m - 1].len, an->tmp, m);
-}
-static goal_status goal__an_mix_new(goal__an *an, goal__an_org a, goal__an_org b, int32_t r, uint32_t slot, goal__an_org *out) {
-    if (GOAL__RESERVE(&an->x.a, an->mix, an->capmix, an->nmix + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
-    if (an->nmix >= GOAL_ANALYZE_NONE) return GOAL_ERR_LIMIT;
-    an->mix[an->nmix].a = a; an->mix[an->nmix].b = b;
-    *out = goal__an_self(r, slot, 0);
-    out->mix = (uint32_t)an->nmix++;
-    return GOAL_OK;
-}
-/* buf1 = op(buf1, buf2): copy moves the origins of buf2; anything else combines, piece
-   by piece where both operands' origins are uniform. */
-static goal_status goal__an_exec(goal__an *an, int32_t r, const goal_action *a) {
-    size_t n1 = 0, n2 = 0, i = 0, j = 0, m = 0;
-    goal_status st = goal__an_read(an, r, a->buf2, &an->tmp2, &n2, &an->captmp2);
-    if (st != GOAL_OK) return st;
-    if (a->op == GOAL_OP_COPY) return goal__an_write(an, r, a->buf.slot, a->buf.offset, a->buf.size, an->tmp2, n2);
-    if ((st = goal__an_read(an, r, a->buf, &an->tmp, &n1, &an->captmp)) != GOAL_OK) return st;
-    while (st == GOAL_OK && i < n1 && j < n2) {   /* both cover [0, size): walk them together */
-        const goal__an_seg *p = &an->tmp[i], *q = &an->tmp2[j];
-        uint64_t from = p->off > q->off ? p->off : q->off, e1 = p->off + p->len, e2 = q->off + q->len, to = e1 < e2 ? e1 : e2;
-        goal__an_org oa = p->org, ob = q->org, o;
-        oa.off += from - p->off; ob.off += from - q->off;
-        st = goal__an_mix_new(an, oa, ob, r, a->buf.slot, &o);
-        if (st == GOAL_OK) st = goal__an_push(an, &an->tmp3, &m, &an->captmp3, 0, from, to - from, o);
-        i += to == e1;
-        j += to == e2;
-    }
-    return st == GOAL_OK ? goal__an_write(an, r, a->buf.slot, a->buf.offset, a->buf.size, an->tmp3, m) : st;
-}
-/* Follows every action once, in an order where an action comes after its dependencies and
-   a receive after its matched send (Kahn's algorithm over D and M). */
-static goal_status goal__an_step(goal__an *an, goal_sim_ref f, uint32_t *need, goal_sim_ref *queue, size_t *tail) {
-    goal_schedule s;
-    goal_action a;
-    const uint32_t *d;
-    uint32_t g = an->x.base[f.rank] + (uint32_t)f.action, nd, k;
-    goal_status st = GOAL_OK;
-    goal__simw_view(&an->x, f.rank, &s);
-    goal_schedule_action(&s, (uint32_t)f.action, &a);
-    if (a.kind == GOAL_SEND) st = goal__an_send(an, g, f.rank, &a);
-    else if (a.kind == GOAL_RECV) st = goal__an_recv(an, g, f.rank, &a);
-    else if (a.kind == GOAL_EXEC) st = goal__an_exec(an, f.rank, &a);
-    if (a.kind == GOAL_SEND && an->peer[g] != GOAL__SIM_NONE && --need[an->peer[g]] == 0) {
-        int32_t pr = goal__simw_rank(&an->x, an->peer[g]);
-        queue[(*tail)++] = goal__sim_ref(pr, (int32_t)(an->peer[g] - an->x.base[pr]));
-    }
-    nd = goal_schedule_deps(&s, (uint32_t)f.action, &d);
-    for (k = 0; k < nd; k++) {
-        uint32_t t = d[k] & ~GOAL__SIM_START;
-        if (--need[an->x.base[f.rank] + t] == 0) queue[(*tail)++] = goal__sim_ref(f.rank, (int32_t)t);
-    }
-    return st;
-}
-static goal_status goal__an_propagate(goal__an *an) {
-    uint32_t *need = (uint32_t *)goal__new(&an->x.a, an->x.n, sizeof(uint32_t));
-    goal_sim_ref *queue = (goal_sim_ref *)goal__new(&an->x.a, an->x.n, sizeof(goal_sim_ref));
-    size_t head = 0, tail = 0;
-    goal_status st = need && queue ? GOAL_OK : GOAL_ERR_NOMEM;
-    int32_t r;
-    for (r = 0; st == GOAL_OK && r < an->x.p; r++) {
-        goal_schedule s;
-        goal_action a;
-        uint32_t i, b = an->x.base[r];
-        goal__simw_view(&an->x, r, &s);
-        for (i = 0; i < s.nactions; i++) {
-            goal_schedule_action(&s, i, &a);
-            need[b + i] = goal_schedule_nsrc(&s, i) + (a.kind == GOAL_RECV && an->peer[b + i] != GOAL__SIM_NONE);
-            if (!need[b + i]) queue[tail++] = goal__sim_ref(r, (int32_t)i);
-        }
-    }
-    while (st == GOAL_OK && head < tail) st = goal__an_step(an, queue[head++], need, queue, &tail);
-    if (st == GOAL_OK && head < an->x.n) st = GOAL_ERR_DEADLOCK;   /* goal_sim_check passed, so never */
-    goal__free(&an->x.a, need); goal__free(&an->x.a, queue);
-    return st;
-}
-
-/* The SST: every written range of user memory (the scratch slot is the executor's). */
-static goal_status goal__an_sst(goal__an *an, goal_analyze_result *out) {
-    size_t n = 0, k;
-    int32_t r;
-    for (r = 0; r < an->x.p; r++)
-        for (k = 0; k < an->mem[r].n; k++) n += an->mem[r].s[k].slot != GOAL_SLOT_SCRATCH;
-    out->tuples = (goal_analyze_tuple *)goal__new(&an->x.a, n, sizeof(goal_analyze_tuple));
-    if (!out->tuples) return GOAL_ERR_NOMEM;
-    for (r = 0; r < an->x.p; r++)
-        for (k = 0; k < an->mem[r].n; k++) {
-            const goal__an_seg *s = &an->mem[r].s[k];
-            goal_analyze_tuple *t = &out->tuples[out->ntuples];
-            if (s->slot == GOAL_SLOT_SCRATCH) continue;
-            t->owner = r; t->slot = s->slot; t->offset = s->off; t->size = s->len;
-            t->src = s->org.rank; t->src_slot = s->org.slot; t->src_offset = s->org.off; t->mix = s->org.mix;
-            out->ntuples++;
-        }
-    return GOAL_OK;
-}
-
-/* ---- >>> analyze: collective detection (Algorithm 5) ------------------------------------------- */
-typedef struct goal__an_key { uint64_t size, soff; int32_t src, owner; uint32_t sslot, idx; } goal__an_key;
-static int goal__an_cmp_u64(uint64_t a, uint64_t b) { return a < b ? -1 : a > b; }
-/* by size, source rank, source place, owner: a source's tuples with one place are a run */
-static int goal__an_by_src(const void *pa, const void *pb) {
-    const goal__an_key *a = (const goal__an_key *)pa, *b = (const goal__an_key *)pb;
-    int c = goal__an_cmp_u64(a->size, b->size);
-    if (!c) c = (a->src > b->src) - (a->src < b->src);
-    if (!c) c = (a->sslot > b->sslot) - (a->sslot < b->sslot);
-    if (!c) c = goal__an_cmp_u64(a->soff, b->soff);
-    if (!c) c = (a->owner > b->owner) - (a->owner < b->owner);
-    return c ? c : (a->idx > b->idx) - (a->idx < b->idx);
-}
-/* by size, owner, source rank */
-static int goal__an_by_owner(const void *pa, const void *pb) {
-    const goal__an_key *a = (const goal__an_key *)pa, *b = (const goal__an_key *)pb;
-    int c = goal__an_cmp_u64(a->size, b->size);
-    if (!c) c = (a->owner > b->owner) - (a->owner < b->owner);
-    if (!c) c = (a->src > b->src) - (a->src < b->src);
-    return c ? c : (a->idx > b->idx) - (a->idx < b->idx);
-}
-
-typedef struct goal__det {
-    goal_analyze_result *res;
-    const goal_allocator *a;
-    int32_t p;
-    goal__an_key *ks, *ko;        /* candidates by source and by owner */
-    size_t nk;
-    uint8_t *used;                /* per tuple */
-    uint32_t *stamp, tick;        /* per rank: seen in the current count */
-    uint32_t *head, *next, *loc, *match, *vis;   /* the bipartite matching (per rank / per key) */
-    size_t *pick; size_t npick;   /* members of the collective being tried */
-    size_t capf, capm;
-} goal__det;
-
-static goal_status goal__det_record(goal__det *d, goal_analyze_kind kind, int32_t root, uint64_t size, const size_t *idx, size_t n) {
-    goal_analyze_result *res = d->res;
-    goal_analyze_finding *f;
-    size_t k;
-    if (GOAL__RESERVE(d->a, res->findings, d->capf, res->nfindings + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
-    if (GOAL__RESERVE(d->a, res->members, d->capm, res->nmembers + n) != GOAL_OK) return GOAL_ERR_NOMEM;
-    f = &res->findings[res->nfindings++];
-    f->kind = kind; f->root = root; f->size = size; f->first = res->nmembers; f->count = n;
-    for (k = 0; k < n; k++) { res->members[res->nmembers++] = idx[k]; d->used[idx[k]] = 1; }
-    return GOAL_OK;
-}
-/* Distinct other ranks in keys [a, b) (field owner or src), unused tuples only. */
-static size_t goal__det_distinct(goal__det *d, const goal__an_key *k, size_t a, size_t b, int by_owner, int32_t self) {
-    size_t n = 0, i;
-    d->tick++;
-    for (i = a; i < b; i++) {
-        int32_t r = by_owner ? k[i].owner : k[i].src;
-        if (d->used[k[i].idx] || r == self || d->stamp[r] == d->tick) continue;
-        d->stamp[r] = d->tick;
-        n++;
-    }
-    return n;
-}
-/* One unused tuple for each other owner, all from one source place, from keys [a, b) of
-   one source rank (sorted by place): appended to pick. 1 when found. */
-static int goal__det_same(goal__det *d, size_t a, size_t b, int32_t src) {
-    size_t run, e, i;
-    for (run = a; run < b; run = e) {
-        for (e = run; e < b && d->ks[e].sslot == d->ks[run].sslot && d->ks[e].soff == d->ks[run].soff; e++) {}
-        if (goal__det_distinct(d, d->ks, run, e, 1, src) + 1 < (size_t)d->p) continue;
-        d->tick++;
-        for (i = run; i < e; i++) {
-            int32_t o = d->ks[i].owner;
-            if (d->used[d->ks[i].idx] || d->stamp[o] == d->tick) continue;
-            d->stamp[o] = d->tick;
-            d->pick[d->npick++] = d->ks[i].idx;
-        }
-        return 1;
-    }
-    return 0;
-}
-/* Kuhn's augmenting path from owner o: key positions in head/next lists, places in loc. */
-static int goal__det_augment(goal__det *d, int32_t o) {
-    uint32_t k;
-    for (k = d->head[o]; k != GOAL__SIM_NONE; k = d->next[k]) {
-        uint32_t l = d->loc[k];
-        if (d->vis[l] == d->tick) continue;
-        d->vis[l] = d->tick;
-        if (d->match[l] == GOAL__SIM_NONE || goal__det_augment(d, d->ks[d->match[l]].owner)) { d->match[l] = k; return 1; }
-    }
-    return 0;
-}
-/* One unused tuple for each other owner, all from different source places (a bipartite
-   matching of owners to places), from keys [a, b) of source rank src. 1 when found. */
-static int goal__det_distinct_places(goal__det *d, size_t a, size_t b, int32_t src) {
-    size_t i;
-    uint32_t nloc = 0;
-    int32_t o;
-    for (o = 0; o < d->p; o++) d->head[o] = GOAL__SIM_NONE;
-    for (i = a; i < b; i++) {
-        if (i > a && (d->ks[i].sslot != d->ks[i - 1].sslot || d->ks[i].soff != d->ks[i - 1].soff)) nloc++;
-        d->loc[i] = nloc;
-        if (d->used[d->ks[i].idx] || d->ks[i].owner == src) continue;
-        d->next[i] = d->head[d->ks[i].owner];
-        d->head[d->ks[i].owner] = (uint32_t)i;
-    }
-    for (i = 0; i <= nloc; i++) { d->match[i] = GOAL__SIM_NONE; d->vis[i] = 0; }
-    for (o = 0; o < d->p; o++) {
-        if (o == src) continue;
-        d->tick++;
-        if (d->head[o] == GOAL__SIM_NONE || !goal__det_augment(d, o)) return 0;
-    }
-    for (i = 0; i <= nloc; i++) if (d->match[i] != GOAL__SIM_NONE) d->pick[d->npick++] = d->ks[d->match[i]].idx;
-    return 1;
-}
-/* allgather or alltoall over keys [g0, g1) of one size: every rank reaches all others. */
-static goal_status goal__det_all(goal__det *d, size_t g0, size_t g1, int *found) {
-    size_t a, b, unused = 0, i;
-    int pass;
-    for (i = g0; i < g1; i++) unused += !d->used[d->ks[i].idx];
-    *found = 0;
-    if (unused < (size_t)d->p * (size_t)(d->p - 1)) return GOAL_OK;
-    for (pass = 0; pass < 2 && !*found; pass++) {     /* 0: the same bytes to all, 1: different */
-        int ok = 1;
-        d->npick = 0;
-        for (a = g0; a < g1 && ok; a = b) {
-            for (b = a; b < g1 && d->ks[b].src == d->ks[a].src; b++) {}
-            ok = pass == 0 ? goal__det_same(d, a, b, d->ks[a].src) : goal__det_distinct_places(d, a, b, d->ks[a].src);
-        }
-        if (ok && d->npick == (size_t)d->p * (size_t)(d->p - 1)) *found = 1;
-        if (*found) return goal__det_record(d, pass ? GOAL_ANALYZE_ALLTOALL : GOAL_ANALYZE_ALLGATHER, -1, d->ks[g0].size, d->pick, d->npick);
-    }
-    return GOAL_OK;
-}
-/* bcast or scatter from each root over keys [g0, g1). */
-static goal_status goal__det_roots(goal__det *d, size_t g0, size_t g1, int *found) {
-    size_t a, b;
-    goal_status st = GOAL_OK;
-    for (a = g0; a < g1 && st == GOAL_OK; a = b) {
-        int32_t r = d->ks[a].src;
-        int kind = -1;
-        for (b = a; b < g1 && d->ks[b].src == r; b++) {}
-        if (goal__det_distinct(d, d->ks, a, b, 1, r) + 1 < (size_t)d->p) continue;
-        d->npick = 0;
-        if (goal__det_same(d, a, b, r)) kind = GOAL_ANALYZE_BCAST;
-        else if ((d->npick = 0, goal__det_distinct_places(d, a, b, r))) kind = GOAL_ANALYZE_SCATTER;
-        if (kind < 0) continue;
-        st = goal__det_record(d, (goal_analyze_kind)kind, r, d->ks[a].size, d->pick, d->npick);
-        *found = 1;
-    }
-    return st;
-}
-/* gather to each root over the owner-sorted keys [g0, g1). */
-static goal_status goal__det_gathers(goal__det *d, size_t g0, size_t g1, int *found) {
-    size_t a, b, i;
-    goal_status st = GOAL_OK;
-    for (a = g0; a < g1 && st == GOAL_OK; a = b) {
-        int32_t r = d->ko[a].owner;
-        for (b = a; b < g1 && d->ko[b].owner == r; b++) {}
-        if (goal__det_distinct(d, d->ko, a, b, 0, r) + 1 < (size_t)d->p) continue;
-        d->npick = 0;
-        d->tick++;
-        for (i = a; i < b; i++) {
-            int32_t s = d->ko[i].src;
-            if (d->used[d->ko[i].idx] || d->stamp[s] == d->tick) continue;
-            d->stamp[s] = d->tick;
-            d->pick[d->npick++] = d->ko[i].idx;
-        }
-        st = goal__det_record(d, GOAL_ANALYZE_GATHER, r, d->ko[a].size, d->pick, d->npick);
-        *found = 1;
-    }
-    return st;
-}
-/* Every size group, most abstract first, until nothing more is found in it. */
-static goal_status goal__det_groups(goal__det *d) {
-    size_t g0, g1;
-    goal_status st = GOAL_OK;
-    for (g0 = 0; g0 < d->nk && st == GOAL_OK; g0 = g1) {
-        int found = 1, f;
-        for (g1 = g0; g1 < d->nk && d->ks[g1].size == d->ks[g0].size; g1++) {}
-        while (found && st == GOAL_OK) {
-            found = 0;
-            st = goal__det_all(d, g0, g1, &f);
-            found |= f;
-            if (st == GOAL_OK && !found) st = goal__det_roots(d, g0, g1, &found);
-            if (st == GOAL_OK && !found) st = goal__det_gathers(d, g0, g1, &found);
-        }
-    }
-    return st;
-}
-/* The rest: one p2p finding per tuple that moved data between ranks or was reduced. */
-static goal_status goal__det_rest(goal__det *d) {
-    size_t k;
-    goal_status st = GOAL_OK;
-    for (k = 0; k < d->res->ntuples && st == GOAL_OK; k++) {
-        const goal_analyze_tuple *t = &d->res->tuples[k];
-        if (d->used[k] || (t->src == t->owner && t->mix == GOAL_ANALYZE_NONE)) continue;
-        st = goal__det_record(d, GOAL_ANALYZE_P2P, -1, t->size, &k, 1);
-    }
-    return st;
-}
-static goal_status goal__det_init(goal__det *d, goal_analyze_result *res, const goal_allocator *a) {
-    size_t k, nt = res->ntuples, p = (size_t)res->nranks;
-    memset(d, 0, sizeof *d);
-    d->res = res; d->a = a; d->p = res->nranks;
-    d->ks = (goal__an_key *)goal__new(a, nt, sizeof(goal__an_key));
-    d->ko = (goal__an_key *)goal__new(a, nt, sizeof(goal__an_key));
-    d->used = (uint8_t *)goal__new(a, nt, 1);
-    d->stamp = (uint32_t *)goal__new(a, p, sizeof(uint32_t));
-    d->head = (uint32_t *)goal__new(a, p, sizeof(uint32_t));
-    d->next = (uint32_t *)goal__new(a, 4 * nt, sizeof(uint32_t));
-    d->pick = (size_t *)goal__new(a, nt, sizeof(size_t));
-    if (!d->ks || !d->ko || !d->used || !d->stamp || !d->head || !d->next || !d->pick) return GOAL_ERR_NOMEM;
-    d->loc = d->next + nt; d->match = d->loc + nt; d->vis = d->match + nt;
-    memset(d->used, 0, nt);
-    memset(d->stamp, 0, p * sizeof(uint32_t));
-    for (k = 0; k < nt; k++) {
-        const goal_analyze_tuple *t = &res->tuples[k];
-        goal__an_key *y = &d->ks[d->nk];
-        if (t->src == t->owner || t->mix != GOAL_ANALYZE_NONE) continue;
-        y->size = t->size; y->soff = t->src_offset; y->src = t->src; y->owner = t->owner; y->sslot = t->src_slot; y->idx = (uint32_t)k;
-        d->nk++;
-    }
-    memcpy(d->ko, d->ks, d->nk * sizeof(goal__an_key));
-    qsort(d->ks, d->nk, sizeof(goal__an_key), goal__an_by_src);
-    qsort(d->ko, d->nk, sizeof(goal__an_key), goal__an_by_owner);
-    return GOAL_OK;
-}
-static void goal__det_free(goal__det *d) {
-    goal__free(d->a, d->ks); goal__free(d->a, d->ko); goal__free(d->a, d->used); goal__free(d->a, d->stamp);
-    goal__free(d->a, d->head); goal__free(d->a, d->next); goal__free(d->a, d->pick);
-}
-/* Collectives, then barrier (complete wait sets not implied by an all-to-all), then p2p. */
-static goal_status goal__an_detect(goal__an *an, goal_analyze_result *res) {
-    goal__det d;
-    goal_status st = goal__det_init(&d, res, &an->x.a);
-    size_t k;
-    int implied = 0;
-    if (st == GOAL_OK && res->nranks >= 2) st = goal__det_groups(&d);
-    for (k = 0; k < res->nfindings; k++)
-        implied |= res->findings[k].kind == GOAL_ANALYZE_ALLGATHER || res->findings[k].kind == GOAL_ANALYZE_ALLTOALL;
-    if (st == GOAL_OK && res->nranks >= 2 && !implied) {
-        st = goal__an_waits(&an->x, an->peer, NULL);
-        if (st == GOAL_OK) st = goal__det_record(&d, GOAL_ANALYZE_BARRIER, -1, 0, NULL, 0);
-        else if (st == GOAL_PENDING) st = GOAL_OK;
-    }
-    if (st == GOAL_OK) st = goal__det_rest(&d);
-    goal__det_free(&d);
-    return st;
-}
-/* ---- >>> analyze: the calls ------------------------------------------------------------------ */
-static void goal__an_free(goal__an *an) {
-    const goal_allocator *a = &an->x.a;
-    int32_t r;
-    for (r = 0; an->mem && r < an->x.p; r++) goal__free(a, an->mem[r].s);
-    goal__free(a, an->mem); goal__free(a, an->peer); goal__free(a, an->snap);
-    goal__free(a, an->snap_at); goal__free(a, an->snap_n);
-    goal__free(a, an->tmp); goal__free(a, an->tmp2); goal__free(a, an->tmp3); goal__free(a, an->mix);
-    goal__simw_free(&an->x);
-}
-static goal_status goal__an_init(goal__an *an, goal_error *err) {
-    const goal_allocator *a = &an->x.a;
-    goal_status st;
-    if (goal_world_dialect(an->x.w) == GOAL_DIALECT_LOGGOPSIM)
-        return goal__an_fail(err, GOAL_ERR_ARG, "LogGOPSim-dialect input carries no buffer offsets (only sizes): "
-                             "dataflow and collective detection need them; wait sets and matching still work");
-    if ((st = goal__an_match(&an->x, &an->peer, err)) != GOAL_OK) return st;
-    an->mem = (goal__an_mem *)goal__new(a, (size_t)an->x.p, sizeof(goal__an_mem));
-    an->snap_at = (size_t *)goal__new(a, an->x.n, sizeof(size_t));
-    an->snap_n = (uint32_t *)goal__new(a, an->x.n, sizeof(uint32_t));
-    if (an->mem) memset(an->mem, 0, (size_t)an->x.p * sizeof(goal__an_mem));   /* freed entry by entry */
-    if (!an->mem || !an->snap_at || !an->snap_n) return goal__an_fail(err, GOAL_ERR_NOMEM, "out of memory");
-    memset(an->snap_n, 0, (size_t)an->x.n * sizeof(uint32_t));
-    return GOAL_OK;
-}
-
-goal_status goal_analyze(const goal_world *w, const goal_analyze_desc *desc, goal_analyze_result *out, goal_error *err) {
-    goal__an an;
-    goal_analyze_desc d;
-    goal_status st;
-    if (!out) return goal__an_fail(err, GOAL_ERR_ARG, "no result");
-    memset(out, 0, sizeof *out);
-    memset(&an, 0, sizeof an);
-    if (desc) d = *desc; else memset(&d, 0, sizeof d);
-    st = goal__simw_init(&an.x, w, &d.alloc);
-    out->alloc_ = an.x.a;
-    out->nranks = an.x.p;
-    if (st != GOAL_OK) goal__an_fail(err, st, "%s", goal_strerror(st));
-    if (st == GOAL_OK) st = goal__an_init(&an, err);
-    if (st == GOAL_OK && (st = goal__an_propagate(&an)) != GOAL_OK) goal__an_fail(err, st, "dataflow: %s", goal_strerror(st));
-    if (st == GOAL_OK && (st = goal__an_sst(&an, out)) != GOAL_OK) goal__an_fail(err, st, "%s", goal_strerror(st));
-    if (st == GOAL_OK && !d.no_collectives && (st = goal__an_detect(&an, out)) != GOAL_OK) goal__an_fail(err, st, "detection: %s", goal_strerror(st));
-    if (st == GOAL_OK) { out->mix_ = an.mix; out->nmix_ = an.nmix; an.mix = NULL; }
-    goal__an_free(&an);
-    if (st != GOAL_OK) goal_analyze_free(out);
-    return st;
-}
-void goal_analyze_free(goal_analyze_result *r) {
-    goal_allocator a;
-    if (!r) return;
-    a = goal__allocator(&r->alloc_);
-    goal__free(&a, r->tuples); goal__free(&a, r->findings); goal__free(&a, r->members); goal__free(&a, r->mix_);
-    memset(r, 0, sizeof *r);
-}
-
-/* Depth-first over the combination records; shift accumulates the slicing. */
-static size_t goal__an_leaves(const goal__an_mix *mix, goal__an_org o, uint64_t shift, goal_analyze_source *out, size_t n, size_t max) {
-    if (n >= max) return n;
-    if (o.mix == GOAL_ANALYZE_NONE) {
-        out[n].rank = o.rank; out[n].slot = o.slot; out[n].offset = o.off + shift;
-        return n + 1;
-    }
-    n = goal__an_leaves(mix, mix[o.mix].a, shift + o.off, out, n, max);
-    return goal__an_leaves(mix, mix[o.mix].b, shift + o.off, out, n, max);
-}
-size_t goal_analyze_sources(const goal_analyze_result *r, const goal_analyze_tuple *t, goal_analyze_source *out, size_t max) {
-    goal__an_org o;
-    if (!r || !t || !out) return 0;
-    o.rank = t->src; o.slot = t->src_slot; o.off = t->src_offset; o.mix = t->mix;
-    if (o.mix != GOAL_ANALYZE_NONE && o.mix >= r->nmix_) return 0;
-    return goal__an_leaves((const goal__an_mix *)r->mix_, o, 0, out, 0, max);
-}
-const char *goal_analyze_kind_name(goal_analyze_kind k) {
-    static const char *const names[] = {"bcast", "gather", "scatter", "allgather", "alltoall", "barrier", "p2p"};
-    return (unsigned)k <= (unsigned)GOAL_ANALYZE_P2P ? names[k] : "unknown";
-}
-/* "OFFSET", or "SLOT:OFFSET" / "scratch:OFFSET" outside slot 0 (the paper dialect's forms). */
-static void goal__an_place(char *buf, size_t len, uint32_t slot, uint64_t off) {
-    if (slot == 0) snprintf(buf, len, "%llu", (unsigned long long)off);
-    else if (slot == GOAL_SLOT_SCRATCH) snprintf(buf, len, "scratch:%llu", (unsigned long long)off);
-    else snprintf(buf, len, "%lu:%llu", (unsigned long)slot, (unsigned long long)off);
-}
-const char *goal_analyze_tuple_text(const goal_analyze_tuple *t, char *buf, size_t len) {
-    char a[40], b[40];
-    if (!buf || !len) return buf;
-    if (!t) { snprintf(buf, len, "()"); return buf; }
-    goal__an_place(a, sizeof a, t->slot, t->offset);
-    goal__an_place(b, sizeof b, t->src_slot, t->src_offset);
-    snprintf(buf, len, "(%ld,%s,%llu,%ld,%s)%s", (long)t->owner, a, (unsigned long long)t->size, (long)t->src, b,
-             t->mix != GOAL_ANALYZE_NONE ? " reduced" : "");
-    return buf;
-}
-#ifdef GOAL_ALGOS_H_INCLUDED
-/* ---- >>> analyze: replacement ---------------------------------------------------------------- */
-typedef struct goal__rep {
-    const goal_analyze_result *r;
-    goal_graph **g;                 /* one graph per rank */
-    uint64_t *scratch;              /* per rank: scratch bytes used so far */
-    uint8_t *done;                  /* per tuple: rebuilt by a piece already */
-    goal_buf *in, *out;             /* per rank: the buffers handed to the generator */
-    uint8_t *known;                 /* per rank, while fitting a layout: 1 IN placed, 2 OUT placed */
-    size_t *own;                    /* per rank, while fitting: the local tuple of its own block, or ntuples */
-    goal_allocator a;
-    goal_error *err;
-} goal__rep;
-
-/* Why w cannot be rebuilt from its SST (GOAL_OK when it can): computation, or a rank whose
-   destinations overlap what it sends (the rebuilt pieces run unordered). */
-static goal_status goal__rep_computes(const goal_world *w, goal_error *err) {
-    int32_t r;
-    for (r = 0; r < goal_world_nranks(w); r++) {
-        goal_schedule s;
-        uint32_t i;
-        if (goal_world_schedule(w, r, &s) != GOAL_OK) continue;
-        for (i = 0; i < s.nactions; i++) {
-            goal_action a;
-            goal_schedule_action(&s, i, &a);
-            if (a.kind == GOAL_CALC || (a.kind == GOAL_EXEC && a.op != GOAL_OP_COPY))
-                return goal__an_fail(err, GOAL_ERR_ARG, "rank %ld action %lu computes (%s): only data movement can be rebuilt",
-                                     (long)r, (unsigned long)i, a.kind == GOAL_CALC ? "calc" : "exec");
-        }
-    }
-    return GOAL_OK;
-}
-typedef struct goal__rep_iv { int32_t rank; uint32_t slot; uint64_t off, end; int dst; } goal__rep_iv;
-static int goal__rep_iv_cmp(const void *pa, const void *pb) {
-    const goal__rep_iv *a = (const goal__rep_iv *)pa, *b = (const goal__rep_iv *)pb;
-    if (a->rank != b->rank) return a->rank < b->rank ? -1 : 1;
-    if (a->slot != b->slot) return a->slot < b->slot ? -1 : 1;
-    return goal__an_cmp_u64(a->off, b->off);
-}
-static goal_status goal__rep_overlap(goal__rep *q) {
-    const goal_analyze_result *r = q->r;
-    goal__rep_iv *iv = (goal__rep_iv *)goal__new(&q->a, 2 * r->ntuples, sizeof(goal__rep_iv));
-    size_t k, n = 0;
-    uint64_t end[2] = {0, 0};
-    goal_status st = GOAL_OK;
-    if (!iv) return goal__an_fail(q->err, GOAL_ERR_NOMEM, "out of memory");
-    for (k = 0; k < r->ntuples; k++) {
-        const goal_analyze_tuple *t = &r->tuples[k];
-        if (t->src == t->owner && t->src_slot == t->slot && t->src_offset == t->offset) continue;   /* stays as it is */
-        iv[n].rank = t->owner; iv[n].slot = t->slot; iv[n].off = t->offset; iv[n].end = t->offset + t->size; iv[n++].dst = 1;
-        iv[n].rank = t->src; iv[n].slot = t->src_slot; iv[n].off = t->src_offset; iv[n].end = t->src_offset + t->size; iv[n++].dst = 0;
-    }
-    qsort(iv, n, sizeof *iv, goal__rep_iv_cmp);
-    for (k = 0; k < n && st == GOAL_OK; k++) {
-        if (k == 0 || iv[k].rank != iv[k - 1].rank || iv[k].slot != iv[k - 1].slot) end[0] = end[1] = 0;
-        if (iv[k].off < end[!iv[k].dst])
-            st = goal__an_fail(q->err, GOAL_ERR_ARG, "rank %ld: slot %lu offset %llu is both a source and a destination: "
-                               "the rebuilt pieces would race", (long)iv[k].rank, (unsigned long)iv[k].slot, (unsigned long long)iv[k].off);
-        if (iv[k].end > end[iv[k].dst]) end[iv[k].dst] = iv[k].end;
-    }
-    goal__free(&q->a, iv);
-    return st;
-}
-
-static goal_buf goal__rep_dst(const goal_analyze_tuple *t) { return goal_buffer(t->slot, t->offset, t->size); }
-static goal_buf goal__rep_src(const goal_analyze_tuple *t) { return goal_buffer(t->src_slot, t->src_offset, t->size); }
-/* Appends rank r's part of algorithm `name` (tag, root, size bytes, OUT = out[r]) to its
-   graph (IN = in[r]); its scratch goes after what earlier pieces used. */
-static goal_status goal__rep_algo(goal__rep *q, int32_t r, const char *name, int tag, int32_t root, uint64_t size) {
-    goal_algo_desc d;
-    goal_algo_part part;
-    int32_t id;
-    memset(&d, 0, sizeof d);
-    d.algo = name; d.root = root; d.count = size; d.dtype = GOAL_INT8; d.tag = tag; d.alloc = q->a;
-    d.custom_slots = 1; d.in_slot = q->in[r].slot; d.out_slot = q->out[r].slot;
-    d.in_offset = q->in[r].offset; d.out_offset = q->out[r].offset;
-    d.scratch_offset = q->scratch[r];
-    id = goal_algo_build(q->g[r], &d, NULL, 0, &part, q->err);
-    if (id < 0) return (goal_status)id;
-    q->scratch[r] = part.scratch_end;
-    return GOAL_OK;
-}
-/* A bcast by the chosen algorithm: the root's OUT is the source, every other rank's OUT is
-   its destination (offsets may differ between ranks: each rank's part is built alone). */
-static goal_status goal__rep_bcast(goal__rep *q, const goal_analyze_finding *f, const char *name, int tag) {
-    const goal_analyze_result *r = q->r;
-    goal_status st = GOAL_OK;
-    int32_t i;
-    size_t k;
-    for (k = 0; k < f->count; k++) {
-        const goal_analyze_tuple *t = &r->tuples[r->members[f->first + k]];
-        q->in[t->owner] = q->out[t->owner] = goal__rep_dst(t);
-        q->in[f->root] = q->out[f->root] = goal__rep_src(t);
-        q->done[r->members[f->first + k]] = 1;
-    }
-    for (i = 0; i < r->nranks && st == GOAL_OK; i++) st = goal__rep_algo(q, i, name, tag, f->root, f->size);
-    return st;
-}
-/* Block layout (goal_algos.h BUFFERS): IN holds p blocks by destination for scatter and
-   alltoall, OUT p blocks by source for gather, allgather and alltoall; otherwise one block. */
-static int goal__rep_in_blocks(goal_analyze_kind k) { return k == GOAL_ANALYZE_SCATTER || k == GOAL_ANALYZE_ALLTOALL; }
-static int goal__rep_out_blocks(goal_analyze_kind k) { return k == GOAL_ANALYZE_GATHER || k == GOAL_ANALYZE_ALLGATHER || k == GOAL_ANALYZE_ALLTOALL; }
-/* Rank r's IN (which 0) or OUT (1) is at slot:off - back: set it, or check it is already
-   there. 0 when it cannot be (before offset 0, or somewhere else). */
-static int goal__rep_place(goal__rep *q, int32_t r, int which, uint32_t slot, uint64_t off, uint64_t back) {
-    goal_buf *b = which ? &q->out[r] : &q->in[r];
-    uint8_t bit = (uint8_t)(1u << which);
-    if (off < back) return 0;
-    if (q->known[r] & bit) return b->slot == slot && b->offset == off - back;
-    *b = goal_buffer(slot, off - back, 0);
-    q->known[r] |= bit;
-    return 1;
-}
-/* Places every rank's IN and OUT from the finding's tuples: one tuple per pair of ranks
-   (p - 1 rooted, else p(p - 1)), each at its block, consistently. */
-static int goal__rep_fit_tuples(goal__rep *q, const goal_analyze_finding *f) {
-    const goal_analyze_result *r = q->r;
-    uint64_t p = (uint64_t)r->nranks;
-    int ib = goal__rep_in_blocks(f->kind), ob = goal__rep_out_blocks(f->kind);
-    size_t k;
-    if (f->count != (f->root >= 0 ? p - 1 : p * (p - 1)) || (f->size && p > UINT64_MAX / f->size)) return 0;
-    for (k = 0; k < f->count; k++) {
-        const goal_analyze_tuple *t = &r->tuples[r->members[f->first + k]];
-        uint64_t iback = ib ? (uint64_t)t->owner * f->size : 0, oback = ob ? (uint64_t)t->src * f->size : 0;
-        if (f->root >= 0 && (f->kind == GOAL_ANALYZE_GATHER ? t->owner : t->src) != f->root) return 0;
-        if (!goal__rep_place(q, t->src, 0, t->src_slot, t->src_offset, iback) || !goal__rep_place(q, t->owner, 1, t->slot, t->offset, oback))
-            return 0;
-    }
-    return 1;
-}
-/* The first tuple of owner o (tuples are sorted by owner). */
-static size_t goal__rep_first_of(const goal_analyze_result *r, int32_t o) {
-    size_t lo = 0, hi = r->ntuples;
-    while (lo < hi) {
-        size_t mid = lo + (hi - lo) / 2;
-        if (r->tuples[mid].owner < o) lo = mid + 1; else hi = mid;
-    }
-    return lo;
-}
-/* Whether t moves data: a tuple from its own place (sent away and back) stays as it is. */
-static int goal__rep_moves(const goal_analyze_tuple *t) {
-    return t->src != t->owner || t->src_slot != t->slot || t->src_offset != t->offset;
-}
-/* A tuple of rank o that is not yet rebuilt and that copies o's own block: from IN's block
-   iback to OUT's block oback, where those are placed. ntuples when there is none. */
-static size_t goal__rep_local(goal__rep *q, int32_t o, uint64_t n, uint64_t iback, uint64_t oback) {
-    const goal_analyze_result *r = q->r;
-    size_t k;
-    for (k = goal__rep_first_of(r, o); k < r->ntuples && r->tuples[k].owner == o; k++) {
-        const goal_analyze_tuple *t = &r->tuples[k];
-        if (q->done[k] || t->src != o || t->size != n || t->mix != GOAL_ANALYZE_NONE) continue;
-        if ((q->known[o] & 1) && (t->src_slot != q->in[o].slot || t->src_offset != q->in[o].offset + iback)) continue;
-        if ((q->known[o] & 2) && (t->slot != q->out[o].slot || t->offset != q->out[o].offset + oback)) continue;
-        return k;
-    }
-    return r->ntuples;
-}
-/* Whether a tuple of rank o writes into slot:[off, off + n). */
-static int goal__rep_written(const goal__rep *q, int32_t o, uint32_t slot, uint64_t off, uint64_t n) {
-    const goal_analyze_result *r = q->r;
-    size_t k;
-    for (k = goal__rep_first_of(r, o); k < r->ntuples && r->tuples[k].owner == o; k++) {
-        const goal_analyze_tuple *t = &r->tuples[k];
-        if (goal__rep_moves(t) && t->slot == slot && t->offset < off + n && off < t->offset + t->size) return 1;
-    }
-    return 0;
-}
-/* Rank o's own block: copied from IN to OUT by a local tuple (taken along, own[o]), or in
-   place, where the generator's copy of it onto itself changes nothing. */
-static int goal__rep_fit_own(goal__rep *q, const goal_analyze_finding *f, int32_t o) {
-    uint64_t n = f->size, iback = goal__rep_in_blocks(f->kind) ? (uint64_t)o * n : 0;
-    uint64_t oback = goal__rep_out_blocks(f->kind) ? (uint64_t)o * n : 0;
-    size_t k = goal__rep_local(q, o, n, iback, oback);
-    int ok;
-    q->own[o] = k;
-    if (k < q->r->ntuples) {
-        const goal_analyze_tuple *t = &q->r->tuples[k];
-        return goal__rep_place(q, o, 0, t->src_slot, t->src_offset, iback) && goal__rep_place(q, o, 1, t->slot, t->offset, oback);
-    }
-    if (q->known[o] & 2) ok = goal__rep_place(q, o, 0, q->out[o].slot, q->out[o].offset + oback, iback);
-    else ok = goal__rep_place(q, o, 1, q->in[o].slot, q->in[o].offset + iback, oback);
-    return ok && !goal__rep_written(q, o, q->out[o].slot, q->out[o].offset + oback, n);
-}
-/* Whether finding f is in the block layout; places in[] and out[] and own[] if so. */
-static int goal__rep_fit(goal__rep *q, const goal_analyze_finding *f) {
-    int32_t i;
-    memset(q->known, 0, (size_t)q->r->nranks);
-    for (i = 0; i < q->r->nranks; i++) q->own[i] = q->r->ntuples;
-    if (!goal__rep_fit_tuples(q, f)) return 0;
-    if (f->root >= 0) return goal__rep_fit_own(q, f, f->root);
-    for (i = 0; i < q->r->nranks; i++)
-        if (!goal__rep_fit_own(q, f, i)) return 0;
-    return 1;
-}
-/* A fitted gather, scatter, allgather or alltoall by the chosen algorithm; a buffer a rank
-   does not use (a gather's OUT off the root, a scatter's IN) is put over the other one. */
-static goal_status goal__rep_blocks(goal__rep *q, const goal_analyze_finding *f, const char *name, int tag) {
-    const goal_analyze_result *r = q->r;
-    goal_status st = GOAL_OK;
-    int32_t i;
-    size_t k;
-    for (k = 0; k < f->count; k++) q->done[r->members[f->first + k]] = 1;
-    for (i = 0; i < r->nranks && st == GOAL_OK; i++) {
-        if (q->own[i] < r->ntuples) q->done[q->own[i]] = 1;
-        if (!(q->known[i] & 1)) q->in[i] = q->out[i];
-        if (!(q->known[i] & 2)) q->out[i] = q->in[i];
-        st = goal__rep_algo(q, i, name, tag, f->root < 0 ? 0 : f->root, f->size);
-    }
-    return st;
-}
-/* The tuples no algorithm rebuilt: a direct message (tag) or a local copy each. */
-static goal_status goal__rep_direct(goal__rep *q, int tag) {
-    const goal_analyze_result *r = q->r;
-    size_t k;
-    for (k = 0; k < r->ntuples; k++) {
-        const goal_analyze_tuple *t = &r->tuples[k];
-        int32_t id;
-        if (q->done[k] || !goal__rep_moves(t)) continue;
-        if (t->src == t->owner) id = goal_graph_exec(q->g[t->owner], GOAL_OP_COPY, GOAL_UINT8, goal__rep_dst(t), goal__rep_src(t));
-        else if ((id = goal_graph_send(q->g[t->src], goal__rep_src(t), t->owner, tag)) >= 0)
-            id = goal_graph_recv(q->g[t->owner], goal__rep_dst(t), t->src, tag);
-        if (id < 0) return goal__an_fail(q->err, (goal_status)id, "rebuilding: %s", goal_strerror(id));
-    }
-    return GOAL_OK;
-}
-static const char *goal__rep_name(const char *given, const char *dflt) { return given && *given ? given : dflt; }
-/* The algorithm for a finding of kind k (not p2p). */
-static const char *goal__rep_algo_of(const goal_analyze_replace_desc *d, goal_analyze_kind k) {
-    switch (k) {
-    case GOAL_ANALYZE_BCAST: return goal__rep_name(d->bcast, "bcast_binomial");
-    case GOAL_ANALYZE_GATHER: return goal__rep_name(d->gather, "gather_binomial");
-    case GOAL_ANALYZE_SCATTER: return goal__rep_name(d->scatter, "scatter_binomial");
-    case GOAL_ANALYZE_ALLGATHER: return goal__rep_name(d->allgather, "allgather_bruck");
-    case GOAL_ANALYZE_ALLTOALL: return goal__rep_name(d->alltoall, "alltoall_bruck");
-    default: return goal__rep_name(d->barrier, "barrier_dissemination");
-    }
-}
-/* Another collective's algorithm would build a world of other semantics. */
-static goal_status goal__rep_check_kind(goal__rep *q, goal_analyze_kind k, const char *name) {
-    const char *kind = goal_analyze_kind_name(k);
-    size_t n = strlen(kind);
-    if (strncmp(name, kind, n) == 0 && name[n] == '_') return GOAL_OK;
-    return goal__an_fail(q->err, GOAL_ERR_ARG, "replace: %s is not an algorithm for %s", name, kind);
-}
-/* Finding f by its algorithm (tag); *used = that name unless direct messages remain. */
-static goal_status goal__rep_finding(goal__rep *q, const goal_analyze_finding *f, const goal_analyze_replace_desc *d, int tag,
-                                     const char **used) {
-    const char *name = goal__rep_algo_of(d, f->kind);
-    goal_status st = goal__rep_check_kind(q, f->kind, name);
-    goal_analyze_finding as_alltoall = *f;
-    int32_t i;
-    if (st != GOAL_OK) return st;
-    *used = name;
-    if (f->kind == GOAL_ANALYZE_BCAST) return goal__rep_bcast(q, f, name, tag);
-    if (f->kind != GOAL_ANALYZE_BARRIER) {
-        if (goal__rep_fit(q, f)) return goal__rep_blocks(q, f, name, tag);
-        *used = NULL;
-        if (f->kind != GOAL_ANALYZE_ALLGATHER || q->r->nranks != 2) return GOAL_OK;
-        as_alltoall.kind = GOAL_ANALYZE_ALLTOALL;   /* p = 2: an alltoall is found as an allgather */
-        return goal__rep_finding(q, &as_alltoall, d, tag, used);
-    }
-    for (i = 0; i < q->r->nranks && st == GOAL_OK; i++) {
-        q->in[i] = q->out[i] = goal_buffer(0, 0, 0);
-        st = goal__rep_algo(q, i, name, tag, 0, 0);
-    }
-    return st;
-}
-/* Every finding in order, each with its own tag (1, 2, ...), then the direct rest. */
-static goal_status goal__rep_build(goal__rep *q, const goal_analyze_replace_desc *d) {
-    const goal_analyze_result *r = q->r;
-    goal_status st = GOAL_OK;
-    size_t k;
-    for (k = 0; k < r->nfindings && st == GOAL_OK; k++) {
-        const char *used = NULL;
-        if (r->findings[k].kind != GOAL_ANALYZE_P2P) st = goal__rep_finding(q, &r->findings[k], d, (int)k + 1, &used);
-        if (d->chosen) d->chosen[k] = used;
-    }
-    return st == GOAL_OK ? goal__rep_direct(q, (int)r->nfindings + 1) : st;
-}
-static goal_status goal__rep_world(goal__rep *q, goal_world **out) {
-    goal_status st = goal_world_create(out, q->r->nranks, &q->a);
-    int32_t i;
-    for (i = 0; st == GOAL_OK && i < q->r->nranks; i++) st = goal_world_add_graph(*out, q->g[i], q->err);
-    if (st != GOAL_OK && *out) { goal_world_destroy(*out); *out = NULL; }
-    return st;
-}
-static void goal__rep_free(goal__rep *q) {
-    int32_t i;
-    for (i = 0; q->g && i < q->r->nranks; i++) goal_graph_destroy(q->g[i]);
-    goal__free(&q->a, (void *)q->g); goal__free(&q->a, q->scratch); goal__free(&q->a, q->done);
-    goal__free(&q->a, q->in); goal__free(&q->a, q->out); goal__free(&q->a, q->known); goal__free(&q->a, q->own);
-}
-static goal_status goal__rep_init(goal__rep *q) {
-    int32_t p = q->r->nranks, i;
-    goal_status st = GOAL_OK;
-    q->g = (goal_graph **)goal__new(&q->a, (size_t)p, sizeof(goal_graph *));
-    if (q->g) memset((void *)q->g, 0, (size_t)p * sizeof(goal_graph *));   /* freed graph by graph, also when what follows fails */
-    q->scratch = (uint64_t *)goal__new(&q->a, (size_t)p, sizeof(uint64_t));
-    q->done = (uint8_t *)goal__new(&q->a, q->r->ntuples, 1);
-    q->in = (goal_buf *)goal__new(&q->a, (size_t)p, sizeof(goal_buf));
-    q->out = (goal_buf *)goal__new(&q->a, (size_t)p, sizeof(goal_buf));
-    q->known = (uint8_t *)goal__new(&q->a, (size_t)p, 1);
-    q->own = (size_t *)goal__new(&q->a, (size_t)p, sizeof(size_t));
-    if (!q->g || !q->scratch || !q->done || !q->in || !q->out || !q->known || !q->own) return goal__an_fail(q->err, GOAL_ERR_NOMEM, "out of memory");
-    memset(q->scratch, 0, (size_t)p * sizeof(uint64_t));
-    memset(q->done, 0, q->r->ntuples);
-    for (i = 0; i < p && st == GOAL_OK; i++) {
-        goal_graph_desc gd;
-        memset(&gd, 0, sizeof gd);
-        gd.rank = i; gd.nranks = p; gd.alloc = q->a;
-        if ((st = goal_graph_create(&q->g[i], &gd)) != GOAL_OK) goal__an_fail(q->err, st, "out of memory");
-    }
-    return st;
-}
-
-goal_status goal_analyze_replace(const goal_world *w, const goal_analyze_result *r, const goal_analyze_replace_desc *desc,
-                                 goal_world **out, goal_error *err) {
-    goal__rep q;
-    goal_analyze_replace_desc d;
-    goal_status st;
-    if (!w || !r || !out || r->nranks != goal_world_nranks(w)) return goal__an_fail(err, GOAL_ERR_ARG, "replace: needs the world and its analysis");
-    *out = NULL;
-    if (desc) d = *desc; else memset(&d, 0, sizeof d);
-    memset(&q, 0, sizeof q);
-    q.r = r; q.a = goal__allocator(&d.alloc); q.err = err;
-    st = goal__rep_computes(w, err);
-    if (st == GOAL_OK) st = goal__rep_overlap(&q);
-    if (st == GOAL_OK) st = goal__rep_init(&q);
-    if (st == GOAL_OK) st = goal__rep_build(&q, &d);
-    if (st == GOAL_OK) st = goal__rep_world(&q, out);
-    goal__rep_free(&q);
-    return st;
-}
-#endif /* GOAL_ALGOS_H_INCLUDED */
 /* ---- >>> model options -------------------------------------------------------------------- */
 /* A LogGOPS time in ns with up to three decimals ("480", "0.08"; "1.5e3" is refused) as a
    count of ps, at most 2^53 (what goal_sim_desc takes exactly). Returns NULL or why not. */
@@ -3617,27 +2532,56 @@ static const char *goal__sim_bytes(const char *s, int64_t *out) {
     *out = v ? (int64_t)v : GOAL_SIM_ZERO;
     return NULL;
 }
-static int goal__sim_is_param(const char *w) {
-    static const char *const names[] = {"-L", "-o", "-g", "-G", "-O", "--overhead", "-S"};
+/* --node-size: ranks, a decimal integer from 1 to 2^31-1. */
+static const char *goal__sim_count(const char *s, int32_t *out) {
+    int64_t v = 0;
+    if (goal__sim_bytes(s, &v) || v < 1 || v > 0x7FFFFFFF) return "takes a number of ranks from 1 to 2147483647";
+    *out = (int32_t)v;
+    return NULL;
+}
+/* Every model option: its name, what its value is, and where it goes in goal_sim_desc. */
+enum { GOAL__SIM_OPT_NS, GOAL__SIM_OPT_BYTES, GOAL__SIM_OPT_RANKS, GOAL__SIM_OPT_FLAG };
+typedef struct goal__sim_opt { const char *name; int kind; size_t at; } goal__sim_opt;
+static const goal__sim_opt goal__sim_opts[] = {
+    {"-L", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, L)},
+    {"-o", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, o)},
+    {"--overhead", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, o)},
+    {"-g", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, g)},
+    {"-G", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, G)},
+    {"-O", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, O)},
+    {"-C", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, C)},
+    {"-S", GOAL__SIM_OPT_BYTES, offsetof(goal_sim_desc, S)},
+    {"--loggopsim-compat", GOAL__SIM_OPT_FLAG, offsetof(goal_sim_desc, loggopsim_compat)},
+    {"--node-size", GOAL__SIM_OPT_RANKS, offsetof(goal_sim_desc, node_size)},
+    {"--intra-L", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, intra_L)},
+    {"--intra-o", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, intra_o)},
+    {"--intra-g", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, intra_g)},
+    {"--intra-G", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, intra_G)},
+    {"--intra-O", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, intra_O)},
+};
+static const goal__sim_opt *goal__sim_opt_of(const char *name) {
     size_t k;
-    for (k = 0; k < sizeof names / sizeof names[0] && strcmp(w, names[k]) != 0; k++) {}
-    return k < sizeof names / sizeof names[0];
+    for (k = 0; name && k < sizeof goal__sim_opts / sizeof goal__sim_opts[0]; k++)
+        if (strcmp(name, goal__sim_opts[k].name) == 0) return &goal__sim_opts[k];
+    return NULL;
+}
+int goal_sim_param_arity(const char *name) {
+    const goal__sim_opt *o = goal__sim_opt_of(name);
+    return !o ? -1 : o->kind != GOAL__SIM_OPT_FLAG;
 }
 const char *goal_sim_param(goal_sim_desc *d, const char *name, const char *value) {
-    static const char *const names[] = {"-L", "-o", "-g", "-G", "-O", "--overhead"};
-    double *fields[6];
+    const goal__sim_opt *o = goal__sim_opt_of(name);
+    char *field = (char *)d;
     const char *why;
     uint64_t ps = 0;
-    int k;
-    if (!d || !name) return "is not a model option";
-    if (strcmp(name, "--loggopsim-compat") == 0) { d->loggopsim_compat = 1; return NULL; }
-    if (!goal__sim_is_param(name)) return "is not a model option";
-    if (!value) return strcmp(name, "-S") == 0 ? "takes a number of bytes >= 0" : "takes a number";
-    if (strcmp(name, "-S") == 0) return goal__sim_bytes(value, &d->S);
-    fields[0] = &d->L; fields[1] = &d->o; fields[2] = &d->g; fields[3] = &d->G; fields[4] = &d->O; fields[5] = &d->o;
-    for (k = 0; strcmp(name, names[k]) != 0; k++) {}
+    if (!d || !o) return "is not a model option";
+    field += o->at;
+    if (o->kind == GOAL__SIM_OPT_FLAG) { *(int *)(void *)field = 1; return NULL; }
+    if (o->kind == GOAL__SIM_OPT_BYTES) return value ? goal__sim_bytes(value, (int64_t *)(void *)field) : "takes a number of bytes >= 0";
+    if (o->kind == GOAL__SIM_OPT_RANKS) return goal__sim_count(value ? value : "", (int32_t *)(void *)field);
+    if (!value) return "takes a number";
     if ((why = goal__sim_ps(value, &ps)) != NULL) return why;
-    *fields[k] = ps ? (double)ps / 1000.0 : GOAL_SIM_ZERO;
+    *(double *)(void *)field = ps ? (double)ps / 1000.0 : GOAL_SIM_ZERO;
     return NULL;
 }
 /* The next word of text[*at, len) into w (at most n-1 bytes kept); 0 at the end. */
@@ -3654,23 +2598,21 @@ goal_status goal_sim_params(goal_sim_desc *d, const char *text, size_t len, goal
     char w[128], v[128];
     const char *why;
     size_t at = 0;
-    int n = 0;
+    int n = 0, arity;
     if (!d || (!text && len)) return goal__an_fail(err, GOAL_ERR_ARG, "no model or no text");
     if (len >= 4096 || memchr(text, 0, len))
         return goal__an_fail(err, GOAL_ERR_SYNTAX, "not one line of model options (text, under 4 KiB)");
     for (; goal__sim_word(text, len, &at, w, sizeof w); n++) {
         if (strcmp(w, "--params") == 0) return goal__an_fail(err, GOAL_ERR_SYNTAX, "--params inside a params file");
-        if (strcmp(w, "--loggopsim-compat") == 0) { d->loggopsim_compat = 1; continue; }
-        if (!goal__sim_is_param(w))
-            return goal__an_fail(err, GOAL_ERR_SYNTAX, "'%s' is not a model option (-L -o -g -G -O -S, --loggopsim-compat)", w);
-        if (!goal__sim_word(text, len, &at, v, sizeof v)) v[0] = 0;
+        if ((arity = goal_sim_param_arity(w)) < 0)
+            return goal__an_fail(err, GOAL_ERR_SYNTAX, "'%s' is not a model option (-L -o -g -G -O -C -S, --loggopsim-compat, --node-size, --intra-L -o -g -G -O)", w);
+        if (!arity || !goal__sim_word(text, len, &at, v, sizeof v)) v[0] = 0;
         if ((why = goal_sim_param(d, w, v)) != NULL) return goal__an_fail(err, GOAL_ERR_SYNTAX, "%s %s: %s", w, v, why);
     }
     if (n == 0) return goal__an_fail(err, GOAL_ERR_SYNTAX, "no model options in the file");
     return GOAL_OK;
 }
 
-#ifdef GOAL_ALGOS_H_INCLUDED
 /* ---- >>> tune ------------------------------------------------------------------------------ */
 #define GOAL__TUNE_MAX_ACTIONS 8388608.0   /* 2^23 actions: a few seconds and ~0.5 GB per world */
 #define GOAL__TUNE_MAX_SQUARES 134217728.0 /* 2^27: the simulator's time grows with the square of one
@@ -3774,5 +2716,4 @@ goal_status goal_sim_best(int coll, int32_t p, uint64_t bytes, const goal_sim_de
     }
     return *best ? GOAL_OK : st;
 }
-#endif /* GOAL_ALGOS_H_INCLUDED */
 #endif /* GOAL_SIM_IMPLEMENTATION */

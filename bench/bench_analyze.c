@@ -3,7 +3,7 @@
 #define GOAL_ALL_IMPLEMENTATION
 #include "goal.h"
 #include "goal_algos.h"
-#include "goal_sim.h"
+#include "goal_analyze.h"
 #include <stdio.h>
 #include <string.h>
 #include <time.h>

@@ -2,8 +2,7 @@
    wall time and peak memory (ru_maxrss) after each step, and simulation events per second.
    Each world runs in its own process, so its peak memory is its own. */
 #define _POSIX_C_SOURCE 200809L
-#define GOAL_IMPLEMENTATION
-#define GOAL_SIM_IMPLEMENTATION
+#define GOAL_ALL_IMPLEMENTATION
 #include "goal_sim.h"
 #include <stdio.h>
 #include <stdlib.h>

@@ -358,7 +358,11 @@ static int identical_case(const goal_algo_desc *d, int p, const double *x, uint6
         bad = 1;
     }
     for (r = 1; r < p && !bad; r++) bad = memcmp(out, out + (size_t)r * n, n) != 0;
-    for (k = 0; k < count && !bad; k++) {   /* near the exact value: p roundings at most */
+    if (d->op == GOAL_OP_MAX || d->op == GOAL_OP_MIN) {   /* order-free: a fold in rank order is the value */
+        for (r = 1; r < p; r++) goal_apply(d->op, d->dtype, in, in + (size_t)r * n, n);
+        bad = bad || memcmp(out, in, n) != 0;
+    }
+    for (k = 0; k < count && !bad && (d->op == GOAL_OP_SUM || d->op == GOAL_OP_PROD); k++) {   /* near the exact value: p roundings at most */
         double exact = d->op == GOAL_OP_PROD ? 1 : 0, mag = d->op == GOAL_OP_PROD ? 1 : 0, got = ac_getf(d->dtype, out + k * es);
         double eps = d->dtype == GOAL_FLOAT32 ? 1.2e-7 : 2.3e-16;
         for (r = 0; r < p; r++) {
@@ -411,6 +415,32 @@ static void test_identical_ranks(void) {
                     for (o = 0; o < 2; o++) identical_algo(info, p, nway, types[t], ops[o], &seed);
     }
     CHECK(tested >= 4);   /* allreduce_recdoub, _dissemination, _ring, reduce_aspen at least */
+}
+/* max and min of -0, +0, numbers and NaNs of several signs and payloads: the same bits on
+   every rank (allreduce_recdoub combines op(a, b) on one side, op(b, a) on the other). */
+static void test_identical_minmax(void) {
+    static const uint64_t bits[] = {0x0000000000000000ull, 0x8000000000000000ull, 0x7FF8000000000000ull,
+                                    0xFFF8000000000000ull, 0x7FFC000000000000ull, 0x3FF0000000000000ull};
+    enum { COUNT = 16 };
+    static int everyone[16];
+    double x[16 * COUNT];
+    const goal_algo_info *info;
+    int a, p, t, o, r;
+    for (r = 0; r < 16 * COUNT; r++) memcpy(&x[r], &bits[(size_t)(r * 7 + r / 5) % 6], 8);
+    for (r = 0; r < 16; r++) everyone[r] = r;
+    for (a = 0; (info = goal_algo_list(a)) != NULL; a++) {
+        if (!shared_result(info)) continue;
+        for (p = 2; p <= 16; p++)
+            for (t = 0; t < 2; t++)
+                for (o = 0; o < 2; o++) {
+                    goal_algo_desc d = desc_of(info->name, 0, COUNT, t ? GOAL_FLOAT64 : GOAL_FLOAT32, o ? GOAL_OP_MIN : GOAL_OP_MAX);
+                    if (info->flags & GOAL_ALGO_SETS) { d.receivers = everyone; d.nreceivers = p; }
+                    if (identical_case(&d, p, x, COUNT)) {
+                        printf("  %s p=%d %s %s: ranks differ or the value is off\n", info->name, p, goal_dtype_name(d.dtype), goal_op_name(d.op));
+                        CHECK(0);
+                    }
+                }
+    }
 }
 /* The issue's case: float32 sum of 1e6, -1e6, 0.01 at p = 3 (0 on two ranks, 0.01 on one). */
 static void test_identical_issue17(void) {
@@ -1050,6 +1080,7 @@ int main(void) {
     RUN(test_aspen_concurrent);
     RUN(test_noncommutative);
     RUN(test_identical_ranks);
+    RUN(test_identical_minmax);
     RUN(test_identical_issue17);
     RUN(test_allocator);
     RUN(test_zero_desc_defaults);

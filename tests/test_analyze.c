@@ -1,4 +1,4 @@
-/* goal_sim.h analysis (the cDAG paper): the butterfly of Figures 1-5, every libgoal data
+/* goal_analyze.h: the analysis (the cDAG paper): the butterfly of Figures 1-5, every libgoal data
    movement algorithm detected as its collective (also with random extra messages), p2p-only
    worlds, barriers, reductions, LogGOPSim input, replacement (linear -> binomial bcast,
    faster under LogGOPS; linear gather, scatter, allgather and alltoall -> libgoal algorithms
@@ -8,7 +8,7 @@
 #include "goal.h"
 #include "goal_algos.h"
 #include "goal_sched.h"
-#include "goal_sim.h"
+#include "goal_analyze.h"
 #include "harness.h"
 
 /* How many findings of kind k. */

@@ -1,7 +1,6 @@
 /* goal_sim.h: goal_sim_check on generated worlds: clean ones pass, seeded defects are found
    and named by rank and label; DOT of the same worlds. */
-#define GOAL_IMPLEMENTATION
-#define GOAL_SIM_IMPLEMENTATION
+#define GOAL_ALL_IMPLEMENTATION
 #include "goal_sim.h"
 #include "harness.h"
 

@@ -51,11 +51,11 @@ t no_far_guess 2 "unknown verb 'frobnicate'( \(goal --help|$)" $GOAL frobnicate
 
 # --verbose prints the parameters used; the defaults in the table are the simulator's own.
 $GOAL gen bcast_binomial -p 9 --size 100000 >"$tmp/b.goal"
-t sim_verbose 0 '^goal sim: parameters -L 2500 --overhead 1500 -g 1000 -G 6 -O 0 -S 65535$' $GOAL sim "$tmp/b.goal" --verbose
-t sim_verbose_given 0 '^goal sim: parameters -L 7 --overhead 0 -g 1000 -G 6 -O 0 -S 65535 --loggopsim-compat$' \
+t sim_verbose 0 '^goal sim: parameters -L 2500 --overhead 1500 -g 1000 -G 6 -O 0 -S 65535 -C 1$' $GOAL sim "$tmp/b.goal" --verbose
+t sim_verbose_given 0 '^goal sim: parameters -L 7 --overhead 0 -g 1000 -G 6 -O 0 -S 65535 -C 1 --loggopsim-compat$' \
   $GOAL sim "$tmp/b.goal" --verbose -L 7 -o 0 --loggopsim-compat
 t sim_verbose_stdout_unchanged 0 '^same$' bash -c "$GOAL sim '$tmp/b.goal' --verbose 2>/dev/null | cmp -s - <($GOAL sim '$tmp/b.goal') && echo same"
-t sim_defaults_are_the_simulators 0 '^same$' bash -c "$GOAL sim '$tmp/b.goal' -L 2500 -o 1500 -g 1000 -G 6 -O 0 -S 65535 | cmp -s - <($GOAL sim '$tmp/b.goal') && echo same"
+t sim_defaults_are_the_simulators 0 '^same$' bash -c "$GOAL sim '$tmp/b.goal' -L 2500 -o 1500 -g 1000 -G 6 -O 0 -S 65535 -C 1 | cmp -s - <($GOAL sim '$tmp/b.goal') && echo same"
 
 # Schedgen's names: the same schedules as libgoal's, and LogGOPSim's own worlds' times.
 t alias_same 0 '^same$' bash -c "$GOAL gen binomialtreebcast -p 7 | cmp -s - <($GOAL gen bcast_binomial -p 7) && echo same"

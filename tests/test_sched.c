@@ -163,6 +163,42 @@ static void test_ops(void) {
     }
 }
 
+/* Float max/min are the same bits in either argument order (-0 and +0, NaNs of other signs
+   and payloads), pick +0 / -0 and the larger / smaller NaN by totalOrder, and skip a NaN
+   beside a number: what makes allreduce_recdoub's op(a, b) on one rank and op(b, a) on
+   the other agree. */
+static void test_minmax_symmetric(void) {
+    static const uint64_t bits[] = {0x0000000000000000ull, 0x8000000000000000ull, 0x3FF0000000000000ull,
+                                    0x7FF8000000000000ull, 0x7FF8000000000001ull, 0xFFF8000000000000ull,
+                                    0x7FF4000000000000ull, 0xFFF0000000000000ull, 0x7FF0000000000000ull};
+    enum { N = sizeof bits / sizeof bits[0] };
+    size_t i, j;
+    int op;
+    for (op = GOAL_OP_MAX; op <= GOAL_OP_MIN; op++)
+        for (i = 0; i < N; i++)
+            for (j = 0; j < N; j++) {
+                double a, b, ab, ba;
+                float fa, fb, fab, fba;
+                memcpy(&a, &bits[i], 8); memcpy(&b, &bits[j], 8);
+                ab = a; ba = b; fa = fab = (float)a; fb = fba = (float)b;
+                CHECK_EQ(goal_apply((goal_op)op, GOAL_FLOAT64, &ab, &b, 8), GOAL_OK);
+                CHECK_EQ(goal_apply((goal_op)op, GOAL_FLOAT64, &ba, &a, 8), GOAL_OK);
+                CHECK(memcmp(&ab, &ba, 8) == 0);
+                CHECK_EQ(goal_apply((goal_op)op, GOAL_FLOAT32, &fab, &fb, 4), GOAL_OK);
+                CHECK_EQ(goal_apply((goal_op)op, GOAL_FLOAT32, &fba, &fa, 4), GOAL_OK);
+                CHECK(memcmp(&fab, &fba, 4) == 0);
+                if (a == a && b != b) CHECK(memcmp(&ab, &a, 8) == 0);   /* a NaN beside a number is skipped */
+            }
+    {
+        double pz = 0.0, nz = -0.0, r = pz;
+        CHECK_EQ(goal_apply(GOAL_OP_MIN, GOAL_FLOAT64, &r, &nz, 8), GOAL_OK);
+        CHECK(signbit(r));                                  /* min(+0, -0) = -0 */
+        r = nz;
+        CHECK_EQ(goal_apply(GOAL_OP_MAX, GOAL_FLOAT64, &r, &pz, 8), GOAL_OK);
+        CHECK(!signbit(r));                                 /* max(-0, +0) = +0 */
+    }
+}
+
 /* ---- random DAGs over the deterministic and threaded runs -------------------------------- */
 /* A random world: messages are created in one global order with unique tags, and every
    dependency points from an earlier action to a later one, so the world cannot deadlock.
@@ -831,6 +867,7 @@ int main(void) {
     RUN(test_example2);
     RUN(test_example2_threads);
     RUN(test_ops);
+    RUN(test_minmax_symmetric);
     RUN(test_random_dags);
     RUN(test_deadlock);
     RUN(test_deadlock_threads);

@@ -1,7 +1,6 @@
 /* goal_sim.h: the LogGOPS simulator against LogGOPSim's own results (expected.tsv and
    summary.tsv), LogGOPSim's failures done right, errors, and the event callback. */
-#define GOAL_IMPLEMENTATION
-#define GOAL_SIM_IMPLEMENTATION
+#define GOAL_ALL_IMPLEMENTATION
 #include "goal_sim.h"
 #include "harness.h"
 
@@ -292,6 +291,83 @@ static void test_fractional(void) {
     goal_sim_result_free(&r);
 }
 
+/* -C: CPU time per byte of a local exec, against times computed by hand with the default
+   L 2500, o 1500, g 1000, G 6 and C 0.25. Rank 0: exec copy of 1000 B 0..250, the send of
+   1000 B takes the CPU until 250 + o = 1750, calc 100 then until 1850 (calc is not scaled).
+   Rank 1: the message arrives at 250 + o + L = 4250, takes the CPU for o + 999 G = 7494
+   (11744), the exec sum of 1000 B until 11994. C 1 (the default) is 750 ns more on each
+   rank's exec; C 0 (GOAL_SIM_ZERO) makes both execs free. */
+static void test_exec_cost(void) {
+    const char *text = "num_ranks 2;\nrank #0 {\n l1: exec copyUInt8 with 1:0,1000 0,1000;\n l2: send 1:0,1000 to 1;\n"
+                       " l3: calc 100;\n requ l2 -> l1;\n requ l3 -> l2;\n}\nrank #1 {\n l1: recv 0,1000 from 0;\n"
+                       " l2: exec sumInt32 with 0,1000 1:0,1000;\n requ l2 -> l1;\n}\n";
+    static const struct { double C; uint64_t r0, r1; } cases[] = {
+        {0.25, 1850000, 11994000}, {0, 2600000, 13494000}, {1, 2600000, 13494000}, {GOAL_SIM_ZERO, 1600000, 11494000}};
+    goal_sim_desc d;
+    goal_sim_result r;
+    goal_status st;
+    size_t k;
+    memset(&d, 0, sizeof d);
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        d.C = cases[k].C;
+        r = sim_desc(text, &d, &st);
+        CHECK_EQ(st, GOAL_OK);
+        if (st == GOAL_OK) CHECK(r.finish_ps[0] == cases[k].r0 && r.finish_ps[1] == cases[k].r1);
+        goal_sim_result_free(&r);
+    }
+    d.C = 0.0001;   /* finer than 1 ps */
+    r = sim_desc(text, &d, &st);
+    CHECK_EQ(st, GOAL_ERR_ARG);
+    goal_sim_result_free(&r);
+    memset(&d, 0, sizeof d);
+    CHECK(goal_sim_params(&d, "-C 0.25 -L 7", 12, NULL) == GOAL_OK && d.C == 0.25 && d.L == 7);
+    CHECK(goal_sim_param_arity("-C") == 1 && goal_sim_param_arity("--loggopsim-compat") == 0 && goal_sim_param_arity("-x") == -1);
+}
+
+/* The two-level model (--node-size), against times computed by hand: 4 ranks in nodes of 2,
+   inter-node L 1000, o 100, g 200, G 1, O 0; intra-node L 10, o 20, g 30, G 0.1, O 0.05; all
+   messages 1001 B. Rank 0 sends to 1 (same node): CPU 0..20 + 1000 O = 70, NIC 0..30 + 1000 G
+   = 130, arrives at o + L = 30; then to 2 (other node) when its NIC is free at 130: CPU until
+   130 + 100 = 230, arrives at 130 + 100 + 1000 = 1230. Rank 1 takes it at 30 for 20 + 1000
+   max(O, G) = 120: 150. Rank 3 sends to 2 (same node): 70, arriving at 30, taken until 150;
+   rank 0's message takes rank 2's CPU from 1230 for 100 + 1000 G = 1100: 2330. Node size 1
+   (every pair between nodes) gives plain LogGOPS, and a node holding every rank gives
+   LogGOPS with the intra-node parameters. */
+static void test_two_level(void) {
+    const char *text = "num_ranks 4\nrank 0 {\nl1: send 1001b to 1\nl2: send 1001b to 2\n}\nrank 1 {\nl1: recv 1001b from 0\n}\n"
+                       "rank 2 {\nl1: recv 1001b from 0\nl2: recv 1001b from 3\n}\nrank 3 {\nl1: send 1001b to 2\n}\n";
+    const char *params = "-L 1000 -o 100 -g 200 -G 1 -O 0 --node-size 2 --intra-L 10 --intra-o 20 --intra-g 30 --intra-G 0.1 --intra-O 0.05";
+    static const uint64_t want[4] = {230000, 150000, 2330000, 70000};
+    goal_sim_desc d, one, intra;
+    goal_sim_result r, a, b;
+    goal_status st, sa, sb;
+    int k;
+    memset(&d, 0, sizeof d);
+    CHECK(goal_sim_params(&d, params, strlen(params), NULL) == GOAL_OK);
+    CHECK_EQ(d.node_size, 2);
+    r = sim_desc(text, &d, &st);
+    CHECK_EQ(st, GOAL_OK);
+    for (k = 0; st == GOAL_OK && k < 4; k++) CHECK(r.finish_ps[k] == want[k]);
+    goal_sim_result_free(&r);
+    one = d; one.node_size = 1;                 /* every pair between nodes */
+    intra = d; intra.node_size = 0; intra.L = 10; intra.o = 20; intra.g = 30; intra.G = 0.1; intra.O = 0.05;
+    d.node_size = 4;                             /* every pair inside the node */
+    r = sim_desc(text, &one, &st);
+    one.node_size = 0;
+    a = sim_desc(text, &one, &sa);
+    CHECK(st == GOAL_OK && sa == GOAL_OK && r.max_ps == a.max_ps && r.finish_ps[2] == a.finish_ps[2]);
+    goal_sim_result_free(&r); goal_sim_result_free(&a);
+    r = sim_desc(text, &d, &st);
+    b = sim_desc(text, &intra, &sb);
+    CHECK(st == GOAL_OK && sb == GOAL_OK && r.max_ps == b.max_ps && r.finish_ps[0] == b.finish_ps[0]);
+    goal_sim_result_free(&r); goal_sim_result_free(&b);
+    d.node_size = -3;
+    r = sim_desc(text, &d, &st);
+    CHECK_EQ(st, GOAL_ERR_ARG);
+    goal_sim_result_free(&r);
+    CHECK(goal_sim_param(&d, "--node-size", "0") != NULL && goal_sim_param(&d, "--intra-G", "0.0001") != NULL);
+}
+
 int main(void) {
     RUN(test_expected_compat);
     RUN(test_expected_default);
@@ -303,5 +379,7 @@ int main(void) {
     RUN(test_events);
     RUN(test_time_overflow);
     RUN(test_fractional);
+    RUN(test_exec_cost);
+    RUN(test_two_level);
     return th_done();
 }

@@ -64,6 +64,19 @@ $GOAL trace $T/two.goal --params $T/p.txt | grep -q '"ts":0.2905,"dur":0.18025';
 [ "$($GOAL sim $T/two.goal --params $T/p.txt -G 6 | tail -n 1)" = "$($GOAL sim $T/two.goal -L 480.5 -o 160.25 -g 210.5 -G 6 -O 0.02 | tail -n 1)" ]; ok $? "options after --params override it"
 [ "$($GOAL sim $D/binomialtreebcast_p8_d1024.goal -L 2500.000 -G 6.0 | tail -n 1)" = "max 34914" ]; ok $? "integer values written with decimals give the integer results"
 bad() { "$@" > /dev/null 2> $T/err; echo "$? $(cat $T/err)"; }
+printf 'num_ranks 2;\nrank #0 {\n l1: exec copyUInt8 with 1:0,1000 0,1000;\n l2: send 1:0,1000 to 1;\n l3: calc 100;\n requ l2 -> l1;\n requ l3 -> l2;\n}\nrank #1 {\n l1: recv 0,1000 from 0;\n l2: exec sumInt32 with 0,1000 1:0,1000;\n requ l2 -> l1;\n}\n' > $T/exec.goal
+echo '-C 0.25' > $T/c.txt
+[ "$($GOAL sim $T/exec.goal -C 0.25 | tr '\n' ' ')" = "rank 0 1850 rank 1 11994 max 11994 " ] &&
+[ "$($GOAL sim $T/exec.goal --params $T/c.txt | tail -n 1)" = "max 11994" ] &&
+[ "$($GOAL sim $T/exec.goal -C 1 | tail -n 1)" = "$($GOAL sim $T/exec.goal | tail -n 1)" ]; ok $? "-C: CPU time per byte of exec (hand-computed in test_sim.c), also in a params file"
+$GOAL trace $T/exec.goal -C 0.25 | grep -q '"ts":0.000,"dur":0.250'; ok $? "trace takes -C"
+printf 'num_ranks 4\nrank 0 {\nl1: send 1001b to 1\nl2: send 1001b to 2\n}\nrank 1 {\nl1: recv 1001b from 0\n}\nrank 2 {\nl1: recv 1001b from 0\nl2: recv 1001b from 3\n}\nrank 3 {\nl1: send 1001b to 2\n}\n' > $T/nodes.goal
+echo '-L 1000 -o 100 -g 200 -G 1 -O 0 --node-size 2 --intra-L 10 --intra-o 20 --intra-g 30 --intra-G 0.1 --intra-O 0.05' > $T/nodes.txt
+[ "$($GOAL sim $T/nodes.goal --params $T/nodes.txt | tr '\n' ' ')" = "rank 0 230 rank 1 150 rank 2 2330 rank 3 70 max 2330 " ] &&
+[ "$($GOAL sim $T/nodes.goal -L 1000 -o 100 -g 200 -G 1 -O 0 --node-size 1 | tail -n 1)" = "$($GOAL sim $T/nodes.goal -L 1000 -o 100 -g 200 -G 1 -O 0 | tail -n 1)" ]; ok $? "two-level model: --node-size, --intra-* (hand-computed in test_sim.c); node size 1 is LogGOPS"
+$GOAL trace $T/nodes.goal --params $T/nodes.txt | grep -q '"ts":1.230,"dur":1.100' && $GOAL svg $T/nodes.goal --node-size 2 --intra-L 10 > /dev/null; ok $? "trace and svg take the two-level options"
+[ "$(bad $GOAL sim $T/nodes.goal --node-size 0)" = "2 goal: sim: --node-size 0: takes a number of ranks from 1 to 2147483647 (goal sim --help lists its options)" ]; ok $? "--node-size 0 is a usage error"
+[ "$(bad $GOAL sim $T/exec.goal -C 0.0001)" = "2 goal: sim: -C 0.0001: has more than 3 decimals (the simulator counts in ps, 0.001 ns) (goal sim --help lists its options)" ]; ok $? "-C finer than 1 ps"
 [ "$(bad $GOAL sim $T/two.goal -G -0.5)" = "2 goal: sim: -G -0.5: takes a number >= 0 (goal sim --help lists its options)" ]; ok $? "negative parameter: usage error"
 [ "$(bad $GOAL sim $T/two.goal -L fast)" = "2 goal: sim: -L fast: takes a number (ns, up to 3 decimals) (goal sim --help lists its options)" ]; ok $? "non-number parameter"
 [ "$(bad $GOAL sim $T/two.goal -G 0.0805)" = "2 goal: sim: -G 0.0805: has more than 3 decimals (the simulator counts in ps, 0.001 ns) (goal sim --help lists its options)" ]; ok $? "finer than 1 ps"

@@ -1,7 +1,6 @@
 /* goal_sim.h's timeline: events kept, critical path, rounds and segments; the pictures built
    on it (svg, dot with fold) under allocation failure; a bounded axis for huge times. */
-#define GOAL_IMPLEMENTATION
-#define GOAL_SIM_IMPLEMENTATION
+#define GOAL_ALL_IMPLEMENTATION
 #include "goal_sim.h"
 #include "harness.h"
 

@@ -1,9 +1,10 @@
 /* goal analyze: wait sets, dataflow in SST form, collective detection and replacement
-   (goal_sim.h, the cDAG paper). */
+   (goal_analyze.h, the cDAG paper). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
+#include "../goal_analyze.h"
 
 enum { AN_WAITS = 1, AN_DATAFLOW, AN_COLLECTIVES, AN_REPLACE };
 

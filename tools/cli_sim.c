@@ -7,28 +7,23 @@
 
 static int model_params(const char *verb, const char *path, goal_sim_desc *d);
 
-/* One LogGOPSim model option at argv[*i] into d (same letters as LogGOPSim; --overhead is
-   -o for the verbs where -o names the output; --params FILE reads them from a file). Returns
-   1 when it was one (and *rc = 2 after a usage message if its value is bad; 1 for a bad
-   params file). */
+/* One model option at argv[*i] into d (goal_sim_param_arity: the library's one list, the
+   same letters as LogGOPSim; --overhead is -o for the verbs where -o names the output;
+   --params FILE reads them from a file). Returns 1 when it was one (and *rc = 2 after a
+   usage message if its value is bad; 1 for a bad params file). */
 int cli_model_opt(int argc, char **argv, int *i, goal_sim_desc *d, int *rc) {
-    static const char *const names[] = {"-L", "-o", "-g", "-G", "-O", "--overhead", "-S"};
-    const char *v, *why;
-    int k;
-    if (strcmp(argv[*i], "--loggopsim-compat") == 0) { d->loggopsim_compat = 1; return 1; }
-    if (strcmp(argv[*i], "--params") == 0 && cli_opt(argc, argv, i, "--params", &v)) {
+    const char *v = NULL, *why, *name = argv[*i];
+    int arity = goal_sim_param_arity(name);
+    if (strcmp(name, "--params") == 0 && cli_opt(argc, argv, i, "--params", &v)) {
         if (!v) *rc = cli_usage("%s: --params needs a file name", argv[0]);
         else if (model_params(argv[0], v, d)) *rc = CLI_BAD_INPUT;
         return 1;
     }
-    for (k = 0; k < 7; k++) {
-        if (strcmp(argv[*i], names[k]) != 0 || !cli_opt(argc, argv, i, names[k], &v)) continue;
-        if ((why = goal_sim_param(d, names[k], v)) == NULL) return 1;
-        if (k == 6) *rc = cli_usage("%s: -S %s", argv[0], why);
-        else *rc = cli_usage("%s: %s %s%s%s", argv[0], names[k], v ? v : "", v ? ": " : "", why);
-        return 1;
-    }
-    return 0;
+    if (arity < 0 || (arity && !cli_opt(argc, argv, i, name, &v))) return 0;
+    if ((why = goal_sim_param(d, name, v)) == NULL) return 1;
+    if (strcmp(name, "-S") == 0) *rc = cli_usage("%s: -S %s", argv[0], why);
+    else *rc = cli_usage("%s: %s %s%s%s", argv[0], name, v ? v : "", v ? ": " : "", why);
+    return 1;
 }
 
 /* --params FILE: one line of model options as `goal sim` takes them (what `goal probe`
@@ -104,16 +99,24 @@ static int sim_failed(const goal_world *w, const goal_sim_result *res, goal_stat
     return CLI_DEADLOCK;
 }
 
-/* --verbose: the model parameters used, the defaults (from the usage table) filled in. */
+/* --verbose: the model parameters used, the defaults (from the usage table; the intra-node
+   ones: the inter-node values) filled in. */
+static double sim_param_used(double v, double dflt) { return v == GOAL_SIM_ZERO ? 0 : v != 0 ? v : dflt; }
 static void sim_params(const goal_sim_desc *d) {
-    static const char *const names[] = {"-L", "--overhead", "-g", "-G", "-O", "-S"};
-    const double v[] = {d->L, d->o, d->g, d->G, d->O, (double)d->S};
+    static const char *const names[] = {"-L", "--overhead", "-g", "-G", "-O", "-S", "-C"};
+    static const char *const intra_names[] = {"--intra-L", "--intra-o", "--intra-g", "--intra-G", "--intra-O"};
+    const double v[] = {d->L, d->o, d->g, d->G, d->O, (double)d->S, d->C};
+    const double intra[] = {d->intra_L, d->intra_o, d->intra_g, d->intra_G, d->intra_O};
+    double used[7];
     int k;
     fprintf(stderr, "goal sim: parameters");
-    for (k = 0; k < 6; k++) {
+    for (k = 0; k < 7; k++) {
         const char *def = cli_option_default("sim", names[k]);
-        fprintf(stderr, " %s %.15g", names[k], v[k] == GOAL_SIM_ZERO ? 0 : v[k] != 0 ? v[k] : def ? atof(def) : 0);
+        used[k] = sim_param_used(v[k], def ? atof(def) : 0);
+        fprintf(stderr, " %s %.15g", names[k], used[k]);
     }
+    if (d->node_size > 0) fprintf(stderr, " --node-size %ld", (long)d->node_size);
+    for (k = 0; d->node_size > 0 && k < 5; k++) fprintf(stderr, " %s %.15g", intra_names[k], sim_param_used(intra[k], used[k]));
     fprintf(stderr, "%s\n", d->loggopsim_compat ? " --loggopsim-compat" : "");
 }
 

@@ -4,6 +4,7 @@
 #include "goal_sched.h"
 #include "goal_sim.h"
 #include "goal_algos.h"
+#include "goal_analyze.h"
 #include <cstdio>
 
 int main() {
