@@ -127,6 +127,15 @@ TH_MAYBE_UNUSED static char *th_next_line(char *line) {
     char *end = strchr(line, '\n');
     return end && end[1] ? end + 1 : NULL;
 }
+/* A graph for rank of nranks (0, 0: a zeroed desc); NULL after a failed check. */
+TH_MAYBE_UNUSED static goal_graph *th_graph(int rank, int nranks) {
+    goal_graph *g = NULL;
+    goal_graph_desc d;
+    memset(&d, 0, sizeof d);
+    d.rank = rank; d.nranks = nranks;
+    CHECK_EQ(goal_graph_create(&g, &d), GOAL_OK);
+    return g;
+}
 /* A world from text in any dialect; NULL (and the message printed) when it does not parse. */
 TH_MAYBE_UNUSED static goal_world *th_parse(const char *text) {
     goal_world *w = NULL;

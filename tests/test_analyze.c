@@ -68,12 +68,9 @@ static goal_world *algo_world(const char *algo, int p, int extra, unsigned seed)
     if (goal_world_create(&w, p, NULL) != GOAL_OK) return NULL;
     for (r = 0; r < p; r++) {
         goal_graph *g;
-        goal_graph_desc gd;
         int32_t done;
         unsigned s = seed;
-        memset(&gd, 0, sizeof gd);
-        gd.rank = r; gd.nranks = p;
-        goal_graph_create(&g, &gd);
+        g = th_graph(r, p);
         done = goal_algo_build(g, &d, NULL, 0, NULL, &err);
         if (done < 0) printf("  %s p=%d: %s\n", algo, p, err.msg);
         for (k = 0; k < extra; k++) {
@@ -231,10 +228,7 @@ static goal_world *linear_bcast(int p, uint64_t size) {
     goal_world_create(&w, p, NULL);
     for (r = 0; r < p; r++) {
         goal_graph *g;
-        goal_graph_desc gd;
-        memset(&gd, 0, sizeof gd);
-        gd.rank = r; gd.nranks = p;
-        goal_graph_create(&g, &gd);
+        g = th_graph(r, p);
         for (j = 1; j < p && r == 0; j++) goal_graph_send(g, goal_buffer(0, 0, size), j, 0);
         if (r) goal_graph_recv(g, goal_buffer(0, 0, size), 0, 0);
         goal_world_add_graph(w, g, &err);
@@ -325,11 +319,8 @@ static goal_world *rp_linear(goal_analyze_kind k, int lay, int p) {
     if (goal_world_create(&w, p, NULL) != GOAL_OK) return NULL;
     for (r = 0; r < p; r++) {
         goal_graph *g;
-        goal_graph_desc gd;
         int keeps = k == GOAL_ANALYZE_ALLGATHER || k == GOAL_ANALYZE_ALLTOALL || r == 1 % p;
-        memset(&gd, 0, sizeof gd);
-        gd.rank = r; gd.nranks = p;
-        goal_graph_create(&g, &gd);
+        g = th_graph(r, p);
         for (j = 0; j < p; j++) {
             if (j != r && rp_moves(k, p, r, j)) goal_graph_send(g, rp_src(k, lay, p, r, j), j, 0);
             if (j != r && rp_moves(k, p, j, r)) goal_graph_recv(g, rp_dst(k, lay, p, j), j, 0);

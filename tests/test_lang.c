@@ -5,19 +5,11 @@
 #include "harness.h"
 
 /* ---- helpers --------------------------------------------------------------------------- */
-static goal_graph *graph(int rank, int nranks) {
-    goal_graph *g = NULL;
-    goal_graph_desc d;
-    memset(&d, 0, sizeof d);
-    d.rank = rank; d.nranks = nranks;
-    CHECK_EQ(goal_graph_create(&g, &d), GOAL_OK);
-    return g;
-}
 static int contains(const char *s, const char *part) { return s && strstr(s, part) != NULL; }
 
 /* The paper's Example 2, rank 0, built by calls (Example 3). */
 static goal_graph *example2_rank0(void) {
-    goal_graph *g = graph(0, 3);
+    goal_graph *g = th_graph(0, 3);
     int32_t r1 = goal_graph_recv(g, goal_buffer(0, 503, 1), 1, 0);
     int32_t r2 = goal_graph_recv(g, goal_buffer(0, 504, 1), 2, 0);
     int32_t e1 = goal_graph_exec(g, GOAL_OP_SUM, GOAL_INT8, goal_buffer(0, 501, 1), goal_buffer(0, 503, 1));
@@ -31,7 +23,7 @@ static goal_graph *example2_rank0(void) {
 /* Every kind, flag and width: tags, any-source, cpu/nic, slots, scratch, wide sizes and
    offsets, user functions, calc, nop, irequires, and labels that need a table. */
 static goal_graph *everything(void) {
-    goal_graph *g = graph(2, 5);
+    goal_graph *g = th_graph(2, 5);
     goal_action a;
     int32_t s = goal_graph_send(g, goal_buffer(3, 1ull << 40, 16), 4, 77);
     int32_t r = goal_graph_recv(g, goal_buffer(GOAL_SLOT_SCRATCH, 8, 1ull << 33), GOAL_ANY, GOAL_ANY);
@@ -57,7 +49,7 @@ static goal_graph *everything(void) {
 }
 /* A fan: action 0 releases k actions, and one action waits for k: escaped counts. */
 static goal_graph *fan(uint32_t k) {
-    goal_graph *g = graph(0, 2);
+    goal_graph *g = th_graph(0, 2);
     int32_t root = goal_graph_nop(g), sink_id, i;
     for (i = 0; i < (int32_t)k; i++) CHECK_EQ(goal_graph_requires(g, goal_graph_calc(g, (uint64_t)i), root), GOAL_OK);
     sink_id = goal_graph_send(g, goal_buffer(0, 0, 4), 1, 0);
@@ -72,7 +64,7 @@ static void compile_ok(const goal_graph *g, goal_schedule *s) {
 }
 /* Loads b, rebuilds a graph from it and compiles that: the same bytes come back. */
 static int reencodes(const goal_schedule *s) {
-    goal_graph *g = graph(0, 1);
+    goal_graph *g = th_graph(0, 1);
     goal_schedule t;
     int same;
     if (goal_schedule_to_graph(s, g) != GOAL_OK || goal_compile(g, &t, NULL) != GOAL_OK) { goal_graph_destroy(g); return 0; }
@@ -86,7 +78,7 @@ static int reencodes(const goal_schedule *s) {
 /* One failing call on a graph holding one send: it returns want, adds nothing, and is the
    graph's first error, with msg in its message. */
 #define FAILS(call, want, msg) do {                                                        \
-    goal_graph *g_ = graph(1, 4);                                                          \
+    goal_graph *g_ = th_graph(1, 4);                                                          \
     goal_graph *g = g_;                                                                    \
     int32_t s0 = goal_graph_send(g, goal_buffer(0, 0, 8), 2, 0);                           \
     long r_;                                                                               \
@@ -150,7 +142,7 @@ static void test_builder_errors(void) {
 }
 
 static void test_builder_labels_and_null(void) {
-    goal_graph *g = graph(0, 2), *none = NULL;
+    goal_graph *g = th_graph(0, 2), *none = NULL;
     goal_graph_desc d;
     int32_t a = goal_graph_nop(g), b = goal_graph_nop(g);
     goal_action out;
@@ -214,7 +206,7 @@ static void test_builder_defaults_and_get(void) {
 }
 
 static void test_sticky_first_error(void) {
-    goal_graph *g = graph(0, 2);
+    goal_graph *g = th_graph(0, 2);
     goal_schedule s;
     goal_error err;
     int32_t bad = goal_graph_send(g, goal_buffer(0, 0, 1), 9, 0);
@@ -237,7 +229,7 @@ static void test_sticky_first_error(void) {
 }
 
 static void test_dependencies(void) {
-    goal_graph *g = graph(0, 1);
+    goal_graph *g = th_graph(0, 1);
     goal_schedule s;
     const uint32_t *d;
     int32_t a = goal_graph_nop(g), b = goal_graph_nop(g), c = goal_graph_nop(g);
@@ -263,7 +255,7 @@ static void test_dependencies(void) {
 }
 
 static void test_cycle(void) {
-    goal_graph *g = graph(1, 2);
+    goal_graph *g = th_graph(1, 2);
     goal_schedule s;
     goal_error err;
     int32_t a = goal_graph_nop(g), b = goal_graph_nop(g), c = goal_graph_nop(g), x = goal_graph_nop(g);
@@ -297,7 +289,7 @@ static void test_op_type_matrix(void) {
         for (k = 0; k < (int)(sizeof types / sizeof types[0]); k++) {
             goal_dtype t = (goal_dtype)types[k];
             size_t es = goal_dtype_size(t) ? goal_dtype_size(t) : 1;
-            goal_graph *g = graph(0, 1);
+            goal_graph *g = th_graph(0, 1);
             int want = expected_ok((goal_op)op, types[k]);
             goal_status chk = goal_op_check((goal_op)op, t);
             int32_t id;
@@ -364,7 +356,7 @@ static void test_example2_binary(void) {
 static void test_roundtrips(void) {
     goal_graph *gs[4];
     int k;
-    gs[0] = example2_rank0(); gs[1] = everything(); gs[2] = fan(5000); gs[3] = graph(0, 1);
+    gs[0] = example2_rank0(); gs[1] = everything(); gs[2] = fan(5000); gs[3] = th_graph(0, 1);
     for (k = 0; k < 4; k++) {
         goal_schedule s, t, u;
         goal_error err;
@@ -404,7 +396,7 @@ static void test_escaped_counts(void) {
 
 /* Label modes: none stored, AUTO (every action "l<i+1>"), TABLE. */
 static void test_label_modes(void) {
-    goal_graph *g = graph(0, 1);
+    goal_graph *g = th_graph(0, 1);
     goal_schedule s;
     char nb[GOAL_LABEL_MAX];
     int32_t a = goal_graph_nop(g), b = goal_graph_nop(g), c = goal_graph_nop(g);
@@ -447,7 +439,7 @@ static uint8_t *copy_of(const goal_schedule *s) {
 static void put32(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24); }
 
 static void test_loader_fields(void) {
-    goal_graph *g = graph(0, 2);
+    goal_graph *g = th_graph(0, 2);
     goal_schedule s;
     uint8_t *b;
     size_t rec, body;
@@ -496,7 +488,7 @@ static void test_loader_fields(void) {
 }
 
 static void test_loader_params(void) {
-    goal_graph *g = graph(0, 2);
+    goal_graph *g = th_graph(0, 2);
     goal_schedule s;
     uint8_t *b;
     size_t p;
@@ -599,7 +591,7 @@ static void test_loader_corruption(void) {
 }
 
 static void test_to_graph(void) {
-    goal_graph *g = everything(), *h = graph(0, 1);
+    goal_graph *g = everything(), *h = th_graph(0, 1);
     goal_schedule s, t;
     goal_action a, b;
     int32_t i;
@@ -625,7 +617,7 @@ static goal_world *world_of(int nranks, const int *ranks, int n) {
     int k;
     CHECK_EQ(goal_world_create(&w, nranks, NULL), GOAL_OK);
     for (k = 0; k < n; k++) {
-        goal_graph *g = graph(ranks[k], nranks);
+        goal_graph *g = th_graph(ranks[k], nranks);
         goal_graph_send(g, goal_buffer(0, 0, (uint64_t)ranks[k] + 1), (ranks[k] + 1) % nranks, ranks[k]);
         CHECK_EQ(goal_world_add_graph(w, g, NULL), GOAL_OK);
         goal_graph_destroy(g);
@@ -654,7 +646,7 @@ static void test_world(void) {
     goal_schedule_action(&s, 0, &act);
     CHECK(act.peer == 2 && act.tag == 1 && act.buf.size == 2);
     /* a rank is set once; the schedule must fit the world */
-    g = graph(1, 4);
+    g = th_graph(1, 4);
     CHECK_EQ(goal_world_add_graph(w, g, &err), GOAL_ERR_STATE);
     CHECK_STR(err.msg, "rank 1 is set twice");
     goal_graph_reset(g, 1, 5);
@@ -706,7 +698,7 @@ static void test_world_sparse(void) {
     a = th_counting(&bc, -1);
     CHECK_EQ(goal_world_create(&w, 0x7FFFFFFF, &a), GOAL_OK);
     for (r = 0x7FFFFFFE; r > 0x7FFFFFF0; r -= 7) {
-        goal_graph *g = graph(r, 0x7FFFFFFF);
+        goal_graph *g = th_graph(r, 0x7FFFFFFF);
         goal_graph_send(g, goal_buffer(0, 0, 8), 0, 0);
         CHECK_EQ(goal_world_add_graph(w, g, NULL), GOAL_OK);
         goal_graph_destroy(g);

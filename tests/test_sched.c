@@ -258,10 +258,7 @@ static goal_world *rw_build(rworld *w, unsigned seed) {
     rng_state = seed * 7919u + 1u;
     w->p = 1 + (int)(rnd() % RW_MAXR);
     for (r = 0; r < w->p; r++) {
-        goal_graph_desc gd;
-        memset(&gd, 0, sizeof gd);
-        gd.rank = r; gd.nranks = w->p;
-        CHECK_EQ(goal_graph_create(&w->g[r], &gd), GOAL_OK);
+        w->g[r] = th_graph(r, w->p);
     }
     for (k = 0; k < 60; k++) {
         int full = 0;
@@ -463,10 +460,7 @@ static void test_faults(void) {
    with tag rtag (GOAL_ANY for either). */
 static void exchange(int r, int32_t tag, int32_t src, int32_t rtag, goal_schedule *s) {
     goal_graph *g;
-    goal_graph_desc gd;
-    memset(&gd, 0, sizeof gd);
-    gd.rank = r; gd.nranks = 2;
-    goal_graph_create(&g, &gd);
+    g = th_graph(r, 2);
     goal_graph_send(g, goal_buffer(0, 0, 4), 1 - r, tag);
     goal_graph_recv(g, goal_buffer(0, 4, 4), src, rtag);
     CHECK_EQ(goal_compile(g, s, NULL), GOAL_OK);
@@ -529,10 +523,8 @@ static void test_many_inflight(void) {
    after the segment transform; the bytes must agree. */
 static goal_graph *local_dag(unsigned seed, int n) {
     goal_graph *g;
-    goal_graph_desc gd;
     int a;
-    memset(&gd, 0, sizeof gd);
-    goal_graph_create(&g, &gd);
+    g = th_graph(0, 0);
     rng_state = seed + 99u;
     for (a = 0; a < n; a++) {
         int from = a ? (int)(rnd() % (unsigned)a) : -1;
@@ -572,7 +564,6 @@ static void test_window(void) {
     unsigned seed;
     for (seed = 0; seed < 20; seed++) {
         goal_graph *g = local_dag(seed, N), *seg;
-        goal_graph_desc gd;
         goal_schedule s, t;
         uint32_t w, k;
         size_t small = 0, big = 0;
@@ -582,8 +573,7 @@ static void test_window(void) {
             CHECK_EQ(run_local(&s, w, got, sizeof got, NULL), GOAL_OK);
             CHECK(memcmp(ref, got, sizeof ref) == 0);
         }
-        memset(&gd, 0, sizeof gd);
-        goal_graph_create(&seg, &gd);
+        seg = th_graph(0, 0);
         for (k = 1; k <= 16; k *= 2) {   /* Theorem 4: nops every k, window k: O(k) memory */
             CHECK_EQ(goal_schedule_segment(&s, k, seg), GOAL_OK);
             CHECK_EQ(goal_graph_count(seg), N + (N - 1) / (int)k);
@@ -604,12 +594,10 @@ static void test_window(void) {
 }
 static void test_window_needs_order(void) {
     goal_graph *g;
-    goal_graph_desc gd;
     goal_schedule s;
     unsigned char mem[64];
     int a, b;
-    memset(&gd, 0, sizeof gd);
-    goal_graph_create(&g, &gd);
+    g = th_graph(0, 0);
     a = goal_graph_nop(g);
     b = goal_graph_nop(g);
     goal_graph_requires(g, a, b);   /* points backwards */
@@ -673,7 +661,6 @@ static int on_calc(void *user, uint64_t cost, int cpu, int32_t action) {
 }
 static void test_local_actions(void) {
     goal_graph *g;
-    goal_graph_desc gd;
     goal_schedule s;
     goal_exec *e;
     goal_exec_desc ed;
@@ -684,8 +671,7 @@ static void test_local_actions(void) {
     goal_error err;
     int32_t u, c, x, y;
     goal_action ca;
-    memset(&gd, 0, sizeof gd);
-    goal_graph_create(&g, &gd);
+    g = th_graph(0, 0);
     u = goal_graph_user(g, 0, goal_buffer(0, 0, 3), goal_buffer(1, 0, 4));
     memset(&ca, 0, sizeof ca);
     ca.kind = GOAL_CALC; ca.cost = 5; ca.cpu = 2;
@@ -734,15 +720,13 @@ static void test_local_actions(void) {
 /* A slot the schedule names but never touches (0 bytes) may be left unbound. */
 static void test_unbound_empty_slot(void) {
     goal_graph *g;
-    goal_graph_desc gd;
     goal_schedule s;
     goal_exec *e;
     goal_exec_desc ed;
     goal_inproc *ip;
     unsigned char byte = 0;
     goal_slot slot = {&byte, 1};
-    memset(&gd, 0, sizeof gd);
-    goal_graph_create(&g, &gd);
+    g = th_graph(0, 0);
     goal_graph_exec(g, GOAL_OP_COPY, GOAL_UINT8, goal_buffer(2, 0, 0), goal_buffer(0, 0, 0));
     CHECK_EQ(goal_compile(g, &s, NULL), GOAL_OK);
     CHECK_EQ(s.nslots, 3);
