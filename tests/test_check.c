@@ -56,22 +56,21 @@ static goal_world *world(int p, enum defect d) {
     return w;
 }
 
-/* All finding lines of a check, joined; returns the status. */
-static goal_status check(goal_world *w, goal_sim_check_result *res, char *text, size_t len) {
+/* All finding lines of a check with allocator a, joined; returns the status. */
+static goal_status check(goal_world *w, goal_allocator a, char *text, size_t len) {
     goal_sim_check_desc d;
-    th_counter cnt;
+    goal_sim_check_result res;
     goal_status st;
     size_t k, n = 0;
     memset(&d, 0, sizeof d);
-    d.alloc = th_counting(&cnt, -1);
-    st = goal_sim_check(w, &d, res);
+    d.alloc = a;
+    st = goal_sim_check(w, &d, &res);
     text[0] = 0;
-    for (k = 0; k < res->nfindings && n < len; k++) {
+    for (k = 0; k < res.nfindings && n < len; k++) {
         char line[400];
-        n += (size_t)snprintf(text + n, len - n, "%s\n", goal_sim_finding_text(w, &res->findings[k], line, sizeof line));
+        n += (size_t)snprintf(text + n, len - n, "%s\n", goal_sim_finding_text(w, &res.findings[k], line, sizeof line));
     }
-    goal_sim_check_free(res);
-    CHECK_EQ(cnt.allocs, cnt.frees);
+    goal_sim_check_free(&res);
     return st;
 }
 static int has(const char *text, const char *what) {
@@ -116,10 +115,11 @@ static const defect_case defects[] = {
 static void test_defect(const void *arg) {
     const defect_case *c = (const defect_case *)arg;
     goal_world *w = world(c->p, c->d);
-    goal_sim_check_result res;
+    th_counter cnt;
     char t[4000];
     size_t k;
-    CHECK_EQ(check(w, &res, t, sizeof t), GOAL_ERR_MATCH);
+    CHECK_EQ(check(w, th_counting(&cnt, -1), t, sizeof t), GOAL_ERR_MATCH);
+    CHECK_EQ(cnt.allocs, cnt.frees);
     for (k = 0; k < 3 && c->want[k]; k++) CHECK(has(t, c->want[k]));
     goal_world_destroy(w);
 }
@@ -158,14 +158,9 @@ static void test_wildcards(void) {
     goal_world_destroy(w);
 }
 static int check_with(goal_allocator a, void *w) {
-    goal_sim_check_desc d;
-    goal_sim_check_result res;
-    goal_status st;
-    memset(&d, 0, sizeof d);
-    d.alloc = a;
-    st = goal_sim_check((goal_world *)w, &d, &res);
+    char t[4000];
+    goal_status st = check((goal_world *)w, a, t, sizeof t);
     CHECK(st == GOAL_ERR_MATCH || st == GOAL_ERR_NOMEM);
-    goal_sim_check_free(&res);
     return st != GOAL_ERR_NOMEM;
 }
 static void test_alloc_failures(void) {
