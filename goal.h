@@ -362,14 +362,27 @@ GOAL_API goal_status goal_schedule_write(const goal_schedule *s, goal_dialect d,
 #endif
 #endif /* GOAL_H_INCLUDED */
 
-/* ---- memory: one set of helpers for the implementations of every goal header -------------- */
+/* ======================================================================================= */
+/*   SHARED INTERNAL BLOCK: what the implementations of every goal header use: memory, the  */
+/*   one error helper, the binary format's one reader, the per-peer index (static inline,   */
+/*   so a file that builds only some implementations compiles it without warnings)         */
+/* ======================================================================================= */
 #if (defined(GOAL_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION) || defined(GOAL_SCHED_IMPLEMENTATION) || \
      defined(GOAL_SIM_IMPLEMENTATION) || defined(GOAL_ANALYZE_IMPLEMENTATION) || defined(GOAL_ALGOS_IMPLEMENTATION) || \
      defined(GOAL_MPI_IMPLEMENTATION)) && \
-    !defined(GOAL__MEM_DONE)
-#define GOAL__MEM_DONE
+    !defined(GOAL__SHARED_DONE)
+#define GOAL__SHARED_DONE
 #include <string.h>
+#include <stdio.h>
+#include <stdarg.h>
 #include <stdlib.h>   /* malloc and free unless GOAL_MALLOC says otherwise */
+#if defined(__GNUC__) || defined(__clang__)
+#define GOAL__HOT static inline __attribute__((always_inline))   /* the executor's per-action path */
+#else
+#define GOAL__HOT static inline
+#endif
+
+/* ---- memory ------------------------------------------------------------------------------- */
 #if defined(GOAL_MALLOC) != defined(GOAL_FREE)
 #error "define both GOAL_MALLOC and GOAL_FREE, or neither"
 #endif
@@ -431,6 +444,107 @@ static inline goal_status goal__reserve(const goal_allocator *a, void **ptr, siz
 /* The test of room inline: builders and readers reserve per action and mostly have room. */
 #define GOAL__RESERVE(a, arr, cap, need) \
     ((need) <= (cap) ? GOAL_OK : goal__reserve((a), (void **)&(arr), &(cap), (need), sizeof(*(arr))))
+
+/* ---- errors ------------------------------------------------------------------------------- */
+/* Fills err (if any): status st, a printf-style message, rank `rank` (-1: none), the rest
+   cleared (action -1, line and col 0); returns st. The one way every header fills a
+   goal_error: a caller that knows more (the action, a line) sets it afterwards.
+   goal__fail(err, GOAL_OK, -1, "") clears err. */
+static inline goal_status goal__fail(goal_error *err, goal_status st, int rank, const char *fmt, ...) {
+    va_list ap;
+    if (!err) return st;
+    err->status = st; err->line = err->col = 0; err->rank = rank; err->action = -1;
+    va_start(ap, fmt);
+    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
+    va_end(ap);
+    return st;
+}
+
+/* ---- the binary schedule (BINARY SCHEDULE above): the one reader of the format ---------- */
+/* ---- little-endian words ---------------------------------------------------------------- */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+#define GOAL__LE32(x) __builtin_bswap32(x)
+#else
+#define GOAL__LE32(x) (x)
+#endif
+static inline uint64_t goal__rd64(const uint8_t *p) {
+    uint64_t v = 0;
+    int i;
+    for (i = 7; i >= 0; i--) v = (v << 8) | p[i];
+    return v;
+}
+static inline uint32_t goal__rd32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static inline uint16_t goal__rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
+static inline void goal__wr64(uint8_t *p, uint64_t v) { int i; for (i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i)); }
+static inline void goal__wr32(uint8_t *p, uint32_t v) { int i; for (i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i)); }
+static inline void goal__wr16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
+/* The binary schedule numbers ops max 0, min 1, sum 2, prod 3, land .. bxor 4..9, copy 10,
+   user 11, and datatypes class << 4 | log2 width; the enums rotate the ops and flip bit 1
+   of the width so that zero is sum and Int32 (each mapping is its own small inverse). */
+#define GOAL__OP_CODE(op) ((unsigned)(op) < 11u ? ((unsigned)(op) + 2u) % 11u : (unsigned)(op))
+#define GOAL__OP_OF_CODE(c) ((goal_op)((c) < 11u ? ((c) + 9u) % 11u : (c)))
+#define GOAL__DTYPE_CODE(t) ((unsigned)(t) ^ 2u)
+/* head = kind:3 | flags:5 | nsrc:12 | ndeps:12; see BINARY SCHEDULE above. */
+#define GOAL__F_WIDE 0x08u   /* sizes, offsets and costs take two words */
+#define GOAL__F_OFF 0x10u    /* send/recv: offset word(s) present */
+#define GOAL__F_TAG 0x20u    /* send/recv: tag word present */
+#define GOAL__F_LOC 0x40u    /* send/recv/calc: slot|cpu|nic word present */
+#define GOAL__F_IRQ 0x80u    /* the first dependents are released on start */
+#define GOAL__KIND(head) ((head) & 7u)
+#define GOAL__ESC 0xFFFu     /* nsrc or ndeps of 0xfff and more: the count is a body word */
+#define GOAL__DEP_START 0x80000000u
+#define GOAL__NONE 0xFFFFFFFFu
+#define GOAL__PARAM_MAX 12   /* most parameter words of one action */
+
+static inline uint32_t *goal__put(uint32_t *w, uint64_t v, int wide) {
+    *w++ = GOAL__LE32((uint32_t)v);
+    if (wide) *w++ = GOAL__LE32((uint32_t)(v >> 32));
+    return w;
+}
+static inline const uint32_t *goal__get(const uint32_t *w, uint64_t *v, int wide) {
+    *v = GOAL__LE32(w[0]);
+    if (wide) *v |= (uint64_t)GOAL__LE32(w[1]) << 32;
+    return w + 1 + (wide != 0);
+}
+
+/* Action i's record: returns its head word; *deps = its dependents (*ndeps of them, bit 31
+   = released on start, little-endian), which the parameters follow; *nsrc (may be NULL)
+   = how many actions it waits for. The escaped counts (0xfff) are body words. */
+GOAL__HOT uint32_t goal__record(const goal_schedule *s, uint32_t i, const uint32_t **deps, uint32_t *ndeps, uint32_t *nsrc) {
+    uint32_t head = GOAL__LE32(s->recs[2 * i]);
+    const uint32_t *w = s->body + GOAL__LE32(s->recs[2 * i + 1]);
+    uint32_t ns = (head >> 8) & GOAL__ESC, nd = head >> 20;
+    if (ns == GOAL__ESC) ns = GOAL__LE32(*w++);
+    if (nd == GOAL__ESC) nd = GOAL__LE32(*w++);
+    *deps = w; *ndeps = nd;
+    if (nsrc) *nsrc = ns;
+    return head;
+}
+/* The parameters of a send or recv at w (head `head`): peer, size, offset, tag and the
+   slot:16|cpu:8|nic:8 word (0 when absent); returns the word after them. */
+GOAL__HOT const uint32_t *goal__msg_params(uint32_t head, const uint32_t *w, int32_t *peer, uint64_t *size, uint64_t *offset,
+                                           int32_t *tag, uint32_t *loc) {
+    int wide = (head & GOAL__F_WIDE) != 0;
+    *peer = (int32_t)GOAL__LE32(*w); w++;
+    w = goal__get(w, size, wide);
+    *offset = 0; *tag = 0; *loc = 0;
+    if (head & GOAL__F_OFF) w = goal__get(w, offset, wide);
+    if (head & GOAL__F_TAG) { *tag = (int32_t)GOAL__LE32(*w); w++; }
+    if (head & GOAL__F_LOC) { *loc = GOAL__LE32(*w); w++; }
+    return w;
+}
+/* A view of a schedule whose action records start at recs, for hot paths where parsing a
+   header per action would cost more than the action: only rank, nactions, recs and body
+   are set, all that goal__record, goal_schedule_action, _deps and _nsrc read (the body
+   follows the records). */
+static inline void goal__records_view(goal_schedule *s, int32_t rank, uint32_t nactions, const uint32_t *recs) {
+    s->rank = rank;
+    s->nactions = nactions;
+    s->recs = recs;
+    s->body = recs + 2u * nactions;
+}
 
 /* ---- per-peer index of matching queues (goal_sched.h's in-process transport, goal_sim.h) -- */
 /* (queue, peer) -> the caller's list of that queue's entries from that peer, so a message from
@@ -498,7 +612,7 @@ static inline void goal__peers_free(goal__peers *t, const goal_allocator *a) {
     t->tab = NULL; t->cap = t->n = 0;
 }
 
-#endif /* GOAL__MEM_DONE */
+#endif /* GOAL__SHARED_DONE */
 
 /* ======================================================================================= */
 /*                                   IMPLEMENTATION                                         */
@@ -516,25 +630,6 @@ static inline void goal__peers_free(goal__peers *t, const goal_allocator *a) {
 #define GOAL_ASSERT(cond) assert(cond)
 #endif
 
-/* ---- >>> little-endian words ----------------------------------------------------------- */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define GOAL__LE32(x) __builtin_bswap32(x)
-#else
-#define GOAL__LE32(x) (x)
-#endif
-static uint64_t goal__rd64(const uint8_t *p) {
-    uint64_t v = 0;
-    int i;
-    for (i = 7; i >= 0; i--) v = (v << 8) | p[i];
-    return v;
-}
-static uint32_t goal__rd32(const uint8_t *p) {
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-static uint16_t goal__rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static void goal__wr64(uint8_t *p, uint64_t v) { int i; for (i = 0; i < 8; i++) p[i] = (uint8_t)(v >> (8 * i)); }
-static void goal__wr32(uint8_t *p, uint32_t v) { int i; for (i = 0; i < 4; i++) p[i] = (uint8_t)(v >> (8 * i)); }
-static void goal__wr16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
 
 /* ---- >>> status and errors -------------------------------------------------------------- */
 const char *goal_strerror(int status) {
@@ -549,20 +644,6 @@ static int goal__is_status(int v) {
 #undef GOAL__STATUS_IS
 }
 
-/* Fills err (if any) with status and a printf-style message; returns status. */
-static goal_status goal__fail(goal_error *err, goal_status status, const char *fmt, ...) {
-    va_list ap;
-    if (!err) return status;
-    err->status = status;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-    return status;
-}
-static void goal__error_clear(goal_error *err) {
-    if (!err) return;
-    err->status = GOAL_OK; err->line = err->col = 0; err->rank = -1; err->action = -1; err->msg[0] = 0;
-}
 /* Writes a printf-style message into msg (GOAL_MSG_MAX bytes); returns status. */
 static goal_status goal__problem(char *msg, goal_status st, const char *fmt, ...) {
     va_list ap;
@@ -605,34 +686,6 @@ goal_status goal_op_check(goal_op op, goal_dtype t) {
 }
 
 /* ---- >>> action encoding --------------------------------------------------------------- */
-/* The binary schedule numbers ops max 0, min 1, sum 2, prod 3, land .. bxor 4..9, copy 10,
-   user 11, and datatypes class << 4 | log2 width; the enums rotate the ops and flip bit 1
-   of the width so that zero is sum and Int32 (each mapping is its own small inverse). */
-#define GOAL__OP_CODE(op) ((unsigned)(op) < 11u ? ((unsigned)(op) + 2u) % 11u : (unsigned)(op))
-#define GOAL__OP_OF_CODE(c) ((goal_op)((c) < 11u ? ((c) + 9u) % 11u : (c)))
-#define GOAL__DTYPE_CODE(t) ((unsigned)(t) ^ 2u)
-/* head = kind:3 | flags:5 | nsrc:12 | ndeps:12; see BINARY SCHEDULE above. */
-#define GOAL__F_WIDE 0x08u   /* sizes, offsets and costs take two words */
-#define GOAL__F_OFF 0x10u    /* send/recv: offset word(s) present */
-#define GOAL__F_TAG 0x20u    /* send/recv: tag word present */
-#define GOAL__F_LOC 0x40u    /* send/recv/calc: slot|cpu|nic word present */
-#define GOAL__F_IRQ 0x80u    /* the first dependents are released on start */
-#define GOAL__KIND(head) ((head) & 7u)
-#define GOAL__ESC 0xFFFu     /* nsrc or ndeps of 0xfff and more: the count is a body word */
-#define GOAL__DEP_START 0x80000000u
-#define GOAL__NONE 0xFFFFFFFFu
-#define GOAL__PARAM_MAX 12   /* most parameter words of one action */
-
-static uint32_t *goal__put(uint32_t *w, uint64_t v, int wide) {
-    *w++ = GOAL__LE32((uint32_t)v);
-    if (wide) *w++ = GOAL__LE32((uint32_t)(v >> 32));
-    return w;
-}
-static const uint32_t *goal__get(const uint32_t *w, uint64_t *v, int wide) {
-    *v = GOAL__LE32(w[0]);
-    if (wide) *v |= (uint64_t)GOAL__LE32(w[1]) << 32;
-    return w + 1 + (wide != 0);
-}
 
 /* Encodes the parameters of a (valid) action into w0; returns kind|flags, sets *nwords.
    There is one encoding per action: the loader re-encodes to check canonical form. */
@@ -681,11 +734,7 @@ static const uint32_t *goal__decode(uint32_t head, const uint32_t *w, goal_actio
     a->kind = (goal_kind)GOAL__KIND(head);
     switch (a->kind) {
     case GOAL_SEND: case GOAL_RECV:
-        a->peer = (int32_t)GOAL__LE32(*w); w++;
-        w = goal__get(w, &a->buf.size, wide);
-        if (head & GOAL__F_OFF) w = goal__get(w, &a->buf.offset, wide);
-        if (head & GOAL__F_TAG) { a->tag = (int32_t)GOAL__LE32(*w); w++; }
-        if (head & GOAL__F_LOC) { loc = GOAL__LE32(*w); w++; }
+        w = goal__msg_params(head, w, &a->peer, &a->buf.size, &a->buf.offset, &a->tag, &loc);
         a->buf.slot = loc & 0xFFFFu; a->cpu = (uint8_t)(loc >> 16); a->nic = (uint8_t)(loc >> 24);
         break;
     case GOAL_EXEC:
@@ -1158,31 +1207,23 @@ static void goal__view(goal_schedule *s, const uint8_t *bytes, const goal__hdr *
     s->labels = s->label_mode == GOAL__LABELS_TABLE ? (const uint32_t *)(const void *)p : NULL;
 }
 
-/* The body of action i: escaped counts, then dependents (returned), then parameters. */
-static const uint32_t *goal__deps_of(const goal_schedule *s, uint32_t i, uint32_t *ndeps, uint32_t *nsrc) {
-    uint32_t head = GOAL__LE32(s->recs[2 * i]);
-    const uint32_t *w = s->body + GOAL__LE32(s->recs[2 * i + 1]);
-    uint32_t ns = (head >> 8) & 0xFFFu, nd = head >> 20;
-    if (ns == GOAL__ESC) ns = GOAL__LE32(*w++);
-    if (nd == GOAL__ESC) nd = GOAL__LE32(*w++);
-    if (ndeps) *ndeps = nd;
-    if (nsrc) *nsrc = ns;
-    return w;
-}
 void goal_schedule_action(const goal_schedule *s, uint32_t i, goal_action *out) {
     uint32_t nd;
-    const uint32_t *w = goal__deps_of(s, i, &nd, NULL);
-    goal__decode(GOAL__LE32(s->recs[2 * i]), w + nd, out);
+    const uint32_t *w;
+    uint32_t head = goal__record(s, i, &w, &nd, NULL);
+    goal__decode(head, w + nd, out);
 }
 uint32_t goal_schedule_deps(const goal_schedule *s, uint32_t i, const uint32_t **deps) {
     uint32_t nd;
-    const uint32_t *w = goal__deps_of(s, i, &nd, NULL);
+    const uint32_t *w;
+    goal__record(s, i, &w, &nd, NULL);
     if (deps) *deps = w;
     return nd;
 }
 uint32_t goal_schedule_nsrc(const goal_schedule *s, uint32_t i) {
-    uint32_t ns;
-    goal__deps_of(s, i, NULL, &ns);
+    uint32_t nd, ns;
+    const uint32_t *w;
+    goal__record(s, i, &w, &nd, &ns);
     return ns;
 }
 uint64_t goal_schedule_slot_size(const goal_schedule *s, uint32_t slot) {
@@ -1297,8 +1338,9 @@ static goal_status goal__cc_cycle(goal__cc *c, goal_error *err) {
         if (b == v) break;
     }
     if (b != v && len < sizeof msg) snprintf(msg + len, sizeof msg - len, " ...");
-    if (err) { err->rank = g->rank; err->action = (int32_t)v; }
-    return goal__fail(err, GOAL_ERR_CYCLE, "rank %ld: %s", (long)g->rank, msg);
+    goal__fail(err, GOAL_ERR_CYCLE, g->rank, "rank %ld: %s", (long)g->rank, msg);
+    if (err) err->action = (int32_t)v;
+    return GOAL_ERR_CYCLE;
 }
 
 static int goal__cc_incident(const goal__cc *c, uint32_t i) {
@@ -1372,7 +1414,7 @@ static goal_status goal__cc_header(const goal__cc *c, goal__hdr *h, goal_error *
     for (i = 0; i < (uint32_t)g->n; i++)
         nbody += (c->indeg[i] >= GOAL__ESC) + (c->start[i + 1] - c->start[i] >= GOAL__ESC);
     if (nbody > 0xFFFFFFFFu || lb > 0xFFFFFFFFu)
-        return goal__fail(err, GOAL_ERR_LIMIT, "rank %ld: schedule body over 2^32 words", (long)g->rank);
+        return goal__fail(err, GOAL_ERR_LIMIT, g->rank, "rank %ld: schedule body over 2^32 words", (long)g->rank);
     memset(h, 0, sizeof *h);
     h->flags = c->mode; h->rank = (uint32_t)g->rank; h->nranks = (uint32_t)g->nranks;
     h->nactions = (uint32_t)g->n; h->nedges = c->nkept; h->nindep = c->nindep; h->nbody = (uint32_t)nbody;
@@ -1432,18 +1474,17 @@ static goal_status goal__cc_run(goal__cc *c, const goal_graph *g, goal__ccmem *m
     uint32_t n = (uint32_t)g->n;
     goal_status st;
     memset(c, 0, sizeof *c);
-    if (err) err->rank = g->rank;
-    if (g->first != GOAL_OK) return goal__fail(err, g->first, "%s", g->firstmsg);
+    if (g->first != GOAL_OK) return goal__fail(err, g->first, g->rank, "%s", g->firstmsg);
     c->g = g;
     if (GOAL__RESERVE(&g->alloc, mem->p, mem->cap, (size_t)n * 4 + 1 + g->ne) != GOAL_OK)
-        return goal__fail(err, GOAL_ERR_NOMEM, "rank %ld: out of memory", (long)g->rank);
+        return goal__fail(err, GOAL_ERR_NOMEM, g->rank, "rank %ld: out of memory", (long)g->rank);
     c->start = mem->p;
     c->indeg = c->start + n + 1; c->tmp = c->indeg + n; c->order = c->tmp + n; c->dep = c->order + n;
     goal__cc_group(c);
     if (goal__cc_order(c, n) != n) return goal__cc_cycle(c, err);
-    if (goal__cc_labels(c) != GOAL_OK) return goal__fail(err, GOAL_ERR_NOMEM, "rank %ld: out of memory", (long)g->rank);
+    if (goal__cc_labels(c) != GOAL_OK) return goal__fail(err, GOAL_ERR_NOMEM, g->rank, "rank %ld: out of memory", (long)g->rank);
     if ((st = goal__cc_header(c, h, err)) != GOAL_OK) return st;
-    if (goal__sched_bytes(h) > (size_t)-1) return goal__fail(err, GOAL_ERR_NOMEM, "rank %ld: out of memory", (long)g->rank);
+    if (goal__sched_bytes(h) > (size_t)-1) return goal__fail(err, GOAL_ERR_NOMEM, g->rank, "rank %ld: out of memory", (long)g->rank);
     return GOAL_OK;
 }
 
@@ -1453,12 +1494,12 @@ goal_status goal_compile(const goal_graph *g, goal_schedule *out, goal_error *er
     goal__hdr h;
     uint8_t *bytes = NULL;
     goal_status st;
-    goal__error_clear(err);
-    if (!g || !out) return goal__fail(err, GOAL_ERR_ARG, "goal_compile: no graph or no output");
+    goal__fail(err, GOAL_OK, -1, "");
+    if (!g || !out) return goal__fail(err, GOAL_ERR_ARG, -1, "goal_compile: no graph or no output");
     memset(out, 0, sizeof *out);
     st = goal__cc_run(&c, g, &mem, &h, err);
     if (st == GOAL_OK && !(bytes = (uint8_t *)goal__alloc(&g->alloc, (size_t)goal__sched_bytes(&h))))
-        st = goal__fail(err, GOAL_ERR_NOMEM, "rank %ld: out of memory", (long)g->rank);
+        st = goal__fail(err, GOAL_ERR_NOMEM, g->rank, "rank %ld: out of memory", (long)g->rank);
     if (st == GOAL_OK) goal__cc_emit(&c, bytes, &h);
     goal__cc_free(&c);
     goal__free(&g->alloc, mem.p);
@@ -1484,11 +1525,12 @@ static goal_status goal__bad(goal__ld *l, uint32_t action, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(m, sizeof m, fmt, ap);
     va_end(ap);
-    if (l->err) { l->err->rank = l->s->rank; l->err->action = action == GOAL__NONE ? -1 : (int32_t)action; }
     if (action == GOAL__NONE)
-        return goal__fail(l->err, GOAL_ERR_FORMAT, "corrupt schedule (rank %ld): %s", (long)l->s->rank, m);
-    return goal__fail(l->err, GOAL_ERR_FORMAT, "corrupt schedule (rank %ld), action %lu: %s", (long)l->s->rank,
-                      (unsigned long)action, m);
+        return goal__fail(l->err, GOAL_ERR_FORMAT, l->s->rank, "corrupt schedule (rank %ld): %s", (long)l->s->rank, m);
+    goal__fail(l->err, GOAL_ERR_FORMAT, l->s->rank, "corrupt schedule (rank %ld), action %lu: %s", (long)l->s->rank,
+               (unsigned long)action, m);
+    if (l->err) l->err->action = (int32_t)action;
+    return GOAL_ERR_FORMAT;
 }
 
 /* Words the parameters take, or GOAL__NONE when more than `avail` words would be read. */
@@ -1604,7 +1646,7 @@ static goal_status goal__ld_graph(goal__ld *l) {
             if (--l->indeg[a] == 0) l->queue[tail++] = a;
         }
     }
-    if (tail != s->nactions) return goal__fail(l->err, GOAL_ERR_CYCLE, "schedule of rank %ld has a dependency cycle", (long)s->rank);
+    if (tail != s->nactions) return goal__fail(l->err, GOAL_ERR_CYCLE, -1, "schedule of rank %ld has a dependency cycle", (long)s->rank);
     return GOAL_OK;
 }
 
@@ -1615,7 +1657,8 @@ static const char *goal__sched_name(const void *ctx, uint32_t id, size_t *len) {
 }
 static int goal__incident(const goal_schedule *s, uint32_t i) {
     uint32_t nd, ns;
-    goal__deps_of(s, i, &nd, &ns);
+    const uint32_t *w;
+    goal__record(s, i, &w, &nd, &ns);
     return nd || ns;
 }
 
@@ -1644,7 +1687,7 @@ static goal_status goal__ld_labels(goal__ld *l, const goal_allocator *a) {
         len = (size_t)(end - str - off);
         if (goal__label_problem(str + off, len)) st = goal__bad(l, i, "invalid label");
         else if (goal__names_find(&names, str + off, len, goal__sched_name, s) != GOAL__NONE) st = goal__bad(l, i, "label used twice");
-        else if (goal__names_add(&names, a, i, goal__sched_name, s) != GOAL_OK) st = goal__fail(l->err, GOAL_ERR_NOMEM, "out of memory");
+        else if (goal__names_add(&names, a, i, goal__sched_name, s) != GOAL_OK) st = goal__fail(l->err, GOAL_ERR_NOMEM, -1, "out of memory");
         all_default &= goal__is_default_name(str + off, len, i);
         labelled_incident &= inc;
         lo = off + (uint32_t)len + 1;
@@ -1662,21 +1705,21 @@ static goal_status goal__ld_labels(goal__ld *l, const goal_allocator *a) {
 static goal_status goal__ld_header(const uint8_t *p, size_t size, goal__hdr *h, goal_error *err) {
     uint64_t total;
     if (size < GOAL__HDR)
-        return goal__fail(err, GOAL_ERR_FORMAT, "corrupt schedule: %lu bytes, the header alone is %u", (unsigned long)size, GOAL__HDR);
-    if (goal__rd32(p) != GOAL__MAGIC) return goal__fail(err, GOAL_ERR_FORMAT, "not a GOAL schedule (bad magic number)");
+        return goal__fail(err, GOAL_ERR_FORMAT, -1, "corrupt schedule: %lu bytes, the header alone is %u", (unsigned long)size, GOAL__HDR);
+    if (goal__rd32(p) != GOAL__MAGIC) return goal__fail(err, GOAL_ERR_FORMAT, -1, "not a GOAL schedule (bad magic number)");
     if (goal__rd16(p + 4) != GOAL_FORMAT_VERSION)
-        return goal__fail(err, GOAL_ERR_VERSION, "schedule format version %u, this library reads %u",
+        return goal__fail(err, GOAL_ERR_VERSION, -1, "schedule format version %u, this library reads %u",
                           (unsigned)goal__rd16(p + 4), GOAL_FORMAT_VERSION);
     goal__hdr_read(p, h);
-    if (h->flags > GOAL__LABELS_TABLE) return goal__fail(err, GOAL_ERR_FORMAT, "corrupt schedule: unknown flags 0x%x", (unsigned)h->flags);
+    if (h->flags > GOAL__LABELS_TABLE) return goal__fail(err, GOAL_ERR_FORMAT, -1, "corrupt schedule: unknown flags 0x%x", (unsigned)h->flags);
     if (h->nranks < 1 || h->nranks > 0x7FFFFFFFu || h->rank >= h->nranks)
-        return goal__fail(err, GOAL_ERR_FORMAT, "corrupt schedule: rank %lu of %lu", (unsigned long)h->rank, (unsigned long)h->nranks);
+        return goal__fail(err, GOAL_ERR_FORMAT, -1, "corrupt schedule: rank %lu of %lu", (unsigned long)h->rank, (unsigned long)h->nranks);
     if (h->nactions > 0x7FFFFFFEu || h->nindep > h->nactions || h->nslots > GOAL_SLOT_MAX + 1u || h->scratch > GOAL_SIZE_MAX ||
         (h->flags != GOAL__LABELS_TABLE && h->labelbytes))
-        return goal__fail(err, GOAL_ERR_FORMAT, "corrupt schedule: header field out of range");
+        return goal__fail(err, GOAL_ERR_FORMAT, -1, "corrupt schedule: header field out of range");
     total = goal__sched_bytes(h);
     if (total != size)
-        return goal__fail(err, GOAL_ERR_FORMAT, "corrupt schedule: %lu bytes, its header describes %llu", (unsigned long)size,
+        return goal__fail(err, GOAL_ERR_FORMAT, -1, "corrupt schedule: %lu bytes, its header describes %llu", (unsigned long)size,
                           (unsigned long long)total);
     return GOAL_OK;
 }
@@ -1709,12 +1752,12 @@ goal_status goal_schedule_load(goal_schedule *out, const void *bytes, size_t siz
     goal__ld l;
     size_t n, tmp;
     goal_status st;
-    goal__error_clear(err);
-    if (!out || (!bytes && size)) return goal__fail(err, GOAL_ERR_ARG, "goal_schedule_load: no output or no bytes");
+    goal__fail(err, GOAL_OK, -1, "");
+    if (!out || (!bytes && size)) return goal__fail(err, GOAL_ERR_ARG, -1, "goal_schedule_load: no output or no bytes");
     memset(out, 0, sizeof *out);
     if ((st = goal__ld_header(base, size, &h, err)) != GOAL_OK) return st;
     if ((uintptr_t)base & 3u) {
-        if (!(copy = (uint8_t *)goal__alloc(&a, size))) return goal__fail(err, GOAL_ERR_NOMEM, "out of memory");
+        if (!(copy = (uint8_t *)goal__alloc(&a, size))) return goal__fail(err, GOAL_ERR_NOMEM, -1, "out of memory");
         memcpy(copy, base, size);
         base = copy;
     }
@@ -1723,7 +1766,7 @@ goal_status goal_schedule_load(goal_schedule *out, const void *bytes, size_t siz
     l.s = out; l.err = err;
     n = h.nactions;
     tmp = (h.nslots + 1u) * sizeof(uint64_t) + 3u * n * sizeof(uint32_t);
-    if (!(l.ext = (uint64_t *)goal__alloc(&a, tmp))) st = goal__fail(err, GOAL_ERR_NOMEM, "out of memory");
+    if (!(l.ext = (uint64_t *)goal__alloc(&a, tmp))) st = goal__fail(err, GOAL_ERR_NOMEM, -1, "out of memory");
     else {
         memset(l.ext, 0, tmp);
         l.indeg = (uint32_t *)(void *)(l.ext + h.nslots + 1u); l.mark = l.indeg + n; l.queue = l.mark + n;
@@ -1863,12 +1906,12 @@ static uint8_t *goal__world_room(goal_world *w, int32_t r, size_t size) {
 }
 /* Why rank `rank` of `nranks` cannot be added to w, or GOAL_OK; clears err first. */
 static goal_status goal__world_check(goal_world *w, int32_t rank, int32_t nranks, goal_error *err) {
-    goal__error_clear(err);
-    if (!w) return goal__fail(err, GOAL_ERR_ARG, "goal_world_add_schedule: no world or schedule");
+    goal__fail(err, GOAL_OK, -1, "");
+    if (!w) return goal__fail(err, GOAL_ERR_ARG, -1, "goal_world_add_schedule: no world or schedule");
     if (nranks != w->nranks || rank < 0 || rank >= w->nranks)
-        return goal__fail(err, GOAL_ERR_RANK, "rank %ld of %ld does not fit a world of %ld ranks", (long)rank,
+        return goal__fail(err, GOAL_ERR_RANK, -1, "rank %ld of %ld does not fit a world of %ld ranks", (long)rank,
                           (long)nranks, (long)w->nranks);
-    if (goal__windex(w, rank) != w->nset) return goal__fail(err, GOAL_ERR_STATE, "rank %ld is set twice", (long)rank);
+    if (goal__windex(w, rank) != w->nset) return goal__fail(err, GOAL_ERR_STATE, -1, "rank %ld is set twice", (long)rank);
     return GOAL_OK;
 }
 
@@ -1876,11 +1919,11 @@ goal_status goal_world_add_schedule(goal_world *w, const goal_schedule *s, goal_
     uint8_t *to;
     goal_status st;
     if (!s || !s->bytes) {
-        goal__error_clear(err);
-        return goal__fail(err, GOAL_ERR_ARG, "goal_world_add_schedule: no world or schedule");
+        goal__fail(err, GOAL_OK, -1, "");
+        return goal__fail(err, GOAL_ERR_ARG, -1, "goal_world_add_schedule: no world or schedule");
     }
     if ((st = goal__world_check(w, s->rank, s->nranks, err)) != GOAL_OK) return st;
-    if (!(to = goal__world_room(w, s->rank, s->size))) return goal__fail(err, GOAL_ERR_NOMEM, "out of memory");
+    if (!(to = goal__world_room(w, s->rank, s->size))) return goal__fail(err, GOAL_ERR_NOMEM, -1, "out of memory");
     memcpy(to, s->bytes, s->size);
     return GOAL_OK;
 }
@@ -1890,7 +1933,7 @@ static goal_status goal__world_emit(goal_world *w, const goal__cc *c, const goal
     uint8_t *to;
     goal_status st;
     if ((st = goal__world_check(w, c->g->rank, c->g->nranks, err)) != GOAL_OK) return st;
-    if (!(to = goal__world_room(w, c->g->rank, (size_t)goal__sched_bytes(h)))) return goal__fail(err, GOAL_ERR_NOMEM, "out of memory");
+    if (!(to = goal__world_room(w, c->g->rank, (size_t)goal__sched_bytes(h)))) return goal__fail(err, GOAL_ERR_NOMEM, c->g->rank, "out of memory");
     goal__cc_emit(c, to, h);
     return GOAL_OK;
 }
@@ -1899,8 +1942,8 @@ goal_status goal_world_add_graph(goal_world *w, const goal_graph *g, goal_error 
     goal__ccmem mem = {NULL, 0};
     goal__hdr h;
     goal_status st;
-    goal__error_clear(err);
-    if (!g) return goal__fail(err, GOAL_ERR_ARG, "goal_compile: no graph or no output");
+    goal__fail(err, GOAL_OK, -1, "");
+    if (!g) return goal__fail(err, GOAL_ERR_ARG, -1, "goal_compile: no graph or no output");
     if ((st = goal__cc_run(&c, g, &mem, &h, err)) == GOAL_OK) st = goal__world_emit(w, &c, &h, err);
     goal__cc_free(&c);
     goal__free(&g->alloc, mem.p);
@@ -1971,16 +2014,16 @@ static goal_status goal__world_load_rank(goal_world *w, const uint8_t *p, size_t
     goal_status st;
     if ((r == 0 && off != GOAL__WHDR + 8u * ((uint64_t)w->nranks + 1u)) || off % 8u || off > size || size - off < GOAL__HDR ||
         next > size || next < off)
-        return goal__fail(err, GOAL_ERR_FORMAT, "corrupt world file: schedule of rank %ld out of place", (long)r);
+        return goal__fail(err, GOAL_ERR_FORMAT, -1, "corrupt world file: schedule of rank %ld out of place", (long)r);
     goal__hdr_read(p + off, &h);
     if (h.rank != (uint32_t)r || h.nranks != (uint32_t)w->nranks)   /* else ranks could be permuted */
-        return goal__fail(err, GOAL_ERR_FORMAT, "corrupt world file: the schedule in the place of rank %ld is rank %lu of %lu",
+        return goal__fail(err, GOAL_ERR_FORMAT, -1, "corrupt world file: the schedule in the place of rank %ld is rank %lu of %lu",
                           (long)r, (unsigned long)h.rank, (unsigned long)h.nranks);
     len = goal__sched_bytes(&h);
     if (len > next - off || ((off + len + 7u) & ~(uint64_t)7u) != next)
-        return goal__fail(err, GOAL_ERR_FORMAT, "corrupt world file: schedule of rank %ld has the wrong length", (long)r);
+        return goal__fail(err, GOAL_ERR_FORMAT, -1, "corrupt world file: schedule of rank %ld has the wrong length", (long)r);
     for (k = off + len; k < next; k++)
-        if (p[k]) return goal__fail(err, GOAL_ERR_FORMAT, "corrupt world file: stray bytes after rank %ld", (long)r);
+        if (p[k]) return goal__fail(err, GOAL_ERR_FORMAT, -1, "corrupt world file: stray bytes after rank %ld", (long)r);
     if ((st = goal_schedule_load(&s, p + off, (size_t)len, &w->alloc, err)) != GOAL_OK) return st;
     st = goal_world_add_schedule(w, &s, err);
     goal_schedule_free(&s);
@@ -1993,17 +2036,17 @@ goal_status goal_world_load(goal_world **out, const void *bytes, size_t size, co
     uint64_t nranks;
     int32_t r;
     goal_status st = GOAL_OK;
-    goal__error_clear(err);
-    if (!out || (!bytes && size)) return goal__fail(err, GOAL_ERR_ARG, "goal_world_load: no output or no bytes");
+    goal__fail(err, GOAL_OK, -1, "");
+    if (!out || (!bytes && size)) return goal__fail(err, GOAL_ERR_ARG, -1, "goal_world_load: no output or no bytes");
     *out = NULL;
-    if (size < GOAL__WHDR || memcmp(p, goal__wmagic, 8) != 0) return goal__fail(err, GOAL_ERR_FORMAT, "not a GOAL world file (bad magic number)");
+    if (size < GOAL__WHDR || memcmp(p, goal__wmagic, 8) != 0) return goal__fail(err, GOAL_ERR_FORMAT, -1, "not a GOAL world file (bad magic number)");
     if (goal__rd16(p + 8) != GOAL_FORMAT_VERSION)
-        return goal__fail(err, GOAL_ERR_VERSION, "world format version %u, this library reads %u", (unsigned)goal__rd16(p + 8), GOAL_FORMAT_VERSION);
+        return goal__fail(err, GOAL_ERR_VERSION, -1, "world format version %u, this library reads %u", (unsigned)goal__rd16(p + 8), GOAL_FORMAT_VERSION);
     nranks = goal__rd32(p + 12);
     if (goal__rd16(p + 10) || nranks < 1 || nranks > 0x7FFFFFFFu || (size - GOAL__WHDR) / 8u < nranks + 1u ||
         goal__rd64(p + 16) != size || goal__rd64(p + GOAL__WHDR + 8u * nranks) != size)
-        return goal__fail(err, GOAL_ERR_FORMAT, "corrupt world file: bad header, or truncated");
-    if ((st = goal_world_create(&w, (int)nranks, alloc)) != GOAL_OK) return goal__fail(err, st, "%s", goal_strerror(st));
+        return goal__fail(err, GOAL_ERR_FORMAT, -1, "corrupt world file: bad header, or truncated");
+    if ((st = goal_world_create(&w, (int)nranks, alloc)) != GOAL_OK) return goal__fail(err, st, -1, "%s", goal_strerror(st));
     for (r = 0; r < w->nranks && st == GOAL_OK; r++) st = goal__world_load_rank(w, p, size, r, err);
     if (st != GOAL_OK) { goal_world_destroy(w); return st; }
     *out = w;
@@ -2038,8 +2081,9 @@ static goal_status goal__rd_fail(goal__rd *r, const char *at, goal_status st, co
     va_start(ap, fmt);
     vsnprintf(m, sizeof m, fmt, ap);
     va_end(ap);
+    goal__fail(r->err, st, -1, "%s: line %d, col %d: %s", r->file, line, (int)(at - bol) + 1, m);
     if (r->err) { r->err->line = line; r->err->col = (int)(at - bol) + 1; }
-    return goal__fail(r->err, st, "%s: line %d, col %d: %s", r->file, line, (int)(at - bol) + 1, m);
+    return st;
 }
 /* What stands at the cursor, for "expected X, found Y" messages. */
 static const char *goal__rd_found(const goal__rd *r, char *buf) {
@@ -2199,7 +2243,7 @@ static goal_status goal__rd_action(goal__rd *r, const char *at, const goal_actio
 }
 static goal_status goal__rd_dep(goal__rd *r, const char *a, size_t an, const char *b, size_t bn, uint32_t start) {
     goal__dep *d;
-    if (GOAL__RESERVE(&r->alloc, r->deps, r->depcap, r->ndeps + 1) != GOAL_OK) return goal__fail(r->err, GOAL_ERR_NOMEM, "out of memory");
+    if (GOAL__RESERVE(&r->alloc, r->deps, r->depcap, r->ndeps + 1) != GOAL_OK) return goal__fail(r->err, GOAL_ERR_NOMEM, -1, "out of memory");
     d = &r->deps[r->ndeps++];
     d->a = a; d->b = b; d->an = (uint32_t)an; d->bn = (uint32_t)bn; d->start = start;
     return GOAL_OK;
@@ -2252,7 +2296,7 @@ static goal_status goal__rd_compile_into(goal__rd *r, const char *block, goal_wo
     goal__cc c;
     goal__hdr h;
     goal_status st;
-    goal__error_clear(r->err);
+    goal__fail(r->err, GOAL_OK, -1, "");
     if ((st = goal__cc_run(&c, r->g, &r->ccmem, &h, r->err)) == GOAL_OK) st = goal__world_emit(w, &c, &h, r->err);
     else st = goal__rd_compile_fail(r, block, st);
     goal__cc_free(&c);
@@ -2407,7 +2451,7 @@ static goal_status goal__lgs_file(goal__rd *r, goal_world **out) {
     if ((uint64_t)v > (uint64_t)(r->end - r->p) / 10u + 1u)   /* "rank 0 {\n}" is 10 bytes */
         return goal__rd_fail(r, r->p - 1, GOAL_ERR_SYNTAX, "num_ranks %lld, but the rest of the file cannot hold that many rank blocks", (long long)v);
     if ((st = goal__lgs_eol(r)) != GOAL_OK) return st;
-    if ((st = goal_world_create(out, (int)v, &r->alloc)) != GOAL_OK) return goal__fail(r->err, st, "out of memory");
+    if ((st = goal_world_create(out, (int)v, &r->alloc)) != GOAL_OK) return goal__fail(r->err, st, -1, "out of memory");
     (*out)->dialect = GOAL_DIALECT_LOGGOPSIM;
     for (rank = 0; rank < (int32_t)v; rank++) {
         if ((st = goal__rd_lspace(r)) != GOAL_OK || (st = goal__lgs_block(r, rank, (int32_t)v, *out)) != GOAL_OK) return st;
@@ -2607,7 +2651,7 @@ static goal_status goal__pap_keep(goal__rd *r, goal__pap *pp, const goal_schedul
     for (k = 0; rank >= pp->min_rank && rank <= pp->max_rank && k < pp->n; k++)   /* a new extreme needs no search */
         if (pp->s[k].rank == rank) return goal__rd_fail(r, at, GOAL_ERR_SYNTAX, "rank %ld has two blocks", (long)rank);
     if (GOAL__RESERVE(&r->alloc, pp->s, pp->cap, pp->n + 1) != GOAL_OK || !(copy = (uint8_t *)goal__alloc(&r->alloc, s->size)))
-        return goal__fail(r->err, GOAL_ERR_NOMEM, "out of memory");
+        return goal__fail(r->err, GOAL_ERR_NOMEM, -1, "out of memory");
     memcpy(copy, s->bytes, s->size);
     goal__wr32(copy + 8, (uint32_t)rank);
     t = &pp->s[pp->n++];
@@ -2664,7 +2708,7 @@ static goal_status goal__pap_world(goal__rd *r, goal__pap *pp, goal_world **out)
         int64_t m = pp->max_rank > r->max_peer ? pp->max_rank : r->max_peer;
         nranks = (int32_t)(m + 1 > 0 ? m + 1 : 1);
     }
-    if ((st = goal_world_create(out, nranks, &r->alloc)) != GOAL_OK) return goal__fail(r->err, st, "out of memory");
+    if ((st = goal_world_create(out, nranks, &r->alloc)) != GOAL_OK) return goal__fail(r->err, st, -1, "out of memory");
     (*out)->dialect = GOAL_DIALECT_PAPER;
     if (pp->n > 1) qsort(pp->s, pp->n, sizeof *pp->s, goal__by_rank);   /* so the world appends; s may be NULL */
     for (k = 0; k < pp->n; k++) {
@@ -2748,8 +2792,8 @@ goal_status goal_parse(const char *text, size_t len, const goal_parse_desc *desc
     goal_graph_desc gd;
     goal_dialect d;
     goal_status st;
-    goal__error_clear(err);
-    if (!out || (!text && len)) return goal__fail(err, GOAL_ERR_ARG, "goal_parse: no output or no text");
+    goal__fail(err, GOAL_OK, -1, "");
+    if (!out || (!text && len)) return goal__fail(err, GOAL_ERR_ARG, -1, "goal_parse: no output or no text");
     *out = NULL;
     memset(&r, 0, sizeof r);
     r.text = r.p = text ? text : "";
@@ -2760,7 +2804,7 @@ goal_status goal_parse(const char *text, size_t len, const goal_parse_desc *desc
     r.alloc = goal__allocator(desc ? &desc->alloc : NULL);
     memset(&gd, 0, sizeof gd);
     gd.alloc = r.alloc;
-    if ((st = goal_graph_create(&r.g, &gd)) != GOAL_OK) return goal__fail(err, st, "out of memory");
+    if ((st = goal_graph_create(&r.g, &gd)) != GOAL_OK) return goal__fail(err, st, -1, "out of memory");
     d = desc && desc->dialect ? desc->dialect : goal__detect(&r);
     st = d == GOAL_DIALECT_LOGGOPSIM ? goal__lgs_file(&r, out) : goal__pap_file(&r, out);
     goal_graph_destroy(r.g);

@@ -368,10 +368,9 @@ GOAL_API goal_status goal_algo_world(goal_world **out, const goal_algo_desc *d, 
 #if (defined(GOAL_ALGOS_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && !defined(GOAL__ALGOS_IMPL_DONE)
 #define GOAL__ALGOS_IMPL_DONE
 
-#include <stdarg.h>
+#include "goal.h"   /* its shared block: memory, errors */
 #include <stdio.h>
 #include <string.h>
-#include <stdlib.h>
 
 /* ---- >>> context ------------------------------------------------------------------------ */
 /* One build: the graph, the parameters resolved, and which actions already have a
@@ -394,37 +393,15 @@ typedef struct goal__algo {
     uint64_t *vmem;
 } goal__algo;
 
-static void *goal__algo_malloc(size_t n, void *u) { (void)u; return malloc(n); }
-static void goal__algo_mfree(void *p, void *u) { (void)u; free(p); }
-
-static goal_status goal__algo_fail(goal_error *err, goal_status st, const char *fmt, ...) {
-    va_list ap;
-    if (!err) return st;
-    memset(err, 0, sizeof *err);
-    err->status = st;
-    err->rank = -1;
-    err->action = -1;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-    return st;
-}
-
 /* Marks id as having a dependent; grows the table as actions are added. */
 static void goal__algo_mark(goal__algo *c, int32_t id, int used) {
     size_t k;
     if (id < c->first) return;
     k = (size_t)(id - c->first);
     if (k >= c->ucap) {
-        size_t ncap = c->ucap ? c->ucap * 2 : 64;
-        uint8_t *nu;
-        while (ncap <= k) ncap *= 2;
-        nu = (uint8_t *)c->alloc.alloc_fn(ncap, c->alloc.user);
-        if (!nu) { c->st = GOAL_ERR_NOMEM; return; }
-        memset(nu, 0, ncap);
-        if (c->used) { memcpy(nu, c->used, c->ucap); c->alloc.free_fn(c->used, c->alloc.user); }
-        c->used = nu;
-        c->ucap = ncap;
+        size_t old = c->ucap;
+        if (goal__reserve(&c->alloc, (void **)&c->used, &c->ucap, k + 1u, 1) != GOAL_OK) { c->st = GOAL_ERR_NOMEM; return; }
+        memset(c->used + old, 0, c->ucap - old);
     }
     if (used) c->used[k] = 1;
 }
@@ -744,10 +721,8 @@ static void goal__aspen_mark(goal__aspen *s, int p, const int *list, int n, int 
 static goal_status goal__aspen_plan(goal__algo *c, goal__aspen *s) {
     const goal_algo_desc *d = c->d;
     int p = c->p, i, m, moved;
-    size_t bytes = (size_t)p * 3 * sizeof(int);
     memset(s, 0, sizeof *s);
-    if (!(s->role = (int *)c->alloc.alloc_fn(bytes, c->alloc.user))) return GOAL_ERR_NOMEM;
-    memset(s->role, 0, bytes);
+    if (!(s->role = (int *)goal__calloc(&c->alloc, (size_t)p * 3, sizeof(int)))) return GOAL_ERR_NOMEM;
     s->X = s->role + p;
     s->D = s->X + p;
     goal__aspen_mark(s, p, d->participants, d->nparticipants, -1, 1);
@@ -827,7 +802,7 @@ static void goal__algo_reduce_aspen(goal__algo *c) {
         last = goal__aspen_reduce(c, &s, x, acc);
     }
     goal__aspen_deliver(c, &s, x, acc, last);
-    c->alloc.free_fn(s.role, c->alloc.user);
+    goal__free(&c->alloc, s.role);
 }
 
 /* ---- >>> dissemination (GOAL paper, Listing 3) ----------------------------------------------- */
@@ -1816,29 +1791,22 @@ const goal_algo_info *goal_algo_find(const char *name) {
 }
 
 /* ---- >>> checks ----------------------------------------------------------------------------------- */
-static goal_allocator goal__algo_allocator(const goal_algo_desc *d) {
-    goal_allocator a = d->alloc;
-    if (!a.alloc_fn || !a.free_fn) { a.alloc_fn = goal__algo_malloc; a.free_fn = goal__algo_mfree; a.user = NULL; }
-    return a;
-}
-
 /* A rank list: in range, no duplicates, not empty. */
 static goal_status goal__algo_check_list(const goal_algo_desc *d, const int *list, int n, int p, const char *what, goal_error *err) {
-    goal_allocator a = goal__algo_allocator(d);
+    goal_allocator a = goal__allocator(&d->alloc);
     uint8_t *seen;
     int i;
     goal_status st = GOAL_OK;
-    if (!list) return n ? goal__algo_fail(err, GOAL_ERR_ARG, "%d %ss given but no list", n, what) : GOAL_OK;
-    if (n <= 0) return goal__algo_fail(err, GOAL_ERR_ARG, "the %s list is empty", what);
-    if (!(seen = (uint8_t *)a.alloc_fn((size_t)p, a.user))) return goal__algo_fail(err, GOAL_ERR_NOMEM, "out of memory");
-    memset(seen, 0, (size_t)p);
+    if (!list) return n ? goal__fail(err, GOAL_ERR_ARG, -1, "%d %ss given but no list", n, what) : GOAL_OK;
+    if (n <= 0) return goal__fail(err, GOAL_ERR_ARG, -1, "the %s list is empty", what);
+    if (!(seen = (uint8_t *)goal__calloc(&a, (size_t)p, 1))) return goal__fail(err, GOAL_ERR_NOMEM, -1, "out of memory");
     for (i = 0; i < n && st == GOAL_OK; i++) {
         if (list[i] < 0 || list[i] >= p)
-            st = goal__algo_fail(err, GOAL_ERR_RANK, "%s %d is out of range (%d ranks)", what, list[i], p);
+            st = goal__fail(err, GOAL_ERR_RANK, -1, "%s %d is out of range (%d ranks)", what, list[i], p);
         else if (seen[list[i]]++)
-            st = goal__algo_fail(err, GOAL_ERR_ARG, "%s %d is listed twice", what, list[i]);
+            st = goal__fail(err, GOAL_ERR_ARG, -1, "%s %d is listed twice", what, list[i]);
     }
-    a.free_fn(seen, a.user);
+    goal__free(&a, seen);
     return st;
 }
 
@@ -1846,12 +1814,12 @@ static goal_status goal__algo_check_op(const goal_algo_desc *d, const goal__algo
     goal_status st;
     if (!(e->info.flags & GOAL_ALGO_REDUCES)) return GOAL_OK;
     if (d->noncommutative && !(e->info.flags & GOAL_ALGO_ORDERED))
-        return goal__algo_fail(err, GOAL_ERR_OP, "%s needs a commutative op (rank order: reduce_binomial, reduce_knomial, reduce_chain, "
+        return goal__fail(err, GOAL_ERR_OP, -1, "%s needs a commutative op (rank order: reduce_binomial, reduce_knomial, reduce_chain, "
                                "scan_linear, exscan_linear)", e->info.name);
     if (d->op == GOAL_OP_USER) return GOAL_OK;
     st = goal_op_check(d->op, d->dtype);
     if (st != GOAL_OK)
-        return goal__algo_fail(err, st, "op %s is not defined on %s", goal_op_name(d->op) ? goal_op_name(d->op) : "(unknown)",
+        return goal__fail(err, st, -1, "op %s is not defined on %s", goal_op_name(d->op) ? goal_op_name(d->op) : "(unknown)",
                                goal_dtype_name(d->dtype) ? goal_dtype_name(d->dtype) : "this datatype");
     return GOAL_OK;
 }
@@ -1862,10 +1830,10 @@ static goal_status goal__algo_check_ints(const goal_algo_desc *d, const int *a, 
     uint64_t total = 0, limit = GOAL_SIZE_MAX / 8 / goal_dtype_size(d->dtype);
     size_t i;
     for (i = 0; a && i < n; i++) {
-        if (a[i] < 0) return goal__algo_fail(err, GOAL_ERR_ARG, "%s: %s[%lu] = %d is negative", d->algo, what, (unsigned long)i, a[i]);
+        if (a[i] < 0) return goal__fail(err, GOAL_ERR_ARG, -1, "%s: %s[%lu] = %d is negative", d->algo, what, (unsigned long)i, a[i]);
         total += (uint64_t)a[i];
     }
-    if (sum && total > limit) return goal__algo_fail(err, GOAL_ERR_SIZE, "%s: %s add up to too many bytes", d->algo, what);
+    if (sum && total > limit) return goal__fail(err, GOAL_ERR_SIZE, -1, "%s: %s add up to too many bytes", d->algo, what);
     return GOAL_OK;
 }
 /* The arrays of a vector collective (VECTOR COLLECTIVES). */
@@ -1874,9 +1842,9 @@ static goal_status goal__algo_check_vector(const goal_algo_desc *d, int p, goal_
     size_t n = (size_t)p * (d->counts_matrix ? (size_t)p : 1);
     goal_status st;
     if (!a2a && (d->counts_matrix || d->recv_counts || d->recv_displs))
-        return goal__algo_fail(err, GOAL_ERR_ARG, "%s: counts_matrix, recv_counts and recv_displs are for alltoallv only", d->algo);
+        return goal__fail(err, GOAL_ERR_ARG, -1, "%s: counts_matrix, recv_counts and recv_displs are for alltoallv only", d->algo);
     if (d->counts_matrix && (!d->counts || d->recv_counts))
-        return goal__algo_fail(err, GOAL_ERR_ARG, "%s: counts_matrix takes the p x p matrix in counts and no recv_counts", d->algo);
+        return goal__fail(err, GOAL_ERR_ARG, -1, "%s: counts_matrix takes the p x p matrix in counts and no recv_counts", d->algo);
     if ((st = goal__algo_check_ints(d, d->counts, n, "counts", 1, err)) != GOAL_OK) return st;
     if ((st = goal__algo_check_ints(d, d->displs, n, "displs", 0, err)) != GOAL_OK) return st;
     if ((st = goal__algo_check_ints(d, d->recv_counts, (size_t)p, "recv_counts", 1, err)) != GOAL_OK) return st;
@@ -1887,25 +1855,25 @@ goal_status goal_algo_check(const goal_algo_desc *d, int p, goal_error *err) {
     const goal__algo_entry *e = d ? goal__algo_entry_of(d->algo) : NULL;
     uint64_t es;
     goal_status st;
-    if (!d) return goal__algo_fail(err, GOAL_ERR_ARG, "no desc given");
-    if (!e) return goal__algo_fail(err, GOAL_ERR_ARG, "unknown algorithm '%s' (goal gen --list)", d->algo ? d->algo : "(null)");
-    if (p <= 0) return goal__algo_fail(err, GOAL_ERR_RANK, "%s: the number of ranks must be at least 1, not %d", e->info.name, p);
-    if (d->root < 0 || d->root >= p) return goal__algo_fail(err, GOAL_ERR_RANK, "%s: root %d is out of range (%d ranks)", e->info.name, d->root, p);
-    if (d->nway < 0) return goal__algo_fail(err, GOAL_ERR_ARG, "%s: nway must be at least 1, not %d", e->info.name, d->nway);
-    if (d->radix < 0 || d->radix == 1) return goal__algo_fail(err, GOAL_ERR_ARG, "%s: radix must be at least 2, not %d", e->info.name, d->radix);
-    if (d->tag < 0) return goal__algo_fail(err, GOAL_ERR_ARG, "%s: tag %d is negative", e->info.name, d->tag);
+    if (!d) return goal__fail(err, GOAL_ERR_ARG, -1, "no desc given");
+    if (!e) return goal__fail(err, GOAL_ERR_ARG, -1, "unknown algorithm '%s' (goal gen --list)", d->algo ? d->algo : "(null)");
+    if (p <= 0) return goal__fail(err, GOAL_ERR_RANK, -1, "%s: the number of ranks must be at least 1, not %d", e->info.name, p);
+    if (d->root < 0 || d->root >= p) return goal__fail(err, GOAL_ERR_RANK, -1, "%s: root %d is out of range (%d ranks)", e->info.name, d->root, p);
+    if (d->nway < 0) return goal__fail(err, GOAL_ERR_ARG, -1, "%s: nway must be at least 1, not %d", e->info.name, d->nway);
+    if (d->radix < 0 || d->radix == 1) return goal__fail(err, GOAL_ERR_ARG, -1, "%s: radix must be at least 2, not %d", e->info.name, d->radix);
+    if (d->tag < 0) return goal__fail(err, GOAL_ERR_ARG, -1, "%s: tag %d is negative", e->info.name, d->tag);
     if (!goal_dtype_name(d->dtype) || goal_op_check(GOAL_OP_COPY, d->dtype) == GOAL_ERR_TYPE)
-        return goal__algo_fail(err, GOAL_ERR_TYPE, "%s: unsupported datatype 0x%x", e->info.name, (unsigned)d->dtype);
+        return goal__fail(err, GOAL_ERR_TYPE, -1, "%s: unsupported datatype 0x%x", e->info.name, (unsigned)d->dtype);
     es = goal_dtype_size(d->dtype);
     /* room for p blocks, a few times over, behind any offset */
     if (d->count > GOAL_SIZE_MAX / 8 / es / (uint64_t)p || d->in_offset > GOAL_SIZE_MAX / 2 ||
         d->out_offset > GOAL_SIZE_MAX / 2 || d->scratch_offset > GOAL_SIZE_MAX / 2)
-        return goal__algo_fail(err, GOAL_ERR_SIZE, "%s: count or offsets too large", e->info.name);
+        return goal__fail(err, GOAL_ERR_SIZE, -1, "%s: count or offsets too large", e->info.name);
     if (d->custom_slots && ((d->in_slot > GOAL_SLOT_MAX && d->in_slot != GOAL_SLOT_SCRATCH) ||
                             (d->out_slot > GOAL_SLOT_MAX && d->out_slot != GOAL_SLOT_SCRATCH)))
-        return goal__algo_fail(err, GOAL_ERR_ARG, "%s: slot out of range", e->info.name);
+        return goal__fail(err, GOAL_ERR_ARG, -1, "%s: slot out of range", e->info.name);
     if (d->in_place && !(e->info.flags & GOAL_ALGO_INPLACE))
-        return goal__algo_fail(err, GOAL_ERR_ARG, "%s cannot work in place (in_place): copy the input first", e->info.name);
+        return goal__fail(err, GOAL_ERR_ARG, -1, "%s cannot work in place (in_place): copy the input first", e->info.name);
     if ((st = goal__algo_check_op(d, e, err)) != GOAL_OK) return st;
     if ((e->info.flags & GOAL_ALGO_VECTOR) && (st = goal__algo_check_vector(d, p, err)) != GOAL_OK) return st;
     if (!(e->info.flags & GOAL_ALGO_SETS)) return GOAL_OK;
@@ -1932,7 +1900,7 @@ static void goal__algo_init(goal__algo *c, goal_graph *g, const goal_algo_desc *
     c->scratch = d->scratch_offset;
     c->start = -1;
     c->first = goal_graph_count(g);
-    c->alloc = goal__algo_allocator(d);
+    c->alloc = goal__allocator(&d->alloc);
 }
 
 /* One side of a vector layout in bytes: block i has counts[cbase + i cstep] elements (NULL:
@@ -1952,9 +1920,8 @@ static void goal__algo_vfill(goal__algo *c, uint64_t *cnt, uint64_t *off, const 
 static goal_status goal__algo_vec_init(goal__algo *c, goal_error *err) {
     const goal_algo_desc *d = c->d;
     size_t p = (size_t)c->p, row = d->counts_matrix ? (size_t)c->rank * p : 0;
-    uint64_t *m = (uint64_t *)c->alloc.alloc_fn(4 * p * sizeof(uint64_t), c->alloc.user);
-    if (!m) return goal__algo_fail(err, GOAL_ERR_NOMEM, "%s: out of memory", d->algo);
-    memset(m, 0, 4 * p * sizeof(uint64_t));
+    uint64_t *m = (uint64_t *)goal__calloc(&c->alloc, 4 * p, sizeof(uint64_t));
+    if (!m) return goal__fail(err, GOAL_ERR_NOMEM, -1, "%s: out of memory", d->algo);
     c->vmem = m;
     goal__algo_vfill(c, m, m + p, d->counts, row, 1, d->displs ? d->displs + row : NULL);
     c->ic = c->oc = m;
@@ -1964,7 +1931,7 @@ static goal_status goal__algo_vec_init(goal__algo *c, goal_error *err) {
                          d->counts_matrix ? p : 1, d->recv_displs ? d->recv_displs + row : NULL);
         c->io = m + p; c->oc = m + 2 * p; c->oo = m + 3 * p;
         if (c->ic[c->rank] != c->oc[c->rank])
-            return goal__algo_fail(err, GOAL_ERR_SIZE, "%s, rank %d: sends itself %llu elements but receives %llu", d->algo, c->rank,
+            return goal__fail(err, GOAL_ERR_SIZE, -1, "%s, rank %d: sends itself %llu elements but receives %llu", d->algo, c->rank,
                                    (unsigned long long)(c->ic[c->rank] / c->es), (unsigned long long)(c->oc[c->rank] / c->es));
     } else if (!strncmp(d->algo, "scatterv_", 9) || !strncmp(d->algo, "reduce_scatterv_", 16)) c->io = m + p;
     else c->oo = m + p;
@@ -1976,7 +1943,7 @@ static goal_status goal__algo_start(goal__algo *c, const int32_t *after, int naf
     int i;
     for (i = 0; i < nafter; i++)
         if (after[i] < 0 || after[i] >= c->first)
-            return goal__algo_fail(err, GOAL_ERR_ACTION, "after[%d] = %ld is not an action of the graph", i, (long)after[i]);
+            return goal__fail(err, GOAL_ERR_ACTION, -1, "after[%d] = %ld is not an action of the graph", i, (long)after[i]);
     if (nafter == 1) c->start = after[0];
     if (nafter > 1) {
         c->start = goal__algo_new(c, goal_graph_nop(c->g), -1);
@@ -2016,24 +1983,24 @@ static int32_t goal__algo_build(goal_graph *g, const goal_algo_desc *d, const in
     goal__algo c;
     goal_status st;
     int32_t done;
-    if (!g) return goal__algo_fail(err, GOAL_ERR_ARG, "no graph given");
+    if (!g) return goal__fail(err, GOAL_ERR_ARG, -1, "no graph given");
     if ((st = goal_algo_check(d, goal_graph_nranks(g), err)) != GOAL_OK) return st;
-    if (nafter < 0 || (nafter > 0 && !after)) return goal__algo_fail(err, GOAL_ERR_ARG, "after: %d actions but no list", nafter);
+    if (nafter < 0 || (nafter > 0 && !after)) return goal__fail(err, GOAL_ERR_ARG, -1, "after: %d actions but no list", nafter);
     goal__algo_init(&c, g, d);
     if ((goal__algo_entry_of(d->algo)->info.flags & GOAL_ALGO_VECTOR) && (st = goal__algo_vec_init(&c, err)) != GOAL_OK) {
-        if (c.vmem) c.alloc.free_fn(c.vmem, c.alloc.user);
+        goal__free(&c.alloc, c.vmem);
         return st;
     }
     if ((st = goal__algo_start(&c, after, nafter, err)) != GOAL_OK) return st;
     goal__algo_in_place(&c);
     goal__algo_entry_of(d->algo)->fn(&c);
     done = goal__algo_finish(&c, join);
-    if (c.used) c.alloc.free_fn(c.used, c.alloc.user);
-    if (c.vmem) c.alloc.free_fn(c.vmem, c.alloc.user);
+    goal__free(&c.alloc, c.used);
+    goal__free(&c.alloc, c.vmem);
     if (c.st == GOAL_OK) c.st = goal_graph_status(g);
     if (c.st != GOAL_OK) {
         const char *m = goal_graph_status(g) != GOAL_OK ? goal_graph_message(g) : goal_strerror(c.st);
-        return goal__algo_fail(err, c.st, "%s, rank %d: %s", d->algo, c.rank, m);
+        return goal__fail(err, c.st, -1, "%s, rank %d: %s", d->algo, c.rank, m);
     }
     if (part) { part->done = done; part->scratch_end = c.scratch; }
     return done;
@@ -2049,7 +2016,7 @@ goal_status goal_algo_world(goal_world **out, const goal_algo_desc *d, int nrank
     goal_world *w = NULL;
     goal_status st;
     int r;
-    if (!out) return goal__algo_fail(err, GOAL_ERR_ARG, "no output given");
+    if (!out) return goal__fail(err, GOAL_ERR_ARG, -1, "no output given");
     *out = NULL;
     if ((st = goal_algo_check(d, nranks, err)) != GOAL_OK) return st;
     memset(&gd, 0, sizeof gd);
@@ -2057,11 +2024,11 @@ goal_status goal_algo_world(goal_world **out, const goal_algo_desc *d, int nrank
     gd.alloc = d->alloc;
     if ((st = goal_world_create(&w, nranks, &d->alloc)) != GOAL_OK || (st = goal_graph_create(&g, &gd)) != GOAL_OK) {
         goal_world_destroy(w);
-        return goal__algo_fail(err, st, "%s", goal_strerror(st));
+        return goal__fail(err, st, -1, "%s", goal_strerror(st));
     }
     for (r = 0; r < nranks && st == GOAL_OK; r++) {
         int32_t done;
-        if ((st = goal_graph_reset(g, r, nranks)) != GOAL_OK) { goal__algo_fail(err, st, "%s", goal_strerror(st)); break; }
+        if ((st = goal_graph_reset(g, r, nranks)) != GOAL_OK) { goal__fail(err, st, -1, "%s", goal_strerror(st)); break; }
         done = goal__algo_build(g, d, NULL, 0, NULL, 0, err);
         st = done < 0 ? (goal_status)done : goal_world_add_graph(w, g, err);
     }

@@ -267,7 +267,7 @@ static goal_status goal__an_unmatched(const goal__simw *x, const uint32_t *peer,
             f.kind = a.kind == GOAL_SEND ? GOAL_SIM_UNMATCHED_SEND : GOAL_SIM_UNMATCHED_RECV;
             f.at = goal__sim_ref(r, (int32_t)i); f.other = goal__sim_ref(-1, -1);
             goal_sim_finding_text(x->w, &f, line, sizeof line);
-            return goal__an_fail(err, GOAL_ERR_MATCH, "the world does not match (goal check): %s", line);
+            return goal__fail(err, GOAL_ERR_MATCH, -1, "the world does not match (goal check): %s", line);
         }
     }
     return GOAL_OK;
@@ -290,11 +290,11 @@ static goal_status goal__an_match(const goal__simw *x, uint32_t **peer, goal_err
         for (k = 0; k < cr.nfindings && cr.findings[k].kind == GOAL_SIM_SIZE_WARNING; k++) {}
         goal_sim_finding_text(x->w, &cr.findings[k], line, sizeof line);
         goal_sim_check_free(&cr);
-        return goal__an_fail(err, GOAL_ERR_MATCH, "the world does not match (goal check): %s", line);
+        return goal__fail(err, GOAL_ERR_MATCH, -1, "the world does not match (goal check): %s", line);
     }
-    if (st != GOAL_OK && st != GOAL_ERR_MATCH) return goal__an_fail(err, st, "matching: %s", goal_strerror(st));
+    if (st != GOAL_OK && st != GOAL_ERR_MATCH) return goal__fail(err, st, -1, "matching: %s", goal_strerror(st));
     *peer = (uint32_t *)goal__new(&x->a, x->n, sizeof(uint32_t));
-    if (!*peer) { goal_sim_check_free(&cr); return goal__an_fail(err, GOAL_ERR_NOMEM, "out of memory"); }
+    if (!*peer) { goal_sim_check_free(&cr); return goal__fail(err, GOAL_ERR_NOMEM, -1, "out of memory"); }
     memset(*peer, 0xFF, (size_t)x->n * sizeof(uint32_t));
     for (k = 0; k < cr.npairs; k++) {
         uint32_t s = x->base[cr.pairs[k].send.rank] + (uint32_t)cr.pairs[k].send.action;
@@ -885,14 +885,14 @@ static goal_status goal__an_init(goal__an *an, goal_error *err) {
     const goal_allocator *a = &an->x.a;
     goal_status st;
     if (goal_world_dialect(an->x.w) == GOAL_DIALECT_LOGGOPSIM)
-        return goal__an_fail(err, GOAL_ERR_ARG, "LogGOPSim-dialect input carries no buffer offsets (only sizes): "
+        return goal__fail(err, GOAL_ERR_ARG, -1, "LogGOPSim-dialect input carries no buffer offsets (only sizes): "
                              "dataflow and collective detection need them; wait sets and matching still work");
     if ((st = goal__an_match(&an->x, &an->peer, err)) != GOAL_OK) return st;
     an->mem = (goal__an_mem *)goal__new(a, (size_t)an->x.p, sizeof(goal__an_mem));
     an->snap_at = (size_t *)goal__new(a, an->x.n, sizeof(size_t));
     an->snap_n = (uint32_t *)goal__new(a, an->x.n, sizeof(uint32_t));
     if (an->mem) memset(an->mem, 0, (size_t)an->x.p * sizeof(goal__an_mem));   /* freed entry by entry */
-    if (!an->mem || !an->snap_at || !an->snap_n) return goal__an_fail(err, GOAL_ERR_NOMEM, "out of memory");
+    if (!an->mem || !an->snap_at || !an->snap_n) return goal__fail(err, GOAL_ERR_NOMEM, -1, "out of memory");
     memset(an->snap_n, 0, (size_t)an->x.n * sizeof(uint32_t));
     return GOAL_OK;
 }
@@ -901,18 +901,18 @@ goal_status goal_analyze(const goal_world *w, const goal_analyze_desc *desc, goa
     goal__an an;
     goal_analyze_desc d;
     goal_status st;
-    if (!out) return goal__an_fail(err, GOAL_ERR_ARG, "no result");
+    if (!out) return goal__fail(err, GOAL_ERR_ARG, -1, "no result");
     memset(out, 0, sizeof *out);
     memset(&an, 0, sizeof an);
     if (desc) d = *desc; else memset(&d, 0, sizeof d);
     st = goal__simw_init(&an.x, w, &d.alloc);
     out->alloc_ = an.x.a;
     out->nranks = an.x.p;
-    if (st != GOAL_OK) goal__an_fail(err, st, "%s", goal_strerror(st));
+    if (st != GOAL_OK) goal__fail(err, st, -1, "%s", goal_strerror(st));
     if (st == GOAL_OK) st = goal__an_init(&an, err);
-    if (st == GOAL_OK && (st = goal__an_propagate(&an)) != GOAL_OK) goal__an_fail(err, st, "dataflow: %s", goal_strerror(st));
-    if (st == GOAL_OK && (st = goal__an_sst(&an, out)) != GOAL_OK) goal__an_fail(err, st, "%s", goal_strerror(st));
-    if (st == GOAL_OK && !d.no_collectives && (st = goal__an_detect(&an, out)) != GOAL_OK) goal__an_fail(err, st, "detection: %s", goal_strerror(st));
+    if (st == GOAL_OK && (st = goal__an_propagate(&an)) != GOAL_OK) goal__fail(err, st, -1, "dataflow: %s", goal_strerror(st));
+    if (st == GOAL_OK && (st = goal__an_sst(&an, out)) != GOAL_OK) goal__fail(err, st, -1, "%s", goal_strerror(st));
+    if (st == GOAL_OK && !d.no_collectives && (st = goal__an_detect(&an, out)) != GOAL_OK) goal__fail(err, st, -1, "detection: %s", goal_strerror(st));
     if (st == GOAL_OK) { out->mix_ = an.mix; out->nmix_ = an.nmix; an.mix = NULL; }
     goal__an_free(&an);
     if (st != GOAL_OK) goal_analyze_free(out);
@@ -989,7 +989,7 @@ static goal_status goal__rep_computes(const goal_world *w, goal_error *err) {
             goal_action a;
             goal_schedule_action(&s, i, &a);
             if (a.kind == GOAL_CALC || (a.kind == GOAL_EXEC && a.op != GOAL_OP_COPY))
-                return goal__an_fail(err, GOAL_ERR_ARG, "rank %ld action %lu computes (%s): only data movement can be rebuilt",
+                return goal__fail(err, GOAL_ERR_ARG, -1, "rank %ld action %lu computes (%s): only data movement can be rebuilt",
                                      (long)r, (unsigned long)i, a.kind == GOAL_CALC ? "calc" : "exec");
         }
     }
@@ -1008,7 +1008,7 @@ static goal_status goal__rep_overlap(goal__rep *q) {
     size_t k, n = 0;
     uint64_t end[2] = {0, 0};
     goal_status st = GOAL_OK;
-    if (!iv) return goal__an_fail(q->err, GOAL_ERR_NOMEM, "out of memory");
+    if (!iv) return goal__fail(q->err, GOAL_ERR_NOMEM, -1, "out of memory");
     for (k = 0; k < r->ntuples; k++) {
         const goal_analyze_tuple *t = &r->tuples[k];
         if (t->src == t->owner && t->src_slot == t->slot && t->src_offset == t->offset) continue;   /* stays as it is */
@@ -1019,7 +1019,7 @@ static goal_status goal__rep_overlap(goal__rep *q) {
     for (k = 0; k < n && st == GOAL_OK; k++) {
         if (k == 0 || iv[k].rank != iv[k - 1].rank || iv[k].slot != iv[k - 1].slot) end[0] = end[1] = 0;
         if (iv[k].off < end[!iv[k].dst])
-            st = goal__an_fail(q->err, GOAL_ERR_ARG, "rank %ld: slot %lu offset %llu is both a source and a destination: "
+            st = goal__fail(q->err, GOAL_ERR_ARG, -1, "rank %ld: slot %lu offset %llu is both a source and a destination: "
                                "the rebuilt pieces would race", (long)iv[k].rank, (unsigned long)iv[k].slot, (unsigned long long)iv[k].off);
         if (iv[k].end > end[iv[k].dst]) end[iv[k].dst] = iv[k].end;
     }
@@ -1184,7 +1184,7 @@ static goal_status goal__rep_direct(goal__rep *q, int tag) {
         if (t->src == t->owner) id = goal_graph_exec(q->g[t->owner], GOAL_OP_COPY, GOAL_UINT8, goal__rep_dst(t), goal__rep_src(t));
         else if ((id = goal_graph_send(q->g[t->src], goal__rep_src(t), t->owner, tag)) >= 0)
             id = goal_graph_recv(q->g[t->owner], goal__rep_dst(t), t->src, tag);
-        if (id < 0) return goal__an_fail(q->err, (goal_status)id, "rebuilding: %s", goal_strerror(id));
+        if (id < 0) return goal__fail(q->err, (goal_status)id, -1, "rebuilding: %s", goal_strerror(id));
     }
     return GOAL_OK;
 }
@@ -1205,7 +1205,7 @@ static goal_status goal__rep_check_kind(goal__rep *q, goal_analyze_kind k, const
     const char *kind = goal_analyze_kind_name(k);
     size_t n = strlen(kind);
     if (strncmp(name, kind, n) == 0 && name[n] == '_') return GOAL_OK;
-    return goal__an_fail(q->err, GOAL_ERR_ARG, "replace: %s is not an algorithm for %s", name, kind);
+    return goal__fail(q->err, GOAL_ERR_ARG, -1, "replace: %s is not an algorithm for %s", name, kind);
 }
 /* Finding f by its algorithm (tag); *used = that name unless direct messages remain. */
 static goal_status goal__rep_finding(goal__rep *q, const goal_analyze_finding *f, const goal_analyze_replace_desc *d, int tag,
@@ -1266,14 +1266,14 @@ static goal_status goal__rep_init(goal__rep *q) {
     q->out = (goal_buf *)goal__new(&q->a, (size_t)p, sizeof(goal_buf));
     q->known = (uint8_t *)goal__new(&q->a, (size_t)p, 1);
     q->own = (size_t *)goal__new(&q->a, (size_t)p, sizeof(size_t));
-    if (!q->g || !q->scratch || !q->done || !q->in || !q->out || !q->known || !q->own) return goal__an_fail(q->err, GOAL_ERR_NOMEM, "out of memory");
+    if (!q->g || !q->scratch || !q->done || !q->in || !q->out || !q->known || !q->own) return goal__fail(q->err, GOAL_ERR_NOMEM, -1, "out of memory");
     memset(q->scratch, 0, (size_t)p * sizeof(uint64_t));
     memset(q->done, 0, q->r->ntuples);
     for (i = 0; i < p && st == GOAL_OK; i++) {
         goal_graph_desc gd;
         memset(&gd, 0, sizeof gd);
         gd.rank = i; gd.nranks = p; gd.alloc = q->a;
-        if ((st = goal_graph_create(&q->g[i], &gd)) != GOAL_OK) goal__an_fail(q->err, st, "out of memory");
+        if ((st = goal_graph_create(&q->g[i], &gd)) != GOAL_OK) goal__fail(q->err, st, -1, "out of memory");
     }
     return st;
 }
@@ -1283,7 +1283,7 @@ goal_status goal_analyze_replace(const goal_world *w, const goal_analyze_result 
     goal__rep q;
     goal_analyze_replace_desc d;
     goal_status st;
-    if (!w || !r || !out || r->nranks != goal_world_nranks(w)) return goal__an_fail(err, GOAL_ERR_ARG, "replace: needs the world and its analysis");
+    if (!w || !r || !out || r->nranks != goal_world_nranks(w)) return goal__fail(err, GOAL_ERR_ARG, -1, "replace: needs the world and its analysis");
     *out = NULL;
     if (desc) d = *desc; else memset(&d, 0, sizeof d);
     memset(&q, 0, sizeof q);

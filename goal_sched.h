@@ -322,48 +322,18 @@ goal_status goal_apply(goal_op op, goal_dtype t, void *buf1, const void *buf2, u
 }
 
 /* ---- >>> reading the binary schedule ---------------------------------------------------- */
-/* The executor reads send and recv parameters straight from the documented format (goal.h,
-   BINARY SCHEDULE): it is the hot path, and goal_schedule_action decodes everything. */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
-#define GOAL_SCHED__LE(x) __builtin_bswap32(x)
-#else
-#define GOAL_SCHED__LE(x) (x)
-#endif
-#define GOAL_SCHED__F_WIDE 0x08u
-#define GOAL_SCHED__F_OFF 0x10u
-#define GOAL_SCHED__F_TAG 0x20u
-#define GOAL_SCHED__F_LOC 0x40u
-#define GOAL_SCHED__F_IRQ 0x80u
-#define GOAL_SCHED__ESC 0xFFFu
-#define GOAL_SCHED__START 0x80000000u
+/* The executor reads send and recv parameters straight from the format with goal.h's reader
+   (its shared block): it is the hot path, and goal_schedule_action decodes everything. */
 #define GOAL_SCHED__RUN 0x80000000u   /* counter value of a started, unfinished action */
 #define GOAL_SCHED__DONE 0xC0000000u  /* counter value of a completed action */
 
-#if defined(__GNUC__) || defined(__clang__)
-#define GOAL_SCHED__HOT static inline __attribute__((always_inline))   /* the per-action path */
-#else
-#define GOAL_SCHED__HOT static inline
-#endif
 typedef struct goal_sched__rec {   /* an action's place in the body */
     uint32_t head, ndeps;
     const uint32_t *deps;          /* then the parameters */
 } goal_sched__rec;
 /* The source count is needed only to set counters, so the hot path merely steps over it. */
-GOAL_SCHED__HOT const uint32_t *goal_sched__body(const goal_schedule *s, uint32_t i, uint32_t *head) {
-    *head = GOAL_SCHED__LE(s->recs[2 * i]);
-    return s->body + GOAL_SCHED__LE(s->recs[2 * i + 1]);
-}
-GOAL_SCHED__HOT void goal_sched__read(const goal_schedule *s, uint32_t i, goal_sched__rec *r) {
-    const uint32_t *w = goal_sched__body(s, i, &r->head);
-    if ((r->head & GOAL_SCHED__ESC << 8) == GOAL_SCHED__ESC << 8) w++;
-    r->ndeps = r->head >> 20;
-    if (r->ndeps == GOAL_SCHED__ESC) { r->ndeps = GOAL_SCHED__LE(*w); w++; }
-    r->deps = w;
-}
-static const uint32_t *goal_sched__get(const uint32_t *w, uint64_t *v, int wide) {
-    *v = GOAL_SCHED__LE(w[0]);
-    if (wide) *v |= (uint64_t)GOAL_SCHED__LE(w[1]) << 32;
-    return w + 1 + (wide != 0);
+GOAL__HOT void goal_sched__read(const goal_schedule *s, uint32_t i, goal_sched__rec *r) {
+    r->head = goal__record(s, i, &r->deps, &r->ndeps, NULL);
 }
 
 /* ---- >>> the execution ------------------------------------------------------------------ */
@@ -387,24 +357,13 @@ struct goal_exec {
 };
 
 static uint32_t goal_sched__pow2(uint32_t x) { uint32_t p = 1; while (p < x) p <<= 1; return p; }
-static goal_status goal_sched__report(goal_error *err, goal_status st, int rank, const char *fmt, ...) {
-    va_list ap;
-    if (!err) return st;
-    err->status = st; err->line = err->col = 0; err->rank = rank; err->action = -1;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-    return st;
-}
 
 /* Names the action in err: "rank R, action L (send to P tag T): what". */
 static goal_status goal_sched__fail(goal_exec *e, goal_status st, int32_t i, const char *what) {
     char lb[GOAL_LABEL_MAX];
-    goal_error *er = &e->err;
     uint32_t k;
-    if (e->state == GOAL_SCHED__FAILED) return (goal_status)er->status;
-    er->status = st; er->line = er->col = 0; er->rank = e->s->rank; er->action = i;
-    if (i < 0) snprintf(er->msg, sizeof er->msg, "rank %d: %s: %s", (int)e->s->rank, what, goal_strerror(st));
+    if (e->state == GOAL_SCHED__FAILED) return (goal_status)e->err.status;
+    if (i < 0) goal__fail(&e->err, st, e->s->rank, "rank %d: %s: %s", (int)e->s->rank, what, goal_strerror(st));
     else {
         goal_action a;
         char desc[96] = "";
@@ -413,9 +372,10 @@ static goal_status goal_sched__fail(goal_exec *e, goal_status st, int32_t i, con
             snprintf(desc, sizeof desc, " (%s %s %d tag %d)", a.kind == GOAL_SEND ? "send" : "recv",
                      a.kind == GOAL_SEND ? "to" : "from", (int)a.peer, (int)a.tag);
         /* "user function 3 is not registered" says it all; other causes get the status text. */
-        snprintf(er->msg, sizeof er->msg, "rank %d, action %s%s: %s%s%s", (int)e->s->rank,
-                 goal_schedule_label(e->s, (uint32_t)i, lb), desc, what, st == GOAL_ERR_NOUSERFN ? "" : ": ",
-                 st == GOAL_ERR_NOUSERFN ? "" : goal_strerror(st));
+        goal__fail(&e->err, st, e->s->rank, "rank %d, action %s%s: %s%s%s", (int)e->s->rank,
+                   goal_schedule_label(e->s, (uint32_t)i, lb), desc, what, st == GOAL_ERR_NOUSERFN ? "" : ": ",
+                   st == GOAL_ERR_NOUSERFN ? "" : goal_strerror(st));
+        e->err.action = i;
     }
     /* Keep the in-flight list (goal_exec_inflight reports it), but let the transport go. */
     for (k = 0; k < e->nreq; k++)
@@ -425,13 +385,14 @@ static goal_status goal_sched__fail(goal_exec *e, goal_status st, int32_t i, con
 }
 
 static void goal_sched__push(goal_exec *e, uint32_t i) { e->queue[e->qtail++ & e->qmask] = i; }
-GOAL_SCHED__HOT void goal_sched__release(goal_exec *e, uint32_t d) {
+GOAL__HOT void goal_sched__release(goal_exec *e, uint32_t d) {
     if (--e->cnt[d & e->cmask] == 0 && d < e->hi) goal_sched__push(e, d);
 }
 static uint32_t goal_sched__nsrc(const goal_exec *e, uint32_t i) {
-    uint32_t head;
-    const uint32_t *w = goal_sched__body(e->s, i, &head);
-    return ((head >> 8) & 0xFFFu) == GOAL_SCHED__ESC ? GOAL_SCHED__LE(*w) : (head >> 8) & 0xFFFu;
+    uint32_t nd, ns;
+    const uint32_t *w;
+    goal__record(e->s, i, &w, &nd, &ns);
+    return ns;
 }
 /* Window mode: moves lo past completed actions, lets actions enter the window, and in ring
    mode gives the counters that come into the ring their initial values. */
@@ -447,15 +408,15 @@ static void goal_sched__slide(goal_exec *e) {
 }
 /* `general` is a constant at every call site: 0 compiles the common case (no trace hook, no
    window, so counters and queue never wrap and every action may start) without its tests. */
-GOAL_SCHED__HOT void goal_sched__complete(goal_exec *e, uint32_t i, const goal_sched__rec *r, int general) {
+GOAL__HOT void goal_sched__complete(goal_exec *e, uint32_t i, const goal_sched__rec *r, int general) {
     /* Locals: stores through cnt and queue could alias e's fields and force reloads. */
     uint32_t *cnt = e->cnt, *queue = e->queue, qtail = e->qtail;
     uint32_t cmask = general ? e->cmask : 0xFFFFFFFFu, qmask = general ? e->qmask : 0xFFFFFFFFu, hi = e->hi;
     const uint32_t *deps = r->deps, *end = deps + r->ndeps;
-    if (r->head & GOAL_SCHED__F_IRQ)
-        while (deps < end && (GOAL_SCHED__LE(*deps) & GOAL_SCHED__START)) deps++;
+    if (r->head & GOAL__F_IRQ)
+        while (deps < end && (GOAL__LE32(*deps) & GOAL__DEP_START)) deps++;
     for (; deps < end; deps++) {
-        uint32_t d = GOAL_SCHED__LE(*deps);
+        uint32_t d = GOAL__LE32(*deps);
         if (--cnt[d & cmask] == 0 && (!general || d < hi)) queue[qtail++ & qmask] = d;
     }
     e->qtail = qtail;
@@ -478,21 +439,14 @@ static int goal_sched__grow(goal_exec *e) {
     e->reqcap *= 2;
     return 1;
 }
-GOAL_SCHED__HOT goal_status goal_sched__post(goal_exec *e, uint32_t i, const goal_sched__rec *r) {
-    const uint32_t *w = r->deps + r->ndeps;
-    int wide = (r->head & GOAL_SCHED__F_WIDE) != 0;
-    uint64_t offset = 0;
-    uint32_t loc = 0;
+GOAL__HOT goal_status goal_sched__post(goal_exec *e, uint32_t i, const goal_sched__rec *r) {
+    uint64_t offset;
+    uint32_t loc;
     goal_msg *m = &e->msg;   /* rank and context are filled in once; the rest per message */
     goal_req q;
     int st;
-    m->kind = (goal_kind)(r->head & 7u);
-    m->peer = (int32_t)GOAL_SCHED__LE(*w); w++;
-    w = goal_sched__get(w, &m->size, wide);
-    if (r->head & GOAL_SCHED__F_OFF) w = goal_sched__get(w, &offset, wide);
-    m->tag = 0;
-    if (r->head & GOAL_SCHED__F_TAG) { m->tag = (int32_t)GOAL_SCHED__LE(*w); w++; }
-    if (r->head & GOAL_SCHED__F_LOC) loc = GOAL_SCHED__LE(*w);
+    m->kind = (goal_kind)GOAL__KIND(r->head);
+    goal__msg_params(r->head, r->deps + r->ndeps, &m->peer, &m->size, &offset, &m->tag, &loc);
     m->cpu = (uint8_t)(loc >> 16); m->nic = (uint8_t)(loc >> 24);
     m->data = goal_sched__addr(e, loc & 0xFFFFu, offset);
     m->action = (int32_t)i;
@@ -523,22 +477,22 @@ static goal_status goal_sched__local(goal_exec *e, uint32_t i, uint32_t kind) {
     return rc ? goal_sched__fail(e, GOAL_ERR_USERFN, (int32_t)i, "user function") : GOAL_OK;
 }
 /* Starts action i (Listing 1's inner step); completes it when it finished at once. */
-GOAL_SCHED__HOT goal_status goal_sched__start(goal_exec *e, uint32_t i, int general) {
+GOAL__HOT goal_status goal_sched__start(goal_exec *e, uint32_t i, int general) {
     goal_sched__rec r;
     uint32_t k, kind;
     goal_status st = GOAL_OK;
     goal_sched__read(e->s, i, &r);
     kind = r.head & 7u;
     if (general && e->d.trace) e->d.trace(e->d.trace_user, e->s->rank, (int32_t)i, 0);
-    if (r.head & GOAL_SCHED__F_IRQ)
-        for (k = 0; k < r.ndeps && (GOAL_SCHED__LE(r.deps[k]) & GOAL_SCHED__START); k++)
-            goal_sched__release(e, GOAL_SCHED__LE(r.deps[k]) & ~GOAL_SCHED__START);
+    if (r.head & GOAL__F_IRQ)
+        for (k = 0; k < r.ndeps && (GOAL__LE32(r.deps[k]) & GOAL__DEP_START); k++)
+            goal_sched__release(e, GOAL__LE32(r.deps[k]) & ~GOAL__DEP_START);
     if (kind == GOAL_SEND || kind == GOAL_RECV) st = goal_sched__post(e, i, &r);
     else if (kind != GOAL_NOP) st = goal_sched__local(e, i, kind);
     if (st == GOAL_OK) goal_sched__complete(e, i, &r, general);
     return st;
 }
-GOAL_SCHED__HOT goal_status goal_sched__drain_as(goal_exec *e, int general) {
+GOAL__HOT goal_status goal_sched__drain_as(goal_exec *e, int general) {
     while (e->qhead != e->qtail) {
         goal_status st = goal_sched__start(e, e->queue[e->qhead++ & (general ? e->qmask : 0xFFFFFFFFu)], general);
         if (st < 0) return st;
@@ -582,7 +536,7 @@ static goal_status goal_sched__spans(const goal_schedule *s, uint32_t *span) {
         goal_sched__rec r;
         goal_sched__read(s, i, &r);
         for (k = 0; k < r.ndeps; k++) {
-            uint32_t d = GOAL_SCHED__LE(r.deps[k]) & ~GOAL_SCHED__START;
+            uint32_t d = GOAL__LE32(r.deps[k]) & ~GOAL__DEP_START;
             if (d <= i) return GOAL_ERR_ARG;
             if (d - i > *span) *span = d - i;
         }
@@ -594,7 +548,7 @@ static goal_status goal_sched__alloc_state(goal_exec *e, goal_error *err) {
     uint32_t span = 0, qcap = e->n, ccap = e->n, i;
     if (e->window) {
         if (goal_sched__spans(s, &span) != GOAL_OK)
-            return goal_sched__report(err, GOAL_ERR_ARG, s->rank, "rank %d: window execution needs every dependency to point "
+            return goal__fail(err, GOAL_ERR_ARG, s->rank, "rank %d: window execution needs every dependency to point "
                                       "to a later action (goal_schedule_segment reorders)", (int)s->rank);
         qcap = e->window < e->n ? e->window : e->n;
         if (span <= e->window && e->window <= 0x3FFFFFFFu && 2u * e->window < e->n) ccap = 2u * e->window;
@@ -629,7 +583,7 @@ goal_status goal_exec_bind(goal_exec *e, const goal_slot *slots, uint32_t nslots
         uint64_t need = goal_schedule_slot_size(s, i);
         uint64_t have = i < nslots && slots ? slots[i].size : 0;
         if (need > have || (need && !slots[i].data))
-            return goal_sched__report(&e->err, GOAL_ERR_BOUNDS, s->rank, "rank %d: slot %lu: the schedule touches %llu bytes, %llu bound%s",
+            return goal__fail(&e->err, GOAL_ERR_BOUNDS, s->rank, "rank %d: slot %lu: the schedule touches %llu bytes, %llu bound%s",
                                       (int)s->rank, (unsigned long)i, (unsigned long long)need, (unsigned long long)have,
                                       need <= have ? " at NULL" : "");
         e->base[i] = i < nslots && slots ? (uint8_t *)slots[i].data : NULL;   /* untouched slots may be unbound */
@@ -646,25 +600,25 @@ goal_status goal_exec_create(goal_exec **out, const goal_exec_desc *desc, goal_e
     goal_allocator a;
     goal_exec *e;
     goal_status st;
-    goal_sched__report(err, GOAL_OK, -1, "");
+    goal__fail(err, GOAL_OK, -1, "");
     if (!out) return GOAL_ERR_ARG;
     *out = NULL;
     if (!desc || !desc->schedule || !desc->schedule->recs || !desc->transport.post || !desc->transport.test ||
         (desc->nuser_fns && !desc->user_fns))
-        return goal_sched__report(err, GOAL_ERR_ARG, -1, "goal_exec_create: needs a schedule and a transport with post and test");
+        return goal__fail(err, GOAL_ERR_ARG, -1, "goal_exec_create: needs a schedule and a transport with post and test");
     a = goal__allocator(&desc->alloc);
     e = (goal_exec *)goal__calloc(&a, 1, sizeof *e);
     if (!e) return GOAL_ERR_NOMEM;
     e->a = a; e->d = *desc; e->s = desc->schedule; e->t = desc->transport;
     e->n = e->s->nactions; e->window = desc->window; e->hi = e->n;
     e->msg.rank = e->s->rank; e->msg.context = desc->context;
-    e->err.rank = e->err.action = -1;
+    goal__fail(&e->err, GOAL_OK, -1, "");
     st = goal_sched__alloc_state(e, err);
     if (st == GOAL_OK) {
         st = goal_exec_bind(e, desc->slots, desc->nslots);
         if (st != GOAL_OK && err) *err = e->err;
     } else if (err && err->status == GOAL_OK) {
-        goal_sched__report(err, st, e->s->rank, "goal_exec_create: %s", goal_strerror(st));
+        goal__fail(err, st, e->s->rank, "goal_exec_create: %s", goal_strerror(st));
     }
     if (st != GOAL_OK) { goal_exec_destroy(e); return st; }
     *out = e;
@@ -690,13 +644,13 @@ goal_status goal_exec_start(goal_exec *e) {
     if (!e) return GOAL_ERR_ARG;
     if (e->state == GOAL_SCHED__RUNNING) return GOAL_ERR_STATE;
     e->state = GOAL_SCHED__RUNNING;
-    e->err.status = GOAL_OK; e->err.action = -1; e->err.msg[0] = 0;
+    goal__fail(&e->err, GOAL_OK, -1, "");
     e->qhead = e->qtail = e->nreq = e->ndone = 0;
     if (e->init) memcpy(e->cnt, e->init, (size_t)e->n * sizeof(uint32_t));
     else
         for (i = 0; i <= e->cmask && i < e->n; i++) e->cnt[i] = goal_sched__nsrc(e, i);
     if (!e->window)
-        for (i = 0; i < e->s->nindep; i++) goal_sched__push(e, GOAL_SCHED__LE(e->s->indep[i]));
+        for (i = 0; i < e->s->nindep; i++) goal_sched__push(e, GOAL__LE32(e->s->indep[i]));
     else {
         e->lo = e->hi = 0;
         goal_sched__slide(e);
@@ -738,12 +692,12 @@ size_t goal_exec_memory(const goal_exec *e) { return e ? e->bytes : 0; }
 static goal_status goal_sched__topo(const goal_schedule *s, uint32_t *order, uint32_t *left) {
     uint32_t i, head = 0, tail = 0, k;
     for (i = 0; i < s->nactions; i++) left[i] = goal_schedule_nsrc(s, i);
-    for (i = 0; i < s->nindep; i++) order[tail++] = GOAL_SCHED__LE(s->indep[i]);
+    for (i = 0; i < s->nindep; i++) order[tail++] = GOAL__LE32(s->indep[i]);
     while (head < tail) {
         const uint32_t *d;
         uint32_t nd = goal_schedule_deps(s, order[head++], &d);
         for (k = 0; k < nd; k++) {
-            uint32_t j = GOAL_SCHED__LE(d[k]) & ~GOAL_SCHED__START;
+            uint32_t j = GOAL__LE32(d[k]) & ~GOAL__DEP_START;
             if (--left[j] == 0) order[tail++] = j;
         }
     }
@@ -781,10 +735,10 @@ goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, goal_graph
         const uint32_t *d;
         uint32_t nd = goal_schedule_deps(s, order[i], &d), seg = (uint32_t)(i / k);
         for (j = 0; j < nd; j++) {
-            uint32_t to = GOAL_SCHED__LE(d[j]) & ~GOAL_SCHED__START;
+            uint32_t to = GOAL__LE32(d[j]) & ~GOAL__DEP_START;
             int32_t b = (int32_t)pos[order[i]], c = (int32_t)pos[to];
             if (pos[to] / ((uint64_t)k + 1) != seg) continue;
-            st = GOAL_SCHED__LE(d[j]) & GOAL_SCHED__START ? goal_graph_irequires(g, c, b) : goal_graph_requires(g, c, b);
+            st = GOAL__LE32(d[j]) & GOAL__DEP_START ? goal_graph_irequires(g, c, b) : goal_graph_requires(g, c, b);
         }
     }
     goal__free(&a, order);
@@ -1074,12 +1028,12 @@ static goal_status goal_sched__run_setup(goal_sched__run *r, const goal_allocato
     r->s = (goal_schedule *)goal__calloc(a, (size_t)r->n, sizeof *r->s);
     r->e = (goal_exec **)goal__calloc(a, (size_t)r->n, sizeof *r->e);
     r->st = (goal_status *)goal__calloc(a, (size_t)r->n, sizeof *r->st);
-    if (!r->s || !r->e || !r->st) return goal_sched__report(err, GOAL_ERR_NOMEM, -1, "goal_world_run: out of memory");
-    if ((st = goal_inproc_create(&r->ip, r->n, a)) != GOAL_OK) return goal_sched__report(err, st, -1, "goal_world_run: %s", goal_strerror(st));
+    if (!r->s || !r->e || !r->st) return goal__fail(err, GOAL_ERR_NOMEM, -1, "goal_world_run: out of memory");
+    if ((st = goal_inproc_create(&r->ip, r->n, a)) != GOAL_OK) return goal__fail(err, st, -1, "goal_world_run: %s", goal_strerror(st));
     for (k = 0; k < r->n; k++) {
         goal_exec_desc ed;
         if ((st = goal_world_schedule(d->world, k, &r->s[k])) != GOAL_OK)
-            return goal_sched__report(err, st, k, "rank %d has no schedule", k);
+            return goal__fail(err, st, k, "rank %d has no schedule", k);
         memset(&ed, 0, sizeof ed);
         ed.schedule = &r->s[k];
         ed.transport = goal_inproc_transport(r->ip, k);
@@ -1121,7 +1075,7 @@ static goal_status goal_sched__run_rr(goal_sched__run *r, goal_error *err) {
         /* Three quiet rounds: a wrapper may hold a report back for a call or two. */
         if (busy && quiet >= 3 && r->ip->unreported == 0) return GOAL_ERR_DEADLOCK;
         if (quiet > GOAL_SCHED__QUIET_MAX)
-            return goal_sched__report(err, GOAL_ERR_TRANSPORT, -1, "goal_world_run: matched messages were never reported "
+            return goal__fail(err, GOAL_ERR_TRANSPORT, -1, "goal_world_run: matched messages were never reported "
                                       "complete by the transport (%d quiet rounds)", GOAL_SCHED__QUIET_MAX);
     }
     return GOAL_OK;
@@ -1160,13 +1114,13 @@ static goal_status goal_sched__run_threads(goal_sched__run *r, const goal_alloca
     goal_sched__arg *arg = (goal_sched__arg *)goal__calloc(a, (size_t)r->n, sizeof *arg);
     goal_status st = GOAL_OK;
     int k, started = 0, rc = 0;
-    if (!th || !arg) st = goal_sched__report(err, GOAL_ERR_NOMEM, -1, "goal_world_run: out of memory");
+    if (!th || !arg) st = goal__fail(err, GOAL_ERR_NOMEM, -1, "goal_world_run: out of memory");
     r->ip->managed = 1;
     r->ip->nlive = r->n;
     for (k = 0; st == GOAL_OK && k < r->n; k++) {
         arg[k].r = r; arg[k].rank = k;
         if ((rc = pthread_create(&th[k], NULL, goal_sched__rank_main, &arg[k])) != 0)
-            st = goal_sched__report(err, GOAL_ERR_NOMEM, k, "goal_world_run: cannot start the thread of rank %d (%s); "
+            st = goal__fail(err, GOAL_ERR_NOMEM, k, "goal_world_run: cannot start the thread of rank %d (%s); "
                                     "%d of %d ranks had started", k, strerror(rc), started, r->n);
         else started++;
     }
@@ -1189,7 +1143,7 @@ static void goal_sched__stuck(goal_sched__run *r, goal_error *err) {
     size_t len;
     uint32_t total = 0, i;
     int k;
-    goal_sched__report(err, GOAL_ERR_DEADLOCK, -1, "deadlock: stuck:");
+    goal__fail(err, GOAL_ERR_DEADLOCK, -1, "deadlock: stuck:");
     for (k = 0; k < r->n; k++) {
         goal_exec *e = r->e[k];
         for (i = 0; i < e->nreq; i++, total++) {
@@ -1212,18 +1166,18 @@ goal_status goal_world_run(const goal_world_run_desc *d, goal_error *err) {
     goal_allocator a;
     goal_status st;
     int k;
-    goal_sched__report(err, GOAL_OK, -1, "");
-    if (!d || !d->world) return goal_sched__report(err, GOAL_ERR_ARG, -1, "goal_world_run: needs a world");
+    goal__fail(err, GOAL_OK, -1, "");
+    if (!d || !d->world) return goal__fail(err, GOAL_ERR_ARG, -1, "goal_world_run: needs a world");
     a = goal__allocator(&d->alloc);
     memset(&r, 0, sizeof r);
     r.d = d;
     r.n = goal_world_nranks(d->world);
-    if (r.n < 1) return goal_sched__report(err, GOAL_ERR_ARG, -1, "goal_world_run: the world has no ranks");
+    if (r.n < 1) return goal__fail(err, GOAL_ERR_ARG, -1, "goal_world_run: the world has no ranks");
     st = goal_sched__run_setup(&r, &a, err);
 #ifndef GOAL_SCHED_NO_THREADS
     if (st == GOAL_OK) st = d->threads ? goal_sched__run_threads(&r, &a, err) : goal_sched__run_rr(&r, err);
 #else
-    if (st == GOAL_OK) st = d->threads ? goal_sched__report(err, GOAL_ERR_ARG, -1, "built without threads") : goal_sched__run_rr(&r, err);
+    if (st == GOAL_OK) st = d->threads ? goal__fail(err, GOAL_ERR_ARG, -1, "built without threads") : goal_sched__run_rr(&r, err);
 #endif
     if (st == GOAL_ERR_DEADLOCK) goal_sched__stuck(&r, err);
     else if (st < 0 && r.e)

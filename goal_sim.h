@@ -388,15 +388,10 @@ typedef struct goal__simw {
 static inline void goal__simw_full(const goal__simw *x, int32_t r, goal_schedule *s) {
     if (goal_world_schedule(x->w, r, s) != GOAL_OK) memset(s, 0, sizeof *s);
 }
-/* A partial view of rank r for the hot paths, where parsing a header per event would cost
-   more than the event: only rank, nactions, recs and body are set, which is all that
-   goal_schedule_action, goal_schedule_deps and goal_schedule_nsrc read (the body follows
-   the records in the binary schedule). */
+/* A partial view of rank r (goal.h's goal__records_view) for the hot paths, where parsing a
+   header per event would cost more than the event. */
 static inline void goal__simw_view(const goal__simw *x, int32_t r, goal_schedule *s) {
-    s->rank = r;
-    s->nactions = x->base[r + 1] - x->base[r];
-    s->recs = x->recs[r];
-    s->body = s->recs + 2u * s->nactions;
+    goal__records_view(s, r, x->base[r + 1] - x->base[r], x->recs[r]);
 }
 static inline goal_status goal__simw_init(goal__simw *x, const goal_world *w, const goal_allocator *a) {
     int32_t r;
@@ -436,17 +431,6 @@ static inline goal_sim_ref goal__sim_ref(int32_t rank, int32_t action) {
     goal_sim_ref f;
     f.rank = rank; f.action = action;
     return f;
-}
-/* Fills err (if any, cleared first) with st and a printf-style message; returns st. */
-static inline goal_status goal__an_fail(goal_error *err, goal_status st, const char *fmt, ...) {
-    va_list ap;
-    if (!err) return st;
-    memset(err, 0, sizeof *err);
-    err->status = st; err->rank = -1; err->action = -1;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-    return st;
 }
 #endif /* GOAL__SIMW_DONE */
 
@@ -2599,17 +2583,17 @@ goal_status goal_sim_params(goal_sim_desc *d, const char *text, size_t len, goal
     const char *why;
     size_t at = 0;
     int n = 0, arity;
-    if (!d || (!text && len)) return goal__an_fail(err, GOAL_ERR_ARG, "no model or no text");
+    if (!d || (!text && len)) return goal__fail(err, GOAL_ERR_ARG, -1, "no model or no text");
     if (len >= 4096 || memchr(text, 0, len))
-        return goal__an_fail(err, GOAL_ERR_SYNTAX, "not one line of model options (text, under 4 KiB)");
+        return goal__fail(err, GOAL_ERR_SYNTAX, -1, "not one line of model options (text, under 4 KiB)");
     for (; goal__sim_word(text, len, &at, w, sizeof w); n++) {
-        if (strcmp(w, "--params") == 0) return goal__an_fail(err, GOAL_ERR_SYNTAX, "--params inside a params file");
+        if (strcmp(w, "--params") == 0) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "--params inside a params file");
         if ((arity = goal_sim_param_arity(w)) < 0)
-            return goal__an_fail(err, GOAL_ERR_SYNTAX, "'%s' is not a model option (-L -o -g -G -O -C -S, --loggopsim-compat, --node-size, --intra-L -o -g -G -O)", w);
+            return goal__fail(err, GOAL_ERR_SYNTAX, -1, "'%s' is not a model option (-L -o -g -G -O -C -S, --loggopsim-compat, --node-size, --intra-L -o -g -G -O)", w);
         if (!arity || !goal__sim_word(text, len, &at, v, sizeof v)) v[0] = 0;
-        if ((why = goal_sim_param(d, w, v)) != NULL) return goal__an_fail(err, GOAL_ERR_SYNTAX, "%s %s: %s", w, v, why);
+        if ((why = goal_sim_param(d, w, v)) != NULL) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "%s %s: %s", w, v, why);
     }
-    if (n == 0) return goal__an_fail(err, GOAL_ERR_SYNTAX, "no model options in the file");
+    if (n == 0) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "no model options in the file");
     return GOAL_OK;
 }
 
@@ -2664,13 +2648,13 @@ static int goal__tune_too_big(const goal_algo_desc *d, int32_t p, double actions
     const goal_algo_info *a = goal_algo_find(d->algo);
     uint64_t bytes = d->count * goal_dtype_size(d->dtype);
     if (d->segment && bytes / d->segment > GOAL__TUNE_MAX_SEGMENTS)
-        goal__an_fail(err, GOAL_ERR_LIMIT, "more than %d segments", GOAL__TUNE_MAX_SEGMENTS);
+        goal__fail(err, GOAL_ERR_LIMIT, -1, "more than %d segments", GOAL__TUNE_MAX_SEGMENTS);
     else if (p > GOAL__TUNE_MAX_SETS_P && a && (a->flags & GOAL_ALGO_SETS))
-        goal__an_fail(err, GOAL_ERR_LIMIT, "its generator takes O(p) per rank (limit p = %d)", GOAL__TUNE_MAX_SETS_P);
+        goal__fail(err, GOAL_ERR_LIMIT, -1, "its generator takes O(p) per rank (limit p = %d)", GOAL__TUNE_MAX_SETS_P);
     else if (actions > GOAL__TUNE_MAX_ACTIONS)
-        goal__an_fail(err, GOAL_ERR_LIMIT, "about %.0f actions (limit %.0f)", actions, GOAL__TUNE_MAX_ACTIONS);
+        goal__fail(err, GOAL_ERR_LIMIT, -1, "about %.0f actions (limit %.0f)", actions, GOAL__TUNE_MAX_ACTIONS);
     else if (squares > GOAL__TUNE_MAX_SQUARES)
-        goal__an_fail(err, GOAL_ERR_LIMIT, "independent actions per rank squared sum to about %.3g (limit %.3g)", squares,
+        goal__fail(err, GOAL_ERR_LIMIT, -1, "independent actions per rank squared sum to about %.3g (limit %.3g)", squares,
                       GOAL__TUNE_MAX_SQUARES);
     else return 0;
     return 1;
@@ -2683,7 +2667,7 @@ goal_status goal_sim_algo_time(const goal_algo_desc *d, int32_t p, const goal_si
     goal_status st;
     *left_out = 0;
     *ns = 0;
-    if (!d || !d->algo || p < 1 || !model) return goal__an_fail(err, GOAL_ERR_ARG, "no desc, no model or p < 1");
+    if (!d || !d->algo || p < 1 || !model) return goal__fail(err, GOAL_ERR_ARG, -1, "no desc, no model or p < 1");
     if (err) err->msg[0] = 0;
     if ((*left_out = goal__tune_too_big(d, p, 0, 0, err)) != 0) return GOAL_ERR_LIMIT;
     if ((st = goal__tune_estimate(d, p, &actions, &squares, err)) != GOAL_OK) return st;
@@ -2691,7 +2675,7 @@ goal_status goal_sim_algo_time(const goal_algo_desc *d, int32_t p, const goal_si
     if ((st = goal_algo_world(&w, d, p, err)) != GOAL_OK) return st;
     st = goal_sim_run(w, model, &res);
     if (st == GOAL_OK) *ns = (double)res.max_ps / 1000.0;
-    else goal__an_fail(err, st, "simulation: %s", goal_strerror(st));
+    else goal__fail(err, st, -1, "simulation: %s", goal_strerror(st));
     goal_sim_result_free(&res);
     goal_world_destroy(w);
     return st;
@@ -2705,8 +2689,8 @@ goal_status goal_sim_best(int coll, int32_t p, uint64_t bytes, const goal_sim_de
     int i, left_out;
     *best = NULL;
     *ns = 0;
-    if (coll < 0 || coll >= GOAL_SIM_NCOLLS || p < 1) return goal__an_fail(err, GOAL_ERR_ARG, "no collective %d or p < 1", coll);
-    goal__an_fail(err, GOAL_ERR_ARG, "%s has no algorithm with the flags asked for", goal__sim_colls[coll]);
+    if (coll < 0 || coll >= GOAL_SIM_NCOLLS || p < 1) return goal__fail(err, GOAL_ERR_ARG, -1, "no collective %d or p < 1", coll);
+    goal__fail(err, GOAL_ERR_ARG, -1, "%s has no algorithm with the flags asked for", goal__sim_colls[coll]);
     for (i = 0; (a = goal_algo_list(i)) != NULL; i++) {
         if ((a->flags & GOAL_ALGO_VECTOR) || (a->flags & require) != require || goal_sim_coll_of(a->name) != coll) continue;
         memset(&d, 0, sizeof d);
