@@ -29,7 +29,7 @@
    ------------
      goal_graph *g; goal_graph_desc gd = {0};
      gd.rank = 1; gd.nranks = 4;
-     goal_graph_create(&g, &gd);
+     goal_graph_create(&g, &gd, NULL);                             // or &err: why it failed
      int32_t r = goal_graph_recv(g, goal_buffer(0, 0, 8), 0, 0);   // 8 bytes from rank 0
      int32_t s = goal_graph_send(g, goal_buffer(0, 0, 8), 3, 0);   // then forward to rank 3
      goal_graph_requires(g, s, r);                                 // s after r completed
@@ -267,7 +267,8 @@ typedef struct goal_graph_desc {
     goal_allocator alloc;
 } goal_graph_desc;
 
-GOAL_API goal_status goal_graph_create(goal_graph **out, const goal_graph_desc *desc);
+/* desc NULL: rank 0 of 1. A bad rank is GOAL_ERR_RANK (err says which). */
+GOAL_API goal_status goal_graph_create(goal_graph **out, const goal_graph_desc *desc, goal_error *err);
 GOAL_API void goal_graph_destroy(goal_graph *g);
 /* Empties the graph for reuse (memory is kept), for rank of nranks. */
 GOAL_API goal_status goal_graph_reset(goal_graph *g, int rank, int nranks);
@@ -327,7 +328,12 @@ GOAL_API goal_status goal_schedule_to_graph(const goal_schedule *s, goal_graph *
 typedef struct goal_world goal_world;
 typedef enum goal_dialect { GOAL_DIALECT_AUTO = 0, GOAL_DIALECT_PAPER = 1, GOAL_DIALECT_LOGGOPSIM = 2 } goal_dialect;
 
-GOAL_API goal_status goal_world_create(goal_world **out, int nranks, const goal_allocator *alloc);
+typedef struct goal_world_desc {   /* zeroed (or NULL): one rank, GOAL_MALLOC / GOAL_FREE */
+    int nranks;                    /* ranks 0 .. nranks-1; 0: 1 */
+    goal_allocator alloc;
+} goal_world_desc;
+/* An empty world: every rank unset until added. A negative nranks is GOAL_ERR_RANK. */
+GOAL_API goal_status goal_world_create(goal_world **out, const goal_world_desc *desc, goal_error *err);
 GOAL_API void goal_world_destroy(goal_world *w);
 GOAL_API int goal_world_nranks(const goal_world *w);
 /* Compiles g and stores it as rank goal_graph_rank(g); a rank may be set once. */
@@ -949,23 +955,28 @@ static goal_status goal__graph_fail(goal_graph *g, goal_status st, const char *f
     return st;
 }
 
-goal_status goal_graph_create(goal_graph **out, const goal_graph_desc *desc) {
+goal_status goal_graph_create(goal_graph **out, const goal_graph_desc *desc, goal_error *err) {
     goal_graph_desc d;
     goal_allocator a;
     goal_graph *g;
-    goal_status st;
-    if (!out) return GOAL_ERR_ARG;
+    if (!out) return goal__fail(err, GOAL_ERR_ARG, -1, "no place for the graph (out is NULL)");
     *out = NULL;
     memset(&d, 0, sizeof d);
     if (desc) d = *desc;
+    if (!d.nranks) d.nranks = 1;
+    if (d.nranks < 1 || d.rank < 0 || d.rank >= d.nranks)
+        return goal__fail(err, GOAL_ERR_RANK, d.rank, "rank %d of %d ranks (0 <= rank < nranks)", d.rank, d.nranks);
     a = goal__allocator(&d.alloc);
-    if (!(g = (goal_graph *)goal__alloc(&a, sizeof *g))) return GOAL_ERR_NOMEM;
+    if (!(g = (goal_graph *)goal__alloc(&a, sizeof *g))) return goal__fail(err, GOAL_ERR_NOMEM, d.rank, "out of memory");
     memset(g, 0, sizeof *g);
     g->alloc = a;
-    if (GOAL__RESERVE(&g->alloc, g->poff, g->pcap, 1) != GOAL_OK) { goal_graph_destroy(g); return GOAL_ERR_NOMEM; }
-    if ((st = goal_graph_reset(g, d.rank, d.nranks ? d.nranks : 1)) != GOAL_OK) { goal_graph_destroy(g); return st; }
+    if (GOAL__RESERVE(&g->alloc, g->poff, g->pcap, 1) != GOAL_OK) {
+        goal_graph_destroy(g);
+        return goal__fail(err, GOAL_ERR_NOMEM, d.rank, "out of memory");
+    }
+    goal_graph_reset(g, d.rank, d.nranks);   /* checked above */
     *out = g;
-    return GOAL_OK;
+    return goal__fail(err, GOAL_OK, -1, "");
 }
 
 void goal_graph_destroy(goal_graph *g) {
@@ -1853,7 +1864,7 @@ static uint64_t goal__wlen(const goal_world *w, size_t k) {
     return goal__sched_bytes(&h);
 }
 
-goal_status goal_world_create(goal_world **out, int nranks, const goal_allocator *alloc) {
+static goal_status goal__world_new(goal_world **out, int nranks, const goal_allocator *alloc) {
     goal_allocator a = goal__allocator(alloc);
     goal_world *w;
     if (!out) return GOAL_ERR_ARG;
@@ -1864,6 +1875,16 @@ goal_status goal_world_create(goal_world **out, int nranks, const goal_allocator
     w->alloc = a; w->nranks = nranks;
     *out = w;
     return GOAL_OK;
+}
+goal_status goal_world_create(goal_world **out, const goal_world_desc *desc, goal_error *err) {
+    goal_world_desc d;
+    goal_status st;
+    if (out) *out = NULL;
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    if (d.nranks < 0) return goal__fail(err, GOAL_ERR_RANK, -1, "a world of %d ranks (nranks >= 1, or 0 for 1)", d.nranks);
+    st = goal__world_new(out, d.nranks ? d.nranks : 1, &d.alloc);
+    return goal__fail(err, st, -1, "%s", st == GOAL_OK ? "" : st == GOAL_ERR_ARG ? "no place for the world (out is NULL)" : "out of memory");
 }
 void goal_world_destroy(goal_world *w) {
     if (!w) return;
@@ -2046,7 +2067,7 @@ goal_status goal_world_load(goal_world **out, const void *bytes, size_t size, co
     if (goal__rd16(p + 10) || nranks < 1 || nranks > 0x7FFFFFFFu || (size - GOAL__WHDR) / 8u < nranks + 1u ||
         goal__rd64(p + 16) != size || goal__rd64(p + GOAL__WHDR + 8u * nranks) != size)
         return goal__fail(err, GOAL_ERR_FORMAT, -1, "corrupt world file: bad header, or truncated");
-    if ((st = goal_world_create(&w, (int)nranks, alloc)) != GOAL_OK) return goal__fail(err, st, -1, "%s", goal_strerror(st));
+    if ((st = goal__world_new(&w, (int)nranks, alloc)) != GOAL_OK) return goal__fail(err, st, -1, "%s", goal_strerror(st));
     for (r = 0; r < w->nranks && st == GOAL_OK; r++) st = goal__world_load_rank(w, p, size, r, err);
     if (st != GOAL_OK) { goal_world_destroy(w); return st; }
     *out = w;
@@ -2451,7 +2472,7 @@ static goal_status goal__lgs_file(goal__rd *r, goal_world **out) {
     if ((uint64_t)v > (uint64_t)(r->end - r->p) / 10u + 1u)   /* "rank 0 {\n}" is 10 bytes */
         return goal__rd_fail(r, r->p - 1, GOAL_ERR_SYNTAX, "num_ranks %lld, but the rest of the file cannot hold that many rank blocks", (long long)v);
     if ((st = goal__lgs_eol(r)) != GOAL_OK) return st;
-    if ((st = goal_world_create(out, (int)v, &r->alloc)) != GOAL_OK) return goal__fail(r->err, st, -1, "out of memory");
+    if ((st = goal__world_new(out, (int)v, &r->alloc)) != GOAL_OK) return goal__fail(r->err, st, -1, "out of memory");
     (*out)->dialect = GOAL_DIALECT_LOGGOPSIM;
     for (rank = 0; rank < (int32_t)v; rank++) {
         if ((st = goal__rd_lspace(r)) != GOAL_OK || (st = goal__lgs_block(r, rank, (int32_t)v, *out)) != GOAL_OK) return st;
@@ -2708,7 +2729,7 @@ static goal_status goal__pap_world(goal__rd *r, goal__pap *pp, goal_world **out)
         int64_t m = pp->max_rank > r->max_peer ? pp->max_rank : r->max_peer;
         nranks = (int32_t)(m + 1 > 0 ? m + 1 : 1);
     }
-    if ((st = goal_world_create(out, nranks, &r->alloc)) != GOAL_OK) return goal__fail(r->err, st, -1, "out of memory");
+    if ((st = goal__world_new(out, nranks, &r->alloc)) != GOAL_OK) return goal__fail(r->err, st, -1, "out of memory");
     (*out)->dialect = GOAL_DIALECT_PAPER;
     if (pp->n > 1) qsort(pp->s, pp->n, sizeof *pp->s, goal__by_rank);   /* so the world appends; s may be NULL */
     for (k = 0; k < pp->n; k++) {
@@ -2804,7 +2825,7 @@ goal_status goal_parse(const char *text, size_t len, const goal_parse_desc *desc
     r.alloc = goal__allocator(desc ? &desc->alloc : NULL);
     memset(&gd, 0, sizeof gd);
     gd.alloc = r.alloc;
-    if ((st = goal_graph_create(&r.g, &gd)) != GOAL_OK) return goal__fail(err, st, -1, "out of memory");
+    if ((st = goal_graph_create(&r.g, &gd, NULL)) != GOAL_OK) return goal__fail(err, st, -1, "out of memory");
     d = desc && desc->dialect ? desc->dialect : goal__detect(&r);
     st = d == GOAL_DIALECT_LOGGOPSIM ? goal__lgs_file(&r, out) : goal__pap_file(&r, out);
     goal_graph_destroy(r.g);

@@ -1243,8 +1243,12 @@ static goal_status goal__rep_build(goal__rep *q, const goal_analyze_replace_desc
     return st == GOAL_OK ? goal__rep_direct(q, (int)r->nfindings + 1) : st;
 }
 static goal_status goal__rep_world(goal__rep *q, goal_world **out) {
-    goal_status st = goal_world_create(out, q->r->nranks, &q->a);
+    goal_world_desc wd;
+    goal_status st;
     int32_t i;
+    memset(&wd, 0, sizeof wd);
+    wd.nranks = q->r->nranks; wd.alloc = q->a;
+    st = goal_world_create(out, &wd, q->err);
     for (i = 0; st == GOAL_OK && i < q->r->nranks; i++) st = goal_world_add_graph(*out, q->g[i], q->err);
     if (st != GOAL_OK && *out) { goal_world_destroy(*out); *out = NULL; }
     return st;
@@ -1273,7 +1277,7 @@ static goal_status goal__rep_init(goal__rep *q) {
         goal_graph_desc gd;
         memset(&gd, 0, sizeof gd);
         gd.rank = i; gd.nranks = p; gd.alloc = q->a;
-        if ((st = goal_graph_create(&q->g[i], &gd)) != GOAL_OK) goal__fail(q->err, st, -1, "out of memory");
+        if ((st = goal_graph_create(&q->g[i], &gd, NULL)) != GOAL_OK) goal__fail(q->err, st, -1, "out of memory");
     }
     return st;
 }

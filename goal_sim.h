@@ -2627,7 +2627,7 @@ static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, doubl
     *actions = *squares = 0;
     memset(&gd, 0, sizeof gd);
     gd.nranks = p;
-    if ((st = goal_graph_create(&g, &gd)) != GOAL_OK) return st;
+    if ((st = goal_graph_create(&g, &gd, NULL)) != GOAL_OK) return st;
     for (r = 0; r < 2 && r < p && st == GOAL_OK; r++) {
         int32_t done;
         if ((st = goal_graph_reset(g, r, p)) != GOAL_OK) break;

@@ -22,7 +22,7 @@ static double compiled_size(long n, int fan, long *edges) {
     int k;
     double size;
     *edges = 0;
-    goal_graph_create(&g, &gd);
+    goal_graph_create(&g, &gd, NULL);
     for (i = 0; i < n; i++) goal_graph_send(g, goal_buffer(0, 0, 8), 1, 0);
     for (i = 0; i < n; i++)
         for (k = 1; k <= fan && i + k < n; k++) { goal_graph_requires(g, (int32_t)(i + k), (int32_t)i); ++*edges; }
@@ -46,7 +46,7 @@ int main(void) {
     printf("size: send, no edges %.1f B/action; chain %.1f B/action; 4 dependents each: %.2f B per extra edge\n",
            a0 / 1e5, a1 / 1e5, (a4 - a0) / (double)e4);
     t = now();
-    goal_graph_create(&g, &gd);
+    goal_graph_create(&g, &gd, NULL);
     for (i = 0; i < n; i++) {
         int32_t a = goal_graph_send(g, goal_buffer(0, 0, 8), 1, 0);
         if (i) goal_graph_requires(g, a, a - 1);

@@ -21,12 +21,12 @@ static int inflight(int n) {
     int32_t *data = (int32_t *)calloc(4 * (size_t)n, sizeof *data);
     int r, k, busy = 1, bad = 0;
     double t0 = now();
-    if (!e || !data || goal_inproc_create(&ip, 2, NULL) != GOAL_OK) return 1;
+    if (!e || !data || goal_inproc_create(&ip, &(goal_inproc_desc){.nranks = 2}, NULL) != GOAL_OK) return 1;
     for (r = 0; r < 2; r++) {
         goal_graph *g;
         goal_graph_desc gd = {0, 2, {0, 0, 0}};
         gd.rank = r;
-        goal_graph_create(&g, &gd);
+        goal_graph_create(&g, &gd, NULL);
         goal_graph_send(g, goal_buffer(0, 0, 4), 1 - r, 0);
         goal_graph_recv(g, goal_buffer(0, 4, 4), GOAL_ANY, GOAL_ANY);
         if (goal_compile(g, &s[r], NULL) != GOAL_OK) return 1;
@@ -73,7 +73,7 @@ static int largest(long n) {
     double t;
     long i;
     t = now();
-    goal_graph_create(&g, &gd);
+    goal_graph_create(&g, &gd, NULL);
     for (i = 0; i < n; i++) {
         int32_t a = goal_graph_send(g, goal_buffer(0, 0, 8), 1, 0);
         if (i) goal_graph_requires(g, a, a - 1);
@@ -85,7 +85,7 @@ static int largest(long n) {
     goal_graph_destroy(g);
     printf("largest: compile %.2f s, %.1f bytes/action, peak %ld MB\n", now() - t, (double)s.size / (double)n, peak_mb());
     t = now();
-    goal_world_create(&w, 2, NULL);
+    goal_world_create(&w, &(goal_world_desc){.nranks = 2}, NULL);
     if (goal_world_add_schedule(w, &s, &err) != GOAL_OK || goal_world_save(w, th_sink_put, &out) != GOAL_OK) { printf("save failed\n"); return 1; }
     goal_world_destroy(w);
     goal_schedule_free(&s);

@@ -23,7 +23,7 @@ static int calcs(int n) {
     double t;
     int k, bad;
     memset(&gd, 0, sizeof gd);
-    if (goal_graph_create(&g, &gd) != GOAL_OK || goal_world_create(&w, 1, NULL) != GOAL_OK) return 1;
+    if (goal_graph_create(&g, &gd, NULL) != GOAL_OK || goal_world_create(&w, &(goal_world_desc){.nranks = 1}, NULL) != GOAL_OK) return 1;
     for (k = 0; k < n; k++) goal_graph_calc(g, 7);
     if (goal_world_add_graph(w, g, &err) != GOAL_OK) return 1;
     t = now();

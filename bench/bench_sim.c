@@ -48,7 +48,7 @@ static int bench(const char *name, void (*gen)(goal_graph *, int, int), int p) {
     int r;
     memset(&gd, 0, sizeof gd);
     gd.nranks = p;
-    if (goal_world_create(&w, p, NULL) != GOAL_OK || goal_graph_create(&g, &gd) != GOAL_OK) return 1;
+    if (goal_world_create(&w, &(goal_world_desc){.nranks = p}, NULL) != GOAL_OK || goal_graph_create(&g, &gd, NULL) != GOAL_OK) return 1;
     for (r = 0; r < p; r++) {
         goal_graph_reset(g, r, p);
         gen(g, r, p);

@@ -133,7 +133,7 @@ TH_MAYBE_UNUSED static goal_graph *th_graph(int rank, int nranks) {
     goal_graph_desc d;
     memset(&d, 0, sizeof d);
     d.rank = rank; d.nranks = nranks;
-    CHECK_EQ(goal_graph_create(&g, &d), GOAL_OK);
+    CHECK_EQ(goal_graph_create(&g, &d, NULL), GOAL_OK);
     return g;
 }
 /* A world from text in any dialect; NULL (and the message printed) when it does not parse. */

@@ -509,7 +509,7 @@ static void test_compose(void) {
     goal_world_run_desc rd;
     goal_algo_part part;
     bc.algo = "bcast_binomial";
-    CHECK_EQ(goal_world_create(&w, p, NULL), GOAL_OK);
+    CHECK_EQ(goal_world_create(&w, &(goal_world_desc){.nranks = p}, NULL), GOAL_OK);
     g = th_graph(0, p);
     for (r = 0; r < p; r++) {
         int32_t done;
@@ -549,7 +549,7 @@ static void test_aspen_concurrent(void) {
     r1.receivers = R1; r1.nreceivers = 2;
     r2.op = GOAL_OP_PROD; r2.participants = P2; r2.nparticipants = 2; r2.receivers = R2; r2.nreceivers = 1;
     r2.tag = 1; r2.in_offset = r2.out_offset = 32;
-    CHECK_EQ(goal_world_create(&w, 4, NULL), GOAL_OK);
+    CHECK_EQ(goal_world_create(&w, &(goal_world_desc){.nranks = 4}, NULL), GOAL_OK);
     g = th_graph(0, 4);
     for (r = 0; r < 4; r++) {
         int k;
@@ -726,7 +726,7 @@ static void test_vector_per_rank(void) {
             goal_error err;
             vec_setup(&d, &v, p, pattern, (uint64_t)(a * 10 + pattern));
             CHECK_EQ(goal_algo_world(&w, &d, p, &err), GOAL_OK);
-            CHECK_EQ(goal_world_create(&w2, p, NULL), GOAL_OK);
+            CHECK_EQ(goal_world_create(&w2, &(goal_world_desc){.nranks = p}, NULL), GOAL_OK);
             g = th_graph(0, p);
             for (r = 0; r < p; r++) {
                 goal_algo_desc e = d;

@@ -65,7 +65,7 @@ static goal_world *algo_world(const char *algo, int p, int extra, unsigned seed)
     memset(&d, 0, sizeof d);
     d.algo = algo; d.root = p / 3; d.count = strncmp(algo, "bcast_chain", 11) == 0 || strstr(algo, "tree") || strstr(algo, "scatter_allgather") ? 4096 : 8;
     d.dtype = GOAL_INT8;   /* count is bytes */
-    if (goal_world_create(&w, p, NULL) != GOAL_OK) return NULL;
+    if (goal_world_create(&w, &(goal_world_desc){.nranks = p}, NULL) != GOAL_OK) return NULL;
     for (r = 0; r < p; r++) {
         goal_graph *g;
         int32_t done;
@@ -225,7 +225,7 @@ static goal_world *linear_bcast(int p, uint64_t size) {
     goal_world *w;
     goal_error err;
     int r, j;
-    goal_world_create(&w, p, NULL);
+    goal_world_create(&w, &(goal_world_desc){.nranks = p}, NULL);
     for (r = 0; r < p; r++) {
         goal_graph *g;
         g = th_graph(r, p);
@@ -316,7 +316,7 @@ static goal_world *rp_linear(goal_analyze_kind k, int lay, int p) {
     goal_world *w = NULL;
     goal_error err;
     int r, j;
-    if (goal_world_create(&w, p, NULL) != GOAL_OK) return NULL;
+    if (goal_world_create(&w, &(goal_world_desc){.nranks = p}, NULL) != GOAL_OK) return NULL;
     for (r = 0; r < p; r++) {
         goal_graph *g;
         int keeps = k == GOAL_ANALYZE_ALLGATHER || k == GOAL_ANALYZE_ALLTOALL || r == 1 % p;

@@ -45,7 +45,7 @@ static goal_world *world(int p, enum defect d) {
     int r;
     memset(&gd, 0, sizeof gd);
     gd.nranks = p;
-    if (goal_world_create(&w, p, NULL) != GOAL_OK || goal_graph_create(&g, &gd) != GOAL_OK) return NULL;
+    if (goal_world_create(&w, &(goal_world_desc){.nranks = p}, NULL) != GOAL_OK || goal_graph_create(&g, &gd, NULL) != GOAL_OK) return NULL;
     for (r = 0; r < p; r++) {
         goal_graph_reset(g, r, p);
         if (d == CYCLE && r < 2) cycle_rank(g, r);

@@ -144,6 +144,7 @@ static void test_builder_errors(void) {
 static void test_builder_labels_and_null(void) {
     goal_graph *g = th_graph(0, 2), *none = NULL;
     goal_graph_desc d;
+    goal_error err;
     int32_t a = goal_graph_nop(g), b = goal_graph_nop(g);
     goal_action out;
     memset(&out, 0, sizeof out);   /* goal_graph_add(NULL, &out) must not read it; gcc -O1 cannot tell */
@@ -161,13 +162,15 @@ static void test_builder_labels_and_null(void) {
     CHECK_EQ(goal_graph_label(g, a, NULL), GOAL_ERR_ARG);
     CHECK_EQ(goal_graph_get(g, 2, &out), GOAL_ERR_ACTION);
     CHECK_EQ(goal_graph_get(g, -1, &out), GOAL_ERR_ACTION);
-    CHECK_EQ(goal_graph_create(NULL, NULL), GOAL_ERR_ARG);
+    CHECK_EQ(goal_graph_create(NULL, NULL, NULL), GOAL_ERR_ARG);
     memset(&d, 0, sizeof d);
     d.rank = 2; d.nranks = 2;
-    CHECK_EQ(goal_graph_create(&none, &d), GOAL_ERR_RANK);
+    CHECK_EQ(goal_graph_create(&none, &d, &err), GOAL_ERR_RANK);
     CHECK(none == NULL);
+    CHECK_STR(err.msg, "rank 2 of 2 ranks (0 <= rank < nranks)");
+    CHECK_EQ(err.rank, 2);
     d.rank = -1; d.nranks = 0;
-    CHECK_EQ(goal_graph_create(&none, &d), GOAL_ERR_RANK);
+    CHECK_EQ(goal_graph_create(&none, &d, NULL), GOAL_ERR_RANK);
     CHECK_EQ(goal_graph_reset(g, 0, 0), GOAL_ERR_RANK);
     CHECK_EQ(goal_graph_reset(g, 3, 4), GOAL_OK);
     CHECK_EQ(goal_graph_count(g), 0);
@@ -182,7 +185,7 @@ static void test_builder_labels_and_null(void) {
 static void test_builder_defaults_and_get(void) {
     goal_graph *g = NULL;
     goal_action a;
-    CHECK_EQ(goal_graph_create(&g, NULL), GOAL_OK);                   /* rank 0 of 1 */
+    CHECK_EQ(goal_graph_create(&g, NULL, NULL), GOAL_OK);                   /* rank 0 of 1 */
     CHECK_EQ(goal_graph_rank(g), 0); CHECK_EQ(goal_graph_nranks(g), 1);
     CHECK_EQ(goal_graph_send(g, goal_buffer(0, 0, 1), 1, 0), GOAL_ERR_PEER);
     goal_graph_destroy(g);
@@ -615,7 +618,7 @@ static void test_to_graph(void) {
 static goal_world *world_of(int nranks, const int *ranks, int n) {
     goal_world *w = NULL;
     int k;
-    CHECK_EQ(goal_world_create(&w, nranks, NULL), GOAL_OK);
+    CHECK_EQ(goal_world_create(&w, &(goal_world_desc){.nranks = nranks}, NULL), GOAL_OK);
     for (k = 0; k < n; k++) {
         goal_graph *g = th_graph(ranks[k], nranks);
         goal_graph_send(g, goal_buffer(0, 0, (uint64_t)ranks[k] + 1), (ranks[k] + 1) % nranks, ranks[k]);
@@ -677,9 +680,15 @@ static void test_world(void) {
     CHECK_EQ(goal_world_save(l, th_sink_put, &c), GOAL_ERR_IO);
     CHECK_EQ(goal_world_save(NULL, th_sink_put, &c), GOAL_ERR_ARG);
     goal_world_destroy(l);
-    CHECK_EQ(goal_world_create(&l, 0, NULL), GOAL_ERR_RANK);
+    CHECK_EQ(goal_world_create(&l, &(goal_world_desc){.nranks = -1}, &err), GOAL_ERR_RANK);
     CHECK(l == NULL);
-    CHECK_EQ(goal_world_create(NULL, 1, NULL), GOAL_ERR_ARG);
+    CHECK_STR(err.msg, "a world of -1 ranks (nranks >= 1, or 0 for 1)");
+    CHECK_EQ(goal_world_create(NULL, NULL, &err), GOAL_ERR_ARG);
+    CHECK_EQ(err.status, GOAL_ERR_ARG);
+    CHECK_EQ(goal_world_create(&l, NULL, &err), GOAL_OK);   /* zeroed: one rank */
+    CHECK_EQ(goal_world_nranks(l), 1);
+    CHECK_EQ(err.status, GOAL_OK);
+    goal_world_destroy(l);
     CHECK_EQ(goal_world_nranks(NULL), 0);
     CHECK_EQ(goal_world_dialect(w), GOAL_DIALECT_AUTO);
     free(a.p); free(b.p); free(c.p);
@@ -696,7 +705,7 @@ static void test_world_sparse(void) {
     th_sink out = {0};
     int r;
     a = th_counting(&bc, -1);
-    CHECK_EQ(goal_world_create(&w, 0x7FFFFFFF, &a), GOAL_OK);
+    CHECK_EQ(goal_world_create(&w, &(goal_world_desc){.nranks = 0x7FFFFFFF, .alloc = a}, NULL), GOAL_OK);
     for (r = 0x7FFFFFFE; r > 0x7FFFFFF0; r -= 7) {
         goal_graph *g = th_graph(r, 0x7FFFFFFF);
         goal_graph_send(g, goal_buffer(0, 0, 8), 0, 0);
@@ -793,14 +802,14 @@ static void test_nomem_builder(void) {
     d.alloc = th_counting(&c, -1);
     for (k = 0; k < 2; k++) {                                         /* create itself */
         c.fail_after = k;
-        CHECK_EQ(goal_graph_create(&g, &d), GOAL_ERR_NOMEM);
+        CHECK_EQ(goal_graph_create(&g, &d, NULL), GOAL_ERR_NOMEM);
         CHECK(g == NULL);
         CHECK_EQ(c.allocs, c.frees);
         c.allocs = c.frees = 0;
     }
     c.fail_after = -1;
     d.nranks = 2;
-    CHECK_EQ(goal_graph_create(&g, &d), GOAL_OK);
+    CHECK_EQ(goal_graph_create(&g, &d, NULL), GOAL_OK);
     /* each call in turn meets a failing allocator: NOMEM, and nothing changes */
     for (k = 0; k < 200 && !done; k++) {
         int32_t n0 = goal_graph_count(g), id;
@@ -840,7 +849,7 @@ static void test_nomem_compile_load_world(void) {
     memset(&d, 0, sizeof d);
     d.alloc = a = th_counting(&c, -1);
     d.rank = 1; d.nranks = 2;
-    CHECK_EQ(goal_graph_create(&g, &d), GOAL_OK);
+    CHECK_EQ(goal_graph_create(&g, &d, NULL), GOAL_OK);
     {   /* labelled, so the compiler allocates generated names too */
         int32_t x = goal_graph_recv(g, goal_buffer(0, 0, 4), 0, 0), y = goal_graph_nop(g), z = goal_graph_nop(g);
         goal_graph_label(g, x, "in"); goal_graph_requires(g, y, x); goal_graph_requires(g, z, y);
@@ -873,7 +882,7 @@ static void test_nomem_compile_load_world(void) {
     /* to_graph into a graph whose allocator fails */
     for (k = 0, st = GOAL_ERR_NOMEM; st == GOAL_ERR_NOMEM; k++) {
         goal_graph *h = NULL;
-        CHECK_EQ(goal_graph_create(&h, &d), GOAL_OK);
+        CHECK_EQ(goal_graph_create(&h, &d, NULL), GOAL_OK);
         c.fail_after = c.allocs + k;
         st = goal_schedule_to_graph(&ref, h);
         c.fail_after = -1;
@@ -884,7 +893,7 @@ static void test_nomem_compile_load_world(void) {
     for (k = 0, st = GOAL_ERR_NOMEM; st == GOAL_ERR_NOMEM; k++) {
         base = c.allocs - c.frees;
         c.fail_after = c.allocs + k;
-        st = goal_world_create(&w, 2, &a);
+        st = goal_world_create(&w, &(goal_world_desc){.nranks = 2, .alloc = a}, NULL);
         if (st == GOAL_OK && (st = goal_world_add_schedule(w, &ref, &err)) != GOAL_OK) { goal_world_destroy(w); w = NULL; }
         c.fail_after = -1;
         if (st == GOAL_ERR_NOMEM) CHECK_EQ(c.allocs - c.frees, base);

@@ -25,8 +25,8 @@ static double sim_world(sim_transport *t, rank_fn r0, rank_fn r1, uint64_t size,
     double ns = -1;
     memset(&gd, 0, sizeof gd);
     gd.nranks = 2;
-    if (goal_world_create(&w, 2, NULL) != GOAL_OK) return -1;
-    if (goal_graph_create(&g, &gd) == GOAL_OK) {
+    if (goal_world_create(&w, &(goal_world_desc){.nranks = 2}, NULL) != GOAL_OK) return -1;
+    if (goal_graph_create(&g, &gd, NULL) == GOAL_OK) {
         r0(g, size, delay, n);
         if (goal_world_add_graph(w, g, &err) == GOAL_OK && goal_graph_reset(g, 1, 2) == GOAL_OK) {
             r1(g, size, delay, n);

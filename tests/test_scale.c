@@ -21,9 +21,9 @@ static void test_independent_calcs(void) {
     goal_error err;
     int k;
     memset(&gd, 0, sizeof gd);
-    CHECK_EQ(goal_graph_create(&g, &gd), GOAL_OK);
+    CHECK_EQ(goal_graph_create(&g, &gd, NULL), GOAL_OK);
     for (k = 0; k < N; k++) goal_graph_calc(g, 7);
-    CHECK_EQ(goal_world_create(&w, 1, NULL), GOAL_OK);
+    CHECK_EQ(goal_world_create(&w, &(goal_world_desc){.nranks = 1}, NULL), GOAL_OK);
     CHECK_EQ(goal_world_add_graph(w, g, &err), GOAL_OK);
     CHECK_EQ(goal_sim_run(w, NULL, &r), GOAL_OK);
     CHECK_EQ(r.max, 7LL * N);
@@ -43,11 +43,11 @@ static void test_independent_sends(void) {
     goal_graph_desc gd;
     goal_error err;
     int k, rank;
-    CHECK_EQ(goal_world_create(&w, 2, NULL), GOAL_OK);
+    CHECK_EQ(goal_world_create(&w, &(goal_world_desc){.nranks = 2}, NULL), GOAL_OK);
     for (rank = 0; rank < 2; rank++) {
         memset(&gd, 0, sizeof gd);
         gd.rank = rank; gd.nranks = 2;
-        CHECK_EQ(goal_graph_create(&g[rank], &gd), GOAL_OK);
+        CHECK_EQ(goal_graph_create(&g[rank], &gd, NULL), GOAL_OK);
         for (k = 0; k < N; k++) {
             if (rank == 0) goal_graph_send(g[0], goal_buffer(0, 0, 1), 1, 0);
             else goal_graph_recv(g[1], goal_buffer(0, 0, 1), 0, 0);

@@ -273,7 +273,7 @@ static goal_world *rw_build(rworld *w, unsigned seed) {
                 int j = (int)(rnd() % (unsigned)k);
                 if (w->selfsend[r][k] != j + 1) rw_dep(w, r, k, j, 0);
             }
-    CHECK_EQ(goal_world_create(&world, w->p, NULL), GOAL_OK);
+    CHECK_EQ(goal_world_create(&world, &(goal_world_desc){.nranks = w->p}, NULL), GOAL_OK);
     for (r = 0; r < w->p; r++) {
         CHECK_EQ(goal_world_add_graph(world, w->g[r], &err), GOAL_OK);
         goal_graph_destroy(w->g[r]);
@@ -385,7 +385,7 @@ static int run_faulty(int p, int bad, th_faulty proto, th_counter *cnt, char *ms
     int r, busy = 1, result = GOAL_OK, rounds = 0;
     goal_status st[8];
     al.user = cnt;
-    CHECK_EQ(goal_inproc_create(&ip, p, &al), GOAL_OK);
+    CHECK_EQ(goal_inproc_create(&ip, &(goal_inproc_desc){.nranks = p, .alloc = al}, NULL), GOAL_OK);
     for (r = 0; r < p; r++) {
         goal_graph *g;
         goal_graph_desc gd;
@@ -395,7 +395,7 @@ static int run_faulty(int p, int bad, th_faulty proto, th_counter *cnt, char *ms
         int32_t a, b, c;
         memset(&gd, 0, sizeof gd);
         gd.rank = r; gd.nranks = p; gd.alloc = al;
-        goal_graph_create(&g, &gd);
+        goal_graph_create(&g, &gd, NULL);
         a = goal_graph_send(g, goal_buffer(0, 0, 4), (r + 1) % p, 3);
         b = goal_graph_recv(g, goal_buffer(0, 4, 4), (r + p - 1) % p, 3);
         c = goal_graph_exec(g, GOAL_OP_SUM, GOAL_INT32, goal_buffer(0, 8, 4), goal_buffer(0, 4, 4));
@@ -489,7 +489,7 @@ static void test_many_inflight(void) {
     goal_schedule s[2];
     goal_inproc *ip;
     int r, k, busy = 1, rounds = 0;
-    CHECK_EQ(goal_inproc_create(&ip, 2, NULL), GOAL_OK);
+    CHECK_EQ(goal_inproc_create(&ip, &(goal_inproc_desc){.nranks = 2}, NULL), GOAL_OK);
     for (r = 0; r < 2; r++) exchange(r, 5, GOAL_ANY, GOAL_ANY, &s[r]);
     for (k = 0; k < N; k++)
         for (r = 0; r < 2; r++) {
@@ -545,7 +545,7 @@ static int run_local(const goal_schedule *s, uint32_t window, unsigned char *mem
     goal_error err;
     size_t k;
     for (k = 0; k < size; k++) mem[k] = (unsigned char)(k * 7 + 1);
-    goal_inproc_create(&ip, 1, NULL);
+    goal_inproc_create(&ip, &(goal_inproc_desc){.nranks = 1}, NULL);
     slot.data = mem; slot.size = size;
     memset(&ed, 0, sizeof ed);
     ed.schedule = s; ed.transport = goal_inproc_transport(ip, 0); ed.slots = &slot; ed.nslots = 1; ed.window = window;
@@ -617,8 +617,8 @@ static void test_progress_thread(void) {
     goal_exec *e[2][N];
     int32_t data[2][N][2];
     int r, k;
-    CHECK_EQ(goal_inproc_create(&ip, 2, NULL), GOAL_OK);
-    CHECK_EQ(goal_progress_create(&pg, NULL), GOAL_OK);
+    CHECK_EQ(goal_inproc_create(&ip, &(goal_inproc_desc){.nranks = 2}, NULL), GOAL_OK);
+    CHECK_EQ(goal_progress_create(&pg, NULL, NULL), GOAL_OK);
     for (r = 0; r < 2; r++) {
         exchange(r, 0, 1 - r, 0, &s[r]);
         for (k = 0; k < N; k++) {
@@ -683,7 +683,7 @@ static void test_local_actions(void) {
     goal_graph_requires(g, y, c);
     CHECK_EQ(goal_compile(g, &s, NULL), GOAL_OK);
     CHECK_EQ(s.scratch, 1);
-    goal_inproc_create(&ip, 1, NULL);
+    goal_inproc_create(&ip, &(goal_inproc_desc){.nranks = 1}, NULL);
     memset(&ed, 0, sizeof ed);
     ed.schedule = &s; ed.transport = goal_inproc_transport(ip, 0);
     slots[0].data = mem; slots[0].size = 8;   /* too small: the schedule touches 9 bytes */
@@ -730,7 +730,7 @@ static void test_unbound_empty_slot(void) {
     goal_graph_exec(g, GOAL_OP_COPY, GOAL_UINT8, goal_buffer(2, 0, 0), goal_buffer(0, 0, 0));
     CHECK_EQ(goal_compile(g, &s, NULL), GOAL_OK);
     CHECK_EQ(s.nslots, 3);
-    goal_inproc_create(&ip, 1, NULL);
+    goal_inproc_create(&ip, &(goal_inproc_desc){.nranks = 1}, NULL);
     memset(&ed, 0, sizeof ed);
     ed.schedule = &s; ed.transport = goal_inproc_transport(ip, 0); ed.slots = &slot; ed.nslots = 1;
     CHECK_EQ(goal_exec_create(&e, &ed, NULL), GOAL_OK);
@@ -751,7 +751,7 @@ static void test_bad_calls(void) {
     CHECK_EQ(goal_exec_start(NULL), GOAL_ERR_ARG);
     CHECK_EQ(goal_exec_test(NULL), GOAL_ERR_ARG);
     goal_exec_destroy(NULL);
-    CHECK_EQ(goal_inproc_create(NULL, 2, NULL), GOAL_ERR_ARG);
+    CHECK_EQ(goal_inproc_create(NULL, &(goal_inproc_desc){.nranks = 2}, NULL), GOAL_ERR_ARG);
     CHECK(goal_inproc_transport(NULL, 0).post == NULL);
 }
 /* goal_exec_set_context: the next run's messages carry the new context; not while running. */
@@ -818,7 +818,7 @@ static void test_shared_schedule(void) {
     goal_exec *e[2][3];
     unsigned char mem[2][3][505];
     int r, k, busy = 1;
-    goal_inproc_create(&ip, 3, NULL);
+    goal_inproc_create(&ip, &(goal_inproc_desc){.nranks = 3}, NULL);
     for (r = 0; r < 3; r++) goal_world_schedule(w, r, &s[r]);
     for (k = 0; k < 2; k++)
         for (r = 0; r < 3; r++) {

@@ -153,7 +153,7 @@ static void test_empty(void) {
     goal_sim_desc d;
     memset(&d, 0, sizeof d);
     d.alloc = th_counting(&cnt, -1);
-    CHECK_EQ(goal_world_create(&w, 3, NULL), GOAL_OK);
+    CHECK_EQ(goal_world_create(&w, &(goal_world_desc){.nranks = 3}, NULL), GOAL_OK);
     CHECK_EQ(goal_sim_run(w, &d, &r), GOAL_OK);
     CHECK_EQ(r.nranks, 3);
     CHECK_EQ(r.max, 0);

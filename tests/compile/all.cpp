@@ -10,7 +10,7 @@
 int main() {
     goal_graph *g = nullptr;
     goal_graph_desc d = {};
-    int ok = goal_graph_create(&g, &d) == GOAL_OK;
+    int ok = goal_graph_create(&g, &d, NULL) == GOAL_OK;
     goal_graph_destroy(g);
     ok = ok && goal_apply(GOAL_OP_SUM, GOAL_INT8, nullptr, nullptr, 0) == GOAL_OK;
     goal_sim_result sr;

@@ -12,7 +12,7 @@
 static void reencode(const goal_schedule *s) {
     goal_graph *g = NULL;
     goal_schedule t;
-    if (goal_graph_create(&g, NULL) != GOAL_OK || goal_schedule_to_graph(s, g) != GOAL_OK ||
+    if (goal_graph_create(&g, NULL, NULL) != GOAL_OK || goal_schedule_to_graph(s, g) != GOAL_OK ||
         goal_compile(g, &t, NULL) != GOAL_OK)
         abort();
     if (t.size != s->size || memcmp(t.bytes, s->bytes, s->size) != 0) abort();
