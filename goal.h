@@ -235,7 +235,7 @@ typedef struct goal_buf {             /* bytes [offset, offset + size) of a slot
 } goal_buf;
 
 typedef struct goal_action {          /* one action, as goal_graph_add takes it */
-    goal_kind kind;
+    goal_kind kind;    /* zeroed: GOAL_NOP */
     int32_t peer;      /* send/recv: the other rank; recv may use GOAL_ANY */
     int32_t tag;       /* send/recv: >= 0 or GOAL_ANY; default 0 */
     uint8_t cpu, nic;  /* LogGOPSim resource indices; default 0 */

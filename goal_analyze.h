@@ -156,8 +156,10 @@ typedef struct goal_analyze_result {
     goal_allocator alloc_;
 } goal_analyze_result;
 
-/* The wait set of every rank. */
-GOAL_API goal_status goal_analyze_waits(const goal_world *w, const goal_allocator *alloc, goal_analyze_waits_result *out);
+/* The wait set of every rank (of desc only alloc applies). A world that does not match or
+   deadlocks is GOAL_ERR_MATCH, message in err. */
+GOAL_API goal_status goal_analyze_waits(const goal_world *w, const goal_analyze_desc *desc, goal_analyze_waits_result *out,
+                                        goal_error *err);
 GOAL_API void goal_analyze_waits_free(goal_analyze_waits_result *r);
 /* Matches (goal_sim_check), propagates the dataflow into SST form and detects collectives.
    A world that does not match or deadlocks is GOAL_ERR_MATCH, message in err. */
@@ -371,20 +373,23 @@ static goal_status goal__an_waits(const goal__simw *x, const uint32_t *peer, goa
     return st;
 }
 
-goal_status goal_analyze_waits(const goal_world *w, const goal_allocator *alloc, goal_analyze_waits_result *out) {
+goal_status goal_analyze_waits(const goal_world *w, const goal_analyze_desc *desc, goal_analyze_waits_result *out,
+                               goal_error *err) {
     goal__simw x;
     uint32_t *peer = NULL;
     goal_status st;
-    if (!out) return GOAL_ERR_ARG;
+    if (!out) return goal__fail(err, GOAL_ERR_ARG, -1, "no output given");
     memset(out, 0, sizeof *out);
-    st = goal__simw_init(&x, w, alloc);
+    st = goal__simw_init(&x, w, desc ? &desc->alloc : NULL);
     out->alloc_ = x.a;
     out->nranks = x.p;
-    if (st == GOAL_OK) st = goal__an_match(&x, &peer, NULL);
-    if (st == GOAL_OK) st = goal__an_waits(&x, peer, out);
+    if (st != GOAL_OK) goal__fail(err, st, -1, "%s", goal_strerror(st));
+    else if ((st = goal__an_match(&x, &peer, err)) == GOAL_OK && (st = goal__an_waits(&x, peer, out)) != GOAL_OK)
+        goal__fail(err, st, -1, "%s", goal_strerror(st));   /* goal__an_match explains its own failures */
     goal__free(&x.a, peer);
     goal__simw_free(&x);
     if (st != GOAL_OK) goal_analyze_waits_free(out);
+    else goal__fail(err, GOAL_OK, -1, "");
     return st;
 }
 void goal_analyze_waits_free(goal_analyze_waits_result *r) {

@@ -158,7 +158,7 @@ static void test_barrier_and_waits(void) {
             CHECK_EQ(r.nfindings, 1);
             CHECK_EQ(count_kind(&r, GOAL_ANALYZE_BARRIER), 1);
             CHECK_EQ(r.ntuples, 0);
-            CHECK_EQ(goal_analyze_waits(w, NULL, &ws), GOAL_OK);
+            CHECK_EQ(goal_analyze_waits(w, NULL, &ws, NULL), GOAL_OK);
             CHECK_EQ(ws.start[ws.nranks], (size_t)p * (size_t)(p - 1));
             goal_analyze_waits_free(&ws);
             goal_analyze_free(&r);
@@ -168,7 +168,7 @@ static void test_barrier_and_waits(void) {
            rank 2 + 7 = 1 (v = 7) for v = 6, 4, 0 */
         goal_world *w = algo_world("bcast_binomial", 8, 0, 1);
         goal_analyze_waits_result ws;
-        CHECK_EQ(goal_analyze_waits(w, NULL, &ws), GOAL_OK);
+        CHECK_EQ(goal_analyze_waits(w, NULL, &ws, NULL), GOAL_OK);
         CHECK_EQ(ws.start[3] - ws.start[2], 0);
         CHECK_EQ(ws.start[4] - ws.start[3], 1);
         CHECK_EQ(ws.start[2] - ws.start[1], 3);
@@ -205,7 +205,7 @@ static void test_loggopsim(void) {
     if (!w) { CHECK(0); return; }
     CHECK_EQ(goal_analyze(w, NULL, &r, &err), GOAL_ERR_ARG);
     CHECK(strstr(err.msg, "no buffer offsets") != NULL);
-    CHECK_EQ(goal_analyze_waits(w, NULL, &ws), GOAL_OK);
+    CHECK_EQ(goal_analyze_waits(w, NULL, &ws, NULL), GOAL_OK);
     CHECK_EQ(ws.start[2] - ws.start[1], 1);
     goal_analyze_waits_free(&ws);
     goal_world_destroy(w);
@@ -214,9 +214,13 @@ static void test_loggopsim(void) {
 static void test_unmatched(void) {
     goal_world *w = th_parse("num_ranks 2;\nrank #0 { send 0,8 to 1; }\n");
     goal_analyze_result r;
+    goal_analyze_waits_result ws;
     goal_error err;
     CHECK_EQ(goal_analyze(w, NULL, &r, &err), GOAL_ERR_MATCH);
     CHECK(strstr(err.msg, "unmatched send") != NULL);
+    memset(&err, 0, sizeof err);
+    CHECK_EQ(goal_analyze_waits(w, NULL, &ws, &err), GOAL_ERR_MATCH);   /* the wait sets say why too */
+    CHECK(strstr(err.msg, "the world does not match (goal check): ") == err.msg && strstr(err.msg, "unmatched send") != NULL);
     goal_world_destroy(w);
 }
 
@@ -237,10 +241,10 @@ static goal_world *linear_bcast(int p, uint64_t size) {
     return w;
 }
 static uint64_t sim_time(const goal_world *w) {
-    goal_sim_result res;
+    goal_sim_run_result res;
     uint64_t t = 0;
     if (goal_sim_run(w, NULL, &res) == GOAL_OK) t = res.max;
-    goal_sim_result_free(&res);
+    goal_sim_run_free(&res);
     return t;
 }
 static void test_replace_bcast(void) {

@@ -23,7 +23,7 @@ static int split(char *line, char **f, int max) {
 }
 
 /* One simulation of a file with the parameters of a TSV row. */
-typedef struct run { char file[200]; long long L, o, g, G, O, S; int compat; goal_sim_result res; goal_status st; } run;
+typedef struct run { char file[200]; long long L, o, g, G, O, S; int compat; goal_sim_run_result res; goal_status st; } run;
 static void run_row(run *r, char **f, int compat) {
     goal_sim_desc d;
     goal_world *w;
@@ -35,7 +35,7 @@ static void run_row(run *r, char **f, int compat) {
     d.L = r->L ? r->L : GOAL_SIM_ZERO; d.o = r->o ? r->o : GOAL_SIM_ZERO; d.g = r->g ? r->g : GOAL_SIM_ZERO;
     d.G = r->G ? r->G : GOAL_SIM_ZERO; d.O = r->O ? r->O : GOAL_SIM_ZERO; d.S = r->S ? r->S : GOAL_SIM_ZERO;
     d.loggopsim_compat = compat;
-    goal_sim_result_free(&r->res);
+    goal_sim_run_free(&r->res);
     snprintf(r->file, sizeof r->file, "%s", f[0]);
     r->compat = compat;
     r->st = GOAL_ERR_IO;
@@ -69,7 +69,7 @@ static int each_row(const char *tsv, int fields, int compat, int (*check)(run *r
         next = th_next_line(line);   /* before split cuts the line */
         if (split(line, f, 20) >= fields) rows += check(&r, f, compat);
     }
-    goal_sim_result_free(&r.res);
+    goal_sim_run_free(&r.res);
     free(text);
     return rows;
 }
@@ -103,10 +103,10 @@ static int summary_row(run *r, char **f, int compat) {
 }
 static void test_summary(void) { CHECK_EQ(each_row(DATA "summary.tsv", 16, 1, summary_row), 201); }
 
-static goal_sim_result sim_text(const char *text, int compat, goal_status *st) {
+static goal_sim_run_result sim_text(const char *text, int compat, goal_status *st) {
     goal_world *w = th_parse(text);
     goal_sim_desc d;
-    goal_sim_result res;
+    goal_sim_run_result res;
     memset(&d, 0, sizeof d);
     d.loggopsim_compat = compat;
     memset(&res, 0, sizeof res);
@@ -119,13 +119,13 @@ static goal_sim_result sim_text(const char *text, int compat, goal_status *st) {
 static void test_zero_bytes(void) {
     const char *ping = "num_ranks 2\nrank 0 {\nl1: send 0b to 1\n}\nrank 1 {\nl1: recv 0b from 0\n}\n";
     goal_status st;
-    goal_sim_result r = sim_text(ping, 0, &st);
+    goal_sim_run_result r = sim_text(ping, 0, &st);
     CHECK_EQ(st, GOAL_OK);
     if (st == GOAL_OK) CHECK_EQ(r.finish[1], 5500);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     r = sim_text(ping, 1, &st);
     if (st == GOAL_OK) CHECK_EQ(r.finish[1], 5494);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
 }
 
 /* LogGOPSim crashes on these; libgoal reports them. */
@@ -134,21 +134,21 @@ static void test_deadlock(void) {
                       "rank 1 {\nl1: recv 1b from 0\nl2: send 1b to 0\nl2 requires l1\n}\n";
     const char *lost = "num_ranks 2\nrank 0 {\nl1: send 1b to 1 tag 4\n}\nrank 1 {\n}\n";
     goal_status st;
-    goal_sim_result r = sim_text(cyc, 0, &st);
+    goal_sim_run_result r = sim_text(cyc, 0, &st);
     CHECK_EQ(st, GOAL_ERR_DEADLOCK);
     CHECK_EQ(r.nstuck, 4);
     if (r.nstuck == 4) { CHECK_EQ(r.stuck[0].rank, 0); CHECK_EQ(r.stuck[0].action, 0); CHECK_EQ(r.stuck_started[0], 1); CHECK_EQ(r.stuck_started[1], 0); }
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     r = sim_text(lost, 0, &st);
     CHECK_EQ(st, GOAL_ERR_MATCH);
     CHECK_EQ(r.nstuck, 1);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
 }
 
 /* A world whose ranks have no actions finishes at 0; no world is an argument error. */
 static void test_empty(void) {
     goal_world *w;
-    goal_sim_result r;
+    goal_sim_run_result r;
     th_counter cnt;
     goal_sim_desc d;
     memset(&d, 0, sizeof d);
@@ -158,7 +158,7 @@ static void test_empty(void) {
     CHECK_EQ(r.nranks, 3);
     CHECK_EQ(r.max, 0);
     CHECK_EQ(r.events, 0);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     CHECK_EQ(goal_sim_run(NULL, &d, &r), GOAL_ERR_ARG);
     CHECK_EQ(cnt.allocs, cnt.frees);
     goal_world_destroy(w);
@@ -167,14 +167,14 @@ static void test_empty(void) {
 /* The counting allocator sees every allocation freed, also when one fails. */
 static int sim_with(goal_allocator a, void *w) {
     goal_sim_desc d;
-    goal_sim_result r;
+    goal_sim_run_result r;
     goal_status st;
     memset(&d, 0, sizeof d);
     d.alloc = a;
     st = goal_sim_run((goal_world *)w, &d, &r);
     CHECK(st == GOAL_OK || st == GOAL_ERR_NOMEM);
     if (st == GOAL_OK) CHECK_EQ(r.max, 34914);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     return st == GOAL_OK;
 }
 static void test_alloc_failures(void) {
@@ -199,7 +199,7 @@ static void log_event(void *user, const goal_sim_event *e) {
 static void test_events(void) {
     goal_world *w = load_case("handwritten/readme_reduce8.goal");
     goal_sim_desc d;
-    goal_sim_result r;
+    goal_sim_run_result r;
     evlog l;
     memset(&l, 0, sizeof l);
     memset(&d, 0, sizeof d);
@@ -208,15 +208,15 @@ static void test_events(void) {
     CHECK_EQ(l.send, 7); CHECK_EQ(l.msg, 7); CHECK_EQ(l.recv, 7); CHECK_EQ(l.bad, 0);
     CHECK_EQ(r.max, 34914);
     CHECK_EQ(l.last_end, 34914);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     goal_world_destroy(w);
 }
 
 /* Simulated time past 2^64-1 ps is an error naming the action (issue 17 item 6), not a
    wrapped time: chained calcs, a huge message, an arrival after a long calc. */
-static goal_sim_result sim_desc(const char *text, const goal_sim_desc *d, goal_status *st) {
+static goal_sim_run_result sim_desc(const char *text, const goal_sim_desc *d, goal_status *st) {
     goal_world *w = th_parse(text);
-    goal_sim_result res;
+    goal_sim_run_result res;
     memset(&res, 0, sizeof res);
     *st = w ? goal_sim_run(w, d, &res) : GOAL_ERR_SYNTAX;
     goal_world_destroy(w);
@@ -224,16 +224,16 @@ static goal_sim_result sim_desc(const char *text, const goal_sim_desc *d, goal_s
 }
 static void expect_overflow(const char *text, int32_t rank, int32_t action) {
     goal_status st;
-    goal_sim_result r = sim_desc(text, NULL, &st);
+    goal_sim_run_result r = sim_desc(text, NULL, &st);
     CHECK_EQ(st, GOAL_ERR_LIMIT);
     CHECK_EQ(r.overflow.rank, rank);
     CHECK_EQ(r.overflow.action, action);
     CHECK(r.finish == NULL);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
 }
 static void test_time_overflow(void) {
     goal_status st;
-    goal_sim_result r;
+    goal_sim_run_result r;
     expect_overflow("num_ranks 1\nrank 0 {\nl1: calc 9223372036854775807\nl2: calc 9223372036854775807\n"
                     "l3: calc 9223372036854775807\nl2 requires l1\nl3 requires l2\n}\n", 0, 0);
     expect_overflow("num_ranks 1\nrank 0 {\nl1: calc 7000000000000000\nl2: calc 7000000000000000\n"
@@ -246,7 +246,7 @@ static void test_time_overflow(void) {
     r = sim_desc("num_ranks 1\nrank 0 {\nl1: calc 18446744073709551\n}\n", NULL, &st);
     CHECK_EQ(st, GOAL_OK);
     if (st == GOAL_OK) { CHECK(r.max_ps == 18446744073709551000ull); CHECK(r.max == 18446744073709551ull); CHECK_EQ(r.overflow.rank, -1); }
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
 }
 
 /* Fractional parameters (issue 14 item 1), against times computed by hand: two 1001-byte
@@ -260,7 +260,7 @@ static void test_fractional(void) {
                       "rank 1 {\nl1: recv 1001b from 0\nl2: recv 1001b from 0\n}\n";
     static const double bad[] = {-2, -0.5, 0.0005, 1e300, 9007199254741.0};
     goal_sim_desc d;
-    goal_sim_result r;
+    goal_sim_run_result r;
     goal_status st;
     size_t k;
     memset(&d, 0, sizeof d);
@@ -271,24 +271,24 @@ static void test_fractional(void) {
         CHECK(r.finish_ps[0] == 470750 && r.finish_ps[1] == 1171500 && r.max_ps == 1171500);
         CHECK(r.finish[0] == 470 && r.finish[1] == 1171 && r.max == 1171);   /* whole ns, rounded down */
     }
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     /* integer parameters: message 1 arrives at 4000 and takes rank 1's CPU until 11500;
        message 2 (sent at 7000 after the NIC gap) arrives at 11000, waits, ends at 19000 */
     d.L = 2500; d.o = 1500; d.g = 1000; d.G = 6; d.O = GOAL_SIM_ZERO;
     r = sim_desc(two, &d, &st);
     CHECK_EQ(st, GOAL_OK);
     if (st == GOAL_OK) CHECK(r.finish_ps[1] == r.finish[1] * 1000 && r.finish[1] == 19000);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {   /* negative, finer than 1 ps, too large */
         d.G = bad[k];
         r = sim_desc(two, &d, &st);
         CHECK_EQ(st, GOAL_ERR_ARG);
-        goal_sim_result_free(&r);
+        goal_sim_run_free(&r);
     }
     d.G = 6; d.S = -7;
     r = sim_desc(two, &d, &st);
     CHECK_EQ(st, GOAL_ERR_ARG);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
 }
 
 /* -C: CPU time per byte of a local exec, against times computed by hand with the default
@@ -304,7 +304,7 @@ static void test_exec_cost(void) {
     static const struct { double C; uint64_t r0, r1; } cases[] = {
         {0.25, 1850000, 11994000}, {0, 2600000, 13494000}, {1, 2600000, 13494000}, {GOAL_SIM_ZERO, 1600000, 11494000}};
     goal_sim_desc d;
-    goal_sim_result r;
+    goal_sim_run_result r;
     goal_status st;
     size_t k;
     memset(&d, 0, sizeof d);
@@ -313,12 +313,12 @@ static void test_exec_cost(void) {
         r = sim_desc(text, &d, &st);
         CHECK_EQ(st, GOAL_OK);
         if (st == GOAL_OK) CHECK(r.finish_ps[0] == cases[k].r0 && r.finish_ps[1] == cases[k].r1);
-        goal_sim_result_free(&r);
+        goal_sim_run_free(&r);
     }
     d.C = 0.0001;   /* finer than 1 ps */
     r = sim_desc(text, &d, &st);
     CHECK_EQ(st, GOAL_ERR_ARG);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     memset(&d, 0, sizeof d);
     CHECK(goal_sim_params(&d, "-C 0.25 -L 7", 12, NULL) == GOAL_OK && d.C == 0.25 && d.L == 7);
     CHECK(goal_sim_param_arity("-C") == 1 && goal_sim_param_arity("--loggopsim-compat") == 0 && goal_sim_param_arity("-x") == -1);
@@ -339,7 +339,7 @@ static void test_two_level(void) {
     const char *params = "-L 1000 -o 100 -g 200 -G 1 -O 0 --node-size 2 --intra-L 10 --intra-o 20 --intra-g 30 --intra-G 0.1 --intra-O 0.05";
     static const uint64_t want[4] = {230000, 150000, 2330000, 70000};
     goal_sim_desc d, one, intra;
-    goal_sim_result r, a, b;
+    goal_sim_run_result r, a, b;
     goal_status st, sa, sb;
     int k;
     memset(&d, 0, sizeof d);
@@ -348,7 +348,7 @@ static void test_two_level(void) {
     r = sim_desc(text, &d, &st);
     CHECK_EQ(st, GOAL_OK);
     for (k = 0; st == GOAL_OK && k < 4; k++) CHECK(r.finish_ps[k] == want[k]);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     one = d; one.node_size = 1;                 /* every pair between nodes */
     intra = d; intra.node_size = 0; intra.L = 10; intra.o = 20; intra.g = 30; intra.G = 0.1; intra.O = 0.05;
     d.node_size = 4;                             /* every pair inside the node */
@@ -356,15 +356,15 @@ static void test_two_level(void) {
     one.node_size = 0;
     a = sim_desc(text, &one, &sa);
     CHECK(st == GOAL_OK && sa == GOAL_OK && r.max_ps == a.max_ps && r.finish_ps[2] == a.finish_ps[2]);
-    goal_sim_result_free(&r); goal_sim_result_free(&a);
+    goal_sim_run_free(&r); goal_sim_run_free(&a);
     r = sim_desc(text, &d, &st);
     b = sim_desc(text, &intra, &sb);
     CHECK(st == GOAL_OK && sb == GOAL_OK && r.max_ps == b.max_ps && r.finish_ps[0] == b.finish_ps[0]);
-    goal_sim_result_free(&r); goal_sim_result_free(&b);
+    goal_sim_run_free(&r); goal_sim_run_free(&b);
     d.node_size = -3;
     r = sim_desc(text, &d, &st);
     CHECK_EQ(st, GOAL_ERR_ARG);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     CHECK(goal_sim_param(&d, "--node-size", "0") != NULL && goal_sim_param(&d, "--intra-G", "0.0001") != NULL);
 }
 

@@ -107,7 +107,7 @@ static void test_alloc_failures(void) {
         s1 = goal_sim_timeline_run(w, &d, &t);
         goal_sim_timeline_free(&t);
         s2 = goal_sim_write_svg(w, &d, sink, &bytes);
-        s3 = goal_sim_write_dot_with(w, -1, &dd, sink, &bytes);
+        s3 = goal_sim_write_dot(w, -1, &dd, sink, &bytes);
         CHECK(s1 == GOAL_OK || s1 == GOAL_ERR_NOMEM);
         CHECK(s2 == GOAL_OK || s2 == GOAL_ERR_NOMEM);
         CHECK(s3 == GOAL_OK || s3 == GOAL_ERR_NOMEM);

@@ -25,7 +25,7 @@ int cli_dot(int argc, char **argv) {
     else if (rank >= goal_world_nranks(w)) rc = cli_fail("dot: rank %lld is out of range (%d ranks)", rank, goal_world_nranks(w));
     else if (!(f = cli_open_out(out))) rc = CLI_BAD_INPUT;
     else {
-        st = goal_sim_write_dot_with(w, (int)rank, &dd, cli_write_file, f);
+        st = goal_sim_write_dot(w, (int)rank, &dd, cli_write_file, f);
         rc = cli_finish_out(f, st == GOAL_OK);
         if (st != GOAL_OK) rc = cli_fail("dot: %s", goal_strerror(st));
     }

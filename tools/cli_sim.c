@@ -82,7 +82,7 @@ static const char *sim_action(const goal_world *w, goal_sim_ref at, char *what, 
     return what;
 }
 /* The reason a simulation stopped, one stuck action per line on stderr. */
-static int sim_failed(const goal_world *w, const goal_sim_result *res, goal_status st) {
+static int sim_failed(const goal_world *w, const goal_sim_run_result *res, goal_status st) {
     size_t k;
     char what[200];
     if (st == GOAL_ERR_LIMIT && res->overflow.rank >= 0)
@@ -140,7 +140,7 @@ int cli_sim(int argc, char **argv) {
     goal_world *w;
     goal_sim_desc d;
     goal_sim_timeline t;
-    goal_sim_result *res = &t.result;
+    goal_sim_run_result *res = &t.result;
     goal_status st;
     int32_t r;
     int rc, i, n = 1, critical = 0, verbose = 0;
@@ -161,7 +161,7 @@ int cli_sim(int argc, char **argv) {
     for (r = 0; st == GOAL_OK && r < res->nranks; r++) printf("rank %ld %s\n", (long)r, cli_time(res->finish_ps[r], tb));
     if (st == GOAL_OK) printf("max %s\n", cli_time(res->max_ps, tb));
     if (st == GOAL_OK && critical) sim_critical(w, &t);
-    if (critical) goal_sim_timeline_free(&t); else goal_sim_result_free(res);
+    if (critical) goal_sim_timeline_free(&t); else goal_sim_run_free(res);
     goal_world_destroy(w);
     return cli_close_out(stdout) ? CLI_BAD_INPUT : rc;
 }
