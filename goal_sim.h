@@ -291,9 +291,9 @@ typedef goal_sim_run_result goal_sim_result;
    "--node-size": ranks), 0 for a flag ("--loggopsim-compat"), -1 when it is no model option. */
 GOAL_API int goal_sim_param_arity(const char *name);
 /* Sets one model option as `goal sim` takes it (see goal_sim_param_arity; a flag's value is
-   unused). Returns NULL, or why not (a fixed string, e.g. "takes a number (ns, up to 3
-   decimals)"). */
-GOAL_API const char *goal_sim_param(goal_sim_desc *d, const char *name, const char *value);
+   unused). GOAL_OK, or GOAL_ERR_ARG with why not in err->msg (e.g. "takes a number (ns, up
+   to 3 decimals)"). */
+GOAL_API goal_status goal_sim_param(goal_sim_desc *d, const char *name, const char *value, goal_error *err);
 /* A params file's text (len bytes): one line of model options, what goal probe prints
    ("-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536"); later options override earlier ones.
    GOAL_ERR_SYNTAX with err->msg ("-G 0.09x: takes a number ...", "'--frob' is not a model
@@ -2548,7 +2548,7 @@ int goal_sim_param_arity(const char *name) {
     const goal__sim_opt *o = goal__sim_opt_of(name);
     return !o ? -1 : o->kind != GOAL__SIM_OPT_FLAG;
 }
-const char *goal_sim_param(goal_sim_desc *d, const char *name, const char *value) {
+static const char *goal__sim_param_why(goal_sim_desc *d, const char *name, const char *value) {
     const goal__sim_opt *o = goal__sim_opt_of(name);
     char *field = (char *)d;
     const char *why;
@@ -2562,6 +2562,10 @@ const char *goal_sim_param(goal_sim_desc *d, const char *name, const char *value
     if ((why = goal__sim_ps(value, &ps)) != NULL) return why;
     *(double *)(void *)field = ps ? (double)ps / 1000.0 : GOAL_SIM_ZERO;
     return NULL;
+}
+goal_status goal_sim_param(goal_sim_desc *d, const char *name, const char *value, goal_error *err) {
+    const char *why = goal__sim_param_why(d, name, value);
+    return why ? goal__fail(err, GOAL_ERR_ARG, -1, "%s", why) : goal__fail(err, GOAL_OK, -1, "");
 }
 /* The next word of text[*at, len) into w (at most n-1 bytes kept); 0 at the end. */
 static int goal__sim_word(const char *text, size_t len, size_t *at, char *w, size_t n) {
@@ -2586,7 +2590,7 @@ goal_status goal_sim_params(goal_sim_desc *d, const char *text, size_t len, goal
         if ((arity = goal_sim_param_arity(w)) < 0)
             return goal__fail(err, GOAL_ERR_SYNTAX, -1, "'%s' is not a model option (-L -o -g -G -O -C -S, --loggopsim-compat, --node-size, --intra-L -o -g -G -O)", w);
         if (!arity || !goal__sim_word(text, len, &at, v, sizeof v)) v[0] = 0;
-        if ((why = goal_sim_param(d, w, v)) != NULL) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "%s %s: %s", w, v, why);
+        if ((why = goal__sim_param_why(d, w, v)) != NULL) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "%s %s: %s", w, v, why);
     }
     if (n == 0) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "no model options in the file");
     return GOAL_OK;

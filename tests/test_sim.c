@@ -341,6 +341,7 @@ static void test_two_level(void) {
     goal_sim_desc d, one, intra;
     goal_sim_run_result r, a, b;
     goal_status st, sa, sb;
+    goal_error err;
     int k;
     memset(&d, 0, sizeof d);
     CHECK(goal_sim_params(&d, params, strlen(params), NULL) == GOAL_OK);
@@ -365,7 +366,11 @@ static void test_two_level(void) {
     r = sim_desc(text, &d, &st);
     CHECK_EQ(st, GOAL_ERR_ARG);
     goal_sim_run_free(&r);
-    CHECK(goal_sim_param(&d, "--node-size", "0") != NULL && goal_sim_param(&d, "--intra-G", "0.0001") != NULL);
+    CHECK_EQ(goal_sim_param(&d, "--node-size", "0", NULL), GOAL_ERR_ARG);
+    CHECK_EQ(goal_sim_param(&d, "--intra-G", "0.0001", &err), GOAL_ERR_ARG);
+    CHECK(err.msg[0] != 0);
+    CHECK_EQ(goal_sim_param(&d, "--intra-G", "0.5", &err), GOAL_OK);
+    CHECK_EQ(err.status, GOAL_OK);
 }
 
 int main(void) {

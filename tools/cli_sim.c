@@ -12,17 +12,18 @@ static int model_params(const char *verb, const char *path, goal_sim_desc *d);
    --params FILE reads them from a file). Returns 1 when it was one (and *rc = 2 after a
    usage message if its value is bad; 1 for a bad params file). */
 int cli_model_opt(int argc, char **argv, int *i, goal_sim_desc *d, int *rc) {
-    const char *v = NULL, *why, *name = argv[*i];
+    const char *v = NULL, *name = argv[*i];
     int arity = goal_sim_param_arity(name);
+    goal_error err;
     if (strcmp(name, "--params") == 0 && cli_opt(argc, argv, i, "--params", &v)) {
         if (!v) *rc = cli_usage("%s: --params needs a file name", argv[0]);
         else if (model_params(argv[0], v, d)) *rc = CLI_BAD_INPUT;
         return 1;
     }
     if (arity < 0 || (arity && !cli_opt(argc, argv, i, name, &v))) return 0;
-    if ((why = goal_sim_param(d, name, v)) == NULL) return 1;
-    if (strcmp(name, "-S") == 0) *rc = cli_usage("%s: -S %s", argv[0], why);
-    else *rc = cli_usage("%s: %s %s%s%s", argv[0], name, v ? v : "", v ? ": " : "", why);
+    if (goal_sim_param(d, name, v, &err) == GOAL_OK) return 1;
+    if (strcmp(name, "-S") == 0) *rc = cli_usage("%s: -S %s", argv[0], err.msg);
+    else *rc = cli_usage("%s: %s %s%s%s", argv[0], name, v ? v : "", v ? ": " : "", err.msg);
     return 1;
 }
 
