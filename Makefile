@@ -41,7 +41,7 @@ $(B)/examples/%: examples/%.c $(HEADERS) | $(B)/examples
 	$(CC) $(CFLAGS_ALL) $< -o $@ $(LDLIBS)
 $(B)/bench/%: bench/%.c bench/bench.h $(HEADERS) | $(B)/bench
 	$(CC) $(WARN) -O3 -g -DNDEBUG -I. $< -o $@ $(LDLIBS)
-$(B)/bench/bench_bw: tests/harness.h
+$(B)/bench/bench_bw $(B)/bench/bench_lang $(B)/bench/bench_load: tests/harness.h
 $(B)/tools $(B)/tests $(B)/examples $(B)/bench $(B)/fuzz:
 	mkdir -p $@
 
@@ -53,7 +53,7 @@ $(B)/tests/multi_tu: tests/compile/a.c tests/compile/b.c tests/compile/impl.c $(
 compile-tests: $(B)/tests/cpp_compile $(B)/tests/multi_tu
 
 # Fuzz targets also build as plain programs that replay their corpus (no libFuzzer needed).
-$(B)/tests/replay_%: tests/fuzz/%.c tests/fuzz/replay.c $(HEADERS) | $(B)/tests
+$(B)/tests/replay_%: tests/fuzz/%.c tests/fuzz/replay.c tests/harness.h $(HEADERS) | $(B)/tests
 	$(CC) $(CFLAGS_ALL) -DFUZZ_REPLAY $< tests/fuzz/replay.c -o $@ $(LDLIBS)
 REPLAYS := $(patsubst %,$(B)/tests/replay_%,$(FUZZERS))
 

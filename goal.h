@@ -31,7 +31,7 @@
    ------------
      goal_graph *g; goal_graph_desc gd = {0};
      gd.rank = 1; gd.nranks = 4;
-     goal_graph_create(&g, &gd);
+     goal_graph_create(&g, &gd, NULL);                             // or &err: why it failed
      int32_t r = goal_graph_recv(g, goal_buffer(0, 0, 8), 0, 0);   // 8 bytes from rank 0
      int32_t s = goal_graph_send(g, goal_buffer(0, 0, 8), 3, 0);   // then forward to rank 3
      goal_graph_requires(g, s, r);                                 // s after r completed
@@ -105,6 +105,15 @@
                                           allocator grow without a copy
      GOAL_ASSERT(cond)                    programmer errors only; default assert()
      GOAL_API                             linkage of the public functions (default extern)
+
+   API SHAPES (every header)
+   ----------
+   An object with options: goal_X_create(&out, &desc, &err) from a goal_X_desc in which zero
+   (or a NULL desc) means the documented default, ended by goal_X_destroy. A result struct
+   filled by a call goal_X(..., &out) is released by goal_X_free (goal_sim_check ->
+   goal_sim_check_free, goal_sim_run -> goal_sim_run_free). A call that can fail with more
+   to say than its status takes a goal_error * last (NULL allowed); an object that fails
+   later keeps its error (goal_exec_error, goal_mpi_error, goal_graph_message).
 
    MEMORY
    ------
@@ -237,7 +246,7 @@ typedef struct goal_buf {             /* bytes [offset, offset + size) of a slot
 } goal_buf;
 
 typedef struct goal_action {          /* one action, as goal_graph_add takes it */
-    goal_kind kind;
+    goal_kind kind;    /* zeroed: GOAL_NOP */
     int32_t peer;      /* send/recv: the other rank; recv may use GOAL_ANY */
     int32_t tag;       /* send/recv: >= 0 or GOAL_ANY; default 0 */
     uint8_t cpu, nic;  /* LogGOPSim resource indices; default 0 */
@@ -269,7 +278,8 @@ typedef struct goal_graph_desc {
     goal_allocator alloc;
 } goal_graph_desc;
 
-GOAL_API goal_status goal_graph_create(goal_graph **out, const goal_graph_desc *desc);
+/* desc NULL: rank 0 of 1. A bad rank is GOAL_ERR_RANK (err says which). */
+GOAL_API goal_status goal_graph_create(goal_graph **out, const goal_graph_desc *desc, goal_error *err);
 GOAL_API void goal_graph_destroy(goal_graph *g);
 /* Empties the graph for reuse (memory is kept), for rank of nranks. */
 GOAL_API goal_status goal_graph_reset(goal_graph *g, int rank, int nranks);
@@ -329,7 +339,12 @@ GOAL_API goal_status goal_schedule_to_graph(const goal_schedule *s, goal_graph *
 typedef struct goal_world goal_world;
 typedef enum goal_dialect { GOAL_DIALECT_AUTO = 0, GOAL_DIALECT_PAPER = 1, GOAL_DIALECT_LOGGOPSIM = 2 } goal_dialect;
 
-GOAL_API goal_status goal_world_create(goal_world **out, int nranks, const goal_allocator *alloc);
+typedef struct goal_world_desc {   /* zeroed (or NULL): one rank, GOAL_MALLOC / GOAL_FREE */
+    int nranks;                    /* ranks 0 .. nranks-1; 0: 1 */
+    goal_allocator alloc;
+} goal_world_desc;
+/* An empty world: every rank unset until added. A negative nranks is GOAL_ERR_RANK. */
+GOAL_API goal_status goal_world_create(goal_world **out, const goal_world_desc *desc, goal_error *err);
 GOAL_API void goal_world_destroy(goal_world *w);
 GOAL_API int goal_world_nranks(const goal_world *w);
 /* Compiles g and stores it as rank goal_graph_rank(g); a rank may be set once. */
@@ -954,23 +969,28 @@ static goal_status goal__graph_fail(goal_graph *g, goal_status st, const char *f
     return st;
 }
 
-goal_status goal_graph_create(goal_graph **out, const goal_graph_desc *desc) {
+goal_status goal_graph_create(goal_graph **out, const goal_graph_desc *desc, goal_error *err) {
     goal_graph_desc d;
     goal_allocator a;
     goal_graph *g;
-    goal_status st;
-    if (!out) return GOAL_ERR_ARG;
+    if (!out) return goal__fail(err, GOAL_ERR_ARG, -1, "no place for the graph (out is NULL)");
     *out = NULL;
     memset(&d, 0, sizeof d);
     if (desc) d = *desc;
+    if (!d.nranks) d.nranks = 1;
+    if (d.nranks < 1 || d.rank < 0 || d.rank >= d.nranks)
+        return goal__fail(err, GOAL_ERR_RANK, d.rank, "rank %d of %d ranks (0 <= rank < nranks)", d.rank, d.nranks);
     a = goal__allocator(&d.alloc);
-    if (!(g = (goal_graph *)goal__alloc(&a, sizeof *g))) return GOAL_ERR_NOMEM;
+    if (!(g = (goal_graph *)goal__alloc(&a, sizeof *g))) return goal__fail(err, GOAL_ERR_NOMEM, d.rank, "out of memory");
     memset(g, 0, sizeof *g);
     g->alloc = a;
-    if (GOAL__RESERVE(&g->alloc, g->poff, g->pcap, 1) != GOAL_OK) { goal_graph_destroy(g); return GOAL_ERR_NOMEM; }
-    if ((st = goal_graph_reset(g, d.rank, d.nranks ? d.nranks : 1)) != GOAL_OK) { goal_graph_destroy(g); return st; }
+    if (GOAL__RESERVE(&g->alloc, g->poff, g->pcap, 1) != GOAL_OK) {
+        goal_graph_destroy(g);
+        return goal__fail(err, GOAL_ERR_NOMEM, d.rank, "out of memory");
+    }
+    goal_graph_reset(g, d.rank, d.nranks);   /* checked above */
     *out = g;
-    return GOAL_OK;
+    return goal__fail(err, GOAL_OK, -1, "");
 }
 
 void goal_graph_destroy(goal_graph *g) {
@@ -1858,7 +1878,7 @@ static uint64_t goal__wlen(const goal_world *w, size_t k) {
     return goal__schedule_bytes(&h);
 }
 
-goal_status goal_world_create(goal_world **out, int nranks, const goal_allocator *alloc) {
+static goal_status goal__world_new(goal_world **out, int nranks, const goal_allocator *alloc) {
     goal_allocator a = goal__allocator(alloc);
     goal_world *w;
     if (!out) return GOAL_ERR_ARG;
@@ -1869,6 +1889,16 @@ goal_status goal_world_create(goal_world **out, int nranks, const goal_allocator
     w->alloc = a; w->nranks = nranks;
     *out = w;
     return GOAL_OK;
+}
+goal_status goal_world_create(goal_world **out, const goal_world_desc *desc, goal_error *err) {
+    goal_world_desc d;
+    goal_status st;
+    if (out) *out = NULL;
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    if (d.nranks < 0) return goal__fail(err, GOAL_ERR_RANK, -1, "a world of %d ranks (nranks >= 1, or 0 for 1)", d.nranks);
+    st = goal__world_new(out, d.nranks ? d.nranks : 1, &d.alloc);
+    return goal__fail(err, st, -1, "%s", st == GOAL_OK ? "" : st == GOAL_ERR_ARG ? "no place for the world (out is NULL)" : "out of memory");
 }
 void goal_world_destroy(goal_world *w) {
     if (!w) return;
@@ -2051,7 +2081,7 @@ goal_status goal_world_load(goal_world **out, const void *bytes, size_t size, co
     if (goal__rd16(p + 10) || nranks < 1 || nranks > 0x7FFFFFFFu || (size - GOAL__WHDR) / 8u < nranks + 1u ||
         goal__rd64(p + 16) != size || goal__rd64(p + GOAL__WHDR + 8u * nranks) != size)
         return goal__fail(err, GOAL_ERR_FORMAT, -1, "corrupt world file: bad header, or truncated");
-    if ((st = goal_world_create(&w, (int)nranks, alloc)) != GOAL_OK) return goal__fail(err, st, -1, "%s", goal_strerror(st));
+    if ((st = goal__world_new(&w, (int)nranks, alloc)) != GOAL_OK) return goal__fail(err, st, -1, "%s", goal_strerror(st));
     for (r = 0; r < w->nranks && st == GOAL_OK; r++) st = goal__world_load_rank(w, p, size, r, err);
     if (st != GOAL_OK) { goal_world_destroy(w); return st; }
     *out = w;
@@ -2456,7 +2486,7 @@ static goal_status goal__lgs_file(goal__rd *r, goal_world **out) {
     if ((uint64_t)v > (uint64_t)(r->end - r->p) / 10u + 1u)   /* "rank 0 {\n}" is 10 bytes */
         return goal__rd_fail(r, r->p - 1, GOAL_ERR_SYNTAX, "num_ranks %lld, but the rest of the file cannot hold that many rank blocks", (long long)v);
     if ((st = goal__lgs_eol(r)) != GOAL_OK) return st;
-    if ((st = goal_world_create(out, (int)v, &r->alloc)) != GOAL_OK) return goal__fail(r->err, st, -1, "out of memory");
+    if ((st = goal__world_new(out, (int)v, &r->alloc)) != GOAL_OK) return goal__fail(r->err, st, -1, "out of memory");
     (*out)->dialect = GOAL_DIALECT_LOGGOPSIM;
     for (rank = 0; rank < (int32_t)v; rank++) {
         if ((st = goal__rd_lspace(r)) != GOAL_OK || (st = goal__lgs_block(r, rank, (int32_t)v, *out)) != GOAL_OK) return st;
@@ -2713,7 +2743,7 @@ static goal_status goal__pap_world(goal__rd *r, goal__pap *pp, goal_world **out)
         int64_t m = pp->max_rank > r->max_peer ? pp->max_rank : r->max_peer;
         nranks = (int32_t)(m + 1 > 0 ? m + 1 : 1);
     }
-    if ((st = goal_world_create(out, nranks, &r->alloc)) != GOAL_OK) return goal__fail(r->err, st, -1, "out of memory");
+    if ((st = goal__world_new(out, nranks, &r->alloc)) != GOAL_OK) return goal__fail(r->err, st, -1, "out of memory");
     (*out)->dialect = GOAL_DIALECT_PAPER;
     if (pp->n > 1) qsort(pp->s, pp->n, sizeof *pp->s, goal__by_rank);   /* so the world appends; s may be NULL */
     for (k = 0; k < pp->n; k++) {
@@ -2822,7 +2852,7 @@ goal_status goal_parse(const char *text, size_t len, const goal_parse_desc *desc
     r.alloc = goal__allocator(desc ? &desc->alloc : NULL);
     memset(&gd, 0, sizeof gd);
     gd.alloc = r.alloc;
-    if ((st = goal_graph_create(&r.g, &gd)) != GOAL_OK) return goal__fail(err, st, -1, "out of memory");
+    if ((st = goal_graph_create(&r.g, &gd, NULL)) != GOAL_OK) return goal__fail(err, st, -1, "out of memory");
     d = desc && desc->dialect ? desc->dialect : goal__detect(&r);
     st = d == GOAL_DIALECT_LOGGOPSIM ? goal__lgs_file(&r, out) : goal__pap_file(&r, out);
     goal_graph_destroy(r.g);

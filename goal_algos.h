@@ -2025,6 +2025,7 @@ int32_t goal_algo_build(goal_graph *g, const goal_algo_desc *d, const int32_t *a
 goal_status goal_algo_world(goal_world **out, const goal_algo_desc *d, int nranks, goal_error *err) {
     goal_graph *g = NULL;
     goal_graph_desc gd;
+    goal_world_desc wd;
     goal_world *w = NULL;
     goal_status st;
     int r;
@@ -2034,9 +2035,12 @@ goal_status goal_algo_world(goal_world **out, const goal_algo_desc *d, int nrank
     memset(&gd, 0, sizeof gd);
     gd.nranks = nranks;
     gd.alloc = d->alloc;
-    if ((st = goal_world_create(&w, nranks, &d->alloc)) != GOAL_OK || (st = goal_graph_create(&g, &gd)) != GOAL_OK) {
+    memset(&wd, 0, sizeof wd);
+    wd.nranks = nranks;
+    wd.alloc = d->alloc;
+    if ((st = goal_world_create(&w, &wd, err)) != GOAL_OK || (st = goal_graph_create(&g, &gd, err)) != GOAL_OK) {
         goal_world_destroy(w);
-        return goal__fail(err, st, -1, "%s", goal_strerror(st));
+        return st;
     }
     for (r = 0; r < nranks && st == GOAL_OK; r++) {
         int32_t done;

@@ -156,8 +156,10 @@ typedef struct goal_analyze_result {
     goal_allocator alloc_;
 } goal_analyze_result;
 
-/* The wait set of every rank. */
-GOAL_API goal_status goal_analyze_waits(const goal_world *w, const goal_allocator *alloc, goal_analyze_waits_result *out);
+/* The wait set of every rank (of desc only alloc applies). A world that does not match or
+   deadlocks is GOAL_ERR_MATCH, message in err. */
+GOAL_API goal_status goal_analyze_waits(const goal_world *w, const goal_analyze_desc *desc, goal_analyze_waits_result *out,
+                                        goal_error *err);
 GOAL_API void goal_analyze_waits_free(goal_analyze_waits_result *r);
 /* Matches (goal_sim_check), propagates the dataflow into SST form and detects collectives.
    A world that does not match or deadlocks is GOAL_ERR_MATCH, message in err. */
@@ -371,20 +373,23 @@ static goal_status goal__an_waits(const goal__simw *x, const uint32_t *peer, goa
     return st;
 }
 
-goal_status goal_analyze_waits(const goal_world *w, const goal_allocator *alloc, goal_analyze_waits_result *out) {
+goal_status goal_analyze_waits(const goal_world *w, const goal_analyze_desc *desc, goal_analyze_waits_result *out,
+                               goal_error *err) {
     goal__simw x;
     uint32_t *peer = NULL;
     goal_status st;
-    if (!out) return GOAL_ERR_ARG;
+    if (!out) return goal__fail(err, GOAL_ERR_ARG, -1, "no output given");
     memset(out, 0, sizeof *out);
-    st = goal__simw_init(&x, w, alloc);
+    st = goal__simw_init(&x, w, desc ? &desc->alloc : NULL);
     out->alloc_ = x.a;
     out->nranks = x.p;
-    if (st == GOAL_OK) st = goal__an_match(&x, &peer, NULL);
-    if (st == GOAL_OK) st = goal__an_waits(&x, peer, out);
+    if (st != GOAL_OK) goal__fail(err, st, -1, "%s", goal_strerror(st));
+    else if ((st = goal__an_match(&x, &peer, err)) == GOAL_OK && (st = goal__an_waits(&x, peer, out)) != GOAL_OK)
+        goal__fail(err, st, -1, "%s", goal_strerror(st));   /* goal__an_match explains its own failures */
     goal__free(&x.a, peer);
     goal__simw_free(&x);
     if (st != GOAL_OK) goal_analyze_waits_free(out);
+    else goal__fail(err, GOAL_OK, -1, "");
     return st;
 }
 void goal_analyze_waits_free(goal_analyze_waits_result *r) {
@@ -1243,8 +1248,12 @@ static goal_status goal__rep_build(goal__rep *q, const goal_analyze_replace_desc
     return st == GOAL_OK ? goal__rep_direct(q, (int)r->nfindings + 1) : st;
 }
 static goal_status goal__rep_world(goal__rep *q, goal_world **out) {
-    goal_status st = goal_world_create(out, q->r->nranks, &q->a);
+    goal_world_desc wd;
+    goal_status st;
     int32_t i;
+    memset(&wd, 0, sizeof wd);
+    wd.nranks = q->r->nranks; wd.alloc = q->a;
+    st = goal_world_create(out, &wd, q->err);
     for (i = 0; st == GOAL_OK && i < q->r->nranks; i++) st = goal_world_add_graph(*out, q->g[i], q->err);
     if (st != GOAL_OK && *out) { goal_world_destroy(*out); *out = NULL; }
     return st;
@@ -1273,7 +1282,7 @@ static goal_status goal__rep_init(goal__rep *q) {
         goal_graph_desc gd;
         memset(&gd, 0, sizeof gd);
         gd.rank = i; gd.nranks = p; gd.alloc = q->a;
-        if ((st = goal_graph_create(&q->g[i], &gd)) != GOAL_OK) goal__fail(q->err, st, -1, "out of memory");
+        if ((st = goal_graph_create(&q->g[i], &gd, NULL)) != GOAL_OK) goal__fail(q->err, st, -1, "out of memory");
     }
     return st;
 }

@@ -844,7 +844,7 @@ static goal_mpi__entry *goal_mpi__build(goal_mpi *m, const goal_mpi_coll *c, goa
     goal_mpi__entry *e = (goal_mpi__entry *)goal_mpi__alloc(m, sizeof *e + c->keylen);
     memset(&gd, 0, sizeof gd);
     gd.rank = m->rank; gd.nranks = m->size; gd.alloc = m->a;
-    if (!e || (*st = goal_graph_create(&g, &gd)) != GOAL_OK) {
+    if (!e || (*st = goal_graph_create(&g, &gd, NULL)) != GOAL_OK) {
         goal_mpi__free(m, e);
         *st = goal_mpi__say(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: building a schedule: out of memory", m->rank);
         return NULL;

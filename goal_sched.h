@@ -184,7 +184,11 @@ GOAL_API goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, g
 
 /* ---- ranks in one process ---------------------------------------------------------------- */
 typedef struct goal_inproc goal_inproc;
-GOAL_API goal_status goal_inproc_create(goal_inproc **out, int nranks, const goal_allocator *alloc);
+typedef struct goal_inproc_desc {   /* zeroed (or NULL): one rank, GOAL_MALLOC / GOAL_FREE */
+    int nranks;                     /* ranks 0 .. nranks-1; 0: 1 */
+    goal_allocator alloc;
+} goal_inproc_desc;
+GOAL_API goal_status goal_inproc_create(goal_inproc **out, const goal_inproc_desc *desc, goal_error *err);
 GOAL_API void goal_inproc_destroy(goal_inproc *ip);
 /* The transport of one rank (its user pointer is private; copy the struct freely). */
 GOAL_API goal_transport goal_inproc_transport(goal_inproc *ip, int rank);
@@ -218,7 +222,11 @@ GOAL_API goal_status goal_world_run(const goal_world_run_desc *desc, goal_error 
 
 /* ---- the progress thread -------------------------------------------------------------- */
 typedef struct goal_progress goal_progress;
-GOAL_API goal_status goal_progress_create(goal_progress **out, const goal_allocator *alloc);
+typedef struct goal_progress_desc {   /* zeroed (or NULL): GOAL_MALLOC / GOAL_FREE */
+    goal_allocator alloc;
+} goal_progress_desc;
+/* Starts the thread; one that cannot start is GOAL_ERR_NOMEM. */
+GOAL_API goal_status goal_progress_create(goal_progress **out, const goal_progress_desc *desc, goal_error *err);
 GOAL_API goal_status goal_progress_start(goal_progress *p, goal_exec *e); /* start e there */
 GOAL_API goal_status goal_progress_wait(goal_progress *p, goal_exec *e);  /* its final status */
 GOAL_API void goal_progress_destroy(goal_progress *p);  /* waits for what it holds */
@@ -962,7 +970,7 @@ static void goal__sched_ip_cancel(void *user, goal_req *req) {
     req->handle = NULL;
     GOAL__SCHED_UNLOCK(ip);
 }
-goal_status goal_inproc_create(goal_inproc **out, int nranks, const goal_allocator *alloc) {
+static goal_status goal__inproc_new(goal_inproc **out, int nranks, const goal_allocator *alloc) {
     goal_allocator a = goal__allocator(alloc);
     goal_inproc *ip;
     int k;
@@ -984,6 +992,16 @@ goal_status goal_inproc_create(goal_inproc **out, int nranks, const goal_allocat
     }
     *out = ip;
     return GOAL_OK;
+}
+goal_status goal_inproc_create(goal_inproc **out, const goal_inproc_desc *desc, goal_error *err) {
+    goal_inproc_desc d;
+    goal_status st;
+    if (out) *out = NULL;
+    memset(&d, 0, sizeof d);
+    if (desc) d = *desc;
+    if (d.nranks < 0) return goal__fail(err, GOAL_ERR_RANK, -1, "%d in-process ranks (nranks >= 1, or 0 for 1)", d.nranks);
+    st = goal__inproc_new(out, d.nranks ? d.nranks : 1, &d.alloc);
+    return goal__fail(err, st, -1, "%s", st == GOAL_OK ? "" : st == GOAL_ERR_ARG ? "no place for the transport (out is NULL)" : "out of memory");
 }
 static void goal__sched_ip_drop(goal_inproc *ip, goal__sched_ipreq *x) {
     while (x) { goal__sched_ipreq *nx = x->link[GOAL__SCHED_Q].next; goal__free(&ip->a, x); x = nx; }
@@ -1042,7 +1060,7 @@ static goal_status goal__sched_run_setup(goal__sched_run *r, const goal_allocato
     r->e = (goal_exec **)goal__calloc(a, (size_t)r->n, sizeof *r->e);
     r->st = (goal_status *)goal__calloc(a, (size_t)r->n, sizeof *r->st);
     if (!r->s || !r->e || !r->st) return goal__fail(err, GOAL_ERR_NOMEM, -1, "goal_world_run: out of memory");
-    if ((st = goal_inproc_create(&r->ip, r->n, a)) != GOAL_OK) return goal__fail(err, st, -1, "goal_world_run: %s", goal_strerror(st));
+    if ((st = goal__inproc_new(&r->ip, r->n, a)) != GOAL_OK) return goal__fail(err, st, -1, "goal_world_run: %s", goal_strerror(st));
     for (k = 0; k < r->n; k++) {
         goal_exec_desc ed;
         if ((st = goal_world_schedule(d->world, k, &r->s[k])) != GOAL_OK)
@@ -1235,13 +1253,13 @@ static void *goal__sched_progress_main(void *p) {
     pthread_mutex_unlock(&pg->mu);
     return NULL;
 }
-goal_status goal_progress_create(goal_progress **out, const goal_allocator *alloc) {
-    goal_allocator a = goal__allocator(alloc);
+goal_status goal_progress_create(goal_progress **out, const goal_progress_desc *desc, goal_error *err) {
+    goal_allocator a = goal__allocator(desc ? &desc->alloc : NULL);
     goal_progress *pg;
-    if (!out) return GOAL_ERR_ARG;
+    if (!out) return goal__fail(err, GOAL_ERR_ARG, -1, "no place for the progress thread (out is NULL)");
     *out = NULL;
     pg = (goal_progress *)goal__calloc(&a, 1, sizeof *pg);
-    if (!pg) return GOAL_ERR_NOMEM;
+    if (!pg) return goal__fail(err, GOAL_ERR_NOMEM, -1, "out of memory");
     pg->a = a;
     pthread_mutex_init(&pg->mu, NULL);
     pthread_cond_init(&pg->work, NULL);
@@ -1251,10 +1269,10 @@ goal_status goal_progress_create(goal_progress **out, const goal_allocator *allo
         pthread_cond_destroy(&pg->work);
         pthread_cond_destroy(&pg->done);
         goal__free(&a, pg);
-        return GOAL_ERR_NOMEM;
+        return goal__fail(err, GOAL_ERR_NOMEM, -1, "cannot start the progress thread");
     }
     *out = pg;
-    return GOAL_OK;
+    return goal__fail(err, GOAL_OK, -1, "");
 }
 goal_status goal_progress_start(goal_progress *pg, goal_exec *e) {
     goal_status st;

@@ -17,7 +17,7 @@
    how long does it take under LogGOPS, and what does it look like.
      goal_sim_check      matched pairs + findings (unmatched, deadlocked, size mismatches)
      goal_sim_run        finish time of every rank under LogGOPS; optional event callback
-     goal_sim_write_dot  Graphviz DOT of one rank or of the whole world (_with: options)
+     goal_sim_write_dot  Graphviz DOT of one rank or of the whole world
      goal_sim_write_trace / goal_sim_write_svg   the simulated timeline as JSON / SVG
      goal_sim_timeline_run   every simulated event, the critical path, message rounds
    A rank that was never given a schedule counts as an empty one.
@@ -43,23 +43,17 @@
      GOAL_SIM_SIZE_WARNING             send smaller than its matched receive
    goal_sim_finding_text formats one as "rank R LABEL (what it is): error|warning: ..." for people.
 
-   COMMAND LINE (tools/: goal check | sim | dot | trace | svg; usage: goal help VERB)
+   COMMAND LINE (tools/: goal check | sim | dot | trace | svg | html; the options and their
+   defaults: goal help VERB, printed from tools/goal.c's tables). What they print:
      goal check                 one finding per line, then "ok: N ranks, M messages matched"
                                 when clean; exit 0 clean, 1 findings or bad input
      goal sim                   "rank R T" per rank, then "max T" (T in ns: an integer when
                                 whole, else up to 3 decimals); exit 3 on deadlock (the stuck
                                 actions on stderr), 1 when a message is never received or
-                                simulated time overflows; -L -o -g -G -O -C take ns with up
-                                to 3 decimals, -S bytes; --node-size K and --intra-L -o -g
-                                -G -O the two-level model (COST MODELS); --params FILE reads
-                                one line of these options (what goal probe prints), later
-                                options override it
-     goal sim FILE --critical   then "critical rank R LABEL: what START..END" or
+                                simulated time overflows
+     goal sim --critical        then "critical rank R LABEL: what START..END" or
                                 "critical message S -> D round K START..END" per step (whole ns)
-     goal dot FILE [--rank R] [--fold] [-o OUT]   Graphviz DOT
-     goal html FILE [sim options] [-o OUT]     the run as an interactive page (tools/)
-     goal trace|svg FILE [sim options] [-o OUT]   timeline; here -o is the output, so the CPU
-                                overhead is spelled --overhead N (accepted by sim too)
+     goal dot, trace, svg, html Graphviz DOT, Chrome trace JSON, SVG, an interactive page
 
    SIMULATE (LogGOPS exactly as LogGOPSim 76451de computes it; tests/data/loggopsim/MODEL.md)
    --------
@@ -158,7 +152,7 @@
    MEMORY
    ------
    Every call takes a goal_allocator in its desc (zeroed = GOAL_MALLOC / GOAL_FREE); results
-   are freed with goal_sim_check_free / goal_sim_result_free. No global state: any number of
+   are freed with goal_sim_check_free / goal_sim_run_free. No global state: any number of
    checks and simulations may run at once on the same (unchanged) world.
    The simulator keeps about 48 bytes per rank, 4 per action, 12 to 24 per queued event, 24
    per waiting receive or unexpected message (plus 16 to 32 per distinct (rank, peer) pair
@@ -176,7 +170,7 @@
    goal_status from goal.h: GOAL_ERR_MATCH (check found problems; the result holds them),
    GOAL_ERR_DEADLOCK (simulation stuck), GOAL_ERR_NOMEM, GOAL_ERR_ARG (a bad model
    parameter), GOAL_ERR_LIMIT (2^31 actions or more in one world, or simulated time past
-   2^64-1 ps: then goal_sim_result.overflow names the action, for a message its send),
+   2^64-1 ps: then goal_sim_run_result.overflow names the action, for a message its send),
    GOAL_ERR_IO (a write_fn failed).
 
    LIMITS
@@ -276,7 +270,7 @@ typedef struct goal_sim_desc {
     goal_allocator alloc;
 } goal_sim_desc;
 
-typedef struct goal_sim_result {
+typedef struct goal_sim_run_result {
     int32_t nranks;
     uint64_t *finish;          /* nranks: each rank's time, in whole ns (rounded down) */
     uint64_t max;              /* the largest finish time, in whole ns */
@@ -290,13 +284,17 @@ typedef struct goal_sim_result {
     goal_sim_ref overflow;     /* after GOAL_ERR_LIMIT from a time past 2^64-1 ps: the action
                                   (for a message, its send) whose time overflowed; else -1 */
     goal_allocator alloc_;
-} goal_sim_result;
+} goal_sim_run_result;
 
 /* Simulates w. GOAL_OK with every rank's time; GOAL_ERR_DEADLOCK with out->stuck;
    GOAL_ERR_LIMIT with out->overflow when simulated time overflows; GOAL_ERR_ARG for a bad
    model parameter (negative, not a number, over 2^53 ps, finer than 1 ps); else an error. */
-GOAL_API goal_status goal_sim_run(const goal_world *w, const goal_sim_desc *desc, goal_sim_result *out);
-GOAL_API void goal_sim_result_free(goal_sim_result *r);
+GOAL_API goal_status goal_sim_run(const goal_world *w, const goal_sim_desc *desc, goal_sim_run_result *out);
+GOAL_API void goal_sim_run_free(goal_sim_run_result *r);
+/* The old names, for this release only (README, CHANGES). */
+typedef goal_sim_run_result goal_sim_result;
+#define goal_sim_result_free goal_sim_run_free
+#define goal_sim_write_dot_with goal_sim_write_dot
 
 /* ---- model options (a params file) ---------------------------------------------------- */
 /* The one list of model options, shared by every verb, params files and the drop-in:
@@ -305,9 +303,9 @@ GOAL_API void goal_sim_result_free(goal_sim_result *r);
    "--node-size": ranks), 0 for a flag ("--loggopsim-compat"), -1 when it is no model option. */
 GOAL_API int goal_sim_param_arity(const char *name);
 /* Sets one model option as `goal sim` takes it (see goal_sim_param_arity; a flag's value is
-   unused). Returns NULL, or why not (a fixed string, e.g. "takes a number (ns, up to 3
-   decimals)"). */
-GOAL_API const char *goal_sim_param(goal_sim_desc *d, const char *name, const char *value);
+   unused). GOAL_OK, or GOAL_ERR_ARG with why not in err->msg (e.g. "takes a number (ns, up
+   to 3 decimals)"). */
+GOAL_API goal_status goal_sim_param(goal_sim_desc *d, const char *name, const char *value, goal_error *err);
 /* A params file's text (len bytes): one line of model options, what goal probe prints
    ("-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536"); later options override earlier ones.
    GOAL_ERR_SYNTAX with err->msg ("-G 0.09x: takes a number ...", "'--frob' is not a model
@@ -316,28 +314,25 @@ GOAL_API goal_status goal_sim_params(goal_sim_desc *d, const char *text, size_t 
 
 
 /* ---- draw ------------------------------------------------------------------------------ */
-/* DOT of one rank (rank >= 0) or of the whole world (rank = -1, messages from a check). */
-GOAL_API goal_status goal_sim_write_dot(const goal_world *w, int rank, const goal_allocator *alloc,
-                                        goal_write_fn fn, void *user);
 /* The simulated timeline as Chrome trace-event JSON; desc->event_fn is not used. */
 GOAL_API goal_status goal_sim_write_trace(const goal_world *w, const goal_sim_desc *desc, goal_write_fn fn, void *user);
 /* The simulated timeline as an SVG picture; desc->event_fn is not used. */
 GOAL_API goal_status goal_sim_write_svg(const goal_world *w, const goal_sim_desc *desc, goal_write_fn fn, void *user);
-/* DOT as goal_sim_write_dot, with options (a zeroed desc, or NULL, draws the same). */
-typedef struct goal_sim_dot_desc {
+typedef struct goal_sim_dot_desc {   /* zeroed (or NULL): every action, GOAL_MALLOC / GOAL_FREE */
     int fold;                  /* 1: leave out nops and local copies (exec copy), their edges
                                   joined (dashed when either joined edge was); default 0 */
     goal_allocator alloc;
 } goal_sim_dot_desc;
-GOAL_API goal_status goal_sim_write_dot_with(const goal_world *w, int rank, const goal_sim_dot_desc *desc,
-                                             goal_write_fn fn, void *user);
+/* DOT of one rank (rank >= 0) or of the whole world (rank = -1, messages from a check). */
+GOAL_API goal_status goal_sim_write_dot(const goal_world *w, int rank, const goal_sim_dot_desc *desc,
+                                        goal_write_fn fn, void *user);
 
 /* "l3: send 8 B to 2 tag 5": how pictures name action `action` of rank `rank`; returns buf. */
 GOAL_API const char *goal_sim_action_text(const goal_world *w, int32_t rank, int32_t action, char *buf, size_t len);
 
 /* ---- timeline: every simulated event, the critical path and the message rounds --------- */
 typedef struct goal_sim_timeline {
-    goal_sim_result result;    /* what goal_sim_run gives */
+    goal_sim_run_result result;  /* what goal_sim_run gives */
     goal_sim_event *events; size_t nevents;   /* every event, in the order simulated */
     uint32_t *round;           /* nevents: a message's round (1, 2, ...) on its SEND, MSG and
                                   RECV events; 0 on calc events (see DRAW) */
@@ -1755,7 +1750,7 @@ static void goal__sim_free(goal__sim *m) {
 }
 
 /* Every rank's time: its largest CPU clock. */
-static goal_status goal__sim_times(goal__sim *m, goal_sim_result *out) {
+static goal_status goal__sim_times(goal__sim *m, goal_sim_run_result *out) {
     int32_t r;
     uint32_t c;
     out->finish = (uint64_t *)goal__new(&m->x.a, (size_t)m->x.p, sizeof(uint64_t));
@@ -1771,13 +1766,13 @@ static goal_status goal__sim_times(goal__sim *m, goal_sim_result *out) {
     return GOAL_OK;
 }
 /* Adds (rank, action, started) to the stuck list when out is not NULL; counts either way. */
-static size_t goal__sim_stuck_add(goal_sim_result *out, size_t k, int32_t r, uint32_t i, int started) {
+static size_t goal__sim_stuck_add(goal_sim_run_result *out, size_t k, int32_t r, uint32_t i, int started) {
     if (out) { out->stuck[k] = goal__sim_ref(r, (int32_t)i); out->stuck_started[k] = (uint8_t)started; }
     return k + 1;
 }
 /* Lists the actions that never completed and the eager sends (completed) whose message
    nobody took; a rendezvous send in that queue is listed once, as an action. */
-static size_t goal__sim_stuck_walk(const goal__sim *m, goal_sim_result *out) {
+static size_t goal__sim_stuck_walk(const goal__sim *m, goal_sim_run_result *out) {
     size_t k = 0;
     int32_t r;
     for (r = 0; r < m->x.p; r++) {
@@ -1793,7 +1788,7 @@ static size_t goal__sim_stuck_walk(const goal__sim *m, goal_sim_result *out) {
     }
     return k;
 }
-static goal_status goal__sim_stuck(const goal__sim *m, goal_sim_result *out) {
+static goal_status goal__sim_stuck(const goal__sim *m, goal_sim_run_result *out) {
     size_t n = goal__sim_stuck_walk(m, NULL);
     if (!n) return GOAL_OK;
     out->stuck = (goal_sim_ref *)goal__new(&m->x.a, n, sizeof(goal_sim_ref));
@@ -1803,7 +1798,7 @@ static goal_status goal__sim_stuck(const goal__sim *m, goal_sim_result *out) {
     return m->ndone < m->x.n ? GOAL_ERR_DEADLOCK : GOAL_ERR_MATCH;
 }
 
-goal_status goal_sim_run(const goal_world *w, const goal_sim_desc *desc, goal_sim_result *out) {
+goal_status goal_sim_run(const goal_world *w, const goal_sim_desc *desc, goal_sim_run_result *out) {
     goal__sim m;
     goal_sim_desc d;
     goal_status st;
@@ -1822,12 +1817,12 @@ goal_status goal_sim_run(const goal_world *w, const goal_sim_desc *desc, goal_si
     if (st == GOAL_OK) st = goal__sim_times(&m, out);
     goal__sim_free(&m);
     if (st != GOAL_OK && st != GOAL_ERR_DEADLOCK && st != GOAL_ERR_MATCH) {
-        goal_sim_result_free(out);
+        goal_sim_run_free(out);
         out->overflow = m.overflow;
     }
     return st;
 }
-void goal_sim_result_free(goal_sim_result *r) {
+void goal_sim_run_free(goal_sim_run_result *r) {
     goal_allocator a;
     if (!r) return;
     a = goal__allocator(&r->alloc_);
@@ -2066,7 +2061,7 @@ static void goal__dot_free(goal__dot *g) {
     goal__free(&g->a, g->col); goal__free(&g->a, g->row); goal__free(&g->a, g->band);
     goal__simw_free(&g->x);
 }
-goal_status goal_sim_write_dot_with(const goal_world *w, int rank, const goal_sim_dot_desc *desc, goal_write_fn fn, void *user) {
+goal_status goal_sim_write_dot(const goal_world *w, int rank, const goal_sim_dot_desc *desc, goal_write_fn fn, void *user) {
     goal__dot g;
     goal_schedule s;
     goal_sim_check_result pairs;
@@ -2091,12 +2086,6 @@ goal_status goal_sim_write_dot_with(const goal_world *w, int rank, const goal_si
     goal_sim_check_free(&pairs);
     goal__dot_free(&g);
     return st != GOAL_OK ? st : g.o.st;
-}
-goal_status goal_sim_write_dot(const goal_world *w, int rank, const goal_allocator *alloc, goal_write_fn fn, void *user) {
-    goal_sim_dot_desc d;
-    memset(&d, 0, sizeof d);
-    if (alloc) d.alloc = *alloc;
-    return goal_sim_write_dot_with(w, rank, &d, fn, user);
 }
 
 /* ---- >>> timeline: events, critical path, rounds ------------------------------------------- */
@@ -2295,7 +2284,7 @@ goal_status goal_sim_timeline_run(const goal_world *w, const goal_sim_desc *desc
     if (st == GOAL_OK) st = goal__tl_segments(out, w);
     if (st == GOAL_OK) st = goal__tl_critical(out, w);
     if (st != GOAL_OK) {   /* keep only what a deadlock report needs */
-        goal_sim_result keep = out->result;
+        goal_sim_run_result keep = out->result;
         memset(&out->result, 0, sizeof out->result);
         goal_sim_timeline_free(out);
         out->result = keep;
@@ -2307,7 +2296,7 @@ void goal_sim_timeline_free(goal_sim_timeline *t) {
     if (!t) return;
     a = goal__allocator(&t->alloc_);
     goal__free(&a, t->events); goal__free(&a, t->round); goal__free(&a, t->segment); goal__free(&a, t->critical);
-    goal_sim_result_free(&t->result);
+    goal_sim_run_free(&t->result);
     memset(t, 0, sizeof *t);
 }
 
@@ -2599,7 +2588,7 @@ int goal_sim_param_arity(const char *name) {
     const goal__sim_opt *o = goal__sim_opt_of(name);
     return !o ? -1 : o->kind != GOAL__SIM_OPT_FLAG;
 }
-const char *goal_sim_param(goal_sim_desc *d, const char *name, const char *value) {
+static const char *goal__sim_param_why(goal_sim_desc *d, const char *name, const char *value) {
     const goal__sim_opt *o = goal__sim_opt_of(name);
     char *field = (char *)d;
     const char *why;
@@ -2613,6 +2602,10 @@ const char *goal_sim_param(goal_sim_desc *d, const char *name, const char *value
     if ((why = goal__sim_ps(value, &ps)) != NULL) return why;
     *(double *)(void *)field = ps ? (double)ps / 1000.0 : GOAL_SIM_ZERO;
     return NULL;
+}
+goal_status goal_sim_param(goal_sim_desc *d, const char *name, const char *value, goal_error *err) {
+    const char *why = goal__sim_param_why(d, name, value);
+    return why ? goal__fail(err, GOAL_ERR_ARG, -1, "%s", why) : goal__fail(err, GOAL_OK, -1, "");
 }
 /* The next word of text[*at, len) into w (at most n-1 bytes kept); 0 at the end. */
 static int goal__sim_word(const char *text, size_t len, size_t *at, char *w, size_t n) {
@@ -2637,7 +2630,7 @@ goal_status goal_sim_params(goal_sim_desc *d, const char *text, size_t len, goal
         if ((arity = goal_sim_param_arity(w)) < 0)
             return goal__fail(err, GOAL_ERR_SYNTAX, -1, "'%s' is not a model option (-L -o -g -G -O -C -S, --loggopsim-compat, --node-size, --intra-L -o -g -G -O)", w);
         if (!arity || !goal__sim_word(text, len, &at, v, sizeof v)) v[0] = 0;
-        if ((why = goal_sim_param(d, w, v)) != NULL) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "%s %s: %s", w, v, why);
+        if ((why = goal__sim_param_why(d, w, v)) != NULL) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "%s %s: %s", w, v, why);
     }
     if (n == 0) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "no model options in the file");
     return GOAL_OK;
@@ -2710,7 +2703,7 @@ static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, goal_
     *bound = 0;
     memset(&gd, 0, sizeof gd);
     gd.nranks = p;
-    if ((st = goal_graph_create(&g, &gd)) != GOAL_OK) return st;
+    if ((st = goal_graph_create(&g, &gd, NULL)) != GOAL_OK) return st;
     for (r = 0; r < 2 && r < p && st == GOAL_OK; r++) {
         int32_t done;
         if ((st = goal_graph_reset(g, r, p)) != GOAL_OK) break;
@@ -2772,7 +2765,7 @@ goal_status goal_sim_algo_bound(const goal_algo_desc *d, int32_t p, const goal_s
 goal_status goal_sim_algo_time(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, double *ns, int *left_out,
                                goal_error *err) {
     goal_world *w;
-    goal_sim_result res;
+    goal_sim_run_result res;
     goal_status st;
     uint64_t none;
     *ns = 0;
@@ -2781,7 +2774,7 @@ goal_status goal_sim_algo_time(const goal_algo_desc *d, int32_t p, const goal_si
     st = goal_sim_run(w, model, &res);
     if (st == GOAL_OK) *ns = (double)res.max_ps / 1000.0;
     else goal__fail(err, st, -1, "simulation: %s", goal_strerror(st));
-    goal_sim_result_free(&res);
+    goal_sim_run_free(&res);
     goal_world_destroy(w);
     return st;
 }

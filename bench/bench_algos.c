@@ -20,7 +20,7 @@ static int bench(const char *algo, int p, int nway, uint64_t count) {
     int r;
     d.algo = algo; d.count = count; d.dtype = GOAL_INT32; d.op = GOAL_OP_SUM; d.nway = nway;
     gd.nranks = p;
-    if (goal_graph_create(&g, &gd) != GOAL_OK) return 1;
+    if (goal_graph_create(&g, &gd, NULL) != GOAL_OK) return 1;
     for (r = 0; r < p; r++) {
         goal_schedule s;
         goal_graph_reset(g, r, p);

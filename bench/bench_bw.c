@@ -33,13 +33,13 @@ static goal_world *world(const goal_algo_info *info, int p, uint64_t bytes) {
 static double sim_time(const goal_algo_info *info, int p, uint64_t bytes) {
     goal_world *w = world(info, p, bytes);
     goal_sim_desc sd;
-    goal_sim_result r;
+    goal_sim_run_result r;
     double t = 0;
     if (!w) return 0;
     memset(&sd, 0, sizeof sd);
     sd.L = 1000; sd.o = 100; sd.g = 100; sd.G = 1;
     if (goal_sim_run(w, &sd, &r) == GOAL_OK) t = (double)r.max;
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     goal_world_destroy(w);
     return t;
 }

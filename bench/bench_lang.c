@@ -11,20 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "bench.h"
+#include "../tests/harness.h"   /* th_sink */
 
-typedef struct sink { char *p; size_t n, cap; } sink;
-static int put(void *user, const char *d, size_t n) {
-    sink *s = (sink *)user;
-    if (s->n + n > s->cap) {
-        size_t cap = (s->n + n) * 2;
-        char *np = (char *)realloc(s->p, cap);
-        if (!np) return -1;
-        s->p = np; s->cap = cap;
-    }
-    memcpy(s->p + s->n, d, n);
-    s->n += n;
-    return 0;
-}
 /* n sends, each with `fan` dependents among the next actions. */
 static double compiled_size(long n, int fan, long *edges) {
     goal_graph *g;
@@ -34,7 +22,7 @@ static double compiled_size(long n, int fan, long *edges) {
     int k;
     double size;
     *edges = 0;
-    goal_graph_create(&g, &gd);
+    goal_graph_create(&g, &gd, NULL);
     for (i = 0; i < n; i++) goal_graph_send(g, goal_buffer(0, 0, 8), 1, 0);
     for (i = 0; i < n; i++)
         for (k = 1; k <= fan && i + k < n; k++) { goal_graph_requires(g, (int32_t)(i + k), (int32_t)i); ++*edges; }
@@ -54,11 +42,11 @@ int main(void) {
     goal_algo_desc ad;
     goal_error err;
     goal_parse_desc pd;
-    sink text = {NULL, 0, 0};
+    th_sink text = {0};
     printf("size: send, no edges %.1f B/action; chain %.1f B/action; 4 dependents each: %.2f B per extra edge\n",
            a0 / 1e5, a1 / 1e5, (a4 - a0) / (double)e4);
     t = now();
-    goal_graph_create(&g, &gd);
+    goal_graph_create(&g, &gd, NULL);
     for (i = 0; i < n; i++) {
         int32_t a = goal_graph_send(g, goal_buffer(0, 0, 8), 1, 0);
         if (i) goal_graph_requires(g, a, a - 1);
@@ -71,7 +59,7 @@ int main(void) {
     memset(&ad, 0, sizeof ad);
     ad.algo = "bcast_binomial"; ad.count = 1; ad.dtype = GOAL_INT8;
     if (goal_algo_world(&w, &ad, 1 << 20, &err) != GOAL_OK) { puts(err.msg); return 1; }
-    goal_world_write(w, GOAL_DIALECT_LOGGOPSIM, put, &text);
+    goal_world_write(w, GOAL_DIALECT_LOGGOPSIM, th_sink_put, &text);
     goal_world_destroy(w);
     memset(&pd, 0, sizeof pd);
     t = now();

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "bench.h"
+#include "../tests/harness.h"   /* th_sink */
 
 static int inflight(int n) {
     goal_inproc *ip;
@@ -20,12 +21,12 @@ static int inflight(int n) {
     int32_t *data = (int32_t *)calloc(4 * (size_t)n, sizeof *data);
     int r, k, busy = 1, bad = 0;
     double t0 = now();
-    if (!e || !data || goal_inproc_create(&ip, 2, NULL) != GOAL_OK) return 1;
+    if (!e || !data || goal_inproc_create(&ip, &(goal_inproc_desc){.nranks = 2}, NULL) != GOAL_OK) return 1;
     for (r = 0; r < 2; r++) {
         goal_graph *g;
         goal_graph_desc gd = {0, 2, {0, 0, 0}};
         gd.rank = r;
-        goal_graph_create(&g, &gd);
+        goal_graph_create(&g, &gd, NULL);
         goal_graph_send(g, goal_buffer(0, 0, 4), 1 - r, 0);
         goal_graph_recv(g, goal_buffer(0, 4, 4), GOAL_ANY, GOAL_ANY);
         if (goal_compile(g, &s[r], NULL) != GOAL_OK) return 1;
@@ -56,19 +57,6 @@ static int inflight(int n) {
     free(e); free(data);
     return bad;
 }
-typedef struct sink { uint8_t *p; size_t n, cap; } sink;
-static int put(void *user, const char *d, size_t n) {
-    sink *s = (sink *)user;
-    if (s->n + n > s->cap) {
-        size_t cap = (s->n + n) * 3 / 2 + 4096;
-        uint8_t *np = (uint8_t *)realloc(s->p, cap);
-        if (!np) return -1;
-        s->p = np; s->cap = cap;
-    }
-    memcpy(s->p + s->n, d, n);
-    s->n += n;
-    return 0;
-}
 static int post_now(void *u, const goal_msg *m, goal_req *q) { (void)u; (void)m; (void)q; return GOAL_OK; }
 static int test_none(void *u, goal_req *r, int n, int b) { (void)u; (void)r; (void)n; (void)b; return 0; }
 static int largest(long n) {
@@ -81,11 +69,11 @@ static int largest(long n) {
     goal_error err;
     unsigned char buf[8];
     goal_slot slot = {buf, 8};
-    sink out = {NULL, 0, 0};
+    th_sink out = {0};
     double t;
     long i;
     t = now();
-    goal_graph_create(&g, &gd);
+    goal_graph_create(&g, &gd, NULL);
     for (i = 0; i < n; i++) {
         int32_t a = goal_graph_send(g, goal_buffer(0, 0, 8), 1, 0);
         if (i) goal_graph_requires(g, a, a - 1);
@@ -97,8 +85,8 @@ static int largest(long n) {
     goal_graph_destroy(g);
     printf("largest: compile %.2f s, %.1f bytes/action, peak %ld MB\n", now() - t, (double)s.size / (double)n, peak_mb());
     t = now();
-    goal_world_create(&w, 2, NULL);
-    if (goal_world_add_schedule(w, &s, &err) != GOAL_OK || goal_world_save(w, put, &out) != GOAL_OK) { printf("save failed\n"); return 1; }
+    goal_world_create(&w, &(goal_world_desc){.nranks = 2}, NULL);
+    if (goal_world_add_schedule(w, &s, &err) != GOAL_OK || goal_world_save(w, th_sink_put, &out) != GOAL_OK) { printf("save failed\n"); return 1; }
     goal_world_destroy(w);
     goal_schedule_free(&s);
     printf("largest: save %.2f s, %.0f MB file\n", now() - t, (double)out.n / 1048576.0);

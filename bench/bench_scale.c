@@ -17,19 +17,19 @@
 static int calcs(int n) {
     goal_graph *g;
     goal_world *w;
-    goal_sim_result r;
+    goal_sim_run_result r;
     goal_graph_desc gd;
     goal_error err;
     double t;
     int k, bad;
     memset(&gd, 0, sizeof gd);
-    if (goal_graph_create(&g, &gd) != GOAL_OK || goal_world_create(&w, 1, NULL) != GOAL_OK) return 1;
+    if (goal_graph_create(&g, &gd, NULL) != GOAL_OK || goal_world_create(&w, &(goal_world_desc){.nranks = 1}, NULL) != GOAL_OK) return 1;
     for (k = 0; k < n; k++) goal_graph_calc(g, 7);
     if (goal_world_add_graph(w, g, &err) != GOAL_OK) return 1;
     t = now();
     bad = goal_sim_run(w, NULL, &r) != GOAL_OK || r.max != 7ull * (uint64_t)n;
     printf("%d independent calcs on one rank: sim %.2f s (max %llu)\n", n, now() - t, (unsigned long long)r.max);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     goal_world_destroy(w);
     goal_graph_destroy(g);
     return bad;
@@ -40,7 +40,7 @@ static int alltoall(int p) {
     goal_world *w = NULL;
     goal_error err;
     goal_sim_check_result cr;
-    goal_sim_result r;
+    goal_sim_run_result r;
     goal_sim_check_desc cd;
     goal_world_run_desc rd;
     goal_slot *slot;
@@ -61,7 +61,7 @@ static int alltoall(int p) {
     t = now();
     bad |= goal_sim_run(w, NULL, &r) != GOAL_OK;
     printf(", sim %.2f s (max %llu, %llu events)", now() - t, (unsigned long long)r.max, (unsigned long long)r.events);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     slot = (goal_slot *)calloc((size_t)p * 2, sizeof *slot);
     slots = (const goal_slot **)calloc((size_t)p, sizeof *slots);
     if (!slot || !slots) return 1;

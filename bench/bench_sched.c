@@ -28,7 +28,7 @@ int main(int argc, char **argv) {
     uint64_t posts = 0;
     double t0, t1, best = 1e30;
     int rep;
-    goal_graph_create(&g, &gd);
+    goal_graph_create(&g, &gd, NULL);
     for (i = 0; i < n; i++) {
         int32_t a = goal_graph_send(g, goal_buffer(0, 0, 8), 1, 0);
         if (i) goal_graph_requires(g, a, a - 1);

@@ -42,13 +42,13 @@ static int bench(const char *name, void (*gen)(goal_graph *, int, int), int p) {
     goal_graph *g;
     goal_graph_desc gd;
     goal_sim_check_result cr;
-    goal_sim_result sr;
+    goal_sim_run_result sr;
     goal_status st;
     double t0 = now(), t1, t2, t3;
     int r;
     memset(&gd, 0, sizeof gd);
     gd.nranks = p;
-    if (goal_world_create(&w, p, NULL) != GOAL_OK || goal_graph_create(&g, &gd) != GOAL_OK) return 1;
+    if (goal_world_create(&w, &(goal_world_desc){.nranks = p}, NULL) != GOAL_OK || goal_graph_create(&g, &gd, NULL) != GOAL_OK) return 1;
     for (r = 0; r < p; r++) {
         goal_graph_reset(g, r, p);
         gen(g, r, p);
@@ -66,7 +66,7 @@ static int bench(const char *name, void (*gen)(goal_graph *, int, int), int p) {
     printf(", simulate %.3f s (%s, %llu events, %.2f M events/s, max %llu, peak %ld MB); total %.3f s\n", t3 - t2,
            goal_strerror(st), (unsigned long long)sr.events, (double)sr.events / (t3 - t2) / 1e6,
            (unsigned long long)sr.max, peak_mb(), t3 - t0);
-    goal_sim_result_free(&sr);
+    goal_sim_run_free(&sr);
     goal_world_destroy(w);
     return 0;
 }

@@ -95,7 +95,7 @@ int main(void) {
         goal_slot slot;
         int k;
         gd.rank = r; gd.nranks = P;
-        goal_graph_create(&g, &gd);
+        goal_graph_create(&g, &gd, NULL);
         if (r != 0) goal_graph_send(g, goal_buffer(0, 0, 4), 0, 1);
         for (k = 1; r == 0 && k < P; k++) {  /* recv into scratch, then add */
             int32_t rv = goal_graph_recv(g, goal_buffer(GOAL_SLOT_SCRATCH, 4u * (unsigned)k, 4), k, 1);

@@ -11,7 +11,7 @@ static goal_status build(int r, int p, goal_schedule *s, goal_error *err) {
     goal_graph *g;
     goal_graph_desc gd = {0};
     gd.rank = r; gd.nranks = p;
-    if (goal_graph_create(&g, &gd) != GOAL_OK) return GOAL_ERR_NOMEM;
+    if (goal_graph_create(&g, &gd, NULL) != GOAL_OK) return GOAL_ERR_NOMEM;
     int32_t rv = r > 0     ? goal_graph_recv(g, goal_buffer(0, 0, 8), r - 1, 0) : -1;
     int32_t sd = r < p - 1 ? goal_graph_send(g, goal_buffer(0, 0, 8), r + 1, 0) : -1;
     if (rv >= 0 && sd >= 0) goal_graph_requires(g, sd, rv);      /* send after recv */
@@ -28,7 +28,7 @@ int main(void) {
     goal_inproc *ip;                       /* the transport joining the ranks of one process */
     goal_error err = {0};
     int r, busy = P, bad = 0;
-    if (goal_inproc_create(&ip, P, NULL) != GOAL_OK) return 1;
+    if (goal_inproc_create(&ip, &(goal_inproc_desc){.nranks = P}, NULL) != GOAL_OK) return 1;
     for (r = 0; r < P && !bad; r++) {
         goal_exec_desc ed = {0};
         buf[r].data = data[r]; buf[r].size = 8;                   /* bind slot 0 */

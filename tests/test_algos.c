@@ -6,6 +6,7 @@
 #include "goal_sched.h"
 #include "goal_algos.h"
 #include "harness.h"
+#define GOAL_ALGO_CHECK_IMPLEMENTATION
 #include "../tools/algo_check.h"
 
 /* ---- whole-world analysis ------------------------------------------------------------------ */
@@ -466,7 +467,6 @@ static void test_invalid(void) {
     int dup[3] = {0, 1, 1}, out[2] = {0, 9}, ok[2] = {0, 1};
     goal_algo_desc d = desc_of("bcast_binomial", 0, 4, GOAL_INT32, GOAL_OP_SUM);
     goal_graph *g;
-    goal_graph_desc gd;
     goal_error err;
     int32_t bogus = 5;
     expect_error(d, 0, GOAL_ERR_RANK);
@@ -487,8 +487,7 @@ static void test_invalid(void) {
     d = desc_of("alltoall_bruck", 0, ~(uint64_t)0 / 2, GOAL_INT32, GOAL_OP_SUM); expect_error(d, 4, GOAL_ERR_SIZE);
     d = desc_of("bcast_binomial", 0, 4, GOAL_INT32, GOAL_OP_SUM); d.tag = -2; expect_error(d, 4, GOAL_ERR_ARG);
     /* after[] naming actions that do not exist; a NULL graph */
-    memset(&gd, 0, sizeof gd); gd.nranks = 4;
-    CHECK_EQ(goal_graph_create(&g, &gd), GOAL_OK);
+    g = th_graph(0, 4);
     d.tag = 0;
     CHECK_EQ(goal_algo_build(g, &d, &bogus, 1, NULL, &err), GOAL_ERR_ACTION);
     CHECK_EQ(goal_algo_build(NULL, &d, NULL, 0, NULL, &err), GOAL_ERR_ARG);
@@ -503,7 +502,6 @@ static void test_compose(void) {
     goal_algo_desc red = desc_of("reduce_binomial", 3, 5, GOAL_INT64, GOAL_OP_SUM), bc = red;
     goal_world *w;
     goal_graph *g;
-    goal_graph_desc gd;
     goal_error err;
     int64_t in[11][5], out[11][5], want[5] = {0};
     goal_slot slot[11][2];
@@ -511,9 +509,8 @@ static void test_compose(void) {
     goal_world_run_desc rd;
     goal_algo_part part;
     bc.algo = "bcast_binomial";
-    memset(&gd, 0, sizeof gd); gd.nranks = p;
-    CHECK_EQ(goal_world_create(&w, p, NULL), GOAL_OK);
-    CHECK_EQ(goal_graph_create(&g, &gd), GOAL_OK);
+    CHECK_EQ(goal_world_create(&w, &(goal_world_desc){.nranks = p}, NULL), GOAL_OK);
+    g = th_graph(0, p);
     for (r = 0; r < p; r++) {
         int32_t done;
         goal_graph_reset(g, r, p);
@@ -542,7 +539,6 @@ static void test_aspen_concurrent(void) {
     goal_algo_desc r1 = desc_of("reduce_aspen", 0, 4, GOAL_FLOAT64, GOAL_OP_SUM), r2 = r1;
     goal_world *w;
     goal_graph *g;
-    goal_graph_desc gd;
     goal_error err;
     double in[4][8], out[4][8];
     goal_slot slot[4][2];
@@ -553,9 +549,8 @@ static void test_aspen_concurrent(void) {
     r1.receivers = R1; r1.nreceivers = 2;
     r2.op = GOAL_OP_PROD; r2.participants = P2; r2.nparticipants = 2; r2.receivers = R2; r2.nreceivers = 1;
     r2.tag = 1; r2.in_offset = r2.out_offset = 32;
-    memset(&gd, 0, sizeof gd); gd.nranks = 4;
-    CHECK_EQ(goal_world_create(&w, 4, NULL), GOAL_OK);
-    CHECK_EQ(goal_graph_create(&g, &gd), GOAL_OK);
+    CHECK_EQ(goal_world_create(&w, &(goal_world_desc){.nranks = 4}, NULL), GOAL_OK);
+    g = th_graph(0, 4);
     for (r = 0; r < 4; r++) {
         int k;
         goal_graph_reset(g, r, 4);
@@ -593,13 +588,13 @@ static void test_aspen_concurrent(void) {
 static void test_allocator(void) {
     int P[3] = {0, 2, 4}, R[4] = {1, 3, 5, 6}, fail;
     for (fail = -1; fail < 40; fail++) {
-        th_counter cnt = {0, 0, fail};
+        th_counter cnt;
         goal_algo_desc d = desc_of("reduce_aspen", 0, 4, GOAL_INT32, GOAL_OP_SUM);
         goal_world *w = NULL;
         goal_error err;
         goal_status st;
         d.participants = P; d.nparticipants = 3; d.receivers = R; d.nreceivers = 4;
-        d.alloc.alloc_fn = th_alloc; d.alloc.free_fn = th_free; d.alloc.user = &cnt;
+        d.alloc = th_counting(&cnt, fail);
         st = goal_algo_world(&w, &d, 7, &err);
         CHECK(st == GOAL_OK || st == GOAL_ERR_NOMEM);
         if (st == GOAL_OK) goal_world_destroy(w);
@@ -728,13 +723,11 @@ static void test_vector_per_rank(void) {
             vec_arrays v;
             goal_world *w, *w2;
             goal_graph *g;
-            goal_graph_desc gd;
             goal_error err;
             vec_setup(&d, &v, p, pattern, (uint64_t)(a * 10 + pattern));
             CHECK_EQ(goal_algo_world(&w, &d, p, &err), GOAL_OK);
-            CHECK_EQ(goal_world_create(&w2, p, NULL), GOAL_OK);
-            memset(&gd, 0, sizeof gd); gd.nranks = p;
-            CHECK_EQ(goal_graph_create(&g, &gd), GOAL_OK);
+            CHECK_EQ(goal_world_create(&w2, &(goal_world_desc){.nranks = p}, NULL), GOAL_OK);
+            g = th_graph(0, p);
             for (r = 0; r < p; r++) {
                 goal_algo_desc e = d;
                 goal_schedule s1, s2;
@@ -770,7 +763,6 @@ static void test_vector_errors(void) {
     int neg[3] = {1, -1, 2}, ok[3] = {1, 2, 3}, m[4] = {1, 2, 3, 4}, mm[4] = {1, 2, 3, 4}, rc[2] = {1, 5};
     goal_algo_desc d = desc_of("gatherv_linear", 0, 4, GOAL_INT32, GOAL_OP_SUM);
     goal_graph *g;
-    goal_graph_desc gd;
     goal_error err;
     d.counts = neg; expect_error(d, 3, GOAL_ERR_ARG);
     d.counts = ok; d.displs = neg; expect_error(d, 3, GOAL_ERR_ARG);
@@ -783,8 +775,7 @@ static void test_vector_errors(void) {
     /* per rank: rank 0 sends itself m[0] = 1 element but receives rc[0] = 1: fine; rank 1: 2 vs 5 */
     d = desc_of("alltoallv_pairwise", 0, 4, GOAL_INT32, GOAL_OP_SUM);
     d.counts = mm + 2; d.recv_counts = rc;
-    memset(&gd, 0, sizeof gd); gd.nranks = 2; gd.rank = 1;
-    CHECK_EQ(goal_graph_create(&g, &gd), GOAL_OK);
+    g = th_graph(1, 2);
     CHECK_EQ(goal_algo_build(g, &d, NULL, 0, NULL, &err), GOAL_ERR_SIZE);
     CHECK(strstr(err.msg, "sends itself 4 elements but receives 5") != NULL);
     goal_graph_destroy(g);

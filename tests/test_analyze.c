@@ -11,15 +11,6 @@
 #include "goal_analyze.h"
 #include "harness.h"
 
-static goal_world *load(const char *path) {
-    size_t n;
-    char *text = th_read_file(path, &n);
-    goal_world *w;
-    if (!text) { printf("  cannot open %s\n", path); return NULL; }
-    w = th_parse(text);
-    free(text);
-    return w;
-}
 /* How many findings of kind k. */
 static size_t count_kind(const goal_analyze_result *r, goal_analyze_kind k) {
     size_t i, n = 0;
@@ -36,7 +27,7 @@ static int has_tuple(const goal_analyze_result *r, int owner, uint64_t off, uint
 }
 
 static void test_butterfly(void) {
-    goal_world *w = load("tests/data/analyze/butterfly4.goal");
+    goal_world *w = th_load("tests/data/analyze/butterfly4.goal");
     goal_analyze_result r;
     goal_error err;
     size_t i, at0 = 0;
@@ -74,15 +65,12 @@ static goal_world *algo_world(const char *algo, int p, int extra, unsigned seed)
     memset(&d, 0, sizeof d);
     d.algo = algo; d.root = p / 3; d.count = strncmp(algo, "bcast_chain", 11) == 0 || strstr(algo, "tree") || strstr(algo, "scatter_allgather") ? 4096 : 8;
     d.dtype = GOAL_INT8;   /* count is bytes */
-    if (goal_world_create(&w, p, NULL) != GOAL_OK) return NULL;
+    if (goal_world_create(&w, &(goal_world_desc){.nranks = p}, NULL) != GOAL_OK) return NULL;
     for (r = 0; r < p; r++) {
         goal_graph *g;
-        goal_graph_desc gd;
         int32_t done;
         unsigned s = seed;
-        memset(&gd, 0, sizeof gd);
-        gd.rank = r; gd.nranks = p;
-        goal_graph_create(&g, &gd);
+        g = th_graph(r, p);
         done = goal_algo_build(g, &d, NULL, 0, NULL, &err);
         if (done < 0) printf("  %s p=%d: %s\n", algo, p, err.msg);
         for (k = 0; k < extra; k++) {
@@ -170,7 +158,7 @@ static void test_barrier_and_waits(void) {
             CHECK_EQ(r.nfindings, 1);
             CHECK_EQ(count_kind(&r, GOAL_ANALYZE_BARRIER), 1);
             CHECK_EQ(r.ntuples, 0);
-            CHECK_EQ(goal_analyze_waits(w, NULL, &ws), GOAL_OK);
+            CHECK_EQ(goal_analyze_waits(w, NULL, &ws, NULL), GOAL_OK);
             CHECK_EQ(ws.start[ws.nranks], (size_t)p * (size_t)(p - 1));
             goal_analyze_waits_free(&ws);
             goal_analyze_free(&r);
@@ -180,7 +168,7 @@ static void test_barrier_and_waits(void) {
            rank 2 + 7 = 1 (v = 7) for v = 6, 4, 0 */
         goal_world *w = algo_world("bcast_binomial", 8, 0, 1);
         goal_analyze_waits_result ws;
-        CHECK_EQ(goal_analyze_waits(w, NULL, &ws), GOAL_OK);
+        CHECK_EQ(goal_analyze_waits(w, NULL, &ws, NULL), GOAL_OK);
         CHECK_EQ(ws.start[3] - ws.start[2], 0);
         CHECK_EQ(ws.start[4] - ws.start[3], 1);
         CHECK_EQ(ws.start[2] - ws.start[1], 3);
@@ -217,7 +205,7 @@ static void test_loggopsim(void) {
     if (!w) { CHECK(0); return; }
     CHECK_EQ(goal_analyze(w, NULL, &r, &err), GOAL_ERR_ARG);
     CHECK(strstr(err.msg, "no buffer offsets") != NULL);
-    CHECK_EQ(goal_analyze_waits(w, NULL, &ws), GOAL_OK);
+    CHECK_EQ(goal_analyze_waits(w, NULL, &ws, NULL), GOAL_OK);
     CHECK_EQ(ws.start[2] - ws.start[1], 1);
     goal_analyze_waits_free(&ws);
     goal_world_destroy(w);
@@ -226,9 +214,13 @@ static void test_loggopsim(void) {
 static void test_unmatched(void) {
     goal_world *w = th_parse("num_ranks 2;\nrank #0 { send 0,8 to 1; }\n");
     goal_analyze_result r;
+    goal_analyze_waits_result ws;
     goal_error err;
     CHECK_EQ(goal_analyze(w, NULL, &r, &err), GOAL_ERR_MATCH);
     CHECK(strstr(err.msg, "unmatched send") != NULL);
+    memset(&err, 0, sizeof err);
+    CHECK_EQ(goal_analyze_waits(w, NULL, &ws, &err), GOAL_ERR_MATCH);   /* the wait sets say why too */
+    CHECK(strstr(err.msg, "the world does not match (goal check): ") == err.msg && strstr(err.msg, "unmatched send") != NULL);
     goal_world_destroy(w);
 }
 
@@ -237,13 +229,10 @@ static goal_world *linear_bcast(int p, uint64_t size) {
     goal_world *w;
     goal_error err;
     int r, j;
-    goal_world_create(&w, p, NULL);
+    goal_world_create(&w, &(goal_world_desc){.nranks = p}, NULL);
     for (r = 0; r < p; r++) {
         goal_graph *g;
-        goal_graph_desc gd;
-        memset(&gd, 0, sizeof gd);
-        gd.rank = r; gd.nranks = p;
-        goal_graph_create(&g, &gd);
+        g = th_graph(r, p);
         for (j = 1; j < p && r == 0; j++) goal_graph_send(g, goal_buffer(0, 0, size), j, 0);
         if (r) goal_graph_recv(g, goal_buffer(0, 0, size), 0, 0);
         goal_world_add_graph(w, g, &err);
@@ -252,10 +241,10 @@ static goal_world *linear_bcast(int p, uint64_t size) {
     return w;
 }
 static uint64_t sim_time(const goal_world *w) {
-    goal_sim_result res;
+    goal_sim_run_result res;
     uint64_t t = 0;
     if (goal_sim_run(w, NULL, &res) == GOAL_OK) t = res.max;
-    goal_sim_result_free(&res);
+    goal_sim_run_free(&res);
     return t;
 }
 static void test_replace_bcast(void) {
@@ -331,14 +320,11 @@ static goal_world *rp_linear(goal_analyze_kind k, int lay, int p) {
     goal_world *w = NULL;
     goal_error err;
     int r, j;
-    if (goal_world_create(&w, p, NULL) != GOAL_OK) return NULL;
+    if (goal_world_create(&w, &(goal_world_desc){.nranks = p}, NULL) != GOAL_OK) return NULL;
     for (r = 0; r < p; r++) {
         goal_graph *g;
-        goal_graph_desc gd;
         int keeps = k == GOAL_ANALYZE_ALLGATHER || k == GOAL_ANALYZE_ALLTOALL || r == 1 % p;
-        memset(&gd, 0, sizeof gd);
-        gd.rank = r; gd.nranks = p;
-        goal_graph_create(&g, &gd);
+        g = th_graph(r, p);
         for (j = 0; j < p; j++) {
             if (j != r && rp_moves(k, p, r, j)) goal_graph_send(g, rp_src(k, lay, p, r, j), j, 0);
             if (j != r && rp_moves(k, p, j, r)) goal_graph_recv(g, rp_dst(k, lay, p, j), j, 0);
@@ -467,10 +453,9 @@ static void test_replace_errors(void) {
     CHECK(nw == NULL && strstr(err.msg, "allgather_bruck is not an algorithm for alltoall") != NULL);
     d.alltoall = NULL;
     for (k = 0; k < 2000; k++) {
-        th_counter c = {0, 0, 0};
+        th_counter c;
         goal_status st;
-        c.fail_after = k;
-        d.alloc.alloc_fn = th_alloc; d.alloc.free_fn = th_free; d.alloc.user = &c;
+        d.alloc = th_counting(&c, k);
         st = goal_analyze_replace(w, &r, &d, &nw, &err);
         if (st != GOAL_OK) CHECK(st == GOAL_ERR_NOMEM && nw == NULL);
         goal_world_destroy(nw);
@@ -483,25 +468,21 @@ static void test_replace_errors(void) {
 }
 
 /* Every allocation failure comes back as an error, and nothing leaks. */
+static int analyze_with(goal_allocator a, void *w) {
+    goal_analyze_desc d;
+    goal_analyze_result r;
+    goal_error err;
+    goal_status st;
+    memset(&d, 0, sizeof d);
+    d.alloc = a;
+    st = goal_analyze((goal_world *)w, &d, &r, &err);
+    if (st == GOAL_OK) { CHECK_EQ(count_kind(&r, GOAL_ANALYZE_ALLTOALL), 1); goal_analyze_free(&r); }
+    else CHECK_EQ(st, GOAL_ERR_NOMEM);
+    return st == GOAL_OK;
+}
 static void test_alloc_failures(void) {
     goal_world *w = algo_world("alltoall_bruck", 5, 5, 9);
-    long k;
-    for (k = 0; k < 400; k++) {
-        th_counter c = {0, 0, 0};
-        goal_analyze_desc d;
-        goal_analyze_result r;
-        goal_error err;
-        goal_status st;
-        memset(&d, 0, sizeof d);
-        c.fail_after = k;
-        d.alloc.alloc_fn = th_alloc; d.alloc.free_fn = th_free; d.alloc.user = &c;
-        st = goal_analyze(w, &d, &r, &err);
-        if (st == GOAL_OK) { CHECK_EQ(count_kind(&r, GOAL_ANALYZE_ALLTOALL), 1); goal_analyze_free(&r); }
-        else CHECK_EQ(st, GOAL_ERR_NOMEM);
-        CHECK_EQ(c.allocs, c.frees);
-        if (st == GOAL_OK) break;
-    }
-    CHECK(k < 400);
+    CHECK(th_alloc_failures(400, analyze_with, w) < 400);
     goal_world_destroy(w);
 }
 

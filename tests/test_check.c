@@ -45,7 +45,7 @@ static goal_world *world(int p, enum defect d) {
     int r;
     memset(&gd, 0, sizeof gd);
     gd.nranks = p;
-    if (goal_world_create(&w, p, NULL) != GOAL_OK || goal_graph_create(&g, &gd) != GOAL_OK) return NULL;
+    if (goal_world_create(&w, &(goal_world_desc){.nranks = p}, NULL) != GOAL_OK || goal_graph_create(&g, &gd, NULL) != GOAL_OK) return NULL;
     for (r = 0; r < p; r++) {
         goal_graph_reset(g, r, p);
         if (d == CYCLE && r < 2) cycle_rank(g, r);
@@ -56,22 +56,21 @@ static goal_world *world(int p, enum defect d) {
     return w;
 }
 
-/* All finding lines of a check, joined; returns the status. */
-static goal_status check(goal_world *w, goal_sim_check_result *res, char *text, size_t len) {
+/* All finding lines of a check with allocator a, joined; returns the status. */
+static goal_status check(goal_world *w, goal_allocator a, char *text, size_t len) {
     goal_sim_check_desc d;
-    th_counter cnt = {0, 0, -1};
+    goal_sim_check_result res;
     goal_status st;
     size_t k, n = 0;
     memset(&d, 0, sizeof d);
-    d.alloc.alloc_fn = th_alloc; d.alloc.free_fn = th_free; d.alloc.user = &cnt;
-    st = goal_sim_check(w, &d, res);
+    d.alloc = a;
+    st = goal_sim_check(w, &d, &res);
     text[0] = 0;
-    for (k = 0; k < res->nfindings && n < len; k++) {
+    for (k = 0; k < res.nfindings && n < len; k++) {
         char line[400];
-        n += (size_t)snprintf(text + n, len - n, "%s\n", goal_sim_finding_text(w, &res->findings[k], line, sizeof line));
+        n += (size_t)snprintf(text + n, len - n, "%s\n", goal_sim_finding_text(w, &res.findings[k], line, sizeof line));
     }
-    goal_sim_check_free(res);
-    CHECK_EQ(cnt.allocs, cnt.frees);
+    goal_sim_check_free(&res);
     return st;
 }
 static int has(const char *text, const char *what) {
@@ -94,53 +93,34 @@ static void test_clean(void) {
         goal_world_destroy(w);
     }
 }
-static void test_dropped_send(void) {
-    goal_world *w = world(8, DROP_SEND);
-    goal_sim_check_result res;
+/* The seeded defects: the world, the status, and lines the findings must hold. */
+typedef struct defect_case { const char *name; int p; enum defect d; const char *want[3]; } defect_case;
+static const defect_case defects[] = {
+    {"test_dropped_send", 8, DROP_SEND,
+     {"rank 6 parent (recv 8 bytes from 4 tag 0): error: unmatched recv",
+      "rank 6 child0 (send 8 bytes to 7 tag 0): error: deadlock: never completes, waits for rank 6 parent",
+      "rank 7 parent (recv 8 bytes from 6 tag 0): error: deadlock: never completes, waits for rank 6 child0"}},
+    {"test_wrong_tag", 8, WRONG_TAG,
+     {"rank 2 child0 (send 8 bytes to 3 tag 1): error: unmatched send", "rank 3 parent (recv 8 bytes from 2 tag 0): error: unmatched recv"}},
+    {"test_big_send", 8, BIG_SEND,
+     {"rank 4 parent (recv 8 bytes from 0 tag 0): error: matched send is larger: rank 0 child0 (send 16 bytes"}},
+    {"test_small_send", 8, SMALL_SEND,
+     {"rank 4 parent (recv 8 bytes from 0 tag 0): warning: matched send is smaller: rank 0 child0 (send 4 bytes"}},
+    {"test_wrong_peer", 8, WRONG_PEER,
+     {"rank 4 child1 (send 8 bytes to 5 tag 0): error: unmatched send", "rank 5 parent (recv 8 bytes from 2 tag 0): error: unmatched recv"}},
+    {"test_cycle", 4, CYCLE,
+     {"rank 0 wait (recv 8 bytes from 1 tag 0): error: deadlock cycle: waits for rank 1 answer",
+      "rank 1 answer (send 8 bytes to 0 tag 0): error: deadlock cycle: waits for rank 1 wait"}},
+};
+static void test_defect(const void *arg) {
+    const defect_case *c = (const defect_case *)arg;
+    goal_world *w = world(c->p, c->d);
+    th_counter cnt;
     char t[4000];
-    CHECK_EQ(check(w, &res, t, sizeof t), GOAL_ERR_MATCH);
-    CHECK(has(t, "rank 6 parent (recv 8 bytes from 4 tag 0): error: unmatched recv"));
-    CHECK(has(t, "rank 6 child0 (send 8 bytes to 7 tag 0): error: deadlock: never completes, waits for rank 6 parent"));
-    CHECK(has(t, "rank 7 parent (recv 8 bytes from 6 tag 0): error: deadlock: never completes, waits for rank 6 child0"));
-    goal_world_destroy(w);
-}
-static void test_wrong_tag(void) {
-    goal_world *w = world(8, WRONG_TAG);
-    goal_sim_check_result res;
-    char t[4000];
-    CHECK_EQ(check(w, &res, t, sizeof t), GOAL_ERR_MATCH);
-    CHECK(has(t, "rank 2 child0 (send 8 bytes to 3 tag 1): error: unmatched send"));
-    CHECK(has(t, "rank 3 parent (recv 8 bytes from 2 tag 0): error: unmatched recv"));
-    goal_world_destroy(w);
-}
-static void test_sizes(void) {
-    goal_world *w = world(8, BIG_SEND);
-    goal_sim_check_result res;
-    char t[4000];
-    CHECK_EQ(check(w, &res, t, sizeof t), GOAL_ERR_MATCH);
-    CHECK(has(t, "rank 4 parent (recv 8 bytes from 0 tag 0): error: matched send is larger: rank 0 child0 (send 16 bytes"));
-    goal_world_destroy(w);
-    w = world(8, SMALL_SEND);
-    CHECK_EQ(check(w, &res, t, sizeof t), GOAL_ERR_MATCH);
-    CHECK(has(t, "rank 4 parent (recv 8 bytes from 0 tag 0): warning: matched send is smaller: rank 0 child0 (send 4 bytes"));
-    goal_world_destroy(w);
-}
-static void test_wrong_peer(void) {
-    goal_world *w = world(8, WRONG_PEER);
-    goal_sim_check_result res;
-    char t[4000];
-    CHECK_EQ(check(w, &res, t, sizeof t), GOAL_ERR_MATCH);
-    CHECK(has(t, "rank 4 child1 (send 8 bytes to 5 tag 0): error: unmatched send"));
-    CHECK(has(t, "rank 5 parent (recv 8 bytes from 2 tag 0): error: unmatched recv"));
-    goal_world_destroy(w);
-}
-static void test_cycle(void) {
-    goal_world *w = world(4, CYCLE);
-    goal_sim_check_result res;
-    char t[4000];
-    CHECK_EQ(check(w, &res, t, sizeof t), GOAL_ERR_MATCH);
-    CHECK(has(t, "rank 0 wait (recv 8 bytes from 1 tag 0): error: deadlock cycle: waits for rank 1 answer"));
-    CHECK(has(t, "rank 1 answer (send 8 bytes to 0 tag 0): error: deadlock cycle: waits for rank 1 wait"));
+    size_t k;
+    CHECK_EQ(check(w, th_counting(&cnt, -1), t, sizeof t), GOAL_ERR_MATCH);
+    CHECK_EQ(cnt.allocs, cnt.frees);
+    for (k = 0; k < 3 && c->want[k]; k++) CHECK(has(t, c->want[k]));
     goal_world_destroy(w);
 }
 /* Eager sends complete when posted, so a head-to-head exchange passes with eager_limit. */
@@ -177,22 +157,15 @@ static void test_wildcards(void) {
     goal_sim_check_free(&res);
     goal_world_destroy(w);
 }
+static int check_with(goal_allocator a, void *w) {
+    char t[4000];
+    goal_status st = check((goal_world *)w, a, t, sizeof t);
+    CHECK(st == GOAL_ERR_MATCH || st == GOAL_ERR_NOMEM);
+    return st != GOAL_ERR_NOMEM;
+}
 static void test_alloc_failures(void) {
     goal_world *w = world(16, DROP_SEND);
-    long k;
-    for (k = 0; k < 30; k++) {
-        th_counter cnt;
-        goal_sim_check_desc d;
-        goal_sim_check_result res;
-        goal_status st;
-        cnt.allocs = cnt.frees = 0; cnt.fail_after = k;
-        memset(&d, 0, sizeof d);
-        d.alloc.alloc_fn = th_alloc; d.alloc.free_fn = th_free; d.alloc.user = &cnt;
-        st = goal_sim_check(w, &d, &res);
-        CHECK(st == GOAL_ERR_MATCH || st == GOAL_ERR_NOMEM);
-        goal_sim_check_free(&res);
-        CHECK_EQ(cnt.allocs, cnt.frees);
-    }
+    CHECK(th_alloc_failures(1000, check_with, w) < 1000);
     goal_world_destroy(w);
 }
 
@@ -215,11 +188,7 @@ static void test_dot(void) {
 
 int main(void) {
     RUN(test_clean);
-    RUN(test_dropped_send);
-    RUN(test_wrong_tag);
-    RUN(test_sizes);
-    RUN(test_wrong_peer);
-    RUN(test_cycle);
+    th_run_cases(test_defect, defects, sizeof defects[0], sizeof defects / sizeof defects[0]);
     RUN(test_eager);
     RUN(test_wildcards);
     RUN(test_alloc_failures);

@@ -11,57 +11,19 @@
 
 enum { GUARD = 64, FAULT_NONE, FAULT_DELAY, FAULT_REORDER, FAULT_POST, FAULT_DONE, FAULT_TRUNC };
 
-typedef struct faulty {
-    goal_transport inner;
-    int kind, victim, rank, posts, tests;
-    int recvs, reported;      /* non-empty recvs posted; completions reported by test */
-} faulty;
-static int f_post(void *user, const goal_msg *m, goal_req *req) {
-    faulty *f = (faulty *)user;
-    goal_msg mm = *m;
-    if (f->rank == f->victim && f->kind == FAULT_POST && f->posts++ == 1) return GOAL_ERR_TRANSPORT;
-    if (m->kind == GOAL_RECV && m->size > 0) f->recvs++;
-    if (f->rank == f->victim && f->kind == FAULT_TRUNC && m->kind == GOAL_RECV && m->size > 0) mm.size = m->size - 1;
-    return f->inner.post(f->inner.user, &mm, req);
-}
-/* Holds the first completion of every other call back until the next call, so completions
-   arrive in another order than they happened. A held request has no handle left: the
-   in-process transport already let it go; its status waits in word. */
-static int reorder(faulty *f, goal_req *reqs, int n, int block) {
-    int k, got = 0, held = 0;
-    for (k = 0; k < n; k++)
-        if (reqs[k].word) { reqs[k].status = (int32_t)(reqs[k].word - 100); reqs[k].word = 0; got++; }
-    if (f->inner.test(f->inner.user, reqs, n, got ? 0 : block) < 0) return GOAL_ERR_TRANSPORT;
-    got = 0;
-    f->tests++;
-    for (k = 0; k < n; k++) {
-        if (reqs[k].status == GOAL_PENDING) continue;
-        if (!held && (f->tests & 1) && !reqs[k].handle) {
-            held = 1;
-            reqs[k].word = (uint64_t)(reqs[k].status + 100);
-            reqs[k].status = GOAL_PENDING;
-            continue;
-        }
-        got++;
+/* Every rank behind harness.h's fault transport, set up for the kind (the victim's own
+   faults only on the victim). */
+static void wrap(void *user, int rank, goal_transport *t) { *t = th_faulty_transport((th_faulty *)user + rank, *t); }
+static void set_faults(th_faulty *f, int kind, int victim) {
+    int r;
+    memset(f, 0, 16 * sizeof *f);
+    for (r = 0; r < 16; r++) {
+        f[r].fail_post_at = kind == FAULT_POST && r == victim ? 1 : -1;
+        f[r].fail_done_at = kind == FAULT_DONE && r == victim ? 0 : -1;
+        f[r].truncate = kind == FAULT_TRUNC && r == victim;
+        f[r].delay = kind == FAULT_DELAY ? 3 : 0;
+        f[r].hold = kind == FAULT_REORDER;
     }
-    return got;
-}
-static int f_test(void *user, goal_req *reqs, int n, int block) {
-    faulty *f = (faulty *)user;
-    int got, k;
-    if (f->kind == FAULT_DELAY && ++f->tests % 3) return 0;
-    if (f->kind == FAULT_REORDER) return reorder(f, reqs, n, block);
-    got = f->inner.test(f->inner.user, reqs, n, block);
-    if (got > 0) f->reported += got;
-    for (k = 0; f->kind == FAULT_DONE && f->rank == f->victim && got > 0 && k < n; k++)
-        if (reqs[k].status == GOAL_OK) { reqs[k].status = GOAL_ERR_TRANSPORT; break; }
-    return got;
-}
-static void f_cancel(void *user, goal_req *req) { faulty *f = (faulty *)user; f->inner.cancel(f->inner.user, req); }
-static void wrap(void *user, int rank, goal_transport *t) {
-    faulty *f = (faulty *)user + rank;
-    f->inner = *t; f->rank = rank;
-    t->user = f; t->post = f_post; t->test = f_test; t->cancel = f_cancel;
 }
 
 typedef struct bufs { int p; uint64_t insz, outsz; unsigned char *mem; } bufs;
@@ -76,7 +38,7 @@ static int guards_ok(bufs *b) {
                 return 0;
     return 1;
 }
-static goal_status run(const goal_world *w, bufs *b, int kind, int victim, int threads, th_counter *cnt, goal_error *err, faulty *f) {
+static goal_status run(const goal_world *w, bufs *b, int kind, int victim, int threads, th_counter *cnt, goal_error *err, th_faulty *f) {
     goal_slot slot[2 * 16];
     const goal_slot *slots[16];
     goal_world_run_desc d;
@@ -90,12 +52,11 @@ static goal_status run(const goal_world *w, bufs *b, int kind, int victim, int t
         slot[2 * r + 1].data = out_of(b, r); slot[2 * r + 1].size = b->outsz;
         slots[r] = &slot[2 * r];
     }
-    memset(f, 0, 16 * sizeof *f);
-    for (r = 0; r < 16; r++) { f[r].kind = kind; f[r].victim = victim; }
+    set_faults(f, kind, victim);
     memset(&d, 0, sizeof d);
     d.world = w; d.slots = slots; d.nslots = 2; d.threads = threads;
     d.wrap = wrap; d.wrap_user = f;
-    d.alloc.alloc_fn = th_alloc; d.alloc.free_fn = th_free; d.alloc.user = cnt;
+    d.alloc.alloc_fn = th_alloc; d.alloc.free_fn = th_free; d.alloc.user = cnt;   /* counted across runs */
     return goal_world_run(&d, err);
 }
 static void one(const char *algo, int p) {
@@ -105,8 +66,8 @@ static void one(const char *algo, int p) {
     goal_schedule s;
     bufs b;
     unsigned char *ref;
-    th_counter cnt = {0, 0, -1};
-    faulty f[16];
+    th_counter cnt = {0, 0, -1, 0};
+    th_faulty f[16];
     int r, kind, threads, most[3] = {0, 0, 0};
     memset(&d, 0, sizeof d);
     d.algo = algo; d.count = 7; d.dtype = GOAL_INT32; d.op = GOAL_OP_SUM; d.root = p > 1 ? 1 : 0;
@@ -124,17 +85,17 @@ static void one(const char *algo, int p) {
     for (r = 0; r < p; r++) {   /* the victims: the ranks with the most to fail */
         memcpy(ref + (size_t)r * b.outsz, out_of(&b, r), b.outsz);
         if (f[r].posts > f[most[0]].posts) most[0] = r;
-        if (f[r].reported > f[most[1]].reported) most[1] = r;
+        if (f[r].dones > f[most[1]].dones) most[1] = r;
         if (f[r].recvs > f[most[2]].recvs) most[2] = r;
     }
     for (kind = FAULT_DELAY; kind <= FAULT_TRUNC; kind++)
         for (threads = 0; threads <= (kind >= FAULT_POST); threads++) {
             int victim = kind == FAULT_POST ? most[0] : kind == FAULT_DONE ? most[1] : most[2];
-            int can_fail = kind == FAULT_POST ? f[victim].posts >= 2 : kind == FAULT_DONE ? f[victim].reported > 0 : f[victim].recvs > 0;
+            int can_fail = kind == FAULT_POST ? f[victim].posts >= 2 : kind == FAULT_DONE ? f[victim].dones > 0 : f[victim].recvs > 0;
             goal_status st;
             if (kind >= FAULT_POST) {   /* what the clean run saw decides whether it must fail */
                 run(w, &b, FAULT_NONE, -1, threads, &cnt, &err, f);
-                can_fail = kind == FAULT_POST ? f[victim].posts >= 2 : kind == FAULT_DONE ? f[victim].reported > 0 : f[victim].recvs > 0;
+                can_fail = kind == FAULT_POST ? f[victim].posts >= 2 : kind == FAULT_DONE ? f[victim].dones > 0 : f[victim].recvs > 0;
             }
             st = run(w, &b, kind, victim, threads, &cnt, &err, f);
             CHECK(guards_ok(&b));

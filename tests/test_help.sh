@@ -9,13 +9,15 @@ root=$(dirname "$0")/..
 sed -n '/^| verb | what it does |$/,/^$/p' "$root/README.md" | sed '/^$/d' >"$tmp/readme_table"
 $GOAL help --markdown >"$tmp/tool_table"
 t readme_table_matches_help 0 '^same$' sh -c "diff '$tmp/readme_table' '$tmp/tool_table' >&2 && echo same"
-# Every verb's synopsis in goal --help is a row of the table, and each verb has its own help.
+# Every verb's synopsis in goal --help is a row of the table, each verb has its own help and
+# its own file tools/cli_VERB.c.
 verbs=$($GOAL help --markdown | sed -n 's/^| `goal \([a-z]*\) .*/\1/p' | sort -u)
 for v in $verbs; do
   t "help_$v" 0 "^usage: goal $v " $GOAL help "$v"
   t "dash_help_$v" 0 '^same$' sh -c "$GOAL $v --help >'$tmp/a' && $GOAL help $v >'$tmp/b' && cmp -s '$tmp/a' '$tmp/b' && echo same"
   t "main_help_$v" 0 "^  goal $v " $GOAL --help
   t "man_$v" 0 "^\\.SS \"goal $v " $GOAL help --man
+  t "file_$v" 0 '^own file$' sh -c "[ -f '$root/tools/cli_$v.c' ] && grep -q '^int cli_$v(int argc' '$root/tools/cli_$v.c' && echo own file"
 done
 t help_defaults_sim 0 '^    -L ns +latency \(default: 2500\)$' $GOAL sim --help
 t help_defaults_overhead 0 '^    --overhead ns .*\(default: 1500\)$' $GOAL trace --help

@@ -5,40 +5,11 @@
 #include "harness.h"
 
 /* ---- helpers --------------------------------------------------------------------------- */
-typedef struct { char *p; size_t n, cap; long calls, fail_at; } sink;   /* a goal_write_fn target */
-static int sink_put(void *user, const char *d, size_t n) {
-    sink *s = (sink *)user;
-    if (s->fail_at && ++s->calls >= s->fail_at) return -1;
-    if (s->n + n + 1 > s->cap) {
-        size_t cap = (s->n + n + 1) * 2;
-        char *np = (char *)realloc(s->p, cap);
-        if (!np) return -1;
-        s->p = np; s->cap = cap;
-    }
-    memcpy(s->p + s->n, d, n);
-    s->n += n;
-    s->p[s->n] = 0;
-    return 0;
-}
-static goal_allocator counting(th_counter *c) {
-    goal_allocator a;
-    c->allocs = c->frees = 0; c->fail_after = -1;
-    a.alloc_fn = th_alloc; a.free_fn = th_free; a.user = c;
-    return a;
-}
-static goal_graph *graph(int rank, int nranks) {
-    goal_graph *g = NULL;
-    goal_graph_desc d;
-    memset(&d, 0, sizeof d);
-    d.rank = rank; d.nranks = nranks;
-    CHECK_EQ(goal_graph_create(&g, &d), GOAL_OK);
-    return g;
-}
 static int contains(const char *s, const char *part) { return s && strstr(s, part) != NULL; }
 
 /* The paper's Example 2, rank 0, built by calls (Example 3). */
 static goal_graph *example2_rank0(void) {
-    goal_graph *g = graph(0, 3);
+    goal_graph *g = th_graph(0, 3);
     int32_t r1 = goal_graph_recv(g, goal_buffer(0, 503, 1), 1, 0);
     int32_t r2 = goal_graph_recv(g, goal_buffer(0, 504, 1), 2, 0);
     int32_t e1 = goal_graph_exec(g, GOAL_OP_SUM, GOAL_INT8, goal_buffer(0, 501, 1), goal_buffer(0, 503, 1));
@@ -52,7 +23,7 @@ static goal_graph *example2_rank0(void) {
 /* Every kind, flag and width: tags, any-source, cpu/nic, slots, scratch, wide sizes and
    offsets, user functions, calc, nop, irequires, and labels that need a table. */
 static goal_graph *everything(void) {
-    goal_graph *g = graph(2, 5);
+    goal_graph *g = th_graph(2, 5);
     goal_action a;
     int32_t s = goal_graph_send(g, goal_buffer(3, 1ull << 40, 16), 4, 77);
     int32_t r = goal_graph_recv(g, goal_buffer(GOAL_SLOT_SCRATCH, 8, 1ull << 33), GOAL_ANY, GOAL_ANY);
@@ -78,7 +49,7 @@ static goal_graph *everything(void) {
 }
 /* A fan: action 0 releases k actions, and one action waits for k: escaped counts. */
 static goal_graph *fan(uint32_t k) {
-    goal_graph *g = graph(0, 2);
+    goal_graph *g = th_graph(0, 2);
     int32_t root = goal_graph_nop(g), sink_id, i;
     for (i = 0; i < (int32_t)k; i++) CHECK_EQ(goal_graph_requires(g, goal_graph_calc(g, (uint64_t)i), root), GOAL_OK);
     sink_id = goal_graph_send(g, goal_buffer(0, 0, 4), 1, 0);
@@ -93,7 +64,7 @@ static void compile_ok(const goal_graph *g, goal_schedule *s) {
 }
 /* Loads b, rebuilds a graph from it and compiles that: the same bytes come back. */
 static int reencodes(const goal_schedule *s) {
-    goal_graph *g = graph(0, 1);
+    goal_graph *g = th_graph(0, 1);
     goal_schedule t;
     int same;
     if (goal_schedule_to_graph(s, g) != GOAL_OK || goal_compile(g, &t, NULL) != GOAL_OK) { goal_graph_destroy(g); return 0; }
@@ -107,7 +78,7 @@ static int reencodes(const goal_schedule *s) {
 /* One failing call on a graph holding one send: it returns want, adds nothing, and is the
    graph's first error, with msg in its message. */
 #define FAILS(call, want, msg) do {                                                        \
-    goal_graph *g_ = graph(1, 4);                                                          \
+    goal_graph *g_ = th_graph(1, 4);                                                          \
     goal_graph *g = g_;                                                                    \
     int32_t s0 = goal_graph_send(g, goal_buffer(0, 0, 8), 2, 0);                           \
     long r_;                                                                               \
@@ -171,8 +142,9 @@ static void test_builder_errors(void) {
 }
 
 static void test_builder_labels_and_null(void) {
-    goal_graph *g = graph(0, 2), *none = NULL;
+    goal_graph *g = th_graph(0, 2), *none = NULL;
     goal_graph_desc d;
+    goal_error err;
     int32_t a = goal_graph_nop(g), b = goal_graph_nop(g);
     goal_action out;
     memset(&out, 0, sizeof out);   /* goal_graph_add(NULL, &out) must not read it; gcc -O1 cannot tell */
@@ -190,13 +162,15 @@ static void test_builder_labels_and_null(void) {
     CHECK_EQ(goal_graph_label(g, a, NULL), GOAL_ERR_ARG);
     CHECK_EQ(goal_graph_get(g, 2, &out), GOAL_ERR_ACTION);
     CHECK_EQ(goal_graph_get(g, -1, &out), GOAL_ERR_ACTION);
-    CHECK_EQ(goal_graph_create(NULL, NULL), GOAL_ERR_ARG);
+    CHECK_EQ(goal_graph_create(NULL, NULL, NULL), GOAL_ERR_ARG);
     memset(&d, 0, sizeof d);
     d.rank = 2; d.nranks = 2;
-    CHECK_EQ(goal_graph_create(&none, &d), GOAL_ERR_RANK);
+    CHECK_EQ(goal_graph_create(&none, &d, &err), GOAL_ERR_RANK);
     CHECK(none == NULL);
+    CHECK_STR(err.msg, "rank 2 of 2 ranks (0 <= rank < nranks)");
+    CHECK_EQ(err.rank, 2);
     d.rank = -1; d.nranks = 0;
-    CHECK_EQ(goal_graph_create(&none, &d), GOAL_ERR_RANK);
+    CHECK_EQ(goal_graph_create(&none, &d, NULL), GOAL_ERR_RANK);
     CHECK_EQ(goal_graph_reset(g, 0, 0), GOAL_ERR_RANK);
     CHECK_EQ(goal_graph_reset(g, 3, 4), GOAL_OK);
     CHECK_EQ(goal_graph_count(g), 0);
@@ -211,7 +185,7 @@ static void test_builder_labels_and_null(void) {
 static void test_builder_defaults_and_get(void) {
     goal_graph *g = NULL;
     goal_action a;
-    CHECK_EQ(goal_graph_create(&g, NULL), GOAL_OK);                   /* rank 0 of 1 */
+    CHECK_EQ(goal_graph_create(&g, NULL, NULL), GOAL_OK);                   /* rank 0 of 1 */
     CHECK_EQ(goal_graph_rank(g), 0); CHECK_EQ(goal_graph_nranks(g), 1);
     CHECK_EQ(goal_graph_send(g, goal_buffer(0, 0, 1), 1, 0), GOAL_ERR_PEER);
     goal_graph_destroy(g);
@@ -235,7 +209,7 @@ static void test_builder_defaults_and_get(void) {
 }
 
 static void test_sticky_first_error(void) {
-    goal_graph *g = graph(0, 2);
+    goal_graph *g = th_graph(0, 2);
     goal_schedule s;
     goal_error err;
     int32_t bad = goal_graph_send(g, goal_buffer(0, 0, 1), 9, 0);
@@ -258,7 +232,7 @@ static void test_sticky_first_error(void) {
 }
 
 static void test_dependencies(void) {
-    goal_graph *g = graph(0, 1);
+    goal_graph *g = th_graph(0, 1);
     goal_schedule s;
     const uint32_t *d;
     int32_t a = goal_graph_nop(g), b = goal_graph_nop(g), c = goal_graph_nop(g);
@@ -284,7 +258,7 @@ static void test_dependencies(void) {
 }
 
 static void test_cycle(void) {
-    goal_graph *g = graph(1, 2);
+    goal_graph *g = th_graph(1, 2);
     goal_schedule s;
     goal_error err;
     int32_t a = goal_graph_nop(g), b = goal_graph_nop(g), c = goal_graph_nop(g), x = goal_graph_nop(g);
@@ -318,7 +292,7 @@ static void test_op_type_matrix(void) {
         for (k = 0; k < (int)(sizeof types / sizeof types[0]); k++) {
             goal_dtype t = (goal_dtype)types[k];
             size_t es = goal_dtype_size(t) ? goal_dtype_size(t) : 1;
-            goal_graph *g = graph(0, 1);
+            goal_graph *g = th_graph(0, 1);
             int want = expected_ok((goal_op)op, types[k]);
             goal_status chk = goal_op_check((goal_op)op, t);
             int32_t id;
@@ -385,7 +359,7 @@ static void test_example2_binary(void) {
 static void test_roundtrips(void) {
     goal_graph *gs[4];
     int k;
-    gs[0] = example2_rank0(); gs[1] = everything(); gs[2] = fan(5000); gs[3] = graph(0, 1);
+    gs[0] = example2_rank0(); gs[1] = everything(); gs[2] = fan(5000); gs[3] = th_graph(0, 1);
     for (k = 0; k < 4; k++) {
         goal_schedule s, t, u;
         goal_error err;
@@ -425,7 +399,7 @@ static void test_escaped_counts(void) {
 
 /* Label modes: none stored, AUTO (every action "l<i+1>"), TABLE. */
 static void test_label_modes(void) {
-    goal_graph *g = graph(0, 1);
+    goal_graph *g = th_graph(0, 1);
     goal_schedule s;
     char nb[GOAL_LABEL_MAX];
     int32_t a = goal_graph_nop(g), b = goal_graph_nop(g), c = goal_graph_nop(g);
@@ -468,7 +442,7 @@ static uint8_t *copy_of(const goal_schedule *s) {
 static void put32(uint8_t *p, uint32_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24); }
 
 static void test_loader_fields(void) {
-    goal_graph *g = graph(0, 2);
+    goal_graph *g = th_graph(0, 2);
     goal_schedule s;
     uint8_t *b;
     size_t rec, body;
@@ -517,7 +491,7 @@ static void test_loader_fields(void) {
 }
 
 static void test_loader_params(void) {
-    goal_graph *g = graph(0, 2);
+    goal_graph *g = th_graph(0, 2);
     goal_schedule s;
     uint8_t *b;
     size_t p;
@@ -620,7 +594,7 @@ static void test_loader_corruption(void) {
 }
 
 static void test_to_graph(void) {
-    goal_graph *g = everything(), *h = graph(0, 1);
+    goal_graph *g = everything(), *h = th_graph(0, 1);
     goal_schedule s, t;
     goal_action a, b;
     int32_t i;
@@ -644,9 +618,9 @@ static void test_to_graph(void) {
 static goal_world *world_of(int nranks, const int *ranks, int n) {
     goal_world *w = NULL;
     int k;
-    CHECK_EQ(goal_world_create(&w, nranks, NULL), GOAL_OK);
+    CHECK_EQ(goal_world_create(&w, &(goal_world_desc){.nranks = nranks}, NULL), GOAL_OK);
     for (k = 0; k < n; k++) {
-        goal_graph *g = graph(ranks[k], nranks);
+        goal_graph *g = th_graph(ranks[k], nranks);
         goal_graph_send(g, goal_buffer(0, 0, (uint64_t)ranks[k] + 1), (ranks[k] + 1) % nranks, ranks[k]);
         CHECK_EQ(goal_world_add_graph(w, g, NULL), GOAL_OK);
         goal_graph_destroy(g);
@@ -660,7 +634,7 @@ static void test_world(void) {
     goal_schedule s;
     goal_graph *g;
     goal_error err;
-    sink a = {0}, b = {0}, c = {0};
+    th_sink a = {0}, b = {0}, c = {0};
     goal_action act;
     CHECK_EQ(goal_world_nranks(w), 4);
     CHECK_EQ(goal_world_schedule(w, 0, &s), GOAL_ERR_RANK);
@@ -675,7 +649,7 @@ static void test_world(void) {
     goal_schedule_action(&s, 0, &act);
     CHECK(act.peer == 2 && act.tag == 1 && act.buf.size == 2);
     /* a rank is set once; the schedule must fit the world */
-    g = graph(1, 4);
+    g = th_graph(1, 4);
     CHECK_EQ(goal_world_add_graph(w, g, &err), GOAL_ERR_STATE);
     CHECK_STR(err.msg, "rank 1 is set twice");
     goal_graph_reset(g, 1, 5);
@@ -686,8 +660,8 @@ static void test_world(void) {
     goal_graph_destroy(g);
     CHECK_EQ(goal_world_add_schedule(w, NULL, &err), GOAL_ERR_ARG);
     /* the order of adding does not show in the file */
-    CHECK_EQ(goal_world_save(w, sink_put, &a), GOAL_OK);
-    CHECK_EQ(goal_world_save(v, sink_put, &b), GOAL_OK);
+    CHECK_EQ(goal_world_save(w, th_sink_put, &a), GOAL_OK);
+    CHECK_EQ(goal_world_save(v, th_sink_put, &b), GOAL_OK);
     CHECK_EQ(a.n, b.n);
     CHECK(a.n == b.n && memcmp(a.p, b.p, a.n) == 0);
     CHECK(memcmp(a.p, "GOALWRLD", 8) == 0);
@@ -699,16 +673,22 @@ static void test_world(void) {
     CHECK_EQ(s.nactions, 0); CHECK_EQ(s.rank, 0); CHECK_EQ(s.nranks, 4);
     CHECK_EQ(goal_world_schedule(l, 3, &s), GOAL_OK);
     CHECK_EQ(s.nactions, 1);
-    CHECK_EQ(goal_world_save(l, sink_put, &c), GOAL_OK);
+    CHECK_EQ(goal_world_save(l, th_sink_put, &c), GOAL_OK);
     CHECK(c.n == a.n && memcmp(c.p, a.p, a.n) == 0);
     /* the writer's errors stop the save */
     c.n = 0; c.calls = 0; c.fail_at = 2;
-    CHECK_EQ(goal_world_save(l, sink_put, &c), GOAL_ERR_IO);
-    CHECK_EQ(goal_world_save(NULL, sink_put, &c), GOAL_ERR_ARG);
+    CHECK_EQ(goal_world_save(l, th_sink_put, &c), GOAL_ERR_IO);
+    CHECK_EQ(goal_world_save(NULL, th_sink_put, &c), GOAL_ERR_ARG);
     goal_world_destroy(l);
-    CHECK_EQ(goal_world_create(&l, 0, NULL), GOAL_ERR_RANK);
+    CHECK_EQ(goal_world_create(&l, &(goal_world_desc){.nranks = -1}, &err), GOAL_ERR_RANK);
     CHECK(l == NULL);
-    CHECK_EQ(goal_world_create(NULL, 1, NULL), GOAL_ERR_ARG);
+    CHECK_STR(err.msg, "a world of -1 ranks (nranks >= 1, or 0 for 1)");
+    CHECK_EQ(goal_world_create(NULL, NULL, &err), GOAL_ERR_ARG);
+    CHECK_EQ(err.status, GOAL_ERR_ARG);
+    CHECK_EQ(goal_world_create(&l, NULL, &err), GOAL_OK);   /* zeroed: one rank */
+    CHECK_EQ(goal_world_nranks(l), 1);
+    CHECK_EQ(err.status, GOAL_OK);
+    goal_world_destroy(l);
     CHECK_EQ(goal_world_nranks(NULL), 0);
     CHECK_EQ(goal_world_dialect(w), GOAL_DIALECT_AUTO);
     free(a.p); free(b.p); free(c.p);
@@ -717,20 +697,17 @@ static void test_world(void) {
 }
 
 /* A world of 2^31-1 ranks with two set costs memory for two. */
-typedef struct { size_t bytes; } bytecount;
-static void *bc_alloc(size_t n, void *u) { ((bytecount *)u)->bytes += n; return malloc(n); }
-static void bc_free(void *p, void *u) { (void)u; free(p); }
 static void test_world_sparse(void) {
-    bytecount bc = {0};
+    th_counter bc;
     goal_allocator a;
     goal_world *w = NULL;
     goal_schedule s;
-    sink out = {0};
+    th_sink out = {0};
     int r;
-    a.alloc_fn = bc_alloc; a.free_fn = bc_free; a.user = &bc;
-    CHECK_EQ(goal_world_create(&w, 0x7FFFFFFF, &a), GOAL_OK);
+    a = th_counting(&bc, -1);
+    CHECK_EQ(goal_world_create(&w, &(goal_world_desc){.nranks = 0x7FFFFFFF, .alloc = a}, NULL), GOAL_OK);
     for (r = 0x7FFFFFFE; r > 0x7FFFFFF0; r -= 7) {
-        goal_graph *g = graph(r, 0x7FFFFFFF);
+        goal_graph *g = th_graph(r, 0x7FFFFFFF);
         goal_graph_send(g, goal_buffer(0, 0, 8), 0, 0);
         CHECK_EQ(goal_world_add_graph(w, g, NULL), GOAL_OK);
         goal_graph_destroy(g);
@@ -742,7 +719,7 @@ static void test_world_sparse(void) {
     CHECK_EQ(goal_world_schedule(w, 0x7FFFFFF8, &s), GOAL_ERR_RANK);
     CHECK_EQ(goal_world_schedule(w, 5, &s), GOAL_ERR_RANK);
     out.fail_at = 3;                                                  /* the file would be 120 GB */
-    CHECK_EQ(goal_world_save(w, sink_put, &out), GOAL_ERR_IO);
+    CHECK_EQ(goal_world_save(w, th_sink_put, &out), GOAL_ERR_IO);
     CHECK_EQ(out.n, 24 + 512);                                        /* header, then table 64 entries at a time */
     free(out.p);
     goal_world_destroy(w);
@@ -770,11 +747,11 @@ static void test_world_load_corruption(void) {
     static const int ranks[] = {0, 2};
     goal_world *w = world_of(3, ranks, 2), *l = NULL;
     goal_error err;
-    sink f = {0};
+    th_sink f = {0};
     uint8_t *b;
     size_t n, i;
     int bit;
-    CHECK_EQ(goal_world_save(w, sink_put, &f), GOAL_OK);
+    CHECK_EQ(goal_world_save(w, th_sink_put, &f), GOAL_OK);
     b = (uint8_t *)malloc(f.n);
     memcpy(b, f.p, f.n);
     for (n = 0; n < f.n; n++) {
@@ -787,8 +764,8 @@ static void test_world_load_corruption(void) {
             b[i] ^= (uint8_t)(1u << bit);
             st = goal_world_load(&l, b, f.n, NULL, &err);
             if (st == GOAL_OK) {
-                sink again = {0};
-                CHECK_EQ(goal_world_save(l, sink_put, &again), GOAL_OK);
+                th_sink again = {0};
+                CHECK_EQ(goal_world_save(l, th_sink_put, &again), GOAL_OK);
                 CHECK(again.n == f.n && memcmp(again.p, b, f.n) == 0);
                 free(again.p);
                 goal_world_destroy(l);
@@ -822,17 +799,17 @@ static void test_nomem_builder(void) {
     goal_graph *g = NULL;
     long k, done = 0;
     memset(&d, 0, sizeof d);
-    d.alloc = counting(&c);
+    d.alloc = th_counting(&c, -1);
     for (k = 0; k < 2; k++) {                                         /* create itself */
         c.fail_after = k;
-        CHECK_EQ(goal_graph_create(&g, &d), GOAL_ERR_NOMEM);
+        CHECK_EQ(goal_graph_create(&g, &d, NULL), GOAL_ERR_NOMEM);
         CHECK(g == NULL);
         CHECK_EQ(c.allocs, c.frees);
         c.allocs = c.frees = 0;
     }
     c.fail_after = -1;
     d.nranks = 2;
-    CHECK_EQ(goal_graph_create(&g, &d), GOAL_OK);
+    CHECK_EQ(goal_graph_create(&g, &d, NULL), GOAL_OK);
     /* each call in turn meets a failing allocator: NOMEM, and nothing changes */
     for (k = 0; k < 200 && !done; k++) {
         int32_t n0 = goal_graph_count(g), id;
@@ -864,15 +841,15 @@ static void test_nomem_compile_load_world(void) {
     goal_schedule ref, s;
     goal_world *w = NULL, *l = NULL;
     goal_error err;
-    sink f = {0};
+    th_sink f = {0};
     long k, base;
     goal_status st;
     goal_allocator a;
     uint8_t *odd;
     memset(&d, 0, sizeof d);
-    d.alloc = a = counting(&c);
+    d.alloc = a = th_counting(&c, -1);
     d.rank = 1; d.nranks = 2;
-    CHECK_EQ(goal_graph_create(&g, &d), GOAL_OK);
+    CHECK_EQ(goal_graph_create(&g, &d, NULL), GOAL_OK);
     {   /* labelled, so the compiler allocates generated names too */
         int32_t x = goal_graph_recv(g, goal_buffer(0, 0, 4), 0, 0), y = goal_graph_nop(g), z = goal_graph_nop(g);
         goal_graph_label(g, x, "in"); goal_graph_requires(g, y, x); goal_graph_requires(g, z, y);
@@ -905,7 +882,7 @@ static void test_nomem_compile_load_world(void) {
     /* to_graph into a graph whose allocator fails */
     for (k = 0, st = GOAL_ERR_NOMEM; st == GOAL_ERR_NOMEM; k++) {
         goal_graph *h = NULL;
-        CHECK_EQ(goal_graph_create(&h, &d), GOAL_OK);
+        CHECK_EQ(goal_graph_create(&h, &d, NULL), GOAL_OK);
         c.fail_after = c.allocs + k;
         st = goal_schedule_to_graph(&ref, h);
         c.fail_after = -1;
@@ -916,14 +893,14 @@ static void test_nomem_compile_load_world(void) {
     for (k = 0, st = GOAL_ERR_NOMEM; st == GOAL_ERR_NOMEM; k++) {
         base = c.allocs - c.frees;
         c.fail_after = c.allocs + k;
-        st = goal_world_create(&w, 2, &a);
+        st = goal_world_create(&w, &(goal_world_desc){.nranks = 2, .alloc = a}, NULL);
         if (st == GOAL_OK && (st = goal_world_add_schedule(w, &ref, &err)) != GOAL_OK) { goal_world_destroy(w); w = NULL; }
         c.fail_after = -1;
         if (st == GOAL_ERR_NOMEM) CHECK_EQ(c.allocs - c.frees, base);
     }
     CHECK_EQ(st, GOAL_OK);
     c.fail_after = c.allocs;                                          /* saving allocates nothing */
-    CHECK_EQ(goal_world_save(w, sink_put, &f), GOAL_OK);
+    CHECK_EQ(goal_world_save(w, th_sink_put, &f), GOAL_OK);
     c.fail_after = -1;
     for (k = 0, st = GOAL_ERR_NOMEM; st == GOAL_ERR_NOMEM; k++) {
         base = c.allocs - c.frees;

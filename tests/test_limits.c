@@ -21,7 +21,7 @@ static void test_big_sizes(void) {
         unsigned char byte;
         goal_slot slot;
         goal_action a;
-        goal_graph_create(&g, &gd);
+        goal_graph_create(&g, &gd, NULL);
         CHECK_EQ(goal_graph_send(g, goal_buffer(0, sizes[k], sizes[k]), 1, 0), 0);
         CHECK_EQ(goal_compile(g, &s, &err), GOAL_OK);
         CHECK_EQ(goal_schedule_slot_size(&s, 0), 2 * sizes[k]);
@@ -46,7 +46,7 @@ static void test_big_sizes(void) {
 static void test_wrapping_sizes(void) {
     goal_graph *g;
     goal_graph_desc gd = {0, 2, {0, 0, 0}};
-    goal_graph_create(&g, &gd);
+    goal_graph_create(&g, &gd, NULL);
     CHECK_EQ(goal_graph_send(g, goal_buffer(0, 0, GOAL_SIZE_MAX), 1, 0), 0);
     CHECK_EQ(goal_graph_send(g, goal_buffer(0, 1, GOAL_SIZE_MAX), 1, 0), GOAL_ERR_SIZE);
     CHECK_EQ(goal_graph_send(g, goal_buffer(0, UINT64_MAX, 2), 1, 0), GOAL_ERR_SIZE);
@@ -65,7 +65,7 @@ static void test_user_fn_int_sizes(void) {
     goal_user_fn fns[1] = {never};
     unsigned char byte;
     goal_slot slot;
-    goal_graph_create(&g, &gd);
+    goal_graph_create(&g, &gd, NULL);
     goal_graph_user(g, 0, goal_buffer(0, 0, 1ull << 31), goal_buffer(0, 0, 1));
     CHECK_EQ(goal_compile(g, &s, NULL), GOAL_OK);
     memset(&ed, 0, sizeof ed);
@@ -88,7 +88,7 @@ static void test_header_limits(void) {
     uint8_t *copy;
     static const uint32_t bad[] = {0x80000000u, 0xFFFFFFFFu, 0x7FFFFFFFu};
     size_t k;
-    goal_graph_create(&g, &gd);
+    goal_graph_create(&g, &gd, NULL);
     goal_graph_send(g, goal_buffer(0, 0, 8), 1, 0);
     CHECK_EQ(goal_compile(g, &s, NULL), GOAL_OK);
     copy = (uint8_t *)malloc(s.size);

@@ -20,18 +20,18 @@ static double sim_world(sim_transport *t, rank_fn r0, rank_fn r1, uint64_t size,
     goal_graph_desc gd;
     goal_graph *g;
     goal_world *w;
-    goal_sim_result res;
+    goal_sim_run_result res;
     goal_error err;
     double ns = -1;
     memset(&gd, 0, sizeof gd);
     gd.nranks = 2;
-    if (goal_world_create(&w, 2, NULL) != GOAL_OK) return -1;
-    if (goal_graph_create(&g, &gd) == GOAL_OK) {
+    if (goal_world_create(&w, &(goal_world_desc){.nranks = 2}, NULL) != GOAL_OK) return -1;
+    if (goal_graph_create(&g, &gd, NULL) == GOAL_OK) {
         r0(g, size, delay, n);
         if (goal_world_add_graph(w, g, &err) == GOAL_OK && goal_graph_reset(g, 1, 2) == GOAL_OK) {
             r1(g, size, delay, n);
             if (goal_world_add_graph(w, g, &err) == GOAL_OK && goal_sim_run(w, &t->model, &res) == GOAL_OK) ns = res.finish_ps[0] / 1000.0;
-            goal_sim_result_free(&res);
+            goal_sim_run_free(&res);
         }
         goal_graph_destroy(g);
     }

@@ -16,19 +16,19 @@ enum { N = 100000 };
 static void test_independent_calcs(void) {
     goal_graph *g;
     goal_world *w;
-    goal_sim_result r;
+    goal_sim_run_result r;
     goal_graph_desc gd;
     goal_error err;
     int k;
     memset(&gd, 0, sizeof gd);
-    CHECK_EQ(goal_graph_create(&g, &gd), GOAL_OK);
+    CHECK_EQ(goal_graph_create(&g, &gd, NULL), GOAL_OK);
     for (k = 0; k < N; k++) goal_graph_calc(g, 7);
-    CHECK_EQ(goal_world_create(&w, 1, NULL), GOAL_OK);
+    CHECK_EQ(goal_world_create(&w, &(goal_world_desc){.nranks = 1}, NULL), GOAL_OK);
     CHECK_EQ(goal_world_add_graph(w, g, &err), GOAL_OK);
     CHECK_EQ(goal_sim_run(w, NULL, &r), GOAL_OK);
     CHECK_EQ(r.max, 7LL * N);
     CHECK_EQ(r.events, N);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     goal_world_destroy(w);
     goal_graph_destroy(g);
 }
@@ -38,16 +38,16 @@ static void test_independent_calcs(void) {
 static void test_independent_sends(void) {
     goal_graph *g[2];
     goal_world *w;
-    goal_sim_result r;
+    goal_sim_run_result r;
     goal_sim_check_result cr;
     goal_graph_desc gd;
     goal_error err;
     int k, rank;
-    CHECK_EQ(goal_world_create(&w, 2, NULL), GOAL_OK);
+    CHECK_EQ(goal_world_create(&w, &(goal_world_desc){.nranks = 2}, NULL), GOAL_OK);
     for (rank = 0; rank < 2; rank++) {
         memset(&gd, 0, sizeof gd);
         gd.rank = rank; gd.nranks = 2;
-        CHECK_EQ(goal_graph_create(&g[rank], &gd), GOAL_OK);
+        CHECK_EQ(goal_graph_create(&g[rank], &gd, NULL), GOAL_OK);
         for (k = 0; k < N; k++) {
             if (rank == 0) goal_graph_send(g[0], goal_buffer(0, 0, 1), 1, 0);
             else goal_graph_recv(g[1], goal_buffer(0, 0, 1), 0, 0);
@@ -63,7 +63,7 @@ static void test_independent_sends(void) {
     CHECK_EQ(goal_sim_run(w, NULL, &r), GOAL_OK);
     CHECK_EQ(r.finish[0], 1500LL * N);
     CHECK_EQ(r.finish[1], 1500LL * (N - 1) + 1500 + 2500 + 1500);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     goal_world_destroy(w);
 }
 
@@ -73,7 +73,7 @@ static void test_alltoall_linear(void) {
     goal_world *w = NULL;
     goal_error err;
     goal_sim_check_result cr;
-    goal_sim_result r;
+    goal_sim_run_result r;
     goal_world_run_desc rd;
     goal_slot *slot;
     const goal_slot **slots;
@@ -87,7 +87,7 @@ static void test_alltoall_linear(void) {
     CHECK_EQ(goal_sim_run(w, NULL, &r), GOAL_OK);
     CHECK_EQ(r.events, (long long)p * (p - 1) * 3 + p);   /* sends, recvs, messages, own copies */
     CHECK_EQ(r.max, 1533001);                             /* as the O(p^3) code computed it (5 s) */
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     slot = (goal_slot *)calloc((size_t)p * 2, sizeof *slot);
     slots = (const goal_slot **)calloc((size_t)p, sizeof *slots);
     for (k = 0; k < p; k++) {

@@ -258,10 +258,7 @@ static goal_world *rw_build(rworld *w, unsigned seed) {
     rng_state = seed * 7919u + 1u;
     w->p = 1 + (int)(rnd() % RW_MAXR);
     for (r = 0; r < w->p; r++) {
-        goal_graph_desc gd;
-        memset(&gd, 0, sizeof gd);
-        gd.rank = r; gd.nranks = w->p;
-        CHECK_EQ(goal_graph_create(&w->g[r], &gd), GOAL_OK);
+        w->g[r] = th_graph(r, w->p);
     }
     for (k = 0; k < 60; k++) {
         int full = 0;
@@ -276,7 +273,7 @@ static goal_world *rw_build(rworld *w, unsigned seed) {
                 int j = (int)(rnd() % (unsigned)k);
                 if (w->selfsend[r][k] != j + 1) rw_dep(w, r, k, j, 0);
             }
-    CHECK_EQ(goal_world_create(&world, w->p, NULL), GOAL_OK);
+    CHECK_EQ(goal_world_create(&world, &(goal_world_desc){.nranks = w->p}, NULL), GOAL_OK);
     for (r = 0; r < w->p; r++) {
         CHECK_EQ(goal_world_add_graph(world, w->g[r], &err), GOAL_OK);
         goal_graph_destroy(w->g[r]);
@@ -375,45 +372,20 @@ static void check_deadlock(int threads) {
 static void test_deadlock(void) { check_deadlock(0); }
 static void test_deadlock_threads(void) { check_deadlock(1); }
 
-/* ---- a fault-injecting transport over the in-process one --------------------------------- */
-typedef struct faulty {
-    goal_transport inner;
-    int fail_post_at, fail_done_at, posts, dones;   /* -1: never */
-    int delay;         /* report completions only every delay-th test */
-    int reverse;       /* hide completions to report them in reverse order */
-    int tests;
-} faulty;
-static int f_post(void *user, const goal_msg *m, goal_req *req) {
-    faulty *f = (faulty *)user;
-    if (f->posts++ == f->fail_post_at) return GOAL_ERR_TRANSPORT;
-    return f->inner.post(f->inner.user, m, req);
-}
-static int f_test(void *user, goal_req *reqs, int n, int block) {
-    faulty *f = (faulty *)user;
-    int got, k;
-    if (f->delay && ++f->tests % f->delay) return 0;
-    if (f->reverse && n > 1) {   /* test the last request only: completions come back reordered */
-        got = f->inner.test(f->inner.user, reqs + n - 1, 1, block);
-    } else got = f->inner.test(f->inner.user, reqs, n, block);
-    for (k = 0; got > 0 && k < n; k++)
-        if (reqs[k].status != GOAL_PENDING && f->dones++ == f->fail_done_at) reqs[k].status = GOAL_ERR_TRANSPORT;
-    return got;
-}
-static void f_cancel(void *user, goal_req *req) { faulty *f = (faulty *)user; f->inner.cancel(f->inner.user, req); }
-
+/* ---- faults: harness.h's fault-injecting transport over the in-process one ------------- */
 /* Runs a ring exchange on p ranks by hand (one execution per rank, stepped round-robin),
    with rank `bad` behind a faulty transport. Returns that rank's final status. */
-static int run_faulty(int p, int bad, faulty proto, th_counter *cnt, char *msg) {
+static int run_faulty(int p, int bad, th_faulty proto, th_counter *cnt, char *msg) {
     goal_inproc *ip;
     goal_allocator al = {th_alloc, th_free, NULL};
     goal_schedule s[8];
     goal_exec *e[8];
-    faulty f[8];
+    th_faulty f[8];
     int32_t data[8][4];
     int r, busy = 1, result = GOAL_OK, rounds = 0;
     goal_status st[8];
     al.user = cnt;
-    CHECK_EQ(goal_inproc_create(&ip, p, &al), GOAL_OK);
+    CHECK_EQ(goal_inproc_create(&ip, &(goal_inproc_desc){.nranks = p, .alloc = al}, NULL), GOAL_OK);
     for (r = 0; r < p; r++) {
         goal_graph *g;
         goal_graph_desc gd;
@@ -423,7 +395,7 @@ static int run_faulty(int p, int bad, faulty proto, th_counter *cnt, char *msg) 
         int32_t a, b, c;
         memset(&gd, 0, sizeof gd);
         gd.rank = r; gd.nranks = p; gd.alloc = al;
-        goal_graph_create(&g, &gd);
+        goal_graph_create(&g, &gd, NULL);
         a = goal_graph_send(g, goal_buffer(0, 0, 4), (r + 1) % p, 3);
         b = goal_graph_recv(g, goal_buffer(0, 4, 4), (r + p - 1) % p, 3);
         c = goal_graph_exec(g, GOAL_OP_SUM, GOAL_INT32, goal_buffer(0, 8, 4), goal_buffer(0, 4, 4));
@@ -434,10 +406,9 @@ static int run_faulty(int p, int bad, faulty proto, th_counter *cnt, char *msg) 
         data[r][0] = r + 1; data[r][1] = -1; data[r][2] = 100; data[r][3] = 0;
         f[r] = proto;
         if (r != bad) { f[r].fail_post_at = f[r].fail_done_at = -1; f[r].delay = f[r].reverse = 0; }
-        f[r].inner = goal_inproc_transport(ip, r);
         memset(&ed, 0, sizeof ed);
         ed.schedule = &s[r]; ed.slots = &slot; ed.nslots = 1; ed.alloc = al;
-        ed.transport.user = &f[r]; ed.transport.post = f_post; ed.transport.test = f_test; ed.transport.cancel = f_cancel;
+        ed.transport = th_faulty_transport(&f[r], goal_inproc_transport(ip, r));
         CHECK_EQ(goal_exec_create(&e[r], &ed, &err), GOAL_OK);
     }
     for (r = 0; r < p; r++) st[r] = goal_exec_start(e[r]);
@@ -460,8 +431,8 @@ static int run_faulty(int p, int bad, faulty proto, th_counter *cnt, char *msg) 
     return result;
 }
 static void test_faults(void) {
-    th_counter cnt = {0, 0, -1};
-    faulty proto;
+    th_counter cnt = {0, 0, -1, 0};
+    th_faulty proto;
     char msg[GOAL_MSG_MAX];
     int p;
     memset(&proto, 0, sizeof proto);
@@ -484,6 +455,30 @@ static void test_faults(void) {
     CHECK_EQ(cnt.allocs, cnt.frees);
 }
 
+/* ---- two-rank exchanges: many executions of one schedule ------------------------------- */
+/* Rank r of 2: sends the int32 at 0 to the other rank with tag, receives one at 4 from src
+   with tag rtag (GOAL_ANY for either). */
+static void exchange(int r, int32_t tag, int32_t src, int32_t rtag, goal_schedule *s) {
+    goal_graph *g;
+    g = th_graph(r, 2);
+    goal_graph_send(g, goal_buffer(0, 0, 4), 1 - r, tag);
+    goal_graph_recv(g, goal_buffer(0, 4, 4), src, rtag);
+    CHECK_EQ(goal_compile(g, s, NULL), GOAL_OK);
+    goal_graph_destroy(g);
+}
+/* An execution of s for rank r on the in-process transport, over the 8 bytes at data. */
+static goal_exec *exchange_exec(const goal_schedule *s, goal_inproc *ip, int r, int32_t *data, uint32_t context) {
+    goal_exec *e = NULL;
+    goal_exec_desc ed;
+    goal_slot slot;
+    slot.data = data; slot.size = 8;
+    memset(&ed, 0, sizeof ed);
+    ed.schedule = s; ed.transport = goal_inproc_transport(ip, r);
+    ed.slots = &slot; ed.nslots = 1; ed.context = context;
+    CHECK_EQ(goal_exec_create(&e, &ed, NULL), GOAL_OK);
+    return e;
+}
+
 /* ---- many executions in flight on one transport ------------------------------------------- */
 /* Every execution is a 2-rank exchange with wildcards (any source, any tag): only the
    context keeps the executions apart. */
@@ -494,28 +489,12 @@ static void test_many_inflight(void) {
     goal_schedule s[2];
     goal_inproc *ip;
     int r, k, busy = 1, rounds = 0;
-    CHECK_EQ(goal_inproc_create(&ip, 2, NULL), GOAL_OK);
-    for (r = 0; r < 2; r++) {
-        goal_graph *g;
-        goal_graph_desc gd;
-        memset(&gd, 0, sizeof gd);
-        gd.rank = r; gd.nranks = 2;
-        goal_graph_create(&g, &gd);
-        goal_graph_send(g, goal_buffer(0, 0, 4), 1 - r, 5);
-        goal_graph_recv(g, goal_buffer(0, 4, 4), GOAL_ANY, GOAL_ANY);
-        CHECK_EQ(goal_compile(g, &s[r], NULL), GOAL_OK);
-        goal_graph_destroy(g);
-    }
+    CHECK_EQ(goal_inproc_create(&ip, &(goal_inproc_desc){.nranks = 2}, NULL), GOAL_OK);
+    for (r = 0; r < 2; r++) exchange(r, 5, GOAL_ANY, GOAL_ANY, &s[r]);
     for (k = 0; k < N; k++)
         for (r = 0; r < 2; r++) {
-            goal_exec_desc ed;
-            goal_slot slot;
-            slot.data = data[r][k]; slot.size = 8;
             data[r][k][0] = k * 2 + r; data[r][k][1] = -1;
-            memset(&ed, 0, sizeof ed);
-            ed.schedule = &s[r]; ed.transport = goal_inproc_transport(ip, r);
-            ed.slots = &slot; ed.nslots = 1; ed.context = (uint32_t)k;
-            CHECK_EQ(goal_exec_create(&e[r][k], &ed, NULL), GOAL_OK);
+            e[r][k] = exchange_exec(&s[r], ip, r, data[r][k], (uint32_t)k);
         }
     /* Start rank 0's in order and rank 1's in reverse, so posting orders disagree. */
     for (k = 0; k < N; k++) CHECK_EQ(goal_exec_start(e[0][k]), GOAL_PENDING);
@@ -544,10 +523,8 @@ static void test_many_inflight(void) {
    after the segment transform; the bytes must agree. */
 static goal_graph *local_dag(unsigned seed, int n) {
     goal_graph *g;
-    goal_graph_desc gd;
     int a;
-    memset(&gd, 0, sizeof gd);
-    goal_graph_create(&g, &gd);
+    g = th_graph(0, 0);
     rng_state = seed + 99u;
     for (a = 0; a < n; a++) {
         int from = a ? (int)(rnd() % (unsigned)a) : -1;
@@ -568,7 +545,7 @@ static int run_local(const goal_schedule *s, uint32_t window, unsigned char *mem
     goal_error err;
     size_t k;
     for (k = 0; k < size; k++) mem[k] = (unsigned char)(k * 7 + 1);
-    goal_inproc_create(&ip, 1, NULL);
+    goal_inproc_create(&ip, &(goal_inproc_desc){.nranks = 1}, NULL);
     slot.data = mem; slot.size = size;
     memset(&ed, 0, sizeof ed);
     ed.schedule = s; ed.transport = goal_inproc_transport(ip, 0); ed.slots = &slot; ed.nslots = 1; ed.window = window;
@@ -587,7 +564,6 @@ static void test_window(void) {
     unsigned seed;
     for (seed = 0; seed < 20; seed++) {
         goal_graph *g = local_dag(seed, N), *seg;
-        goal_graph_desc gd;
         goal_schedule s, t;
         uint32_t w, k;
         size_t small = 0, big = 0;
@@ -597,8 +573,7 @@ static void test_window(void) {
             CHECK_EQ(run_local(&s, w, got, sizeof got, NULL), GOAL_OK);
             CHECK(memcmp(ref, got, sizeof ref) == 0);
         }
-        memset(&gd, 0, sizeof gd);
-        goal_graph_create(&seg, &gd);
+        seg = th_graph(0, 0);
         for (k = 1; k <= 16; k *= 2) {   /* Theorem 4: nops every k, window k: O(k) memory */
             CHECK_EQ(goal_schedule_segment(&s, k, seg), GOAL_OK);
             CHECK_EQ(goal_graph_count(seg), N + (N - 1) / (int)k);
@@ -619,12 +594,10 @@ static void test_window(void) {
 }
 static void test_window_needs_order(void) {
     goal_graph *g;
-    goal_graph_desc gd;
     goal_schedule s;
     unsigned char mem[64];
     int a, b;
-    memset(&gd, 0, sizeof gd);
-    goal_graph_create(&g, &gd);
+    g = th_graph(0, 0);
     a = goal_graph_nop(g);
     b = goal_graph_nop(g);
     goal_graph_requires(g, a, b);   /* points backwards */
@@ -644,27 +617,13 @@ static void test_progress_thread(void) {
     goal_exec *e[2][N];
     int32_t data[2][N][2];
     int r, k;
-    CHECK_EQ(goal_inproc_create(&ip, 2, NULL), GOAL_OK);
-    CHECK_EQ(goal_progress_create(&pg, NULL), GOAL_OK);
+    CHECK_EQ(goal_inproc_create(&ip, &(goal_inproc_desc){.nranks = 2}, NULL), GOAL_OK);
+    CHECK_EQ(goal_progress_create(&pg, NULL, NULL), GOAL_OK);
     for (r = 0; r < 2; r++) {
-        goal_graph *g;
-        goal_graph_desc gd;
-        memset(&gd, 0, sizeof gd);
-        gd.rank = r; gd.nranks = 2;
-        goal_graph_create(&g, &gd);
-        goal_graph_send(g, goal_buffer(0, 0, 4), 1 - r, 0);
-        goal_graph_recv(g, goal_buffer(0, 4, 4), 1 - r, 0);
-        CHECK_EQ(goal_compile(g, &s[r], NULL), GOAL_OK);
-        goal_graph_destroy(g);
+        exchange(r, 0, 1 - r, 0, &s[r]);
         for (k = 0; k < N; k++) {
-            goal_exec_desc ed;
-            goal_slot slot;
-            slot.data = data[r][k]; slot.size = 8;
             data[r][k][0] = 1000 * r + k; data[r][k][1] = -1;
-            memset(&ed, 0, sizeof ed);
-            ed.schedule = &s[r]; ed.transport = goal_inproc_transport(ip, r);
-            ed.slots = &slot; ed.nslots = 1; ed.context = (uint32_t)k;
-            CHECK_EQ(goal_exec_create(&e[r][k], &ed, NULL), GOAL_OK);
+            e[r][k] = exchange_exec(&s[r], ip, r, data[r][k], (uint32_t)k);
         }
     }
     /* Hand everything to the thread; it completes them while this thread waits. */
@@ -702,7 +661,6 @@ static int on_calc(void *user, uint64_t cost, int cpu, int32_t action) {
 }
 static void test_local_actions(void) {
     goal_graph *g;
-    goal_graph_desc gd;
     goal_schedule s;
     goal_exec *e;
     goal_exec_desc ed;
@@ -713,8 +671,7 @@ static void test_local_actions(void) {
     goal_error err;
     int32_t u, c, x, y;
     goal_action ca;
-    memset(&gd, 0, sizeof gd);
-    goal_graph_create(&g, &gd);
+    g = th_graph(0, 0);
     u = goal_graph_user(g, 0, goal_buffer(0, 0, 3), goal_buffer(1, 0, 4));
     memset(&ca, 0, sizeof ca);
     ca.kind = GOAL_CALC; ca.cost = 5; ca.cpu = 2;
@@ -726,7 +683,7 @@ static void test_local_actions(void) {
     goal_graph_requires(g, y, c);
     CHECK_EQ(goal_compile(g, &s, NULL), GOAL_OK);
     CHECK_EQ(s.scratch, 1);
-    goal_inproc_create(&ip, 1, NULL);
+    goal_inproc_create(&ip, &(goal_inproc_desc){.nranks = 1}, NULL);
     memset(&ed, 0, sizeof ed);
     ed.schedule = &s; ed.transport = goal_inproc_transport(ip, 0);
     slots[0].data = mem; slots[0].size = 8;   /* too small: the schedule touches 9 bytes */
@@ -763,19 +720,17 @@ static void test_local_actions(void) {
 /* A slot the schedule names but never touches (0 bytes) may be left unbound. */
 static void test_unbound_empty_slot(void) {
     goal_graph *g;
-    goal_graph_desc gd;
     goal_schedule s;
     goal_exec *e;
     goal_exec_desc ed;
     goal_inproc *ip;
     unsigned char byte = 0;
     goal_slot slot = {&byte, 1};
-    memset(&gd, 0, sizeof gd);
-    goal_graph_create(&g, &gd);
+    g = th_graph(0, 0);
     goal_graph_exec(g, GOAL_OP_COPY, GOAL_UINT8, goal_buffer(2, 0, 0), goal_buffer(0, 0, 0));
     CHECK_EQ(goal_compile(g, &s, NULL), GOAL_OK);
     CHECK_EQ(s.nslots, 3);
-    goal_inproc_create(&ip, 1, NULL);
+    goal_inproc_create(&ip, &(goal_inproc_desc){.nranks = 1}, NULL);
     memset(&ed, 0, sizeof ed);
     ed.schedule = &s; ed.transport = goal_inproc_transport(ip, 0); ed.slots = &slot; ed.nslots = 1;
     CHECK_EQ(goal_exec_create(&e, &ed, NULL), GOAL_OK);
@@ -796,7 +751,7 @@ static void test_bad_calls(void) {
     CHECK_EQ(goal_exec_start(NULL), GOAL_ERR_ARG);
     CHECK_EQ(goal_exec_test(NULL), GOAL_ERR_ARG);
     goal_exec_destroy(NULL);
-    CHECK_EQ(goal_inproc_create(NULL, 2, NULL), GOAL_ERR_ARG);
+    CHECK_EQ(goal_inproc_create(NULL, &(goal_inproc_desc){.nranks = 2}, NULL), GOAL_ERR_ARG);
     CHECK(goal_inproc_transport(NULL, 0).post == NULL);
 }
 /* goal_exec_set_context: the next run's messages carry the new context; not while running. */
@@ -833,30 +788,27 @@ static void test_set_context(void) {
     goal_world_destroy(w);
 }
 /* Out of memory at every allocation: an error, and nothing leaks. */
-static void test_alloc_failures(void) {
-    goal_world *w = th_parse(example2);
-    unsigned char mem[3][505];
-    goal_slot slot[3];
-    const goal_slot *slots[3];
+typedef struct world_slots { goal_world *w; const goal_slot *slots[3]; } world_slots;
+static int run_with(goal_allocator a, void *user) {
+    world_slots *ws = (world_slots *)user;
     goal_world_run_desc d;
     goal_error err;
-    long k;
-    int r, ok = 0;
-    for (r = 0; r < 3; r++) { slot[r].data = mem[r]; slot[r].size = 505; slots[r] = &slot[r]; }
-    for (k = 0; k < 200 && !ok; k++) {
-        th_counter c = {0, 0, 0};
-        goal_status st;
-        c.fail_after = k;
-        memset(&d, 0, sizeof d);
-        d.world = w; d.slots = slots; d.nslots = 1;
-        d.alloc.alloc_fn = th_alloc; d.alloc.free_fn = th_free; d.alloc.user = &c;
-        st = goal_world_run(&d, &err);
-        CHECK(st == GOAL_OK || st == GOAL_ERR_NOMEM);
-        CHECK_EQ(c.allocs, c.frees);
-        ok = st == GOAL_OK;
-    }
-    CHECK(ok);
-    goal_world_destroy(w);
+    goal_status st;
+    memset(&d, 0, sizeof d);
+    d.world = ws->w; d.slots = ws->slots; d.nslots = 1; d.alloc = a;
+    st = goal_world_run(&d, &err);
+    CHECK(st == GOAL_OK || st == GOAL_ERR_NOMEM);
+    return st == GOAL_OK;
+}
+static void test_alloc_failures(void) {
+    unsigned char mem[3][505];
+    goal_slot slot[3];
+    world_slots ws;
+    int r;
+    ws.w = th_parse(example2);
+    for (r = 0; r < 3; r++) { slot[r].data = mem[r]; slot[r].size = 505; ws.slots[r] = &slot[r]; }
+    CHECK(th_alloc_failures(200, run_with, &ws) < 200);
+    goal_world_destroy(ws.w);
 }
 /* One schedule, several executions at once, and a restart after a failure. */
 static void test_shared_schedule(void) {
@@ -866,7 +818,7 @@ static void test_shared_schedule(void) {
     goal_exec *e[2][3];
     unsigned char mem[2][3][505];
     int r, k, busy = 1;
-    goal_inproc_create(&ip, 3, NULL);
+    goal_inproc_create(&ip, &(goal_inproc_desc){.nranks = 3}, NULL);
     for (r = 0; r < 3; r++) goal_world_schedule(w, r, &s[r]);
     for (k = 0; k < 2; k++)
         for (r = 0; r < 3; r++) {

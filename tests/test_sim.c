@@ -7,24 +7,10 @@
 
 #define DATA "tests/data/loggopsim/"
 
-static goal_world *parse_text(const char *text, size_t len) {
-    goal_world *w = NULL;
-    goal_parse_desc pd;
-    goal_error err;
-    memset(&pd, 0, sizeof pd);
-    if (goal_parse(text, len, &pd, &w, &err) != GOAL_OK) printf("  parse: %s\n", err.msg);
-    return w;
-}
 static goal_world *load_case(const char *file) {
     char path[512];
-    size_t len = 0;
-    char *text;
-    goal_world *w;
     snprintf(path, sizeof path, DATA "cases/%s", file);
-    if (!(text = th_read_file(path, &len))) { printf("  cannot read %s\n", path); return NULL; }
-    w = parse_text(text, len);
-    free(text);
-    return w;
+    return th_load(path);
 }
 
 /* Splits a TSV line in place into at most max fields (empty fields kept). */
@@ -38,7 +24,7 @@ static int split(char *line, char **f, int max) {
 }
 
 /* One simulation of a file with the parameters of a TSV row. */
-typedef struct run { char file[200]; long long L, o, g, G, O, S; int compat; goal_sim_result res; goal_status st; } run;
+typedef struct run { char file[200]; long long L, o, g, G, O, S; int compat; goal_sim_run_result res; goal_status st; } run;
 static void run_row(run *r, char **f, int compat) {
     goal_sim_desc d;
     goal_world *w;
@@ -50,7 +36,7 @@ static void run_row(run *r, char **f, int compat) {
     d.L = r->L ? r->L : GOAL_SIM_ZERO; d.o = r->o ? r->o : GOAL_SIM_ZERO; d.g = r->g ? r->g : GOAL_SIM_ZERO;
     d.G = r->G ? r->G : GOAL_SIM_ZERO; d.O = r->O ? r->O : GOAL_SIM_ZERO; d.S = r->S ? r->S : GOAL_SIM_ZERO;
     d.loggopsim_compat = compat;
-    goal_sim_result_free(&r->res);
+    goal_sim_run_free(&r->res);
     snprintf(r->file, sizeof r->file, "%s", f[0]);
     r->compat = compat;
     r->st = GOAL_ERR_IO;
@@ -63,75 +49,65 @@ static int same_run(const run *r, char **f, int compat) {
            r->g == atoll(f[7]) && r->G == atoll(f[8]) && r->O == atoll(f[9]) && r->S == atoll(f[10]);
 }
 
-/* Every row of expected.tsv: the rank's time, or for order-sensitive rows the maximum. With
-   compat every row matches; without, rows of worlds with 0-byte messages are skipped here
-   (test_zero_bytes checks them). Returns the number of rows checked. */
-static int check_expected(int compat) {
+/* The simulation of row f, reused when the row before had the same file and parameters;
+   0 (after a failed check) when it failed. */
+static int row_run(run *r, char **f, int compat) {
+    if (!same_run(r, f, compat)) run_row(r, f, compat);
+    CHECK_EQ(r->st, GOAL_OK);
+    if (r->st != GOAL_OK) printf("  %s: %s\n", f[0], goal_strerror(r->st));
+    return r->st == GOAL_OK;
+}
+/* check(r, f, compat) on every data row of a TSV file with at least `fields` fields; returns
+   the rows it checked (it returns 1 for those). */
+static int each_row(const char *tsv, int fields, int compat, int (*check)(run *r, char **f, int compat)) {
     size_t len;
-    char *text = th_read_file(DATA "expected.tsv", &len), *line, *next;
+    char *text = th_read_file(tsv, &len), *line, *next, *f[20];
     run r;
     int rows = 0;
     memset(&r, 0, sizeof r);
     CHECK(text != NULL);
-    if (!text) return 0;
-    for (line = strchr(text, '\n') + 1; line && *line; line = next) {
-        char *f[16];
-        next = strchr(line, '\n');
-        if (next) next++;
-        if (split(line, f, 16) < 14) continue;
-        if (!compat && (strstr(f[0], "_d1.goal") && strstr(f[0], "allreduce"))) continue;
-        if (!compat && strstr(f[0], "zero_byte")) continue;
-        if (!same_run(&r, f, compat)) run_row(&r, f, compat);
-        CHECK_EQ(r.st, GOAL_OK);
-        if (r.st != GOAL_OK) { printf("  %s: %s\n", f[0], goal_strerror(r.st)); continue; }
-        if (atoi(f[13])) CHECK_EQ(r.res.max >= (uint64_t)atoll(f[12]), 1);
-        else if (atoi(f[11]) < r.res.nranks) {
-            if ((uint64_t)atoll(f[12]) != r.res.finish[atoi(f[11])]) printf("  %s L=%s host %s\n", f[0], f[5], f[11]);
-            CHECK_EQ(r.res.finish[atoi(f[11])], atoll(f[12]));
-        }
-        rows++;
+    for (line = text ? th_next_line(text) : NULL; line; line = next) {
+        next = th_next_line(line);   /* before split cuts the line */
+        if (split(line, f, 20) >= fields) rows += check(&r, f, compat);
     }
-    goal_sim_result_free(&r.res);
+    goal_sim_run_free(&r.res);
     free(text);
     return rows;
 }
-static void test_expected_compat(void) { CHECK_EQ(check_expected(1), 2582); }
-static void test_expected_default(void) { CHECK(check_expected(0) > 2400); }
 
-/* summary.tsv: the maximum (and the rank that has it) and LogGOPSim's event count; for the
-   allreduce_ring runs LogGOPSim could not finish, the maximum its notes give for a stable order. */
-static void test_summary(void) {
-    size_t len;
-    char *text = th_read_file(DATA "summary.tsv", &len), *line, *next;
-    run r;
-    int rows = 0;
-    memset(&r, 0, sizeof r);
-    CHECK(text != NULL);
-    if (!text) return;
-    for (line = strchr(text, '\n') + 1; line && *line; line = next) {
-        char *f[20];
-        const char *stable;
-        next = strchr(line, '\n');
-        if (next) next++;
-        if (split(line, f, 20) < 16) continue;
-        run_row(&r, f, 1);
-        CHECK_EQ(r.st, GOAL_OK);
-        if (r.st != GOAL_OK) continue;
-        stable = strstr(f[16], "max time would be ");
-        if (stable) CHECK_EQ(r.res.max, atoll(stable + 18));   /* LogGOPSim stopped: its count is partial */
-        else { CHECK_EQ(r.res.max, atoll(f[13])); CHECK_EQ(r.res.events, atoll(f[14])); }
-        if (!atoi(f[15]) && !stable) CHECK_EQ(r.res.max_rank, atoi(f[12]));
-        rows++;
+/* A row of expected.tsv: the rank's time, or for order-sensitive rows the maximum. With
+   compat every row matches; without, rows of worlds with 0-byte messages are skipped here
+   (test_zero_bytes checks them). */
+static int expected_row(run *r, char **f, int compat) {
+    if (!compat && ((strstr(f[0], "_d1.goal") && strstr(f[0], "allreduce")) || strstr(f[0], "zero_byte"))) return 0;
+    if (!row_run(r, f, compat)) return 0;
+    if (atoi(f[13])) CHECK_EQ(r->res.max >= (uint64_t)atoll(f[12]), 1);
+    else if (atoi(f[11]) < r->res.nranks) {
+        if ((uint64_t)atoll(f[12]) != r->res.finish[atoi(f[11])]) printf("  %s L=%s host %s\n", f[0], f[5], f[11]);
+        CHECK_EQ(r->res.finish[atoi(f[11])], atoll(f[12]));
     }
-    CHECK_EQ(rows, 201);
-    goal_sim_result_free(&r.res);
-    free(text);
+    return 1;
 }
+static void test_expected_compat(void) { CHECK_EQ(each_row(DATA "expected.tsv", 14, 1, expected_row), 2582); }
+static void test_expected_default(void) { CHECK(each_row(DATA "expected.tsv", 14, 0, expected_row) > 2400); }
 
-static goal_sim_result sim_text(const char *text, int compat, goal_status *st) {
-    goal_world *w = parse_text(text, strlen(text));
+/* A row of summary.tsv: the maximum (and the rank that has it) and LogGOPSim's event count;
+   for the allreduce_ring runs LogGOPSim could not finish, the maximum its notes give for a
+   stable order. */
+static int summary_row(run *r, char **f, int compat) {
+    const char *stable = strstr(f[16], "max time would be ");
+    if (!row_run(r, f, compat)) return 0;
+    if (stable) CHECK_EQ(r->res.max, atoll(stable + 18));   /* LogGOPSim stopped: its count is partial */
+    else { CHECK_EQ(r->res.max, atoll(f[13])); CHECK_EQ(r->res.events, atoll(f[14])); }
+    if (!atoi(f[15]) && !stable) CHECK_EQ(r->res.max_rank, atoi(f[12]));
+    return 1;
+}
+static void test_summary(void) { CHECK_EQ(each_row(DATA "summary.tsv", 16, 1, summary_row), 201); }
+
+static goal_sim_run_result sim_text(const char *text, int compat, goal_status *st) {
+    goal_world *w = th_parse(text);
     goal_sim_desc d;
-    goal_sim_result res;
+    goal_sim_run_result res;
     memset(&d, 0, sizeof d);
     d.loggopsim_compat = compat;
     memset(&res, 0, sizeof res);
@@ -144,13 +120,13 @@ static goal_sim_result sim_text(const char *text, int compat, goal_status *st) {
 static void test_zero_bytes(void) {
     const char *ping = "num_ranks 2\nrank 0 {\nl1: send 0b to 1\n}\nrank 1 {\nl1: recv 0b from 0\n}\n";
     goal_status st;
-    goal_sim_result r = sim_text(ping, 0, &st);
+    goal_sim_run_result r = sim_text(ping, 0, &st);
     CHECK_EQ(st, GOAL_OK);
     if (st == GOAL_OK) CHECK_EQ(r.finish[1], 5500);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     r = sim_text(ping, 1, &st);
     if (st == GOAL_OK) CHECK_EQ(r.finish[1], 5494);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
 }
 
 /* LogGOPSim crashes on these; libgoal reports them. */
@@ -159,54 +135,52 @@ static void test_deadlock(void) {
                       "rank 1 {\nl1: recv 1b from 0\nl2: send 1b to 0\nl2 requires l1\n}\n";
     const char *lost = "num_ranks 2\nrank 0 {\nl1: send 1b to 1 tag 4\n}\nrank 1 {\n}\n";
     goal_status st;
-    goal_sim_result r = sim_text(cyc, 0, &st);
+    goal_sim_run_result r = sim_text(cyc, 0, &st);
     CHECK_EQ(st, GOAL_ERR_DEADLOCK);
     CHECK_EQ(r.nstuck, 4);
     if (r.nstuck == 4) { CHECK_EQ(r.stuck[0].rank, 0); CHECK_EQ(r.stuck[0].action, 0); CHECK_EQ(r.stuck_started[0], 1); CHECK_EQ(r.stuck_started[1], 0); }
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     r = sim_text(lost, 0, &st);
     CHECK_EQ(st, GOAL_ERR_MATCH);
     CHECK_EQ(r.nstuck, 1);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
 }
 
 /* A world whose ranks have no actions finishes at 0; no world is an argument error. */
 static void test_empty(void) {
     goal_world *w;
-    goal_sim_result r;
-    th_counter cnt = {0, 0, -1};
+    goal_sim_run_result r;
+    th_counter cnt;
     goal_sim_desc d;
     memset(&d, 0, sizeof d);
-    d.alloc.alloc_fn = th_alloc; d.alloc.free_fn = th_free; d.alloc.user = &cnt;
-    CHECK_EQ(goal_world_create(&w, 3, NULL), GOAL_OK);
+    d.alloc = th_counting(&cnt, -1);
+    CHECK_EQ(goal_world_create(&w, &(goal_world_desc){.nranks = 3}, NULL), GOAL_OK);
     CHECK_EQ(goal_sim_run(w, &d, &r), GOAL_OK);
     CHECK_EQ(r.nranks, 3);
     CHECK_EQ(r.max, 0);
     CHECK_EQ(r.events, 0);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     CHECK_EQ(goal_sim_run(NULL, &d, &r), GOAL_ERR_ARG);
     CHECK_EQ(cnt.allocs, cnt.frees);
     goal_world_destroy(w);
 }
 
 /* The counting allocator sees every allocation freed, also when one fails. */
+static int sim_with(goal_allocator a, void *w) {
+    goal_sim_desc d;
+    goal_sim_run_result r;
+    goal_status st;
+    memset(&d, 0, sizeof d);
+    d.alloc = a;
+    st = goal_sim_run((goal_world *)w, &d, &r);
+    CHECK(st == GOAL_OK || st == GOAL_ERR_NOMEM);
+    if (st == GOAL_OK) CHECK_EQ(r.max, 34914);
+    goal_sim_run_free(&r);
+    return st == GOAL_OK;
+}
 static void test_alloc_failures(void) {
     goal_world *w = load_case("binomialtreebcast_p8_d1024.goal");
-    long k;
-    for (k = 0; k < (th_full() ? 200 : 40); k++) {
-        th_counter cnt;
-        goal_sim_desc d;
-        goal_sim_result r;
-        goal_status st;
-        cnt.allocs = cnt.frees = 0; cnt.fail_after = k;
-        memset(&d, 0, sizeof d);
-        d.alloc.alloc_fn = th_alloc; d.alloc.free_fn = th_free; d.alloc.user = &cnt;
-        st = goal_sim_run(w, &d, &r);
-        CHECK(st == GOAL_OK || st == GOAL_ERR_NOMEM);
-        if (st == GOAL_OK) CHECK_EQ(r.max, 34914);
-        goal_sim_result_free(&r);
-        CHECK_EQ(cnt.allocs, cnt.frees);
-    }
+    CHECK(th_alloc_failures(1000, sim_with, w) < 1000);
     goal_world_destroy(w);
 }
 
@@ -226,7 +200,7 @@ static void log_event(void *user, const goal_sim_event *e) {
 static void test_events(void) {
     goal_world *w = load_case("handwritten/readme_reduce8.goal");
     goal_sim_desc d;
-    goal_sim_result r;
+    goal_sim_run_result r;
     evlog l;
     memset(&l, 0, sizeof l);
     memset(&d, 0, sizeof d);
@@ -235,15 +209,15 @@ static void test_events(void) {
     CHECK_EQ(l.send, 7); CHECK_EQ(l.msg, 7); CHECK_EQ(l.recv, 7); CHECK_EQ(l.bad, 0);
     CHECK_EQ(r.max, 34914);
     CHECK_EQ(l.last_end, 34914);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     goal_world_destroy(w);
 }
 
 /* Simulated time past 2^64-1 ps is an error naming the action (issue 17 item 6), not a
    wrapped time: chained calcs, a huge message, an arrival after a long calc. */
-static goal_sim_result sim_desc(const char *text, const goal_sim_desc *d, goal_status *st) {
-    goal_world *w = parse_text(text, strlen(text));
-    goal_sim_result res;
+static goal_sim_run_result sim_desc(const char *text, const goal_sim_desc *d, goal_status *st) {
+    goal_world *w = th_parse(text);
+    goal_sim_run_result res;
     memset(&res, 0, sizeof res);
     *st = w ? goal_sim_run(w, d, &res) : GOAL_ERR_SYNTAX;
     goal_world_destroy(w);
@@ -251,16 +225,16 @@ static goal_sim_result sim_desc(const char *text, const goal_sim_desc *d, goal_s
 }
 static void expect_overflow(const char *text, int32_t rank, int32_t action) {
     goal_status st;
-    goal_sim_result r = sim_desc(text, NULL, &st);
+    goal_sim_run_result r = sim_desc(text, NULL, &st);
     CHECK_EQ(st, GOAL_ERR_LIMIT);
     CHECK_EQ(r.overflow.rank, rank);
     CHECK_EQ(r.overflow.action, action);
     CHECK(r.finish == NULL);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
 }
 static void test_time_overflow(void) {
     goal_status st;
-    goal_sim_result r;
+    goal_sim_run_result r;
     expect_overflow("num_ranks 1\nrank 0 {\nl1: calc 9223372036854775807\nl2: calc 9223372036854775807\n"
                     "l3: calc 9223372036854775807\nl2 requires l1\nl3 requires l2\n}\n", 0, 0);
     expect_overflow("num_ranks 1\nrank 0 {\nl1: calc 7000000000000000\nl2: calc 7000000000000000\n"
@@ -273,7 +247,7 @@ static void test_time_overflow(void) {
     r = sim_desc("num_ranks 1\nrank 0 {\nl1: calc 18446744073709551\n}\n", NULL, &st);
     CHECK_EQ(st, GOAL_OK);
     if (st == GOAL_OK) { CHECK(r.max_ps == 18446744073709551000ull); CHECK(r.max == 18446744073709551ull); CHECK_EQ(r.overflow.rank, -1); }
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
 }
 
 /* Fractional parameters (issue 14 item 1), against times computed by hand: two 1001-byte
@@ -287,7 +261,7 @@ static void test_fractional(void) {
                       "rank 1 {\nl1: recv 1001b from 0\nl2: recv 1001b from 0\n}\n";
     static const double bad[] = {-2, -0.5, 0.0005, 1e300, 9007199254741.0};
     goal_sim_desc d;
-    goal_sim_result r;
+    goal_sim_run_result r;
     goal_status st;
     size_t k;
     memset(&d, 0, sizeof d);
@@ -298,24 +272,24 @@ static void test_fractional(void) {
         CHECK(r.finish_ps[0] == 470750 && r.finish_ps[1] == 1171500 && r.max_ps == 1171500);
         CHECK(r.finish[0] == 470 && r.finish[1] == 1171 && r.max == 1171);   /* whole ns, rounded down */
     }
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     /* integer parameters: message 1 arrives at 4000 and takes rank 1's CPU until 11500;
        message 2 (sent at 7000 after the NIC gap) arrives at 11000, waits, ends at 19000 */
     d.L = 2500; d.o = 1500; d.g = 1000; d.G = 6; d.O = GOAL_SIM_ZERO;
     r = sim_desc(two, &d, &st);
     CHECK_EQ(st, GOAL_OK);
     if (st == GOAL_OK) CHECK(r.finish_ps[1] == r.finish[1] * 1000 && r.finish[1] == 19000);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     for (k = 0; k < sizeof bad / sizeof bad[0]; k++) {   /* negative, finer than 1 ps, too large */
         d.G = bad[k];
         r = sim_desc(two, &d, &st);
         CHECK_EQ(st, GOAL_ERR_ARG);
-        goal_sim_result_free(&r);
+        goal_sim_run_free(&r);
     }
     d.G = 6; d.S = -7;
     r = sim_desc(two, &d, &st);
     CHECK_EQ(st, GOAL_ERR_ARG);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
 }
 
 /* -C: CPU time per byte of a local exec, against times computed by hand with the default
@@ -331,7 +305,7 @@ static void test_exec_cost(void) {
     static const struct { double C; uint64_t r0, r1; } cases[] = {
         {0.25, 1850000, 11994000}, {0, 2600000, 13494000}, {1, 2600000, 13494000}, {GOAL_SIM_ZERO, 1600000, 11494000}};
     goal_sim_desc d;
-    goal_sim_result r;
+    goal_sim_run_result r;
     goal_status st;
     size_t k;
     memset(&d, 0, sizeof d);
@@ -340,12 +314,12 @@ static void test_exec_cost(void) {
         r = sim_desc(text, &d, &st);
         CHECK_EQ(st, GOAL_OK);
         if (st == GOAL_OK) CHECK(r.finish_ps[0] == cases[k].r0 && r.finish_ps[1] == cases[k].r1);
-        goal_sim_result_free(&r);
+        goal_sim_run_free(&r);
     }
     d.C = 0.0001;   /* finer than 1 ps */
     r = sim_desc(text, &d, &st);
     CHECK_EQ(st, GOAL_ERR_ARG);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     memset(&d, 0, sizeof d);
     CHECK(goal_sim_params(&d, "-C 0.25 -L 7", 12, NULL) == GOAL_OK && d.C == 0.25 && d.L == 7);
     CHECK(goal_sim_param_arity("-C") == 1 && goal_sim_param_arity("--loggopsim-compat") == 0 && goal_sim_param_arity("-x") == -1);
@@ -366,8 +340,9 @@ static void test_two_level(void) {
     const char *params = "-L 1000 -o 100 -g 200 -G 1 -O 0 --node-size 2 --intra-L 10 --intra-o 20 --intra-g 30 --intra-G 0.1 --intra-O 0.05";
     static const uint64_t want[4] = {230000, 150000, 2330000, 70000};
     goal_sim_desc d, one, intra;
-    goal_sim_result r, a, b;
+    goal_sim_run_result r, a, b;
     goal_status st, sa, sb;
+    goal_error err;
     int k;
     memset(&d, 0, sizeof d);
     CHECK(goal_sim_params(&d, params, strlen(params), NULL) == GOAL_OK);
@@ -375,7 +350,7 @@ static void test_two_level(void) {
     r = sim_desc(text, &d, &st);
     CHECK_EQ(st, GOAL_OK);
     for (k = 0; st == GOAL_OK && k < 4; k++) CHECK(r.finish_ps[k] == want[k]);
-    goal_sim_result_free(&r);
+    goal_sim_run_free(&r);
     one = d; one.node_size = 1;                 /* every pair between nodes */
     intra = d; intra.node_size = 0; intra.L = 10; intra.o = 20; intra.g = 30; intra.G = 0.1; intra.O = 0.05;
     d.node_size = 4;                             /* every pair inside the node */
@@ -383,16 +358,20 @@ static void test_two_level(void) {
     one.node_size = 0;
     a = sim_desc(text, &one, &sa);
     CHECK(st == GOAL_OK && sa == GOAL_OK && r.max_ps == a.max_ps && r.finish_ps[2] == a.finish_ps[2]);
-    goal_sim_result_free(&r); goal_sim_result_free(&a);
+    goal_sim_run_free(&r); goal_sim_run_free(&a);
     r = sim_desc(text, &d, &st);
     b = sim_desc(text, &intra, &sb);
     CHECK(st == GOAL_OK && sb == GOAL_OK && r.max_ps == b.max_ps && r.finish_ps[0] == b.finish_ps[0]);
-    goal_sim_result_free(&r); goal_sim_result_free(&b);
+    goal_sim_run_free(&r); goal_sim_run_free(&b);
     d.node_size = -3;
     r = sim_desc(text, &d, &st);
     CHECK_EQ(st, GOAL_ERR_ARG);
-    goal_sim_result_free(&r);
-    CHECK(goal_sim_param(&d, "--node-size", "0") != NULL && goal_sim_param(&d, "--intra-G", "0.0001") != NULL);
+    goal_sim_run_free(&r);
+    CHECK_EQ(goal_sim_param(&d, "--node-size", "0", NULL), GOAL_ERR_ARG);
+    CHECK_EQ(goal_sim_param(&d, "--intra-G", "0.0001", &err), GOAL_ERR_ARG);
+    CHECK(err.msg[0] != 0);
+    CHECK_EQ(goal_sim_param(&d, "--intra-G", "0.5", &err), GOAL_OK);
+    CHECK_EQ(err.status, GOAL_OK);
 }
 
 /* goal_sim_algo_bound never exceeds goal_sim_algo_time (goal tune and goal_sim_best skip

@@ -8,21 +8,6 @@
 #include <dirent.h>
 
 /* ---- helpers --------------------------------------------------------------------------- */
-typedef struct { char *p; size_t n, cap; long calls, fail_at; } sink;
-static int sink_put(void *user, const char *d, size_t n) {
-    sink *s = (sink *)user;
-    if (s->fail_at && ++s->calls >= s->fail_at) return -1;
-    if (s->n + n + 1 > s->cap) {
-        size_t cap = (s->n + n + 1) * 2;
-        char *np = (char *)realloc(s->p, cap);
-        if (!np) return -1;
-        s->p = np; s->cap = cap;
-    }
-    memcpy(s->p + s->n, d, n);
-    s->n += n;
-    s->p[s->n] = 0;
-    return 0;
-}
 static goal_world *parse_as(const char *text, size_t len, goal_dialect d, goal_error *err) {
     goal_world *w = NULL;
     goal_parse_desc pd;
@@ -40,27 +25,21 @@ static goal_world *parse(const char *text) {
 }
 /* The text of w in dialect d (NUL-terminated, caller frees). */
 static char *write_text(const goal_world *w, goal_dialect d) {
-    sink s = {0};
-    CHECK_EQ(goal_world_write(w, d, sink_put, &s), GOAL_OK);
+    th_sink s = {0};
+    CHECK_EQ(goal_world_write(w, d, th_sink_put, &s), GOAL_OK);
     if (!s.p) s.p = (char *)calloc(1, 1);
     return s.p;
 }
-static sink save(const goal_world *w) {
-    sink s = {0};
-    CHECK_EQ(goal_world_save(w, sink_put, &s), GOAL_OK);
+static th_sink save(const goal_world *w) {
+    th_sink s = {0};
+    CHECK_EQ(goal_world_save(w, th_sink_put, &s), GOAL_OK);
     return s;
 }
 static int same_binary(const goal_world *a, const goal_world *b) {
-    sink x = save(a), y = save(b);
+    th_sink x = save(a), y = save(b);
     int same = x.n == y.n && memcmp(x.p, y.p, x.n) == 0;
     free(x.p); free(y.p);
     return same;
-}
-static goal_allocator counting(th_counter *c) {
-    goal_allocator a;
-    c->allocs = c->frees = 0; c->fail_after = -1;
-    a.alloc_fn = th_alloc; a.free_fn = th_free; a.user = c;
-    return a;
 }
 
 /* ---- the paper's examples ------------------------------------------------------------------ */
@@ -501,7 +480,7 @@ static void test_prefixes(void) {
             goal_error err;
             goal_status st;
             memset(&pd, 0, sizeof pd);
-            pd.alloc = counting(&c);
+            pd.alloc = th_counting(&c, -1);
             st = goal_parse(texts[t], n, &pd, &w, &err);
             CHECK(st == GOAL_OK ? w != NULL : (w == NULL && err.line >= 1 && strstr(err.msg, "line") != NULL));
             goal_world_destroy(w);
@@ -552,19 +531,16 @@ static void test_op_type_text(void) {
 }
 
 /* ---- sparse worlds, many ranks per body -------------------------------------------------- */
-typedef struct { size_t bytes; } bytecount;
-static void *bc_alloc(size_t n, void *u) { ((bytecount *)u)->bytes += n; return malloc(n); }
-static void bc_free(void *p, void *u) { (void)u; free(p); }
 static void test_sparse_text(void) {
-    bytecount bc = {0};
+    th_counter bc;
     goal_parse_desc pd;
     goal_world *w = NULL;
     goal_schedule s;
     goal_error err;
-    sink out = {0};
+    th_sink out = {0};
     char *text;
     memset(&pd, 0, sizeof pd);
-    pd.alloc.alloc_fn = bc_alloc; pd.alloc.free_fn = bc_free; pd.alloc.user = &bc;
+    pd.alloc = th_counting(&bc, -1);
     CHECK_EQ(goal_parse("rank#999999991{}", 16, &pd, &w, &err), GOAL_OK);
     CHECK_EQ(goal_world_nranks(w), 999999992);
     CHECK_EQ(goal_world_schedule(w, 999999991, &s), GOAL_OK);
@@ -574,7 +550,7 @@ static void test_sparse_text(void) {
     CHECK_STR(text, "num_ranks 999999992;\n");
     free(text);
     out.fail_at = 4;                                              /* the text would be 14 GB */
-    CHECK_EQ(goal_world_write(w, GOAL_DIALECT_LOGGOPSIM, sink_put, &out), GOAL_ERR_IO);
+    CHECK_EQ(goal_world_write(w, GOAL_DIALECT_LOGGOPSIM, th_sink_put, &out), GOAL_ERR_IO);
     CHECK(out.n >= 3 * 65536 && out.n < 4 * 65536 + 64);         /* written in 64 KB pieces */
     free(out.p);
     goal_world_destroy(w);
@@ -623,7 +599,7 @@ static void test_nomem_text(void) {
         goal_status st;
         long k;
         memset(&pd, 0, sizeof pd);
-        pd.alloc = counting(&c);
+        pd.alloc = th_counting(&c, -1);
         for (k = 0, st = GOAL_ERR_NOMEM; st == GOAL_ERR_NOMEM; k++) {
             c.allocs = c.frees = 0;
             c.fail_after = k;
@@ -635,10 +611,10 @@ static void test_nomem_text(void) {
         c.fail_after = -1;
         for (k = 0, st = GOAL_ERR_NOMEM; st == GOAL_ERR_NOMEM; k++) {
             goal_dialect d = k % 2 ? GOAL_DIALECT_LOGGOPSIM : GOAL_DIALECT_PAPER;
-            sink out = {0};
+            th_sink out = {0};
             long before = c.allocs - c.frees;
             c.fail_after = c.allocs + k / 2;
-            st = goal_world_write(w, d, sink_put, &out);
+            st = goal_world_write(w, d, th_sink_put, &out);
             if (st == GOAL_OK && d == GOAL_DIALECT_PAPER) st = GOAL_ERR_NOMEM;   /* go on until both succeed */
             c.fail_after = -1;
             CHECK_EQ(c.allocs - c.frees, before);
@@ -652,25 +628,25 @@ static void test_nomem_text(void) {
 static void test_write_errors(void) {
     goal_world *w = parse(example2);
     goal_schedule s;
-    sink out = {0};
+    th_sink out = {0};
     goal_error err;
     if (!w) return;
     out.fail_at = 1;
-    CHECK_EQ(goal_world_write(w, GOAL_DIALECT_PAPER, sink_put, &out), GOAL_ERR_IO);
+    CHECK_EQ(goal_world_write(w, GOAL_DIALECT_PAPER, th_sink_put, &out), GOAL_ERR_IO);
     out.calls = 0;
-    CHECK_EQ(goal_world_write(w, GOAL_DIALECT_LOGGOPSIM, sink_put, &out), GOAL_ERR_IO);
-    CHECK_EQ(goal_world_write(NULL, GOAL_DIALECT_PAPER, sink_put, &out), GOAL_ERR_ARG);
+    CHECK_EQ(goal_world_write(w, GOAL_DIALECT_LOGGOPSIM, th_sink_put, &out), GOAL_ERR_IO);
+    CHECK_EQ(goal_world_write(NULL, GOAL_DIALECT_PAPER, th_sink_put, &out), GOAL_ERR_ARG);
     CHECK_EQ(goal_world_write(w, GOAL_DIALECT_PAPER, NULL, &out), GOAL_ERR_ARG);
     out.fail_at = 0;
     CHECK_EQ(goal_world_schedule(w, 0, &s), GOAL_OK);
-    CHECK_EQ(goal_schedule_write(&s, GOAL_DIALECT_LOGGOPSIM, sink_put, &out), GOAL_OK);
+    CHECK_EQ(goal_schedule_write(&s, GOAL_DIALECT_LOGGOPSIM, th_sink_put, &out), GOAL_OK);
     CHECK_STR(out.p, "rank 0 {\nr1: recv 1b from 1 tag 0\nr2: recv 1b from 2 tag 0\ne1: calc 1\ne2: calc 1\n"
                      "e1 requires r1\ne2 requires r2\n}\n");
     out.n = 0;
     CHECK_EQ(goal_world_schedule(w, 2, &s), GOAL_OK);
-    CHECK_EQ(goal_schedule_write(&s, GOAL_DIALECT_PAPER, sink_put, &out), GOAL_OK);
+    CHECK_EQ(goal_schedule_write(&s, GOAL_DIALECT_PAPER, th_sink_put, &out), GOAL_OK);
     CHECK_STR(out.p, "rank #2 {\n  send 501,1 to 0;\n}\n");
-    CHECK_EQ(goal_schedule_write(NULL, GOAL_DIALECT_PAPER, sink_put, &out), GOAL_ERR_ARG);
+    CHECK_EQ(goal_schedule_write(NULL, GOAL_DIALECT_PAPER, th_sink_put, &out), GOAL_ERR_ARG);
     goal_world_destroy(w);
     w = NULL;
     CHECK_EQ(goal_parse("x", 1, NULL, NULL, &err), GOAL_ERR_ARG);

@@ -94,21 +94,20 @@ static void test_alloc_failures(void) {
     long n;
     int done = 0;
     for (n = 0; !done && n < 400; n++) {
-        th_counter cnt = {0, 0, 0};
+        th_counter cnt;
         goal_sim_desc d;
         goal_sim_dot_desc dd;
         goal_sim_timeline t;
         goal_status s1, s2, s3;
         size_t bytes = 0;
-        cnt.fail_after = n;
         memset(&d, 0, sizeof d);
-        d.alloc.alloc_fn = th_alloc; d.alloc.free_fn = th_free; d.alloc.user = &cnt;
+        d.alloc = th_counting(&cnt, n);
         memset(&dd, 0, sizeof dd);
         dd.fold = 1; dd.alloc = d.alloc;
         s1 = goal_sim_timeline_run(w, &d, &t);
         goal_sim_timeline_free(&t);
         s2 = goal_sim_write_svg(w, &d, sink, &bytes);
-        s3 = goal_sim_write_dot_with(w, -1, &dd, sink, &bytes);
+        s3 = goal_sim_write_dot(w, -1, &dd, sink, &bytes);
         CHECK(s1 == GOAL_OK || s1 == GOAL_ERR_NOMEM);
         CHECK(s2 == GOAL_OK || s2 == GOAL_ERR_NOMEM);
         CHECK(s3 == GOAL_OK || s3 == GOAL_ERR_NOMEM);

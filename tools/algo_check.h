@@ -10,7 +10,9 @@
    OUT starts as 0xA5 bytes: where a collective defines no result (reduce at a non-root,
    exscan at rank 0, gather at a non-root, ...) it must stay so. IN must stay unchanged.
    Vector collectives (gatherv_ ... reduce_scatterv_): the layout is computed here from the
-   desc's MPI arrays (goal_algos.h VECTOR COLLECTIVES); gaps in OUT must stay 0xA5. */
+   desc's MPI arrays (goal_algos.h VECTOR COLLECTIVES); gaps in OUT must stay 0xA5.
+   In exactly ONE .c file:  #define GOAL_ALGO_CHECK_IMPLEMENTATION  then  #include it
+   (tools/cli_run.c for the goal command); others see only the declarations. */
 #ifndef GOAL_ALGO_CHECK_H
 #define GOAL_ALGO_CHECK_H
 #include <math.h>
@@ -31,6 +33,20 @@ typedef struct ac_result {
     char expected[48], got[48];
 } ac_result;
 
+/* The collective an algorithm name belongs to (by its prefix; AC_BARRIER when none). */
+ac_coll ac_coll_of(const char *name);
+/* Blocks of n bytes in IN and OUT of every rank. */
+void ac_blocks(ac_coll c, int p, uint64_t *in, uint64_t *out);
+uint64_t ac_rand(uint64_t *s);   /* splitmix64: the next value from seed *s */
+/* Builds d for p ranks, runs it (threads: one thread per rank) and checks every rank.
+   Returns GOAL_OK with res->rank = -1 when all is right, res->rank >= 0 at the first wrong
+   element, or a negative status (build or run failed; err says why). */
+goal_status ac_check(const goal_algo_desc *d, int p, int threads, uint64_t seed, ac_result *res, goal_error *err);
+#endif
+
+#if defined(GOAL_ALGO_CHECK_IMPLEMENTATION) && !defined(GOAL_ALGO_CHECK_IMPL_DONE)
+#define GOAL_ALGO_CHECK_IMPL_DONE
+
 /* Multiplies 2x2 matrices of uint32 (4 elements each): buf1 = buf1 x buf2. Associative, not
    commutative: the user function the rank-order checks use (fn id 0). */
 static int ac_matmul(void *b1, int s1, void *b2, int s2) {
@@ -48,7 +64,7 @@ static int ac_matmul(void *b1, int s1, void *b2, int s2) {
     return 0;
 }
 
-static ac_coll ac_coll_of(const char *name) {
+ac_coll ac_coll_of(const char *name) {
     static const struct { const char *prefix; ac_coll c; } t[] = {
         {"gatherv_", AC_GATHERV}, {"scatterv_", AC_SCATTERV}, {"allgatherv_", AC_ALLGATHERV},
         {"alltoallv_", AC_ALLTOALLV}, {"reduce_scatterv_", AC_REDUCE_SCATTERV},
@@ -61,8 +77,7 @@ static ac_coll ac_coll_of(const char *name) {
         if (strncmp(name, t[i].prefix, strlen(t[i].prefix)) == 0) return t[i].c;
     return AC_BARRIER;
 }
-/* Blocks of n bytes in IN and OUT of every rank. */
-static void ac_blocks(ac_coll c, int p, uint64_t *in, uint64_t *out) {
+void ac_blocks(ac_coll c, int p, uint64_t *in, uint64_t *out) {
     uint64_t P = (uint64_t)p;
     switch (c) {
     case AC_BCAST: *in = 0; *out = 1; break;
@@ -131,7 +146,7 @@ static void ac_apply(const goal_algo_desc *d, unsigned char *a, const unsigned c
     for (k = 0; k + es <= n; k += es) ac_apply1(d->op, d->dtype, a + k, b + k);
 }
 
-static uint64_t ac_rand(uint64_t *s) {   /* splitmix64 */
+uint64_t ac_rand(uint64_t *s) {
     uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
@@ -388,10 +403,7 @@ static int ac_alloc(const goal_algo_desc *d, ac_coll c, int p, ac_bufs *b, uint6
     return 0;
 }
 
-/* Builds d for p ranks, runs it (threads: one thread per rank) and checks every rank.
-   Returns GOAL_OK with res->rank = -1 when all is right, res->rank >= 0 at the first wrong
-   element, or a negative status (build or run failed; err says why). */
-static goal_status ac_check(const goal_algo_desc *d, int p, int threads, uint64_t seed, ac_result *res, goal_error *err) {
+goal_status ac_check(const goal_algo_desc *d, int p, int threads, uint64_t seed, ac_result *res, goal_error *err) {
     ac_coll c = ac_coll_of(d->algo ? d->algo : "");
     goal_world *w = NULL;
     ac_bufs b;

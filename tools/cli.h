@@ -80,17 +80,34 @@ int cli_opt(int argc, char **argv, int *i, const char *name, const char **val);
 int cli_int(const char *s, long long lo, long long hi, long long *out);   /* 1 when s is an integer in range */
 
 int cli_fmt(int argc, char **argv);
+/* The language verbs' arguments (cli_fmt.c): FILE, and -o OUT (when out) and --dialect D
+   (when dialect); 0, or 2 after a usage message. */
+int cli_lang_args(int argc, char **argv, const char **file, const char **out, const char **dialect);
+int cli_write_world(const goal_world *w, goal_dialect d, const char *out);   /* as text to OUT; 0 or 1 */
 int cli_asm(int argc, char **argv);
 int cli_dis(int argc, char **argv);
 int cli_stats(int argc, char **argv);
 int cli_gen(int argc, char **argv);
-/* goal run ALGO ...: cli_run hands over when its argument is an algorithm name. */
-int cli_is_algo(const char *name);
-int cli_run_algo(int argc, char **argv);
+/* The gen options (cli_gen.c), which goal run ALGO takes too. */
+typedef struct cli_gen_opts {
+    goal_algo_desc d;
+    long long p;
+    goal_dialect dialect;
+    const char *out;
+    int check, threads;
+    long long seed;
+    const char *counts;      /* --counts LIST (vector collectives), or */
+    long long counts_seed;   /* --counts-seed S (-1: not given) */
+} cli_gen_opts;
+/* Parses ALGO and the options; run (goal run ALGO) also takes --check, --threads, --seed
+   and no -o. 0, or the exit status after a message; cli_gen_free in both cases. */
+int cli_gen_parse(int argc, char **argv, cli_gen_opts *o, int run);
+/* 0 when building (and with run, running) o fits the memory limit, else 1 after a message. */
+int cli_gen_fits(const cli_gen_opts *o, int run);
+void cli_gen_free(cli_gen_opts *o);                  /* the lists the options allocated */
 /* Runs algorithm d on p ranks on random data against a reference: 0 when right, else 1;
-   msg says which (the demo's check). */
-struct goal_algo_desc;
-int cli_algo_verify(const struct goal_algo_desc *d, int p, char *msg, size_t len);
+   msg says which (the demo's check; cli_run.c, next to goal run ALGO). */
+int cli_algo_verify(const goal_algo_desc *d, int p, char *msg, size_t len);
 int cli_demo(int argc, char **argv);
 int cli_run(int argc, char **argv);
 int cli_analyze(int argc, char **argv);   /* wait sets, dataflow, collectives (cli_analyze.c) */
@@ -98,6 +115,8 @@ int cli_check(int argc, char **argv);
 int cli_sim(int argc, char **argv);
 int cli_dot(int argc, char **argv);
 int cli_trace(int argc, char **argv);
+/* trace and svg (cli_trace.c): FILE and the model options, drawn with draw to -o OUT. */
+int cli_timeline(int argc, char **argv, goal_status (*draw)(const goal_world *, const goal_sim_desc *, goal_write_fn, void *));
 int cli_svg(int argc, char **argv);
 int cli_tune(int argc, char **argv);      /* every algorithm simulated, the fastest per size (cli_tune.c) */
 int cli_html(int argc, char **argv);      /* the interactive page (cli_html.c) */

@@ -10,7 +10,7 @@ enum { AN_WAITS = 1, AN_DATAFLOW, AN_COLLECTIVES, AN_REPLACE };
 
 static int an_waits(const goal_world *w) {
     goal_analyze_waits_result r;
-    goal_status st = goal_analyze_waits(w, NULL, &r);
+    goal_status st = goal_analyze_waits(w, NULL, &r, NULL);
     int32_t i;
     size_t k;
     if (st != GOAL_OK) return cli_fail("analyze: %s (goal check tells why)", goal_strerror(st));

@@ -65,7 +65,7 @@ static int demo_one(const char *dir, goal_algo_desc *d, const char *story) {
     goal_world *w = NULL;
     goal_error err;
     goal_sim_check_result cr;
-    goal_sim_result sr;
+    goal_sim_run_result sr;
     goal_sim_desc sd;
     goal_status st;
     char msg[GOAL_MSG_MAX];
@@ -89,7 +89,7 @@ static int demo_one(const char *dir, goal_algo_desc *d, const char *story) {
     if (st == GOAL_OK) printf("  simulate: LogGOPS (LogGOPSim's defaults): done at %llu ns, last rank %d\n",
                               (unsigned long long)sr.max, (int)sr.max_rank);
     bad |= st != GOAL_OK;
-    goal_sim_result_free(&sr);
+    goal_sim_run_free(&sr);
     bad |= cli_algo_verify(d, DEMO_P, msg, sizeof msg);
     printf("  run:      in-process ranks on random data: %s\n", msg);
     printf("  draw:\n");

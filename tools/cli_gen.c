@@ -1,5 +1,5 @@
-/* goal gen: print the schedules of a collective algorithm (goal_algos.h) for all ranks;
-   goal run ALGO: run one over the in-process ranks on random data and check the result. */
+/* goal gen: print the schedules of a collective algorithm (goal_algos.h) for all ranks.
+   Here too: the gen options, which goal run ALGO (cli_run.c) takes as well. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,18 +7,6 @@
 #include "../goal_sched.h"
 #include "../goal_algos.h"
 #include "algo_check.h"
-
-typedef struct gen_opts {
-    goal_algo_desc d;
-    long long p;
-    goal_dialect dialect;
-    const char *out;
-    int *lists;              /* participants then receivers, freed at the end */
-    int check, threads;
-    long long seed;
-    const char *counts;      /* --counts LIST (vector collectives), or */
-    long long counts_seed;   /* --counts-seed S (-1: not given) */
-} gen_opts;
 
 /* Type names as the issue spells them (int32, uint8, float64), or goal.h's (Int32). */
 static int parse_type(const char *s, goal_dtype *t) {
@@ -81,7 +69,7 @@ static int parse_counts(const char *s, int **out) {
 }
 /* The per-rank counts of a vector collective from --counts or --counts-seed: p of them, p x p
    (row by row) for alltoallv. 0 or a usage error. */
-static int gen_counts(gen_opts *o, const char *verb) {
+static int gen_counts(cli_gen_opts *o, const char *verb) {
     int a2a = strncmp(o->d.algo, "alltoallv_", 10) == 0, *v = NULL, n;
     long long want = a2a ? o->p * o->p : o->p, k;
     uint64_t s = (uint64_t)o->counts_seed;
@@ -108,7 +96,7 @@ static int gen_counts(gen_opts *o, const char *verb) {
 }
 
 /* One option of gen / run at argv[*i]: 0 handled, 2 usage error, -1 not an option of ours. */
-static int gen_option(int argc, char **argv, int *i, gen_opts *o, const char *verb) {
+static int gen_option(int argc, char **argv, int *i, cli_gen_opts *o, const char *verb) {
     const char *v = NULL;
     long long x;
     int **slot = NULL, *list, n, *count = NULL;
@@ -156,14 +144,13 @@ static int gen_option(int argc, char **argv, int *i, gen_opts *o, const char *ve
     return 0;
 }
 
-static void gen_free(gen_opts *o) {
+void cli_gen_free(cli_gen_opts *o) {
     free((void *)o->d.participants);
     free((void *)o->d.receivers);
     free((void *)o->d.counts);
 }
 
-/* Parses ALGO and the options; `run` also takes --check, --threads, --seed. 0 or exit status. */
-static int gen_parse(int argc, char **argv, gen_opts *o, int run) {
+int cli_gen_parse(int argc, char **argv, cli_gen_opts *o, int run) {
     const char *verb = run ? "run" : "gen", *v;
     size_t es;
     int i, rc;
@@ -202,14 +189,12 @@ static int gen_parse(int argc, char **argv, gen_opts *o, int run) {
     return gen_counts(o, verb);
 }
 
-int cli_is_algo(const char *name) { return cli_algo_name(name) != NULL; }
-
 /* Sizes checked before anything is built: segments make actions (a world holds fewer than
    2^31, each costing about GEN_ACTION_BYTES while built), and `run` holds every rank's
    buffers three times over (input, output, the reference copies). 0, or 1 after a message. */
 #define GEN_ACTION_BYTES 64u
 static uint64_t gen_mul(uint64_t a, uint64_t b) { return a && b > UINT64_MAX / a ? UINT64_MAX : a * b; }
-static int gen_fits(const gen_opts *o, int run) {
+int cli_gen_fits(const cli_gen_opts *o, int run) {
     uint64_t bytes = o->d.count * goal_dtype_size(o->d.dtype), seg = o->d.segment ? o->d.segment : 1024u, nseg = 1, bin, bout, need;
     if (goal_algo_find(o->d.algo)->flags & GOAL_ALGO_SEGMENTED) nseg = bytes / seg + 1u;   /* goal_algos.h's default 1024 */
     if (nseg > 0x7FFFFFFFull / (uint64_t)o->p)
@@ -236,7 +221,7 @@ static int gen_write_paper(void *user, const char *data, size_t len) {
 }
 
 int cli_gen(int argc, char **argv) {
-    gen_opts o;
+    cli_gen_opts o;
     goal_world *w = NULL;
     goal_error err;
     gen_paper paper;
@@ -247,8 +232,8 @@ int cli_gen(int argc, char **argv) {
         for (i = 0; (a = goal_algo_list(i)) != NULL; i++) printf("%-24s %s\n", a->name, a->description);
         return cli_close_out(stdout);
     }
-    if ((rc = gen_parse(argc, argv, &o, 0)) != 0 || (rc = gen_fits(&o, 0)) != 0) { gen_free(&o); return rc; }
-    if (goal_algo_world(&w, &o.d, (int)o.p, &err) != GOAL_OK) { gen_free(&o); return cli_fail("gen: %s", err.msg); }
+    if ((rc = cli_gen_parse(argc, argv, &o, 0)) != 0 || (rc = cli_gen_fits(&o, 0)) != 0) { cli_gen_free(&o); return rc; }
+    if (goal_algo_world(&w, &o.d, (int)o.p, &err) != GOAL_OK) { cli_gen_free(&o); return cli_fail("gen: %s", err.msg); }
     rc = (f = cli_open_out(o.out)) ? CLI_OK : CLI_BAD_INPUT;
     paper.f = f; paper.p = o.p; paper.started = 0;
     if (f && goal_world_write(w, o.dialect, o.dialect == GOAL_DIALECT_PAPER ? gen_write_paper : cli_write_file,
@@ -256,40 +241,6 @@ int cli_gen(int argc, char **argv) {
         rc = cli_fail("gen: write error");
     if (f && cli_finish_out(f, rc == CLI_OK) != CLI_OK) rc = CLI_BAD_INPUT;
     goal_world_destroy(w);
-    gen_free(&o);
+    cli_gen_free(&o);
     return rc;
-}
-
-int cli_run_algo(int argc, char **argv) {
-    gen_opts o;
-    goal_error err;
-    ac_result res;
-    goal_status st;
-    int rc;
-    if ((rc = gen_parse(argc, argv, &o, 1)) != 0 || (rc = gen_fits(&o, 1)) != 0) { gen_free(&o); return rc; }
-    memset(&err, 0, sizeof err);
-    st = ac_check(&o.d, (int)o.p, o.threads, (uint64_t)o.seed, &res, &err);
-    gen_free(&o);
-    if (st == GOAL_ERR_DEADLOCK) { fprintf(stderr, "goal: run: %s\n", err.msg); return CLI_DEADLOCK; }
-    if (st != GOAL_OK) return cli_fail("run: %s", err.msg);
-    if (res.rank >= 0) {
-        printf("rank %d %s %llu (element): expected %s, got %s\n", res.rank, res.in_changed ? "input changed at offset" : "offset",
-               (unsigned long long)res.offset, res.expected, res.got);
-        return CLI_BAD_INPUT;
-    }
-    printf("ok\n");
-    return cli_close_out(stdout);
-}
-
-int cli_algo_verify(const struct goal_algo_desc *d, int p, char *msg, size_t len) {
-    goal_error err;
-    ac_result res;
-    goal_status st;
-    memset(&err, 0, sizeof err);
-    st = ac_check(d, p, 0, 1, &res, &err);
-    if (st != GOAL_OK) snprintf(msg, len, "%s", err.msg);
-    else if (res.rank >= 0)
-        snprintf(msg, len, "rank %d offset %llu: expected %s, got %s", res.rank, (unsigned long long)res.offset, res.expected, res.got);
-    else snprintf(msg, len, "every rank holds the reference result");
-    return st != GOAL_OK || res.rank >= 0;
 }

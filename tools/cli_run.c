@@ -1,9 +1,12 @@
-/* goal run: execute every rank of a world in this process (goal_sched.h's world runner). */
+/* goal run: execute every rank of a world in this process (goal_sched.h's world runner);
+   goal run ALGO: run an algorithm over the in-process ranks on random data and check it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "cli.h"
 #include "../goal_sched.h"
+#define GOAL_ALGO_CHECK_IMPLEMENTATION
+#include "algo_check.h"
 
 typedef struct run_ctx {
     goal_world *w;
@@ -76,6 +79,40 @@ static int run_slots_fit(const char *path, const goal_schedule *s, int n, uint32
     return cli_fits(what, total);
 }
 
+static int run_algo(int argc, char **argv) {
+    cli_gen_opts o;
+    goal_error err;
+    ac_result res;
+    goal_status st;
+    int rc;
+    if ((rc = cli_gen_parse(argc, argv, &o, 1)) != 0 || (rc = cli_gen_fits(&o, 1)) != 0) { cli_gen_free(&o); return rc; }
+    memset(&err, 0, sizeof err);
+    st = ac_check(&o.d, (int)o.p, o.threads, (uint64_t)o.seed, &res, &err);
+    cli_gen_free(&o);
+    if (st == GOAL_ERR_DEADLOCK) { fprintf(stderr, "goal: run: %s\n", err.msg); return CLI_DEADLOCK; }
+    if (st != GOAL_OK) return cli_fail("run: %s", err.msg);
+    if (res.rank >= 0) {
+        printf("rank %d %s %llu (element): expected %s, got %s\n", res.rank, res.in_changed ? "input changed at offset" : "offset",
+               (unsigned long long)res.offset, res.expected, res.got);
+        return CLI_BAD_INPUT;
+    }
+    printf("ok\n");
+    return cli_close_out(stdout);
+}
+
+int cli_algo_verify(const goal_algo_desc *d, int p, char *msg, size_t len) {
+    goal_error err;
+    ac_result res;
+    goal_status st;
+    memset(&err, 0, sizeof err);
+    st = ac_check(d, p, 0, 1, &res, &err);
+    if (st != GOAL_OK) snprintf(msg, len, "%s", err.msg);
+    else if (res.rank >= 0)
+        snprintf(msg, len, "rank %d offset %llu: expected %s, got %s", res.rank, (unsigned long long)res.offset, res.expected, res.got);
+    else snprintf(msg, len, "every rank holds the reference result");
+    return st != GOAL_OK || res.rank >= 0;
+}
+
 int cli_run(int argc, char **argv) {
     const char *path = NULL;
     int threads = 0, trace = 0, i, n, rc = CLI_OK;
@@ -87,7 +124,7 @@ int cli_run(int argc, char **argv) {
     goal_error err;
     goal_status st;
     /* A known algorithm name runs that algorithm on random data, checked (goal_algos.h). */
-    if (argc > 1 && cli_is_algo(argv[1])) return cli_run_algo(argc, argv);
+    if (argc > 1 && cli_algo_name(argv[1])) return run_algo(argc, argv);
     if (argc > 1 && names_algo(argc, argv)) return cli_unknown_algo("run", argv[1]);
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--threads") == 0) threads = 1;

@@ -1,4 +1,5 @@
-/* goal check / goal sim: verify and simulate a whole world (goal_sim.h). */
+/* goal sim: simulate a whole world (goal_sim.h). Here too: the model options and FILE and
+   -o OUT, which check, dot, trace, svg, html and tune parse with it. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,17 +12,18 @@ static int model_params(const char *verb, const char *path, goal_sim_desc *d);
    --params FILE reads them from a file). Returns 1 when it was one (and *rc = 2 after a
    usage message if its value is bad; 1 for a bad params file). */
 int cli_model_opt(int argc, char **argv, int *i, goal_sim_desc *d, int *rc) {
-    const char *v = NULL, *why, *name = argv[*i];
+    const char *v = NULL, *name = argv[*i];
     int arity = goal_sim_param_arity(name);
+    goal_error err;
     if (strcmp(name, "--params") == 0 && cli_opt(argc, argv, i, "--params", &v)) {
         if (!v) *rc = cli_usage("%s: --params needs a file name", argv[0]);
         else if (model_params(argv[0], v, d)) *rc = CLI_BAD_INPUT;
         return 1;
     }
     if (arity < 0 || (arity && !cli_opt(argc, argv, i, name, &v))) return 0;
-    if ((why = goal_sim_param(d, name, v)) == NULL) return 1;
-    if (strcmp(name, "-S") == 0) *rc = cli_usage("%s: -S %s", argv[0], why);
-    else *rc = cli_usage("%s: %s %s%s%s", argv[0], name, v ? v : "", v ? ": " : "", why);
+    if (goal_sim_param(d, name, v, &err) == GOAL_OK) return 1;
+    if (strcmp(name, "-S") == 0) *rc = cli_usage("%s: -S %s", argv[0], err.msg);
+    else *rc = cli_usage("%s: %s %s%s%s", argv[0], name, v ? v : "", v ? ": " : "", err.msg);
     return 1;
 }
 
@@ -71,31 +73,6 @@ const char *cli_time(uint64_t ps, char *buf) {
     return buf;
 }
 
-int cli_check(int argc, char **argv) {
-    const char *file;
-    goal_world *w;
-    goal_sim_check_result res;
-    goal_sim_check_desc d;
-    goal_status st;
-    size_t k;
-    char line[400];
-    int rc = cli_sim_args(argc, argv, &file, NULL, NULL);
-    if (rc || (rc = cli_load_world(file, &w))) return rc;
-    if (cli_world_fits(file, w)) { goal_world_destroy(w); return CLI_BAD_INPUT; }
-    memset(&d, 0, sizeof d);
-    st = goal_sim_check(w, &d, &res);
-    if (st != GOAL_OK && st != GOAL_ERR_MATCH) rc = cli_fail("check: %s", goal_strerror(st));
-    for (k = 0; st == GOAL_ERR_MATCH && k < res.nfindings; k++)
-        printf("%s\n", goal_sim_finding_text(w, &res.findings[k], line, sizeof line));
-    if (st == GOAL_OK) printf("ok: %d rank%s, %lu message%s matched\n", goal_world_nranks(w), cli_s((unsigned long long)goal_world_nranks(w)),
-                             (unsigned long)res.npairs, cli_s(res.npairs));
-    if (st == GOAL_ERR_MATCH) rc = cli_fail("check: %lu error%s, %lu warning%s", (unsigned long)res.errors, cli_s(res.errors),
-                                          (unsigned long)res.warnings, cli_s(res.warnings));
-    goal_sim_check_free(&res);
-    goal_world_destroy(w);
-    return cli_close_out(stdout) ? CLI_BAD_INPUT : rc;
-}
-
 /* "rank R LABEL (what it is)" for action at. */
 static const char *sim_action(const goal_world *w, goal_sim_ref at, char *what, size_t len) {
     goal_sim_finding f;
@@ -106,7 +83,7 @@ static const char *sim_action(const goal_world *w, goal_sim_ref at, char *what, 
     return what;
 }
 /* The reason a simulation stopped, one stuck action per line on stderr. */
-static int sim_failed(const goal_world *w, const goal_sim_result *res, goal_status st) {
+static int sim_failed(const goal_world *w, const goal_sim_run_result *res, goal_status st) {
     size_t k;
     char what[200];
     if (st == GOAL_ERR_LIMIT && res->overflow.rank >= 0)
@@ -164,7 +141,7 @@ int cli_sim(int argc, char **argv) {
     goal_world *w;
     goal_sim_desc d;
     goal_sim_timeline t;
-    goal_sim_result *res = &t.result;
+    goal_sim_run_result *res = &t.result;
     goal_status st;
     int32_t r;
     int rc, i, n = 1, critical = 0, verbose = 0;
@@ -185,7 +162,7 @@ int cli_sim(int argc, char **argv) {
     for (r = 0; st == GOAL_OK && r < res->nranks; r++) printf("rank %ld %s\n", (long)r, cli_time(res->finish_ps[r], tb));
     if (st == GOAL_OK) printf("max %s\n", cli_time(res->max_ps, tb));
     if (st == GOAL_OK && critical) sim_critical(w, &t);
-    if (critical) goal_sim_timeline_free(&t); else goal_sim_result_free(res);
+    if (critical) goal_sim_timeline_free(&t); else goal_sim_run_free(res);
     goal_world_destroy(w);
     return cli_close_out(stdout) ? CLI_BAD_INPUT : rc;
 }

@@ -5,6 +5,7 @@
 #include "goal_sched.h"
 #include <stdlib.h>
 #include <string.h>
+#include "../harness.h"   /* th_parse_input */
 
 enum { MAX_RANKS = 8, MAX_ACTIONS = 2000, MAX_SLOT = 1 << 16 };
 
@@ -38,12 +39,8 @@ done:
     while (r-- > 0) free(slot[r].data);
 }
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    goal_world *w = NULL;
-    goal_error err;
-    goal_parse_desc pd;
-    memset(&pd, 0, sizeof pd);
-    if (size > 1 << 14) return 0;
-    if (goal_parse((const char *)data, size, &pd, &w, &err) != GOAL_OK) return 0;
+    goal_world *w = th_parse_input(data, size, 1 << 14);
+    if (!w) return 0;
     if (goal_world_nranks(w) <= MAX_RANKS) {
         run(w, 0, 0);
         run(w, 0, 3);

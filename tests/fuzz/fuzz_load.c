@@ -5,26 +5,14 @@
 #include "goal.h"
 #include <stdlib.h>
 #include <string.h>
+#include "../harness.h"   /* th_sink */
 
-typedef struct { uint8_t *p; size_t n, cap; } mem;
-static int put(void *user, const char *d, size_t n) {
-    mem *m = (mem *)user;
-    if (m->n + n > m->cap) {
-        size_t cap = (m->n + n) * 2;
-        uint8_t *np = (uint8_t *)realloc(m->p, cap);
-        if (!np) return -1;
-        m->p = np; m->cap = cap;
-    }
-    memcpy(m->p + m->n, d, n);
-    m->n += n;
-    return 0;
-}
 /* There is one encoding of each schedule: rebuilding the graph and compiling it gives
    back the bytes that loaded. */
 static void reencode(const goal_schedule *s) {
     goal_graph *g = NULL;
     goal_schedule t;
-    if (goal_graph_create(&g, NULL) != GOAL_OK || goal_schedule_to_graph(s, g) != GOAL_OK ||
+    if (goal_graph_create(&g, NULL, NULL) != GOAL_OK || goal_schedule_to_graph(s, g) != GOAL_OK ||
         goal_compile(g, &t, NULL) != GOAL_OK)
         abort();
     if (t.size != s->size || memcmp(t.bytes, s->bytes, s->size) != 0) abort();
@@ -52,13 +40,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
         goal_schedule_free(&s);
     }
     if (goal_world_load(&w, data, size, NULL, &err) == GOAL_OK) {
-        mem m = {NULL, 0, 0};
+        th_sink m = {0};
         int r;
         for (r = 0; r < goal_world_nranks(w); r++) {
             if (goal_world_schedule(w, r, &s) != GOAL_OK) abort();
             walk(&s);
         }
-        if (goal_world_save(w, put, &m) != GOAL_OK || m.n != size || memcmp(m.p, data, size) != 0) abort();
+        if (goal_world_save(w, th_sink_put, &m) != GOAL_OK || m.n != size || memcmp(m.p, data, size) != 0) abort();
         free(m.p);
         goal_world_destroy(w);
     }

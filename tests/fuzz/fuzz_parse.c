@@ -5,33 +5,21 @@
 #include "goal.h"
 #include <stdlib.h>
 #include <string.h>
+#include "../harness.h"   /* th_sink, th_parse_input */
 
-typedef struct { char *p; size_t n, cap; } buf;
-static int put(void *user, const char *d, size_t n) {
-    buf *b = (buf *)user;
-    if (b->n + n > b->cap) {
-        size_t cap = (b->n + n) * 2;
-        char *np = (char *)realloc(b->p, cap);
-        if (!np) return -1;
-        b->p = np; b->cap = cap;
-    }
-    memcpy(b->p + b->n, d, n);
-    b->n += n;
-    return 0;
-}
 static void check_fixed_point(goal_world *w, goal_dialect d) {
-    buf a = {0, 0, 0}, b = {0, 0, 0};
+    th_sink a = {0}, b = {0};
     goal_world *w2 = NULL;
     goal_error err;
     goal_parse_desc pd;
     memset(&pd, 0, sizeof pd);
-    if (goal_world_write(w, d, put, &a) != GOAL_OK) abort();
+    if (goal_world_write(w, d, th_sink_put, &a) != GOAL_OK) abort();
     if (goal_parse(a.p ? a.p : "", a.n, &pd, &w2, &err) != GOAL_OK) abort();
-    if (goal_world_write(w2, d, put, &b) != GOAL_OK) abort();
+    if (goal_world_write(w2, d, th_sink_put, &b) != GOAL_OK) abort();
     if (a.n != b.n || (a.n && memcmp(a.p, b.p, a.n) != 0)) abort();
     if (d == GOAL_DIALECT_PAPER || goal_world_dialect(w) == GOAL_DIALECT_LOGGOPSIM) {   /* lossless: same binary */
-        buf x = {0, 0, 0}, y = {0, 0, 0};
-        if (goal_world_save(w, put, &x) != GOAL_OK || goal_world_save(w2, put, &y) != GOAL_OK) abort();
+        th_sink x = {0}, y = {0};
+        if (goal_world_save(w, th_sink_put, &x) != GOAL_OK || goal_world_save(w2, th_sink_put, &y) != GOAL_OK) abort();
         if (x.n != y.n || memcmp(x.p, y.p, x.n) != 0) abort();
         free(x.p); free(y.p);
     }
@@ -39,12 +27,8 @@ static void check_fixed_point(goal_world *w, goal_dialect d) {
     free(a.p); free(b.p);
 }
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-    goal_world *w = NULL;
-    goal_error err;
-    goal_parse_desc d;
-    memset(&d, 0, sizeof d);
-    if (size > 1 << 16) return 0;
-    if (goal_parse((const char *)data, size, &d, &w, &err) != GOAL_OK) return 0;
+    goal_world *w = th_parse_input(data, size, 1 << 16);
+    if (!w) return 0;
     if (goal_world_nranks(w) <= 4096) {
         check_fixed_point(w, GOAL_DIALECT_PAPER);
         if (goal_world_dialect(w) == GOAL_DIALECT_LOGGOPSIM) check_fixed_point(w, GOAL_DIALECT_LOGGOPSIM);

@@ -462,7 +462,7 @@ static goal_graph *new_graph(void) {
     goal_graph_desc gd;
     memset(&gd, 0, sizeof gd);
     gd.rank = me; gd.nranks = np;
-    goal_graph_create(&g, &gd);
+    goal_graph_create(&g, &gd, NULL);
     return g;
 }
 /* Rank 0 sums one value from each rank, received from any source. */

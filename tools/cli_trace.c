@@ -1,0 +1,33 @@
+/* goal trace: the simulated timeline as Chrome trace-event JSON (goal_sim.h). Here too: what
+   goal svg shares with it. */
+#include <stdio.h>
+#include <string.h>
+#include "cli.h"
+
+/* Writes with draw(w, ...) to OUT; a simulation that cannot finish exits 3. */
+static int draw_out(const goal_world *w, const char *out, goal_status (*draw)(const goal_world *, const goal_sim_desc *, goal_write_fn, void *),
+                    const goal_sim_desc *d) {
+    void *f = cli_open_out(out);
+    goal_status st;
+    int rc;
+    if (!f) return CLI_BAD_INPUT;
+    st = draw(w, d, cli_write_file, f);
+    rc = cli_finish_out(f, st == GOAL_OK);
+    if (st == GOAL_ERR_DEADLOCK) { cli_fail("%s (run goal sim FILE for the stuck actions)", goal_strerror(st)); return CLI_DEADLOCK; }
+    if (st == GOAL_ERR_LIMIT) return cli_fail("simulated time overflows (past 2^64-1 ps) or 2^31 actions (goal sim FILE says which)");
+    if (st != GOAL_OK) return cli_fail("%s", goal_strerror(st));
+    return rc;
+}
+int cli_timeline(int argc, char **argv, goal_status (*draw)(const goal_world *, const goal_sim_desc *, goal_write_fn, void *)) {
+    const char *file, *out = NULL;
+    goal_world *w;
+    goal_sim_desc d;
+    int rc;
+    memset(&d, 0, sizeof d);
+    rc = cli_sim_args(argc, argv, &file, &d, &out);
+    if (rc || (rc = cli_load_world(file, &w))) return rc;
+    rc = cli_world_fits(file, w) ? CLI_BAD_INPUT : draw_out(w, out, draw, &d);
+    goal_world_destroy(w);
+    return rc;
+}
+int cli_trace(int argc, char **argv) { return cli_timeline(argc, argv, goal_sim_write_trace); }
