@@ -420,6 +420,16 @@ static inline void *goal__alloc(const goal_allocator *a, size_t size) {
 }
 static inline void goal__free(const goal_allocator *a, void *p) { if (p) a->free_fn(p, a->user); }
 
+/* FNV-1a, 64 bits, chained: h = goal__hash(GOAL__HASH_SEED, p, n), then goal__hash(h, q, m)
+   for more bytes. The one hash of the headers (label tables, goal_mpi.h's cache and digests). */
+#define GOAL__HASH_SEED 1469598103934665603ull
+static inline uint64_t goal__hash(uint64_t h, const void *data, size_t n) {
+    const unsigned char *p = (const unsigned char *)data;
+    size_t i;
+    for (i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
+    return h;
+}
+
 /* n elements of `elem` bytes; NULL on failure or when n * elem overflows. */
 static inline void *goal__new(const goal_allocator *a, size_t n, size_t elem) {
     return elem && n > ((size_t)-1) / elem ? NULL : goal__alloc(a, n * elem);
@@ -863,13 +873,6 @@ static int goal__is_default_name(const char *s, size_t n, uint32_t i) {
     return v == (uint64_t)i + 1u;
 }
 
-static uint32_t goal__hash(const char *s, size_t n) {
-    uint32_t h = 2166136261u;
-    size_t i;
-    for (i = 0; i < n; i++) h = (h ^ (uint8_t)s[i]) * 16777619u;
-    return h;
-}
-
 /* An open-addressing set of names -> action ids; the names live elsewhere (get). */
 typedef struct goal__names {
     uint32_t *slots; size_t cap, count;   /* slot: id + 1, 0 = empty */
@@ -887,7 +890,7 @@ static uint32_t goal__names_find(const goal__names *t, const char *s, size_t n, 
     size_t mask, i;
     if (!t->cap) return GOAL__NONE;
     mask = t->cap - 1;
-    for (i = goal__hash(s, n) & mask;; i = (i + 1) & mask) {
+    for (i = (size_t)goal__hash(GOAL__HASH_SEED, s, n) & mask;; i = (i + 1) & mask) {
         size_t len;
         const char *name;
         uint32_t v = t->slots[i];
@@ -899,7 +902,7 @@ static uint32_t goal__names_find(const goal__names *t, const char *s, size_t n, 
 static void goal__names_put(goal__names *t, uint32_t id, goal__name_fn get, const void *ctx) {
     size_t len, mask = t->cap - 1, i;
     const char *s = get(ctx, id, &len);
-    for (i = goal__hash(s, len) & mask; t->slots[i]; i = (i + 1) & mask) {}
+    for (i = (size_t)goal__hash(GOAL__HASH_SEED, s, len) & mask; t->slots[i]; i = (i + 1) & mask) {}
     t->slots[i] = id + 1;
     t->count++;
 }
@@ -1208,7 +1211,7 @@ static void goal__hdr_write(uint8_t *p, const goal__hdr *h) {
     goal__wr32(p + 32, h->nslots); goal__wr32(p + 36, h->labelbytes); goal__wr64(p + 40, h->scratch);
 }
 /* Total bytes of a schedule with header h (64-bit, so corrupt counts cannot wrap). */
-static uint64_t goal__sched_bytes(const goal__hdr *h) {
+static uint64_t goal__schedule_bytes(const goal__hdr *h) {
     uint64_t b = GOAL__HDR + 8ull * h->nslots + 4ull * h->nindep + 8ull * h->nactions + 4ull * h->nbody;
     if (h->flags == GOAL__LABELS_TABLE) b += 4ull * h->nactions + h->labelbytes;
     return b;
@@ -1217,7 +1220,7 @@ static uint64_t goal__sched_bytes(const goal__hdr *h) {
 static void goal__view(goal_schedule *s, const uint8_t *bytes, const goal__hdr *h) {
     const uint8_t *p = bytes + GOAL__HDR + 8u * h->nslots;
     memset(s, 0, sizeof *s);
-    s->bytes = bytes; s->size = (size_t)goal__sched_bytes(h);
+    s->bytes = bytes; s->size = (size_t)goal__schedule_bytes(h);
     s->rank = (int32_t)h->rank; s->nranks = (int32_t)h->nranks;
     s->nactions = h->nactions; s->nedges = h->nedges; s->nindep = h->nindep; s->nslots = h->nslots;
     s->nbody = h->nbody; s->scratch = h->scratch; s->label_mode = h->flags; s->labelbytes = h->labelbytes;
@@ -1504,7 +1507,7 @@ static goal_status goal__cc_run(goal__cc *c, const goal_graph *g, goal__ccmem *m
     if (goal__cc_order(c, n) != n) return goal__cc_cycle(c, err);
     if (goal__cc_labels(c) != GOAL_OK) return goal__fail(err, GOAL_ERR_NOMEM, g->rank, "rank %ld: out of memory", (long)g->rank);
     if ((st = goal__cc_header(c, h, err)) != GOAL_OK) return st;
-    if (goal__sched_bytes(h) > (size_t)-1) return goal__fail(err, GOAL_ERR_NOMEM, g->rank, "rank %ld: out of memory", (long)g->rank);
+    if (goal__schedule_bytes(h) > (size_t)-1) return goal__fail(err, GOAL_ERR_NOMEM, g->rank, "rank %ld: out of memory", (long)g->rank);
     return GOAL_OK;
 }
 
@@ -1518,7 +1521,7 @@ goal_status goal_compile(const goal_graph *g, goal_schedule *out, goal_error *er
     if (!g || !out) return goal__fail(err, GOAL_ERR_ARG, -1, "goal_compile: no graph or no output");
     memset(out, 0, sizeof *out);
     st = goal__cc_run(&c, g, &mem, &h, err);
-    if (st == GOAL_OK && !(bytes = (uint8_t *)goal__alloc(&g->alloc, (size_t)goal__sched_bytes(&h))))
+    if (st == GOAL_OK && !(bytes = (uint8_t *)goal__alloc(&g->alloc, (size_t)goal__schedule_bytes(&h))))
         st = goal__fail(err, GOAL_ERR_NOMEM, g->rank, "rank %ld: out of memory", (long)g->rank);
     if (st == GOAL_OK) goal__cc_emit(&c, bytes, &h);
     goal__cc_free(&c);
@@ -1670,7 +1673,7 @@ static goal_status goal__ld_graph(goal__ld *l) {
     return GOAL_OK;
 }
 
-static const char *goal__sched_name(const void *ctx, uint32_t id, size_t *len) {
+static const char *goal__schedule_name(const void *ctx, uint32_t id, size_t *len) {
     const char *l = goal__stored_label((const goal_schedule *)ctx, id);
     *len = strlen(l);
     return l;
@@ -1706,8 +1709,8 @@ static goal_status goal__ld_labels(goal__ld *l, const goal_allocator *a) {
         if (!end) { st = goal__bad(l, i, "label offset out of sequence or unterminated"); break; }
         len = (size_t)(end - str - off);
         if (goal__label_problem(str + off, len)) st = goal__bad(l, i, "invalid label");
-        else if (goal__names_find(&names, str + off, len, goal__sched_name, s) != GOAL__NONE) st = goal__bad(l, i, "label used twice");
-        else if (goal__names_add(&names, a, i, goal__sched_name, s) != GOAL_OK) st = goal__fail(l->err, GOAL_ERR_NOMEM, -1, "out of memory");
+        else if (goal__names_find(&names, str + off, len, goal__schedule_name, s) != GOAL__NONE) st = goal__bad(l, i, "label used twice");
+        else if (goal__names_add(&names, a, i, goal__schedule_name, s) != GOAL_OK) st = goal__fail(l->err, GOAL_ERR_NOMEM, -1, "out of memory");
         all_default &= goal__is_default_name(str + off, len, i);
         labelled_incident &= inc;
         lo = off + (uint32_t)len + 1;
@@ -1737,7 +1740,7 @@ static goal_status goal__ld_header(const uint8_t *p, size_t size, goal__hdr *h, 
     if (h->nactions > 0x7FFFFFFEu || h->nindep > h->nactions || h->nslots > GOAL_SLOT_MAX + 1u || h->scratch > GOAL_SIZE_MAX ||
         (h->flags != GOAL__LABELS_TABLE && h->labelbytes))
         return goal__fail(err, GOAL_ERR_FORMAT, -1, "corrupt schedule: header field out of range");
-    total = goal__sched_bytes(h);
+    total = goal__schedule_bytes(h);
     if (total != size)
         return goal__fail(err, GOAL_ERR_FORMAT, -1, "corrupt schedule: %lu bytes, its header describes %llu", (unsigned long)size,
                           (unsigned long long)total);
@@ -1870,7 +1873,7 @@ static size_t goal__windex(const goal_world *w, int32_t r) {
 static uint64_t goal__wlen(const goal_world *w, size_t k) {
     goal__hdr h;
     goal__hdr_read(w->buf + w->off[k], &h);
-    return goal__sched_bytes(&h);
+    return goal__schedule_bytes(&h);
 }
 
 static goal_status goal__world_new(goal_world **out, int nranks, const goal_allocator *alloc) {
@@ -1963,7 +1966,7 @@ static goal_status goal__world_emit(goal_world *w, const goal__cc *c, const goal
     uint8_t *to;
     goal_status st;
     if ((st = goal__world_check(w, c->g->rank, c->g->nranks, err)) != GOAL_OK) return st;
-    if (!(to = goal__world_room(w, c->g->rank, (size_t)goal__sched_bytes(h)))) return goal__fail(err, GOAL_ERR_NOMEM, c->g->rank, "out of memory");
+    if (!(to = goal__world_room(w, c->g->rank, (size_t)goal__schedule_bytes(h)))) return goal__fail(err, GOAL_ERR_NOMEM, c->g->rank, "out of memory");
     goal__cc_emit(c, to, h);
     return GOAL_OK;
 }
@@ -2049,7 +2052,7 @@ static goal_status goal__world_load_rank(goal_world *w, const uint8_t *p, size_t
     if (h.rank != (uint32_t)r || h.nranks != (uint32_t)w->nranks)   /* else ranks could be permuted */
         return goal__fail(err, GOAL_ERR_FORMAT, -1, "corrupt world file: the schedule in the place of rank %ld is rank %lu of %lu",
                           (long)r, (unsigned long)h.rank, (unsigned long)h.nranks);
-    len = goal__sched_bytes(&h);
+    len = goal__schedule_bytes(&h);
     if (len > next - off || ((off + len + 7u) & ~(uint64_t)7u) != next)
         return goal__fail(err, GOAL_ERR_FORMAT, -1, "corrupt world file: schedule of rank %ld has the wrong length", (long)r);
     for (k = off + len; k < next; k++)

@@ -303,6 +303,9 @@ extern "C" {
 #define GOAL_ALGO_RADIX 0x40u    /* takes radix */
 #define GOAL_ALGO_VECTOR 0x100u  /* takes per-rank counts and displacements */
 #define GOAL_ALGO_INPLACE 0x200u /* takes in_place: MPI_IN_PLACE without a copy (BUFFERS) */
+#define GOAL_ALGO_WHOLE 0x400u   /* reduces whole blocks only: with count a multiple of k, never
+                                    splits a buffer within a group of k elements (an MPI element
+                                    libgoal moves as k bytes: goal_mpi.h DATATYPES AND OPS) */
 
 typedef struct goal_algo_info {
     const char *name;            /* canonical: "bcast_binomial" */
@@ -1723,15 +1726,16 @@ typedef struct goal__algo_entry { goal_algo_info info; goal__algo_fn fn; } goal_
 #define GOAL__V GOAL_ALGO_VECTOR
 #define GOAL__S GOAL_ALGO_SEGMENTED
 #define GOAL__I GOAL_ALGO_INPLACE
+#define GOAL__W GOAL_ALGO_WHOLE
 static const goal__algo_entry goal__algo_table[] = {
     {{"bcast_binomial", "binomial tree broadcast (GOAL paper, Listing 2)", GOAL__R}, goal__algo_bcast_binomial},
-    {{"reduce_binomial", "binomial tree reduce: receive, reduce, send", GOAL__R | GOAL__X | GOAL__O | GOAL__I}, goal__algo_reduce_binomial},
+    {{"reduce_binomial", "binomial tree reduce: receive, reduce, send", GOAL__R | GOAL__X | GOAL__O | GOAL__I | GOAL__W}, goal__algo_reduce_binomial},
     {{"barrier_dissemination", "n-way dissemination barrier (Listing 3)", GOAL_ALGO_NWAY}, goal__algo_barrier_dissemination},
-    {{"allreduce_dissemination", "n-way dissemination allreduce, exact for every p", GOAL__X | GOAL_ALGO_NWAY}, goal__algo_allreduce_dissemination},
+    {{"allreduce_dissemination", "n-way dissemination allreduce, exact for every p", GOAL__X | GOAL_ALGO_NWAY | GOAL__W}, goal__algo_allreduce_dissemination},
     {{"bcast_chain", "pipelined chain broadcast in segments (paper IV.C)", GOAL__R | GOAL_ALGO_SEGMENTED}, goal__algo_bcast_chain},
     {{"reduce_chain", "pipelined chain reduce in segments", GOAL__R | GOAL__X | GOAL__O | GOAL_ALGO_SEGMENTED | GOAL__I}, goal__algo_reduce_chain},
     {{"reduce_aspen", "Aspen reduce: any participants P to any receivers R", GOAL__R | GOAL__X | GOAL_ALGO_SETS}, goal__algo_reduce_aspen},
-    {{"allreduce_recdoub", "recursive doubling (butterfly) with non-power-of-two fold", GOAL__X | GOAL__I}, goal__algo_allreduce_recdoub},
+    {{"allreduce_recdoub", "recursive doubling (butterfly) with non-power-of-two fold", GOAL__X | GOAL__I | GOAL__W}, goal__algo_allreduce_recdoub},
     {{"bcast_binary", "binary tree broadcast", GOAL__R}, goal__algo_bcast_binary},
     {{"gather_linear", "every rank sends its block to the root", GOAL__R | GOAL__I}, goal__algo_gather_linear},
     {{"gather_binomial", "binomial tree gather", GOAL__R | GOAL__I}, goal__algo_gather_binomial},
@@ -1743,10 +1747,10 @@ static const goal__algo_entry goal__algo_table[] = {
     {{"alltoall_linear", "all sends and receives at once", 0}, goal__algo_alltoall_linear},
     {{"alltoall_pairwise", "pairwise exchange, p-1 steps", 0}, goal__algo_alltoall_pairwise},
     {{"alltoall_bruck", "Bruck alltoall, ceil(log2 p) rounds of packed blocks", 0}, goal__algo_alltoall_bruck},
-    {{"reduce_scatter_ring", "ring reduce-scatter of p blocks", GOAL__X}, goal__algo_reduce_scatter_ring},
+    {{"reduce_scatter_ring", "ring reduce-scatter of p blocks", GOAL__X | GOAL__W}, goal__algo_reduce_scatter_ring},
     {{"allreduce_ring", "ring reduce-scatter then ring allgather", GOAL__X | GOAL__I}, goal__algo_allreduce_ring},
-    {{"scan_linear", "inclusive prefix reduction along the ranks", GOAL__X | GOAL__O}, goal__algo_scan_linear},
-    {{"exscan_linear", "exclusive prefix reduction along the ranks", GOAL__X | GOAL__O}, goal__algo_exscan_linear},
+    {{"scan_linear", "inclusive prefix reduction along the ranks", GOAL__X | GOAL__O | GOAL__W}, goal__algo_scan_linear},
+    {{"exscan_linear", "exclusive prefix reduction along the ranks", GOAL__X | GOAL__O | GOAL__W}, goal__algo_exscan_linear},
     {{"barrier_linear", "everyone to the root, the root to everyone", GOAL__R}, goal__algo_barrier_linear},
     {{"bcast_doublering", "the data travels the ring both ways (Schedgen)", GOAL__R}, goal__algo_bcast_doublering},
     /* bandwidth-optimal families (issue 12, items 1-6) */
@@ -1768,7 +1772,7 @@ static const goal__algo_entry goal__algo_table[] = {
     {{"scatterv_linear", "the root sends each rank its block of counts[rank]", GOAL__R | GOAL__V | GOAL__I}, goal__algo_scatter_linear},
     {{"allgatherv_ring", "ring allgatherv, p-1 steps", GOAL__V | GOAL__I}, goal__algo_allgather_ring},
     {{"alltoallv_pairwise", "pairwise exchange of per-pair counts, p-1 steps", GOAL__V}, goal__algo_alltoall_pairwise},
-    {{"reduce_scatterv_ring", "ring reduce-scatter of per-rank counts, no copies", GOAL__X | GOAL__V}, goal__algo_reduce_scatterv_ring},
+    {{"reduce_scatterv_ring", "ring reduce-scatter of per-rank counts, no copies", GOAL__X | GOAL__V | GOAL__W}, goal__algo_reduce_scatterv_ring},
 };
 #undef GOAL__R
 #undef GOAL__X
@@ -1776,6 +1780,7 @@ static const goal__algo_entry goal__algo_table[] = {
 #undef GOAL__V
 #undef GOAL__S
 #undef GOAL__I
+#undef GOAL__W
 #define GOAL__ALGO_COUNT ((int)(sizeof goal__algo_table / sizeof goal__algo_table[0]))
 
 static const goal__algo_entry *goal__algo_entry_of(const char *name) {

@@ -209,7 +209,7 @@ GOAL_API goal_status goal_analyze_replace(const goal_world *w, const goal_analyz
 typedef struct goal__an_preds { uint32_t *off, *pred; } goal__an_preds;
 static int goal__an_matched_recv(const goal__simw *x, const goal_schedule *s, uint32_t i, const uint32_t *peer) {
     goal_action a;
-    if (!peer || peer[x->base[s->rank] + i] == GOAL__SIM_NONE) return 0;
+    if (!peer || peer[x->base[s->rank] + i] == GOAL__NONE) return 0;
     goal_schedule_action(s, i, &a);
     return a.kind == GOAL_RECV;
 }
@@ -226,7 +226,7 @@ static goal_status goal__an_preds_build(const goal__simw *x, const uint32_t *pee
         for (i = 0; i < s.nactions; i++) {
             const uint32_t *d;
             uint32_t nd = goal_schedule_deps(&s, i, &d);
-            for (k = 0; k < nd; k++) pr->off[x->base[r] + (d[k] & ~GOAL__SIM_START)]++;
+            for (k = 0; k < nd; k++) pr->off[x->base[r] + (d[k] & ~GOAL__DEP_START)]++;
             pr->off[x->base[r] + i] += goal__an_matched_recv(x, &s, i, peer);
         }
     }
@@ -241,7 +241,7 @@ static goal_status goal__an_preds_build(const goal__simw *x, const uint32_t *pee
         for (i = 0; i < s.nactions; i++) {
             const uint32_t *d;
             uint32_t nd = goal_schedule_deps(&s, i, &d);
-            for (k = 0; k < nd; k++) { uint32_t t = x->base[r] + (d[k] & ~GOAL__SIM_START); pr->pred[--pr->off[t]] = x->base[r] + i; }
+            for (k = 0; k < nd; k++) { uint32_t t = x->base[r] + (d[k] & ~GOAL__DEP_START); pr->pred[--pr->off[t]] = x->base[r] + i; }
             if (goal__an_matched_recv(x, &s, i, peer)) pr->pred[--pr->off[x->base[r] + i]] = peer[x->base[r] + i];
         }
     }
@@ -265,7 +265,7 @@ static goal_status goal__an_unmatched(const goal__simw *x, const uint32_t *peer,
             goal_sim_finding f;
             char line[GOAL_MSG_MAX - 64];
             goal_schedule_action(&s, i, &a);
-            if ((a.kind != GOAL_SEND && a.kind != GOAL_RECV) || peer[x->base[r] + i] != GOAL__SIM_NONE) continue;
+            if ((a.kind != GOAL_SEND && a.kind != GOAL_RECV) || peer[x->base[r] + i] != GOAL__NONE) continue;
             f.kind = a.kind == GOAL_SEND ? GOAL_SIM_UNMATCHED_SEND : GOAL_SIM_UNMATCHED_RECV;
             f.at = goal__sim_ref(r, (int32_t)i); f.other = goal__sim_ref(-1, -1);
             goal_sim_finding_text(x->w, &f, line, sizeof line);
@@ -274,7 +274,7 @@ static goal_status goal__an_unmatched(const goal__simw *x, const uint32_t *peer,
     }
     return GOAL_OK;
 }
-/* The matched counterpart of every send and receive (GOAL__SIM_NONE for other actions);
+/* The matched counterpart of every send and receive (GOAL__NONE for other actions);
    sends only get one when they are the matched send of a receive, which is what the
    receive's predecessor list needs: peer[recv] = send, peer[send] = recv. A world that
    does not match is refused with the first finding in err. */
@@ -527,7 +527,7 @@ static goal_status goal__an_recv(goal__an *an, uint32_t g, int32_t r, const goal
     size_t m = 0;
     goal_status st = GOAL_OK;
     const goal__an_seg *src;
-    if (s == GOAL__SIM_NONE) return GOAL_OK;
+    if (s == GOAL__NONE) return GOAL_OK;
     src = an->snap + an->snap_at[s];
     for (k = 0; k < an->snap_n[s] && st == GOAL_OK && src[k].off < a->buf.size; k++) {
         uint64_t end = src[k].off + src[k].len;
@@ -577,13 +577,13 @@ static goal_status goal__an_step(goal__an *an, goal_sim_ref f, uint32_t *need, g
     if (a.kind == GOAL_SEND) st = goal__an_send(an, g, f.rank, &a);
     else if (a.kind == GOAL_RECV) st = goal__an_recv(an, g, f.rank, &a);
     else if (a.kind == GOAL_EXEC) st = goal__an_exec(an, f.rank, &a);
-    if (a.kind == GOAL_SEND && an->peer[g] != GOAL__SIM_NONE && --need[an->peer[g]] == 0) {
+    if (a.kind == GOAL_SEND && an->peer[g] != GOAL__NONE && --need[an->peer[g]] == 0) {
         int32_t pr = goal__simw_rank(&an->x, an->peer[g]);
         queue[(*tail)++] = goal__sim_ref(pr, (int32_t)(an->peer[g] - an->x.base[pr]));
     }
     nd = goal_schedule_deps(&s, (uint32_t)f.action, &d);
     for (k = 0; k < nd; k++) {
-        uint32_t t = d[k] & ~GOAL__SIM_START;
+        uint32_t t = d[k] & ~GOAL__DEP_START;
         if (--need[an->x.base[f.rank] + t] == 0) queue[(*tail)++] = goal__sim_ref(f.rank, (int32_t)t);
     }
     return st;
@@ -601,7 +601,7 @@ static goal_status goal__an_propagate(goal__an *an) {
         goal__simw_view(&an->x, r, &s);
         for (i = 0; i < s.nactions; i++) {
             goal_schedule_action(&s, i, &a);
-            need[b + i] = goal_schedule_nsrc(&s, i) + (a.kind == GOAL_RECV && an->peer[b + i] != GOAL__SIM_NONE);
+            need[b + i] = goal_schedule_nsrc(&s, i) + (a.kind == GOAL_RECV && an->peer[b + i] != GOAL__NONE);
             if (!need[b + i]) queue[tail++] = goal__sim_ref(r, (int32_t)i);
         }
     }
@@ -710,11 +710,11 @@ static int goal__det_same(goal__det *d, size_t a, size_t b, int32_t src) {
 /* Kuhn's augmenting path from owner o: key positions in head/next lists, places in loc. */
 static int goal__det_augment(goal__det *d, int32_t o) {
     uint32_t k;
-    for (k = d->head[o]; k != GOAL__SIM_NONE; k = d->next[k]) {
+    for (k = d->head[o]; k != GOAL__NONE; k = d->next[k]) {
         uint32_t l = d->loc[k];
         if (d->vis[l] == d->tick) continue;
         d->vis[l] = d->tick;
-        if (d->match[l] == GOAL__SIM_NONE || goal__det_augment(d, d->ks[d->match[l]].owner)) { d->match[l] = k; return 1; }
+        if (d->match[l] == GOAL__NONE || goal__det_augment(d, d->ks[d->match[l]].owner)) { d->match[l] = k; return 1; }
     }
     return 0;
 }
@@ -724,7 +724,7 @@ static int goal__det_distinct_places(goal__det *d, size_t a, size_t b, int32_t s
     size_t i;
     uint32_t nloc = 0;
     int32_t o;
-    for (o = 0; o < d->p; o++) d->head[o] = GOAL__SIM_NONE;
+    for (o = 0; o < d->p; o++) d->head[o] = GOAL__NONE;
     for (i = a; i < b; i++) {
         if (i > a && (d->ks[i].sslot != d->ks[i - 1].sslot || d->ks[i].soff != d->ks[i - 1].soff)) nloc++;
         d->loc[i] = nloc;
@@ -732,13 +732,13 @@ static int goal__det_distinct_places(goal__det *d, size_t a, size_t b, int32_t s
         d->next[i] = d->head[d->ks[i].owner];
         d->head[d->ks[i].owner] = (uint32_t)i;
     }
-    for (i = 0; i <= nloc; i++) { d->match[i] = GOAL__SIM_NONE; d->vis[i] = 0; }
+    for (i = 0; i <= nloc; i++) { d->match[i] = GOAL__NONE; d->vis[i] = 0; }
     for (o = 0; o < d->p; o++) {
         if (o == src) continue;
         d->tick++;
-        if (d->head[o] == GOAL__SIM_NONE || !goal__det_augment(d, o)) return 0;
+        if (d->head[o] == GOAL__NONE || !goal__det_augment(d, o)) return 0;
     }
-    for (i = 0; i <= nloc; i++) if (d->match[i] != GOAL__SIM_NONE) d->pick[d->npick++] = d->ks[d->match[i]].idx;
+    for (i = 0; i <= nloc; i++) if (d->match[i] != GOAL__NONE) d->pick[d->npick++] = d->ks[d->match[i]].idx;
     return 1;
 }
 /* allgather or alltoall over keys [g0, g1) of one size: every rank reaches all others. */

@@ -65,7 +65,8 @@
    PROGRESS
    --------
    MPI only moves messages inside MPI calls. goal_mpi_test progresses every operation in
-   flight on its goal_mpi (not just its own), once, without blocking; goal_mpi_wait
+   flight on its goal_mpi (not just its own), once, without blocking, with one
+   MPI_Testsome for all of them (not one per operation); goal_mpi_wait
    repeats that until its operation finished (MPI's rule: waiting on one operation
    progresses the others, so ranks that wait in different orders do not deadlock).
    The application's own traffic on the original communicator is unaffected.
@@ -77,7 +78,8 @@
    a channel are with MPI at once; the rest are posted, in order, as earlier ones finish
    (a recv from any source first posts every waiting recv of its tag, so matching order
    is MPI's). Finished requests go to the executor in batches (when they are 1/16 of the
-   execution's, or after 1/64 of its count of tests in a row without news), so the
+   execution's, or after 1/64 of its count of its own tests in a row in which none of its
+   requests finished: another operation's news does not hold it back), so the
    executor's scan of its requests is paid once per batch. Memory for records and
    channels is provisioned when an operation starts (sends + recvs of its schedule), so a
    repeated collective still allocates nothing.
@@ -136,9 +138,15 @@
    COLL with default parameters at the communicator's size under goal_mpi_desc.model (zero:
    goal_sim.h's defaults; the drop-in reads GOAL_MPI_PARAMS, what goal probe writes) and
    takes the fastest, for the block's bytes (count x dtype size) rounded up to a power of two
-   (the size class), among the algorithms with GOAL_ALGO_ORDERED when d->noncommutative.
-   That is what `goal tune -p SIZE --format env` prints for that size. The pick is computed
-   once per (collective, size class, ordered) and cached in the goal_mpi; it depends only on
+   (the size class), among the algorithms with GOAL_ALGO_ORDERED when d->noncommutative and
+   among those with GOAL_ALGO_INPLACE when the call is in place (an algorithm without it
+   would refuse the call): MPI_IN_PLACE on allreduce, allgather and the other unrooted
+   collectives (every rank passes it); for reduce, gather and scatter, where only the root
+   passes it, set d->in_place = 1 on every rank (the non-roots use it only for the pick;
+   without it an in-place root whose pick lacks GOAL_ALGO_INPLACE fails with GOAL_ERR_ARG,
+   as the ranks must run one algorithm). That is what `goal tune -p SIZE --format env` prints
+   for that size. The pick is computed once per (collective, size class, required flags)
+   and cached in the goal_mpi; it depends only on
    the communicator's size, the model and the class, so every rank picks the same without
    communicating (the simulator is deterministic). The first call of a class costs the
    simulations (milliseconds at small sizes; the worlds goal tune leaves out are left out).
@@ -155,7 +163,10 @@
    its own handler is put back before the call returns.
    Must not: free the original communicator before goal_mpi_destroy (MPI would not mind,
    but the application's error handler stays the application's: only the duplicate's is
-   changed).
+   changed); free an op or datatype while an operation reducing with it through a bridge
+   (DATATYPES AND OPS) is in flight (MPI allows it for its own operations; the bridge
+   calls MPI_Reduce_local with the handle); call goal_mpi_reduction_of from two threads at
+   once (the bridges are process-wide).
 
    DATATYPES AND OPS
    -----------------
@@ -169,9 +180,8 @@
    GOAL_MPI_BRIDGES (32) user functions, one per (op, type) pair (the paper's user-function
    signature has no context, so each pair gets a function of its own). A non-commutative op
    sets noncommutative (only algorithms with GOAL_ALGO_ORDERED); an element of a size
-   libgoal has no dtype for (16, 12, 32 bytes) sets `whole`: only algorithms that never split
-   a buffer mid-element (reduce_binomial, allreduce_recdoub, allreduce_dissemination,
-   scan_linear, exscan_linear, reduce_scatter_ring, reduce_scatterv_ring). Pass the
+   libgoal has no dtype for (16, 12, 32 bytes) sets `whole`: only algorithms flagged
+   GOAL_ALGO_WHOLE in goal_algos.h's registry (they never split a buffer mid-element). Pass the
    reduction's fns to goal_mpi_algo_start_fns. MPI_IN_PLACE: pass it as in (scatter's root:
    as out) to goal_mpi_algo_start; algorithms flagged GOAL_ALGO_INPLACE then read the input
    where MPI has it, without a copy; for the others the caller copies the input first
@@ -258,9 +268,10 @@ GOAL_API goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *
                                              uint32_t nfns, const void *in, void *out, goal_mpi_request **req);
 
 /* COLL_auto's pick (AUTO) for collective coll (goal_sim_coll_of) at `bytes` per block, among
-   algorithms with GOAL_ALGO_ORDERED when ordered: computed once per size class and cached;
-   the same on every rank. GOAL_ERR_ARG for a bad coll; else what goal_sim_best says. */
-GOAL_API goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, int ordered, const goal_algo_info **out);
+   algorithms with every flag of `require` (0, GOAL_ALGO_ORDERED, GOAL_ALGO_INPLACE or both):
+   computed once per size class and flags and cached; the same on every rank. GOAL_ERR_ARG
+   for a bad coll or other flags; else what goal_sim_best says. */
+GOAL_API goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, uint32_t require, const goal_algo_info **out);
 
 /* ---- MPI datatypes and ops (DATATYPES AND OPS) ---------------------------------------- */
 typedef struct goal_mpi_reduction {
@@ -271,13 +282,14 @@ typedef struct goal_mpi_reduction {
                                     pass it to goal_mpi_algo_start_fns), or NULL */
     int noncommutative;          /* 1: only algorithms that apply op in rank order */
     int whole;                   /* 1: an MPI element spans several dtype elements: only
-                                    algorithms that never split the buffer */
+                                    algorithms flagged GOAL_ALGO_WHOLE */
 } goal_mpi_reduction;
 /* How libgoal reduces count elements of t with op: natively when libgoal has the op on the
    type, else through MPI_Reduce_local (any MPI op, MPI_Op_create's too, on any type whose
    elements are contiguous). GOAL_ERR_TYPE for a type with holes (size != extent, or lb != 0)
    other than the predefined pair types and long double;
-   GOAL_ERR_LIMIT when every bridge slot is taken (GOAL_MPI_BRIDGES distinct (op, type)). */
+   GOAL_ERR_LIMIT when every bridge has an operation in flight (GOAL_MPI_BRIDGES (op, type)
+   pairs at once; bridges of finished operations are given to new pairs as needed). */
 GOAL_API goal_status goal_mpi_reduction_of(MPI_Datatype t, MPI_Op op, int count, goal_mpi_reduction *out);
 /* The bytes of count elements of t when they lie contiguously from the buffer's address
    (so libgoal moves them as bytes; padding of the predefined pair types included), or -1. */
@@ -337,6 +349,7 @@ struct goal_mpi_request {
     MPI_Request chk;
     uint64_t dig[4];              /* this rank's digest and its complement, then their maxima */
     double t0;                    /* MPI_Wtime at the start (timeout_ms) */
+    int bridge;                   /* the MPI_Reduce_local bridge it holds (DATATYPES), or -1 */
 };
 
 typedef struct goal_mpi__rec {    /* a request in flight, behind goal_req.handle */
@@ -386,13 +399,15 @@ struct goal_mpi {
     size_t nrecs;                 /* records (and channels) provisioned */
     size_t msgs;                  /* messages of the operations in flight */
     uint32_t unrep[GOAL_MPI__UNREP_MASK + 1];
-    uint64_t moved;               /* requests finished so far */
-    uint64_t idle;                /* tests in a row in which none finished */
+    uint32_t seen[GOAL_MPI__UNREP_MASK + 1];   /* unrep after the context's last test */
+    uint32_t idle[GOAL_MPI__UNREP_MASK + 1];   /* the context's tests in a row in which none of its finished */
+    int swept;                    /* 1 within a progress pass: its one MPI_Testsome is done */
     uint32_t window;              /* requests per channel with MPI at once */
     int check;
     goal_sim_desc model;          /* COLL_auto's (AUTO) */
-    const goal_algo_info *autos[2][GOAL_SIM_NCOLLS][66];   /* its picks by (ordered, coll, size
-                                     class: 0 for 0 bytes, else 1 + log2 of the bytes rounded up) */
+    const goal_algo_info *autos[4][GOAL_SIM_NCOLLS][66];   /* its picks by (required flags: 1
+                                     ordered, 2 in place; coll; size class: 0 for 0 bytes, else
+                                     1 + log2 of the bytes rounded up) */
     uint32_t timeout_ms;
     MPI_Request *mreq;            /* test's scratch: cap + 1 requests, indices, statuses, channels */
     int *idx;
@@ -578,7 +593,7 @@ static int goal_mpi__post(void *user, const goal_msg *msg, goal_req *req) {
 }
 static int goal_mpi__reserve(goal_mpi *m, int n) {
     int cap = m->cap ? m->cap : 16;
-    if (n <= m->cap) return 1;
+    if (n <= m->cap && m->mreq) return 1;   /* a sweep needs room for the notice even with no message */
     while (cap < n) cap *= 2;
     goal_mpi__free(m, m->mreq); goal_mpi__free(m, m->idx); goal_mpi__free(m, m->mst); goal_mpi__free(m, m->snap);
     m->mreq = (MPI_Request *)goal_mpi__alloc(m, ((size_t)cap + 1) * sizeof(MPI_Request));
@@ -600,7 +615,6 @@ static void goal_mpi__refuse(goal_mpi *m, goal_mpi__chan *c) {
         r->chan = NULL;
         r->status = (int32_t)m->err.status;
         m->unrep[r->context & GOAL_MPI__UNREP_MASK]++;
-        m->moved++;
     }
 }
 /* The head of c finished with MPI error code e: it leaves the channel, waiting to be handed over. */
@@ -613,7 +627,6 @@ static void goal_mpi__finished(goal_mpi *m, goal_mpi__chan *c, int e) {
     r->chan = NULL;
     c->posted--;
     m->unrep[r->context & GOAL_MPI__UNREP_MASK]++;
-    m->moved++;
     if (goal_mpi__fill(m, c, m->window) != GOAL_OK) goal_mpi__refuse(m, c);
 }
 /* Heads behind a finished one are often done too (a burst of segments): take them now. */
@@ -661,40 +674,53 @@ static int goal_mpi__hand_over(goal_mpi *m, goal_req *reqs, int n) {
     *left -= (uint32_t)done < *left ? (uint32_t)done : *left;
     return done;
 }
-static int goal_mpi__test_all(goal_mpi *m, goal_req *reqs, int n) {
-    uint64_t moved = m->moved;
-    uint32_t ready;
-    goal_status st = goal_mpi__test_heads(m);
-    if (st != GOAL_OK) return st;
+/* The batching rule (channels, above) for one execution's reqs, all of one context: hands
+   them over when the finished are 1/16 of them, or after n/64 of its tests in a row in which
+   none of its requests finished (others' news does not count: it would hold this one back). */
+static int goal_mpi__batch(goal_mpi *m, goal_req *reqs, int n) {
+    uint32_t c, ready;
+    int done;
     if (n == 0) return 0;
-    ready = m->unrep[((goal_mpi__rec *)reqs[0].handle)->context & GOAL_MPI__UNREP_MASK];
-    m->idle = m->moved == moved ? m->idle + 1 : 0;
-    if (ready == 0 || (n > 64 && (uint64_t)ready * 16 < (uint64_t)n && m->idle * 64 < (uint64_t)n)) return 0;
-    return goal_mpi__hand_over(m, reqs, n);
+    c = ((goal_mpi__rec *)reqs[0].handle)->context & GOAL_MPI__UNREP_MASK;
+    ready = m->unrep[c];
+    m->idle[c] = ready > m->seen[c] ? 0 : m->idle[c] + 1;
+    m->seen[c] = ready;
+    if (ready == 0 || (n > 64 && (uint64_t)ready * 16 < (uint64_t)n && (uint64_t)m->idle[c] * 64 < (uint64_t)n)) return 0;
+    done = goal_mpi__hand_over(m, reqs, n);
+    m->seen[c] = m->unrep[c];
+    return done;
 }
 /* MPICH raises a request's error (a truncated recv) on MPI_COMM_WORLD's handler, not on the
    request's communicator, and the default handler aborts: so under MPICH, MPI_COMM_WORLD
-   returns errors while we test, and gets its own handler back after (four calls per test,
-   which other libraries are spared). block is ignored (both libraries spin in a blocking
-   wait anyway): the executor simply asks again. */
+   returns errors while we test, and gets its own handler back after (four calls per sweep,
+   which other libraries are spared). */
 #ifdef MPICH_VERSION
 #define GOAL_MPI__WORLD_RAISES 1
 #else
 #define GOAL_MPI__WORLD_RAISES 0
 #endif
-static int goal_mpi__test(void *user, goal_req *reqs, int n, int block) {
-    goal_mpi *m = (goal_mpi *)user;
+/* The one MPI_Testsome of a progress pass (goal_mpi__test_heads). */
+static goal_status goal_mpi__sweep(goal_mpi *m) {
     MPI_Errhandler app;
-    int done;
-    (void)block;
-    if (m->revoked) return goal_mpi__revoked(m);
-    if (!GOAL_MPI__WORLD_RAISES) return goal_mpi__test_all(m, reqs, n);
+    goal_status st;
+    if (!GOAL_MPI__WORLD_RAISES) return goal_mpi__test_heads(m);
     MPI_Comm_get_errhandler(MPI_COMM_WORLD, &app);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    done = goal_mpi__test_all(m, reqs, n);
+    st = goal_mpi__test_heads(m);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, app);
     MPI_Errhandler_free(&app);
-    return done;
+    return st;
+}
+/* Within goal_mpi__progress's pass the sweep is done once for every execution; a raw
+   goal_exec on the transport sweeps on each test. block is ignored (both libraries spin in
+   a blocking wait anyway): the executor simply asks again. */
+static int goal_mpi__test(void *user, goal_req *reqs, int n, int block) {
+    goal_mpi *m = (goal_mpi *)user;
+    goal_status st;
+    (void)block;
+    if (m->revoked) return goal_mpi__revoked(m);
+    if (!m->swept && (st = goal_mpi__sweep(m)) != GOAL_OK) return st;
+    return goal_mpi__batch(m, reqs, n);
 }
 static void goal_mpi__cancel(void *user, goal_req *req) {
     goal_mpi *m = (goal_mpi *)user;
@@ -789,6 +815,8 @@ goal_status goal_mpi_revoke(goal_mpi *m, goal_status why) {
 }
 
 /* ---- >>> collectives -------------------------------------------------------------------- */
+static int goal_mpi__bridge_index(const goal_user_fn *fns);
+static void goal_mpi__bridge_hold(int k, int delta);
 static void goal_mpi__drop(goal_mpi_request *r) {
     if (r->checking) {   /* every rank takes part in the check's allreduce, unless one failed */
         int done = 0;
@@ -836,12 +864,6 @@ static goal_mpi__entry *goal_mpi__build(goal_mpi *m, const goal_mpi_coll *c, goa
     return e;
 }
 static int32_t goal_mpi__algo_build(goal_graph *g, const void *args, goal_error *err);
-static uint64_t goal_mpi__fnv(uint64_t h, const void *data, size_t n) {
-    const unsigned char *p = (const unsigned char *)data;
-    size_t i;
-    for (i = 0; i < n; i++) h = (h ^ p[i]) * 1099511628211ull;
-    return h;
-}
 /* What an algorithm's ranks must agree on, by MPI's rules: not the buffers' offsets, not
    in_place (a rooted collective's root alone passes MPI_IN_PLACE), and for a vector
    collective not the counts, displacements or a rank's own count (each rank passes its own). */
@@ -849,29 +871,29 @@ static uint64_t goal_mpi__algo_digest(const goal_algo_desc *d) {
     const goal_algo_info *info = goal_algo_find(d->algo);
     int vec = info && (info->flags & GOAL_ALGO_VECTOR), np = d->participants ? d->nparticipants : -1;
     int nr = d->receivers ? d->nreceivers : -1, ints[9];
-    uint64_t words[3], h = 1469598103934665603ull;
+    uint64_t words[3], h = GOAL__HASH_SEED;
     ints[0] = d->root; ints[1] = (int)d->dtype; ints[2] = (int)d->op; ints[3] = d->noncommutative;
     ints[4] = d->nway; ints[5] = d->tag; ints[6] = d->radix; ints[7] = np; ints[8] = nr;
     words[0] = vec ? 0 : d->count; words[1] = d->fn; words[2] = d->segment;
-    h = goal_mpi__fnv(h, d->algo, strlen(d->algo) + 1);
-    h = goal_mpi__fnv(h, ints, sizeof ints);
-    h = goal_mpi__fnv(h, words, sizeof words);
-    if (np > 0) h = goal_mpi__fnv(h, d->participants, (size_t)np * sizeof(int));
-    if (nr > 0) h = goal_mpi__fnv(h, d->receivers, (size_t)nr * sizeof(int));
+    h = goal__hash(h, d->algo, strlen(d->algo) + 1);
+    h = goal__hash(h, ints, sizeof ints);
+    h = goal__hash(h, words, sizeof words);
+    if (np > 0) h = goal__hash(h, d->participants, (size_t)np * sizeof(int));
+    if (nr > 0) h = goal__hash(h, d->receivers, (size_t)nr * sizeof(int));
     return h;
 }
 /* What the ranks compare (function addresses differ between them): for an algorithm what
    they must agree on, for one's own builder the key. */
 static uint64_t goal_mpi__digest(const goal_mpi_coll *c) {
     if (c->build_fn == goal_mpi__algo_build) return goal_mpi__algo_digest((const goal_algo_desc *)c->args);
-    return goal_mpi__fnv(1469598103934665603ull, c->key, c->keylen);
+    return goal__hash(GOAL__HASH_SEED, c->key, c->keylen);
 }
-/* FNV-1a over the build function's address and the key. */
+/* The hash of the build function's address and the key. */
 static uint64_t goal_mpi__key_hash(const goal_mpi_coll *c) {
     goal_mpi_build_fn f = c->build_fn;
     unsigned char fb[sizeof f];
     memcpy(fb, &f, sizeof f);
-    return goal_mpi__fnv(goal_mpi__fnv(1469598103934665603ull, fb, sizeof fb), c->key, c->keylen);
+    return goal__hash(goal__hash(GOAL__HASH_SEED, fb, sizeof fb), c->key, c->keylen);
 }
 /* Puts e in the table, which doubles when it holds as many entries as buckets. */
 static int goal_mpi__cache_add(goal_mpi *m, goal_mpi__entry *e) {
@@ -938,17 +960,29 @@ static goal_status goal_mpi__timed_out(goal_mpi *m, goal_mpi_request *r) {
                          "within %lu ms (goal_mpi_desc.timeout_ms): revoked", m->rank, (unsigned long)r->context,
                          (unsigned long)m->timeout_ms);
 }
-/* One pass over m's operations in flight; a revoked communicator fails them at once. */
+/* Whether an operation in flight has started executing (passed its check). */
+static int goal_mpi__executing(const goal_mpi *m) {
+    const goal_mpi_request *r;
+    for (r = m->active; r; r = r->next)
+        if (r->st == GOAL_PENDING && !r->checking) return 1;
+    return 0;
+}
+/* One pass over m's operations in flight: one sweep of MPI's requests for all of them when
+   one executes (a failed sweep is left to each execution's own test, which reports it; a
+   check in progress learns of the others' verdict from its own allreduce, not from a
+   notice); a revoked communicator fails them at once. */
 static void goal_mpi__progress(goal_mpi *m) {
     goal_mpi_request *r;
     double now = m->timeout_ms ? MPI_Wtime() : 0;
+    m->err.status = GOAL_OK;
+    m->swept = !m->revoked && goal_mpi__executing(m) && goal_mpi__sweep(m) == GOAL_OK;
     for (r = m->active; r; r = r->next) {
         if (r->st != GOAL_PENDING) continue;
-        m->err.status = GOAL_OK;
         if (m->revoked) goal_mpi__settle(r, goal_mpi__revoked(m));
         else if (m->timeout_ms && (now - r->t0) * 1000 > m->timeout_ms) goal_mpi__settle(r, goal_mpi__timed_out(m, r));
         else goal_mpi__settle(r, r->checking ? goal_mpi__check_test(m, r) : goal_exec_test(r->e));
     }
+    m->swept = 0;
 }
 /* An execution of e's schedule bound to slots: a finished one of e's idle list when it was
    made with the same user functions (no allocation for the repeated collective), else new. */
@@ -1007,12 +1041,14 @@ static goal_status goal_mpi__launch(goal_mpi *m, goal_mpi__entry *e, const goal_
     }
     if (!r) { goal_mpi_revoke(m, st); return st; }
     r->context = (uint32_t)(m->seq++ % m->contexts);
+    m->seen[r->context & GOAL_MPI__UNREP_MASK] = m->idle[r->context & GOAL_MPI__UNREP_MASK] = 0;
     goal_exec_set_context(r->e, r->context);
     r->st = GOAL_PENDING;
     r->next = m->active;
     m->active = r;
     m->err.status = GOAL_OK;
     r->t0 = m->timeout_ms ? MPI_Wtime() : 0;
+    goal_mpi__bridge_hold(r->bridge = goal_mpi__bridge_index(fns), 1);
     *req = r;
     if (!m->check) { goal_mpi__settle(r, goal_exec_start(r->e)); return GOAL_OK; }
     r->dig[0] = e->digest; r->dig[1] = ~e->digest;
@@ -1051,6 +1087,7 @@ static goal_status goal_mpi__finish_request(goal_mpi_request **req) {
     goal_mpi *m = r->m;
     goal_status st = r->st;
     m->msgs -= r->entry->nmsgs;
+    goal_mpi__bridge_hold(r->bridge, -1);
     for (p = &m->active; *p != r; p = &(*p)->next) {}
     *p = r->next;
     if (st < 0) { r->next = m->failed; m->failed = r; }
@@ -1105,7 +1142,7 @@ void goal_mpi_destroy(goal_mpi *m) {
     int i;
     if (!m) return;
     if (m->active) goal_mpi_revoke(m, GOAL_ERR_STATE);   /* abandoned operations: peers must not wait */
-    while ((r = m->active) != NULL) { m->active = r->next; goal_mpi__drop(r); }
+    while ((r = m->active) != NULL) { m->active = r->next; goal_mpi__bridge_hold(r->bridge, -1); goal_mpi__drop(r); }
     while ((r = m->failed) != NULL) { m->failed = r->next; goal_mpi__drop(r); }
     while (m->cache) {
         goal_mpi__entry *e = m->cache;
@@ -1197,34 +1234,49 @@ static int goal_mpi__auto_coll(const char *algo) {
 }
 /* A failed pick, cached too: the search is not run again on every call. */
 static const goal_algo_info goal_mpi__no_pick = {"", "", 0};
-goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, int ordered, const goal_algo_info **out) {
-    int cls = 0;
+goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, uint32_t require, const goal_algo_info **out) {
+    int cls = 0, slot = ((require & GOAL_ALGO_ORDERED) ? 1 : 0) | ((require & GOAL_ALGO_INPLACE) ? 2 : 0);
+    const goal_algo_info **cache;
     double ns;
     goal_status st;
     goal_error why;
-    if (!m || !out || coll < 0 || coll >= GOAL_SIM_NCOLLS) return GOAL_ERR_ARG;
+    if (!m || !out || coll < 0 || coll >= GOAL_SIM_NCOLLS || (require & ~(GOAL_ALGO_ORDERED | GOAL_ALGO_INPLACE))) return GOAL_ERR_ARG;
     while (cls < 64 && bytes > (cls ? 1ull << (cls - 1) : 0)) cls++;
     if (bytes > 1ull << 63) return goal_mpi__say(&m->err, GOAL_ERR_SIZE, m->rank, "rank %d: auto: %llu bytes", m->rank,
                                                 (unsigned long long)bytes);
-    if ((*out = m->autos[ordered != 0][coll][cls]) == &goal_mpi__no_pick) *out = NULL;
-    if (*out || m->autos[ordered != 0][coll][cls])
+    cache = &m->autos[slot][coll][cls];
+    if ((*out = *cache) == &goal_mpi__no_pick) *out = NULL;
+    if (*out || *cache)
         return *out ? GOAL_OK : goal_mpi__say(&m->err, GOAL_ERR_ARG, m->rank, "rank %d: %s_auto: no algorithm (as before)",
                                                m->rank, goal_sim_coll_name(coll));
-    st = goal_sim_best(coll, m->size, cls ? 1ull << (cls - 1) : 0, &m->model, ordered ? GOAL_ALGO_ORDERED : 0, out, &ns, &why);
+    st = goal_sim_best(coll, m->size, cls ? 1ull << (cls - 1) : 0, &m->model, require, out, &ns, &why);
     if (st != GOAL_OK) {
-        m->autos[ordered != 0][coll][cls] = &goal_mpi__no_pick;
+        *cache = &goal_mpi__no_pick;
         return goal_mpi__say(&m->err, st, m->rank, "rank %d: %s_auto: %s", m->rank, goal_sim_coll_name(coll), why.msg);
     }
-    m->autos[ordered != 0][coll][cls] = *out;
+    *cache = *out;
     return GOAL_OK;
 }
-/* d with COLL_auto replaced by the pick. */
-static goal_status goal_mpi__auto_desc(goal_mpi *m, const goal_algo_desc *d, goal_algo_desc *out) {
+/* Rooted collectives: only the root passes MPI_IN_PLACE, which the other ranks cannot see. */
+static int goal_mpi__rooted_coll(int coll) {
+    const char *c = goal_sim_coll_name(coll);
+    return !strcmp(c, "bcast") || !strcmp(c, "reduce") || !strcmp(c, "gather") || !strcmp(c, "scatter");
+}
+/* d with COLL_auto replaced by the pick: an in-place one when every rank knows the call is in
+   place (MPI_IN_PLACE on an unrooted collective, or d->in_place, which a rooted one's other
+   ranks then only use for the pick). */
+static goal_status goal_mpi__auto_desc(goal_mpi *m, const goal_algo_desc *d, int in_place, goal_algo_desc *out) {
     const goal_algo_info *a;
-    goal_status st = goal_mpi_auto(m, goal_mpi__auto_coll(d->algo), d->count * goal_dtype_size(d->dtype), d->noncommutative, &a);
+    int coll = goal_mpi__auto_coll(d->algo), rooted = goal_mpi__rooted_coll(coll);
+    uint32_t require = (d->noncommutative ? GOAL_ALGO_ORDERED : 0) | ((in_place && !rooted) || d->in_place ? GOAL_ALGO_INPLACE : 0);
+    goal_status st = goal_mpi_auto(m, coll, d->count * goal_dtype_size(d->dtype), require, &a);
     if (st != GOAL_OK) return st;
+    if (in_place && !(a->flags & GOAL_ALGO_INPLACE))
+        return goal_mpi__say(&m->err, GOAL_ERR_ARG, m->rank, "rank %d: %s: MPI_IN_PLACE at the root: set d->in_place on every rank",
+                             m->rank, d->algo);
     *out = *d;
     out->algo = a->name;
+    if (rooted && !in_place) out->in_place = 0;
     return GOAL_OK;
 }
 
@@ -1242,7 +1294,8 @@ goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const 
     if (req) *req = NULL;
     if (!m || !d || !d->algo || !req) return GOAL_ERR_ARG;
     if (goal_mpi__auto_coll(d->algo) >= 0) {
-        if ((st = goal_mpi__auto_desc(m, d, &picked)) != GOAL_OK) return goal_mpi_revoke(m, st), st;
+        if ((st = goal_mpi__auto_desc(m, d, in == MPI_IN_PLACE || out == MPI_IN_PLACE, &picked)) != GOAL_OK)
+            return goal_mpi_revoke(m, st), st;
         d = &picked;
     }
     if (in == MPI_IN_PLACE || out == MPI_IN_PLACE) {   /* the algorithm reads (scatter: keeps) it in the other */
@@ -1328,14 +1381,24 @@ static int goal_mpi__native_op(MPI_Op op, goal_op *out) {
 #ifndef GOAL_MPI_BRIDGES
 #define GOAL_MPI_BRIDGES 32
 #endif
-typedef struct goal_mpi__bridge { MPI_Op op; MPI_Datatype t; int extent, commutative, used; } goal_mpi__bridge;
+/* A bridge is keyed by MPI's handles, which MPI reuses once the user freed the op or type:
+   so a lookup refreshes what it keeps of them (extent, commutativity) from MPI, and a bridge
+   no operation has in flight (`inflight`, counted from goal_mpi__launch to the request's
+   end) may be given to another pair, the least recently looked-up first: the table never
+   fills up with the pairs of freed handles. */
+typedef struct goal_mpi__bridge {
+    MPI_Op op; MPI_Datatype t; int extent, commutative, used;
+    unsigned inflight;            /* operations in flight with this bridge */
+    uint64_t last;                /* goal_mpi__bridge_clock at its last lookup */
+} goal_mpi__bridge;
 static goal_mpi__bridge goal_mpi__bridges[GOAL_MPI_BRIDGES];
+static uint64_t goal_mpi__bridge_clock;
 static int goal_mpi__bridge_apply(int k, void *buf1, int size1, void *buf2, int size2) {
     const goal_mpi__bridge *b = &goal_mpi__bridges[k];
-    int n = size1 / b->extent, bad;
+    int n, bad;
     goal_allocator a = goal__allocator(NULL);
     unsigned char *tmp;
-    if (size1 != size2 || n * b->extent != size1) return 1;
+    if (!b->used || size1 != size2 || (n = size1 / b->extent) * b->extent != size1) return 1;
     if (b->commutative) return MPI_Reduce_local(buf2, buf1, n, b->t, b->op) != MPI_SUCCESS;
     /* buf1 = buf1 op buf2 needs the result in a third buffer: one per call, so that no
        buffer is shared between threads or left over */
@@ -1361,16 +1424,40 @@ static const goal_user_fn goal_mpi__bridge_fns[32] = {
     goal_mpi__bridge22, goal_mpi__bridge23, goal_mpi__bridge24, goal_mpi__bridge25, goal_mpi__bridge26,
     goal_mpi__bridge27, goal_mpi__bridge28, goal_mpi__bridge29, goal_mpi__bridge30, goal_mpi__bridge31};
 typedef char goal_mpi__bridges_fit[GOAL_MPI_BRIDGES <= 32 ? 1 : -1];
-/* The bridge of (op, t): the one made before, or a free one. */
+/* The bridge whose function fns points at, or -1 (fns are no bridge). */
+static int goal_mpi__bridge_index(const goal_user_fn *fns) {
+    int k;
+    for (k = 0; fns && k < GOAL_MPI_BRIDGES; k++)
+        if (fns == &goal_mpi__bridge_fns[k]) return k;
+    return -1;
+}
+/* An operation with bridge k (-1: none) starts (+1) or ends (-1). */
+static void goal_mpi__bridge_hold(int k, int delta) {
+    if (k >= 0) goal_mpi__bridges[k].inflight = (unsigned)((int)goal_mpi__bridges[k].inflight + delta);
+}
+/* The bridge of (op, t) made before, else the least recently used one with no operation in
+   flight (never used ones first), else -1. */
+static int goal_mpi__bridge_find(MPI_Op op, MPI_Datatype t) {
+    int k, lru = -1;
+    for (k = 0; k < GOAL_MPI_BRIDGES; k++) {
+        const goal_mpi__bridge *b = &goal_mpi__bridges[k];
+        if (b->used && b->op == op && b->t == t) return k;
+        if (!b->inflight && (lru < 0 || b->last < goal_mpi__bridges[lru].last)) lru = k;
+    }
+    return lru;
+}
+/* The bridge of (op, t), with what MPI says of them now (a reused handle is a new op or
+   type); NULL when every bridge has an operation in flight. */
 static const goal_user_fn *goal_mpi__bridge_of(MPI_Op op, MPI_Datatype t, int extent) {
-    int k, commutative = 1;
-    for (k = 0; k < GOAL_MPI_BRIDGES && goal_mpi__bridges[k].used; k++)
-        if (goal_mpi__bridges[k].op == op && goal_mpi__bridges[k].t == t) return &goal_mpi__bridge_fns[k];
-    if (k == GOAL_MPI_BRIDGES || MPI_Op_commutative(op, &commutative) != MPI_SUCCESS) return NULL;
-    goal_mpi__bridges[k].op = op; goal_mpi__bridges[k].t = t; goal_mpi__bridges[k].extent = extent;
-    goal_mpi__bridges[k].commutative = commutative; goal_mpi__bridges[k].used = 1;
+    int k = goal_mpi__bridge_find(op, t), commutative = 1;
+    goal_mpi__bridge *b;
+    if (k < 0 || MPI_Op_commutative(op, &commutative) != MPI_SUCCESS) return NULL;
+    b = &goal_mpi__bridges[k];
+    b->op = op; b->t = t; b->extent = extent; b->commutative = commutative; b->used = 1;
+    b->last = ++goal_mpi__bridge_clock;
     return &goal_mpi__bridge_fns[k];
 }
+
 goal_status goal_mpi_reduction_of(MPI_Datatype t, MPI_Op op, int count, goal_mpi_reduction *out) {
     long long bytes = goal_mpi_contiguous_bytes(t, 1);
     int commutative = 1;

@@ -238,8 +238,8 @@ GOAL_API void goal_progress_destroy(goal_progress *p);  /* waits for what it hol
 /* ======================================================================================= */
 /*                                   IMPLEMENTATION                                         */
 /* ======================================================================================= */
-#if (defined(GOAL_SCHED_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && !defined(GOAL_SCHED__IMPL_DONE)
-#define GOAL_SCHED__IMPL_DONE
+#if (defined(GOAL_SCHED_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && !defined(GOAL__SCHED_IMPL_DONE)
+#define GOAL__SCHED_IMPL_DONE
 #if !defined(GOAL_SCHED_NO_GOAL_IMPL) && !defined(GOAL_IMPLEMENTATION)
 #define GOAL_IMPLEMENTATION
 #endif
@@ -255,7 +255,7 @@ GOAL_API void goal_progress_destroy(goal_progress *p);  /* waits for what it hol
 /* ---- >>> operations --------------------------------------------------------------------- */
 /* Elements are read and written with memcpy: buffers are byte offsets, so may be unaligned.
    Integer arithmetic runs on the unsigned type of the same width: it wraps, without UB. */
-#define GOAL_SCHED__LOOP(T, EXPR)                                                     \
+#define GOAL__SCHED_LOOP(T, EXPR)                                                     \
     for (k = 0; k < n; k++) {                                                         \
         T a, b;                                                                       \
         memcpy(&a, p1 + k * sizeof(T), sizeof(T));                                    \
@@ -263,26 +263,26 @@ GOAL_API void goal_progress_destroy(goal_progress *p);  /* waits for what it hol
         a = (T)(EXPR);                                                                \
         memcpy(p1 + k * sizeof(T), &a, sizeof(T));                                    \
     }
-#define GOAL_SCHED__INT_OPS(S, U)                                                     \
+#define GOAL__SCHED_INT_OPS(S, U)                                                     \
     switch (op) {                                                                     \
-    case GOAL_OP_MAX: GOAL_SCHED__LOOP(S, a > b ? a : b) break;                       \
-    case GOAL_OP_MIN: GOAL_SCHED__LOOP(S, a < b ? a : b) break;                       \
-    case GOAL_OP_SUM: GOAL_SCHED__LOOP(U, a + b) break;                               \
-    case GOAL_OP_PROD: GOAL_SCHED__LOOP(U, 1u * a * b) break;                         \
-    case GOAL_OP_LAND: GOAL_SCHED__LOOP(U, a && b) break;                             \
-    case GOAL_OP_LOR: GOAL_SCHED__LOOP(U, a || b) break;                              \
-    case GOAL_OP_LXOR: GOAL_SCHED__LOOP(U, !a != !b) break;                           \
-    case GOAL_OP_BAND: GOAL_SCHED__LOOP(U, a & b) break;                              \
-    case GOAL_OP_BOR: GOAL_SCHED__LOOP(U, a | b) break;                               \
-    case GOAL_OP_BXOR: GOAL_SCHED__LOOP(U, a ^ b) break;                              \
-    default: GOAL_SCHED__LOOP(U, b) break;                                            \
+    case GOAL_OP_MAX: GOAL__SCHED_LOOP(S, a > b ? a : b) break;                       \
+    case GOAL_OP_MIN: GOAL__SCHED_LOOP(S, a < b ? a : b) break;                       \
+    case GOAL_OP_SUM: GOAL__SCHED_LOOP(U, a + b) break;                               \
+    case GOAL_OP_PROD: GOAL__SCHED_LOOP(U, 1u * a * b) break;                         \
+    case GOAL_OP_LAND: GOAL__SCHED_LOOP(U, a && b) break;                             \
+    case GOAL_OP_LOR: GOAL__SCHED_LOOP(U, a || b) break;                              \
+    case GOAL_OP_LXOR: GOAL__SCHED_LOOP(U, !a != !b) break;                           \
+    case GOAL_OP_BAND: GOAL__SCHED_LOOP(U, a & b) break;                              \
+    case GOAL_OP_BOR: GOAL__SCHED_LOOP(U, a | b) break;                               \
+    case GOAL_OP_BXOR: GOAL__SCHED_LOOP(U, a ^ b) break;                              \
+    default: GOAL__SCHED_LOOP(U, b) break;                                            \
     }
 /* Float max/min skip a NaN operand (a != a is true only for NaN), as fmax/fmin do. Where
    the operands compare equal (-0 and +0) or are both NaN, IEEE 754's totalOrder on their bits
    picks (-NaN < -inf < -0 < +0 < +inf < +NaN, payloads in order): so op(a, b) and op(b, a)
    are the same bits, and a butterfly that combines them in both orders (allreduce_recdoub)
    gives every rank the same result. The key is the bits as an unsigned number in that order. */
-#define GOAL_SCHED__MINMAX(NAME, F, U)                                                \
+#define GOAL__SCHED_MINMAX(NAME, F, U)                                                \
     static U NAME##_key(F x) {                                                        \
         U u, sign = (U)((U)1 << (8 * sizeof(U) - 1));                                 \
         memcpy(&u, &x, sizeof u);                                                     \
@@ -294,15 +294,15 @@ GOAL_API void goal_progress_destroy(goal_progress *p);  /* waits for what it hol
         if (a != a && b == b) return b;                                               \
         return (hi ? NAME##_key(b) > NAME##_key(a) : NAME##_key(b) < NAME##_key(a)) ? b : a; \
     }
-GOAL_SCHED__MINMAX(goal_sched__f32, float, uint32_t)
-GOAL_SCHED__MINMAX(goal_sched__f64, double, uint64_t)
-#define GOAL_SCHED__FLOAT_OPS(F, PICK)                                                \
+GOAL__SCHED_MINMAX(goal__sched_f32, float, uint32_t)
+GOAL__SCHED_MINMAX(goal__sched_f64, double, uint64_t)
+#define GOAL__SCHED_FLOAT_OPS(F, PICK)                                                \
     switch (op) {                                                                     \
-    case GOAL_OP_MAX: GOAL_SCHED__LOOP(F, PICK(a, b, 1)) break;                       \
-    case GOAL_OP_MIN: GOAL_SCHED__LOOP(F, PICK(a, b, 0)) break;                       \
-    case GOAL_OP_SUM: GOAL_SCHED__LOOP(F, a + b) break;                               \
-    case GOAL_OP_PROD: GOAL_SCHED__LOOP(F, a * b) break;                              \
-    default: GOAL_SCHED__LOOP(F, b) break;                                            \
+    case GOAL_OP_MAX: GOAL__SCHED_LOOP(F, PICK(a, b, 1)) break;                       \
+    case GOAL_OP_MIN: GOAL__SCHED_LOOP(F, PICK(a, b, 0)) break;                       \
+    case GOAL_OP_SUM: GOAL__SCHED_LOOP(F, a + b) break;                               \
+    case GOAL_OP_PROD: GOAL__SCHED_LOOP(F, a * b) break;                              \
+    default: GOAL__SCHED_LOOP(F, b) break;                                            \
     }
 
 goal_status goal_apply(goal_op op, goal_dtype t, void *buf1, const void *buf2, uint64_t bytes) {
@@ -315,16 +315,16 @@ goal_status goal_apply(goal_op op, goal_dtype t, void *buf1, const void *buf2, u
     if (n * goal_dtype_size(t) != bytes) return GOAL_ERR_SIZE;
     if (n && (!p1 || !p2)) return GOAL_ERR_ARG;
     switch (t) {
-    case GOAL_INT8: GOAL_SCHED__INT_OPS(int8_t, uint8_t) break;
-    case GOAL_INT16: GOAL_SCHED__INT_OPS(int16_t, uint16_t) break;
-    case GOAL_INT32: GOAL_SCHED__INT_OPS(int32_t, uint32_t) break;
-    case GOAL_INT64: GOAL_SCHED__INT_OPS(int64_t, uint64_t) break;
-    case GOAL_UINT8: GOAL_SCHED__INT_OPS(uint8_t, uint8_t) break;
-    case GOAL_UINT16: GOAL_SCHED__INT_OPS(uint16_t, uint16_t) break;
-    case GOAL_UINT32: GOAL_SCHED__INT_OPS(uint32_t, uint32_t) break;
-    case GOAL_UINT64: GOAL_SCHED__INT_OPS(uint64_t, uint64_t) break;
-    case GOAL_FLOAT32: GOAL_SCHED__FLOAT_OPS(float, goal_sched__f32_pick) break;
-    default: GOAL_SCHED__FLOAT_OPS(double, goal_sched__f64_pick) break;
+    case GOAL_INT8: GOAL__SCHED_INT_OPS(int8_t, uint8_t) break;
+    case GOAL_INT16: GOAL__SCHED_INT_OPS(int16_t, uint16_t) break;
+    case GOAL_INT32: GOAL__SCHED_INT_OPS(int32_t, uint32_t) break;
+    case GOAL_INT64: GOAL__SCHED_INT_OPS(int64_t, uint64_t) break;
+    case GOAL_UINT8: GOAL__SCHED_INT_OPS(uint8_t, uint8_t) break;
+    case GOAL_UINT16: GOAL__SCHED_INT_OPS(uint16_t, uint16_t) break;
+    case GOAL_UINT32: GOAL__SCHED_INT_OPS(uint32_t, uint32_t) break;
+    case GOAL_UINT64: GOAL__SCHED_INT_OPS(uint64_t, uint64_t) break;
+    case GOAL_FLOAT32: GOAL__SCHED_FLOAT_OPS(float, goal__sched_f32_pick) break;
+    default: GOAL__SCHED_FLOAT_OPS(double, goal__sched_f64_pick) break;
     }
     return GOAL_OK;
 }
@@ -332,20 +332,20 @@ goal_status goal_apply(goal_op op, goal_dtype t, void *buf1, const void *buf2, u
 /* ---- >>> reading the binary schedule ---------------------------------------------------- */
 /* The executor reads send and recv parameters straight from the format with goal.h's reader
    (its shared block): it is the hot path, and goal_schedule_action decodes everything. */
-#define GOAL_SCHED__RUN 0x80000000u   /* counter value of a started, unfinished action */
-#define GOAL_SCHED__DONE 0xC0000000u  /* counter value of a completed action */
+#define GOAL__SCHED_RUN 0x80000000u   /* counter value of a started, unfinished action */
+#define GOAL__SCHED_DONE 0xC0000000u  /* counter value of a completed action */
 
-typedef struct goal_sched__rec {   /* an action's place in the body */
+typedef struct goal__sched_rec {   /* an action's place in the body */
     uint32_t head, ndeps;
     const uint32_t *deps;          /* then the parameters */
-} goal_sched__rec;
+} goal__sched_rec;
 /* The source count is needed only to set counters, so the hot path merely steps over it. */
-GOAL__HOT void goal_sched__read(const goal_schedule *s, uint32_t i, goal_sched__rec *r) {
+GOAL__HOT void goal__sched_read(const goal_schedule *s, uint32_t i, goal__sched_rec *r) {
     r->head = goal__record(s, i, &r->deps, &r->ndeps, NULL);
 }
 
 /* ---- >>> the execution ------------------------------------------------------------------ */
-enum { GOAL_SCHED__IDLE, GOAL_SCHED__RUNNING, GOAL_SCHED__FINISHED, GOAL_SCHED__FAILED };
+enum { GOAL__SCHED_IDLE, GOAL__SCHED_RUNNING, GOAL__SCHED_FINISHED, GOAL__SCHED_FAILED };
 struct goal_exec {
     const goal_schedule *s;
     goal_transport t;
@@ -364,13 +364,13 @@ struct goal_exec {
     size_t bytes;               /* memory held */
 };
 
-static uint32_t goal_sched__pow2(uint32_t x) { uint32_t p = 1; while (p < x) p <<= 1; return p; }
+static uint32_t goal__sched_pow2(uint32_t x) { uint32_t p = 1; while (p < x) p <<= 1; return p; }
 
 /* Names the action in err: "rank R, action L (send to P tag T): what". */
-static goal_status goal_sched__fail(goal_exec *e, goal_status st, int32_t i, const char *what) {
+static goal_status goal__sched_fail(goal_exec *e, goal_status st, int32_t i, const char *what) {
     char lb[GOAL_LABEL_MAX];
     uint32_t k;
-    if (e->state == GOAL_SCHED__FAILED) return (goal_status)e->err.status;
+    if (e->state == GOAL__SCHED_FAILED) return (goal_status)e->err.status;
     if (i < 0) goal__fail(&e->err, st, e->s->rank, "rank %d: %s: %s", (int)e->s->rank, what, goal_strerror(st));
     else {
         goal_action a;
@@ -388,15 +388,15 @@ static goal_status goal_sched__fail(goal_exec *e, goal_status st, int32_t i, con
     /* Keep the in-flight list (goal_exec_inflight reports it), but let the transport go. */
     for (k = 0; k < e->nreq; k++)
         if (e->t.cancel) e->t.cancel(e->t.user, &e->req[k]);
-    e->state = GOAL_SCHED__FAILED;
+    e->state = GOAL__SCHED_FAILED;
     return st;
 }
 
-static void goal_sched__push(goal_exec *e, uint32_t i) { e->queue[e->qtail++ & e->qmask] = i; }
-GOAL__HOT void goal_sched__release(goal_exec *e, uint32_t d) {
-    if (--e->cnt[d & e->cmask] == 0 && d < e->hi) goal_sched__push(e, d);
+static void goal__sched_push(goal_exec *e, uint32_t i) { e->queue[e->qtail++ & e->qmask] = i; }
+GOAL__HOT void goal__sched_release(goal_exec *e, uint32_t d) {
+    if (--e->cnt[d & e->cmask] == 0 && d < e->hi) goal__sched_push(e, d);
 }
-static uint32_t goal_sched__nsrc(const goal_exec *e, uint32_t i) {
+static uint32_t goal__sched_nsrc(const goal_exec *e, uint32_t i) {
     uint32_t nd, ns;
     const uint32_t *w;
     goal__record(e->s, i, &w, &nd, &ns);
@@ -404,19 +404,19 @@ static uint32_t goal_sched__nsrc(const goal_exec *e, uint32_t i) {
 }
 /* Window mode: moves lo past completed actions, lets actions enter the window, and in ring
    mode gives the counters that come into the ring their initial values. */
-static void goal_sched__slide(goal_exec *e) {
+static void goal__sched_slide(goal_exec *e) {
     uint32_t old = e->lo, j, hi;
-    while (e->lo < e->n && e->cnt[e->lo & e->cmask] == GOAL_SCHED__DONE) e->lo++;
+    while (e->lo < e->n && e->cnt[e->lo & e->cmask] == GOAL__SCHED_DONE) e->lo++;
     if (!e->init)
-        for (j = old + e->cmask + 1; j < e->lo + e->cmask + 1 && j < e->n; j++) e->cnt[j & e->cmask] = goal_sched__nsrc(e, j);
+        for (j = old + e->cmask + 1; j < e->lo + e->cmask + 1 && j < e->n; j++) e->cnt[j & e->cmask] = goal__sched_nsrc(e, j);
     hi = e->n - e->lo < e->window ? e->n : e->lo + e->window;
     for (j = e->hi; j < hi; j++)
-        if (e->cnt[j & e->cmask] == 0) goal_sched__push(e, j);
+        if (e->cnt[j & e->cmask] == 0) goal__sched_push(e, j);
     e->hi = hi;
 }
 /* `general` is a constant at every call site: 0 compiles the common case (no trace hook, no
    window, so counters and queue never wrap and every action may start) without its tests. */
-GOAL__HOT void goal_sched__complete(goal_exec *e, uint32_t i, const goal_sched__rec *r, int general) {
+GOAL__HOT void goal__sched_complete(goal_exec *e, uint32_t i, const goal__sched_rec *r, int general) {
     /* Locals: stores through cnt and queue could alias e's fields and force reloads. */
     uint32_t *cnt = e->cnt, *queue = e->queue, qtail = e->qtail;
     uint32_t cmask = general ? e->cmask : 0xFFFFFFFFu, qmask = general ? e->qmask : 0xFFFFFFFFu, hi = e->hi;
@@ -428,16 +428,16 @@ GOAL__HOT void goal_sched__complete(goal_exec *e, uint32_t i, const goal_sched__
         if (--cnt[d & cmask] == 0 && (!general || d < hi)) queue[qtail++ & qmask] = d;
     }
     e->qtail = qtail;
-    cnt[i & cmask] = GOAL_SCHED__DONE;
+    cnt[i & cmask] = GOAL__SCHED_DONE;
     e->ndone++;
     if (!general) return;
     if (e->d.trace) e->d.trace(e->d.trace_user, e->s->rank, (int32_t)i, 1);
-    if (e->window && i == e->lo) goal_sched__slide(e);
+    if (e->window && i == e->lo) goal__sched_slide(e);
 }
-static uint8_t *goal_sched__addr(goal_exec *e, uint32_t slot, uint64_t offset) {
+static uint8_t *goal__sched_addr(goal_exec *e, uint32_t slot, uint64_t offset) {
     return e->base[slot == GOAL_SLOT_SCRATCH ? e->s->nslots : slot] + offset;
 }
-static int goal_sched__grow(goal_exec *e) {
+static int goal__sched_grow(goal_exec *e) {
     goal_req *nq = e->reqcap <= 0x3FFFFFFFu ? (goal_req *)goal__calloc(&e->a, 2u * e->reqcap, sizeof(goal_req)) : NULL;
     if (!nq) return 0;
     memcpy(nq, e->req, e->nreq * sizeof(goal_req));
@@ -447,7 +447,7 @@ static int goal_sched__grow(goal_exec *e) {
     e->reqcap *= 2;
     return 1;
 }
-GOAL__HOT goal_status goal_sched__post(goal_exec *e, uint32_t i, const goal_sched__rec *r) {
+GOAL__HOT goal_status goal__sched_post(goal_exec *e, uint32_t i, const goal__sched_rec *r) {
     uint64_t offset;
     uint32_t loc;
     goal_msg *m = &e->msg;   /* rank and context are filled in once; the rest per message */
@@ -456,93 +456,93 @@ GOAL__HOT goal_status goal_sched__post(goal_exec *e, uint32_t i, const goal_sche
     m->kind = (goal_kind)GOAL__KIND(r->head);
     goal__msg_params(r->head, r->deps + r->ndeps, &m->peer, &m->size, &offset, &m->tag, &loc);
     m->cpu = (uint8_t)(loc >> 16); m->nic = (uint8_t)(loc >> 24);
-    m->data = goal_sched__addr(e, loc & 0xFFFFu, offset);
+    m->data = goal__sched_addr(e, loc & 0xFFFFu, offset);
     m->action = (int32_t)i;
     q.handle = NULL; q.word = 0; q.status = GOAL_PENDING; q.action = (int32_t)i;
     st = e->t.post(e->t.user, m, &q);
     /* Only what stays in flight is stored: requests grow with use, not with n. */
-    if (st == GOAL_PENDING) return e->nreq < e->reqcap || goal_sched__grow(e) ? (e->req[e->nreq++] = q, GOAL_PENDING)
-                                                                              : goal_sched__fail(e, GOAL_ERR_NOMEM, (int32_t)i, "post");
-    return st == GOAL_OK ? GOAL_OK : goal_sched__fail(e, st < 0 ? (goal_status)st : GOAL_ERR_TRANSPORT, (int32_t)i, "post");
+    if (st == GOAL_PENDING) return e->nreq < e->reqcap || goal__sched_grow(e) ? (e->req[e->nreq++] = q, GOAL_PENDING)
+                                                                              : goal__sched_fail(e, GOAL_ERR_NOMEM, (int32_t)i, "post");
+    return st == GOAL_OK ? GOAL_OK : goal__sched_fail(e, st < 0 ? (goal_status)st : GOAL_ERR_TRANSPORT, (int32_t)i, "post");
 }
-static goal_status goal_sched__local(goal_exec *e, uint32_t i, uint32_t kind) {
+static goal_status goal__sched_local(goal_exec *e, uint32_t i, uint32_t kind) {
     goal_action a;
     int rc;
     goal_schedule_action(e->s, i, &a);
     if (kind == GOAL_CALC)
-        return e->d.calc && e->d.calc(e->d.calc_user, a.cost, a.cpu, (int32_t)i) ? goal_sched__fail(e, GOAL_ERR_USERFN, (int32_t)i, "calc hook") : GOAL_OK;
+        return e->d.calc && e->d.calc(e->d.calc_user, a.cost, a.cpu, (int32_t)i) ? goal__sched_fail(e, GOAL_ERR_USERFN, (int32_t)i, "calc hook") : GOAL_OK;
     if (a.op != GOAL_OP_USER)
-        return goal_apply(a.op, a.dtype, goal_sched__addr(e, a.buf.slot, a.buf.offset),
-                          goal_sched__addr(e, a.buf2.slot, a.buf2.offset), a.buf.size);
+        return goal_apply(a.op, a.dtype, goal__sched_addr(e, a.buf.slot, a.buf.offset),
+                          goal__sched_addr(e, a.buf2.slot, a.buf2.offset), a.buf.size);
     if (a.fn >= e->d.nuser_fns || !e->d.user_fns[a.fn]) {
         char what[64];
         snprintf(what, sizeof what, "user function %lu is not registered", (unsigned long)a.fn);
-        return goal_sched__fail(e, GOAL_ERR_NOUSERFN, (int32_t)i, what);
+        return goal__sched_fail(e, GOAL_ERR_NOUSERFN, (int32_t)i, what);
     }
-    if (a.buf.size > 0x7FFFFFFF || a.buf2.size > 0x7FFFFFFF) return goal_sched__fail(e, GOAL_ERR_SIZE, (int32_t)i, "user function buffers over 2^31-1 bytes");
-    rc = e->d.user_fns[a.fn](goal_sched__addr(e, a.buf.slot, a.buf.offset), (int)a.buf.size,
-                             goal_sched__addr(e, a.buf2.slot, a.buf2.offset), (int)a.buf2.size);
-    return rc ? goal_sched__fail(e, GOAL_ERR_USERFN, (int32_t)i, "user function") : GOAL_OK;
+    if (a.buf.size > 0x7FFFFFFF || a.buf2.size > 0x7FFFFFFF) return goal__sched_fail(e, GOAL_ERR_SIZE, (int32_t)i, "user function buffers over 2^31-1 bytes");
+    rc = e->d.user_fns[a.fn](goal__sched_addr(e, a.buf.slot, a.buf.offset), (int)a.buf.size,
+                             goal__sched_addr(e, a.buf2.slot, a.buf2.offset), (int)a.buf2.size);
+    return rc ? goal__sched_fail(e, GOAL_ERR_USERFN, (int32_t)i, "user function") : GOAL_OK;
 }
 /* Starts action i (Listing 1's inner step); completes it when it finished at once. */
-GOAL__HOT goal_status goal_sched__start(goal_exec *e, uint32_t i, int general) {
-    goal_sched__rec r;
+GOAL__HOT goal_status goal__sched_start(goal_exec *e, uint32_t i, int general) {
+    goal__sched_rec r;
     uint32_t k, kind;
     goal_status st = GOAL_OK;
-    goal_sched__read(e->s, i, &r);
+    goal__sched_read(e->s, i, &r);
     kind = r.head & 7u;
     if (general && e->d.trace) e->d.trace(e->d.trace_user, e->s->rank, (int32_t)i, 0);
     if (r.head & GOAL__F_IRQ)
         for (k = 0; k < r.ndeps && (GOAL__LE32(r.deps[k]) & GOAL__DEP_START); k++)
-            goal_sched__release(e, GOAL__LE32(r.deps[k]) & ~GOAL__DEP_START);
-    if (kind == GOAL_SEND || kind == GOAL_RECV) st = goal_sched__post(e, i, &r);
-    else if (kind != GOAL_NOP) st = goal_sched__local(e, i, kind);
-    if (st == GOAL_OK) goal_sched__complete(e, i, &r, general);
+            goal__sched_release(e, GOAL__LE32(r.deps[k]) & ~GOAL__DEP_START);
+    if (kind == GOAL_SEND || kind == GOAL_RECV) st = goal__sched_post(e, i, &r);
+    else if (kind != GOAL_NOP) st = goal__sched_local(e, i, kind);
+    if (st == GOAL_OK) goal__sched_complete(e, i, &r, general);
     return st;
 }
-GOAL__HOT goal_status goal_sched__drain_as(goal_exec *e, int general) {
+GOAL__HOT goal_status goal__sched_drain_as(goal_exec *e, int general) {
     while (e->qhead != e->qtail) {
-        goal_status st = goal_sched__start(e, e->queue[e->qhead++ & (general ? e->qmask : 0xFFFFFFFFu)], general);
+        goal_status st = goal__sched_start(e, e->queue[e->qhead++ & (general ? e->qmask : 0xFFFFFFFFu)], general);
         if (st < 0) return st;
     }
     if (e->ndone < e->n) return GOAL_PENDING;
-    e->state = GOAL_SCHED__FINISHED;
+    e->state = GOAL__SCHED_FINISHED;
     return GOAL_OK;
 }
-static goal_status goal_sched__drain(goal_exec *e) {
-    return e->d.trace || e->window ? goal_sched__drain_as(e, 1) : goal_sched__drain_as(e, 0);
+static goal_status goal__sched_drain(goal_exec *e) {
+    return e->d.trace || e->window ? goal__sched_drain_as(e, 1) : goal__sched_drain_as(e, 0);
 }
 /* Asks the transport about what is in flight and completes what finished. */
-static goal_status goal_sched__poll(goal_exec *e, int block) {
+static goal_status goal__sched_poll(goal_exec *e, int block) {
     uint32_t k, j = 0;
     int got = e->t.test(e->t.user, e->req, (int)e->nreq, block);
-    if (got < 0) return goal_sched__fail(e, (goal_status)got, -1, "transport test");
+    if (got < 0) return goal__sched_fail(e, (goal_status)got, -1, "transport test");
     if (got == 0) return GOAL_PENDING;
     int32_t bad = -1;
     goal_status why = GOAL_OK;
     for (k = 0; k < e->nreq; k++) {
         goal_req q = e->req[k];
-        goal_sched__rec r;
+        goal__sched_rec r;
         if (q.status == GOAL_PENDING) { e->req[j++] = q; continue; }
         if (q.status != GOAL_OK) {
             if (bad < 0) { bad = q.action; why = q.status < 0 ? (goal_status)q.status : GOAL_ERR_TRANSPORT; }
             continue;
         }
-        goal_sched__read(e->s, (uint32_t)q.action, &r);
-        goal_sched__complete(e, (uint32_t)q.action, &r, 1);
+        goal__sched_read(e->s, (uint32_t)q.action, &r);
+        goal__sched_complete(e, (uint32_t)q.action, &r, 1);
     }
     e->nreq = j;
-    return bad >= 0 ? goal_sched__fail(e, why, bad, "completion") : GOAL_PENDING;
+    return bad >= 0 ? goal__sched_fail(e, why, bad, "completion") : GOAL_PENDING;
 }
 
 /* Window mode needs every dependency to point forward; in ring mode each must also span at
    most window places. Returns GOAL_OK and sets *span to the longest, or GOAL_ERR_ARG. */
-static goal_status goal_sched__spans(const goal_schedule *s, uint32_t *span) {
+static goal_status goal__sched_spans(const goal_schedule *s, uint32_t *span) {
     uint32_t i, k;
     *span = 0;
     for (i = 0; i < s->nactions; i++) {
-        goal_sched__rec r;
-        goal_sched__read(s, i, &r);
+        goal__sched_rec r;
+        goal__sched_read(s, i, &r);
         for (k = 0; k < r.ndeps; k++) {
             uint32_t d = GOAL__LE32(r.deps[k]) & ~GOAL__DEP_START;
             if (d <= i) return GOAL_ERR_ARG;
@@ -551,19 +551,19 @@ static goal_status goal_sched__spans(const goal_schedule *s, uint32_t *span) {
     }
     return GOAL_OK;
 }
-static goal_status goal_sched__alloc_state(goal_exec *e, goal_error *err) {
+static goal_status goal__sched_alloc_state(goal_exec *e, goal_error *err) {
     const goal_schedule *s = e->s;
     uint32_t span = 0, qcap = e->n, ccap = e->n, i;
     if (e->window) {
-        if (goal_sched__spans(s, &span) != GOAL_OK)
+        if (goal__sched_spans(s, &span) != GOAL_OK)
             return goal__fail(err, GOAL_ERR_ARG, s->rank, "rank %d: window execution needs every dependency to point "
                                       "to a later action (goal_schedule_segment reorders)", (int)s->rank);
         qcap = e->window < e->n ? e->window : e->n;
         if (span <= e->window && e->window <= 0x3FFFFFFFu && 2u * e->window < e->n) ccap = 2u * e->window;
     }
-    if (e->window) { qcap = goal_sched__pow2(qcap ? qcap : 1); e->qmask = qcap - 1; }
+    if (e->window) { qcap = goal__sched_pow2(qcap ? qcap : 1); e->qmask = qcap - 1; }
     else e->qmask = 0xFFFFFFFFu;   /* each action enters the queue once per run: no wrap */
-    if (ccap < e->n) { ccap = goal_sched__pow2(ccap); e->cmask = ccap - 1; }
+    if (ccap < e->n) { ccap = goal__sched_pow2(ccap); e->cmask = ccap - 1; }
     else e->cmask = 0xFFFFFFFFu;
     e->base = (uint8_t **)goal__calloc(&e->a, (size_t)s->nslots + 1, sizeof(uint8_t *));
     e->cnt = (uint32_t *)goal__calloc(&e->a, ccap ? ccap : 1, sizeof(uint32_t));
@@ -576,7 +576,7 @@ static goal_status goal_sched__alloc_state(goal_exec *e, goal_error *err) {
     if (!e->base || !e->cnt || !e->queue || !e->req || (e->cmask == 0xFFFFFFFFu && !e->init) || (s->scratch && !e->base[s->nslots]))
         return GOAL_ERR_NOMEM;
     if (e->init)
-        for (i = 0; i < e->n; i++) e->init[i] = goal_sched__nsrc(e, i);
+        for (i = 0; i < e->n; i++) e->init[i] = goal__sched_nsrc(e, i);
     e->bytes = sizeof *e + ((size_t)s->nslots + 1) * sizeof(uint8_t *) + (size_t)ccap * 4 + (size_t)qcap * 4 +
                (size_t)e->reqcap * sizeof(goal_req) + (e->init ? (size_t)e->n * 4 : 0) + (size_t)s->scratch;
     return GOAL_OK;
@@ -585,7 +585,7 @@ goal_status goal_exec_bind(goal_exec *e, const goal_slot *slots, uint32_t nslots
     const goal_schedule *s;
     uint32_t i;
     if (!e) return GOAL_ERR_ARG;
-    if (e->state == GOAL_SCHED__RUNNING) return GOAL_ERR_STATE;
+    if (e->state == GOAL__SCHED_RUNNING) return GOAL_ERR_STATE;
     s = e->s;
     for (i = 0; i < s->nslots; i++) {
         uint64_t need = goal_schedule_slot_size(s, i);
@@ -600,7 +600,7 @@ goal_status goal_exec_bind(goal_exec *e, const goal_slot *slots, uint32_t nslots
 }
 goal_status goal_exec_set_context(goal_exec *e, uint32_t context) {
     if (!e) return GOAL_ERR_ARG;
-    if (e->state == GOAL_SCHED__RUNNING) return GOAL_ERR_STATE;
+    if (e->state == GOAL__SCHED_RUNNING) return GOAL_ERR_STATE;
     e->msg.context = context;
     return GOAL_OK;
 }
@@ -621,7 +621,7 @@ goal_status goal_exec_create(goal_exec **out, const goal_exec_desc *desc, goal_e
     e->n = e->s->nactions; e->window = desc->window; e->hi = e->n;
     e->msg.rank = e->s->rank; e->msg.context = desc->context;
     goal__fail(&e->err, GOAL_OK, -1, "");
-    st = goal_sched__alloc_state(e, err);
+    st = goal__sched_alloc_state(e, err);
     if (st == GOAL_OK) {
         st = goal_exec_bind(e, desc->slots, desc->nslots);
         if (st != GOAL_OK && err) *err = e->err;
@@ -636,7 +636,7 @@ void goal_exec_destroy(goal_exec *e) {
     uint32_t k;
     goal_allocator a;
     if (!e) return;
-    if (e->state == GOAL_SCHED__RUNNING && e->t.cancel)
+    if (e->state == GOAL__SCHED_RUNNING && e->t.cancel)
         for (k = 0; k < e->nreq; k++) e->t.cancel(e->t.user, &e->req[k]);
     a = e->a;
     if (e->base) goal__free(&a, e->base[e->s->nslots]);
@@ -650,34 +650,34 @@ void goal_exec_destroy(goal_exec *e) {
 goal_status goal_exec_start(goal_exec *e) {
     uint32_t i;
     if (!e) return GOAL_ERR_ARG;
-    if (e->state == GOAL_SCHED__RUNNING) return GOAL_ERR_STATE;
-    e->state = GOAL_SCHED__RUNNING;
+    if (e->state == GOAL__SCHED_RUNNING) return GOAL_ERR_STATE;
+    e->state = GOAL__SCHED_RUNNING;
     goal__fail(&e->err, GOAL_OK, -1, "");
     e->qhead = e->qtail = e->nreq = e->ndone = 0;
     if (e->init) memcpy(e->cnt, e->init, (size_t)e->n * sizeof(uint32_t));
     else
-        for (i = 0; i <= e->cmask && i < e->n; i++) e->cnt[i] = goal_sched__nsrc(e, i);
+        for (i = 0; i <= e->cmask && i < e->n; i++) e->cnt[i] = goal__sched_nsrc(e, i);
     if (!e->window)
-        for (i = 0; i < e->s->nindep; i++) goal_sched__push(e, GOAL__LE32(e->s->indep[i]));
+        for (i = 0; i < e->s->nindep; i++) goal__sched_push(e, GOAL__LE32(e->s->indep[i]));
     else {
         e->lo = e->hi = 0;
-        goal_sched__slide(e);
+        goal__sched_slide(e);
     }
-    return goal_sched__drain(e);
+    return goal__sched_drain(e);
 }
-static goal_status goal_sched__step(goal_exec *e, int block) {
+static goal_status goal__sched_step(goal_exec *e, int block) {
     goal_status st;
     if (!e) return GOAL_ERR_ARG;
-    if (e->state == GOAL_SCHED__FINISHED) return GOAL_OK;
-    if (e->state == GOAL_SCHED__FAILED) return (goal_status)e->err.status;
-    if (e->state != GOAL_SCHED__RUNNING) return GOAL_ERR_STATE;
-    st = e->nreq ? goal_sched__poll(e, block) : GOAL_PENDING;
-    return st < 0 ? st : goal_sched__drain(e);
+    if (e->state == GOAL__SCHED_FINISHED) return GOAL_OK;
+    if (e->state == GOAL__SCHED_FAILED) return (goal_status)e->err.status;
+    if (e->state != GOAL__SCHED_RUNNING) return GOAL_ERR_STATE;
+    st = e->nreq ? goal__sched_poll(e, block) : GOAL_PENDING;
+    return st < 0 ? st : goal__sched_drain(e);
 }
-goal_status goal_exec_test(goal_exec *e) { return goal_sched__step(e, 0); }
+goal_status goal_exec_test(goal_exec *e) { return goal__sched_step(e, 0); }
 goal_status goal_exec_wait(goal_exec *e) {
     goal_status st;
-    while ((st = goal_sched__step(e, 1)) == GOAL_PENDING) {}
+    while ((st = goal__sched_step(e, 1)) == GOAL_PENDING) {}
     return st;
 }
 goal_status goal_exec_run(goal_exec *e) {
@@ -697,7 +697,7 @@ size_t goal_exec_memory(const goal_exec *e) { return e ? e->bytes : 0; }
 
 /* ---- >>> Theorem 4: segments joined by nops ---------------------------------------------- */
 /* Kahn's order, first come first served, so independent actions keep their relative order. */
-static goal_status goal_sched__topo(const goal_schedule *s, uint32_t *order, uint32_t *left) {
+static goal_status goal__sched_topo(const goal_schedule *s, uint32_t *order, uint32_t *left) {
     uint32_t i, head = 0, tail = 0, k;
     for (i = 0; i < s->nactions; i++) left[i] = goal_schedule_nsrc(s, i);
     for (i = 0; i < s->nindep; i++) order[tail++] = GOAL__LE32(s->indep[i]);
@@ -721,7 +721,7 @@ goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, goal_graph
     n = s->nactions;
     order = (uint32_t *)goal__calloc(&a, n ? n : 1, sizeof(uint32_t));
     pos = (uint32_t *)goal__calloc(&a, n ? n : 1, sizeof(uint32_t));
-    st = order && pos ? goal_sched__topo(s, order, pos) : GOAL_ERR_NOMEM;
+    st = order && pos ? goal__sched_topo(s, order, pos) : GOAL_ERR_NOMEM;
     /* pos[x]: the new id of old action x; a dummy follows every k actions. */
     for (i = 0; st == GOAL_OK && i < n; i++) {
         goal_action act;
@@ -756,39 +756,39 @@ goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, goal_graph
 
 /* ---- >>> ranks in one process ------------------------------------------------------------- */
 #ifndef GOAL_SCHED_NO_THREADS
-#define GOAL_SCHED__LOCK(ip) pthread_mutex_lock(&(ip)->mu)
-#define GOAL_SCHED__UNLOCK(ip) pthread_mutex_unlock(&(ip)->mu)
+#define GOAL__SCHED_LOCK(ip) pthread_mutex_lock(&(ip)->mu)
+#define GOAL__SCHED_UNLOCK(ip) pthread_mutex_unlock(&(ip)->mu)
 #else
-#define GOAL_SCHED__LOCK(ip) ((void)0)
-#define GOAL_SCHED__UNLOCK(ip) ((void)0)
+#define GOAL__SCHED_LOCK(ip) ((void)0)
+#define GOAL__SCHED_UNLOCK(ip) ((void)0)
 #endif
-typedef struct goal_sched__ipreq {   /* a posted message waiting for its match */
-    /* [GOAL_SCHED__Q]: its queue, in posting order (also the spare list);
-       [GOAL_SCHED__K]: the same queue's entries of its peer (goal_sched__ipk) */
-    struct { struct goal_sched__ipreq *prev, *next; } link[2];
+typedef struct goal__sched_ipreq {   /* a posted message waiting for its match */
+    /* [GOAL__SCHED_Q]: its queue, in posting order (also the spare list);
+       [GOAL__SCHED_K]: the same queue's entries of its peer (goal__sched_ipk) */
+    struct { struct goal__sched_ipreq *prev, *next; } link[2];
     uint64_t seq;                    /* posting order across those lists */
     int32_t key;                     /* that peer: the source of a recv (or GOAL_ANY), the sender of a send */
     goal_msg m;
     int status;
-} goal_sched__ipreq;
-typedef struct goal_sched__ipq { goal_sched__ipreq *head, *tail; } goal_sched__ipq;
+} goal__sched_ipreq;
+typedef struct goal__sched_ipq { goal__sched_ipreq *head, *tail; } goal__sched_ipq;
 /* A queue's entries of one peer, found in goal_inproc's goal__peers index. */
-typedef struct goal_sched__ipk { goal__peer_key k; goal_sched__ipq list; } goal_sched__ipk;
-typedef struct goal_sched__iprank {
+typedef struct goal__sched_ipk { goal__peer_key k; goal__sched_ipq list; } goal__sched_ipk;
+typedef struct goal__sched_iprank {
     struct goal_inproc *ip;
     int rank, blocked;
-    goal_sched__ipq recvs;           /* recvs posted here, in posting order */
-    goal_sched__ipq sends;           /* sends to here not matched yet, in posting order */
+    goal__sched_ipq recvs;           /* recvs posted here, in posting order */
+    goal__sched_ipq sends;           /* sends to here not matched yet, in posting order */
 #ifndef GOAL_SCHED_NO_THREADS
     pthread_cond_t cv;
 #endif
-} goal_sched__iprank;
+} goal__sched_iprank;
 struct goal_inproc {
     int n;
     goal_allocator a;
-    goal_sched__iprank *r;
-    goal_sched__ipreq *spare;        /* finished requests, for reuse */
-    goal__peers peers;               /* (queue, peer) -> goal_sched__ipk */
+    goal__sched_iprank *r;
+    goal__sched_ipreq *spare;        /* finished requests, for reuse */
+    goal__peers peers;               /* (queue, peer) -> goal__sched_ipk */
     uint64_t seq;
     int managed, nlive, nblocked, deadlock;   /* deadlock detection of threaded world runs */
     uint64_t unreported;             /* matched, not yet reported by a test: progress to come */
@@ -796,71 +796,71 @@ struct goal_inproc {
     pthread_mutex_t mu;
 #endif
 };
-enum { GOAL_SCHED__Q, GOAL_SCHED__K };   /* which links of a goal_sched__ipreq a list uses */
-static void goal_sched__ipq_add(goal_sched__ipq *q, goal_sched__ipreq *x, int l) {
+enum { GOAL__SCHED_Q, GOAL__SCHED_K };   /* which links of a goal__sched_ipreq a list uses */
+static void goal__sched_ipq_add(goal__sched_ipq *q, goal__sched_ipreq *x, int l) {
     x->link[l].next = NULL; x->link[l].prev = q->tail;
     if (q->tail) q->tail->link[l].next = x; else q->head = x;
     q->tail = x;
 }
-static void goal_sched__ipq_del(goal_sched__ipq *q, goal_sched__ipreq *x, int l) {
-    goal_sched__ipreq *pv = x->link[l].prev, *nx = x->link[l].next;
+static void goal__sched_ipq_del(goal__sched_ipq *q, goal__sched_ipreq *x, int l) {
+    goal__sched_ipreq *pv = x->link[l].prev, *nx = x->link[l].next;
     if (pv) pv->link[l].next = nx; else q->head = nx;
     if (nx) nx->link[l].prev = pv; else q->tail = pv;
 }
 /* The list of (q, key): a free entry when absent, NULL when the index is empty. */
-static goal_sched__ipk *goal_sched__ipk_find(const goal_inproc *ip, const goal_sched__ipq *q, int32_t key) {
-    return (goal_sched__ipk *)goal__peers_find(&ip->peers, sizeof(goal_sched__ipk), q, key);
+static goal__sched_ipk *goal__sched_ipk_find(const goal_inproc *ip, const goal__sched_ipq *q, int32_t key) {
+    return (goal__sched_ipk *)goal__peers_find(&ip->peers, sizeof(goal__sched_ipk), q, key);
 }
 /* Queues x on q and on its peer's list (the caller made room in the table). */
-static void goal_sched__ip_enqueue(goal_inproc *ip, goal_sched__ipq *q, goal_sched__ipreq *x, int32_t key) {
-    goal_sched__ipk *t = goal_sched__ipk_find(ip, q, key);
-    goal_sched__ipq_add(q, x, GOAL_SCHED__Q);
+static void goal__sched_ip_enqueue(goal_inproc *ip, goal__sched_ipq *q, goal__sched_ipreq *x, int32_t key) {
+    goal__sched_ipk *t = goal__sched_ipk_find(ip, q, key);
+    goal__sched_ipq_add(q, x, GOAL__SCHED_Q);
     x->seq = ip->seq++;
     x->key = key;
     if (!t->k.q) { goal__peers_add(&ip->peers, &t->k, q, key); t->list.head = t->list.tail = NULL; }
-    goal_sched__ipq_add(&t->list, x, GOAL_SCHED__K);
+    goal__sched_ipq_add(&t->list, x, GOAL__SCHED_K);
 }
-static void goal_sched__ip_dequeue(goal_inproc *ip, goal_sched__ipq *q, goal_sched__ipreq *x) {
-    goal_sched__ipk *t = goal_sched__ipk_find(ip, q, x->key);
-    goal_sched__ipq_del(q, x, GOAL_SCHED__Q);
-    goal_sched__ipq_del(&t->list, x, GOAL_SCHED__K);
+static void goal__sched_ip_dequeue(goal_inproc *ip, goal__sched_ipq *q, goal__sched_ipreq *x) {
+    goal__sched_ipk *t = goal__sched_ipk_find(ip, q, x->key);
+    goal__sched_ipq_del(q, x, GOAL__SCHED_Q);
+    goal__sched_ipq_del(&t->list, x, GOAL__SCHED_K);
     if (!t->list.head) goal__peers_del(&ip->peers, sizeof *t, &t->k);
 }
-static int goal_sched__matches(const goal_msg *recv, const goal_msg *send);
+static int goal__sched_matches(const goal_msg *recv, const goal_msg *send);
 /* The first entry of q's list of key that matches m, or NULL. */
-static goal_sched__ipreq *goal_sched__ipk_first(const goal_inproc *ip, const goal_sched__ipq *q, int32_t key, const goal_msg *m) {
-    goal_sched__ipk *t = goal_sched__ipk_find(ip, q, key);
-    goal_sched__ipreq *x;
-    for (x = t && t->k.q ? t->list.head : NULL; x; x = x->link[GOAL_SCHED__K].next)
-        if (m->kind == GOAL_SEND ? goal_sched__matches(&x->m, m) : goal_sched__matches(m, &x->m)) return x;
+static goal__sched_ipreq *goal__sched_ipk_first(const goal_inproc *ip, const goal__sched_ipq *q, int32_t key, const goal_msg *m) {
+    goal__sched_ipk *t = goal__sched_ipk_find(ip, q, key);
+    goal__sched_ipreq *x;
+    for (x = t && t->k.q ? t->list.head : NULL; x; x = x->link[GOAL__SCHED_K].next)
+        if (m->kind == GOAL_SEND ? goal__sched_matches(&x->m, m) : goal__sched_matches(m, &x->m)) return x;
     return NULL;
 }
 /* The first entry of theirs that matches m, in posting order (MPI's rule). */
-static goal_sched__ipreq *goal_sched__ip_match(const goal_inproc *ip, const goal_sched__ipq *theirs, const goal_msg *m) {
-    goal_sched__ipreq *x, *w;
+static goal__sched_ipreq *goal__sched_ip_match(const goal_inproc *ip, const goal__sched_ipq *theirs, const goal_msg *m) {
+    goal__sched_ipreq *x, *w;
     if (m->kind == GOAL_SEND) {          /* recvs from this sender, or from any source */
-        x = goal_sched__ipk_first(ip, theirs, m->rank, m);
-        w = goal_sched__ipk_first(ip, theirs, GOAL_ANY, m);
+        x = goal__sched_ipk_first(ip, theirs, m->rank, m);
+        w = goal__sched_ipk_first(ip, theirs, GOAL_ANY, m);
         return w && (!x || w->seq < x->seq) ? w : x;
     }
-    if (m->peer != GOAL_ANY) return goal_sched__ipk_first(ip, theirs, m->peer, m);
-    for (x = theirs->head; x; x = x->link[GOAL_SCHED__Q].next)
-        if (goal_sched__matches(m, &x->m)) break;
+    if (m->peer != GOAL_ANY) return goal__sched_ipk_first(ip, theirs, m->peer, m);
+    for (x = theirs->head; x; x = x->link[GOAL__SCHED_Q].next)
+        if (goal__sched_matches(m, &x->m)) break;
     return x;
 }
-static int goal_sched__matches(const goal_msg *recv, const goal_msg *send) {
+static int goal__sched_matches(const goal_msg *recv, const goal_msg *send) {
     return recv->context == send->context && (recv->peer == GOAL_ANY || recv->peer == send->rank) &&
            (recv->tag == GOAL_ANY || recv->tag == send->tag);
 }
 /* Moves the data and returns the recv's status. */
-static int goal_sched__deliver(const goal_msg *recv, const goal_msg *send) {
+static int goal__sched_deliver(const goal_msg *recv, const goal_msg *send) {
     uint64_t n = send->size < recv->size ? send->size : recv->size;
     if (n) memcpy(recv->data, send->data, (size_t)n);
     return send->size > recv->size ? GOAL_ERR_TRUNCATE : GOAL_OK;
 }
 /* The waiting side of a match finished: tell its rank (caller holds the lock). */
-static void goal_sched__finish(goal_inproc *ip, goal_sched__ipreq *x, int status) {
-    goal_sched__iprank *o = &ip->r[x->m.rank];
+static void goal__sched_finish(goal_inproc *ip, goal__sched_ipreq *x, int status) {
+    goal__sched_iprank *o = &ip->r[x->m.rank];
     x->status = status;
     ip->unreported++;
     if (o->blocked) { o->blocked = 0; ip->nblocked--; }
@@ -868,44 +868,44 @@ static void goal_sched__finish(goal_inproc *ip, goal_sched__ipreq *x, int status
     pthread_cond_signal(&o->cv);
 #endif
 }
-static void goal_sched__ip_spare(goal_inproc *ip, goal_sched__ipreq *x);
-static int goal_sched__ip_post(void *user, const goal_msg *m, goal_req *req) {
-    goal_sched__iprank *me = (goal_sched__iprank *)user;
+static void goal__sched_ip_spare(goal_inproc *ip, goal__sched_ipreq *x);
+static int goal__sched_ip_post(void *user, const goal_msg *m, goal_req *req) {
+    goal__sched_iprank *me = (goal__sched_iprank *)user;
     goal_inproc *ip = me->ip;
-    goal_sched__ipreq *x;
-    goal_sched__ipq *mine, *theirs;
+    goal__sched_ipreq *x;
+    goal__sched_ipq *mine, *theirs;
     int st = GOAL_PENDING;
     if (m->peer >= ip->n || m->peer < (m->kind == GOAL_RECV ? GOAL_ANY : 0)) return GOAL_ERR_PEER;
-    GOAL_SCHED__LOCK(ip);
+    GOAL__SCHED_LOCK(ip);
     /* A send looks among the recvs posted at its peer; a recv among the sends to itself. */
     mine = m->kind == GOAL_SEND ? &ip->r[m->peer].sends : &me->recvs;
     theirs = m->kind == GOAL_SEND ? &ip->r[m->peer].recvs : &me->sends;
-    x = goal_sched__ip_match(ip, theirs, m);
+    x = goal__sched_ip_match(ip, theirs, m);
     if (x) {
-        int rs = m->kind == GOAL_SEND ? goal_sched__deliver(&x->m, m) : goal_sched__deliver(m, &x->m);
-        goal_sched__ip_dequeue(ip, theirs, x);
-        goal_sched__finish(ip, x, m->kind == GOAL_SEND ? rs : GOAL_OK);
+        int rs = m->kind == GOAL_SEND ? goal__sched_deliver(&x->m, m) : goal__sched_deliver(m, &x->m);
+        goal__sched_ip_dequeue(ip, theirs, x);
+        goal__sched_finish(ip, x, m->kind == GOAL_SEND ? rs : GOAL_OK);
         st = m->kind == GOAL_SEND ? GOAL_OK : rs;
     } else {
         x = ip->spare;
-        if (x) ip->spare = x->link[GOAL_SCHED__Q].next;
-        else x = (goal_sched__ipreq *)goal__calloc(&ip->a, 1, sizeof *x);
-        if (!x || goal__peers_room(&ip->peers, sizeof(goal_sched__ipk), &ip->a) != GOAL_OK) {
-            if (x) goal_sched__ip_spare(ip, x);
+        if (x) ip->spare = x->link[GOAL__SCHED_Q].next;
+        else x = (goal__sched_ipreq *)goal__calloc(&ip->a, 1, sizeof *x);
+        if (!x || goal__peers_room(&ip->peers, sizeof(goal__sched_ipk), &ip->a) != GOAL_OK) {
+            if (x) goal__sched_ip_spare(ip, x);
             st = GOAL_ERR_NOMEM;
         } else {
             x->m = *m; x->status = GOAL_PENDING;
-            goal_sched__ip_enqueue(ip, mine, x, m->kind == GOAL_SEND ? m->rank : m->peer);
+            goal__sched_ip_enqueue(ip, mine, x, m->kind == GOAL_SEND ? m->rank : m->peer);
             req->handle = x;
         }
     }
-    GOAL_SCHED__UNLOCK(ip);
+    GOAL__SCHED_UNLOCK(ip);
     return st;
 }
-static void goal_sched__ip_spare(goal_inproc *ip, goal_sched__ipreq *x) { x->link[GOAL_SCHED__Q].next = ip->spare; ip->spare = x; }
+static void goal__sched_ip_spare(goal_inproc *ip, goal__sched_ipreq *x) { x->link[GOAL__SCHED_Q].next = ip->spare; ip->spare = x; }
 /* Threaded world runs: block until something for this rank finished, or every live rank
    is blocked (a deadlock). Caller holds the lock. */
-static int goal_sched__ip_block(goal_sched__iprank *me) {
+static int goal__sched_ip_block(goal__sched_iprank *me) {
 #ifndef GOAL_SCHED_NO_THREADS
     goal_inproc *ip = me->ip;
     if (!ip->managed) { pthread_cond_wait(&me->cv, &ip->mu); return 0; }
@@ -923,39 +923,39 @@ static int goal_sched__ip_block(goal_sched__iprank *me) {
     return 0;
 #endif
 }
-static int goal_sched__ip_test(void *user, goal_req *reqs, int n, int block) {
-    goal_sched__iprank *me = (goal_sched__iprank *)user;
+static int goal__sched_ip_test(void *user, goal_req *reqs, int n, int block) {
+    goal__sched_iprank *me = (goal__sched_iprank *)user;
     goal_inproc *ip = me->ip;
     int k, done = 0;
-    GOAL_SCHED__LOCK(ip);
+    GOAL__SCHED_LOCK(ip);
     for (;;) {
         for (k = 0; k < n; k++) {
-            goal_sched__ipreq *x = (goal_sched__ipreq *)reqs[k].handle;
+            goal__sched_ipreq *x = (goal__sched_ipreq *)reqs[k].handle;
             if (!x || x->status == GOAL_PENDING) continue;
             reqs[k].status = x->status;
             reqs[k].handle = NULL;
             ip->unreported--;
-            goal_sched__ip_spare(ip, x);
+            goal__sched_ip_spare(ip, x);
             done++;
         }
         if (done || !block) break;
-        if ((done = goal_sched__ip_block(me)) != 0) break;
+        if ((done = goal__sched_ip_block(me)) != 0) break;
     }
-    GOAL_SCHED__UNLOCK(ip);
+    GOAL__SCHED_UNLOCK(ip);
     return done;
 }
-static void goal_sched__ip_cancel(void *user, goal_req *req) {
-    goal_sched__iprank *me = (goal_sched__iprank *)user;
+static void goal__sched_ip_cancel(void *user, goal_req *req) {
+    goal__sched_iprank *me = (goal__sched_iprank *)user;
     goal_inproc *ip = me->ip;
-    goal_sched__ipreq *x = (goal_sched__ipreq *)req->handle;
+    goal__sched_ipreq *x = (goal__sched_ipreq *)req->handle;
     if (!x) return;
-    GOAL_SCHED__LOCK(ip);
+    GOAL__SCHED_LOCK(ip);
     if (x->status == GOAL_PENDING)
-        goal_sched__ip_dequeue(ip, x->m.kind == GOAL_SEND ? &ip->r[x->m.peer].sends : &me->recvs, x);
+        goal__sched_ip_dequeue(ip, x->m.kind == GOAL_SEND ? &ip->r[x->m.peer].sends : &me->recvs, x);
     else ip->unreported--;
-    goal_sched__ip_spare(ip, x);
+    goal__sched_ip_spare(ip, x);
     req->handle = NULL;
-    GOAL_SCHED__UNLOCK(ip);
+    GOAL__SCHED_UNLOCK(ip);
 }
 static goal_status goal__inproc_new(goal_inproc **out, int nranks, const goal_allocator *alloc) {
     goal_allocator a = goal__allocator(alloc);
@@ -966,7 +966,7 @@ static goal_status goal__inproc_new(goal_inproc **out, int nranks, const goal_al
     ip = (goal_inproc *)goal__calloc(&a, 1, sizeof *ip);
     if (!ip) return GOAL_ERR_NOMEM;
     ip->a = a; ip->n = nranks;
-    ip->r = (goal_sched__iprank *)goal__calloc(&a, (size_t)nranks, sizeof *ip->r);
+    ip->r = (goal__sched_iprank *)goal__calloc(&a, (size_t)nranks, sizeof *ip->r);
     if (!ip->r) { goal__free(&a, ip); return GOAL_ERR_NOMEM; }
 #ifndef GOAL_SCHED_NO_THREADS
     pthread_mutex_init(&ip->mu, NULL);
@@ -990,20 +990,20 @@ goal_status goal_inproc_create(goal_inproc **out, const goal_inproc_desc *desc, 
     st = goal__inproc_new(out, d.nranks ? d.nranks : 1, &d.alloc);
     return goal__fail(err, st, -1, "%s", st == GOAL_OK ? "" : st == GOAL_ERR_ARG ? "no place for the transport (out is NULL)" : "out of memory");
 }
-static void goal_sched__ip_drop(goal_inproc *ip, goal_sched__ipreq *x) {
-    while (x) { goal_sched__ipreq *nx = x->link[GOAL_SCHED__Q].next; goal__free(&ip->a, x); x = nx; }
+static void goal__sched_ip_drop(goal_inproc *ip, goal__sched_ipreq *x) {
+    while (x) { goal__sched_ipreq *nx = x->link[GOAL__SCHED_Q].next; goal__free(&ip->a, x); x = nx; }
 }
 void goal_inproc_destroy(goal_inproc *ip) {
     int k;
     if (!ip) return;
     for (k = 0; k < ip->n; k++) {
-        goal_sched__ip_drop(ip, ip->r[k].recvs.head);
-        goal_sched__ip_drop(ip, ip->r[k].sends.head);
+        goal__sched_ip_drop(ip, ip->r[k].recvs.head);
+        goal__sched_ip_drop(ip, ip->r[k].sends.head);
 #ifndef GOAL_SCHED_NO_THREADS
         pthread_cond_destroy(&ip->r[k].cv);
 #endif
     }
-    goal_sched__ip_drop(ip, ip->spare);
+    goal__sched_ip_drop(ip, ip->spare);
     goal__peers_free(&ip->peers, &ip->a);
 #ifndef GOAL_SCHED_NO_THREADS
     pthread_mutex_destroy(&ip->mu);
@@ -1016,22 +1016,22 @@ goal_transport goal_inproc_transport(goal_inproc *ip, int rank) {
     memset(&t, 0, sizeof t);
     if (!ip || rank < 0 || rank >= ip->n) return t;
     t.user = &ip->r[rank];
-    t.post = goal_sched__ip_post;
-    t.test = goal_sched__ip_test;
-    t.cancel = goal_sched__ip_cancel;
+    t.post = goal__sched_ip_post;
+    t.test = goal__sched_ip_test;
+    t.cancel = goal__sched_ip_cancel;
     return t;
 }
 
 /* ---- >>> running a whole world ------------------------------------------------------------- */
-typedef struct goal_sched__run {
+typedef struct goal__sched_run {
     const goal_world_run_desc *d;
     goal_inproc *ip;
     goal_schedule *s;                /* n views */
     goal_exec **e;                   /* n */
     goal_status *st;                 /* n: each rank's result */
     int n;
-} goal_sched__run;
-static void goal_sched__run_free(goal_sched__run *r, const goal_allocator *a) {
+} goal__sched_run;
+static void goal__sched_run_free(goal__sched_run *r, const goal_allocator *a) {
     int k;
     for (k = 0; r->e && k < r->n; k++) goal_exec_destroy(r->e[k]);
     goal_inproc_destroy(r->ip);
@@ -1039,7 +1039,7 @@ static void goal_sched__run_free(goal_sched__run *r, const goal_allocator *a) {
     goal__free(a, r->s);
     goal__free(a, r->st);
 }
-static goal_status goal_sched__run_setup(goal_sched__run *r, const goal_allocator *a, goal_error *err) {
+static goal_status goal__sched_run_setup(goal__sched_run *r, const goal_allocator *a, goal_error *err) {
     const goal_world_run_desc *d = r->d;
     goal_status st;
     int k;
@@ -1072,9 +1072,9 @@ static goal_status goal_sched__run_setup(goal_sched__run *r, const goal_allocato
    when a message is posted, so a round in which no rank starts or completes anything, with
    no match waiting to be reported, means nothing ever will. A transport wrapper may hold
    reports back for a while (a round or two before it looks like a deadlock; up to
-   GOAL_SCHED__QUIET_MAX rounds when the in-process transport knows more is coming). */
-#define GOAL_SCHED__QUIET_MAX 1000000
-static goal_status goal_sched__run_rr(goal_sched__run *r, goal_error *err) {
+   GOAL__SCHED_QUIET_MAX rounds when the in-process transport knows more is coming). */
+#define GOAL__SCHED_QUIET_MAX 1000000
+static goal_status goal__sched_run_rr(goal__sched_run *r, goal_error *err) {
     int k, busy = 1;
     long quiet = 0;
     for (k = 0; k < r->n; k++)
@@ -1092,44 +1092,44 @@ static goal_status goal_sched__run_rr(goal_sched__run *r, goal_error *err) {
         quiet = after == before ? quiet + 1 : 0;
         /* Three quiet rounds: a wrapper may hold a report back for a call or two. */
         if (busy && quiet >= 3 && r->ip->unreported == 0) return GOAL_ERR_DEADLOCK;
-        if (quiet > GOAL_SCHED__QUIET_MAX)
+        if (quiet > GOAL__SCHED_QUIET_MAX)
             return goal__fail(err, GOAL_ERR_TRANSPORT, -1, "goal_world_run: matched messages were never reported "
-                                      "complete by the transport (%d quiet rounds)", GOAL_SCHED__QUIET_MAX);
+                                      "complete by the transport (%d quiet rounds)", GOAL__SCHED_QUIET_MAX);
     }
     return GOAL_OK;
 }
 #ifndef GOAL_SCHED_NO_THREADS
-typedef struct goal_sched__arg { goal_sched__run *r; int rank; } goal_sched__arg;
-static void *goal_sched__rank_main(void *p) {
-    goal_sched__arg *ar = (goal_sched__arg *)p;
-    goal_sched__run *r = ar->r;
+typedef struct goal__sched_arg { goal__sched_run *r; int rank; } goal__sched_arg;
+static void *goal__sched_rank_main(void *p) {
+    goal__sched_arg *ar = (goal__sched_arg *)p;
+    goal__sched_run *r = ar->r;
     goal_inproc *ip = r->ip;
     r->st[ar->rank] = goal_exec_run(r->e[ar->rank]);
     /* One rank fewer that could unblock the others: they may now be deadlocked. */
-    GOAL_SCHED__LOCK(ip);
+    GOAL__SCHED_LOCK(ip);
     if (--ip->nlive > 0 && ip->nblocked == ip->nlive) {
         int k;
         ip->deadlock = 1;
         for (k = 0; k < ip->n; k++) pthread_cond_signal(&ip->r[k].cv);
     }
-    GOAL_SCHED__UNLOCK(ip);
+    GOAL__SCHED_UNLOCK(ip);
     return NULL;
 }
 /* The ranks never started count as finished; when those that run now all wait, nothing
    can wake them but the deadlock report. */
-static void goal_sched__run_abandon(goal_inproc *ip, int never) {
+static void goal__sched_run_abandon(goal_inproc *ip, int never) {
     int k;
-    GOAL_SCHED__LOCK(ip);
+    GOAL__SCHED_LOCK(ip);
     ip->nlive -= never;
     if (ip->nlive > 0 && ip->nblocked == ip->nlive) {
         ip->deadlock = 1;
         for (k = 0; k < ip->n; k++) pthread_cond_signal(&ip->r[k].cv);
     }
-    GOAL_SCHED__UNLOCK(ip);
+    GOAL__SCHED_UNLOCK(ip);
 }
-static goal_status goal_sched__run_threads(goal_sched__run *r, const goal_allocator *a, goal_error *err) {
+static goal_status goal__sched_run_threads(goal__sched_run *r, const goal_allocator *a, goal_error *err) {
     pthread_t *th = (pthread_t *)goal__calloc(a, (size_t)r->n, sizeof *th);
-    goal_sched__arg *arg = (goal_sched__arg *)goal__calloc(a, (size_t)r->n, sizeof *arg);
+    goal__sched_arg *arg = (goal__sched_arg *)goal__calloc(a, (size_t)r->n, sizeof *arg);
     goal_status st = GOAL_OK;
     int k, started = 0, rc = 0;
     if (!th || !arg) st = goal__fail(err, GOAL_ERR_NOMEM, -1, "goal_world_run: out of memory");
@@ -1137,12 +1137,12 @@ static goal_status goal_sched__run_threads(goal_sched__run *r, const goal_alloca
     r->ip->nlive = r->n;
     for (k = 0; st == GOAL_OK && k < r->n; k++) {
         arg[k].r = r; arg[k].rank = k;
-        if ((rc = pthread_create(&th[k], NULL, goal_sched__rank_main, &arg[k])) != 0)
+        if ((rc = pthread_create(&th[k], NULL, goal__sched_rank_main, &arg[k])) != 0)
             st = goal__fail(err, GOAL_ERR_NOMEM, k, "goal_world_run: cannot start the thread of rank %d (%s); "
                                     "%d of %d ranks had started", k, strerror(rc), started, r->n);
         else started++;
     }
-    if (started < r->n) goal_sched__run_abandon(r->ip, r->n - started);
+    if (started < r->n) goal__sched_run_abandon(r->ip, r->n - started);
     for (k = 0; k < started; k++) pthread_join(th[k], NULL);
     goal__free(a, th);
     goal__free(a, arg);
@@ -1156,7 +1156,7 @@ static goal_status goal_sched__run_threads(goal_sched__run *r, const goal_alloca
 }
 #endif
 /* Reports every action that will never complete: in flight first, then never started. */
-static void goal_sched__stuck(goal_sched__run *r, goal_error *err) {
+static void goal__sched_stuck(goal__sched_run *r, goal_error *err) {
     char lb[GOAL_LABEL_MAX];
     size_t len;
     uint32_t total = 0, i;
@@ -1165,13 +1165,13 @@ static void goal_sched__stuck(goal_sched__run *r, goal_error *err) {
     for (k = 0; k < r->n; k++) {
         goal_exec *e = r->e[k];
         for (i = 0; i < e->nreq; i++, total++) {
-            e->cnt[(uint32_t)e->req[i].action & e->cmask] = GOAL_SCHED__RUN;   /* not "never started" */
+            e->cnt[(uint32_t)e->req[i].action & e->cmask] = GOAL__SCHED_RUN;   /* not "never started" */
             if (r->d->stuck) r->d->stuck(r->d->stuck_user, k, e->req[i].action, 1);
             if (err && (len = strlen(err->msg)) + 40 < sizeof err->msg)
                 snprintf(err->msg + len, sizeof err->msg - len, " rank %d %s", k, goal_schedule_label(e->s, (uint32_t)e->req[i].action, lb));
         }
         for (i = 0; i < e->n && e->cmask == 0xFFFFFFFFu; i++)
-            if (e->cnt[i] != GOAL_SCHED__DONE && e->cnt[i] != GOAL_SCHED__RUN) {
+            if (e->cnt[i] != GOAL__SCHED_DONE && e->cnt[i] != GOAL__SCHED_RUN) {
                 total++;
                 if (r->d->stuck) r->d->stuck(r->d->stuck_user, k, (int32_t)i, 0);
             }
@@ -1180,7 +1180,7 @@ static void goal_sched__stuck(goal_sched__run *r, goal_error *err) {
         snprintf(err->msg + len, sizeof err->msg - len, " (%lu actions in all)", (unsigned long)total);
 }
 goal_status goal_world_run(const goal_world_run_desc *d, goal_error *err) {
-    goal_sched__run r;
+    goal__sched_run r;
     goal_allocator a;
     goal_status st;
     int k;
@@ -1191,36 +1191,36 @@ goal_status goal_world_run(const goal_world_run_desc *d, goal_error *err) {
     r.d = d;
     r.n = goal_world_nranks(d->world);
     if (r.n < 1) return goal__fail(err, GOAL_ERR_ARG, -1, "goal_world_run: the world has no ranks");
-    st = goal_sched__run_setup(&r, &a, err);
+    st = goal__sched_run_setup(&r, &a, err);
 #ifndef GOAL_SCHED_NO_THREADS
-    if (st == GOAL_OK) st = d->threads ? goal_sched__run_threads(&r, &a, err) : goal_sched__run_rr(&r, err);
+    if (st == GOAL_OK) st = d->threads ? goal__sched_run_threads(&r, &a, err) : goal__sched_run_rr(&r, err);
 #else
-    if (st == GOAL_OK) st = d->threads ? goal__fail(err, GOAL_ERR_ARG, -1, "built without threads") : goal_sched__run_rr(&r, err);
+    if (st == GOAL_OK) st = d->threads ? goal__fail(err, GOAL_ERR_ARG, -1, "built without threads") : goal__sched_run_rr(&r, err);
 #endif
-    if (st == GOAL_ERR_DEADLOCK) goal_sched__stuck(&r, err);
+    if (st == GOAL_ERR_DEADLOCK) goal__sched_stuck(&r, err);
     else if (st < 0 && r.e)
         for (k = 0; k < r.n; k++)
-            if (r.e[k] && r.e[k]->state == GOAL_SCHED__FAILED && r.e[k]->err.status != GOAL_ERR_DEADLOCK) {
+            if (r.e[k] && r.e[k]->state == GOAL__SCHED_FAILED && r.e[k]->err.status != GOAL_ERR_DEADLOCK) {
                 if (err) *err = r.e[k]->err;
                 break;
             }
-    goal_sched__run_free(&r, &a);
+    goal__sched_run_free(&r, &a);
     return st;
 }
 
 /* ---- >>> the progress thread -------------------------------------------------------------- */
 #ifndef GOAL_SCHED_NO_THREADS
-typedef struct goal_sched__held { goal_exec *e; goal_status st; } goal_sched__held;
+typedef struct goal__sched_held { goal_exec *e; goal_status st; } goal__sched_held;
 struct goal_progress {
     goal_allocator a;
     pthread_t th;
     pthread_mutex_t mu;
     pthread_cond_t work, done;
-    goal_sched__held *h;
+    goal__sched_held *h;
     uint32_t n, cap, pending;
     int stop;
 };
-static void *goal_sched__progress_main(void *p) {
+static void *goal__sched_progress_main(void *p) {
     goal_progress *pg = (goal_progress *)p;
     uint32_t k;
     pthread_mutex_lock(&pg->mu);
@@ -1250,7 +1250,7 @@ goal_status goal_progress_create(goal_progress **out, const goal_progress_desc *
     pthread_mutex_init(&pg->mu, NULL);
     pthread_cond_init(&pg->work, NULL);
     pthread_cond_init(&pg->done, NULL);
-    if (pthread_create(&pg->th, NULL, goal_sched__progress_main, pg) != 0) {
+    if (pthread_create(&pg->th, NULL, goal__sched_progress_main, pg) != 0) {
         pthread_mutex_destroy(&pg->mu);
         pthread_cond_destroy(&pg->work);
         pthread_cond_destroy(&pg->done);
@@ -1266,7 +1266,7 @@ goal_status goal_progress_start(goal_progress *pg, goal_exec *e) {
     pthread_mutex_lock(&pg->mu);
     if (pg->n == pg->cap) {
         uint32_t ncap = pg->cap ? 2 * pg->cap : 16;
-        goal_sched__held *nh = pg->cap < 0x40000000u ? (goal_sched__held *)goal__calloc(&pg->a, ncap, sizeof *nh) : NULL;
+        goal__sched_held *nh = pg->cap < 0x40000000u ? (goal__sched_held *)goal__calloc(&pg->a, ncap, sizeof *nh) : NULL;
         if (!nh) { pthread_mutex_unlock(&pg->mu); return GOAL_ERR_NOMEM; }
         if (pg->n) memcpy(nh, pg->h, pg->n * sizeof *nh);
         goal__free(&pg->a, pg->h);

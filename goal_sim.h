@@ -349,6 +349,13 @@ GOAL_API int goal_sim_coll_of(const char *algo);
    status, err->msg saying what failed. */
 GOAL_API goal_status goal_sim_algo_time(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, double *ns,
                                         int *left_out, goal_error *err);
+/* A lower bound of goal_sim_algo_time's *ns for d at p, from rank 0's and rank 1's schedules
+   alone (no world, no simulation): each of their CPUs and sending NICs is busy at least for
+   the sum of its actions' costs (TUNE). GOAL_ERR_LIMIT and *left_out as goal_sim_algo_time
+   says for a world it leaves out; 0 when the model or the actions' CPU/NIC indices do not
+   allow a bound. goal tune and goal_sim_best skip what cannot beat the fastest so far. */
+GOAL_API goal_status goal_sim_algo_bound(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, double *ns,
+                                         int *left_out, goal_error *err);
 /* The fastest algorithm of collective coll at p ranks and `bytes` (d.count of int8: a
    block's bytes, as goal tune's sizes) under model, with default parameters (nway 1,
    segment 1024), among the registry's non-vector algorithms of coll that have every flag of
@@ -372,8 +379,6 @@ GOAL_API goal_status goal_sim_best(int coll, int32_t p, uint64_t bytes, const go
 #include <string.h>
 #include <stdio.h>
 #include <stdarg.h>
-#define GOAL__SIM_NONE 0xFFFFFFFFu
-#define GOAL__SIM_START 0x80000000u   /* a dependent released on start (irequires) */
 
 /* ---- >>> the world as one numbered set of actions --------------------------------------- */
 typedef struct goal__simw {
@@ -477,7 +482,7 @@ static int goal__sim_accepts(int32_t x, int32_t y) { return x == y || x == GOAL_
 /* Links entry k at the end of the circular list *head (by the prev/next or kprev/knext pair). */
 static void goal__simq_link(goal__simq *q, uint32_t *head, uint32_t k, int by_key) {
     uint32_t *kp = by_key ? &q->e[k].kprev : &q->e[k].prev, *kn = by_key ? &q->e[k].knext : &q->e[k].next;
-    if (*head == GOAL__SIM_NONE) { *kp = *kn = k; *head = k; return; }
+    if (*head == GOAL__NONE) { *kp = *kn = k; *head = k; return; }
     {
         goal__simq_ent *h = &q->e[*head];
         uint32_t last = by_key ? h->kprev : h->prev;
@@ -488,7 +493,7 @@ static void goal__simq_link(goal__simq *q, uint32_t *head, uint32_t k, int by_ke
 static void goal__simq_unlink(goal__simq *q, uint32_t *head, uint32_t k, int by_key) {
     goal__simq_ent *e = &q->e[k];
     uint32_t pv = by_key ? e->kprev : e->prev, nx = by_key ? e->knext : e->next;
-    if (nx == k) { *head = GOAL__SIM_NONE; return; }
+    if (nx == k) { *head = GOAL__NONE; return; }
     if (by_key) { q->e[pv].knext = nx; q->e[nx].kprev = pv; } else { q->e[pv].next = nx; q->e[nx].prev = pv; }
     if (*head == k) *head = nx;
 }
@@ -502,7 +507,7 @@ static goal_status goal__simq_push(goal__simq *q, const goal_allocator *a, uint3
     uint32_t k = q->freel;
     goal__peer_key *t;
     if (goal__peers_room(&q->peers, sizeof *t, a) != GOAL_OK) return GOAL_ERR_NOMEM;
-    if (k != GOAL__SIM_NONE) q->freel = q->e[k].next;
+    if (k != GOAL__NONE) q->freel = q->e[k].next;
     else {
         if (GOAL__RESERVE(a, q->e, q->cap, (size_t)q->n + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
         k = q->n++;
@@ -511,15 +516,15 @@ static goal_status goal__simq_push(goal__simq *q, const goal_allocator *a, uint3
     q->e[k].seq = q->seq++;
     goal__simq_link(q, head, k, 0);
     t = goal__simq_find(q, head, peer);
-    if (!t->q) { goal__peers_add(&q->peers, t, head, peer); t->word = GOAL__SIM_NONE; }
+    if (!t->q) { goal__peers_add(&q->peers, t, head, peer); t->word = GOAL__NONE; }
     goal__simq_link(q, &t->word, k, 1);
     return GOAL_OK;
 }
-/* The first entry of the (head, peer) list that accepts tag, or GOAL__SIM_NONE. */
+/* The first entry of the (head, peer) list that accepts tag, or GOAL__NONE. */
 static uint32_t goal__simq_first(const goal__simq *q, const goal__peer_key *t, int32_t tag, goal__simq_key_fn key, void *ctx,
                                  int32_t owner) {
     uint32_t k;
-    if (!t || !t->q) return GOAL__SIM_NONE;
+    if (!t || !t->q) return GOAL__NONE;
     k = t->word;
     do {
         int32_t ep, et;
@@ -527,29 +532,29 @@ static uint32_t goal__simq_first(const goal__simq *q, const goal__peer_key *t, i
         if (goal__sim_accepts(et, tag)) return k;
         k = q->e[k].knext;
     } while (k != t->word);
-    return GOAL__SIM_NONE;
+    return GOAL__NONE;
 }
 /* Removes entry k (on the list of peer) from queue *head and returns its ref. */
 static uint32_t goal__simq_remove(goal__simq *q, uint32_t *head, int32_t peer, uint32_t k) {
     goal__peer_key *t = goal__simq_find(q, head, peer);
     goal__simq_unlink(q, head, k, 0);
     goal__simq_unlink(q, &t->word, k, 1);
-    if (t->word == GOAL__SIM_NONE) goal__peers_del(&q->peers, sizeof *t, t);
+    if (t->word == GOAL__NONE) goal__peers_del(&q->peers, sizeof *t, t);
     q->e[k].next = q->freel; q->freel = k;
     return q->e[k].ref;
 }
 /* Removes the first entry of owner's queue *head that accepts (peer, tag) and returns its
-   ref (GOAL__SIM_NONE when none). */
+   ref (GOAL__NONE when none). */
 static uint32_t goal__simq_take(goal__simq *q, uint32_t *head, int32_t peer, int32_t tag, goal__simq_key_fn key,
                                 void *ctx, int32_t owner) {
     uint32_t k, w;
     int32_t ep, et;
-    if (*head == GOAL__SIM_NONE) return GOAL__SIM_NONE;
+    if (*head == GOAL__NONE) return GOAL__NONE;
     if (peer != GOAL_ANY) {
         k = goal__simq_first(q, goal__simq_find(q, head, peer), tag, key, ctx, owner);
         w = goal__simq_first(q, goal__simq_find(q, head, GOAL_ANY), tag, key, ctx, owner);
-        if (w != GOAL__SIM_NONE && (k == GOAL__SIM_NONE || q->e[w].seq < q->e[k].seq)) { k = w; peer = GOAL_ANY; }
-        if (k == GOAL__SIM_NONE) return k;
+        if (w != GOAL__NONE && (k == GOAL__NONE || q->e[w].seq < q->e[k].seq)) { k = w; peer = GOAL_ANY; }
+        if (k == GOAL__NONE) return k;
         key(ctx, owner, q->e[k].ref, &ep, &et);   /* the match is the entry looked at last (the check keeps its size) */
         return goal__simq_remove(q, head, peer, k);
     }
@@ -559,7 +564,7 @@ static uint32_t goal__simq_take(goal__simq *q, uint32_t *head, int32_t peer, int
         if (goal__sim_accepts(et, tag)) return goal__simq_remove(q, head, ep, k);
         k = q->e[k].next;
     } while (k != *head);
-    return GOAL__SIM_NONE;
+    return GOAL__NONE;
 }
 static void goal__simq_free(goal__simq *q, const goal_allocator *a) {
     goal__free(a, q->e);
@@ -574,7 +579,7 @@ static void goal__sim_release(const goal_schedule *s, uint32_t i, int start, goa
     const uint32_t *d;
     uint32_t k, nd = goal_schedule_deps(s, i, &d);
     for (k = 0; k < nd; k++)
-        if (((d[k] & GOAL__SIM_START) != 0) == (start != 0)) fn(ctx, s->rank, d[k] & ~GOAL__SIM_START);
+        if (((d[k] & GOAL__DEP_START) != 0) == (start != 0)) fn(ctx, s->rank, d[k] & ~GOAL__DEP_START);
 }
 
 /* ---- >>> check: the matching fix-point ------------------------------------------------------ */
@@ -669,12 +674,12 @@ static goal_status goal__chk_step(goal__chk *c, uint32_t pos) {
     goal__chk_start(c, &s, i);
     if (a.kind == GOAL_SEND) {
         if (c->eager && a.buf.size <= c->eager) goal__chk_complete(c, f.rank, i);
-        if ((e = goal__simq_take(&c->q, &c->posted[a.peer], f.rank, a.tag, goal__chk_key, c, a.peer)) != GOAL__SIM_NONE)
+        if ((e = goal__simq_take(&c->q, &c->posted[a.peer], f.rank, a.tag, goal__chk_key, c, a.peer)) != GOAL__NONE)
             return goal__chk_match(c, f, c->fifo[e], a.buf.size, c->key_size);
         return goal__simq_push(&c->q, &c->x.a, &c->unexp[a.peer], f.rank, pos);
     }
     if (a.kind == GOAL_RECV) {
-        if ((e = goal__simq_take(&c->q, &c->unexp[f.rank], a.peer, a.tag, goal__chk_key, c, f.rank)) != GOAL__SIM_NONE)
+        if ((e = goal__simq_take(&c->q, &c->unexp[f.rank], a.peer, a.tag, goal__chk_key, c, f.rank)) != GOAL__NONE)
             return goal__chk_match(c, c->fifo[e], f, c->key_size, a.buf.size);
         return goal__simq_push(&c->q, &c->x.a, &c->posted[f.rank], a.peer, pos);
     }
@@ -711,7 +716,7 @@ static goal_status goal__chk_init(goal__chk *c) {
     if (!c->need || !c->fifo || !c->posted) return GOAL_ERR_NOMEM;
     c->unexp = c->posted + p;
     memset(c->posted, 0xFF, 2 * p * sizeof(uint32_t));
-    c->q.freel = GOAL__SIM_NONE;
+    c->q.freel = GOAL__NONE;
     for (r = 0; r < c->x.p; r++) {
         goal_schedule s;
         uint32_t i;
@@ -738,9 +743,9 @@ static void goal__chk_blockers(goal__chk *c, uint32_t *next) {
             const uint32_t *d;
             uint32_t nd = goal_schedule_deps(&s, i, &d);
             for (k = 0; k < nd; k++) {
-                uint32_t t = b + (d[k] & ~GOAL__SIM_START);
-                int unfinished = (d[k] & GOAL__SIM_START) ? c->st[b + i] == GOAL__CHK_WAIT : c->st[b + i] != GOAL__CHK_DONE;
-                if (c->st[t] == GOAL__CHK_WAIT && next[t] == GOAL__SIM_NONE && unfinished) next[t] = b + i;
+                uint32_t t = b + (d[k] & ~GOAL__DEP_START);
+                int unfinished = (d[k] & GOAL__DEP_START) ? c->st[b + i] == GOAL__CHK_WAIT : c->st[b + i] != GOAL__CHK_DONE;
+                if (c->st[t] == GOAL__CHK_WAIT && next[t] == GOAL__NONE && unfinished) next[t] = b + i;
             }
         }
     }
@@ -749,7 +754,7 @@ static void goal__chk_blockers(goal__chk *c, uint32_t *next) {
    the never-started action g as its counterpart. */
 static void goal__chk_counterpart(goal__chk *c, uint32_t *next, uint32_t head, int32_t peer, int32_t tag, uint32_t g) {
     uint32_t k = head;
-    if (head == GOAL__SIM_NONE) return;
+    if (head == GOAL__NONE) return;
     do {
         goal_sim_ref f;
         uint32_t id;
@@ -757,7 +762,7 @@ static void goal__chk_counterpart(goal__chk *c, uint32_t *next, uint32_t head, i
         f = c->fifo[c->q.e[k].ref];
         id = c->x.base[f.rank] + (uint32_t)f.action;
         goal__chk_key(c, -1, c->q.e[k].ref, &ep, &et);
-        if (next[id] == GOAL__SIM_NONE && goal__sim_accepts(ep, peer) && goal__sim_accepts(et, tag)) {
+        if (next[id] == GOAL__NONE && goal__sim_accepts(ep, peer) && goal__sim_accepts(et, tag)) {
             next[id] = g;
             return;
         }
@@ -784,15 +789,15 @@ static void goal__chk_cycles(const goal__chk *c, const uint32_t *next, uint8_t *
     uint32_t v, u;
     for (v = 0; v < c->x.n; v++) {
         if (color[v] || c->st[v] == GOAL__CHK_DONE) continue;
-        for (u = v; u != GOAL__SIM_NONE && !color[u]; u = next[u]) color[u] = 1;
-        if (u != GOAL__SIM_NONE && color[u] == 1)
+        for (u = v; u != GOAL__NONE && !color[u]; u = next[u]) color[u] = 1;
+        if (u != GOAL__NONE && color[u] == 1)
             do { color[u] = 3; u = next[u]; } while (color[u] != 3);
-        for (u = v; u != GOAL__SIM_NONE && color[u] == 1; u = next[u]) color[u] = 2;
+        for (u = v; u != GOAL__NONE && color[u] == 1; u = next[u]) color[u] = 2;
     }
 }
 static goal_sim_ref goal__chk_ref(const goal__chk *c, uint32_t g) {
     int32_t r;
-    if (g == GOAL__SIM_NONE) return goal__sim_ref(-1, -1);
+    if (g == GOAL__NONE) return goal__sim_ref(-1, -1);
     r = goal__simw_rank(&c->x, g);
     return goal__sim_ref(r, (int32_t)(g - c->x.base[r]));
 }
@@ -804,7 +809,7 @@ static goal_status goal__chk_report(goal__chk *c, const uint32_t *next, const ui
         if (c->st[v] == GOAL__CHK_DONE) continue;
         at = goal__chk_ref(c, v);
         if (color[v] == 3) k = GOAL_SIM_CYCLE;
-        else if (next[v] == GOAL__SIM_NONE && c->st[v] == GOAL__CHK_POSTED) {
+        else if (next[v] == GOAL__NONE && c->st[v] == GOAL__CHK_POSTED) {
             goal_schedule s;
             goal_action a;
             goal__simw_view(&c->x, at.rank, &s);
@@ -913,7 +918,7 @@ typedef struct goal__sim_ev {   /* a queued event; the heap orders by (time, seq
     uint64_t time;
     uint32_t seq;
     int32_t rank;               /* where it happens */
-    uint32_t ref;               /* action index on rank, or message id | GOAL__SIM_START */
+    uint32_t ref;               /* action index on rank, or message id | GOAL__DEP_START */
 } goal__sim_ev;
 
 typedef struct goal__sim_msg {  /* a message in flight or waiting in an unexpected queue */
@@ -1158,28 +1163,28 @@ static goal_status goal__sim_model_init(goal__sim *m, const goal_sim_desc *d) {
 static size_t goal__sim_slot(const goal__sim *m, uint64_t t) {
     return (size_t)((t * 0x9E3779B97F4A7C15ull) >> 32) & (m->captab - 1u);
 }
-/* The live bucket of time t, GOAL__SIM_NONE when none (open addressing, linear probing). */
+/* The live bucket of time t, GOAL__NONE when none (open addressing, linear probing). */
 static uint32_t goal__sim_find(const goal__sim *m, uint64_t t) {
     size_t k;
-    if (!m->captab) return GOAL__SIM_NONE;
-    for (k = goal__sim_slot(m, t); m->tab[k] != GOAL__SIM_NONE; k = (k + 1u) & (m->captab - 1u))
+    if (!m->captab) return GOAL__NONE;
+    for (k = goal__sim_slot(m, t); m->tab[k] != GOAL__NONE; k = (k + 1u) & (m->captab - 1u))
         if (m->bk[m->tab[k]].time == t) return m->tab[k];
-    return GOAL__SIM_NONE;
+    return GOAL__NONE;
 }
 static void goal__sim_tab_put(goal__sim *m, uint32_t id) {
     size_t k = goal__sim_slot(m, m->bk[id].time);
-    while (m->tab[k] != GOAL__SIM_NONE) k = (k + 1u) & (m->captab - 1u);
+    while (m->tab[k] != GOAL__NONE) k = (k + 1u) & (m->captab - 1u);
     m->tab[k] = id;
 }
 /* Removes bucket id, moving later entries of its probe chain back into the hole. */
 static void goal__sim_tab_del(goal__sim *m, uint32_t id) {
     size_t mask = m->captab - 1u, k = goal__sim_slot(m, m->bk[id].time), j;
     while (m->tab[k] != id) k = (k + 1u) & mask;
-    for (j = (k + 1u) & mask; m->tab[j] != GOAL__SIM_NONE; j = (j + 1u) & mask) {
+    for (j = (k + 1u) & mask; m->tab[j] != GOAL__NONE; j = (j + 1u) & mask) {
         size_t home = goal__sim_slot(m, m->bk[m->tab[j]].time);
         if (((j - home) & mask) >= ((j - k) & mask)) { m->tab[k] = m->tab[j]; k = j; }
     }
-    m->tab[k] = GOAL__SIM_NONE;
+    m->tab[k] = GOAL__NONE;
 }
 /* Keeps the table at most half full: doubles it and puts the live buckets back. */
 static goal_status goal__sim_tab_room(goal__sim *m) {
@@ -1216,11 +1221,11 @@ static void goal__sim_bh_pop(goal__sim *m) {
 /* The bucket of time t, a new one if there is none. */
 static goal_status goal__sim_bucket_of(goal__sim *m, uint64_t t, uint32_t *id) {
     goal__sim_bucket *b;
-    if ((*id = m->lastbk) != GOAL__SIM_NONE && m->bk[*id].time == t) return GOAL_OK;
-    if ((*id = goal__sim_find(m, t)) != GOAL__SIM_NONE) { m->lastbk = *id; return GOAL_OK; }
+    if ((*id = m->lastbk) != GOAL__NONE && m->bk[*id].time == t) return GOAL_OK;
+    if ((*id = goal__sim_find(m, t)) != GOAL__NONE) { m->lastbk = *id; return GOAL_OK; }
     if (goal__sim_tab_room(m) != GOAL_OK || GOAL__RESERVE(&m->x.a, m->bh, m->capbh, m->nbh + 1u) != GOAL_OK)
         return GOAL_ERR_NOMEM;
-    if ((*id = m->freebk) != GOAL__SIM_NONE) m->freebk = m->bk[*id].next;
+    if ((*id = m->freebk) != GOAL__NONE) m->freebk = m->bk[*id].next;
     else {
         if (GOAL__RESERVE(&m->x.a, m->bk, m->capbk, (size_t)m->nbk + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
         *id = m->nbk++;
@@ -1261,11 +1266,11 @@ static goal_status goal__sim_queue(goal__sim *m, uint64_t time, int32_t rank, ui
 static uint32_t goal__sim_wait_class(goal__sim *m, int32_t rank, int kind, uint8_t cpu, uint8_t nic) {
     uint32_t k;
     goal__sim_wait *w;
-    for (k = m->waits[rank]; k != GOAL__SIM_NONE; k = m->wt[k].next)
+    for (k = m->waits[rank]; k != GOAL__NONE; k = m->wt[k].next)
         if (m->wt[k].kind == kind && m->wt[k].cpu == cpu && m->wt[k].nic == nic) return k;
-    if ((k = m->freewt) != GOAL__SIM_NONE) m->freewt = m->wt[k].next;
+    if ((k = m->freewt) != GOAL__NONE) m->freewt = m->wt[k].next;
     else {
-        if (GOAL__RESERVE(&m->x.a, m->wt, m->capwt, (size_t)m->nwt + 1u) != GOAL_OK) return GOAL__SIM_NONE;
+        if (GOAL__RESERVE(&m->x.a, m->wt, m->capwt, (size_t)m->nwt + 1u) != GOAL_OK) return GOAL__NONE;
         k = m->nwt++;
         memset(&m->wt[k], 0, sizeof m->wt[k]);
     }
@@ -1303,7 +1308,7 @@ static goal_status goal__sim_wait_token(goal__sim *m, uint32_t k, uint64_t t) {
 static goal_status goal__sim_later(goal__sim *m, goal__sim_ev ev, int kind, uint8_t cpu, uint8_t nic) {
     uint32_t k = goal__sim_wait_class(m, ev.rank, kind, cpu, nic);
     goal__sim_wait *w;
-    if (k == GOAL__SIM_NONE || goal__sim_wait_push(m, &m->wt[k], ev.seq, ev.ref) != GOAL_OK) return GOAL_ERR_NOMEM;
+    if (k == GOAL__NONE || goal__sim_wait_push(m, &m->wt[k], ev.seq, ev.ref) != GOAL_OK) return GOAL_ERR_NOMEM;
     w = &m->wt[k];
     if (w->queued && ev.seq > w->seq) return GOAL_OK;
     return goal__sim_wait_token(m, k, ev.time);
@@ -1342,7 +1347,7 @@ static void goal__sim_retire(goal__sim *m, uint32_t id) {
     goal__sim_bucket *b = &m->bk[id];
     goal__sim_bh_pop(m);
     goal__sim_tab_del(m, id);
-    if (m->lastbk == id) m->lastbk = GOAL__SIM_NONE;
+    if (m->lastbk == id) m->lastbk = GOAL__NONE;
     goal__sim_run_reset(m, &b->run[0]);
     goal__sim_run_reset(m, &b->run[1]);
     b->next = m->freebk;
@@ -1359,7 +1364,7 @@ static void goal__sim_touch_rank(const goal__sim *m, const goal__sim_item *e) {
     goal__sim_prefetch(&m->rk[e->rank], sizeof *m->rk);
     GOAL__SIM_PREFETCH(&m->x.base[e->rank]);
     GOAL__SIM_PREFETCH(&m->x.recs[e->rank]);
-    if (e->ref & GOAL__SIM_START) goal__sim_prefetch(&m->msg[e->ref & ~GOAL__SIM_START], sizeof *m->msg);
+    if (e->ref & GOAL__DEP_START) goal__sim_prefetch(&m->msg[e->ref & ~GOAL__DEP_START], sizeof *m->msg);
 }
 static void goal__sim_touch_action(const goal__sim *m, int32_t r, uint32_t i) {
     if (r < 0) return;
@@ -1369,7 +1374,7 @@ static void goal__sim_touch_action(const goal__sim *m, int32_t r, uint32_t i) {
 /* An arrival's receive is the first posted one, most of the time. */
 static void goal__sim_touch_posted(const goal__sim *m, const goal__sim_item *e, int deep) {
     uint32_t h;
-    if (e->rank < 0 || !(e->ref & GOAL__SIM_START) || (h = m->rk[e->rank].posted) == GOAL__SIM_NONE) return;
+    if (e->rank < 0 || !(e->ref & GOAL__DEP_START) || (h = m->rk[e->rank].posted) == GOAL__NONE) return;
     if (!deep) GOAL__SIM_PREFETCH(&m->q.e[h]);
     else goal__sim_touch_action(m, e->rank, m->q.e[h].ref);
 }
@@ -1378,7 +1383,7 @@ static void goal__sim_ahead(const goal__sim *m, const goal__sim_run *r) {
     const goal__sim_item *it = r->it;
     if (k + 2u * GOAL__SIM_AHEAD < r->n) goal__sim_touch_rank(m, &it[k + 2u * GOAL__SIM_AHEAD]);
     if (k + GOAL__SIM_AHEAD < r->n) {
-        if (it[k + GOAL__SIM_AHEAD].ref & GOAL__SIM_START) goal__sim_touch_posted(m, &it[k + GOAL__SIM_AHEAD], 0);
+        if (it[k + GOAL__SIM_AHEAD].ref & GOAL__DEP_START) goal__sim_touch_posted(m, &it[k + GOAL__SIM_AHEAD], 0);
         else goal__sim_touch_action(m, it[k + GOAL__SIM_AHEAD].rank, it[k + GOAL__SIM_AHEAD].ref);
     }
     if (k < r->n) goal__sim_touch_posted(m, &it[k], 1);
@@ -1482,7 +1487,7 @@ static goal_status goal__sim_calc(goal__sim *m, const goal_schedule *s, const go
 
 /* A message slot: from the free list, else a new one. */
 static goal_status goal__sim_msg_new(goal__sim *m, uint32_t *id) {
-    if ((*id = m->freem) != GOAL__SIM_NONE) { m->freem = m->msg[*id].send; return GOAL_OK; }
+    if ((*id = m->freem) != GOAL__NONE) { m->freem = m->msg[*id].send; return GOAL_OK; }
     if (GOAL__RESERVE(&m->x.a, m->msg, m->capm, (size_t)m->nmsg + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
     *id = m->nmsg++;
     return GOAL_OK;
@@ -1504,7 +1509,7 @@ static goal_status goal__sim_send(goal__sim *m, const goal_schedule *s, const go
     msg = &m->msg[id];
     msg->size = a->buf.size; msg->sent = t; msg->src = ev.rank; msg->tag = a->tag; msg->send = ev.ref;
     msg->cpu = a->cpu; msg->nic = a->nic;
-    if (goal__sim_queue(m, arrive, a->peer, id | GOAL__SIM_START) != GOAL_OK) return GOAL_ERR_NOMEM;
+    if (goal__sim_queue(m, arrive, a->peer, id | GOAL__DEP_START) != GOAL_OK) return GOAL_ERR_NOMEM;
     goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
     if (m->model->eager(m, ev.rank, a->peer, a->buf.size)) goal__sim_complete(m, s, ev.ref);
     return GOAL_OK;
@@ -1540,7 +1545,7 @@ static goal_status goal__sim_recv(goal__sim *m, const goal_schedule *s, const go
     goal__sim_rank *rk = &m->rk[ev.rank];
     uint32_t id;
     goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
-    if ((id = goal__simq_take(&m->q, &rk->unexp, a->peer, a->tag, goal__sim_unexp_key, m, ev.rank)) == GOAL__SIM_NONE)
+    if ((id = goal__simq_take(&m->q, &rk->unexp, a->peer, a->tag, goal__sim_unexp_key, m, ev.rank)) == GOAL__NONE)
         return goal__simq_push(&m->q, &m->x.a, &rk->posted, a->peer, ev.ref);
     if (!m->model->eager(m, m->msg[id].src, ev.rank, a->buf.size)) goal__sim_rendezvous(m, &m->msg[id], a->cpu, a->nic, ev.time);
     goal__sim_complete(m, s, ev.ref);
@@ -1551,7 +1556,7 @@ static goal_status goal__sim_recv(goal__sim *m, const goal_schedule *s, const go
 /* A message arrives: it takes the receiver's CPU and NIC, then a posted receive if one
    accepts it, else it waits in the unexpected queue. */
 static goal_status goal__sim_arrive(goal__sim *m, goal__sim_ev ev) {
-    uint32_t id = ev.ref & ~GOAL__SIM_START;
+    uint32_t id = ev.ref & ~GOAL__DEP_START;
     goal__sim_msg msg = m->msg[id];
     uint64_t *c = goal__sim_cpu(m, ev.rank, msg.cpu), *nr = goal__sim_nic(m, ev.rank, msg.nic, 1);
     uint64_t t = ev.time;
@@ -1562,10 +1567,10 @@ static goal_status goal__sim_arrive(goal__sim *m, goal__sim_ev ev) {
     *nr = m->model->nic_gap(m, msg.src, ev.rank, t, msg.size);
     if (m->over) return goal__sim_overflowed(m, msg.src, msg.send);
     e = goal__simq_take(&m->q, &m->rk[ev.rank].posted, msg.src, msg.tag, goal__sim_posted_key, m, ev.rank);
-    recv = e != GOAL__SIM_NONE ? (int32_t)e : -1;
+    recv = e != GOAL__NONE ? (int32_t)e : -1;
     goal__sim_emit(m, GOAL_SIM_EV_MSG, msg.src, (int32_t)msg.send, ev.rank, recv, msg.cpu, msg.sent, t, msg.size);
     goal__sim_emit(m, GOAL_SIM_EV_RECV, ev.rank, recv, msg.src, (int32_t)msg.send, msg.cpu, t, *c, msg.size);
-    if (e == GOAL__SIM_NONE) return goal__simq_push(&m->q, &m->x.a, &m->rk[ev.rank].unexp, msg.src, id);
+    if (e == GOAL__NONE) return goal__simq_push(&m->q, &m->x.a, &m->rk[ev.rank].unexp, msg.src, id);
     if (!m->model->eager(m, msg.src, ev.rank, msg.size)) goal__sim_rendezvous(m, &msg, msg.cpu, msg.nic, t);
     {
         goal_schedule s;
@@ -1579,7 +1584,7 @@ static goal_status goal__sim_arrive(goal__sim *m, goal__sim_ev ev) {
 static goal_status goal__sim_event(goal__sim *m, goal__sim_ev ev) {
     goal_schedule s;
     goal_action a;
-    if (ev.ref & GOAL__SIM_START) return goal__sim_arrive(m, ev);
+    if (ev.ref & GOAL__DEP_START) return goal__sim_arrive(m, ev);
     goal__simw_view(&m->x, ev.rank, &s);
     goal_schedule_action(&s, ev.ref, &a);
     if (a.kind == GOAL_SEND) return goal__sim_send(m, &s, &a, ev);
@@ -1637,7 +1642,7 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
     p = (size_t)m->x.p;
     if (goal__sim_model_init(m, d) != GOAL_OK) return GOAL_ERR_ARG;
     m->compat = d->loggopsim_compat; m->event_fn = d->event_fn; m->user = d->user;
-    m->q.freel = m->freem = m->freebk = m->lastbk = m->freewt = GOAL__SIM_NONE;
+    m->q.freel = m->freem = m->freebk = m->lastbk = m->freewt = GOAL__NONE;
     m->need = (uint32_t *)goal__new(&m->x.a, m->x.n, sizeof(uint32_t));
     m->rk = (goal__sim_rank *)goal__new(&m->x.a, p, sizeof(goal__sim_rank));
     m->waits = (uint32_t *)goal__new(&m->x.a, p, sizeof(uint32_t));
@@ -1649,7 +1654,7 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
     memset(m->more, 0, p * m->nmore * sizeof(uint64_t));
     for (r = 0; r < p; r++) {
         m->rk[r].cpu = m->rk[r].nics = m->rk[r].nicr = 0;
-        m->rk[r].posted = m->rk[r].unexp = GOAL__SIM_NONE;
+        m->rk[r].posted = m->rk[r].unexp = GOAL__NONE;
     }
     return GOAL_OK;
 }
@@ -1739,7 +1744,7 @@ static size_t goal__sim_stuck_walk(const goal__sim *m, goal_sim_run_result *out)
         uint32_t i, b = m->x.base[r], t = m->rk[r].unexp;
         for (i = 0; i < m->x.base[r + 1] - b; i++)
             if (m->need[b + i] != GOAL__SIM_DONE) k = goal__sim_stuck_add(out, k, r, i, m->need[b + i] == 0);
-        if (t == GOAL__SIM_NONE) continue;
+        if (t == GOAL__NONE) continue;
         do {
             const goal__sim_msg *msg = &m->msg[m->q.e[t].ref];
             t = m->q.e[t].next;
@@ -1873,17 +1878,17 @@ static void goal__dot_edge(goal__dot *g, int32_t r, uint32_t from, uint32_t to, 
                          dashed ? " [style=dashed]" : "");
 }
 /* The edges out of action u, walking through folded actions (an edge is dashed when a part of
-   its walk was). Stack entries carry the dashed bit in GOAL__SIM_START. */
+   its walk was). Stack entries carry the dashed bit in GOAL__DEP_START. */
 static void goal__dot_edges_from(goal__dot *g, const goal_schedule *s, uint32_t u) {
     size_t top = 0;
     g->stack[top++] = u;
     g->stamp[u] = u + 1u;
     while (top) {
-        uint32_t v = g->stack[--top], dashed = v & GOAL__SIM_START, k, nd;
+        uint32_t v = g->stack[--top], dashed = v & GOAL__DEP_START, k, nd;
         const uint32_t *d;
-        nd = goal_schedule_deps(s, v & ~GOAL__SIM_START, &d);
+        nd = goal_schedule_deps(s, v & ~GOAL__DEP_START, &d);
         for (k = 0; k < nd; k++) {
-            uint32_t t = d[k] & ~GOAL__SIM_START, dd = dashed | (d[k] & GOAL__SIM_START);
+            uint32_t t = d[k] & ~GOAL__DEP_START, dd = dashed | (d[k] & GOAL__DEP_START);
             if (g->stamp[t] == u + 1u) continue;
             g->stamp[t] = u + 1u;
             if (goal__dot_folded(g, s, t)) g->stack[top++] = t | dd;
@@ -1923,7 +1928,7 @@ static goal_status goal__dot_rank(goal__dot *g, const goal_schedule *s) {
     return GOAL_OK;
 }
 /* Columns: longest paths over dependencies and matched messages (Kahn's order; actions on a
-   cycle keep column 0). peer: per send, its receive's global id or GOAL__SIM_NONE. */
+   cycle keep column 0). peer: per send, its receive's global id or GOAL__NONE. */
 static goal_status goal__dot_columns(goal__dot *g, const uint32_t *peer, uint32_t *queue) {
     uint32_t *indeg = g->row, head = 0, tail = 0, u, n = g->x.n;   /* row is free until goal__dot_rows */
     int32_t r;
@@ -1934,7 +1939,7 @@ static goal_status goal__dot_columns(goal__dot *g, const uint32_t *peer, uint32_
         goal__simw_view(&g->x, r, &s);
         for (i = 0; i < s.nactions; i++) indeg[g->x.base[r] + i] += goal_schedule_nsrc(&s, i);
     }
-    for (u = 0; u < n; u++) if (peer[u] != GOAL__SIM_NONE) indeg[peer[u]]++;
+    for (u = 0; u < n; u++) if (peer[u] != GOAL__NONE) indeg[peer[u]]++;
     for (u = 0; u < n; u++) if (!indeg[u]) queue[tail++] = u;
     while (head < tail) {
         goal_schedule s;
@@ -1947,8 +1952,8 @@ static goal_status goal__dot_columns(goal__dot *g, const uint32_t *peer, uint32_
         nd = goal_schedule_deps(&s, u - g->x.base[rr], &d);
         step = goal__dot_folded(g, &s, u - g->x.base[rr]) ? 0u : 1u;   /* a folded action takes no column */
         for (k = 0; k <= nd; k++) {
-            uint32_t t = k < nd ? g->x.base[rr] + (d[k] & ~GOAL__SIM_START) : peer[u];
-            if (t == GOAL__SIM_NONE) continue;
+            uint32_t t = k < nd ? g->x.base[rr] + (d[k] & ~GOAL__DEP_START) : peer[u];
+            if (t == GOAL__NONE) continue;
             if (g->col[t] < g->col[u] + step) g->col[t] = g->col[u] + step;
             if (!--indeg[t]) queue[tail++] = t;
         }
@@ -1998,7 +2003,7 @@ static goal_status goal__dot_grid(goal__dot *g, const goal_world *w, const goal_
     peer = (uint32_t *)goal__new(&g->a, (size_t)n + 1u, sizeof(uint32_t));
     tmp = (uint32_t *)goal__new(&g->a, (size_t)n + 1u, sizeof(uint32_t));
     if (!g->col || !g->row || !g->band || !peer || !tmp) st = GOAL_ERR_NOMEM;
-    for (k = 0; st == GOAL_OK && k < n; k++) peer[k] = GOAL__SIM_NONE;
+    for (k = 0; st == GOAL_OK && k < n; k++) peer[k] = GOAL__NONE;
     for (k = 0; st == GOAL_OK && k < r->npairs; k++)
         peer[g->x.base[r->pairs[k].send.rank] + (uint32_t)r->pairs[k].send.action] = g->x.base[r->pairs[k].recv.rank] + (uint32_t)r->pairs[k].recv.action;
     if (st == GOAL_OK) st = goal__dot_columns(g, peer, tmp);
@@ -2086,8 +2091,8 @@ static void goal__cp_sources(goal__cp *c, size_t k) {
     c->done[c->x.base[e->rank] + (uint32_t)e->action] = k;
     nd = goal_schedule_deps(&s, (uint32_t)e->action, &d);
     for (j = 0; j < nd; j++) {
-        size_t *b = &c->src[c->x.base[e->rank] + (d[j] & ~GOAL__SIM_START)];
-        if (d[j] & GOAL__SIM_START) continue;     /* irequires waits for a start, not an end */
+        size_t *b = &c->src[c->x.base[e->rank] + (d[j] & ~GOAL__DEP_START)];
+        if (d[j] & GOAL__DEP_START) continue;     /* irequires waits for a start, not an end */
         if (*b == c->n || c->ev[*b].end <= e->end) *b = k;
     }
 }
@@ -2615,15 +2620,52 @@ int goal_sim_coll_of(const char *name) {
     }
     return best;
 }
+/* What rank r's schedule s costs at least under m's model, in ps (TUNE's lower bound): its
+   CPU takes its sends, its receives (as of 0 bytes: a receive's size is its sender's), execs
+   and calcs one after another; its sending NIC the sends' gaps one after another, and after
+   the last of them (any may be last) that message still crosses the wire and takes its
+   receiver's CPU. 0 when it cannot tell: LogGOPSim's 0-byte arithmetic (compat), or
+   actions on CPUs or NICs other than the first. */
+static uint64_t goal__tune_bound(goal__sim *m, const goal_schedule *s, int32_t r) {
+    const goal__sim_model *c = m->model;
+    uint64_t cpu = 0, nic = 0, gap;
+    int64_t least = INT64_MAX;   /* over the sends: what crossing and receiving add past its gap */
+    goal_action a;
+    uint32_t i;
+    if (m->compat) return 0;
+    for (i = 0; i < s->nactions; i++) {
+        goal_schedule_action(s, i, &a);
+        if (a.cpu || a.nic) return 0;
+        if (a.kind == GOAL_SEND) {
+            gap = c->nic_gap(m, r, a.peer, 0, a.buf.size);
+            nic += gap;
+            cpu = c->send_cpu(m, r, a.peer, cpu, a.buf.size);
+            a.cost = c->recv_cpu(m, r, a.peer, c->wire(m, r, a.peer, 0, a.buf.size), a.buf.size);
+            if ((int64_t)a.cost - (int64_t)gap < least) least = (int64_t)a.cost - (int64_t)gap;
+        } else if (a.kind == GOAL_RECV && a.peer != GOAL_ANY) {
+            cpu = c->recv_cpu(m, a.peer, r, cpu, 0);
+        } else if (a.kind == GOAL_EXEC) {
+            cpu = c->exec(m, r, cpu, a.buf.size);
+        } else if (a.kind == GOAL_CALC) {
+            cpu = goal__sim_add(m, cpu, goal__sim_mul(m, a.cost, GOAL__SIM_PS));
+        }
+    }
+    if (m->over) return 0;
+    if (least != INT64_MAX && (int64_t)nic + least > 0 && (uint64_t)((int64_t)nic + least) > cpu) return (uint64_t)((int64_t)nic + least);
+    return cpu;
+}
 /* Rank 0's actions plus p-1 times rank 1's: the world's size without building it; *squares
-   the same sum for the squares of the ranks' independent actions. */
-static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, double *actions, double *squares, goal_error *err) {
+   the same sum for the squares of the ranks' independent actions; *bound (when m is not
+   NULL) the larger of goal__tune_bound of rank 0 and rank 1. */
+static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, goal__sim *m, double *actions, double *squares,
+                                       uint64_t *bound, goal_error *err) {
     goal_graph_desc gd;
     goal_graph *g;
     goal_schedule s;
     goal_status st;
     int r;
     *actions = *squares = 0;
+    *bound = 0;
     memset(&gd, 0, sizeof gd);
     gd.nranks = p;
     if ((st = goal_graph_create(&g, &gd, NULL)) != GOAL_OK) return st;
@@ -2636,6 +2678,7 @@ static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, doubl
             double times = r == 0 ? 1.0 : (double)(p - 1);
             *actions += (double)s.nactions * times;
             *squares += (double)s.nindep * (double)s.nindep * times;
+            if (m && goal__tune_bound(m, &s, r) > *bound) *bound = goal__tune_bound(m, &s, r);
             goal_schedule_free(&s);
         }
     }
@@ -2658,19 +2701,40 @@ static int goal__tune_too_big(const goal_algo_desc *d, int32_t p, double actions
     else return 0;
     return 1;
 }
+/* The estimate and the limits (with the bound when m is not NULL): GOAL_OK when d at p is
+   simulated, GOAL_ERR_LIMIT and *left_out when it is left out. */
+static goal_status goal__tune_check(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, goal__sim *m, uint64_t *bound,
+                                    int *left_out, goal_error *err) {
+    double actions = 0, squares = 0;
+    goal_status st;
+    *left_out = 0;
+    *bound = 0;
+    if (!d || !d->algo || p < 1 || !model) return goal__fail(err, GOAL_ERR_ARG, -1, "no desc, no model or p < 1");
+    if (err) err->msg[0] = 0;
+    if (m && goal__sim_model_init(m, model) != GOAL_OK) return goal__fail(err, GOAL_ERR_ARG, -1, "a model parameter out of range");
+    if ((*left_out = goal__tune_too_big(d, p, 0, 0, err)) != 0) return GOAL_ERR_LIMIT;
+    if ((st = goal__tune_estimate(d, p, m, &actions, &squares, bound, err)) != GOAL_OK) return st;
+    if ((*left_out = goal__tune_too_big(d, p, actions, squares, err)) != 0) return GOAL_ERR_LIMIT;
+    return GOAL_OK;
+}
+goal_status goal_sim_algo_bound(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, double *ns, int *left_out,
+                                goal_error *err) {
+    goal__sim m;
+    uint64_t bound;
+    goal_status st;
+    memset(&m, 0, sizeof m);
+    st = goal__tune_check(d, p, model, &m, &bound, left_out, err);
+    *ns = st == GOAL_OK ? (double)bound / 1000.0 : 0;
+    return st;
+}
 goal_status goal_sim_algo_time(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, double *ns, int *left_out,
                                goal_error *err) {
-    double actions = 0, squares = 0;
     goal_world *w;
     goal_sim_run_result res;
     goal_status st;
-    *left_out = 0;
+    uint64_t none;
     *ns = 0;
-    if (!d || !d->algo || p < 1 || !model) return goal__fail(err, GOAL_ERR_ARG, -1, "no desc, no model or p < 1");
-    if (err) err->msg[0] = 0;
-    if ((*left_out = goal__tune_too_big(d, p, 0, 0, err)) != 0) return GOAL_ERR_LIMIT;
-    if ((st = goal__tune_estimate(d, p, &actions, &squares, err)) != GOAL_OK) return st;
-    if ((*left_out = goal__tune_too_big(d, p, actions, squares, err)) != 0) return GOAL_ERR_LIMIT;
+    if ((st = goal__tune_check(d, p, model, NULL, &none, left_out, err)) != GOAL_OK) return st;
     if ((st = goal_algo_world(&w, d, p, err)) != GOAL_OK) return st;
     st = goal_sim_run(w, model, &res);
     if (st == GOAL_OK) *ns = (double)res.max_ps / 1000.0;
@@ -2684,7 +2748,7 @@ goal_status goal_sim_best(int coll, int32_t p, uint64_t bytes, const goal_sim_de
     const goal_algo_info *a;
     goal_algo_desc d;
     goal_status st = GOAL_ERR_ARG;
-    double t;
+    double t, bound;
     int i, left_out;
     *best = NULL;
     *ns = 0;
@@ -2695,6 +2759,7 @@ goal_status goal_sim_best(int coll, int32_t p, uint64_t bytes, const goal_sim_de
         memset(&d, 0, sizeof d);
         d.algo = a->name; d.count = bytes; d.dtype = GOAL_INT8; d.op = GOAL_OP_SUM; d.nway = 1;
         d.segment = (a->flags & GOAL_ALGO_SEGMENTED) ? 1024 : 0;
+        if (*best && goal_sim_algo_bound(&d, p, model, &bound, &left_out, NULL) == GOAL_OK && bound > *ns) continue;   /* cannot win */
         if ((st = goal_sim_algo_time(&d, p, model, &t, &left_out, err)) == GOAL_OK && (!*best || t < *ns)) { *best = a; *ns = t; }
     }
     return *best ? GOAL_OK : st;

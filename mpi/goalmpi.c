@@ -14,8 +14,8 @@
    Passed on to the PMPI_ call, and counted: intercommunicators, reductions on datatypes
    with holes, non-commutative ops where the selected algorithm cannot keep rank order,
    reductions on types whose element size libgoal cannot split at with an algorithm that
-   splits (reduce and allreduce first fall back to reduce_binomial / allreduce_recdoub,
-   which keep order and never split: so a non-commutative allreduce), sizes beyond INT_MAX bytes, alltoallv in place, collectives that GOAL_MPI_ALGOS
+   splits (one without GOAL_ALGO_WHOLE; reduce and allreduce first fall back to
+   reduce_binomial / allreduce_recdoub, which have it), sizes beyond INT_MAX bytes, alltoallv in place, collectives that GOAL_MPI_ALGOS
    sets to "mpi".
    The decision is local: it depends only on what MPI requires to agree across ranks (type
    signature size, count, root, op, communicator), never on extra communication.
@@ -214,7 +214,7 @@ static const goal_algo_info *choose(goal_mpi *m, int c, unsigned long long bytes
     int k;
     for (k = 0; k < G.nrules[c]; k++)
         if (bytes <= G.rules[c][k].max) break;
-    if (k < G.nrules[c] && G.rules[c][k].autopick && goal_mpi_auto(m, auto_coll(c), bytes, ordered, &a) != GOAL_OK) {
+    if (k < G.nrules[c] && G.rules[c][k].autopick && goal_mpi_auto(m, auto_coll(c), bytes, ordered ? GOAL_ALGO_ORDERED : 0, &a) != GOAL_OK) {
         *why = ordered ? W_OP : W_AUTO;
         return NULL;
     }
@@ -359,14 +359,10 @@ static int begin(call *k, int c, int nb, MPI_Comm comm, long long bytes) {
     return 1;
 }
 /* Whether algo can serve the reduction: keeps rank order for a non-commutative op, never
-   splits an element libgoal has no dtype for. */
+   splits an element libgoal has no dtype for (GOAL_ALGO_WHOLE). */
 static int reduces_it(const goal_algo_info *algo, const goal_mpi_reduction *red, int *why) {
-    static const char *const unsplit[] = {"reduce_binomial", "allreduce_recdoub", "allreduce_dissemination",
-                                          "scan_linear", "exscan_linear", "reduce_scatter_ring", "reduce_scatterv_ring"};
-    size_t i;
     if (red->noncommutative && !(algo->flags & GOAL_ALGO_ORDERED)) { *why = W_OP; return 0; }
-    for (i = 0; red->whole && i < sizeof unsplit / sizeof unsplit[0] && strcmp(unsplit[i], algo->name); i++) {}
-    if (red->whole && i == sizeof unsplit / sizeof unsplit[0]) { *why = W_SPLIT; return 0; }
+    if (red->whole && !(algo->flags & GOAL_ALGO_WHOLE)) { *why = W_SPLIT; return 0; }
     return 1;
 }
 /* A reduction: the type and op as libgoal reduces them, if the algorithm can; else reduce

@@ -1,5 +1,6 @@
 /* goal_sim.h: the LogGOPS simulator against LogGOPSim's own results (expected.tsv and
-   summary.tsv), LogGOPSim's failures done right, errors, and the event callback. */
+   summary.tsv), LogGOPSim's failures done right, errors, and the event callback; TUNE's
+   lower bound against the simulated times. */
 #define GOAL_ALL_IMPLEMENTATION
 #include "goal_sim.h"
 #include "harness.h"
@@ -373,6 +374,40 @@ static void test_two_level(void) {
     CHECK_EQ(err.status, GOAL_OK);
 }
 
+/* goal_sim_algo_bound never exceeds goal_sim_algo_time (goal tune and goal_sim_best skip
+   configurations by it, so an over-estimate would change their picks), for every algorithm
+   and parameter grid point tune tries, at several p and sizes, under five models. */
+static void test_tune_bound(void) {
+    static const char *const models[] = {"", "-L 100000 -o 0 -g 0 -G 0 -O 0", "-L 0 -o 0 -g 0 -G 1 -O 0",
+                                         "-L 12 -o 96 -g 80 -G 0.042 -O 0.008 -S 1024 -C 0.05",
+                                         "-L 1000 -o 100 -g 200 -G 1 --node-size 2 --intra-L 10 --intra-o 20 --intra-G 0.1"};
+    static const int32_t ps[] = {1, 2, 3, 5, 8, 13};
+    static const uint64_t sizes[] = {0, 8, 1000, 65536};
+    const goal_algo_info *a;
+    goal_algo_desc d;
+    goal_sim_desc md;
+    double t, b;
+    int i, m, k, n, lo, lo2, tight = 0, runs = 0;
+    for (m = 0; m < (int)(sizeof models / sizeof models[0]); m++) {
+        memset(&md, 0, sizeof md);
+        CHECK(!*models[m] || goal_sim_params(&md, models[m], strlen(models[m]), NULL) == GOAL_OK);
+        for (i = 0; (a = goal_algo_list(i)) != NULL; i++)
+            for (k = 0; !(a->flags & GOAL_ALGO_VECTOR) && k < (int)(sizeof ps / sizeof ps[0]); k++)
+                for (n = 0; n < (int)(sizeof sizes / sizeof sizes[0]) * 3; n++) {
+                    memset(&d, 0, sizeof d);
+                    d.algo = a->name; d.count = sizes[n / 3]; d.dtype = GOAL_INT8;
+                    d.nway = 1 + n % 3; d.radix = 2 + n % 3; d.segment = (a->flags & GOAL_ALGO_SEGMENTED) ? 1024u << (3 * (n % 3)) : 0;
+                    if (goal_sim_algo_time(&d, ps[k], &md, &t, &lo, NULL) != GOAL_OK) continue;
+                    CHECK(goal_sim_algo_bound(&d, ps[k], &md, &b, &lo2, NULL) == GOAL_OK && lo2 == 0);
+                    if (b > t) printf("  bound %.3f > time %.3f: %s p %d size %llu model %d\n", b, t, a->name, ps[k], (unsigned long long)d.count, m);
+                    CHECK(b <= t);
+                    tight += b > 0.5 * t;
+                    runs++;
+                }
+    }
+    CHECK(runs > 2000 && tight > runs / 10);   /* and it bounds something */
+}
+
 int main(void) {
     RUN(test_expected_compat);
     RUN(test_expected_default);
@@ -386,5 +421,6 @@ int main(void) {
     RUN(test_fractional);
     RUN(test_exec_cost);
     RUN(test_two_level);
+    RUN(test_tune_bound);
     return th_done();
 }

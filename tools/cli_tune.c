@@ -12,7 +12,12 @@
    1's) exceeds 2^23 actions or whose independent actions per rank squared exceed 2^27
    (linear roots, alltoall_linear, long pipelines), pipelines of more than 512 segments,
    GOAL_ALGO_SETS generators above 4096 ranks.
-   Simulations run on one thread per core. */
+   Simulations run on one thread per core. Without --all and --svg only the winners matter:
+   every configuration's lower bound (goal_sim_algo_bound: ranks 0 and 1 alone, no world) is
+   computed first, the configurations of each (collective, size) are simulated from the
+   least bound up, and one whose bound exceeds the fastest time found so far is not
+   simulated (it cannot win; --format env: only the default parameters can). The output is
+   the same; at p = 2^16 this skips most large-size worlds. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <pthread.h>
@@ -36,11 +41,13 @@ typedef struct tune_cfg {      /* one algorithm with one setting of its paramete
     char label[96];            /* "bcast_chain@segment=8192" */
 } tune_cfg;
 
-enum { TUNE_TODO, TUNE_DONE, TUNE_SKIP, TUNE_FAIL, TUNE_SAME };
+enum { TUNE_TODO, TUNE_DONE, TUNE_SKIP, TUNE_FAIL, TUNE_SAME, TUNE_SLOWER };
 typedef struct tune_job {      /* one configuration at one size */
     int cfg, state, same_as, win;   /* win: the fastest of its (collective, size) */
+    int group;                 /* its (collective, size): 0, 1, ... */
     uint64_t size;
     double time;               /* simulated ns */
+    double bound;              /* a lower bound of time (goal_sim_algo_bound) */
     char msg[160];             /* why it failed */
 } tune_job;
 
@@ -54,7 +61,11 @@ typedef struct tune {
     tune_cfg *cfg;
     int ncfg;
     tune_job *job;
-    int njob, next;
+    int njob, next, ngroups;
+    int prune, bounding;       /* prune: skip what cannot win; bounding: the workers compute bounds */
+    int *order;                /* the jobs to simulate, by (group, bound) */
+    int norder;
+    double *best;              /* per group: the fastest time so far that could win, or -1 */
     pthread_mutex_t mu;
 } tune;
 
@@ -181,8 +192,10 @@ static int tune_jobs(tune *t) {
                 j->size = barrier ? 0 : t->sizes[s];
                 j->same_as = tune_same_as(t, j, first);
                 j->state = j->same_as >= 0 ? TUNE_SAME : TUNE_TODO;
+                j->group = t->ngroups;
                 t->njob++;
             }
+            t->ngroups++;
         }
     }
     return 1;
@@ -211,29 +224,90 @@ static void tune_run_job(const tune *t, tune_job *j) {
     j->state = st == GOAL_OK ? TUNE_DONE : left_out ? TUNE_SKIP : TUNE_FAIL;
     if (st != GOAL_OK) snprintf(j->msg, sizeof j->msg, "%.159s", err.msg[0] ? err.msg : goal_strerror(st));
 }
+/* The job's lower bound; a world left out is marked so here, with the message
+   goal_sim_algo_time would give. */
+static void tune_bound_job(const tune *t, tune_job *j) {
+    goal_algo_desc d;
+    goal_error err;
+    int left_out = 0;
+    tune_desc(t, j, &d);
+    err.msg[0] = 0;
+    if (goal_sim_algo_bound(&d, (int32_t)t->p, &t->model, &j->bound, &left_out, &err) == GOAL_OK || !left_out) return;
+    j->state = TUNE_SKIP;
+    snprintf(j->msg, sizeof j->msg, "%.159s", err.msg);
+}
+/* The next job for a worker (under the lock), or -1: in job order, or when pruning, in
+   t->order, passing over those that cannot win (TUNE_SLOWER). */
+static int tune_next(tune *t) {
+    if (!t->prune || t->bounding) {
+        while (t->next < t->njob && t->job[t->next].state != TUNE_TODO) t->next++;
+        return t->next < t->njob ? t->next++ : -1;
+    }
+    while (t->next < t->norder) {
+        tune_job *j = &t->job[t->order[t->next++]];
+        if (t->env && !t->cfg[j->cfg].plain) j->state = TUNE_SLOWER;   /* GOAL_MPI_ALGOS cannot name it */
+        else if (t->best[j->group] >= 0 && j->bound > t->best[j->group]) j->state = TUNE_SLOWER;
+        else return (int)(j - t->job);
+    }
+    return -1;
+}
 static void *tune_worker(void *arg) {
     tune *t = (tune *)arg;
     int k;
     for (;;) {
         pthread_mutex_lock(&t->mu);
-        while (t->next < t->njob && t->job[t->next].state != TUNE_TODO) t->next++;
-        k = t->next < t->njob ? t->next++ : -1;
+        k = tune_next(t);
         pthread_mutex_unlock(&t->mu);
         if (k < 0) return NULL;
+        if (t->bounding) { tune_bound_job(t, &t->job[k]); continue; }
         tune_run_job(t, &t->job[k]);
+        pthread_mutex_lock(&t->mu);
+        if (t->prune && t->job[k].state == TUNE_DONE && (t->best[t->job[k].group] < 0 || t->job[k].time < t->best[t->job[k].group]))
+            t->best[t->job[k].group] = t->job[k].time;
+        pthread_mutex_unlock(&t->mu);
     }
 }
-static void tune_run(tune *t) {
+/* Runs tune_worker on one thread per core. */
+static void tune_workers(tune *t) {
     pthread_t th[TUNE_MAX_THREADS];
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     int k, started = 0;
     if (n < 1) n = 1;
     if (n > TUNE_MAX_THREADS) n = TUNE_MAX_THREADS;
-    pthread_mutex_init(&t->mu, NULL);
+    t->next = 0;
     for (k = 1; k < n; k++)
         if (pthread_create(&th[started], NULL, tune_worker, t) == 0) started++;
     tune_worker(t);
     for (k = 0; k < started; k++) pthread_join(th[k], NULL);
+}
+static const tune *tune_sorting;   /* qsort has no context argument in C99 */
+static int tune_by_bound(const void *x, const void *y) {
+    const tune_job *a = &tune_sorting->job[*(const int *)x], *b = &tune_sorting->job[*(const int *)y];
+    if (a->group != b->group) return a->group < b->group ? -1 : 1;
+    if (a->bound != b->bound) return a->bound < b->bound ? -1 : 1;
+    return *(const int *)x < *(const int *)y ? -1 : 1;
+}
+/* Bounds first, then the simulations from the least bound up, per group. */
+static int tune_plan(tune *t) {
+    int k;
+    t->order = (int *)malloc((size_t)t->njob * sizeof *t->order + 1);
+    t->best = (double *)malloc((size_t)t->ngroups * sizeof *t->best + 1);
+    if (!t->order || !t->best) return 0;
+    for (k = 0; k < t->ngroups; k++) t->best[k] = -1;
+    t->bounding = 1;
+    tune_workers(t);
+    t->bounding = 0;
+    for (k = 0; k < t->njob; k++)
+        if (t->job[k].state == TUNE_TODO) t->order[t->norder++] = k;
+    tune_sorting = t;
+    qsort(t->order, (size_t)t->norder, sizeof *t->order, tune_by_bound);
+    return 1;
+}
+static int tune_run(tune *t) {
+    int k;
+    pthread_mutex_init(&t->mu, NULL);
+    if (t->prune && !tune_plan(t)) return pthread_mutex_destroy(&t->mu), 0;
+    tune_workers(t);
     pthread_mutex_destroy(&t->mu);
     for (k = 0; k < t->njob; k++) {
         tune_job *j = &t->job[k];
@@ -242,6 +316,7 @@ static void tune_run(tune *t) {
         j->time = t->job[j->same_as].time;
         memcpy(j->msg, t->job[j->same_as].msg, sizeof j->msg);
     }
+    return 1;
 }
 
 /* ---- output ---------------------------------------------------------------------------- */
@@ -412,9 +487,10 @@ int cli_tune(int argc, char **argv) {
     tune_default_sizes(&t);
     t.colls = (1u << TUNE_NCOLLS) - 1;
     if ((rc = tune_args(argc, argv, &t)) != CLI_OK) return rc;
+    t.prune = !t.all && !t.svg;
     if (!tune_configs(&t) || !tune_jobs(&t)) rc = cli_fail("tune: out of memory");
+    if (rc == CLI_OK && !tune_run(&t)) rc = cli_fail("tune: out of memory");
     if (rc == CLI_OK) {
-        tune_run(&t);
         tune_mark_winners(&t);
         if (t.env) tune_print_env(&t, stdout), tune_print_notes(&t, stderr);
         else tune_print_table(&t, stdout), tune_print_notes(&t, stdout);
@@ -423,5 +499,7 @@ int cli_tune(int argc, char **argv) {
     }
     free(t.cfg);
     free(t.job);
+    free(t.order);
+    free(t.best);
     return rc;
 }

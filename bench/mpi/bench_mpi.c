@@ -1,61 +1,89 @@
-/* bench_mpi.c - NBCBench-style figures (LibNBC paper, section 4): per operation and size,
-   the libgoal algorithm over goal_mpi against the MPI library's own collective.
-     blocking   median latency of run (goal_mpi_algo_run vs MPI_Bcast, ...)
-     overhead   CPU time outside the simulated computation: start + tests + wait, when
-                the computation between start and wait lasts one blocking latency and
-                tests 10 times along the way (goal_mpi_test vs MPI_Test on MPI_I*)
-     overlap    1 - overhead / blocking latency: the share of the collective hidden
-   Times are medians over the repetitions of each rank, then the slowest rank.
-   Usage: mpirun -np 4 bench_mpi LIBNAME [CSVFILE] */
+/* bench_mpi.c - libgoal over MPI against the MPI library's own collectives (issue 12).
+   For every collective with an MPI counterpart and every block size (8 B, 64 KiB, 1 MiB,
+   8 MiB of int32, sum; root 0; the vector ones with every count equal, packed), every
+   algorithm of goal_algos.h's registry for that collective (goal_algo_list: nothing is
+   listed here, so a new algorithm is measured as soon as it exists; segmented ones at
+   64 KiB and 512 KiB segments, as far as the message has that many bytes, labelled as goal
+   tune labels them: NAME@segment=S) and the library's blocking call, run in turns (one run
+   of each, again and again, so that load from other processes hits them alike).
+     time       median latency of this rank's runs, then the slowest rank
+     overhead   (NBCBench, LibNBC paper section 4; for the best algorithm and the library
+                only) CPU time outside a simulated computation as long as one blocking
+                latency, with 10 tests along the way (goal_mpi_test vs MPI_Test on MPI_I*)
+     overlap    1 - overhead / time: the share of the collective hidden
+   Prints one line per (collective, size): the best libgoal algorithm, its time, the
+   library's, the ratio, how many algorithms were tried; the CSV has every algorithm
+   (the best one's row carries the overhead columns).
+   Usage: mpirun -np N bench_mpi LIBNAME [CSVFILE] */
 #define GOAL_MPI_IMPLEMENTATION
 #include "goal_mpi.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-enum { OP_BCAST, OP_REDUCE, OP_ALLREDUCE, OP_BARRIER, OP_ALLGATHER, OP_ALLTOALL, NOPS };
-static const char *op_name[NOPS] = {"bcast", "reduce", "allreduce", "barrier", "allgather", "alltoall"};
-/* The rows: an operation and the libgoal algorithm measured for it. */
-static const struct { int op; const char *algo; } rows[] = {
-    {OP_BCAST, "bcast_binomial"}, {OP_REDUCE, "reduce_binomial"}, {OP_ALLREDUCE, "allreduce_recdoub"},
-    {OP_BARRIER, "barrier_dissemination"}, {OP_ALLGATHER, "allgather_ring"}, {OP_ALLTOALL, "alltoall_pairwise"},
-    /* bandwidth-optimal families (issue 12) */
-    {OP_BCAST, "bcast_scatter_allgather"}, {OP_BCAST, "bcast_dbtree"}, {OP_BCAST, "bcast_pipelined_tree"},
-    {OP_REDUCE, "reduce_rabenseifner"}, {OP_ALLREDUCE, "allreduce_rabenseifner"}, {OP_ALLREDUCE, "allreduce_dbtree"},
-    {OP_ALLGATHER, "allgather_neighbor"}};
-#define NROWS ((int)(sizeof rows / sizeof rows[0]))
-static const char *row_algo;   /* the algorithm of the row being measured */
+/* The collectives, longest name first where one prefixes another (an algorithm belongs to
+   the longest whose name and '_' begin its own). */
+enum { REDUCE_SCATTERV, REDUCE_SCATTER, ALLREDUCE, ALLGATHERV, ALLGATHER, ALLTOALLV, ALLTOALL, GATHERV, GATHER,
+       SCATTERV, SCATTER, EXSCAN, SCAN, REDUCE, BCAST, BARRIER, NCOLL };
+static const char *const coll_name[NCOLL] = {
+    "reduce_scatterv", "reduce_scatter", "allreduce", "allgatherv", "allgather", "alltoallv", "alltoall", "gatherv",
+    "gather", "scatterv", "scatter", "exscan", "scan", "reduce", "bcast", "barrier"};
+static const char *const mpi_call_name[NCOLL] = {
+    "MPI_Reduce_scatter", "MPI_Reduce_scatter_block", "MPI_Allreduce", "MPI_Allgatherv", "MPI_Allgather",
+    "MPI_Alltoallv", "MPI_Alltoall", "MPI_Gatherv", "MPI_Gather", "MPI_Scatterv", "MPI_Scatter", "MPI_Exscan",
+    "MPI_Scan", "MPI_Reduce", "MPI_Bcast", "MPI_Barrier"};
+/* The order of the table: MPI's usual order. */
+static const int coll_order[NCOLL] = {BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, GATHER, SCATTER, REDUCE_SCATTER,
+                                      SCAN, EXSCAN, BARRIER, GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, REDUCE_SCATTERV};
+enum { NSIZES = 4, MAXVAR = 32, MAXREPS = 41 };
+static const int sizes[NSIZES] = {8, 65536, 1 << 20, 8 << 20};
+static const int reps_of[NSIZES] = {41, 21, 9, 5};
+static const uint64_t segments[] = {65536, 524288};
+
 static int me, np;
 static unsigned char *sbuf, *rbuf;
+static int *counts, *displs;   /* np entries: every block n elements, packed */
 
-/* MPI's nonblocking collective for op on `bytes` per block (bytes is a multiple of 4). */
-static void mpi_start(int op, int bytes, MPI_Request *r) {
-    int n = bytes / 4;
-    switch (op) {
-    case OP_BCAST: MPI_Ibcast(rbuf, n, MPI_INT, 0, MPI_COMM_WORLD, r); break;
-    case OP_REDUCE: MPI_Ireduce(sbuf, rbuf, n, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, r); break;
-    case OP_ALLREDUCE: MPI_Iallreduce(sbuf, rbuf, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD, r); break;
-    case OP_BARRIER: MPI_Ibarrier(MPI_COMM_WORLD, r); break;
-    case OP_ALLGATHER: MPI_Iallgather(sbuf, n, MPI_INT, rbuf, n, MPI_INT, MPI_COMM_WORLD, r); break;
-    default: MPI_Ialltoall(sbuf, n, MPI_INT, rbuf, n, MPI_INT, MPI_COMM_WORLD, r); break;
+static int coll_of(const char *algo) {
+    int c;
+    for (c = 0; c < NCOLL; c++) {
+        size_t k = strlen(coll_name[c]);
+        if (!strncmp(algo, coll_name[c], k) && algo[k] == '_') return c;
+    }
+    return -1;
+}
+
+/* A variant: the library (algo NULL) or an algorithm with its segment (0: not segmented). */
+typedef struct variant { const goal_algo_info *algo; uint64_t segment; char label[64]; } variant;
+
+/* The library's collective c on n int32 per block: blocking when r is NULL, else MPI_I*. */
+#define MPI_CALL(B, I, ...) (r ? MPI_##I(__VA_ARGS__, r) : MPI_##B(__VA_ARGS__))
+static void mpi_call(int c, int n, MPI_Request *r) {
+    MPI_Comm w = MPI_COMM_WORLD;
+    MPI_Datatype t = MPI_INT32_T;
+    switch (c) {
+    case BCAST: MPI_CALL(Bcast, Ibcast, rbuf, n, t, 0, w); break;
+    case REDUCE: MPI_CALL(Reduce, Ireduce, sbuf, rbuf, n, t, MPI_SUM, 0, w); break;
+    case ALLREDUCE: MPI_CALL(Allreduce, Iallreduce, sbuf, rbuf, n, t, MPI_SUM, w); break;
+    case ALLGATHER: MPI_CALL(Allgather, Iallgather, sbuf, n, t, rbuf, n, t, w); break;
+    case ALLGATHERV: MPI_CALL(Allgatherv, Iallgatherv, sbuf, n, t, rbuf, counts, displs, t, w); break;
+    case ALLTOALL: MPI_CALL(Alltoall, Ialltoall, sbuf, n, t, rbuf, n, t, w); break;
+    case ALLTOALLV: MPI_CALL(Alltoallv, Ialltoallv, sbuf, counts, displs, t, rbuf, counts, displs, t, w); break;
+    case GATHER: MPI_CALL(Gather, Igather, sbuf, n, t, rbuf, n, t, 0, w); break;
+    case GATHERV: MPI_CALL(Gatherv, Igatherv, sbuf, n, t, rbuf, counts, displs, t, 0, w); break;
+    case SCATTER: MPI_CALL(Scatter, Iscatter, sbuf, n, t, rbuf, n, t, 0, w); break;
+    case SCATTERV: MPI_CALL(Scatterv, Iscatterv, sbuf, counts, displs, t, rbuf, n, t, 0, w); break;
+    case REDUCE_SCATTER: MPI_CALL(Reduce_scatter_block, Ireduce_scatter_block, sbuf, rbuf, n, t, MPI_SUM, w); break;
+    case REDUCE_SCATTERV: MPI_CALL(Reduce_scatter, Ireduce_scatter, sbuf, rbuf, counts, t, MPI_SUM, w); break;
+    case SCAN: MPI_CALL(Scan, Iscan, sbuf, rbuf, n, t, MPI_SUM, w); break;
+    case EXSCAN: MPI_CALL(Exscan, Iexscan, sbuf, rbuf, n, t, MPI_SUM, w); break;
+    default: if (r) MPI_Ibarrier(w, r); else MPI_Barrier(w); break;
     }
 }
-static void mpi_blocking(int op, int bytes) {
-    int n = bytes / 4;
-    switch (op) {
-    case OP_BCAST: MPI_Bcast(rbuf, n, MPI_INT, 0, MPI_COMM_WORLD); break;
-    case OP_REDUCE: MPI_Reduce(sbuf, rbuf, n, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD); break;
-    case OP_ALLREDUCE: MPI_Allreduce(sbuf, rbuf, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD); break;
-    case OP_BARRIER: MPI_Barrier(MPI_COMM_WORLD); break;
-    case OP_ALLGATHER: MPI_Allgather(sbuf, n, MPI_INT, rbuf, n, MPI_INT, MPI_COMM_WORLD); break;
-    default: MPI_Alltoall(sbuf, n, MPI_INT, rbuf, n, MPI_INT, MPI_COMM_WORLD); break;
-    }
-}
-static void goal_desc(goal_algo_desc *d, int op, int bytes) {
+static void goal_desc(goal_algo_desc *d, const variant *v, int n) {
     memset(d, 0, sizeof *d);
-    d->algo = row_algo; d->dtype = GOAL_INT32; d->op = GOAL_OP_SUM;
-    d->count = op == OP_BARRIER ? 0 : (uint64_t)bytes / 4;
-    if (goal_algo_find(row_algo)->flags & GOAL_ALGO_SEGMENTED) d->segment = 65536;   /* as bench_bw */
+    d->algo = v->algo->name; d->dtype = GOAL_INT32; d->op = GOAL_OP_SUM; d->count = (uint64_t)n; d->segment = v->segment;
+    if (v->algo->flags & GOAL_ALGO_VECTOR) { d->counts = counts; d->recv_counts = coll_of(d->algo) == ALLTOALLV ? counts : NULL; }
 }
 static void check(goal_status st, goal_mpi *m) {
     if (st != GOAL_OK) { fprintf(stderr, "rank %d: %s\n", me, goal_mpi_error(m)->msg); MPI_Abort(MPI_COMM_WORLD, 1); }
@@ -71,49 +99,108 @@ static double median_max(double *t, int n) {
     return mx;
 }
 
-/* One sample: blocking (compute < 0) or start, compute in 10 slices with a test after
-   each, wait; returns the time not spent computing. */
-static double sample(goal_mpi *m, int op, int bytes, int use_goal, double compute) {
+/* One run: blocking (compute < 0), or start, compute in 10 slices with a test after each,
+   wait; returns the time not spent computing. */
+static double sample(goal_mpi *m, int c, int n, const variant *v, double compute) {
     goal_algo_desc d;
     goal_mpi_request *gr = NULL;
     MPI_Request mr;
     double t0, busy = 0;
     int k, flag;
-    goal_desc(&d, op, bytes);
+    if (v->algo) goal_desc(&d, v, n);
     MPI_Barrier(MPI_COMM_WORLD);
     t0 = MPI_Wtime();
     if (compute < 0) {
-        if (use_goal) check(goal_mpi_algo_run(m, &d, sbuf, rbuf), m);
-        else mpi_blocking(op, bytes);
+        if (v->algo) check(goal_mpi_algo_run(m, &d, sbuf, rbuf), m);
+        else mpi_call(c, n, NULL);
         return MPI_Wtime() - t0;
     }
-    if (use_goal) check(goal_mpi_algo_start(m, &d, sbuf, rbuf, &gr), m);
-    else mpi_start(op, bytes, &mr);
+    if (v->algo) check(goal_mpi_algo_start(m, &d, sbuf, rbuf, &gr), m);
+    else mpi_call(c, n, &mr);
     for (k = 0; k < 10; k++) {
         double c0 = MPI_Wtime();
         while (MPI_Wtime() - c0 < compute / 10) {}   /* the simulated computation */
         busy += MPI_Wtime() - c0;
-        if (use_goal && gr) { goal_status st = goal_mpi_test(&gr); if (st < 0) check(st, m); }
-        else if (!use_goal) MPI_Test(&mr, &flag, MPI_STATUS_IGNORE);
+        if (v->algo && gr) { goal_status st = goal_mpi_test(&gr); if (st < 0) check(st, m); }
+        else if (!v->algo) MPI_Test(&mr, &flag, MPI_STATUS_IGNORE);
     }
-    if (use_goal && gr) check(goal_mpi_wait(&gr), m);
-    else if (!use_goal) MPI_Wait(&mr, MPI_STATUS_IGNORE);
+    if (v->algo && gr) check(goal_mpi_wait(&gr), m);
+    else if (!v->algo) MPI_Wait(&mr, MPI_STATUS_IGNORE);
     return MPI_Wtime() - t0 - busy;
 }
-static double measure(goal_mpi *m, int op, int bytes, int use_goal, double compute, int reps) {
-    double t[64];
-    int k;
-    sample(m, op, bytes, use_goal, compute);   /* warm-up: builds and caches the schedule */
-    for (k = 0; k < reps; k++) t[k] = sample(m, op, bytes, use_goal, compute);
-    return median_max(t, reps);
+
+/* The variants of collective c at `bytes`: the library first, then every algorithm of c
+   (segmented ones once per segment that does not exceed the message, at least once). */
+static int variants(int c, int bytes, variant *v) {
+    int i, s, nv = 1;
+    memset(v, 0, sizeof *v);
+    snprintf(v[0].label, sizeof v[0].label, "%s", mpi_call_name[c]);
+    for (i = 0; goal_algo_list(i) && nv < MAXVAR; i++) {
+        const goal_algo_info *a = goal_algo_list(i);
+        if (coll_of(a->name) != c) continue;
+        for (s = 0; s < (int)(sizeof segments / sizeof segments[0]) && nv < MAXVAR; s++) {
+            int seg = (a->flags & GOAL_ALGO_SEGMENTED) != 0;
+            if (seg && s > 0 && segments[s] > (uint64_t)bytes) break;
+            v[nv].algo = a; v[nv].segment = seg ? segments[s] : 0;
+            if (seg) snprintf(v[nv].label, sizeof v[nv].label, "%s@segment=%lu", a->name, (unsigned long)segments[s]);
+            else snprintf(v[nv].label, sizeof v[nv].label, "%s", a->name);
+            nv++;
+            if (!seg) break;
+        }
+    }
+    return nv;
+}
+
+/* One cell: every variant `reps` times in turns; then the best algorithm's and the
+   library's overhead. Prints the line and the CSV rows. */
+static void cell(const char *lib, FILE *csv, int c, int si) {
+    static double t[MAXVAR][MAXREPS];
+    variant v[MAXVAR];
+    double med[MAXVAR], og, om;
+    int bytes = c == BARRIER ? 0 : sizes[si], n = bytes / 4, reps = reps_of[si], nv = variants(c, bytes, v), k, r, best = 1;
+    goal_mpi *m;
+    goal_mpi_desc md;
+    goal_error err;
+    memset(&md, 0, sizeof md);
+    md.comm = MPI_COMM_WORLD;   /* one per cell: the schedules and scratch of a size go with it */
+    if (goal_mpi_create(&m, &md, &err) != GOAL_OK) MPI_Abort(MPI_COMM_WORLD, 1);
+    for (k = 0; k < np; k++) { counts[k] = n; displs[k] = k * n; }
+    for (k = 0; k < nv; k++) sample(m, c, n, &v[k], -1);   /* warm-up: builds and caches the schedules */
+    for (r = 0; r < reps; r++)
+        for (k = 0; k < nv; k++) t[k][r] = sample(m, c, n, &v[k], -1);
+    for (k = 0; k < nv; k++) med[k] = median_max(t[k], reps);
+    for (k = 2; k < nv; k++) if (med[k] < med[best]) best = k;
+    for (r = 0; r < reps; r++) t[0][r] = sample(m, c, n, &v[0], med[0]);
+    for (r = 0; r < reps; r++) t[1][r] = sample(m, c, n, &v[best], med[best]);
+    om = median_max(t[0], reps);
+    og = median_max(t[1], reps);
+    if (me == 0) {
+        printf("%-15s %8d  %-34s %10.1f %10.1f %6.2f | %9.1f %9.1f %6.0f%% %6.0f%% | %d\n", coll_name[c], bytes,
+               v[best].label, med[best] * 1e6, med[0] * 1e6, med[best] / med[0], og * 1e6, om * 1e6,
+               100 * (1 - og / med[best]), 100 * (1 - om / med[0]), nv - 1);
+        fflush(stdout);
+    }
+    for (k = 1; csv && k < nv; k++) {
+        fprintf(csv, "%s,%d,%s,%s,%d,%.2f,%.2f,%.3f", lib, np, coll_name[c], v[k].label, bytes, med[k] * 1e6,
+                med[0] * 1e6, med[k] / med[0]);
+        if (k == best) fprintf(csv, ",%.2f,%.2f,%.3f,%.3f\n", og * 1e6, om * 1e6, 1 - og / med[best], 1 - om / med[0]);
+        else fprintf(csv, ",,,,\n");
+    }
+    goal_mpi_destroy(m);
 }
 
 /* Progress that scales: bcast_chain over 10^4 and 10^5 segments of 7 bytes (one run each);
    the time per segment must stay flat as the segments grow (issue 17, item 2). */
-static void bench_segments(goal_mpi *m, const char *lib, FILE *csv) {
+static void bench_segments(const char *lib, FILE *csv) {
     static const int segs[] = {10000, 100000};
     goal_algo_desc d;
+    goal_mpi *m;
+    goal_mpi_desc md;
+    goal_error err;
     int s;
+    memset(&md, 0, sizeof md);
+    md.comm = MPI_COMM_WORLD;
+    if (goal_mpi_create(&m, &md, &err) != GOAL_OK) MPI_Abort(MPI_COMM_WORLD, 1);
     for (s = 0; s < 2; s++) {
         double t[1];
         memset(&d, 0, sizeof d);
@@ -123,55 +210,42 @@ static void bench_segments(goal_mpi *m, const char *lib, FILE *csv) {
         check(goal_mpi_algo_run(m, &d, rbuf, rbuf), m);
         t[0] = MPI_Wtime() - t[0];
         t[0] = median_max(t, 1);
-        if (me == 0) printf("%-9s %-9d %8d | bcast_chain, %d segments of 7 bytes: %.3f s, %.2f us per segment\n", "segments",
-                            np, segs[s] * 7, segs[s], t[0], t[0] * 1e6 / segs[s]);
+        if (me == 0) printf("segments: bcast_chain at np %d, %d segments of 7 bytes: %.3f s, %.2f us per segment\n", np,
+                            segs[s], t[0], t[0] * 1e6 / segs[s]);
         if (csv) fprintf(csv, "%s,%d,segments,bcast_chain,%d,%.2f,,,,,,\n", lib, np, segs[s] * 7, t[0] * 1e6);
     }
+    goal_mpi_destroy(m);
 }
 
 int main(int argc, char **argv) {
-    static const int sizes[] = {8, 1024, 65536, 1 << 20};
     const char *lib = argc > 1 ? argv[1] : "mpi";
     FILE *csv = NULL;
-    goal_mpi *m;
-    goal_mpi_desc md;
-    goal_error err;
-    int op, s, row;
+    size_t big = (size_t)sizes[NSIZES - 1];
+    int k, s;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
-    sbuf = (unsigned char *)calloc((size_t)np << 20, 1);
-    rbuf = (unsigned char *)calloc((size_t)np << 20, 1);
-    memset(&md, 0, sizeof md);
-    md.comm = MPI_COMM_WORLD;
-    if (!sbuf || !rbuf || goal_mpi_create(&m, &md, &err) != GOAL_OK) MPI_Abort(MPI_COMM_WORLD, 1);
+    sbuf = (unsigned char *)calloc((size_t)np * big, 1);
+    rbuf = (unsigned char *)calloc((size_t)np * big, 1);
+    counts = (int *)calloc((size_t)np, sizeof *counts);
+    displs = (int *)calloc((size_t)np, sizeof *displs);
+    if (!sbuf || !rbuf || !counts || !displs) MPI_Abort(MPI_COMM_WORLD, 1);
     if (me == 0 && argc > 2 && !(csv = fopen(argv[2], "w"))) fprintf(stderr, "cannot write %s\n", argv[2]);
     if (csv) fprintf(csv, "library,np,operation,algorithm,bytes,goal_us,mpi_us,ratio,goal_overhead_us,mpi_overhead_us,goal_overlap,mpi_overlap\n");
-    if (me == 0) printf("%-9s %-9s %8s | %10s %10s %6s | %10s %10s | %7s %7s  %s\n", lib, "np", "bytes", "goal us", "mpi us",
-                        "ratio", "goal ovh", "mpi ovh", "goal ov", "mpi ov", "algorithm");
-    for (row = 0; row < NROWS; row++)
-        for (op = rows[row].op, row_algo = rows[row].algo, s = 0; s < 4; s++) {
-            int bytes = sizes[s], reps = bytes >= 65536 ? 5 : 15;
-            double tg, tm, og, om;
-            if (op == OP_BARRIER && s > 0) break;
-            tg = measure(m, op, bytes, 1, -1, reps);
-            tm = measure(m, op, bytes, 0, -1, reps);
-            og = measure(m, op, bytes, 1, tg, reps);
-            om = measure(m, op, bytes, 0, tm, reps);
-            if (me == 0) {
-                printf("%-9s %-9d %8d | %10.1f %10.1f %6.2f | %10.1f %10.1f | %6.0f%% %6.0f%%  %s\n", op_name[op], np,
-                       op == OP_BARRIER ? 0 : bytes, tg * 1e6, tm * 1e6, tg / tm, og * 1e6, om * 1e6,
-                       100 * (1 - og / tg), 100 * (1 - om / tm), row_algo);
-                fflush(stdout);
-            }
-            if (csv) fprintf(csv, "%s,%d,%s,%s,%d,%.2f,%.2f,%.3f,%.2f,%.2f,%.3f,%.3f\n", lib, np, op_name[op], row_algo,
-                             op == OP_BARRIER ? 0 : bytes, tg * 1e6, tm * 1e6, tg / tm, og * 1e6, om * 1e6,
-                             1 - og / tg, 1 - om / tm);
+    if (me == 0)
+        printf("%s, np %d: per collective and block size, the fastest libgoal algorithm (median of 41/21/9/5 runs at\n"
+               "8 B/64 KiB/1 MiB/8 MiB, slowest rank) against the library's call; ratio = libgoal / library;\n"
+               "ovh = NBCBench overhead (CPU time outside a computation as long as the collective), ov = overlap\n"
+               "%-15s %8s  %-34s %10s %10s %6s | %9s %9s %7s %7s | %s\n", lib, np, "collective", "bytes",
+               "best libgoal algorithm", "goal us", "mpi us", "ratio", "goal ovh", "mpi ovh", "goal ov", "mpi ov", "tried");
+    for (k = 0; k < NCOLL; k++)
+        for (s = 0; s < NSIZES; s++) {
+            cell(lib, csv, coll_order[k], s);
+            if (coll_order[k] == BARRIER) break;
         }
-    bench_segments(m, lib, csv);
+    bench_segments(lib, csv);
     if (csv) fclose(csv);
-    goal_mpi_destroy(m);
-    free(sbuf); free(rbuf);
+    free(sbuf); free(rbuf); free(counts); free(displs);
     MPI_Finalize();
     return 0;
 }

@@ -135,42 +135,52 @@ static int algo_index(const goal_algo_info *a) {
     for (i = 0; a && goal_algo_list(i) && goal_algo_list(i) != a; i++) {}
     return a && goal_algo_list(i) ? i : -1;
 }
-/* One (collective, bytes, ordered): every rank the same pick, cached, what goal_sim_best says
-   for the size class; rank 0 prints "auto COLL CLASS ALGO" (test_mpi.sh compares goal tune). */
-static void test_auto_pick(goal_mpi *m, const goal_sim_desc *model, int coll, uint64_t bytes, int ordered) {
+/* One (collective, bytes, required flags): every rank the same pick, cached, what
+   goal_sim_best says for the size class, with the flags; rank 0 prints "auto COLL CLASS ALGO"
+   for no flags (test_mpi.sh compares goal tune). */
+static void test_auto_pick(goal_mpi *m, const goal_sim_desc *model, int coll, uint64_t bytes, uint32_t require) {
     const goal_algo_info *a = NULL, *again = NULL, *best = NULL;
     uint64_t cls = 0;
     int idx[2];
     double ns;
-    goal_status st = goal_mpi_auto(m, coll, bytes, ordered, &a);
+    goal_status st = goal_mpi_auto(m, coll, bytes, require, &a);
     while (cls < bytes) cls = cls ? 2 * cls : 1;
-    if (ordered && st == GOAL_ERR_ARG) return;   /* no ordered algorithm of this collective */
+    if (require && st == GOAL_ERR_ARG) return;   /* no ordered (in place) algorithm of this collective */
     CHECK_OK(st, m);
     idx[0] = algo_index(a); idx[1] = -idx[0];
     MPI_Allreduce(MPI_IN_PLACE, idx, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     CHECK(idx[0] == algo_index(a) && -idx[1] == algo_index(a) && a != NULL);
-    CHECK(goal_mpi_auto(m, coll, bytes, ordered, &again) == GOAL_OK && again == a);
-    CHECK(goal_sim_best(coll, np, cls, model, ordered ? GOAL_ALGO_ORDERED : 0, &best, &ns, NULL) == GOAL_OK && best == a);
-    CHECK(!ordered || !a || (a->flags & GOAL_ALGO_ORDERED));
-    if (me == 0 && !ordered && a) printf("auto %s %llu %s\n", goal_sim_coll_name(coll), (unsigned long long)cls, a->name);
+    CHECK(goal_mpi_auto(m, coll, bytes, require, &again) == GOAL_OK && again == a);
+    CHECK(goal_sim_best(coll, np, cls, model, require, &best, &ns, NULL) == GOAL_OK && best == a);
+    CHECK(!a || (a->flags & require) == require);
+    if (me == 0 && !require && a) printf("auto %s %llu %s\n", goal_sim_coll_name(coll), (unsigned long long)cls, a->name);
+}
+/* A goal_mpi whose COLL_auto uses auto_model. */
+static goal_mpi *open_auto_mpi(goal_mpi_desc *md) {
+    goal_mpi *m = NULL;
+    goal_error err;
+    memset(md, 0, sizeof *md);
+    md->comm = MPI_COMM_WORLD;
+    CHECK(goal_sim_params(&md->model, auto_model, strlen(auto_model), &err) == GOAL_OK && md->model.G == 0.09);
+    if (goal_mpi_create(&m, md, &err) != GOAL_OK) { printf("goal_mpi_create: %s\n", err.msg); MPI_Abort(MPI_COMM_WORLD, 2); }
+    return m;
 }
 static void test_auto(void) {
     static const uint64_t sizes[] = {0, 8, 100, 2048, 65536, 1u << 20};
-    goal_mpi *m = NULL;
+    const goal_algo_info *none;
     goal_mpi_desc md;
-    goal_error err;
+    goal_mpi *m = open_auto_mpi(&md);
     buffers b;
     int k, s;
     char name[64];
-    memset(&md, 0, sizeof md);
-    md.comm = MPI_COMM_WORLD;
-    CHECK(goal_sim_params(&md.model, auto_model, strlen(auto_model), &err) == GOAL_OK && md.model.G == 0.09);
-    if (goal_mpi_create(&m, &md, &err) != GOAL_OK) { printf("goal_mpi_create: %s\n", err.msg); MPI_Abort(MPI_COMM_WORLD, 2); }
     for (k = 0; k < GOAL_SIM_NCOLLS; k++)
         for (s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++) {
             test_auto_pick(m, &md.model, k, sizes[s], 0);
-            test_auto_pick(m, &md.model, k, sizes[s], 1);
+            test_auto_pick(m, &md.model, k, sizes[s], GOAL_ALGO_ORDERED);
+            test_auto_pick(m, &md.model, k, sizes[s], GOAL_ALGO_INPLACE);
+            test_auto_pick(m, &md.model, k, sizes[s], GOAL_ALGO_ORDERED | GOAL_ALGO_INPLACE);
         }
+    CHECK(goal_mpi_auto(m, 0, 8, GOAL_ALGO_ROOTED, &none) == GOAL_ERR_ARG);
     report("auto: the same pick on every rank, cached, goal_sim_best's");
     b.in = (int32_t *)malloc((size_t)np * 1000 * 4);
     b.out = (int32_t *)malloc((size_t)np * 1000 * 4);
@@ -192,6 +202,7 @@ static void test_in_place_algorithm(goal_mpi *m, const char *name, int n, int ro
     int round, scatter = has_prefix(name, "scatter_"), blocks = has_prefix(name, "gather_") || has_prefix(name, "allgather_");
     int here = me == root || !(has_prefix(name, "reduce_") || has_prefix(name, "gather_") || scatter);   /* MPI's rule */
     algo_desc(&d, name, n, root);
+    d.in_place = strstr(name, "_auto") != NULL;   /* COLL_auto: every rank picks an in-place algorithm */
     for (round = 0; round < 2; round++) {
         const void *in = b->in;
         void *out = b->out;
@@ -222,6 +233,43 @@ static void test_in_place_algorithms(void) {
         test_in_place_algorithm(m, a->name, 5, np - 1, &b);
         test_in_place_algorithm(m, a->name, 1000, np / 2, &b);
     }
+    goal_mpi_destroy(m);
+    free(b.in); free(b.out); free(b.ref);
+}
+
+/* COLL_auto in place picks among the GOAL_ALGO_INPLACE algorithms (e.g. allreduce at 5 ints:
+   allreduce_dissemination without it, allreduce_recdoub with) and gives MPI's result. */
+static void test_auto_in_place(void) {
+    goal_mpi_desc md;
+    goal_mpi *m = open_auto_mpi(&md);
+    const goal_algo_info *a;
+    goal_algo_desc d;
+    buffers b;
+    char name[64];
+    int k, root = np / 2, fails;
+    goal_status st;
+    b.in = (int32_t *)malloc((size_t)np * 1000 * 4);
+    b.out = (int32_t *)malloc((size_t)np * 1000 * 4);
+    b.ref = (int32_t *)malloc((size_t)np * 1000 * 4);
+    for (k = 0; k < GOAL_SIM_NCOLLS; k++) {
+        if (goal_mpi_auto(m, k, 20, GOAL_ALGO_INPLACE, &a) != GOAL_OK) continue;   /* no in-place algorithm */
+        snprintf(name, sizeof name, "%s_auto", goal_sim_coll_name(k));
+        test_in_place_algorithm(m, name, 5, np - 1, &b);
+        test_in_place_algorithm(m, name, 1000, np / 2, &b);
+    }
+    /* only the root in place, d.in_place unset: the root cannot tell the others, so when the
+       common pick lacks GOAL_ALGO_INPLACE every rank fails (the root revokes) instead of two
+       algorithms meeting */
+    CHECK(goal_mpi_auto(m, 1, 4000, 0, &a) == GOAL_OK);
+    fails = !(a->flags & GOAL_ALGO_INPLACE);
+    algo_desc(&d, "reduce_auto", 1000, root);
+    fill(&b, 1000);
+    if (me == root) memcpy(b.out, b.in, 4000);
+    st = goal_mpi_algo_run(m, &d, me == root ? MPI_IN_PLACE : b.in, b.out);
+    CHECK(fails ? st != GOAL_OK : st == GOAL_OK);
+    if (!fails) reference("reduce_auto", root, &b);
+    report(fails ? "reduce_auto: MPI_IN_PLACE at the root alone, pick without in place: fails on every rank"
+                 : "reduce_auto: MPI_IN_PLACE at the root alone, in-place pick");
     goal_mpi_destroy(m);
     free(b.in); free(b.out); free(b.ref);
 }
@@ -589,6 +637,128 @@ static void test_fault_userfn(void) {
     report("fault user function failure revokes the communicator");
 }
 
+/* ---- goal_mpi.h review (issue 12): one sweep per pass, bridges, GOAL_ALGO_WHOLE --------- */
+/* MPI's profiling interface counts goal_mpi.h's MPI_Testsome calls. */
+static long testsome_calls;
+int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[]) {
+    testsome_calls++;
+    return PMPI_Testsome(incount, reqs, outcount, indices, statuses);
+}
+/* Eight operations in flight: one goal_mpi_test tests MPI's requests once for all of them
+   (it was once per operation in flight), and every result is right. */
+static void test_one_sweep(void) {
+    enum { K = 8, N = 4096 };
+    goal_mpi *m = open_mpi();
+    goal_algo_desc d;
+    goal_mpi_request *r[K];
+    static int32_t buf[K][N], ref[N];
+    long before;
+    int i, k;
+    algo_desc(&d, "bcast_chain", N, 0);
+    d.segment = 64;   /* many segments: they stay in flight */
+    for (k = 0; k < K; k++) {
+        for (i = 0; i < N; i++) buf[k][i] = me == 0 ? i * 3 + k : -1;
+        CHECK_OK(goal_mpi_algo_start(m, &d, NULL, buf[k], &r[k]), m);
+    }
+    before = testsome_calls;
+    if (r[0]) CHECK(goal_mpi_test(&r[0]) >= 0);
+    CHECK(testsome_calls - before == (np > 1));   /* np 1: nothing to test */
+    for (k = 0; k < K; k++) if (r[k]) CHECK_OK(goal_mpi_wait(&r[k]), m);
+    for (k = 0; k < K; k++) {
+        for (i = 0; i < N; i++) ref[i] = i * 3 + k;
+        CHECK(same(buf[k], ref, N));
+    }
+    goal_mpi_destroy(m);
+    report("progress: one MPI_Testsome per pass for every operation in flight");
+}
+
+static void sum_ints(void *in, void *inout, int *len, MPI_Datatype *t) {
+    int size = 0, k;
+    MPI_Type_size(*t, &size);
+    for (k = 0; k < *len * size / 4; k++) ((int32_t *)inout)[k] += ((const int32_t *)in)[k];
+}
+static void keep_first(void *in, void *inout, int *len, MPI_Datatype *t) {   /* a op b = a: not commutative */
+    int size = 0;
+    MPI_Type_size(*t, &size);
+    memcpy(inout, in, (size_t)*len * (size_t)size);
+}
+/* 3 * GOAL_MPI_BRIDGES (op, type) pairs, each created, used and freed (MPI may give the next
+   the freed handles, with another element size and commutativity): each reduces as itself,
+   against MPI_Reduce with the same op and type, and bridges never run out. */
+static void test_bridges_follow_handles(void) {
+    enum { N = 5, MAXW = 3 };
+    goal_mpi *m = open_mpi();
+    int32_t in[N * MAXW], out[N * MAXW], ref[N * MAXW];
+    int i, k;
+    for (i = 0; i < 3 * GOAL_MPI_BRIDGES; i++) {
+        int width = 1 + i % MAXW, commute = (i / MAXW) % 2;
+        MPI_Datatype t;
+        MPI_Op op;
+        goal_mpi_reduction red;
+        goal_algo_desc d;
+        goal_mpi_request *r = NULL;
+        MPI_Type_contiguous(width, MPI_INT32_T, &t);
+        MPI_Type_commit(&t);
+        MPI_Op_create(commute ? sum_ints : keep_first, commute, &op);
+        for (k = 0; k < N * width; k++) { in[k] = me * 100 + k + i; out[k] = ref[k] = -1; }
+        if (goal_mpi_reduction_of(t, op, N, &red) != GOAL_OK) { CHECK(!"goal_mpi_reduction_of"); break; }
+        CHECK(red.noncommutative == !commute && red.fns != NULL);
+        algo_desc(&d, "reduce_binomial", 0, 0);
+        d.dtype = red.dtype; d.op = red.op; d.count = red.count; d.noncommutative = red.noncommutative;
+        CHECK_OK(goal_mpi_algo_start_fns(m, &d, red.fns, 1, in, out, &r), m);
+        if (r) CHECK_OK(goal_mpi_wait(&r), m);
+        MPI_Reduce(in, ref, N, t, op, 0, MPI_COMM_WORLD);
+        CHECK(me != 0 || same(out, ref, N * width));
+        MPI_Op_free(&op);
+        MPI_Type_free(&t);
+    }
+    goal_mpi_destroy(m);
+    report("bridges: freed and reused MPI handles reduce as the new op and type, never run out");
+}
+
+/* GOAL_ALGO_WHOLE is true: a flagged reduction on bytes whose count is a multiple of 12
+   never sends, receives, copies or reduces part of a 12-byte group in IN or OUT (and an
+   unflagged one, allreduce_ring, does: the check sees splits). */
+static int splits_groups(const char *algo, int p, int rank) {
+    goal_graph *g = NULL;
+    goal_graph_desc gd;
+    goal_algo_desc d;
+    goal_schedule s;
+    goal_action a;
+    uint32_t i;
+    int bad = 0;
+    memset(&gd, 0, sizeof gd);
+    gd.rank = rank; gd.nranks = p;
+    algo_desc(&d, algo, 12 * 7, 0);
+    d.dtype = GOAL_UINT8; d.op = GOAL_OP_USER;
+    if (goal_graph_create(&g, &gd, NULL) != GOAL_OK) return -1;
+    if (goal_algo_build(g, &d, NULL, 0, NULL, NULL) < 0 || goal_compile(g, &s, NULL) != GOAL_OK) { goal_graph_destroy(g); return -1; }
+    goal_graph_destroy(g);
+    for (i = 0; i < s.nactions; i++) {
+        goal_schedule_action(&s, i, &a);
+        if (a.kind != GOAL_SEND && a.kind != GOAL_RECV && a.kind != GOAL_EXEC) continue;
+        bad |= a.buf.size % 12 != 0 || (a.buf.slot <= GOAL_ALGO_SLOT_OUT && a.buf.offset % 12 != 0);
+        if (a.kind == GOAL_EXEC) bad |= a.buf2.size % 12 != 0 || (a.buf2.slot <= GOAL_ALGO_SLOT_OUT && a.buf2.offset % 12 != 0);
+    }
+    goal_schedule_free(&s);
+    return bad;
+}
+static void test_whole_flag(void) {
+    static const int ps[] = {1, 2, 3, 5, 6, 8, 11};
+    int i, k, r, flagged = 0;
+    for (i = 0; goal_algo_list(i); i++) {
+        const goal_algo_info *a = goal_algo_list(i);
+        if (!(a->flags & GOAL_ALGO_WHOLE)) continue;
+        flagged++;
+        CHECK(a->flags & GOAL_ALGO_REDUCES);
+        for (k = 0; k < (int)(sizeof ps / sizeof ps[0]); k++)
+            for (r = 0; r < ps[k]; r++)
+                if (splits_groups(a->name, ps[k], r) != 0) { printf("  %s splits at p %d rank %d\n", a->name, ps[k], r); local_ok = 0; }
+    }
+    CHECK(flagged >= 7 && splits_groups("allreduce_ring", 5, 1) == 1);
+    report("GOAL_ALGO_WHOLE: flagged reductions never split an element");
+}
+
 /* ---- progress that scales ------------------------------------------------------------ */
 /* A pipelined chain of 2*10^5 7-byte segments: 1-2 s when each segment costs O(1), minutes
    when progress tests every request in flight (issue 17, item 2). The bound only keeps a
@@ -688,7 +858,11 @@ int main(int argc, char **argv) {
     test_in_place_algorithms();
     test_vector_algorithms();
     test_auto();
+    test_auto_in_place();
     test_in_flight();
+    test_one_sweep();
+    test_bridges_follow_handles();
+    test_whole_flag();
     test_reuse();
     if (np <= 4) test_many_segments();   /* oversubscribed further, the machine's share decides */
     test_check();
