@@ -683,9 +683,9 @@ static void test_world(void) {
     CHECK_EQ(goal_world_create(&l, &(goal_world_desc){.nranks = -1}, &err), GOAL_ERR_RANK);
     CHECK(l == NULL);
     CHECK_STR(err.msg, "a world of -1 ranks (nranks >= 1, or 0 for 1)");
-    CHECK_EQ(goal_world_create(NULL, &(goal_world_desc){.nranks = NULL, .alloc = err}, NULL), GOAL_ERR_ARG);
+    CHECK_EQ(goal_world_create(NULL, NULL, &err), GOAL_ERR_ARG);
     CHECK_EQ(err.status, GOAL_ERR_ARG);
-    CHECK_EQ(goal_world_create(&l, &(goal_world_desc){.nranks = NULL, .alloc = err}, NULL), GOAL_OK);   /* zeroed: one rank */
+    CHECK_EQ(goal_world_create(&l, NULL, &err), GOAL_OK);   /* zeroed: one rank */
     CHECK_EQ(goal_world_nranks(l), 1);
     CHECK_EQ(err.status, GOAL_OK);
     goal_world_destroy(l);
