@@ -108,8 +108,9 @@
    ----------
    An object with options: goal_X_create(&out, &desc, &err) from a goal_X_desc in which zero
    (or a NULL desc) means the documented default, ended by goal_X_destroy. A result struct
-   filled by a call goal_X(..., &out) is released by goal_X_free (goal_sim_check ->
-   goal_sim_check_free, goal_sim_run -> goal_sim_run_free). A call that can fail with more
+   goal_X_result (or goal_X) is released by goal_X_free: goal_sim_check_result by
+   goal_sim_check_free, goal_sim_run_result by goal_sim_run_free, goal_schedule by
+   goal_schedule_free. A call that can fail with more
    to say than its status takes a goal_error * last (NULL allowed); an object that fails
    later keeps its error (goal_exec_error, goal_mpi_error, goal_graph_message).
 
