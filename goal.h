@@ -110,8 +110,9 @@
    ----------
    An object with options: goal_X_create(&out, &desc, &err) from a goal_X_desc in which zero
    (or a NULL desc) means the documented default, ended by goal_X_destroy. A result struct
-   filled by a call goal_X(..., &out) is released by goal_X_free (goal_sim_check ->
-   goal_sim_check_free, goal_sim_run -> goal_sim_run_free). A call that can fail with more
+   goal_X_result (or goal_X) is released by goal_X_free: goal_sim_check_result by
+   goal_sim_check_free, goal_sim_run_result by goal_sim_run_free, goal_schedule by
+   goal_schedule_free. A call that can fail with more
    to say than its status takes a goal_error * last (NULL allowed); an object that fails
    later keeps its error (goal_exec_error, goal_mpi_error, goal_graph_message).
 
@@ -485,6 +486,19 @@ static inline goal_status goal__fail(goal_error *err, goal_status st, int rank, 
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);
     return st;
+}
+
+/* The ranks a create's desc asks for (0: 1); -1 after GOAL_ERR_RANK in err when negative. */
+static inline int goal__desc_ranks(int nranks, const char *what, goal_error *err) {
+    if (nranks >= 0) return nranks ? nranks : 1;
+    goal__fail(err, GOAL_ERR_RANK, -1, "%d %s (nranks >= 1, or 0 for 1)", nranks, what);
+    return -1;
+}
+/* A create's status, explained in err (cleared on success). */
+static inline goal_status goal__created(goal_status st, const char *what, goal_error *err) {
+    int arg = st == GOAL_ERR_ARG;
+    return goal__fail(err, st, -1, "%s%s%s", st == GOAL_OK ? "" : arg ? "no place for the " : "out of memory", arg ? what : "",
+                      arg ? " (out is NULL)" : "");
 }
 
 /* ---- the binary schedule (BINARY SCHEDULE above): the one reader of the format ---------- */
@@ -1891,14 +1905,9 @@ static goal_status goal__world_new(goal_world **out, int nranks, const goal_allo
     return GOAL_OK;
 }
 goal_status goal_world_create(goal_world **out, const goal_world_desc *desc, goal_error *err) {
-    goal_world_desc d;
-    goal_status st;
+    int n = goal__desc_ranks(desc ? desc->nranks : 0, "ranks in a world", err);
     if (out) *out = NULL;
-    memset(&d, 0, sizeof d);
-    if (desc) d = *desc;
-    if (d.nranks < 0) return goal__fail(err, GOAL_ERR_RANK, -1, "a world of %d ranks (nranks >= 1, or 0 for 1)", d.nranks);
-    st = goal__world_new(out, d.nranks ? d.nranks : 1, &d.alloc);
-    return goal__fail(err, st, -1, "%s", st == GOAL_OK ? "" : st == GOAL_ERR_ARG ? "no place for the world (out is NULL)" : "out of memory");
+    return n < 0 ? GOAL_ERR_RANK : goal__created(goal__world_new(out, n, desc ? &desc->alloc : NULL), "world", err);
 }
 void goal_world_destroy(goal_world *w) {
     if (!w) return;

@@ -994,14 +994,9 @@ static goal_status goal__inproc_new(goal_inproc **out, int nranks, const goal_al
     return GOAL_OK;
 }
 goal_status goal_inproc_create(goal_inproc **out, const goal_inproc_desc *desc, goal_error *err) {
-    goal_inproc_desc d;
-    goal_status st;
+    int n = goal__desc_ranks(desc ? desc->nranks : 0, "in-process ranks", err);
     if (out) *out = NULL;
-    memset(&d, 0, sizeof d);
-    if (desc) d = *desc;
-    if (d.nranks < 0) return goal__fail(err, GOAL_ERR_RANK, -1, "%d in-process ranks (nranks >= 1, or 0 for 1)", d.nranks);
-    st = goal__inproc_new(out, d.nranks ? d.nranks : 1, &d.alloc);
-    return goal__fail(err, st, -1, "%s", st == GOAL_OK ? "" : st == GOAL_ERR_ARG ? "no place for the transport (out is NULL)" : "out of memory");
+    return n < 0 ? GOAL_ERR_RANK : goal__created(goal__inproc_new(out, n, desc ? &desc->alloc : NULL), "transport", err);
 }
 static void goal__sched_ip_drop(goal_inproc *ip, goal__sched_ipreq *x) {
     while (x) { goal__sched_ipreq *nx = x->link[GOAL__SCHED_Q].next; goal__free(&ip->a, x); x = nx; }

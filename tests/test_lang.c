@@ -682,7 +682,7 @@ static void test_world(void) {
     goal_world_destroy(l);
     CHECK_EQ(goal_world_create(&l, &(goal_world_desc){.nranks = -1}, &err), GOAL_ERR_RANK);
     CHECK(l == NULL);
-    CHECK_STR(err.msg, "a world of -1 ranks (nranks >= 1, or 0 for 1)");
+    CHECK_STR(err.msg, "-1 ranks in a world (nranks >= 1, or 0 for 1)");
     CHECK_EQ(goal_world_create(NULL, NULL, &err), GOAL_ERR_ARG);
     CHECK_EQ(err.status, GOAL_ERR_ARG);
     CHECK_EQ(goal_world_create(&l, NULL, &err), GOAL_OK);   /* zeroed: one rank */

@@ -731,7 +731,7 @@ static int splits_groups(const char *algo, int p, int rank) {
     gd.rank = rank; gd.nranks = p;
     algo_desc(&d, algo, 12 * 7, 0);
     d.dtype = GOAL_UINT8; d.op = GOAL_OP_USER;
-    if (goal_graph_create(&g, &gd) != GOAL_OK) return -1;
+    if (goal_graph_create(&g, &gd, NULL) != GOAL_OK) return -1;
     if (goal_algo_build(g, &d, NULL, 0, NULL, NULL) < 0 || goal_compile(g, &s, NULL) != GOAL_OK) { goal_graph_destroy(g); return -1; }
     goal_graph_destroy(g);
     for (i = 0; i < s.nactions; i++) {
