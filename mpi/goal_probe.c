@@ -4,7 +4,9 @@
    -o FILE writes the params line alone to FILE (what --params FILE reads). Rank 0 runs the
    measurements of tools/probe.h; rank 1 serves them: for each one rank 0 first sends a
    command (what, size, count, delay), then both sides do their part. Times: the fastest of
-   the repetitions (MPI_Wtime), as preemption on a shared machine only ever adds time. */
+   the repetitions (MPI_Wtime), as preemption on a shared machine only ever adds time.
+   The local exec cost C (-C) is rank 0's own: a sum of doubles into a buffer, the loop
+   libgoal's executor runs for a reduction; a # line gives a copy's cost per byte too. */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +16,7 @@
 enum { CMD_QUIT, CMD_PINGPONG, CMD_SEND, CMD_RECV, CMD_BURST };
 typedef struct probe_mpi {
     char *buf;
+    double *acc;               /* the local reduction's result */
     double *t;                 /* one time per repetition */
 } probe_mpi;
 
@@ -82,6 +85,36 @@ static double op_pingpong(void *u, uint64_t s, int reps) { return measure((probe
 static double op_send(void *u, uint64_t s, double d, int reps) { return measure((probe_mpi *)u, CMD_SEND, s, 1, d, reps); }
 static double op_recv(void *u, uint64_t s, double d, int reps) { return measure((probe_mpi *)u, CMD_RECV, s, 1, d, reps); }
 static double op_burst(void *u, uint64_t s, int n, int reps) { return measure((probe_mpi *)u, CMD_BURST, s, n, 0, reps); }
+/* acc[i] += in[i] over s bytes of doubles (at least one). */
+static void reduce_once(probe_mpi *m, uint64_t s) {
+    const double *in = (const double *)(void *)m->buf;
+    size_t i, n = s >= sizeof(double) ? (size_t)s / sizeof(double) : 1;
+    for (i = 0; i < n; i++) m->acc[i] += in[i];
+}
+static double op_exec(void *u, uint64_t s, int reps) {
+    probe_mpi *m = (probe_mpi *)u;
+    double t0;
+    int k;
+    reduce_once(m, s);
+    for (k = 0; k < reps; k++) {
+        t0 = MPI_Wtime();
+        reduce_once(m, s);
+        m->t[k] = MPI_Wtime() - t0;
+    }
+    return min_ns(m->t, reps);
+}
+/* A copy of s bytes: ns per byte (the fastest of reps). */
+static double copy_per_byte(probe_mpi *m, uint64_t s, int reps) {
+    double t0;
+    int k;
+    memcpy(m->acc, m->buf, (size_t)s);
+    for (k = 0; k < reps; k++) {
+        t0 = MPI_Wtime();
+        memcpy(m->acc, m->buf, (size_t)s);
+        m->t[k] = MPI_Wtime() - t0;
+    }
+    return min_ns(m->t, reps) / (double)s;
+}
 
 /* Rank 1: serves commands until CMD_QUIT. */
 static void serve(probe_mpi *m) {
@@ -102,12 +135,15 @@ static int lead(probe_mpi *m, uint64_t max_size, const char *out) {
     double quit[4] = {CMD_QUIT, 0, 0, 0};
     int rc;
     FILE *f;
-    ops.pingpong_fn = op_pingpong; ops.send_fn = op_send; ops.recv_fn = op_recv; ops.burst_fn = op_burst; ops.user = m;
+    ops.pingpong_fn = op_pingpong; ops.send_fn = op_send; ops.recv_fn = op_recv; ops.burst_fn = op_burst; ops.exec_fn = op_exec;
+    ops.user = m;
     rc = probe_run(&ops, max_size, &r);
     MPI_Send(quit, 4, MPI_DOUBLE, 1, 2, MPI_COMM_WORLD);
     if (rc != 0) { fprintf(stderr, "goal-probe: too few eager sizes to fit (every send waited for its receiver)\n"); return 1; }
     probe_print_params(stdout, &r);
     probe_print_fit(stdout, &r);
+    printf("# copy of %llu bytes: %.4f ns per byte (-C is the reduction's)\n", (unsigned long long)max_size,
+           copy_per_byte(m, max_size, 5));
     if (!out) return 0;
     if (!(f = fopen(out, "w"))) { fprintf(stderr, "goal-probe: %s: cannot open for writing\n", out); return 1; }
     probe_print_params(f, &r);
@@ -133,12 +169,14 @@ int main(int argc, char **argv) {
         MPI_Finalize();
         return 2;
     }
-    m.buf = (char *)calloc(max_size, 1);
+    m.buf = (char *)calloc(max_size + sizeof(double), 1);
+    m.acc = (double *)calloc(max_size / sizeof(double) + 1, sizeof(double));
     m.t = (double *)malloc(64 * sizeof *m.t);
-    if (!m.buf || !m.t) { fprintf(stderr, "goal-probe: out of memory\n"); MPI_Abort(MPI_COMM_WORLD, 1); }
+    if (!m.buf || !m.acc || !m.t) { fprintf(stderr, "goal-probe: out of memory\n"); MPI_Abort(MPI_COMM_WORLD, 1); }
     if (rank == 0) rc = lead(&m, max_size, out);
     else serve(&m);
     free(m.buf);
+    free(m.acc);
     free(m.t);
     MPI_Finalize();
     return rc;

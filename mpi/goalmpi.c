@@ -21,8 +21,11 @@
    signature size, count, root, op, communicator), never on extra communication.
 
    GOAL_MPI_ALGOS="allreduce=allreduce_recdoub:<=2048,allreduce_ring;bcast=bcast_binomial"
-     per collective, rules "algorithm[:<=BYTES]" tried in order; the first whose bound holds
-     for the bytes of one block (count x type size) is used; "mpi" passes the collective on.
+     per collective, rules "algorithm[@PARAM=V...][:<=BYTES]" tried in order; the first whose
+     bound holds for the bytes of one block (count x type size) is used; "mpi" passes the
+     collective on. PARAM is nway, segment (bytes) or radix, as goal tune prints them
+     (`goal tune -p N --format env` writes this string): bcast=bcast_knomial@radix=8,
+     bcast_chain@segment=65536; unset ones keep goal_algos.h's defaults.
      The v-collectives use their first rule (no size is known to all ranks). Collectives not
      named keep the default table:
        bcast=bcast_binomial  reduce=reduce_binomial:<=2048,reduce_rabenseifner
@@ -108,8 +111,11 @@ static const char *const why_name[NWHY] = {
     "goal_mpi_create failed", "auto could not choose"};
 
 #define MAX_RULES 8
-typedef struct rule { unsigned long long max; const goal_algo_info *algo; int autopick; } rule;   /* algo NULL and
-   not autopick: "mpi" */
+typedef struct rule {   /* algo NULL and not autopick: "mpi"; nway, radix, segment 0: the defaults */
+    unsigned long long max, segment;
+    const goal_algo_info *algo;
+    int autopick, nway, radix;
+} rule;
 static struct {
     int ready, check, stats;
     goal_sim_desc model;        /* GOAL_MPI_PARAMS, for auto */
@@ -161,7 +167,36 @@ static int read_params(const char *path, int me) {
     }
     return 1;
 }
-/* "coll=algo[:<=N],algo;..." into the rule table; unknown names are reported and skipped. */
+/* The collectives with per-rank counts (MPI_Reduce_scatter among them: goal tune's
+   reduce_scatter is MPI_Reduce_scatter_block). */
+static int vector_coll(int c) {
+    return c == C_GATHERV || c == C_SCATTERV || c == C_ALLGATHERV || c == C_ALLTOALLV || c == C_REDUCE_SCATTER;
+}
+/* A rule's "@nway=N", "@segment=B", "@radix=K" (what goal tune prints) from r on, cut off
+   r; 0 for an unknown parameter or a bad value. */
+static int parse_params(char *r, rule *out) {
+    char *at = strchr(r, '@'), *end;
+    unsigned long long v;
+    out->nway = out->radix = 0;
+    out->segment = 0;
+    if (at) *at++ = 0;
+    while (at && *at) {
+        char *next = strchr(at, '@'), *eq = strchr(at, '=');
+        if (next) *next++ = 0;
+        if (!eq || !eq[1] || eq[1] == '-') return 0;
+        *eq = 0;
+        v = strtoull(eq + 1, &end, 10);
+        if (*end || v == 0 || v > INT_MAX) return 0;
+        if (!strcmp(at, "nway")) out->nway = (int)v;
+        else if (!strcmp(at, "radix") && v >= 2) out->radix = (int)v;
+        else if (!strcmp(at, "segment")) out->segment = v;
+        else return 0;
+        at = next;
+    }
+    return 1;
+}
+/* "coll=algo[@param=V...][:<=N],algo;..." into the rule table; unknown names and
+   parameters are reported and skipped. */
 static void parse_rules(const char *spec, int me) {
     char buf[2048], *save1 = NULL, *item;
     snprintf(buf, sizeof buf, "%s", spec);
@@ -176,6 +211,11 @@ static void parse_rules(const char *spec, int me) {
             char *colon = strchr(r, ':');
             unsigned long long max = ~0ull;
             if (colon) { *colon = 0; max = strtoull(colon + 1 + (colon[1] == '<') + (colon[2] == '='), NULL, 10); }
+            if (!parse_params(r, &G.rules[c][n])) {
+                if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_ALGOS: bad parameter in '%s' (nway=N, segment=B, radix=K; %s keeps its default)\n", r, item);
+                n = -1;
+                break;
+            }
             if (strcmp(r, "auto") == 0 && auto_coll(c) < 0) {
                 if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_ALGOS: no auto for %s (it keeps its default)\n", item);
                 n = -1;
@@ -184,6 +224,12 @@ static void parse_rules(const char *spec, int me) {
             G.rules[c][n].autopick = strcmp(r, "auto") == 0;
             if (strcmp(r, "mpi") && !G.rules[c][n].autopick && !goal_algo_find(r)) {
                 if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_ALGOS: no algorithm '%s' (%s keeps its default)\n", r, item);
+                n = -1;
+                break;
+            }
+            if (goal_algo_find(r) && !(goal_algo_find(r)->flags & GOAL_ALGO_VECTOR) != !vector_coll(c)) {
+                if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_ALGOS: %s is %sa vector algorithm (%s keeps its default)\n", r,
+                                     vector_coll(c) ? "not " : "", item);
                 n = -1;
                 break;
             }
@@ -208,8 +254,8 @@ static void setup(void) {
     G.check = (env = getenv("GOAL_MPI_CHECK")) != NULL && atoi(env) != 0;
 }
 /* The algorithm for c at `bytes` per block on m (auto: among GOAL_ALGO_ORDERED ones when
-   ordered), or NULL with *why set. */
-static const goal_algo_info *choose(goal_mpi *m, int c, unsigned long long bytes, int ordered, int *why) {
+   ordered), its rule's parameters into d, or NULL with *why set. */
+static const goal_algo_info *choose(goal_mpi *m, int c, unsigned long long bytes, int ordered, goal_algo_desc *d, int *why) {
     const goal_algo_info *a = NULL;
     int k;
     for (k = 0; k < G.nrules[c]; k++)
@@ -219,6 +265,7 @@ static const goal_algo_info *choose(goal_mpi *m, int c, unsigned long long bytes
         return NULL;
     }
     if (k == G.nrules[c] || !(a = a ? a : G.rules[c][k].algo)) { *why = W_CHOSEN; return NULL; }
+    d->nway = G.rules[c][k].nway; d->radix = G.rules[c][k].radix; d->segment = G.rules[c][k].segment;
     return a;
 }
 
@@ -353,7 +400,7 @@ static int begin(call *k, int c, int nb, MPI_Comm comm, long long bytes) {
     if (bytes < 0) { k->why = W_TYPE; return 0; }
     if (bytes > INT_MAX) { k->why = W_SIZE; return 0; }
     k->bytes = (unsigned long long)bytes;
-    if (!(k->algo = choose(k->m, c, k->bytes, 0, &k->why))) return 0;
+    if (!(k->algo = choose(k->m, c, k->bytes, 0, &k->d, &k->why))) return 0;
     k->d.algo = k->algo->name;
     k->d.dtype = GOAL_UINT8; k->d.op = GOAL_OP_SUM;
     return 1;
@@ -373,12 +420,13 @@ static int begin_reduce(call *k, goal_mpi_reduction *red, MPI_Datatype t, MPI_Op
     goal_status st = goal_mpi_reduction_of(t, op, count, red);
     if (st != GOAL_OK) { k->why = st == GOAL_ERR_TYPE ? W_TYPE : W_OP; return 0; }
     if (red->noncommutative && !(k->algo->flags & GOAL_ALGO_ORDERED)) {   /* auto chooses again, among ordered ones */
-        const goal_algo_info *again = choose(k->m, k->c, k->bytes, 1, &k->why);
+        const goal_algo_info *again = choose(k->m, k->c, k->bytes, 1, &k->d, &k->why);
         if (again) { k->algo = again; k->d.algo = again->name; }
     }
     if (!reduces_it(k->algo, red, &k->why)) {
         if ((k->c != C_REDUCE && k->c != C_ALLREDUCE) || !reduces_it(alt, red, &k->why)) return 0;
         k->algo = alt; k->d.algo = alt->name;
+        k->d.nway = k->d.radix = 0; k->d.segment = 0;   /* the fallback's defaults */
     }
     k->d.dtype = red->dtype; k->d.op = red->op; k->d.count = red->count; k->d.noncommutative = red->noncommutative;
     return 1;

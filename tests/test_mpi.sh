@@ -20,7 +20,7 @@ total_p=0; total_f=0
 preload() {
   local lib=$1 n=$2; shift 2
   if [ $lib = openmpi ]; then
-    GOAL_MPI_STATS=1 timeout 300 mpirun.openmpi --oversubscribe -x GOAL_MPI_STATS ${GOAL_MPI_PARAMS:+-x GOAL_MPI_PARAMS} ${GOAL_MPI_CHECK:+-x GOAL_MPI_CHECK} -x LD_PRELOAD="$BA/openmpi/libgoalmpi.so" -np "$n" "$@"
+    GOAL_MPI_STATS=1 timeout 300 mpirun.openmpi --oversubscribe -x GOAL_MPI_STATS ${GOAL_MPI_PARAMS:+-x GOAL_MPI_PARAMS} ${GOAL_MPI_ALGOS:+-x GOAL_MPI_ALGOS} ${GOAL_MPI_CHECK:+-x GOAL_MPI_CHECK} -x LD_PRELOAD="$BA/openmpi/libgoalmpi.so" -np "$n" "$@"
   else
     timeout 300 mpirun.mpich -env GOAL_MPI_STATS 1 -env LD_PRELOAD "$BA/mpich/libgoalmpi.so" -np "$n" "$@"
   fi
@@ -37,15 +37,16 @@ close() {
   paste -d'\n' <(tr -s ' ' '\n' <"$1" | grep .) <(tr -s ' ' '\n' <"$2" | grep .) |
     awk 'NR%2{a=$1; next} {d=a-$1; if (d<0) d=-d; m=a<0?-a:a; if (d > 1e-9*m && d > 1e-300) bad=1; n++} END{exit bad || n == 0}'
 }
-# "np out": test_mpi's auto picks ("auto COLL CLASS ALGO") are what goal tune --format env
-# says for the same p, model and sizes (the env rules read back: the first bound that holds).
+# "np out": test_mpi's auto picks ("auto COLL CLASS ALGO") are goal tune's fastest
+# configurations with default parameters (auto's candidates) for the same p, model and sizes.
 auto_vs_tune() {
-  local env
-  env=$("${GOAL:-$B/goal}" tune -p "$1" --sizes 0,8,128,2048,65536,1048576 $(cat tests/mpi/auto_params) --format env 2>/dev/null) || return 1
-  printf '%s\n' "$2" | awk -v env="$env" '
-    BEGIN { n = split(env, cs, ";"); for (i = 1; i <= n; i++) { e = index(cs[i], "="); rules[substr(cs[i], 1, e - 1)] = substr(cs[i], e + 1) } }
-    /^auto / { seen++; m = split(rules[$2], rs, ","); pick = ""
-      for (j = 1; j <= m; j++) { k = split(rs[j], ab, ":<="); if (k == 1 || $3 + 0 <= ab[2] + 0) { pick = ab[1]; break } }
+  local all
+  all=$("${GOAL:-$B/goal}" tune -p "$1" --sizes 0,8,128,2048,65536,1048576 $(cat tests/mpi/auto_params) --all 2>/dev/null) || return 1
+  printf '%s\n' "$2" | awk -v all="$all" '
+    BEGIN { n = split(all, ls, "\n")
+      for (i = 1; i <= n; i++) { split(ls[i], f, " "); if (f[1] ~ /^#/ || (f[3] ~ /@/ && f[3] !~ /@(nway=1|segment=1024|radix=4)$/)) continue
+        k = f[1] " " f[2]; a = f[3]; sub(/@.*/, "", a); if (!(k in best) || f[4] + 0 < t[k]) { best[k] = a; t[k] = f[4] + 0 } } }
+    /^auto / { seen++; pick = best[$2 " " ($2 == "barrier" ? 0 : $3)]
       if (pick != $4) { print "  auto " $2 " " $3 ": " $4 ", goal tune: " pick; bad = 1 } }
     END { exit bad || seen < 60 }'
 }
@@ -75,6 +76,15 @@ dropin_tests() {
     if printf '%s\n' "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed$'; then p=$((p + 1))
     else echo "FAIL $lib drop-in np$n with GOAL_MPI_CHECK=1"; printf '%s\n' "$out" | grep -E '^(FAIL|  check)|disagree|passed' | head; f=$((f + 1)); fi
   done
+  # goal tune --format env, tuned parameters and all (ALGO@segment=B, @nway=N, @radix=K), read back
+  algos=$("${GOAL:-$B/goal}" tune -p 3 --sizes 8,128,2048,65536,1048576 --format env $(cat tests/mpi/auto_params) 2>/dev/null)
+  out=$(GOAL_MPI_ALGOS="$algos" preload $lib 3 "$B/mpi/test_dropin.$lib" 2>&1)
+  if printf '%s\n' "$algos" | grep -q '@' && printf '%s\n' "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed$' &&
+     ! printf '%s\n' "$out" | grep -q 'GOAL_MPI_ALGOS:'; then p=$((p + 1))
+  else echo "FAIL $lib drop-in np3 with goal tune's GOAL_MPI_ALGOS ($algos)"; printf '%s\n' "$out" | grep -E '^(FAIL|  check)|GOAL_MPI|passed' | head; f=$((f + 1)); fi
+  out=$(GOAL_MPI_ALGOS="bcast=bcast_knomial@radix=1" preload $lib 1 "$B/mpi/test_dropin.$lib" 2>&1)
+  if printf '%s\n' "$out" | grep -q "GOAL_MPI_ALGOS: bad parameter in 'bcast_knomial'"; then p=$((p + 1))
+  else echo "FAIL $lib drop-in: a bad GOAL_MPI_ALGOS parameter is not reported"; f=$((f + 1)); fi
   echo "-G 0.09x" >"$B/mpi/bad_params"   # a bad params file is said and leaves the defaults
   out=$(GOAL_MPI_PARAMS="$B/mpi/bad_params" preload $lib 1 "$B/mpi/test_dropin.$lib" 2>&1)
   if printf '%s\n' "$out" | grep -q "^libgoalmpi: GOAL_MPI_PARAMS=$B/mpi/bad_params: -G 0.09x: takes a number" &&

@@ -79,42 +79,49 @@ static double t_recv(void *u, uint64_t s, double d, int reps) {
     return noisy((sim_transport *)u, t < 0 ? t : t - (double)(uint64_t)d);
 }
 static double t_burst(void *u, uint64_t s, int n, int reps) { (void)reps; return noisy((sim_transport *)u, sim_world((sim_transport *)u, bu0, bu1, s, 0, n)); }
+/* A local exec of s bytes (rank 1 idle). */
+static void ex0(goal_graph *g, uint64_t s, double d, int n) { (void)d; (void)n; goal_graph_exec(g, GOAL_OP_SUM, GOAL_INT8, goal_buffer(0, 0, s), goal_buffer(1, 0, s)); }
+static void idle(goal_graph *g, uint64_t s, double d, int n) { (void)g; (void)s; (void)d; (void)n; }
+static double t_exec(void *u, uint64_t s, int reps) { (void)reps; return noisy((sim_transport *)u, sim_world((sim_transport *)u, ex0, idle, s, 0, 0)); }
 
 static int near(double got, double want) { return fabs(got - want) <= 0.10 * want; }
 
-static probe_result probe_with(double L, double o, double g, double G, double O, int64_t S, double noise) {
+static probe_result probe_with(double L, double o, double g, double G, double O, double C, int64_t S, double noise) {
     sim_transport t;
     probe_ops ops;
     probe_result r;
     memset(&t, 0, sizeof t);
-    t.model.L = L; t.model.o = o; t.model.g = g; t.model.G = G; t.model.O = O ? O : GOAL_SIM_ZERO; t.model.S = S;
+    t.model.L = L; t.model.o = o; t.model.g = g; t.model.G = G; t.model.O = O ? O : GOAL_SIM_ZERO; t.model.S = S; t.model.C = C;
     t.noise = noise;
     t.seed = 42;
-    ops.pingpong_fn = t_pingpong; ops.send_fn = t_send; ops.recv_fn = t_recv; ops.burst_fn = t_burst; ops.user = &t;
+    ops.pingpong_fn = t_pingpong; ops.send_fn = t_send; ops.recv_fn = t_recv; ops.burst_fn = t_burst; ops.exec_fn = t_exec;
+    ops.user = &t;
     CHECK_EQ(probe_run(&ops, 1 << 22, &r), 0);
     return r;
 }
 
 /* The example of the issue: a fast network with fractional per-byte costs. */
 static void recovers_fractional_model(void) {
-    probe_result r = probe_with(480, 160, 210, 0.09, 0.02, 65535, 0);
+    probe_result r = probe_with(480, 160, 210, 0.09, 0.02, 0.05, 65535, 0);
     CHECK(near(r.L, 480)); CHECK(near(r.o, 160)); CHECK(near(r.g, 210)); CHECK(near(r.G, 0.09)); CHECK(near(r.O, 0.02));
+    CHECK(near(r.C, 0.05));
     CHECK_EQ(r.S, 65535);
     CHECK(r.res_send < 0.01 && r.res_recv < 0.01);
     if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
 }
 /* A slow network, a small eager limit, O = 0. */
 static void recovers_slow_model(void) {
-    probe_result r = probe_with(5000, 1500, 2500, 2, 0, 4096, 0);
-    CHECK(near(r.L, 5000)); CHECK(near(r.o, 1500)); CHECK(near(r.g, 2500)); CHECK(near(r.G, 2));
+    probe_result r = probe_with(5000, 1500, 2500, 2, 0, 0, 4096, 0);   /* C 0: goal_sim.h's default, 1 ns per byte */
+    CHECK(near(r.L, 5000)); CHECK(near(r.o, 1500)); CHECK(near(r.g, 2500)); CHECK(near(r.G, 2)); CHECK(near(r.C, 1));
     CHECK(r.O < 0.01);
     CHECK_EQ(r.S, 4096);
     if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
 }
 /* 3% noise on every measurement: still within 10%, and the residuals show the noise. */
 static void recovers_with_noise(void) {
-    probe_result r = probe_with(2500, 400, 900, 0.5, 0.1, 16384, 0.03);
+    probe_result r = probe_with(2500, 400, 900, 0.5, 0.1, 0.3, 16384, 0.03);
     CHECK(near(r.L, 2500)); CHECK(near(r.o, 400)); CHECK(near(r.g, 900)); CHECK(near(r.G, 0.5)); CHECK(near(r.O, 0.1));
+    CHECK(near(r.C, 0.3));
     CHECK_EQ(r.S, 16384);
     CHECK(r.res_send > 0.001 && r.res_send < 0.05);
     if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
@@ -125,11 +132,11 @@ static void params_line_format(void) {
     char buf[200];
     FILE *f = tmpfile();
     memset(&r, 0, sizeof r);
-    r.L = 480.4; r.o = 160; r.g = 210.6; r.G = 0.0904; r.O = 0.02; r.S = 65536;
+    r.L = 480.4; r.o = 160; r.g = 210.6; r.G = 0.0904; r.O = 0.02; r.C = 0.0512; r.S = 65536;
     probe_print_params(f, &r);
     rewind(f);
     CHECK(fgets(buf, sizeof buf, f) != NULL);
-    CHECK_STR(buf, "-L 480 -o 160 -g 211 -G 0.09 -O 0.02 -S 65536\n");
+    CHECK_STR(buf, "-L 480 -o 160 -g 211 -G 0.09 -O 0.02 -C 0.051 -S 65536\n");
     fclose(f);
 }
 /* A transport that fails: an error, not a fit. */
@@ -139,7 +146,7 @@ static void failing_transport(void) {
     probe_ops ops;
     probe_result r;
     memset(&t, 0, sizeof t);
-    ops.pingpong_fn = t_fail; ops.send_fn = t_send; ops.recv_fn = t_recv; ops.burst_fn = t_burst; ops.user = &t;
+    ops.pingpong_fn = t_fail; ops.send_fn = t_send; ops.recv_fn = t_recv; ops.burst_fn = t_burst; ops.exec_fn = t_exec; ops.user = &t;
     CHECK_EQ(probe_run(&ops, 1 << 10, &r), -1);
 }
 

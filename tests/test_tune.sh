@@ -18,7 +18,7 @@ want() {   # want NAME COLL ALGO ROUNDS: the winner and its time, ROUNDS x L up 
 [ $rc = 0 ] && [ "$(grep -vc '^#' $T/lat)" = 10 ]; ok_lat=$?
 t "latency model: one line per collective" 0 "^" test $ok_lat = 0
 for c in "allreduce allreduce_dissemination@nway=3 2" "barrier barrier_dissemination@nway=3 2" "gather gather_linear 1" \
-         "scatter scatter_linear 1" "alltoall alltoall_linear 1" "bcast bcast_knomial 2" "reduce_scatter reduce_scatter_halving 4"; do
+         "scatter scatter_linear 1" "alltoall alltoall_linear 1" "bcast bcast_knomial@radix=4 2" "reduce_scatter reduce_scatter_halving 4"; do
   set -- $c
   t "latency model: $1 -> $2 ($3 rounds)" 0 "^" want x "$1" "$2" "$3" lat
 done
@@ -35,18 +35,19 @@ t "bandwidth model: alltoall not bruck" 0 "^alltoall 65536 alltoall_(linear|pair
 
 # Formats: COLL SIZE ALGO TIME; --all lists every configuration; barrier once, as size 0.
 $GOAL tune -p 8 --coll bcast,barrier --sizes 8,65536 --all > $T/all
-t "--all: 17 bcast configurations x 2 sizes + 4 barrier" 0 "^38$" sh -c "grep -vc '^#' $T/all"
+t "--all: 19 bcast configurations x 2 sizes + 4 barrier" 0 "^42$" sh -c "grep -vc '^#' $T/all"
 t "table lines are COLL SIZE ALGO TIME" 0 "^0$" sh -c "grep -v '^#' $T/all | grep -Evc '^[a-z_]+ [0-9]+ [a-z_0-9]+(@[a-z]+=[0-9]+)? [0-9]+$'; true"
 
 # --format env parses back: for each (collective, size) the env string picks the fastest
-# configuration with default parameters (GOAL_MPI_ALGOS names algorithms only).
+# configuration, parameters included (GOAL_MPI_ALGOS takes ALGO@segment=8192 etc.; the
+# drop-in calls reduce_scatter reduce_scatter_block).
 $GOAL tune -p 64 --all > $T/table && $GOAL tune -p 64 --format env > $T/env 2>/dev/null
 back() {
   awk -v env="$(cat $T/env)" '
-    BEGIN { n = split(env, colls, ";"); for (i = 1; i <= n; i++) { split(colls[i], kv, "="); rule[kv[1]] = substr(colls[i], length(kv[1]) + 2) } }
+    BEGIN { n = split(env, colls, ";"); for (i = 1; i <= n; i++) { split(colls[i], kv, "="); rule[kv[1]] = substr(colls[i], length(kv[1]) + 2) }
+            rule["reduce_scatter"] = rule["reduce_scatter_block"] }
     /^#/ { next }
-    $3 ~ /@/ && $3 !~ /@(nway=1|segment=1024)$/ { next }
-    { k = $1 " " $2; a = $3; sub(/@.*/, "", a); if (!(k in best) || $4 + 0 < t[k]) { best[k] = a; t[k] = $4 + 0 } }
+    { k = $1 " " $2; if (!(k in best) || $4 + 0 < t[k]) { best[k] = $3; t[k] = $4 + 0 } }
     END {
       for (k in best) { split(k, cs, " ");
         m = split(rule[cs[1]], e, ","); pick = "";
@@ -58,7 +59,10 @@ back() {
 }
 t "--format env is one line" 0 "^1$" sh -c "wc -l < $T/env"
 t "--format env parses back to the table's winners" 0 "^" back
-t "--format env has every collective" 0 "^10$" sh -c "tr ';' '\n' < $T/env | grep -c '='"
+t "--format env has every collective" 0 "^10$" sh -c "tr ';' '\n' < $T/env | grep -c '^[a-z_]*='"
+t "--format env names tuned parameters" 0 "@(nway|segment|radix)=" cat $T/env
+# radix: the k-nomial trees over 2, 4, 8
+t "--all: bcast_knomial at radix 2, 4, 8" 0 "^3$" sh -c "grep -c '^bcast 8 bcast_knomial@radix=[248] ' $T/all"
 
 # --svg: parses as XML, one panel per collective.
 $GOAL tune -p 8 --sizes 8,1024,65536 --coll bcast,allreduce --svg $T/t.svg > /dev/null

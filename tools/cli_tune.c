@@ -5,7 +5,9 @@
    whose name is the longest prefix of its own followed by '_' (reduce_scatter_ring is a
    reduce_scatter, reduce_aspen a reduce), so generators added later join by their names.
    Tunable parameters are searched over small grids, chosen by the algorithm's flags:
-   nway (GOAL_ALGO_NWAY) over 1, 2, 3; segment (GOAL_ALGO_SEGMENTED) over 1, 8, 64, 512 KiB.
+   nway (GOAL_ALGO_NWAY) over 1, 2, 3; segment (GOAL_ALGO_SEGMENTED) over 1, 8, 64, 512 KiB;
+   radix (GOAL_ALGO_RADIX) over 2, 4, 8. A configuration is printed as ALGO@nway=N,
+   ALGO@segment=B or ALGO@radix=K, which is also how GOAL_MPI_ALGOS names it (--format env).
    A world is built straight from the generator (no text) and simulated by goal_sim.h's
    goal_sim_algo_time, which goal_mpi.h's COLL_auto uses too (TUNE in goal_sim.h). Left out,
    and the output says so: worlds whose estimated size (rank 0's actions plus p-1 times rank
@@ -16,7 +18,7 @@
    every configuration's lower bound (goal_sim_algo_bound: ranks 0 and 1 alone, no world) is
    computed first, the configurations of each (collective, size) are simulated from the
    least bound up, and one whose bound exceeds the fastest time found so far is not
-   simulated (it cannot win; --format env: only the default parameters can). The output is
+   simulated (it cannot win). The output is
    the same; at p = 2^16 this skips most large-size worlds. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
@@ -32,12 +34,12 @@
 #define TUNE_NCOLLS GOAL_SIM_NCOLLS
 static const int tune_nways[] = {1, 2, 3};
 static const uint64_t tune_segments[] = {1024, 8192, 65536, 524288};
+static const int tune_radixes[] = {2, 4, 8};
 
 typedef struct tune_cfg {      /* one algorithm with one setting of its parameters */
     const char *algo;
-    int coll, nway;
+    int coll, nway, radix;
     uint64_t segment;
-    int plain;                 /* the default parameters: what GOAL_MPI_ALGOS can name */
     char label[96];            /* "bcast_chain@segment=8192" */
 } tune_cfg;
 
@@ -45,6 +47,7 @@ enum { TUNE_TODO, TUNE_DONE, TUNE_SKIP, TUNE_FAIL, TUNE_SAME, TUNE_SLOWER };
 typedef struct tune_job {      /* one configuration at one size */
     int cfg, state, same_as, win;   /* win: the fastest of its (collective, size) */
     int group;                 /* its (collective, size): 0, 1, ... */
+    int wave;                  /* its rank by bound in the group (when pruning) */
     uint64_t size;
     double time;               /* simulated ns */
     double bound;              /* a lower bound of time (goal_sim_algo_bound) */
@@ -136,7 +139,7 @@ static int tune_args(int argc, char **argv, tune *t) {
 }
 
 /* ---- configurations and jobs ----------------------------------------------------------- */
-static int tune_add_cfg(tune *t, const goal_algo_info *a, int coll, int nway, uint64_t segment) {
+static int tune_add_cfg(tune *t, const goal_algo_info *a, int coll, int nway, uint64_t segment, int radix) {
     tune_cfg *c;
     if (!(t->ncfg & (t->ncfg - 1)) || !t->cfg) {
         tune_cfg *n = (tune_cfg *)realloc(t->cfg, (size_t)(t->ncfg ? 2 * t->ncfg : 16) * sizeof *n);
@@ -144,10 +147,10 @@ static int tune_add_cfg(tune *t, const goal_algo_info *a, int coll, int nway, ui
         t->cfg = n;
     }
     c = &t->cfg[t->ncfg++];
-    c->algo = a->name; c->coll = coll; c->nway = nway; c->segment = segment;
-    c->plain = nway == 1 && (segment == 0 || segment == 1024);
+    c->algo = a->name; c->coll = coll; c->nway = nway; c->segment = segment; c->radix = radix;
     if (a->flags & GOAL_ALGO_NWAY) snprintf(c->label, sizeof c->label, "%s@nway=%d", a->name, nway);
     else if (a->flags & GOAL_ALGO_SEGMENTED) snprintf(c->label, sizeof c->label, "%s@segment=%llu", a->name, (unsigned long long)segment);
+    else if (a->flags & GOAL_ALGO_RADIX) snprintf(c->label, sizeof c->label, "%s@radix=%d", a->name, radix);
     else snprintf(c->label, sizeof c->label, "%s", a->name);
     return 1;
 }
@@ -159,10 +162,12 @@ static int tune_configs(tune *t) {
         /* vector collectives (gatherv_linear, reduce_scatterv_ring) need counts: not tuned */
         if ((a->flags & GOAL_ALGO_VECTOR) || (coll = goal_sim_coll_of(a->name)) < 0 || !(t->colls >> coll & 1)) continue;
         if (a->flags & GOAL_ALGO_NWAY)
-            for (k = 0; ok && k < (int)(sizeof tune_nways / sizeof tune_nways[0]); k++) ok = tune_add_cfg(t, a, coll, tune_nways[k], 0);
+            for (k = 0; ok && k < (int)(sizeof tune_nways / sizeof tune_nways[0]); k++) ok = tune_add_cfg(t, a, coll, tune_nways[k], 0, 0);
         else if (a->flags & GOAL_ALGO_SEGMENTED)
-            for (k = 0; ok && k < (int)(sizeof tune_segments / sizeof tune_segments[0]); k++) ok = tune_add_cfg(t, a, coll, 1, tune_segments[k]);
-        else ok = tune_add_cfg(t, a, coll, 1, 0);
+            for (k = 0; ok && k < (int)(sizeof tune_segments / sizeof tune_segments[0]); k++) ok = tune_add_cfg(t, a, coll, 1, tune_segments[k], 0);
+        else if (a->flags & GOAL_ALGO_RADIX)
+            for (k = 0; ok && k < (int)(sizeof tune_radixes / sizeof tune_radixes[0]); k++) ok = tune_add_cfg(t, a, coll, 1, 0, tune_radixes[k]);
+        else ok = tune_add_cfg(t, a, coll, 1, 0, 0);
     }
     return ok;
 }
@@ -211,6 +216,7 @@ static void tune_desc(const tune *t, const tune_job *j, goal_algo_desc *d) {
     d->op = GOAL_OP_SUM;
     d->nway = c->nway;
     d->segment = c->segment;
+    d->radix = c->radix;
 }
 /* The library simulates (goal_sim_algo_time, which also leaves out worlds too big for it). */
 static void tune_run_job(const tune *t, tune_job *j) {
@@ -245,8 +251,7 @@ static int tune_next(tune *t) {
     }
     while (t->next < t->norder) {
         tune_job *j = &t->job[t->order[t->next++]];
-        if (t->env && !t->cfg[j->cfg].plain) j->state = TUNE_SLOWER;   /* GOAL_MPI_ALGOS cannot name it */
-        else if (t->best[j->group] >= 0 && j->bound > t->best[j->group]) j->state = TUNE_SLOWER;
+        if (t->best[j->group] >= 0 && j->bound > t->best[j->group]) j->state = TUNE_SLOWER;
         else return (int)(j - t->job);
     }
     return -1;
@@ -287,7 +292,14 @@ static int tune_by_bound(const void *x, const void *y) {
     if (a->bound != b->bound) return a->bound < b->bound ? -1 : 1;
     return *(const int *)x < *(const int *)y ? -1 : 1;
 }
-/* Bounds first, then the simulations from the least bound up, per group. */
+static int tune_by_wave(const void *x, const void *y) {
+    const tune_job *a = &tune_sorting->job[*(const int *)x], *b = &tune_sorting->job[*(const int *)y];
+    if (a->wave != b->wave) return a->wave < b->wave ? -1 : 1;
+    return tune_by_bound(x, y);
+}
+/* Bounds first; then in waves: every group's least bound, every group's second least, ...
+   so that when a group's later configurations start, its fastest time so far is known
+   (the other threads would otherwise take them while the first is still running). */
 static int tune_plan(tune *t) {
     int k;
     t->order = (int *)malloc((size_t)t->njob * sizeof *t->order + 1);
@@ -301,6 +313,9 @@ static int tune_plan(tune *t) {
         if (t->job[k].state == TUNE_TODO) t->order[t->norder++] = k;
     tune_sorting = t;
     qsort(t->order, (size_t)t->norder, sizeof *t->order, tune_by_bound);
+    for (k = 0; k < t->norder; k++)
+        t->job[t->order[k]].wave = k && t->job[t->order[k - 1]].group == t->job[t->order[k]].group ? t->job[t->order[k - 1]].wave + 1 : 0;
+    qsort(t->order, (size_t)t->norder, sizeof *t->order, tune_by_wave);
     return 1;
 }
 static int tune_run(tune *t) {
@@ -320,13 +335,11 @@ static int tune_run(tune *t) {
 }
 
 /* ---- output ---------------------------------------------------------------------------- */
-/* The fastest finished job among jobs[first, end) (ties: the first), only default
-   parameters when plain, or -1. */
-static int tune_best(const tune *t, int first, int end, int plain) {
+/* The fastest finished job among jobs[first, end) (ties: the first), or -1. */
+static int tune_best(const tune *t, int first, int end) {
     int k, best = -1;
     for (k = first; k < end; k++)
-        if (t->job[k].state == TUNE_DONE && (!plain || t->cfg[t->job[k].cfg].plain) && (best < 0 || t->job[k].time < t->job[best].time))
-            best = k;
+        if (t->job[k].state == TUNE_DONE && (best < 0 || t->job[k].time < t->job[best].time)) best = k;
     return best;
 }
 /* The jobs of one (collective, size) are consecutive: the end of the group at first. */
@@ -336,13 +349,11 @@ static int tune_group_end(const tune *t, int first) {
     return k;
 }
 
-/* GOAL_MPI_ALGOS names algorithms without parameters (the drop-in runs them with the
-   defaults), so for --format env the winners come from the default configurations. */
 static void tune_mark_winners(tune *t) {
     int k, end, best;
     for (k = 0; k < t->njob; k = end) {
         end = tune_group_end(t, k);
-        if ((best = tune_best(t, k, end, t->env)) >= 0) t->job[best].win = 1;
+        if ((best = tune_best(t, k, end)) >= 0) t->job[best].win = 1;
     }
 }
 /* COLL SIZE ALGO TIME: the winners, or (--all) every configuration that was simulated. */
@@ -370,24 +381,26 @@ static void tune_print_notes(const tune *t, FILE *f) {
     }
 }
 
-/* GOAL_MPI_ALGOS: per collective the winners in size order, consecutive sizes with the same
-   winner merged, each with its largest size as the bound, the last without. */
+/* GOAL_MPI_ALGOS: per collective the winners in size order (with their parameters:
+   ALGO@segment=8192), consecutive sizes with the same winner merged, each with its largest
+   size as the bound, the last without. reduce_scatter is the drop-in's reduce_scatter_block
+   (its reduce_scatter is MPI_Reduce_scatter, with per-rank counts). */
 static void tune_print_env(const tune *t, FILE *f) {
     int best, coll = -1, prev = -1;
     uint64_t bound = 0;
     for (best = 0; best < t->njob; best++) {
         if (!t->job[best].win) continue;
         if (t->cfg[t->job[best].cfg].coll != coll) {
-            if (prev >= 0) fprintf(f, "%s;", t->cfg[prev].algo);
+            if (prev >= 0) fprintf(f, "%s;", t->cfg[prev].label);
             coll = t->cfg[t->job[best].cfg].coll;
-            fprintf(f, "%s=", goal_sim_coll_name(coll));
+            fprintf(f, "%s=", strcmp(goal_sim_coll_name(coll), "reduce_scatter") ? goal_sim_coll_name(coll) : "reduce_scatter_block");
         } else if (t->job[best].cfg != prev) {
-            fprintf(f, "%s:<=%llu,", t->cfg[prev].algo, (unsigned long long)bound);
+            fprintf(f, "%s:<=%llu,", t->cfg[prev].label, (unsigned long long)bound);
         }
         prev = t->job[best].cfg;
         bound = t->job[best].size;
     }
-    if (prev >= 0) fprintf(f, "%s", t->cfg[prev].algo);
+    if (prev >= 0) fprintf(f, "%s", t->cfg[prev].label);
     fputc('\n', f);
 }
 

@@ -12,12 +12,19 @@
                     gap g + (s-1)·G (when g >= o, as on real networks)
      S              the largest eager size: the jump in the send overhead, found between two
                     sizes of the sweep and then bisected to the byte.
+     local exec     a reduction of s bytes into a buffer on the probing rank (goal-probe: a
+                    sum of doubles, out[i] += in[i], as libgoal's executor reduces): s·C
+                    -> C, the slope of the fit over sizes from 1 KiB (the smaller ones are
+                    the call's fixed cost, which the model does not charge). A copy is
+                    cheaper per byte (goal-probe prints its slope as a # line); the model has
+                    one C for both, and the reduction is what the collectives that compute
+                    spend their time on.
    Each curve is fitted by least squares on relative errors (sizes span decades): o and O
    from the eager send overheads, o again from the eager receive overheads (o is their
    mean), g and G from the gaps of every size, L from the eager round trips. The residual of
    a fit is the root mean square of its relative errors.
 
-   A transport is four calls on the probing rank; each returns a time in ns (a typical one,
+   A transport is five calls on the probing rank; each returns a time in ns (a typical one,
    e.g. the median over `reps`), or a negative number when it failed. */
 #ifndef GOAL_PROBE_TOOL_H
 #define GOAL_PROBE_TOOL_H
@@ -31,18 +38,19 @@ typedef struct probe_ops {
     double (*send_fn)(void *user, uint64_t size, double delay, int reps);  /* the send call; the peer receives delay ns later */
     double (*recv_fn)(void *user, uint64_t size, double delay, int reps);  /* the receive call, delay ns after the peer's send */
     double (*burst_fn)(void *user, uint64_t size, int n, int reps);        /* n sends back to back, then a 0-byte reply */
+    double (*exec_fn)(void *user, uint64_t size, int reps);                /* a local reduction of size bytes */
     void *user;
 } probe_ops;
 
 #define PROBE_MAX_SIZES 40
 #define PROBE_BURST 16          /* messages in a burst */
 typedef struct probe_result {
-    double L, o, g, G, O;       /* ns, ns per byte */
+    double L, o, g, G, O, C;    /* ns, ns per byte */
     uint64_t S;                 /* largest eager size (bytes); max_size when none waits */
-    double res_rtt, res_send, res_recv, res_gap;   /* relative RMS residuals of the fits */
+    double res_rtt, res_send, res_recv, res_gap, res_exec;   /* relative RMS residuals of the fits */
     int n;                      /* sizes measured */
     uint64_t size[PROBE_MAX_SIZES];
-    double rtt[PROBE_MAX_SIZES], os[PROBE_MAX_SIZES], orecv[PROBE_MAX_SIZES], gap[PROBE_MAX_SIZES];
+    double rtt[PROBE_MAX_SIZES], os[PROBE_MAX_SIZES], orecv[PROBE_MAX_SIZES], gap[PROBE_MAX_SIZES], exec[PROBE_MAX_SIZES];
 } probe_result;
 
 /* Repetitions per size: many for small messages, few for large ones. */
@@ -90,6 +98,7 @@ static int probe_sweep(const probe_ops *ops, uint64_t max_size, probe_result *r)
         if ((r->os[k] = ops->send_fn(ops->user, s, d, reps)) < 0 || (r->orecv[k] = ops->recv_fn(ops->user, s, d, reps)) < 0) return -1;
         if ((b1 = ops->burst_fn(ops->user, s, 1, reps)) < 0 || (bn = ops->burst_fn(ops->user, s, PROBE_BURST, reps)) < 0) return -1;
         r->gap[k] = (bn - b1) / (PROBE_BURST - 1);
+        if ((r->exec[k] = ops->exec_fn(ops->user, s, reps)) < 0) return -1;
     }
     return 0;
 }
@@ -114,14 +123,17 @@ static void probe_eager_limit(const probe_ops *ops, probe_result *r) {
 
 /* The fits of the sweep (see the top). Returns 0, or -1 when too few eager sizes. */
 static int probe_fits(probe_result *r) {
-    double x[PROBE_MAX_SIZES], half[PROBE_MAX_SIZES], os_o, or_o, or_g, rtt0, rtt_g;
-    int eager[PROBE_MAX_SIZES], all[PROBE_MAX_SIZES], k;
+    double x[PROBE_MAX_SIZES], bytes[PROBE_MAX_SIZES], half[PROBE_MAX_SIZES], os_o, or_o, or_g, rtt0, rtt_g, exec0;
+    int eager[PROBE_MAX_SIZES], all[PROBE_MAX_SIZES], big[PROBE_MAX_SIZES], k;
     for (k = 0; k < r->n; k++) {
         x[k] = (double)(r->size[k] - 1);
+        bytes[k] = (double)r->size[k];
         half[k] = r->rtt[k] / 2;
         eager[k] = r->size[k] <= r->S;
         all[k] = 1;
+        big[k] = r->size[k] >= 1024;
     }
+    if (!probe_fit(bytes, r->exec, big, r->n, &exec0, &r->C, &r->res_exec)) return -1;
     if (!probe_fit(x, r->os, eager, r->n, &os_o, &r->O, &r->res_send) || !probe_fit(x, r->orecv, eager, r->n, &or_o, &or_g, &r->res_recv) ||
         !probe_fit(x, r->gap, all, r->n, &r->g, &r->G, &r->res_gap) || !probe_fit(x, half, eager, r->n, &rtt0, &rtt_g, &r->res_rtt))
         return -1;
@@ -131,6 +143,7 @@ static int probe_fits(probe_result *r) {
     if (r->O < 0) r->O = 0;
     if (r->G < 0) r->G = 0;
     if (r->g < 0) r->g = 0;
+    if (r->C < 0.001) r->C = 0.001;   /* the finest -C goal sim takes (0 would mean its default, 1) */
     return 0;
 }
 
@@ -160,15 +173,17 @@ static void probe_print_params(FILE *f, const probe_result *r) {
     probe_num(f, " -g", r->g);
     probe_num(f, " -G", r->G);
     probe_num(f, " -O", r->O);
+    probe_num(f, " -C", r->C);
     fprintf(f, " -S %llu\n", (unsigned long long)r->S);
 }
 /* The fit's residuals and the measured curves, as comment lines. */
 static void probe_print_fit(FILE *f, const probe_result *r) {
     int k;
-    fprintf(f, "# residuals (relative RMS): ping-pong %.3f, send overhead %.3f, receive overhead %.3f, gap %.3f\n", r->res_rtt,
-            r->res_send, r->res_recv, r->res_gap);
-    fprintf(f, "# size rtt send_overhead recv_overhead gap (ns)\n");
+    fprintf(f, "# residuals (relative RMS): ping-pong %.3f, send overhead %.3f, receive overhead %.3f, gap %.3f, exec %.3f\n",
+            r->res_rtt, r->res_send, r->res_recv, r->res_gap, r->res_exec);
+    fprintf(f, "# size rtt send_overhead recv_overhead gap exec (ns)\n");
     for (k = 0; k < r->n; k++)
-        fprintf(f, "# %llu %.1f %.1f %.1f %.1f\n", (unsigned long long)r->size[k], r->rtt[k], r->os[k], r->orecv[k], r->gap[k]);
+        fprintf(f, "# %llu %.1f %.1f %.1f %.1f %.1f\n", (unsigned long long)r->size[k], r->rtt[k], r->os[k], r->orecv[k], r->gap[k],
+                r->exec[k]);
 }
 #endif
