@@ -968,20 +968,20 @@ static void goal__algo_barrier_linear(goal__algo *c) {
 static void goal__algo_gather_linear(goal__algo *c) {
     int i;
     if (c->rank != c->root) { goal__algo_send(c, goal__algo_own_in(c), c->root, -1); return; }
-    goal__algo_copy(c, goal__algo_oblk(c, c->rank), goal__algo_own_in(c), -1);
     for (i = 1; i < c->p; i++) {
         int r = goal__algo_rank_of(c, i);
         goal__algo_recv(c, goal__algo_oblk(c, r), r, -1);
     }
+    goal__algo_copy(c, goal__algo_oblk(c, c->rank), goal__algo_own_in(c), -1);   /* after: overlaps the transfers */
 }
 static void goal__algo_scatter_linear(goal__algo *c) {
     int i;
     if (c->rank != c->root) { goal__algo_recv(c, goal__algo_own_out(c), c->root, -1); return; }
-    goal__algo_copy(c, goal__algo_own_out(c), goal__algo_iblk(c, c->rank), -1);
     for (i = 1; i < c->p; i++) {
         int r = goal__algo_rank_of(c, i);
         goal__algo_send(c, goal__algo_iblk(c, r), r, -1);
     }
+    goal__algo_copy(c, goal__algo_own_out(c), goal__algo_iblk(c, c->rank), -1);   /* after: overlaps the transfers */
 }
 
 /* Blocks in position order (position j = rank j + shift) <-> rank order: two copies, since
