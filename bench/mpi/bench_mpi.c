@@ -207,6 +207,7 @@ static void cell(const char *lib, FILE *csv, int c, int si) {
         if (k == best) fprintf(csv, ",%.2f,%.2f,%.3f,%.3f\n", og * 1e6, om * 1e6, 1 - og / med[best], 1 - om / med[0]);
         else fprintf(csv, ",,,,\n");
     }
+    if (csv) fflush(csv);   /* a run stopped by a timeout keeps what it measured */
     goal_mpi_destroy(m);
 }
 
