@@ -946,20 +946,20 @@ static void goal__algo_barrier_linear(goal__algo *c) {
 static void goal__algo_gather_linear(goal__algo *c) {
     int i;
     if (c->rank != c->root) { goal__algo_send(c, goal__algo_own_in(c), c->root, -1); return; }
-    goal__algo_copy(c, goal__algo_oblk(c, c->rank), goal__algo_own_in(c), -1);
     for (i = 1; i < c->p; i++) {
         int r = goal__algo_rank_of(c, i);
         goal__algo_recv(c, goal__algo_oblk(c, r), r, -1);
     }
+    goal__algo_copy(c, goal__algo_oblk(c, c->rank), goal__algo_own_in(c), -1);   /* after: overlaps the transfers */
 }
 static void goal__algo_scatter_linear(goal__algo *c) {
     int i;
     if (c->rank != c->root) { goal__algo_recv(c, goal__algo_own_out(c), c->root, -1); return; }
-    goal__algo_copy(c, goal__algo_own_out(c), goal__algo_iblk(c, c->rank), -1);
     for (i = 1; i < c->p; i++) {
         int r = goal__algo_rank_of(c, i);
         goal__algo_send(c, goal__algo_iblk(c, r), r, -1);
     }
+    goal__algo_copy(c, goal__algo_own_out(c), goal__algo_iblk(c, c->rank), -1);   /* after: overlaps the transfers */
 }
 
 /* Blocks in position order (position j = rank j + shift) <-> rank order: two copies, since
@@ -1172,24 +1172,27 @@ static void goal__algo_allgather_bruck(goal__algo *c) {
 }
 
 /* ---- >>> alltoall --------------------------------------------------------------------------------- */
+/* The own block's copy comes after the messages (it touches none of their blocks): the
+   executor then posts them first and the copy overlaps the transfers. */
 static void goal__algo_alltoall_linear(goal__algo *c) {
     int k;
-    goal__algo_copy(c, goal__algo_blk(c, c->out, (uint64_t)c->rank), goal__algo_blk(c, c->in, (uint64_t)c->rank), -1);
     for (k = 1; k < c->p; k++) {
         int to = goal__algo_mod(c->rank + k, c->p), from = goal__algo_mod(c->rank - k, c->p);
         goal__algo_send(c, goal__algo_blk(c, c->in, (uint64_t)to), to, -1);
         goal__algo_recv(c, goal__algo_blk(c, c->out, (uint64_t)from), from, -1);
     }
+    goal__algo_copy(c, goal__algo_blk(c, c->out, (uint64_t)c->rank), goal__algo_blk(c, c->in, (uint64_t)c->rank), -1);
 }
-/* Also alltoallv_pairwise, on the vector layout. */
+/* Also alltoallv_pairwise, on the vector layout; the own block as in alltoall_linear. */
 static void goal__algo_alltoall_pairwise(goal__algo *c) {
     int k;
-    int32_t step = goal__algo_copy(c, goal__algo_oblk(c, c->rank), goal__algo_iblk(c, c->rank), -1);
+    int32_t step = -1;
     for (k = 1; k < c->p; k++) {
         int to = goal__algo_mod(c->rank + k, c->p), from = goal__algo_mod(c->rank - k, c->p);
         int32_t s = goal__algo_send(c, goal__algo_iblk(c, to), to, step);
         step = goal__algo_join(c, s, goal__algo_recv(c, goal__algo_oblk(c, from), from, step));
     }
+    goal__algo_copy(c, goal__algo_oblk(c, c->rank), goal__algo_iblk(c, c->rank), -1);
 }
 
 /* Bruck: tmp[j] = in[r + j]; in round k the blocks j with bit k set go (packed) to r + 2^k,

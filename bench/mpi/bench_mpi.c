@@ -14,7 +14,8 @@
    Prints one line per (collective, size): the best libgoal algorithm, its time, the
    library's, the ratio, how many algorithms were tried; the CSV has every algorithm
    (the best one's row carries the overhead columns).
-   Usage: mpirun -np N bench_mpi LIBNAME [CSVFILE] */
+   Usage: mpirun -np N bench_mpi LIBNAME [CSVFILE [COLLECTIVE...]]   (COLLECTIVE: only those,
+   e.g. to measure a suspicious cell again; "-" for no CSV) */
 #define GOAL_ALL_IMPLEMENTATION
 #include "goal_mpi.h"
 #include <stdio.h>
@@ -47,6 +48,13 @@ static int me, np;
 static unsigned char *sbuf, *rbuf;
 static int *counts, *displs;   /* np entries: every block n elements, packed */
 
+/* Whether the command line asks for collective c (all when it names none). */
+static int wanted(int c, int argc, char **argv) {
+    int k;
+    for (k = 3; k < argc; k++)
+        if (!strcmp(argv[k], coll_name[c])) return 1;
+    return argc <= 3;
+}
 static int coll_of(const char *algo) {
     int c;
     for (c = 0; c < NCOLL; c++) {
@@ -199,6 +207,7 @@ static void cell(const char *lib, FILE *csv, int c, int si) {
         if (k == best) fprintf(csv, ",%.2f,%.2f,%.3f,%.3f\n", og * 1e6, om * 1e6, 1 - og / med[best], 1 - om / med[0]);
         else fprintf(csv, ",,,,\n");
     }
+    if (csv) fflush(csv);   /* a run stopped by a timeout keeps what it measured */
     goal_mpi_destroy(m);
 }
 
@@ -243,7 +252,7 @@ int main(int argc, char **argv) {
     counts = (int *)calloc((size_t)np, sizeof *counts);
     displs = (int *)calloc((size_t)np, sizeof *displs);
     if (!sbuf || !rbuf || !counts || !displs) MPI_Abort(MPI_COMM_WORLD, 1);
-    if (me == 0 && argc > 2 && !(csv = fopen(argv[2], "w"))) fprintf(stderr, "cannot write %s\n", argv[2]);
+    if (me == 0 && argc > 2 && strcmp(argv[2], "-") && !(csv = fopen(argv[2], "w"))) fprintf(stderr, "cannot write %s\n", argv[2]);
     if (csv) fprintf(csv, "library,np,operation,algorithm,bytes,goal_us,mpi_us,ratio,goal_overhead_us,mpi_overhead_us,goal_overlap,mpi_overlap\n");
     if (me == 0)
         printf("%s, np %d: per collective and block size, the fastest libgoal algorithm (median of 41/21/9/5 runs at\n"
@@ -253,11 +262,11 @@ int main(int argc, char **argv) {
                "%-15s %8s  %-34s %10s %10s %6s | %9s %9s %7s %7s | %s\n", lib, np, budget, "collective", "bytes",
                "best libgoal algorithm", "goal us", "mpi us", "ratio", "goal ovh", "mpi ovh", "goal ov", "mpi ov", "tried");
     for (k = 0; k < NCOLL; k++)
-        for (s = 0; s < NSIZES; s++) {
+        for (s = 0; s < NSIZES && wanted(coll_order[k], argc, argv); s++) {
             cell(lib, csv, coll_order[k], s);
             if (coll_order[k] == BARRIER) break;
         }
-    bench_segments(lib, csv);
+    if (argc <= 3) bench_segments(lib, csv);
     if (csv) fclose(csv);
     free(sbuf); free(rbuf); free(counts); free(displs);
     MPI_Finalize();
