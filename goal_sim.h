@@ -119,8 +119,11 @@
    order); goal_sim_algo_time simulates one goal_algo_desc, leaving out worlds too big to
    simulate quickly (estimated above 2^23 actions; independent actions per rank squared and
    summed above 2^27; pipelines over 512 segments; GOAL_ALGO_SETS generators above 4096
-   ranks) with GOAL_ERR_LIMIT and *left_out. `goal tune` and goal_mpi.h's COLL_auto use
-   them, so the drop-in's auto picks what `goal tune --format env` prints.
+   ranks) with GOAL_ERR_LIMIT and *left_out; goal_sim_algo_bound gives a lower bound of that
+   time from ranks 0 and 1 alone (no world), by which goal_sim_best and `goal tune` skip
+   configurations that cannot beat the fastest so far. `goal tune` and goal_mpi.h's
+   COLL_auto use them, so auto picks what `goal tune` finds fastest among the default
+   parameters.
 
    DRAW
    ----
