@@ -2,9 +2,9 @@
    collectives in the shape of MPI_Ibcast / MPI_Wait that build and cache their schedules.
 
    In exactly ONE .c or .cpp file:   #define GOAL_MPI_IMPLEMENTATION   then
-   #include "goal_mpi.h"   (this also compiles goal.h's, goal_sched.h's, goal_algos.h's and
-   goal_sim.h's implementations unless GOAL_MPI_NO_BASE_IMPL is defined because another file
-   has them). goal_mpi.h includes goal_sim.h, whose simulator picks COLL_auto's algorithm.
+   #include "goal_mpi.h"   builds its implementation only; goal.h's, goal_sched.h's,
+   goal_algos.h's and goal_sim.h's must be in the program too: GOAL_ALL_IMPLEMENTATION
+   instead builds all of them in that file. goal_mpi.h includes goal_sim.h, whose simulator picks COLL_auto's algorithm.
    Compile with your MPI's wrapper: mpicc (C99 and later) or mpicxx.
 
    Sections: OVERVIEW · STEP BY STEP · TAGS AND CONTEXTS · PROGRESS · FAILURES · CHECKS ·
@@ -180,7 +180,6 @@
    CONFIGURATION
    -------------
    GOAL_MPI_BRIDGES        (op, type) pairs bridged to MPI_Reduce_local, at most 32
-   GOAL_MPI_NO_BASE_IMPL   goal.h's, goal_sched.h's, goal_algos.h's, goal_sim.h's implementations are elsewhere
    (and goal.h's GOAL_MALLOC, GOAL_FREE, GOAL_ASSERT, GOAL_API)
 
    LICENSE: MIT, as goal.h.
@@ -190,7 +189,7 @@
 #include <mpi.h>
 #include "goal_sched.h"
 #include "goal_algos.h"
-#include "goal_sim.h"   /* after goal_algos.h: its TUNE section (goal_sim_best) picks COLL_auto */
+#include "goal_sim.h"   /* its TUNE section (goal_sim_best) picks COLL_auto */
 
 #ifdef __cplusplus
 extern "C" {
@@ -296,7 +295,7 @@ GOAL_API long long goal_mpi_contiguous_bytes(MPI_Datatype t, int count);
 #include "goal_sched.h"
 #include "goal_algos.h"
 #include "goal_sim.h"
-#include "goal.h"   /* its memory helpers */
+#include "goal.h"   /* its shared block */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
