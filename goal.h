@@ -481,7 +481,8 @@ static inline goal_status goal__reserve(const goal_allocator *a, void **ptr, siz
 static inline goal_status goal__fail(goal_error *err, goal_status st, int rank, const char *fmt, ...) {
     va_list ap;
     if (!err) return st;
-    err->status = st; err->line = err->col = 0; err->rank = rank; err->action = -1;
+    err->status = st; err->line = err->col = 0; err->rank = rank; err->action = -1; err->msg[0] = 0;
+    if (!fmt[0]) return st;   /* clearing, as readers do per rank: no formatting */
     va_start(ap, fmt);
     vsnprintf(err->msg, sizeof err->msg, fmt, ap);
     va_end(ap);

@@ -2,9 +2,9 @@
    collectives in the shape of MPI_Ibcast / MPI_Wait that build and cache their schedules.
 
    In exactly ONE .c or .cpp file:   #define GOAL_MPI_IMPLEMENTATION   then
-   #include "goal_mpi.h"   (this also compiles goal.h's, goal_sched.h's, goal_algos.h's and
-   goal_sim.h's implementations unless GOAL_MPI_NO_BASE_IMPL is defined because another file
-   has them). goal_mpi.h includes goal_sim.h, whose simulator picks COLL_auto's algorithm.
+   #include "goal_mpi.h"   builds its implementation only; goal.h's, goal_sched.h's,
+   goal_algos.h's and goal_sim.h's must be in the program too: GOAL_ALL_IMPLEMENTATION
+   instead builds all of them in that file. goal_mpi.h includes goal_sim.h, whose simulator picks COLL_auto's algorithm.
    Compile with your MPI's wrapper: mpicc (C99 and later) or mpicxx.
 
    Sections: OVERVIEW · STEP BY STEP · TAGS AND CONTEXTS · PROGRESS · FAILURES · CHECKS ·
@@ -190,7 +190,6 @@
    CONFIGURATION
    -------------
    GOAL_MPI_BRIDGES        (op, type) pairs bridged to MPI_Reduce_local, at most 32
-   GOAL_MPI_NO_BASE_IMPL   goal.h's, goal_sched.h's, goal_algos.h's, goal_sim.h's implementations are elsewhere
    (and goal.h's GOAL_MALLOC, GOAL_FREE, GOAL_ASSERT, GOAL_API)
 
    LICENSE: MIT, as goal.h.
@@ -200,7 +199,7 @@
 #include <mpi.h>
 #include "goal_sched.h"
 #include "goal_algos.h"
-#include "goal_sim.h"   /* after goal_algos.h: its TUNE section (goal_sim_best) picks COLL_auto */
+#include "goal_sim.h"   /* its TUNE section (goal_sim_best) picks COLL_auto */
 
 #ifdef __cplusplus
 extern "C" {
@@ -303,29 +302,20 @@ GOAL_API long long goal_mpi_contiguous_bytes(MPI_Datatype t, int count);
 /* ======================================================================================= */
 /*                                   IMPLEMENTATION                                         */
 /* ======================================================================================= */
-#if (defined(GOAL_MPI_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && !defined(GOAL_MPI__IMPL_DONE)
-#define GOAL_MPI__IMPL_DONE
-#if !defined(GOAL_MPI_NO_BASE_IMPL) && !defined(GOAL_SCHED_IMPLEMENTATION)
-#define GOAL_SCHED_IMPLEMENTATION
-#endif
-#if !defined(GOAL_MPI_NO_BASE_IMPL) && !defined(GOAL_ALGOS_IMPLEMENTATION)
-#define GOAL_ALGOS_IMPLEMENTATION
-#endif
-#if !defined(GOAL_MPI_NO_BASE_IMPL) && !defined(GOAL_SIM_IMPLEMENTATION)
-#define GOAL_SIM_IMPLEMENTATION
-#endif
+#if (defined(GOAL_MPI_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && !defined(GOAL__MPI_IMPL_DONE)
+#define GOAL__MPI_IMPL_DONE
 #include "goal_sched.h"
 #include "goal_algos.h"
 #include "goal_sim.h"
-#include "goal.h"   /* its memory helpers */
+#include "goal.h"   /* its shared block */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
-typedef struct goal_mpi__entry {  /* one cached schedule */
-    struct goal_mpi__entry *next; /* every entry, for destroy */
-    struct goal_mpi__entry *hnext;/* in its hash bucket */
+typedef struct goal__mpi_entry {  /* one cached schedule */
+    struct goal__mpi_entry *next; /* every entry, for destroy */
+    struct goal__mpi_entry *hnext;/* in its hash bucket */
     uint64_t hash;
     uint64_t digest;              /* of the key alone: equal on every rank that agrees */
     struct goal_mpi_request *idle; /* finished requests of this schedule, kept for reuse */
@@ -334,12 +324,12 @@ typedef struct goal_mpi__entry {  /* one cached schedule */
     size_t keylen;
     goal_schedule sched;
     unsigned char key[1];         /* keylen bytes (allocated with the entry) */
-} goal_mpi__entry;
+} goal__mpi_entry;
 
 struct goal_mpi_request {
     goal_mpi *m;
     goal_mpi_request *next;       /* m's list of operations in flight, or the entry's idle list */
-    goal_mpi__entry *entry;
+    goal__mpi_entry *entry;
     goal_exec *e;
     const goal_user_fn *fns;      /* what e was created with: reused only for the same */
     uint32_t nfns;
@@ -352,25 +342,25 @@ struct goal_mpi_request {
     int bridge;                   /* the MPI_Reduce_local bridge it holds (DATATYPES), or -1 */
 };
 
-typedef struct goal_mpi__rec {    /* a request in flight, behind goal_req.handle */
-    struct goal_mpi__rec *next, *prev;   /* in its channel (next: on the spare list) */
-    struct goal_mpi__chan *chan;  /* NULL once finished */
+typedef struct goal__mpi_rec {    /* a request in flight, behind goal_req.handle */
+    struct goal__mpi_rec *next, *prev;   /* in its channel (next: on the spare list) */
+    struct goal__mpi_chan *chan;  /* NULL once finished */
     MPI_Request req;
     int32_t status;               /* GOAL_PENDING until finished */
     uint32_t context;
     int recv;                     /* cancel completes a recv, releases a send */
     void *data;                   /* what to post when it enters the window */
     int count;
-} goal_mpi__rec;
-typedef struct goal_mpi__chan {   /* pending requests MPI matches in order (see channels) */
-    struct goal_mpi__chan *next;  /* in its hash bucket */
-    goal_mpi__rec *head, *tail;
-    goal_mpi__rec *waiting;       /* the first not yet posted (beyond the window), or NULL */
+} goal__mpi_rec;
+typedef struct goal__mpi_chan {   /* pending requests MPI matches in order (see channels) */
+    struct goal__mpi_chan *next;  /* in its hash bucket */
+    goal__mpi_rec *head, *tail;
+    goal__mpi_rec *waiting;       /* the first not yet posted (beyond the window), or NULL */
     uint32_t posted;              /* requests with MPI */
     int kind, peer, tag;          /* peer may be MPI_ANY_SOURCE; the MPI tag */
     uint32_t slot;                /* place in the live list */
-} goal_mpi__chan;
-#define GOAL_MPI__UNREP_MASK 255u /* finished, not handed over: counted per context mod 256 */
+} goal__mpi_chan;
+#define GOAL__MPI_UNREP_MASK 255u /* finished, not handed over: counted per context mod 256 */
 
 struct goal_mpi {
     MPI_Comm comm;                /* the duplicate */
@@ -379,8 +369,8 @@ struct goal_mpi {
     uint64_t seq;                 /* operations started: context = seq mod contexts */
     goal_allocator a;
     goal_error err;
-    goal_mpi__entry *cache;
-    goal_mpi__entry **ctab;       /* the cache by hash of (build_fn, key) */
+    goal__mpi_entry *cache;
+    goal__mpi_entry **ctab;       /* the cache by hash of (build_fn, key) */
     size_t nctab, nentries;
     goal_mpi_request *active;     /* in flight */
     goal_mpi_request *failed;     /* finished with an error: kept until destroy (FAILURES) */
@@ -390,17 +380,17 @@ struct goal_mpi {
     int notice_out[2];            /* of the notice this rank sent */
     MPI_Request notice_recv;
     MPI_Request *notice_sends;    /* size entries, once revoked */
-    goal_mpi__chan **buckets;     /* channels by (kind, peer, MPI tag) */
+    goal__mpi_chan **buckets;     /* channels by (kind, peer, MPI tag) */
     uint32_t nbuckets, nchans;
-    goal_mpi__chan **live;        /* every channel (each has a head) */
+    goal__mpi_chan **live;        /* every channel (each has a head) */
     size_t nlive, livecap;
-    goal_mpi__rec *spare;         /* finished records, for the next posts */
-    goal_mpi__chan *spare_chans;  /* empty channels, likewise */
+    goal__mpi_rec *spare;         /* finished records, for the next posts */
+    goal__mpi_chan *spare_chans;  /* empty channels, likewise */
     size_t nrecs;                 /* records (and channels) provisioned */
     size_t msgs;                  /* messages of the operations in flight */
-    uint32_t unrep[GOAL_MPI__UNREP_MASK + 1];
-    uint32_t seen[GOAL_MPI__UNREP_MASK + 1];   /* unrep after the context's last test */
-    uint32_t idle[GOAL_MPI__UNREP_MASK + 1];   /* the context's tests in a row in which none of its finished */
+    uint32_t unrep[GOAL__MPI_UNREP_MASK + 1];
+    uint32_t seen[GOAL__MPI_UNREP_MASK + 1];   /* unrep after the context's last test */
+    uint32_t idle[GOAL__MPI_UNREP_MASK + 1];   /* the context's tests in a row in which none of its finished */
     int swept;                    /* 1 within a progress pass: its one MPI_Testsome is done */
     uint32_t window;              /* requests per channel with MPI at once */
     int check;
@@ -412,46 +402,37 @@ struct goal_mpi {
     MPI_Request *mreq;            /* test's scratch: cap + 1 requests, indices, statuses, channels */
     int *idx;
     MPI_Status *mst;
-    goal_mpi__chan **snap;
+    goal__mpi_chan **snap;
     int cap;
 };
 
 /* ---- >>> memory and errors -------------------------------------------------------------- */
-static void *goal_mpi__alloc(goal_mpi *m, size_t bytes) { return goal__alloc(&m->a, bytes); }
-static void goal_mpi__free(goal_mpi *m, void *p) { goal__free(&m->a, p); }
+static void *goal__mpi_alloc(goal_mpi *m, size_t bytes) { return goal__alloc(&m->a, bytes); }
+static void goal__mpi_free(goal_mpi *m, void *p) { goal__free(&m->a, p); }
 
-static goal_status goal_mpi__say(goal_error *err, goal_status st, int rank, const char *fmt, ...) {
-    va_list ap;
-    if (!err) return st;
-    err->status = st; err->line = err->col = 0; err->rank = rank; err->action = -1;
-    va_start(ap, fmt);
-    vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-    va_end(ap);
-    return st;
-}
 /* Records a failed MPI call with MPI's own words; truncation has its own status. */
-static goal_status goal_mpi__mpi_failed(goal_mpi *m, int code, const char *call) {
+static goal_status goal__mpi_mpi_failed(goal_mpi *m, int code, const char *call) {
     char text[MPI_MAX_ERROR_STRING];
     int len = 0, cls = 0;
     if (MPI_Error_string(code, text, &len) != MPI_SUCCESS) snprintf(text, sizeof text, "MPI error %d", code);
     MPI_Error_class(code, &cls);
-    return goal_mpi__say(&m->err, cls == MPI_ERR_TRUNCATE ? GOAL_ERR_TRUNCATE : GOAL_ERR_TRANSPORT, m->rank,
+    return goal__fail(&m->err, cls == MPI_ERR_TRUNCATE ? GOAL_ERR_TRUNCATE : GOAL_ERR_TRANSPORT, m->rank,
                          "rank %d: %s: %s", m->rank, call, text);
 }
 
 /* ---- >>> the transport ------------------------------------------------------------------ */
 
-static goal_status goal_mpi__revoked(goal_mpi *m) {
-    return goal_mpi__say(&m->err, GOAL_ERR_TRANSPORT, m->rank, "rank %d revoked this communicator: %s",
+static goal_status goal__mpi_revoked(goal_mpi *m) {
+    return goal__fail(&m->err, GOAL_ERR_TRANSPORT, m->rank, "rank %d revoked this communicator: %s",
                          m->notice_in[0], goal_strerror(m->notice_in[1]));
 }
 /* The MPI tag of (context, tag), or a negative status when it does not fit (see TAGS). */
-static int goal_mpi__tag(goal_mpi *m, const goal_msg *msg) {
+static int goal__mpi_tag(goal_mpi *m, const goal_msg *msg) {
     if (msg->tag < 0)
-        return goal_mpi__say(&m->err, GOAL_ERR_MATCH, m->rank, "rank %d, action %d: a recv from any tag cannot be kept "
+        return goal__fail(&m->err, GOAL_ERR_MATCH, m->rank, "rank %d, action %d: a recv from any tag cannot be kept "
                              "within its context over MPI: give it a tag", m->rank, (int)msg->action);
     if ((uint32_t)msg->tag >= m->tags || msg->context >= m->contexts)
-        return goal_mpi__say(&m->err, GOAL_ERR_LIMIT, m->rank, "rank %d, action %d: tag %d, context %lu: MPI_TAG_UB allows "
+        return goal__fail(&m->err, GOAL_ERR_LIMIT, m->rank, "rank %d, action %d: tag %d, context %lu: MPI_TAG_UB allows "
                              "tags 0..%lu and contexts 0..%lu (goal_mpi_desc.tags sets the split)", m->rank,
                              (int)msg->action, (int)msg->tag, (unsigned long)msg->context,
                              (unsigned long)m->tags - 1, (unsigned long)m->contexts - 1);
@@ -466,39 +447,39 @@ static int goal_mpi__tag(goal_mpi *m, const goal_msg *msg) {
    n/16, or after n/64 tests in a row in which nothing finished (so that the scan costs no
    more than the waiting it ends). A pipelined chain of s segments then costs O(1) per
    segment, not O(s). */
-static goal_status goal_mpi__nomem(goal_mpi *m, const char *what) {
-    return goal_mpi__say(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: %s: out of memory", m->rank, what);
+static goal_status goal__mpi_nomem(goal_mpi *m, const char *what) {
+    return goal__fail(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: %s: out of memory", m->rank, what);
 }
-static uint32_t goal_mpi__hash(int kind, int peer, int tag) {
+static uint32_t goal__mpi_hash(int kind, int peer, int tag) {
     uint32_t h = (uint32_t)tag * 2654435761u ^ (uint32_t)peer * 40503u ^ (uint32_t)kind;
     return h ^ (h >> 15);
 }
-static goal_mpi__chan **goal_mpi__bucket(goal_mpi *m, int kind, int peer, int tag) {
-    return &m->buckets[goal_mpi__hash(kind, peer, tag) & (m->nbuckets - 1)];
+static goal__mpi_chan **goal__mpi_bucket(goal_mpi *m, int kind, int peer, int tag) {
+    return &m->buckets[goal__mpi_hash(kind, peer, tag) & (m->nbuckets - 1)];
 }
-static int goal_mpi__rehash(goal_mpi *m) {
+static int goal__mpi_rehash(goal_mpi *m) {
     uint32_t nb = m->nbuckets ? 2 * m->nbuckets : 64, i;
-    goal_mpi__chan **old = m->buckets, *c;
+    goal__mpi_chan **old = m->buckets, *c;
     uint32_t onb = m->nbuckets;
-    if (!(m->buckets = (goal_mpi__chan **)goal__calloc(&m->a, nb, sizeof *m->buckets))) { m->buckets = old; return 0; }
+    if (!(m->buckets = (goal__mpi_chan **)goal__calloc(&m->a, nb, sizeof *m->buckets))) { m->buckets = old; return 0; }
     m->nbuckets = nb;
     for (i = 0; i < onb; i++)
         while ((c = old[i]) != NULL) {
-            goal_mpi__chan **b = goal_mpi__bucket(m, c->kind, c->peer, c->tag);
+            goal__mpi_chan **b = goal__mpi_bucket(m, c->kind, c->peer, c->tag);
             old[i] = c->next; c->next = *b; *b = c;
         }
-    goal_mpi__free(m, old);
+    goal__mpi_free(m, old);
     return 1;
 }
 /* The channel of (kind, peer, tag), made live (on the list test looks at) if it was not. */
-static goal_mpi__chan *goal_mpi__channel(goal_mpi *m, int kind, int peer, int tag) {
-    goal_mpi__chan *c, **b;
-    if (m->nchans >= m->nbuckets && !goal_mpi__rehash(m)) return NULL;
-    for (c = *(b = goal_mpi__bucket(m, kind, peer, tag)); c; c = c->next)
+static goal__mpi_chan *goal__mpi_channel(goal_mpi *m, int kind, int peer, int tag) {
+    goal__mpi_chan *c, **b;
+    if (m->nchans >= m->nbuckets && !goal__mpi_rehash(m)) return NULL;
+    for (c = *(b = goal__mpi_bucket(m, kind, peer, tag)); c; c = c->next)
         if (c->kind == kind && c->peer == peer && c->tag == tag) return c;
     if (goal__reserve(&m->a, (void **)&m->live, &m->livecap, m->nlive + 1, sizeof *m->live) != GOAL_OK) return NULL;
     if ((c = m->spare_chans) != NULL) m->spare_chans = c->next;
-    else if (!(c = (goal_mpi__chan *)goal_mpi__alloc(m, sizeof *c))) return NULL;
+    else if (!(c = (goal__mpi_chan *)goal__mpi_alloc(m, sizeof *c))) return NULL;
     memset(c, 0, sizeof *c);
     c->kind = kind; c->peer = peer; c->tag = tag;
     c->next = *b; *b = c;
@@ -508,8 +489,8 @@ static goal_mpi__chan *goal_mpi__channel(goal_mpi *m, int kind, int peer, int ta
     return c;
 }
 /* An empty channel leaves the live list and the table (channels live as long as their requests). */
-static void goal_mpi__chan_drop(goal_mpi *m, goal_mpi__chan *c) {
-    goal_mpi__chan **b = goal_mpi__bucket(m, c->kind, c->peer, c->tag);
+static void goal__mpi_chan_drop(goal_mpi *m, goal__mpi_chan *c) {
+    goal__mpi_chan **b = goal__mpi_bucket(m, c->kind, c->peer, c->tag);
     while (*b != c) b = &(*b)->next;
     *b = c->next;
     m->live[c->slot] = m->live[--m->nlive];
@@ -518,34 +499,34 @@ static void goal_mpi__chan_drop(goal_mpi *m, goal_mpi__chan *c) {
     c->next = m->spare_chans;   /* kept: the next collective reuses it without allocating */
     m->spare_chans = c;
 }
-static void goal_mpi__unlink(goal_mpi *m, goal_mpi__rec *r) {
-    goal_mpi__chan *c = r->chan;
+static void goal__mpi_unlink(goal_mpi *m, goal__mpi_rec *r) {
+    goal__mpi_chan *c = r->chan;
     if (c->waiting == r) c->waiting = r->next;
     if (r->prev) r->prev->next = r->next; else c->head = r->next;
     if (r->next) r->next->prev = r->prev; else c->tail = r->prev;
     r->chan = NULL;
-    if (!c->head) goal_mpi__chan_drop(m, c);
+    if (!c->head) goal__mpi_chan_drop(m, c);
 }
-static goal_mpi__rec *goal_mpi__rec_new(goal_mpi *m) {
-    goal_mpi__rec *r = m->spare;
+static goal__mpi_rec *goal__mpi_rec_new(goal_mpi *m) {
+    goal__mpi_rec *r = m->spare;
     if (r) { m->spare = r->next; return r; }
-    return (goal_mpi__rec *)goal_mpi__alloc(m, sizeof *r);
+    return (goal__mpi_rec *)goal__mpi_alloc(m, sizeof *r);
 }
-static void goal_mpi__rec_free(goal_mpi *m, goal_mpi__rec *r) { r->next = m->spare; m->spare = r; }
+static void goal__mpi_rec_free(goal_mpi *m, goal__mpi_rec *r) { r->next = m->spare; m->spare = r; }
 
 /* Hands r to MPI; a failure finishes r with MPI's words. */
-static goal_status goal_mpi__issue(goal_mpi *m, goal_mpi__rec *r) {
+static goal_status goal__mpi_issue(goal_mpi *m, goal__mpi_rec *r) {
     int rc = r->recv ? MPI_Irecv(r->data, r->count, MPI_BYTE, r->chan->peer, r->chan->tag, m->comm, &r->req)
                      : MPI_Isend(r->data, r->count, MPI_BYTE, r->chan->peer, r->chan->tag, m->comm, &r->req);
-    if (rc != MPI_SUCCESS) { r->req = MPI_REQUEST_NULL; return goal_mpi__mpi_failed(m, rc, r->recv ? "MPI_Irecv" : "MPI_Isend"); }
+    if (rc != MPI_SUCCESS) { r->req = MPI_REQUEST_NULL; return goal__mpi_mpi_failed(m, rc, r->recv ? "MPI_Irecv" : "MPI_Isend"); }
     r->chan->posted++;
     return GOAL_OK;
 }
 /* Posts c's waiting requests while fewer than the window are with MPI. */
-static goal_status goal_mpi__fill(goal_mpi *m, goal_mpi__chan *c, uint32_t window) {
+static goal_status goal__mpi_fill(goal_mpi *m, goal__mpi_chan *c, uint32_t window) {
     while (c->waiting && c->posted < window) {
-        goal_mpi__rec *r = c->waiting;
-        goal_status st = goal_mpi__issue(m, r);
+        goal__mpi_rec *r = c->waiting;
+        goal_status st = goal__mpi_issue(m, r);
         if (st != GOAL_OK) return st;
         c->waiting = r->next;
     }
@@ -553,30 +534,30 @@ static goal_status goal_mpi__fill(goal_mpi *m, goal_mpi__chan *c, uint32_t windo
 }
 /* A recv from any source must come after every recv of its tag posted before it, or it could
    take their messages: those waiting behind a window are posted now. */
-static goal_status goal_mpi__fill_tag(goal_mpi *m, int tag) {
+static goal_status goal__mpi_fill_tag(goal_mpi *m, int tag) {
     size_t k;
     goal_status st = GOAL_OK;
     for (k = 0; k < m->nlive && st == GOAL_OK; k++)
-        if (m->live[k]->kind == GOAL_RECV && m->live[k]->tag == tag) st = goal_mpi__fill(m, m->live[k], UINT32_MAX);
+        if (m->live[k]->kind == GOAL_RECV && m->live[k]->tag == tag) st = goal__mpi_fill(m, m->live[k], UINT32_MAX);
     return st;
 }
-static int goal_mpi__post(void *user, const goal_msg *msg, goal_req *req) {
+static int goal__mpi_post(void *user, const goal_msg *msg, goal_req *req) {
     goal_mpi *m = (goal_mpi *)user;
-    goal_mpi__rec *r;
-    goal_mpi__chan *c;
-    int tag = goal_mpi__tag(m, msg), peer = msg->peer == GOAL_ANY ? MPI_ANY_SOURCE : msg->peer;
+    goal__mpi_rec *r;
+    goal__mpi_chan *c;
+    int tag = goal__mpi_tag(m, msg), peer = msg->peer == GOAL_ANY ? MPI_ANY_SOURCE : msg->peer;
     goal_status st = GOAL_OK;
-    if (m->revoked) return goal_mpi__revoked(m);
+    if (m->revoked) return goal__mpi_revoked(m);
     if (tag < 0) return tag;
     if (msg->size > INT_MAX)
-        return goal_mpi__say(&m->err, GOAL_ERR_SIZE, m->rank, "rank %d, action %d: %llu bytes: MPI counts stop at INT_MAX",
+        return goal__fail(&m->err, GOAL_ERR_SIZE, m->rank, "rank %d, action %d: %llu bytes: MPI counts stop at INT_MAX",
                              m->rank, (int)msg->action, (unsigned long long)msg->size);
     if (msg->peer >= m->size || (msg->peer < 0 && (msg->kind == GOAL_SEND || msg->peer != GOAL_ANY)))
-        return goal_mpi__say(&m->err, GOAL_ERR_PEER, m->rank, "rank %d, action %d: peer %d of %d ranks", m->rank,
+        return goal__fail(&m->err, GOAL_ERR_PEER, m->rank, "rank %d, action %d: peer %d of %d ranks", m->rank,
                              (int)msg->action, (int)msg->peer, m->size);
-    if (msg->kind == GOAL_RECV && peer == MPI_ANY_SOURCE && (st = goal_mpi__fill_tag(m, tag)) != GOAL_OK) return st;
-    if (!(r = goal_mpi__rec_new(m))) return goal_mpi__nomem(m, "post");
-    if (!(c = goal_mpi__channel(m, (int)msg->kind, peer, tag))) { goal_mpi__rec_free(m, r); return goal_mpi__nomem(m, "post"); }
+    if (msg->kind == GOAL_RECV && peer == MPI_ANY_SOURCE && (st = goal__mpi_fill_tag(m, tag)) != GOAL_OK) return st;
+    if (!(r = goal__mpi_rec_new(m))) return goal__mpi_nomem(m, "post");
+    if (!(c = goal__mpi_channel(m, (int)msg->kind, peer, tag))) { goal__mpi_rec_free(m, r); return goal__mpi_nomem(m, "post"); }
     memset(r, 0, sizeof *r);
     r->req = MPI_REQUEST_NULL; r->status = GOAL_PENDING; r->context = msg->context; r->recv = msg->kind == GOAL_RECV;
     r->data = msg->data; r->count = (int)msg->size;
@@ -585,28 +566,28 @@ static int goal_mpi__post(void *user, const goal_msg *msg, goal_req *req) {
     c->tail = r;
     /* An any-source receive is never held back: a specific one posted after it would
        otherwise overtake it in MPI's matching order. */
-    if (!c->waiting && (c->posted < m->window || (r->recv && peer == MPI_ANY_SOURCE))) st = goal_mpi__issue(m, r);
+    if (!c->waiting && (c->posted < m->window || (r->recv && peer == MPI_ANY_SOURCE))) st = goal__mpi_issue(m, r);
     else if (!c->waiting) c->waiting = r;
-    if (st != GOAL_OK) { goal_mpi__unlink(m, r); goal_mpi__rec_free(m, r); return st; }
+    if (st != GOAL_OK) { goal__mpi_unlink(m, r); goal__mpi_rec_free(m, r); return st; }
     req->handle = r;
     return GOAL_PENDING;
 }
-static int goal_mpi__reserve(goal_mpi *m, int n) {
+static int goal__mpi_reserve(goal_mpi *m, int n) {
     int cap = m->cap ? m->cap : 16;
     if (n <= m->cap && m->mreq) return 1;   /* a sweep needs room for the notice even with no message */
     while (cap < n) cap *= 2;
-    goal_mpi__free(m, m->mreq); goal_mpi__free(m, m->idx); goal_mpi__free(m, m->mst); goal_mpi__free(m, m->snap);
-    m->mreq = (MPI_Request *)goal_mpi__alloc(m, ((size_t)cap + 1) * sizeof(MPI_Request));
-    m->idx = (int *)goal_mpi__alloc(m, ((size_t)cap + 1) * sizeof(int));
-    m->mst = (MPI_Status *)goal_mpi__alloc(m, ((size_t)cap + 1) * sizeof(MPI_Status));
-    m->snap = (goal_mpi__chan **)goal_mpi__alloc(m, ((size_t)cap + 1) * sizeof(goal_mpi__chan *));
+    goal__mpi_free(m, m->mreq); goal__mpi_free(m, m->idx); goal__mpi_free(m, m->mst); goal__mpi_free(m, m->snap);
+    m->mreq = (MPI_Request *)goal__mpi_alloc(m, ((size_t)cap + 1) * sizeof(MPI_Request));
+    m->idx = (int *)goal__mpi_alloc(m, ((size_t)cap + 1) * sizeof(int));
+    m->mst = (MPI_Status *)goal__mpi_alloc(m, ((size_t)cap + 1) * sizeof(MPI_Status));
+    m->snap = (goal__mpi_chan **)goal__mpi_alloc(m, ((size_t)cap + 1) * sizeof(goal__mpi_chan *));
     m->cap = m->mreq && m->idx && m->mst && m->snap ? cap : 0;
     return m->cap != 0;
 }
 /* A post behind the window failed: every request still waiting in c fails with it (the
    execution fails at the first; they are the rest of its channel). */
-static void goal_mpi__refuse(goal_mpi *m, goal_mpi__chan *c) {
-    goal_mpi__rec *r = c->waiting, *next;
+static void goal__mpi_refuse(goal_mpi *m, goal__mpi_chan *c) {
+    goal__mpi_rec *r = c->waiting, *next;
     c->tail = r->prev;
     if (c->tail) c->tail->next = NULL; else c->head = NULL;
     c->waiting = NULL;
@@ -614,61 +595,61 @@ static void goal_mpi__refuse(goal_mpi *m, goal_mpi__chan *c) {
         next = r->next;
         r->chan = NULL;
         r->status = (int32_t)m->err.status;
-        m->unrep[r->context & GOAL_MPI__UNREP_MASK]++;
+        m->unrep[r->context & GOAL__MPI_UNREP_MASK]++;
     }
 }
 /* The head of c finished with MPI error code e: it leaves the channel, waiting to be handed over. */
-static void goal_mpi__finished(goal_mpi *m, goal_mpi__chan *c, int e) {
-    goal_mpi__rec *r = c->head;
+static void goal__mpi_finished(goal_mpi *m, goal__mpi_chan *c, int e) {
+    goal__mpi_rec *r = c->head;
     r->req = MPI_REQUEST_NULL;   /* completed, or failed: gone either way */
-    r->status = e == MPI_SUCCESS ? GOAL_OK : goal_mpi__mpi_failed(m, e, "MPI_Testsome");
+    r->status = e == MPI_SUCCESS ? GOAL_OK : goal__mpi_mpi_failed(m, e, "MPI_Testsome");
     c->head = r->next;
     if (c->head) c->head->prev = NULL; else c->tail = NULL;
     r->chan = NULL;
     c->posted--;
-    m->unrep[r->context & GOAL_MPI__UNREP_MASK]++;
-    if (goal_mpi__fill(m, c, m->window) != GOAL_OK) goal_mpi__refuse(m, c);
+    m->unrep[r->context & GOAL__MPI_UNREP_MASK]++;
+    if (goal__mpi_fill(m, c, m->window) != GOAL_OK) goal__mpi_refuse(m, c);
 }
 /* Heads behind a finished one are often done too (a burst of segments): take them now. */
-static void goal_mpi__follow(goal_mpi *m, goal_mpi__chan *c) {
+static void goal__mpi_follow(goal_mpi *m, goal__mpi_chan *c) {
     int flag = 0, rc;
     MPI_Status s;
     while (c->head) {
         rc = MPI_Test(&c->head->req, &flag, &s);
         if (rc == MPI_SUCCESS && !flag) return;
-        goal_mpi__finished(m, c, rc);
+        goal__mpi_finished(m, c, rc);
     }
 }
 /* One MPI_Testsome over the live channels' heads and the failure-notice recv (one progress
    call of the library, not one per request). */
-static goal_status goal_mpi__test_heads(goal_mpi *m) {
+static goal_status goal__mpi_test_heads(goal_mpi *m) {
     int k, got = 0, rc, n = (int)m->nlive;
-    if (!goal_mpi__reserve(m, n)) return goal_mpi__nomem(m, "test");
+    if (!goal__mpi_reserve(m, n)) return goal__mpi_nomem(m, "test");
     for (k = 0; k < n; k++) { m->snap[k] = m->live[k]; m->mreq[k] = m->live[k]->head->req; }
     m->mreq[n] = m->notice_recv;
     rc = MPI_Testsome(n + 1, m->mreq, &got, m->idx, m->mst);
     m->notice_recv = m->mreq[n];
-    if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) return goal_mpi__mpi_failed(m, rc, "MPI_Testsome");
+    if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) return goal__mpi_mpi_failed(m, rc, "MPI_Testsome");
     for (k = 0; got != MPI_UNDEFINED && k < got; k++) {
         int i = m->idx[k];
         if (i == n) { m->revoked = 1; continue; }   /* the notice */
-        goal_mpi__finished(m, m->snap[i], rc == MPI_ERR_IN_STATUS ? m->mst[k].MPI_ERROR : MPI_SUCCESS);
-        goal_mpi__follow(m, m->snap[i]);
+        goal__mpi_finished(m, m->snap[i], rc == MPI_ERR_IN_STATUS ? m->mst[k].MPI_ERROR : MPI_SUCCESS);
+        goal__mpi_follow(m, m->snap[i]);
     }
     for (k = 0; got != MPI_UNDEFINED && k < got; k++)   /* after: dropping reorders the live list */
-        if (m->idx[k] < n && !m->snap[m->idx[k]]->head) goal_mpi__chan_drop(m, m->snap[m->idx[k]]);
-    return m->revoked ? goal_mpi__revoked(m) : GOAL_OK;
+        if (m->idx[k] < n && !m->snap[m->idx[k]]->head) goal__mpi_chan_drop(m, m->snap[m->idx[k]]);
+    return m->revoked ? goal__mpi_revoked(m) : GOAL_OK;
 }
 /* Hands the finished requests among reqs (one execution's, one context) to the executor. */
-static int goal_mpi__hand_over(goal_mpi *m, goal_req *reqs, int n) {
+static int goal__mpi_hand_over(goal_mpi *m, goal_req *reqs, int n) {
     int k, done = 0;
-    uint32_t *left = &m->unrep[((goal_mpi__rec *)reqs[0].handle)->context & GOAL_MPI__UNREP_MASK];
+    uint32_t *left = &m->unrep[((goal__mpi_rec *)reqs[0].handle)->context & GOAL__MPI_UNREP_MASK];
     for (k = 0; k < n; k++) {
-        goal_mpi__rec *r = (goal_mpi__rec *)reqs[k].handle;
+        goal__mpi_rec *r = (goal__mpi_rec *)reqs[k].handle;
         if (r->status == GOAL_PENDING) continue;
         reqs[k].status = r->status;
         reqs[k].handle = NULL;
-        goal_mpi__rec_free(m, r);
+        goal__mpi_rec_free(m, r);
         done++;
     }
     *left -= (uint32_t)done < *left ? (uint32_t)done : *left;
@@ -677,16 +658,16 @@ static int goal_mpi__hand_over(goal_mpi *m, goal_req *reqs, int n) {
 /* The batching rule (channels, above) for one execution's reqs, all of one context: hands
    them over when the finished are 1/16 of them, or after n/64 of its tests in a row in which
    none of its requests finished (others' news does not count: it would hold this one back). */
-static int goal_mpi__batch(goal_mpi *m, goal_req *reqs, int n) {
+static int goal__mpi_batch(goal_mpi *m, goal_req *reqs, int n) {
     uint32_t c, ready;
     int done;
     if (n == 0) return 0;
-    c = ((goal_mpi__rec *)reqs[0].handle)->context & GOAL_MPI__UNREP_MASK;
+    c = ((goal__mpi_rec *)reqs[0].handle)->context & GOAL__MPI_UNREP_MASK;
     ready = m->unrep[c];
     m->idle[c] = ready > m->seen[c] ? 0 : m->idle[c] + 1;
     m->seen[c] = ready;
     if (ready == 0 || (n > 64 && (uint64_t)ready * 16 < (uint64_t)n && (uint64_t)m->idle[c] * 64 < (uint64_t)n)) return 0;
-    done = goal_mpi__hand_over(m, reqs, n);
+    done = goal__mpi_hand_over(m, reqs, n);
     m->seen[c] = m->unrep[c];
     return done;
 }
@@ -695,39 +676,39 @@ static int goal_mpi__batch(goal_mpi *m, goal_req *reqs, int n) {
    returns errors while we test, and gets its own handler back after (four calls per sweep,
    which other libraries are spared). */
 #ifdef MPICH_VERSION
-#define GOAL_MPI__WORLD_RAISES 1
+#define GOAL__MPI_WORLD_RAISES 1
 #else
-#define GOAL_MPI__WORLD_RAISES 0
+#define GOAL__MPI_WORLD_RAISES 0
 #endif
-/* The one MPI_Testsome of a progress pass (goal_mpi__test_heads). */
-static goal_status goal_mpi__sweep(goal_mpi *m) {
+/* The one MPI_Testsome of a progress pass (goal__mpi_test_heads). */
+static goal_status goal__mpi_sweep(goal_mpi *m) {
     MPI_Errhandler app;
     goal_status st;
-    if (!GOAL_MPI__WORLD_RAISES) return goal_mpi__test_heads(m);
+    if (!GOAL__MPI_WORLD_RAISES) return goal__mpi_test_heads(m);
     MPI_Comm_get_errhandler(MPI_COMM_WORLD, &app);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    st = goal_mpi__test_heads(m);
+    st = goal__mpi_test_heads(m);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, app);
     MPI_Errhandler_free(&app);
     return st;
 }
-/* Within goal_mpi__progress's pass the sweep is done once for every execution; a raw
+/* Within goal__mpi_progress's pass the sweep is done once for every execution; a raw
    goal_exec on the transport sweeps on each test. block is ignored (both libraries spin in
    a blocking wait anyway): the executor simply asks again. */
-static int goal_mpi__test(void *user, goal_req *reqs, int n, int block) {
+static int goal__mpi_test(void *user, goal_req *reqs, int n, int block) {
     goal_mpi *m = (goal_mpi *)user;
     goal_status st;
     (void)block;
-    if (m->revoked) return goal_mpi__revoked(m);
-    if (!m->swept && (st = goal_mpi__sweep(m)) != GOAL_OK) return st;
-    return goal_mpi__batch(m, reqs, n);
+    if (m->revoked) return goal__mpi_revoked(m);
+    if (!m->swept && (st = goal__mpi_sweep(m)) != GOAL_OK) return st;
+    return goal__mpi_batch(m, reqs, n);
 }
-static void goal_mpi__cancel(void *user, goal_req *req) {
+static void goal__mpi_cancel(void *user, goal_req *req) {
     goal_mpi *m = (goal_mpi *)user;
-    goal_mpi__rec *r = (goal_mpi__rec *)req->handle;
+    goal__mpi_rec *r = (goal__mpi_rec *)req->handle;
     if (!r) return;
     req->handle = NULL;
-    if (r->status != GOAL_PENDING) m->unrep[r->context & GOAL_MPI__UNREP_MASK]--;   /* finished, not handed over */
+    if (r->status != GOAL_PENDING) m->unrep[r->context & GOAL__MPI_UNREP_MASK]--;   /* finished, not handed over */
     else {
         if (r->req != MPI_REQUEST_NULL) {
             MPI_Cancel(&r->req);
@@ -735,15 +716,15 @@ static void goal_mpi__cancel(void *user, goal_req *req) {
             else MPI_Request_free(&r->req);                       /* a send may never complete (FAILURES) */
             r->chan->posted--;
         }
-        goal_mpi__unlink(m, r);
+        goal__mpi_unlink(m, r);
     }
-    goal_mpi__rec_free(m, r);
+    goal__mpi_rec_free(m, r);
 }
 
 /* ---- >>> the communicator --------------------------------------------------------------- */
-static goal_status goal_mpi__open(goal_mpi *m, MPI_Comm comm, goal_error *err) {
+static goal_status goal__mpi_open(goal_mpi *m, MPI_Comm comm, goal_error *err) {
     int *ub = NULL, flag = 0, rc = MPI_Comm_dup(comm, &m->comm);
-    if (rc != MPI_SUCCESS) { m->comm = MPI_COMM_NULL; return goal_mpi__mpi_failed(m, rc, "MPI_Comm_dup"); }
+    if (rc != MPI_SUCCESS) { m->comm = MPI_COMM_NULL; return goal__mpi_mpi_failed(m, rc, "MPI_Comm_dup"); }
     MPI_Comm_set_errhandler(m->comm, MPI_ERRORS_RETURN);
     MPI_Comm_rank(m->comm, &m->rank);
     MPI_Comm_size(m->comm, &m->size);
@@ -751,23 +732,23 @@ static goal_status goal_mpi__open(goal_mpi *m, MPI_Comm comm, goal_error *err) {
     MPI_Comm_get_attr(MPI_COMM_WORLD, MPI_TAG_UB, &ub, &flag);
     m->contexts = flag && ub && *ub > 0 ? (uint32_t)*ub / m->tags : 0;
     if (m->contexts == 0)
-        return goal_mpi__say(err, GOAL_ERR_LIMIT, m->rank, "goal_mpi_create: %lu tags per context leave no context "
+        return goal__fail(err, GOAL_ERR_LIMIT, m->rank, "goal_mpi_create: %lu tags per context leave no context "
                              "below MPI_TAG_UB %d", (unsigned long)m->tags, flag && ub ? *ub : 0);
     rc = MPI_Irecv(m->notice_in, 2, MPI_INT, MPI_ANY_SOURCE, (int)(m->contexts * m->tags), m->comm, &m->notice_recv);
-    return rc == MPI_SUCCESS ? GOAL_OK : goal_mpi__mpi_failed(m, rc, "MPI_Irecv (failure notice)");
+    return rc == MPI_SUCCESS ? GOAL_OK : goal__mpi_mpi_failed(m, rc, "MPI_Irecv (failure notice)");
 }
 goal_status goal_mpi_create(goal_mpi **out, const goal_mpi_desc *desc, goal_error *err) {
     goal_mpi *m;
     goal_allocator a;
     goal_status st;
-    goal_mpi__say(err, GOAL_OK, -1, "");
+    goal__fail(err, GOAL_OK, -1, "");
     if (!out) return GOAL_ERR_ARG;
     *out = NULL;
     if (!desc || desc->comm == MPI_COMM_NULL)
-        return goal_mpi__say(err, GOAL_ERR_ARG, -1, "goal_mpi_create: needs a communicator");
+        return goal__fail(err, GOAL_ERR_ARG, -1, "goal_mpi_create: needs a communicator");
     a = goal__allocator(&desc->alloc);
     m = (goal_mpi *)a.alloc_fn(sizeof *m, a.user);
-    if (!m) return goal_mpi__say(err, GOAL_ERR_NOMEM, -1, "goal_mpi_create: out of memory");
+    if (!m) return goal__fail(err, GOAL_ERR_NOMEM, -1, "goal_mpi_create: out of memory");
     memset(m, 0, sizeof *m);
     m->a = a;
     m->tags = desc->tags ? desc->tags : 64;
@@ -777,7 +758,7 @@ goal_status goal_mpi_create(goal_mpi **out, const goal_mpi_desc *desc, goal_erro
     m->timeout_ms = desc->timeout_ms;
     m->notice_recv = MPI_REQUEST_NULL;
     m->err.rank = m->err.action = -1;
-    st = goal_mpi__open(m, desc->comm, err);
+    st = goal__mpi_open(m, desc->comm, err);
     if (st != GOAL_OK) {
         if (err && err->status == GOAL_OK) *err = m->err;
         goal_mpi_destroy(m);
@@ -789,7 +770,7 @@ goal_status goal_mpi_create(goal_mpi **out, const goal_mpi_desc *desc, goal_erro
 }
 goal_transport goal_mpi_transport(goal_mpi *m) {
     goal_transport t;
-    t.user = m; t.post = goal_mpi__post; t.test = goal_mpi__test; t.cancel = goal_mpi__cancel;
+    t.user = m; t.post = goal__mpi_post; t.test = goal__mpi_test; t.cancel = goal__mpi_cancel;
     return t;
 }
 MPI_Comm goal_mpi_comm(const goal_mpi *m) { return m ? m->comm : MPI_COMM_NULL; }
@@ -803,21 +784,21 @@ goal_status goal_mpi_revoke(goal_mpi *m, goal_status why) {
     m->revoked = 1;
     m->notice_out[0] = m->notice_in[0] = m->rank;
     m->notice_out[1] = m->notice_in[1] = why;
-    m->notice_sends = (MPI_Request *)goal_mpi__alloc(m, (size_t)m->size * sizeof(MPI_Request));
-    if (!m->notice_sends) return goal_mpi__say(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: revoke: out of memory", m->rank);
+    m->notice_sends = (MPI_Request *)goal__mpi_alloc(m, (size_t)m->size * sizeof(MPI_Request));
+    if (!m->notice_sends) return goal__fail(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: revoke: out of memory", m->rank);
     for (r = 0; r < m->size; r++) {
         m->notice_sends[r] = MPI_REQUEST_NULL;
         if (r == m->rank) continue;
         rc = MPI_Isend(m->notice_out, 2, MPI_INT, r, (int)(m->contexts * m->tags), m->comm, &m->notice_sends[r]);
-        if (rc != MPI_SUCCESS) return goal_mpi__mpi_failed(m, rc, "MPI_Isend (failure notice)");
+        if (rc != MPI_SUCCESS) return goal__mpi_mpi_failed(m, rc, "MPI_Isend (failure notice)");
     }
     return GOAL_OK;
 }
 
 /* ---- >>> collectives -------------------------------------------------------------------- */
-static int goal_mpi__bridge_index(const goal_user_fn *fns);
-static void goal_mpi__bridge_hold(int k, int delta);
-static void goal_mpi__drop(goal_mpi_request *r) {
+static int goal__mpi_bridge_index(const goal_user_fn *fns);
+static void goal__mpi_bridge_hold(int k, int delta);
+static void goal__mpi_drop(goal_mpi_request *r) {
     if (r->checking) {   /* every rank takes part in the check's allreduce, unless one failed */
         int done = 0;
         if (!r->m->revoked) MPI_Wait(&r->chk, MPI_STATUS_IGNORE);
@@ -825,9 +806,9 @@ static void goal_mpi__drop(goal_mpi_request *r) {
             return;   /* MPI may still write r->dig, and a collective cannot be freed: r is left */
     }
     goal_exec_destroy(r->e);
-    goal_mpi__free(r->m, r);
+    goal__mpi_free(r->m, r);
 }
-static size_t goal_mpi__messages(const goal_schedule *s) {
+static size_t goal__mpi_messages(const goal_schedule *s) {
     size_t n = 0;
     uint32_t i;
     goal_action a;
@@ -837,37 +818,37 @@ static size_t goal_mpi__messages(const goal_schedule *s) {
     }
     return n;
 }
-static goal_mpi__entry *goal_mpi__build(goal_mpi *m, const goal_mpi_coll *c, goal_status *st) {
+static goal__mpi_entry *goal__mpi_build(goal_mpi *m, const goal_mpi_coll *c, goal_status *st) {
     goal_graph *g = NULL;
     goal_graph_desc gd;
     int32_t id;
-    goal_mpi__entry *e = (goal_mpi__entry *)goal_mpi__alloc(m, sizeof *e + c->keylen);
+    goal__mpi_entry *e = (goal__mpi_entry *)goal__mpi_alloc(m, sizeof *e + c->keylen);
     memset(&gd, 0, sizeof gd);
     gd.rank = m->rank; gd.nranks = m->size; gd.alloc = m->a;
     if (!e || (*st = goal_graph_create(&g, &gd, NULL)) != GOAL_OK) {
-        goal_mpi__free(m, e);
-        *st = goal_mpi__say(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: building a schedule: out of memory", m->rank);
+        goal__mpi_free(m, e);
+        *st = goal__fail(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: building a schedule: out of memory", m->rank);
         return NULL;
     }
     m->err.status = GOAL_OK;
     id = c->build_fn(g, c->args, &m->err);
     if (id < 0 && m->err.status == GOAL_OK)
-        goal_mpi__say(&m->err, (goal_status)id, m->rank, "rank %d: build_fn: %s", m->rank, goal_strerror(id));
+        goal__fail(&m->err, (goal_status)id, m->rank, "rank %d: build_fn: %s", m->rank, goal_strerror(id));
     *st = id < 0 ? (goal_status)id : goal_compile(g, &e->sched, &m->err);
     goal_graph_destroy(g);
-    if (*st != GOAL_OK) { goal_mpi__free(m, e); return NULL; }
+    if (*st != GOAL_OK) { goal__mpi_free(m, e); return NULL; }
     e->build_fn = c->build_fn;
     e->idle = NULL;
-    e->nmsgs = goal_mpi__messages(&e->sched);
+    e->nmsgs = goal__mpi_messages(&e->sched);
     e->keylen = c->keylen;
     if (c->keylen) memcpy(e->key, c->key, c->keylen);
     return e;
 }
-static int32_t goal_mpi__algo_build(goal_graph *g, const void *args, goal_error *err);
+static int32_t goal__mpi_algo_build(goal_graph *g, const void *args, goal_error *err);
 /* What an algorithm's ranks must agree on, by MPI's rules: not the buffers' offsets, not
    in_place (a rooted collective's root alone passes MPI_IN_PLACE), and for a vector
    collective not the counts, displacements or a rank's own count (each rank passes its own). */
-static uint64_t goal_mpi__algo_digest(const goal_algo_desc *d) {
+static uint64_t goal__mpi_algo_digest(const goal_algo_desc *d) {
     const goal_algo_info *info = goal_algo_find(d->algo);
     int vec = info && (info->flags & GOAL_ALGO_VECTOR), np = d->participants ? d->nparticipants : -1;
     int nr = d->receivers ? d->nreceivers : -1, ints[9];
@@ -884,25 +865,25 @@ static uint64_t goal_mpi__algo_digest(const goal_algo_desc *d) {
 }
 /* What the ranks compare (function addresses differ between them): for an algorithm what
    they must agree on, for one's own builder the key. */
-static uint64_t goal_mpi__digest(const goal_mpi_coll *c) {
-    if (c->build_fn == goal_mpi__algo_build) return goal_mpi__algo_digest((const goal_algo_desc *)c->args);
+static uint64_t goal__mpi_digest(const goal_mpi_coll *c) {
+    if (c->build_fn == goal__mpi_algo_build) return goal__mpi_algo_digest((const goal_algo_desc *)c->args);
     return goal__hash(GOAL__HASH_SEED, c->key, c->keylen);
 }
 /* The hash of the build function's address and the key. */
-static uint64_t goal_mpi__key_hash(const goal_mpi_coll *c) {
+static uint64_t goal__mpi_key_hash(const goal_mpi_coll *c) {
     goal_mpi_build_fn f = c->build_fn;
     unsigned char fb[sizeof f];
     memcpy(fb, &f, sizeof f);
     return goal__hash(goal__hash(GOAL__HASH_SEED, fb, sizeof fb), c->key, c->keylen);
 }
 /* Puts e in the table, which doubles when it holds as many entries as buckets. */
-static int goal_mpi__cache_add(goal_mpi *m, goal_mpi__entry *e) {
+static int goal__mpi_cache_add(goal_mpi *m, goal__mpi_entry *e) {
     if (m->nentries >= m->nctab) {
         size_t n = m->nctab ? 2 * m->nctab : 64;
-        goal_mpi__entry **t = (goal_mpi__entry **)goal__calloc(&m->a, n, sizeof *t), *x;
+        goal__mpi_entry **t = (goal__mpi_entry **)goal__calloc(&m->a, n, sizeof *t), *x;
         if (!t) return 0;
         for (x = m->cache; x; x = x->next) { x->hnext = t[x->hash & (n - 1)]; t[x->hash & (n - 1)] = x; }
-        goal_mpi__free(m, m->ctab);
+        goal__mpi_free(m, m->ctab);
         m->ctab = t; m->nctab = n;
     }
     e->next = m->cache; m->cache = e;
@@ -910,26 +891,26 @@ static int goal_mpi__cache_add(goal_mpi *m, goal_mpi__entry *e) {
     m->nentries++;
     return 1;
 }
-static goal_mpi__entry *goal_mpi__lookup(goal_mpi *m, const goal_mpi_coll *c, goal_status *st) {
-    goal_mpi__entry *e;
-    uint64_t h = goal_mpi__key_hash(c);
+static goal__mpi_entry *goal__mpi_lookup(goal_mpi *m, const goal_mpi_coll *c, goal_status *st) {
+    goal__mpi_entry *e;
+    uint64_t h = goal__mpi_key_hash(c);
     for (e = m->nctab ? m->ctab[h & (m->nctab - 1)] : NULL; e; e = e->hnext)
         if (e->hash == h && e->build_fn == c->build_fn && e->keylen == c->keylen &&
             (!c->keylen || !memcmp(e->key, c->key, c->keylen)))
             return e;
-    e = goal_mpi__build(m, c, st);
+    e = goal__mpi_build(m, c, st);
     if (!e) return NULL;
     e->hash = h;
-    e->digest = goal_mpi__digest(c);
-    if (goal_mpi__cache_add(m, e)) return e;
+    e->digest = goal__mpi_digest(c);
+    if (goal__mpi_cache_add(m, e)) return e;
     goal_schedule_free(&e->sched);
-    goal_mpi__free(m, e);
-    *st = goal_mpi__nomem(m, "building a schedule");
+    goal__mpi_free(m, e);
+    *st = goal__mpi_nomem(m, "building a schedule");
     return NULL;
 }
 /* Records why r failed, with the transport's words (MPI's string) when it said something,
    and tells the other ranks unless they told us. */
-static void goal_mpi__settle(goal_mpi_request *r, goal_status st) {
+static void goal__mpi_settle(goal_mpi_request *r, goal_status st) {
     goal_mpi *m = r->m;
     const goal_error *x;
     char why[GOAL_MSG_MAX];
@@ -938,30 +919,30 @@ static void goal_mpi__settle(goal_mpi_request *r, goal_status st) {
     x = goal_exec_error(r->e);
     snprintf(why, sizeof why, "%s", m->err.status != GOAL_OK ? m->err.msg : "");
     if (x && x->status != GOAL_OK) {
-        goal_mpi__say(&m->err, st, m->rank, "%s%s%s", x->msg, why[0] ? " -- " : "", why);
+        goal__fail(&m->err, st, m->rank, "%s%s%s", x->msg, why[0] ? " -- " : "", why);
         m->err.action = x->action;
     }
     goal_mpi_revoke(m, st);
 }
 /* CHECKS: the digests agree (every rank learns the same from the maxima), then it starts. */
-static goal_status goal_mpi__check_test(goal_mpi *m, goal_mpi_request *r) {
+static goal_status goal__mpi_check_test(goal_mpi *m, goal_mpi_request *r) {
     int flag = 0, rc = MPI_Test(&r->chk, &flag, MPI_STATUS_IGNORE);
-    if (rc != MPI_SUCCESS) return goal_mpi__mpi_failed(m, rc, "MPI_Iallreduce (check)");
+    if (rc != MPI_SUCCESS) return goal__mpi_mpi_failed(m, rc, "MPI_Iallreduce (check)");
     if (!flag) return GOAL_PENDING;
     r->checking = 0;
     if (r->dig[2] != r->dig[0] || ~r->dig[3] != r->dig[0])
-        return goal_mpi__say(&m->err, GOAL_ERR_MATCH, m->rank, "rank %d: collective %lu (context %lu): the ranks "
+        return goal__fail(&m->err, GOAL_ERR_MATCH, m->rank, "rank %d: collective %lu (context %lu): the ranks "
                              "disagree on (algorithm, parameters, count, type, op, root) (goal_mpi_desc.check)",
                              m->rank, (unsigned long)(m->seq - 1), (unsigned long)r->context);
     return goal_exec_start(r->e);
 }
-static goal_status goal_mpi__timed_out(goal_mpi *m, goal_mpi_request *r) {
-    return goal_mpi__say(&m->err, GOAL_ERR_TRANSPORT, m->rank, "rank %d: an operation (context %lu) did not finish "
+static goal_status goal__mpi_timed_out(goal_mpi *m, goal_mpi_request *r) {
+    return goal__fail(&m->err, GOAL_ERR_TRANSPORT, m->rank, "rank %d: an operation (context %lu) did not finish "
                          "within %lu ms (goal_mpi_desc.timeout_ms): revoked", m->rank, (unsigned long)r->context,
                          (unsigned long)m->timeout_ms);
 }
 /* Whether an operation in flight has started executing (passed its check). */
-static int goal_mpi__executing(const goal_mpi *m) {
+static int goal__mpi_executing(const goal_mpi *m) {
     const goal_mpi_request *r;
     for (r = m->active; r; r = r->next)
         if (r->st == GOAL_PENDING && !r->checking) return 1;
@@ -971,22 +952,22 @@ static int goal_mpi__executing(const goal_mpi *m) {
    one executes (a failed sweep is left to each execution's own test, which reports it; a
    check in progress learns of the others' verdict from its own allreduce, not from a
    notice); a revoked communicator fails them at once. */
-static void goal_mpi__progress(goal_mpi *m) {
+static void goal__mpi_progress(goal_mpi *m) {
     goal_mpi_request *r;
     double now = m->timeout_ms ? MPI_Wtime() : 0;
     m->err.status = GOAL_OK;
-    m->swept = !m->revoked && goal_mpi__executing(m) && goal_mpi__sweep(m) == GOAL_OK;
+    m->swept = !m->revoked && goal__mpi_executing(m) && goal__mpi_sweep(m) == GOAL_OK;
     for (r = m->active; r; r = r->next) {
         if (r->st != GOAL_PENDING) continue;
-        if (m->revoked) goal_mpi__settle(r, goal_mpi__revoked(m));
-        else if (m->timeout_ms && (now - r->t0) * 1000 > m->timeout_ms) goal_mpi__settle(r, goal_mpi__timed_out(m, r));
-        else goal_mpi__settle(r, r->checking ? goal_mpi__check_test(m, r) : goal_exec_test(r->e));
+        if (m->revoked) goal__mpi_settle(r, goal__mpi_revoked(m));
+        else if (m->timeout_ms && (now - r->t0) * 1000 > m->timeout_ms) goal__mpi_settle(r, goal__mpi_timed_out(m, r));
+        else goal__mpi_settle(r, r->checking ? goal__mpi_check_test(m, r) : goal_exec_test(r->e));
     }
     m->swept = 0;
 }
 /* An execution of e's schedule bound to slots: a finished one of e's idle list when it was
    made with the same user functions (no allocation for the repeated collective), else new. */
-static goal_mpi_request *goal_mpi__request(goal_mpi *m, goal_mpi__entry *e, const goal_slot *slots, uint32_t nslots,
+static goal_mpi_request *goal__mpi_request(goal_mpi *m, goal__mpi_entry *e, const goal_slot *slots, uint32_t nslots,
                                            const goal_user_fn *fns, uint32_t nfns, goal_status *st) {
     goal_exec_desc d;
     goal_mpi_request *r, **p;
@@ -996,8 +977,8 @@ static goal_mpi_request *goal_mpi__request(goal_mpi *m, goal_mpi__entry *e, cons
             *p = r->next;
             return r;
         }
-    if (!(r = (goal_mpi_request *)goal_mpi__alloc(m, sizeof *r))) {
-        *st = goal_mpi__say(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: start: out of memory", m->rank);
+    if (!(r = (goal_mpi_request *)goal__mpi_alloc(m, sizeof *r))) {
+        *st = goal__fail(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: start: out of memory", m->rank);
         return NULL;
     }
     memset(r, 0, sizeof *r);
@@ -1006,88 +987,88 @@ static goal_mpi_request *goal_mpi__request(goal_mpi *m, goal_mpi__entry *e, cons
     d.slots = slots; d.nslots = nslots; d.user_fns = fns; d.nuser_fns = nfns;
     d.alloc = m->a;
     r->m = m; r->entry = e; r->fns = fns; r->nfns = nfns;
-    if ((*st = goal_exec_create(&r->e, &d, &m->err)) != GOAL_OK) { goal_mpi__free(m, r); return NULL; }
+    if ((*st = goal_exec_create(&r->e, &d, &m->err)) != GOAL_OK) { goal__mpi_free(m, r); return NULL; }
     return r;
 }
 /* Records, channels and test scratch for `more` messages beyond those of the operations in
    flight, allocated now so that posts and tests of a repeated collective never allocate. */
-static goal_status goal_mpi__provision(goal_mpi *m, size_t more) {
+static goal_status goal__mpi_provision(goal_mpi *m, size_t more) {
     size_t need = m->msgs + more;
     while (m->nrecs < need) {
-        goal_mpi__rec *r = (goal_mpi__rec *)goal_mpi__alloc(m, sizeof *r);
-        goal_mpi__chan *c = (goal_mpi__chan *)goal_mpi__alloc(m, sizeof *c);
-        if (!r || !c) { goal_mpi__free(m, r); goal_mpi__free(m, c); return goal_mpi__nomem(m, "start"); }
-        goal_mpi__rec_free(m, r);
+        goal__mpi_rec *r = (goal__mpi_rec *)goal__mpi_alloc(m, sizeof *r);
+        goal__mpi_chan *c = (goal__mpi_chan *)goal__mpi_alloc(m, sizeof *c);
+        if (!r || !c) { goal__mpi_free(m, r); goal__mpi_free(m, c); return goal__mpi_nomem(m, "start"); }
+        goal__mpi_rec_free(m, r);
         c->next = m->spare_chans; m->spare_chans = c;
         m->nrecs++;
     }
     while (m->nbuckets <= need)
-        if (!goal_mpi__rehash(m)) return goal_mpi__nomem(m, "start");
+        if (!goal__mpi_rehash(m)) return goal__mpi_nomem(m, "start");
     if (goal__reserve(&m->a, (void **)&m->live, &m->livecap, need, sizeof *m->live) != GOAL_OK ||
-        need > INT_MAX - 1 || !goal_mpi__reserve(m, (int)need))
-        return goal_mpi__nomem(m, "start");
+        need > INT_MAX - 1 || !goal__mpi_reserve(m, (int)need))
+        return goal__mpi_nomem(m, "start");
     m->msgs = need;
     return GOAL_OK;
 }
 /* Starts e's schedule with these slots in the next context. */
-static goal_status goal_mpi__launch(goal_mpi *m, goal_mpi__entry *e, const goal_slot *slots, uint32_t nslots,
+static goal_status goal__mpi_launch(goal_mpi *m, goal__mpi_entry *e, const goal_slot *slots, uint32_t nslots,
                                     const goal_user_fn *fns, uint32_t nfns, goal_mpi_request **req) {
     goal_status st = GOAL_OK;
     int rc;
-    goal_mpi_request *r = goal_mpi__request(m, e, slots, nslots, fns, nfns, &st);
-    if (r && (st = goal_mpi__provision(m, e->nmsgs)) != GOAL_OK) {
+    goal_mpi_request *r = goal__mpi_request(m, e, slots, nslots, fns, nfns, &st);
+    if (r && (st = goal__mpi_provision(m, e->nmsgs)) != GOAL_OK) {
         r->next = e->idle; e->idle = r;
         r = NULL;
     }
     if (!r) { goal_mpi_revoke(m, st); return st; }
     r->context = (uint32_t)(m->seq++ % m->contexts);
-    m->seen[r->context & GOAL_MPI__UNREP_MASK] = m->idle[r->context & GOAL_MPI__UNREP_MASK] = 0;
+    m->seen[r->context & GOAL__MPI_UNREP_MASK] = m->idle[r->context & GOAL__MPI_UNREP_MASK] = 0;
     goal_exec_set_context(r->e, r->context);
     r->st = GOAL_PENDING;
     r->next = m->active;
     m->active = r;
     m->err.status = GOAL_OK;
     r->t0 = m->timeout_ms ? MPI_Wtime() : 0;
-    goal_mpi__bridge_hold(r->bridge = goal_mpi__bridge_index(fns), 1);
+    goal__mpi_bridge_hold(r->bridge = goal__mpi_bridge_index(fns), 1);
     *req = r;
-    if (!m->check) { goal_mpi__settle(r, goal_exec_start(r->e)); return GOAL_OK; }
+    if (!m->check) { goal__mpi_settle(r, goal_exec_start(r->e)); return GOAL_OK; }
     r->dig[0] = e->digest; r->dig[1] = ~e->digest;
     rc = MPI_Iallreduce(r->dig, r->dig + 2, 2, MPI_UINT64_T, MPI_MAX, m->comm, &r->chk);
     r->checking = rc == MPI_SUCCESS;
-    goal_mpi__settle(r, rc == MPI_SUCCESS ? goal_mpi__check_test(m, r) : goal_mpi__mpi_failed(m, rc, "MPI_Iallreduce (check)"));
+    goal__mpi_settle(r, rc == MPI_SUCCESS ? goal__mpi_check_test(m, r) : goal__mpi_mpi_failed(m, rc, "MPI_Iallreduce (check)"));
     return GOAL_OK;
 }
 /* The checks every start makes; then the cache entry for c. */
-static goal_mpi__entry *goal_mpi__prepare(goal_mpi *m, const goal_mpi_coll *c, goal_status *st) {
+static goal__mpi_entry *goal__mpi_prepare(goal_mpi *m, const goal_mpi_coll *c, goal_status *st) {
     goal_mpi_request *r;
     uint32_t next = (uint32_t)(m->seq % m->contexts);
-    if (m->revoked) { *st = goal_mpi__revoked(m); return NULL; }
+    if (m->revoked) { *st = goal__mpi_revoked(m); return NULL; }
     for (r = m->active; r; r = r->next)
         if (r->context == next) {
-            *st = goal_mpi__say(&m->err, GOAL_ERR_LIMIT, m->rank, "rank %d: more than %lu collectives in flight on one "
+            *st = goal__fail(&m->err, GOAL_ERR_LIMIT, m->rank, "rank %d: more than %lu collectives in flight on one "
                                 "goal_mpi (context %lu is still in use)", m->rank, (unsigned long)m->contexts,
                                 (unsigned long)next);
             return NULL;
         }
-    return goal_mpi__lookup(m, c, st);
+    return goal__mpi_lookup(m, c, st);
 }
 goal_status goal_mpi_start(goal_mpi *m, const goal_mpi_coll *c, goal_mpi_request **req) {
-    goal_mpi__entry *e;
+    goal__mpi_entry *e;
     goal_status st = GOAL_OK;
     if (req) *req = NULL;
     if (!m || !c || !c->build_fn || !req || (c->keylen && !c->key)) return GOAL_ERR_ARG;
-    e = goal_mpi__prepare(m, c, &st);
-    if (e) return goal_mpi__launch(m, e, c->slots, c->nslots, c->user_fns, c->nuser_fns, req);
+    e = goal__mpi_prepare(m, c, &st);
+    if (e) return goal__mpi_launch(m, e, c->slots, c->nslots, c->user_fns, c->nuser_fns, req);
     goal_mpi_revoke(m, st);   /* the other ranks started theirs: tell them */
     return st;
 }
 /* Takes a finished request off the list; a failed one's memory stays until destroy. */
-static goal_status goal_mpi__finish_request(goal_mpi_request **req) {
+static goal_status goal__mpi_finish_request(goal_mpi_request **req) {
     goal_mpi_request *r = *req, **p;
     goal_mpi *m = r->m;
     goal_status st = r->st;
     m->msgs -= r->entry->nmsgs;
-    goal_mpi__bridge_hold(r->bridge, -1);
+    goal__mpi_bridge_hold(r->bridge, -1);
     for (p = &m->active; *p != r; p = &(*p)->next) {}
     *p = r->next;
     if (st < 0) { r->next = m->failed; m->failed = r; }
@@ -1097,15 +1078,15 @@ static goal_status goal_mpi__finish_request(goal_mpi_request **req) {
 }
 goal_status goal_mpi_test(goal_mpi_request **req) {
     if (!req || !*req) return GOAL_ERR_ARG;
-    goal_mpi__progress((*req)->m);
-    return (*req)->st == GOAL_PENDING ? GOAL_PENDING : goal_mpi__finish_request(req);
+    goal__mpi_progress((*req)->m);
+    return (*req)->st == GOAL_PENDING ? GOAL_PENDING : goal__mpi_finish_request(req);
 }
 goal_status goal_mpi_wait(goal_mpi_request **req) {
     goal_mpi_request *r;
     if (!req || !*req) return GOAL_ERR_ARG;
     r = *req;
-    while (r->st == GOAL_PENDING) goal_mpi__progress(r->m);
-    return goal_mpi__finish_request(req);
+    while (r->st == GOAL_PENDING) goal__mpi_progress(r->m);
+    return goal__mpi_finish_request(req);
 }
 goal_status goal_mpi_run(goal_mpi *m, const goal_mpi_coll *c) {
     goal_mpi_request *r;
@@ -1116,7 +1097,7 @@ goal_status goal_mpi_run(goal_mpi *m, const goal_mpi_coll *c) {
 /* Receives every notice sent to this rank. Unmatched, they would outlive the duplicate, and
    MPICH gives a freed communicator's context to the next MPI_Comm_dup: a later goal_mpi would
    find itself revoked. Each rank that revoked sent one notice to every other rank. */
-static void goal_mpi__drain_notices(goal_mpi *m) {
+static void goal__mpi_drain_notices(goal_mpi *m) {
     int sent = m->notice_sends != NULL, revokers = 0, left;
     MPI_Allreduce(&sent, &revokers, 1, MPI_INT, MPI_SUM, m->comm);
     left = revokers - sent - (m->notice_recv == MPI_REQUEST_NULL);   /* a completed notice_recv took one */
@@ -1125,72 +1106,72 @@ static void goal_mpi__drain_notices(goal_mpi *m) {
         MPI_Recv(m->notice_in, 2, MPI_INT, MPI_ANY_SOURCE, (int)(m->contexts * m->tags), m->comm, MPI_STATUS_IGNORE);
 }
 /* Channels left by requests that were released without a test (a send after a failure). */
-static void goal_mpi__release_channels(goal_mpi *m) {
-    goal_mpi__rec *r;
+static void goal__mpi_release_channels(goal_mpi *m) {
+    goal__mpi_rec *r;
     while (m->nlive) {
-        goal_mpi__chan *c = m->live[m->nlive - 1];
-        while ((r = c->head) != NULL) { c->head = r->next; goal_mpi__free(m, r); }
-        goal_mpi__chan_drop(m, c);
+        goal__mpi_chan *c = m->live[m->nlive - 1];
+        while ((r = c->head) != NULL) { c->head = r->next; goal__mpi_free(m, r); }
+        goal__mpi_chan_drop(m, c);
     }
-    while ((r = m->spare) != NULL) { m->spare = r->next; goal_mpi__free(m, r); }
-    while (m->spare_chans) { goal_mpi__chan *c = m->spare_chans; m->spare_chans = c->next; goal_mpi__free(m, c); }
-    goal_mpi__free(m, m->live);
-    goal_mpi__free(m, m->buckets);
+    while ((r = m->spare) != NULL) { m->spare = r->next; goal__mpi_free(m, r); }
+    while (m->spare_chans) { goal__mpi_chan *c = m->spare_chans; m->spare_chans = c->next; goal__mpi_free(m, c); }
+    goal__mpi_free(m, m->live);
+    goal__mpi_free(m, m->buckets);
 }
 void goal_mpi_destroy(goal_mpi *m) {
     goal_mpi_request *r;
     int i;
     if (!m) return;
     if (m->active) goal_mpi_revoke(m, GOAL_ERR_STATE);   /* abandoned operations: peers must not wait */
-    while ((r = m->active) != NULL) { m->active = r->next; goal_mpi__bridge_hold(r->bridge, -1); goal_mpi__drop(r); }
-    while ((r = m->failed) != NULL) { m->failed = r->next; goal_mpi__drop(r); }
+    while ((r = m->active) != NULL) { m->active = r->next; goal__mpi_bridge_hold(r->bridge, -1); goal__mpi_drop(r); }
+    while ((r = m->failed) != NULL) { m->failed = r->next; goal__mpi_drop(r); }
     while (m->cache) {
-        goal_mpi__entry *e = m->cache;
+        goal__mpi_entry *e = m->cache;
         m->cache = e->next;
-        while ((r = e->idle) != NULL) { e->idle = r->next; goal_mpi__drop(r); }
+        while ((r = e->idle) != NULL) { e->idle = r->next; goal__mpi_drop(r); }
         goal_schedule_free(&e->sched);
-        goal_mpi__free(m, e);
+        goal__mpi_free(m, e);
     }
-    goal_mpi__free(m, m->ctab);
-    if (m->created) goal_mpi__drain_notices(m);
+    goal__mpi_free(m, m->ctab);
+    if (m->created) goal__mpi_drain_notices(m);
     if (m->notice_recv != MPI_REQUEST_NULL) { MPI_Cancel(&m->notice_recv); MPI_Wait(&m->notice_recv, MPI_STATUS_IGNORE); }
     for (i = 0; m->notice_sends && i < m->size; i++) MPI_Wait(&m->notice_sends[i], MPI_STATUS_IGNORE);
     if (m->comm != MPI_COMM_NULL) MPI_Comm_free(&m->comm);
-    goal_mpi__free(m, m->notice_sends);
-    goal_mpi__free(m, m->mreq);
-    goal_mpi__free(m, m->idx);
-    goal_mpi__free(m, m->mst);
-    goal_mpi__free(m, m->snap);
-    goal_mpi__release_channels(m);
-    goal_mpi__free(m, m);
+    goal__mpi_free(m, m->notice_sends);
+    goal__mpi_free(m, m->mreq);
+    goal__mpi_free(m, m->idx);
+    goal__mpi_free(m, m->mst);
+    goal__mpi_free(m, m->snap);
+    goal__mpi_release_channels(m);
+    goal__mpi_free(m, m);
 }
 
 /* ---- >>> algorithms of goal_algos.h ------------------------------------------------------ */
-static int32_t goal_mpi__algo_build(goal_graph *g, const void *args, goal_error *err) {
+static int32_t goal__mpi_algo_build(goal_graph *g, const void *args, goal_error *err) {
     return goal_algo_build(g, (const goal_algo_desc *)args, NULL, 0, NULL, err);
 }
-static void goal_mpi__key_add(unsigned char *key, size_t *len, const void *p, size_t n) {
+static void goal__mpi_key_add(unsigned char *key, size_t *len, const void *p, size_t n) {
     if (key && n) memcpy(key + *len, p, n);
     *len += n;
 }
 /* A vector collective's arrays (p entries, p x p with counts_matrix) for the key; a NULL
    array adds a marker, so that it differs from any given one. */
-static void goal_mpi__key_vector(const goal_algo_desc *d, int p, unsigned char *key, size_t *len) {
+static void goal__mpi_key_vector(const goal_algo_desc *d, int p, unsigned char *key, size_t *len) {
     const goal_algo_info *info = goal_algo_find(d->algo);
     const int *arr[4];
     size_t n = (size_t)p * (d->counts_matrix ? (size_t)p : 1), i;
     int marker = -1;
     if (!info || !(info->flags & GOAL_ALGO_VECTOR) || p <= 0) return;
     arr[0] = d->counts; arr[1] = d->displs; arr[2] = d->recv_counts; arr[3] = d->recv_displs;
-    goal_mpi__key_add(key, len, &d->counts_matrix, sizeof d->counts_matrix);
+    goal__mpi_key_add(key, len, &d->counts_matrix, sizeof d->counts_matrix);
     for (i = 0; i < 4; i++) {
         size_t k = i == 2 ? (size_t)p : n;
-        if (arr[i]) goal_mpi__key_add(key, len, arr[i], k * sizeof(int));
-        else goal_mpi__key_add(key, len, &marker, sizeof marker);
+        if (arr[i]) goal__mpi_key_add(key, len, arr[i], k * sizeof(int));
+        else goal__mpi_key_add(key, len, &marker, sizeof marker);
     }
 }
 /* The cache key of d (see CACHE): its length, and the bytes when key is not NULL. */
-static size_t goal_mpi__algo_key(const goal_algo_desc *d, int p, unsigned char *key) {
+static size_t goal__mpi_algo_key(const goal_algo_desc *d, int p, unsigned char *key) {
     size_t len = 0;
     int np = d->participants ? d->nparticipants : -1, nr = d->receivers ? d->nreceivers : -1;
     int ints[10];
@@ -1199,41 +1180,41 @@ static size_t goal_mpi__algo_key(const goal_algo_desc *d, int p, unsigned char *
     ints[4] = d->nway; ints[5] = d->tag; ints[6] = np; ints[7] = nr; ints[8] = d->custom_slots; ints[9] = d->radix;
     words[0] = d->count; words[1] = d->fn; words[2] = d->segment; words[3] = d->in_slot;
     words[4] = d->out_slot; words[5] = d->in_offset; words[6] = d->out_offset; words[7] = d->scratch_offset;
-    goal_mpi__key_add(key, &len, d->algo, strlen(d->algo) + 1);
-    goal_mpi__key_add(key, &len, ints, sizeof ints);
-    goal_mpi__key_add(key, &len, words, sizeof words);
-    if (np > 0) goal_mpi__key_add(key, &len, d->participants, (size_t)np * sizeof(int));
-    if (nr > 0) goal_mpi__key_add(key, &len, d->receivers, (size_t)nr * sizeof(int));
-    goal_mpi__key_vector(d, p, key, &len);
-    goal_mpi__key_add(key, &len, &d->in_place, sizeof d->in_place);
+    goal__mpi_key_add(key, &len, d->algo, strlen(d->algo) + 1);
+    goal__mpi_key_add(key, &len, ints, sizeof ints);
+    goal__mpi_key_add(key, &len, words, sizeof words);
+    if (np > 0) goal__mpi_key_add(key, &len, d->participants, (size_t)np * sizeof(int));
+    if (nr > 0) goal__mpi_key_add(key, &len, d->receivers, (size_t)nr * sizeof(int));
+    goal__mpi_key_vector(d, p, key, &len);
+    goal__mpi_key_add(key, &len, &d->in_place, sizeof d->in_place);
     return len;
 }
 /* Binds in and out to the schedule's IN and OUT slots, sized as the schedule needs. */
-static goal_status goal_mpi__algo_launch(goal_mpi *m, goal_mpi__entry *e, const goal_algo_desc *d,
+static goal_status goal__mpi_algo_launch(goal_mpi *m, goal__mpi_entry *e, const goal_algo_desc *d,
                                          const goal_user_fn *fns, uint32_t nfns, const void *in, void *out,
                                          goal_mpi_request **req) {
     goal_slot fixed[4], *slots = fixed;
     uint32_t n = e->sched.nslots, i, in_slot = d->custom_slots ? d->in_slot : GOAL_ALGO_SLOT_IN;
     uint32_t out_slot = d->custom_slots ? d->out_slot : GOAL_ALGO_SLOT_OUT;
     goal_status st;
-    if (n > 4 && !(slots = (goal_slot *)goal_mpi__alloc(m, n * sizeof(goal_slot))))
-        return goal_mpi__say(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: start: out of memory", m->rank);
+    if (n > 4 && !(slots = (goal_slot *)goal__mpi_alloc(m, n * sizeof(goal_slot))))
+        return goal__fail(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: start: out of memory", m->rank);
     for (i = 0; i < n; i++) { slots[i].data = NULL; slots[i].size = 0; }
     /* The algorithms never write IN (goal_algos.h, BUFFERS): casting const away is safe. */
     if (in_slot < n) { slots[in_slot].data = (void *)(uintptr_t)in; slots[in_slot].size = goal_schedule_slot_size(&e->sched, in_slot); }
     if (out_slot < n) { slots[out_slot].data = out; slots[out_slot].size = goal_schedule_slot_size(&e->sched, out_slot); }
-    st = goal_mpi__launch(m, e, slots, n, fns, nfns, req);
-    if (slots != fixed) goal_mpi__free(m, slots);
+    st = goal__mpi_launch(m, e, slots, n, fns, nfns, req);
+    if (slots != fixed) goal__mpi_free(m, slots);
     return st;
 }
 /* ---- >>> auto -------------------------------------------------------------------------------- */
 /* The collective of a name COLL_auto, or -1. */
-static int goal_mpi__auto_coll(const char *algo) {
+static int goal__mpi_auto_coll(const char *algo) {
     int coll = goal_sim_coll_of(algo);
     return coll >= 0 && strcmp(algo + strlen(goal_sim_coll_name(coll)), "_auto") == 0 ? coll : -1;
 }
 /* A failed pick, cached too: the search is not run again on every call. */
-static const goal_algo_info goal_mpi__no_pick = {"", "", 0};
+static const goal_algo_info goal__mpi_no_pick = {"", "", 0};
 goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, uint32_t require, const goal_algo_info **out) {
     int cls = 0, slot = ((require & GOAL_ALGO_ORDERED) ? 1 : 0) | ((require & GOAL_ALGO_INPLACE) ? 2 : 0);
     const goal_algo_info **cache;
@@ -1242,37 +1223,37 @@ goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, uint32_t requir
     goal_error why;
     if (!m || !out || coll < 0 || coll >= GOAL_SIM_NCOLLS || (require & ~(GOAL_ALGO_ORDERED | GOAL_ALGO_INPLACE))) return GOAL_ERR_ARG;
     while (cls < 64 && bytes > (cls ? 1ull << (cls - 1) : 0)) cls++;
-    if (bytes > 1ull << 63) return goal_mpi__say(&m->err, GOAL_ERR_SIZE, m->rank, "rank %d: auto: %llu bytes", m->rank,
+    if (bytes > 1ull << 63) return goal__fail(&m->err, GOAL_ERR_SIZE, m->rank, "rank %d: auto: %llu bytes", m->rank,
                                                 (unsigned long long)bytes);
     cache = &m->autos[slot][coll][cls];
-    if ((*out = *cache) == &goal_mpi__no_pick) *out = NULL;
+    if ((*out = *cache) == &goal__mpi_no_pick) *out = NULL;
     if (*out || *cache)
-        return *out ? GOAL_OK : goal_mpi__say(&m->err, GOAL_ERR_ARG, m->rank, "rank %d: %s_auto: no algorithm (as before)",
+        return *out ? GOAL_OK : goal__fail(&m->err, GOAL_ERR_ARG, m->rank, "rank %d: %s_auto: no algorithm (as before)",
                                                m->rank, goal_sim_coll_name(coll));
     st = goal_sim_best(coll, m->size, cls ? 1ull << (cls - 1) : 0, &m->model, require, out, &ns, &why);
     if (st != GOAL_OK) {
-        *cache = &goal_mpi__no_pick;
-        return goal_mpi__say(&m->err, st, m->rank, "rank %d: %s_auto: %s", m->rank, goal_sim_coll_name(coll), why.msg);
+        *cache = &goal__mpi_no_pick;
+        return goal__fail(&m->err, st, m->rank, "rank %d: %s_auto: %s", m->rank, goal_sim_coll_name(coll), why.msg);
     }
     *cache = *out;
     return GOAL_OK;
 }
 /* Rooted collectives: only the root passes MPI_IN_PLACE, which the other ranks cannot see. */
-static int goal_mpi__rooted_coll(int coll) {
+static int goal__mpi_rooted_coll(int coll) {
     const char *c = goal_sim_coll_name(coll);
     return !strcmp(c, "bcast") || !strcmp(c, "reduce") || !strcmp(c, "gather") || !strcmp(c, "scatter");
 }
 /* d with COLL_auto replaced by the pick: an in-place one when every rank knows the call is in
    place (MPI_IN_PLACE on an unrooted collective, or d->in_place, which a rooted one's other
    ranks then only use for the pick). */
-static goal_status goal_mpi__auto_desc(goal_mpi *m, const goal_algo_desc *d, int in_place, goal_algo_desc *out) {
+static goal_status goal__mpi_auto_desc(goal_mpi *m, const goal_algo_desc *d, int in_place, goal_algo_desc *out) {
     const goal_algo_info *a;
-    int coll = goal_mpi__auto_coll(d->algo), rooted = goal_mpi__rooted_coll(coll);
+    int coll = goal__mpi_auto_coll(d->algo), rooted = goal__mpi_rooted_coll(coll);
     uint32_t require = (d->noncommutative ? GOAL_ALGO_ORDERED : 0) | ((in_place && !rooted) || d->in_place ? GOAL_ALGO_INPLACE : 0);
     goal_status st = goal_mpi_auto(m, coll, d->count * goal_dtype_size(d->dtype), require, &a);
     if (st != GOAL_OK) return st;
     if (in_place && !(a->flags & GOAL_ALGO_INPLACE))
-        return goal_mpi__say(&m->err, GOAL_ERR_ARG, m->rank, "rank %d: %s: MPI_IN_PLACE at the root: set d->in_place on every rank",
+        return goal__fail(&m->err, GOAL_ERR_ARG, m->rank, "rank %d: %s: MPI_IN_PLACE at the root: set d->in_place on every rank",
                              m->rank, d->algo);
     *out = *d;
     out->algo = a->name;
@@ -1287,14 +1268,14 @@ goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const 
                                     const void *in, void *out, goal_mpi_request **req) {
     unsigned char fixed[256], *key = fixed;
     goal_mpi_coll c;
-    goal_mpi__entry *e;
+    goal__mpi_entry *e;
     goal_algo_desc ip;
     goal_status st = GOAL_OK;
     goal_algo_desc picked;
     if (req) *req = NULL;
     if (!m || !d || !d->algo || !req) return GOAL_ERR_ARG;
-    if (goal_mpi__auto_coll(d->algo) >= 0) {
-        if ((st = goal_mpi__auto_desc(m, d, in == MPI_IN_PLACE || out == MPI_IN_PLACE, &picked)) != GOAL_OK)
+    if (goal__mpi_auto_coll(d->algo) >= 0) {
+        if ((st = goal__mpi_auto_desc(m, d, in == MPI_IN_PLACE || out == MPI_IN_PLACE, &picked)) != GOAL_OK)
             return goal_mpi_revoke(m, st), st;
         d = &picked;
     }
@@ -1303,19 +1284,19 @@ goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const 
         if (in == MPI_IN_PLACE) in = NULL; else out = NULL;
     }
     memset(&c, 0, sizeof c);
-    c.build_fn = goal_mpi__algo_build;
+    c.build_fn = goal__mpi_algo_build;
     c.args = d;
-    c.keylen = goal_mpi__algo_key(d, m->size, NULL);
-    if (c.keylen > sizeof fixed && !(key = (unsigned char *)goal_mpi__alloc(m, c.keylen)))
-        st = goal_mpi__say(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: start: out of memory", m->rank);
+    c.keylen = goal__mpi_algo_key(d, m->size, NULL);
+    if (c.keylen > sizeof fixed && !(key = (unsigned char *)goal__mpi_alloc(m, c.keylen)))
+        st = goal__fail(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: start: out of memory", m->rank);
     else {
-        goal_mpi__algo_key(d, m->size, key);
+        goal__mpi_algo_key(d, m->size, key);
         c.key = key;
-        e = goal_mpi__prepare(m, &c, &st);
-        if (e) st = goal_mpi__algo_launch(m, e, d, fns, nfns, in, out, req);
+        e = goal__mpi_prepare(m, &c, &st);
+        if (e) st = goal__mpi_algo_launch(m, e, d, fns, nfns, in, out, req);
         else goal_mpi_revoke(m, st);
     }
-    if (key != fixed) goal_mpi__free(m, key);
+    if (key != fixed) goal__mpi_free(m, key);
     return st;
 }
 goal_status goal_mpi_algo_run(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out) {
@@ -1327,7 +1308,7 @@ goal_status goal_mpi_algo_run(goal_mpi *m, const goal_algo_desc *d, const void *
 /* ---- >>> datatypes and ops ---------------------------------------------------------------- */
 /* Predefined types whose extent holds padding (the pair types, long double): moving the
    padding too is harmless, as no one keeps data there. */
-static int goal_mpi__padded(MPI_Datatype t) {
+static int goal__mpi_padded(MPI_Datatype t) {
     MPI_Datatype p[] = {MPI_2INT, MPI_FLOAT_INT, MPI_DOUBLE_INT, MPI_LONG_INT, MPI_SHORT_INT, MPI_LONG_DOUBLE_INT,
                         MPI_LONG_DOUBLE, MPI_C_LONG_DOUBLE_COMPLEX};
     int k;
@@ -1341,11 +1322,11 @@ long long goal_mpi_contiguous_bytes(MPI_Datatype t, int count) {
     if (count < 0 || MPI_Type_size(t, &size) != MPI_SUCCESS || MPI_Type_get_extent(t, &lb, &extent) != MPI_SUCCESS ||
         MPI_Type_get_true_extent(t, &tlb, &textent) != MPI_SUCCESS)
         return -1;
-    if (lb != 0 || tlb != 0 || textent > extent || ((MPI_Aint)size != extent && !goal_mpi__padded(t))) return -1;
+    if (lb != 0 || tlb != 0 || textent > extent || ((MPI_Aint)size != extent && !goal__mpi_padded(t))) return -1;
     return (long long)extent * count;
 }
 /* The native (type, op) pairs: the C types libgoal has, and the ops it defines on them. */
-static int goal_mpi__native_type(MPI_Datatype t, goal_dtype *out) {
+static int goal__mpi_native_type(MPI_Datatype t, goal_dtype *out) {
     MPI_Datatype ints[] = {MPI_CHAR, MPI_SIGNED_CHAR, MPI_SHORT, MPI_INT, MPI_LONG, MPI_LONG_LONG, MPI_INT8_T,
                            MPI_INT16_T, MPI_INT32_T, MPI_INT64_T, MPI_AINT, MPI_OFFSET, MPI_COUNT};
     MPI_Datatype uints[] = {MPI_UNSIGNED_CHAR, MPI_BYTE, MPI_UNSIGNED_SHORT, MPI_UNSIGNED, MPI_UNSIGNED_LONG,
@@ -1363,7 +1344,7 @@ static int goal_mpi__native_type(MPI_Datatype t, goal_dtype *out) {
         if (t == uints[k]) { *out = suints[lg]; return 1; }
     return 0;
 }
-static int goal_mpi__native_op(MPI_Op op, goal_op *out) {
+static int goal__mpi_native_op(MPI_Op op, goal_op *out) {
     MPI_Op ops[] = {MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_LOR, MPI_LXOR, MPI_BAND, MPI_BOR, MPI_BXOR};
     goal_op gops[] = {GOAL_OP_MAX, GOAL_OP_MIN, GOAL_OP_SUM, GOAL_OP_PROD, GOAL_OP_LAND, GOAL_OP_LOR, GOAL_OP_LXOR,
                       GOAL_OP_BAND, GOAL_OP_BOR, GOAL_OP_BXOR};
@@ -1383,18 +1364,18 @@ static int goal_mpi__native_op(MPI_Op op, goal_op *out) {
 #endif
 /* A bridge is keyed by MPI's handles, which MPI reuses once the user freed the op or type:
    so a lookup refreshes what it keeps of them (extent, commutativity) from MPI, and a bridge
-   no operation has in flight (`inflight`, counted from goal_mpi__launch to the request's
+   no operation has in flight (`inflight`, counted from goal__mpi_launch to the request's
    end) may be given to another pair, the least recently looked-up first: the table never
    fills up with the pairs of freed handles. */
-typedef struct goal_mpi__bridge {
+typedef struct goal__mpi_bridge {
     MPI_Op op; MPI_Datatype t; int extent, commutative, used;
     unsigned inflight;            /* operations in flight with this bridge */
-    uint64_t last;                /* goal_mpi__bridge_clock at its last lookup */
-} goal_mpi__bridge;
-static goal_mpi__bridge goal_mpi__bridges[GOAL_MPI_BRIDGES];
-static uint64_t goal_mpi__bridge_clock;
-static int goal_mpi__bridge_apply(int k, void *buf1, int size1, void *buf2, int size2) {
-    const goal_mpi__bridge *b = &goal_mpi__bridges[k];
+    uint64_t last;                /* goal__mpi_bridge_clock at its last lookup */
+} goal__mpi_bridge;
+static goal__mpi_bridge goal__mpi_bridges[GOAL_MPI_BRIDGES];
+static uint64_t goal__mpi_bridge_clock;
+static int goal__mpi_bridge_apply(int k, void *buf1, int size1, void *buf2, int size2) {
+    const goal__mpi_bridge *b = &goal__mpi_bridges[k];
     int n, bad;
     goal_allocator a = goal__allocator(NULL);
     unsigned char *tmp;
@@ -1409,53 +1390,53 @@ static int goal_mpi__bridge_apply(int k, void *buf1, int size1, void *buf2, int 
     goal__free(&a, tmp);
     return bad;
 }
-#define GOAL_MPI__BRIDGE(k) static int goal_mpi__bridge##k(void *a, int na, void *b, int nb) { return goal_mpi__bridge_apply(k, a, na, b, nb); }
-GOAL_MPI__BRIDGE(0) GOAL_MPI__BRIDGE(1) GOAL_MPI__BRIDGE(2) GOAL_MPI__BRIDGE(3) GOAL_MPI__BRIDGE(4) GOAL_MPI__BRIDGE(5)
-GOAL_MPI__BRIDGE(6) GOAL_MPI__BRIDGE(7) GOAL_MPI__BRIDGE(8) GOAL_MPI__BRIDGE(9) GOAL_MPI__BRIDGE(10) GOAL_MPI__BRIDGE(11)
-GOAL_MPI__BRIDGE(12) GOAL_MPI__BRIDGE(13) GOAL_MPI__BRIDGE(14) GOAL_MPI__BRIDGE(15) GOAL_MPI__BRIDGE(16)
-GOAL_MPI__BRIDGE(17) GOAL_MPI__BRIDGE(18) GOAL_MPI__BRIDGE(19) GOAL_MPI__BRIDGE(20) GOAL_MPI__BRIDGE(21)
-GOAL_MPI__BRIDGE(22) GOAL_MPI__BRIDGE(23) GOAL_MPI__BRIDGE(24) GOAL_MPI__BRIDGE(25) GOAL_MPI__BRIDGE(26)
-GOAL_MPI__BRIDGE(27) GOAL_MPI__BRIDGE(28) GOAL_MPI__BRIDGE(29) GOAL_MPI__BRIDGE(30) GOAL_MPI__BRIDGE(31)
-static const goal_user_fn goal_mpi__bridge_fns[32] = {
-    goal_mpi__bridge0, goal_mpi__bridge1, goal_mpi__bridge2, goal_mpi__bridge3, goal_mpi__bridge4, goal_mpi__bridge5,
-    goal_mpi__bridge6, goal_mpi__bridge7, goal_mpi__bridge8, goal_mpi__bridge9, goal_mpi__bridge10, goal_mpi__bridge11,
-    goal_mpi__bridge12, goal_mpi__bridge13, goal_mpi__bridge14, goal_mpi__bridge15, goal_mpi__bridge16,
-    goal_mpi__bridge17, goal_mpi__bridge18, goal_mpi__bridge19, goal_mpi__bridge20, goal_mpi__bridge21,
-    goal_mpi__bridge22, goal_mpi__bridge23, goal_mpi__bridge24, goal_mpi__bridge25, goal_mpi__bridge26,
-    goal_mpi__bridge27, goal_mpi__bridge28, goal_mpi__bridge29, goal_mpi__bridge30, goal_mpi__bridge31};
-typedef char goal_mpi__bridges_fit[GOAL_MPI_BRIDGES <= 32 ? 1 : -1];
+#define GOAL__MPI_BRIDGE(k) static int goal__mpi_bridge##k(void *a, int na, void *b, int nb) { return goal__mpi_bridge_apply(k, a, na, b, nb); }
+GOAL__MPI_BRIDGE(0) GOAL__MPI_BRIDGE(1) GOAL__MPI_BRIDGE(2) GOAL__MPI_BRIDGE(3) GOAL__MPI_BRIDGE(4) GOAL__MPI_BRIDGE(5)
+GOAL__MPI_BRIDGE(6) GOAL__MPI_BRIDGE(7) GOAL__MPI_BRIDGE(8) GOAL__MPI_BRIDGE(9) GOAL__MPI_BRIDGE(10) GOAL__MPI_BRIDGE(11)
+GOAL__MPI_BRIDGE(12) GOAL__MPI_BRIDGE(13) GOAL__MPI_BRIDGE(14) GOAL__MPI_BRIDGE(15) GOAL__MPI_BRIDGE(16)
+GOAL__MPI_BRIDGE(17) GOAL__MPI_BRIDGE(18) GOAL__MPI_BRIDGE(19) GOAL__MPI_BRIDGE(20) GOAL__MPI_BRIDGE(21)
+GOAL__MPI_BRIDGE(22) GOAL__MPI_BRIDGE(23) GOAL__MPI_BRIDGE(24) GOAL__MPI_BRIDGE(25) GOAL__MPI_BRIDGE(26)
+GOAL__MPI_BRIDGE(27) GOAL__MPI_BRIDGE(28) GOAL__MPI_BRIDGE(29) GOAL__MPI_BRIDGE(30) GOAL__MPI_BRIDGE(31)
+static const goal_user_fn goal__mpi_bridge_fns[32] = {
+    goal__mpi_bridge0, goal__mpi_bridge1, goal__mpi_bridge2, goal__mpi_bridge3, goal__mpi_bridge4, goal__mpi_bridge5,
+    goal__mpi_bridge6, goal__mpi_bridge7, goal__mpi_bridge8, goal__mpi_bridge9, goal__mpi_bridge10, goal__mpi_bridge11,
+    goal__mpi_bridge12, goal__mpi_bridge13, goal__mpi_bridge14, goal__mpi_bridge15, goal__mpi_bridge16,
+    goal__mpi_bridge17, goal__mpi_bridge18, goal__mpi_bridge19, goal__mpi_bridge20, goal__mpi_bridge21,
+    goal__mpi_bridge22, goal__mpi_bridge23, goal__mpi_bridge24, goal__mpi_bridge25, goal__mpi_bridge26,
+    goal__mpi_bridge27, goal__mpi_bridge28, goal__mpi_bridge29, goal__mpi_bridge30, goal__mpi_bridge31};
+typedef char goal__mpi_bridges_fit[GOAL_MPI_BRIDGES <= 32 ? 1 : -1];
 /* The bridge whose function fns points at, or -1 (fns are no bridge). */
-static int goal_mpi__bridge_index(const goal_user_fn *fns) {
+static int goal__mpi_bridge_index(const goal_user_fn *fns) {
     int k;
     for (k = 0; fns && k < GOAL_MPI_BRIDGES; k++)
-        if (fns == &goal_mpi__bridge_fns[k]) return k;
+        if (fns == &goal__mpi_bridge_fns[k]) return k;
     return -1;
 }
 /* An operation with bridge k (-1: none) starts (+1) or ends (-1). */
-static void goal_mpi__bridge_hold(int k, int delta) {
-    if (k >= 0) goal_mpi__bridges[k].inflight = (unsigned)((int)goal_mpi__bridges[k].inflight + delta);
+static void goal__mpi_bridge_hold(int k, int delta) {
+    if (k >= 0) goal__mpi_bridges[k].inflight = (unsigned)((int)goal__mpi_bridges[k].inflight + delta);
 }
 /* The bridge of (op, t) made before, else the least recently used one with no operation in
    flight (never used ones first), else -1. */
-static int goal_mpi__bridge_find(MPI_Op op, MPI_Datatype t) {
+static int goal__mpi_bridge_find(MPI_Op op, MPI_Datatype t) {
     int k, lru = -1;
     for (k = 0; k < GOAL_MPI_BRIDGES; k++) {
-        const goal_mpi__bridge *b = &goal_mpi__bridges[k];
+        const goal__mpi_bridge *b = &goal__mpi_bridges[k];
         if (b->used && b->op == op && b->t == t) return k;
-        if (!b->inflight && (lru < 0 || b->last < goal_mpi__bridges[lru].last)) lru = k;
+        if (!b->inflight && (lru < 0 || b->last < goal__mpi_bridges[lru].last)) lru = k;
     }
     return lru;
 }
 /* The bridge of (op, t), with what MPI says of them now (a reused handle is a new op or
    type); NULL when every bridge has an operation in flight. */
-static const goal_user_fn *goal_mpi__bridge_of(MPI_Op op, MPI_Datatype t, int extent) {
-    int k = goal_mpi__bridge_find(op, t), commutative = 1;
-    goal_mpi__bridge *b;
+static const goal_user_fn *goal__mpi_bridge_of(MPI_Op op, MPI_Datatype t, int extent) {
+    int k = goal__mpi_bridge_find(op, t), commutative = 1;
+    goal__mpi_bridge *b;
     if (k < 0 || MPI_Op_commutative(op, &commutative) != MPI_SUCCESS) return NULL;
-    b = &goal_mpi__bridges[k];
+    b = &goal__mpi_bridges[k];
     b->op = op; b->t = t; b->extent = extent; b->commutative = commutative; b->used = 1;
-    b->last = ++goal_mpi__bridge_clock;
-    return &goal_mpi__bridge_fns[k];
+    b->last = ++goal__mpi_bridge_clock;
+    return &goal__mpi_bridge_fns[k];
 }
 
 goal_status goal_mpi_reduction_of(MPI_Datatype t, MPI_Op op, int count, goal_mpi_reduction *out) {
@@ -1464,12 +1445,12 @@ goal_status goal_mpi_reduction_of(MPI_Datatype t, MPI_Op op, int count, goal_mpi
     if (!out || count < 0) return GOAL_ERR_ARG;
     memset(out, 0, sizeof *out);
     if (bytes <= 0) return GOAL_ERR_TYPE;
-    if (goal_mpi__native_type(t, &out->dtype) && goal_mpi__native_op(op, &out->op) &&
+    if (goal__mpi_native_type(t, &out->dtype) && goal__mpi_native_op(op, &out->op) &&
         goal_op_check(out->op, out->dtype) == GOAL_OK) {
         out->count = (uint64_t)count;
         return GOAL_OK;
     }
-    if (!(out->fns = goal_mpi__bridge_of(op, t, (int)bytes))) return GOAL_ERR_LIMIT;
+    if (!(out->fns = goal__mpi_bridge_of(op, t, (int)bytes))) return GOAL_ERR_LIMIT;
     MPI_Op_commutative(op, &commutative);
     out->op = GOAL_OP_USER;
     out->noncommutative = !commutative;
