@@ -61,7 +61,7 @@ t paper_num_ranks 0 '^num_ranks 5;$' sh -c "$GOAL gen scatter_linear -p 5 --dial
 t paper_fixed_point 0 '^same$' bash -c "$GOAL gen allreduce_recdoub -p 6 --dialect paper > $tmp/p.goal && $GOAL fmt $tmp/p.goal | $GOAL fmt - | cmp - <($GOAL fmt $tmp/p.goal) && echo same"
 $GOAL gen scatter_linear -p 5 --dialect paper | head -8 > "$tmp/cut.goal"
 t paper_cut_ranks 0 'rank 4 actions 0' $GOAL stats "$tmp/cut.goal"
-t paper_cut_caught 1 'rank 0 l5 \(send 8 bytes to 4 tag 0\): error: unmatched send' $GOAL check "$tmp/cut.goal"
+t paper_cut_caught 1 'rank 0 l4 \(send 8 bytes to 4 tag 0\): error: unmatched send' $GOAL check "$tmp/cut.goal"
 rm -f "$tmp/p.goal" "$tmp/cut.goal"
 # item 8
 printf 'num_ranks 2\nrank 0 {\nl1: send 100000b to 1 tag 1\n}\nrank 1 {\nl1: recv 100000b from 0 tag 2\n}\n' > "$tmp/rdv.goal"
