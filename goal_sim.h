@@ -268,6 +268,9 @@ typedef struct goal_sim_desc {
                                   ranks of one node; 0 = the inter-node value (L, o, g, G, O,
                                   then the inter-node ones); GOAL_SIM_ZERO = a real 0 */
     int loggopsim_compat;      /* 1: charge 0-byte messages -G (LogGOPSim's wrap-around) */
+    double stop_ns;            /* > 0: goal_sim_run returns GOAL_PENDING exactly when the
+                                  world takes longer than stop_ns ns, stopping as soon as a
+                                  rank's clock passes it (tune: a loser). 0 = no limit */
     void (*event_fn)(void *user, const goal_sim_event *e); /* optional: every event, in order */
     void *user;
     goal_allocator alloc;
@@ -289,7 +292,8 @@ typedef struct goal_sim_run_result {
     goal_allocator alloc_;
 } goal_sim_run_result;
 
-/* Simulates w. GOAL_OK with every rank's time; GOAL_ERR_DEADLOCK with out->stuck;
+/* Simulates w. GOAL_OK with every rank's time; GOAL_PENDING, and no times, when a rank's
+   time passed desc->stop_ns (so the world's time is larger); GOAL_ERR_DEADLOCK with out->stuck;
    GOAL_ERR_LIMIT with out->overflow when simulated time overflows; GOAL_ERR_ARG for a bad
    model parameter (negative, not a number, over 2^53 ps, finer than 1 ps); else an error. */
 GOAL_API goal_status goal_sim_run(const goal_world *w, const goal_sim_desc *desc, goal_sim_run_result *out);
@@ -361,7 +365,7 @@ GOAL_API const char *goal_sim_coll_name(int k);
 GOAL_API int goal_sim_coll_of(const char *algo);
 /* d simulated at p ranks under model: *ns. GOAL_ERR_LIMIT with *left_out = 1 and err->msg
    when the world is left out for its size (TUNE); else goal_algo_world's / goal_sim_run's
-   status, err->msg saying what failed. */
+   status (GOAL_PENDING: it takes longer than model->stop_ns), err->msg saying what failed. */
 GOAL_API goal_status goal_sim_algo_time(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, double *ns,
                                         int *left_out, goal_error *err);
 /* A lower bound of goal_sim_algo_time's *ns for d at p, from rank 0's and rank 1's schedules
@@ -992,6 +996,7 @@ typedef struct goal__sim {
     uint64_t S, C;                   /* eager limit in bytes; ps per byte of a local exec */
     uint32_t node_size;              /* two-level: ranks per node */
     int compat;
+    double stop_ns;                  /* the desc's: > 0, stop once a CPU clock passes it */
     int over;                        /* a time computed since the last check passed 2^64-1 */
     goal_sim_ref overflow;           /* where it did */
     void (*event_fn)(void *user, const goal_sim_event *e);
@@ -1679,7 +1684,8 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
     if (st != GOAL_OK) return st;
     p = (size_t)m->x.p;
     if (goal__sim_model_init(m, d) != GOAL_OK) return GOAL_ERR_ARG;
-    m->compat = d->loggopsim_compat; m->event_fn = d->event_fn; m->user = d->user;
+    if (!(d->stop_ns >= 0)) return GOAL_ERR_ARG;
+    m->compat = d->loggopsim_compat; m->stop_ns = d->stop_ns; m->event_fn = d->event_fn; m->user = d->user;
     m->q.freel = m->freem = m->freebk = m->lastbk = m->freewt = GOAL__NONE;
     m->need = (uint32_t *)goal__new(&m->x.a, m->x.n, sizeof(uint32_t));
     m->rk = (goal__sim_rank *)goal__new(&m->x.a, p, sizeof(goal__sim_rank));
@@ -1729,13 +1735,26 @@ static goal_status goal__sim_sweep(goal__sim *m) {
     }
     return st;
 }
+/* GOAL_PENDING once one of rank r's CPU clocks passed stop_ns. CPU clocks only grow and a
+   rank's time is its largest, so the world's time (same ns conversion as
+   goal_sim_algo_time's, which is monotone) is then larger than stop_ns too. */
+static goal_status goal__sim_stopped(const goal__sim *m, int32_t r) {
+    uint32_t c;
+    for (c = 0; c < m->ncpu; c++)
+        if ((double)*goal__sim_cpu((goal__sim *)m, r, (uint8_t)c) / 1000.0 > m->stop_ns) return GOAL_PENDING;
+    return GOAL_OK;
+}
 static goal_status goal__sim_loop(goal__sim *m) {
     goal_status st = goal__sim_sweep(m);
+    int32_t r;
     while (st == GOAL_OK && m->nbh) {
         goal__sim_ev ev = goal__sim_next(m);
+        r = ev.rank < 0 ? m->wt[-(ev.rank + 1)].rank : ev.rank;
         st = ev.rank < 0 ? goal__sim_token(m, ev) : goal__sim_event(m, ev);
         if (st == GOAL_OK) st = goal__sim_flush(m);
+        if (st == GOAL_OK && m->stop_ns > 0) st = goal__sim_stopped(m, r);
     }
+    for (r = 0; st == GOAL_OK && m->stop_ns > 0 && r < m->x.p; r++) st = goal__sim_stopped(m, r);   /* the sweep, rendezvous senders */
     m->events = m->seq;
     return st;
 }
@@ -2785,12 +2804,14 @@ goal_status goal_sim_best(int coll, int32_t p, uint64_t bytes, const goal_sim_de
                           const goal_algo_info **best, double *ns, goal_error *err) {
     const goal_algo_info *a;
     goal_algo_desc d;
+    goal_sim_desc m;               /* stop_ns: the fastest so far (what takes longer loses) */
     goal_status st = GOAL_ERR_ARG;
     double t, bound;
     int i, left_out;
     *best = NULL;
     *ns = 0;
-    if (coll < 0 || coll >= GOAL_SIM_NCOLLS || p < 1) return goal__fail(err, GOAL_ERR_ARG, -1, "no collective %d or p < 1", coll);
+    if (coll < 0 || coll >= GOAL_SIM_NCOLLS || p < 1 || !model) return goal__fail(err, GOAL_ERR_ARG, -1, "no collective %d, p < 1 or no model", coll);
+    m = *model;
     goal__fail(err, GOAL_ERR_ARG, -1, "%s has no algorithm with the flags asked for", goal__sim_colls[coll]);
     for (i = 0; (a = goal_algo_list(i)) != NULL; i++) {
         if ((a->flags & GOAL_ALGO_VECTOR) || (a->flags & require) != require || goal_sim_coll_of(a->name) != coll) continue;
@@ -2798,7 +2819,8 @@ goal_status goal_sim_best(int coll, int32_t p, uint64_t bytes, const goal_sim_de
         d.algo = a->name; d.count = bytes; d.dtype = GOAL_INT8; d.op = GOAL_OP_SUM; d.nway = 1;
         d.segment = (a->flags & GOAL_ALGO_SEGMENTED) ? 1024 : 0;
         if (*best && goal_sim_algo_bound(&d, p, model, &bound, &left_out, NULL) == GOAL_OK && bound > *ns) continue;   /* cannot win */
-        if ((st = goal_sim_algo_time(&d, p, model, &t, &left_out, err)) == GOAL_OK && (!*best || t < *ns)) { *best = a; *ns = t; }
+        m.stop_ns = *best ? *ns : 0;
+        if ((st = goal_sim_algo_time(&d, p, &m, &t, &left_out, err)) == GOAL_OK && (!*best || t < *ns)) { *best = a; *ns = t; }
     }
     return *best ? GOAL_OK : st;
 }
