@@ -18,8 +18,9 @@
    every configuration's lower bound (goal_sim_algo_bound: ranks 0 and 1 alone, no world) is
    computed first, the configurations of each (collective, size) are simulated from the
    least bound up, and one whose bound exceeds the fastest time found so far is not
-   simulated (it cannot win). The output is
-   the same; at p = 2^16 this skips most large-size worlds. */
+   simulated (it cannot win); one simulated is stopped as soon as it takes longer than that
+   (goal_sim_desc.stop_ns), so a loser never runs to its end. The output is the same: a
+   stopped or skipped configuration is slower than one already found. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <pthread.h>
