@@ -121,7 +121,8 @@
    summed above 2^27; pipelines over 512 segments; GOAL_ALGO_SETS generators above 4096
    ranks) with GOAL_ERR_LIMIT and *left_out; goal_sim_algo_bound gives a lower bound of that
    time from ranks 0 and 1 alone (no world), by which goal_sim_best and `goal tune` skip
-   configurations that cannot beat the fastest so far. `goal tune` and goal_mpi.h's
+   configurations that cannot beat the fastest so far, and stop (goal_sim_desc.stop_ns)
+   those that turn out slower while they are simulated. `goal tune` and goal_mpi.h's
    COLL_auto use them, so auto picks what `goal tune` finds fastest among the default
    parameters.
 
@@ -268,6 +269,9 @@ typedef struct goal_sim_desc {
                                   ranks of one node; 0 = the inter-node value (L, o, g, G, O,
                                   then the inter-node ones); GOAL_SIM_ZERO = a real 0 */
     int loggopsim_compat;      /* 1: charge 0-byte messages -G (LogGOPSim's wrap-around) */
+    double stop_ns;            /* > 0: goal_sim_run returns GOAL_PENDING exactly when the
+                                  world takes longer than stop_ns ns, stopping as soon as a
+                                  rank's clock passes it (tune: a loser). 0 = no limit */
     void (*event_fn)(void *user, const goal_sim_event *e); /* optional: every event, in order */
     void *user;
     goal_allocator alloc;
@@ -289,7 +293,8 @@ typedef struct goal_sim_run_result {
     goal_allocator alloc_;
 } goal_sim_run_result;
 
-/* Simulates w. GOAL_OK with every rank's time; GOAL_ERR_DEADLOCK with out->stuck;
+/* Simulates w. GOAL_OK with every rank's time; GOAL_PENDING, and no times, when a rank's
+   time passed desc->stop_ns (so the world's time is larger); GOAL_ERR_DEADLOCK with out->stuck;
    GOAL_ERR_LIMIT with out->overflow when simulated time overflows; GOAL_ERR_ARG for a bad
    model parameter (negative, not a number, over 2^53 ps, finer than 1 ps); else an error. */
 GOAL_API goal_status goal_sim_run(const goal_world *w, const goal_sim_desc *desc, goal_sim_run_result *out);
@@ -361,7 +366,7 @@ GOAL_API const char *goal_sim_coll_name(int k);
 GOAL_API int goal_sim_coll_of(const char *algo);
 /* d simulated at p ranks under model: *ns. GOAL_ERR_LIMIT with *left_out = 1 and err->msg
    when the world is left out for its size (TUNE); else goal_algo_world's / goal_sim_run's
-   status, err->msg saying what failed. */
+   status (GOAL_PENDING: it takes longer than model->stop_ns), err->msg saying what failed. */
 GOAL_API goal_status goal_sim_algo_time(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, double *ns,
                                         int *left_out, goal_error *err);
 /* A lower bound of goal_sim_algo_time's *ns for d at p, from rank 0's and rank 1's schedules
@@ -985,6 +990,16 @@ typedef struct goal__sim_wait {
 typedef struct goal__sim_link { uint64_t L, o, g, G, O; } goal__sim_link;
 struct goal__sim_model;
 
+/* What the simulator reads of an action, decoded once (goal__sim_scan) and kept by global
+   id next to its count of sources: the events, readiness and matching read this line
+   instead of decoding the schedule's record again (a cache miss each in large worlds). */
+typedef struct goal__sim_act {
+    uint64_t size;                   /* bytes (send, recv, exec), ns (calc) */
+    int32_t peer, tag;
+    uint32_t need;                   /* sources not yet satisfied; GOAL__SIM_DONE */
+    uint8_t kind, cpu, nic;
+} goal__sim_act;
+
 typedef struct goal__sim {
     goal__simw x;
     const struct goal__sim_model *model;   /* the cost model (see simulate: cost models) */
@@ -992,6 +1007,7 @@ typedef struct goal__sim {
     uint64_t S, C;                   /* eager limit in bytes; ps per byte of a local exec */
     uint32_t node_size;              /* two-level: ranks per node */
     int compat;
+    double stop_ns;                  /* the desc's: > 0, stop once a CPU clock passes it */
     int over;                        /* a time computed since the last check passed 2^64-1 */
     goal_sim_ref overflow;           /* where it did */
     void (*event_fn)(void *user, const goal_sim_event *e);
@@ -999,7 +1015,7 @@ typedef struct goal__sim {
     uint32_t ncpu, nnic, nmore;      /* nmore = (ncpu - 1) + 2 (nnic - 1) clocks per rank */
     goal__sim_rank *rk;              /* p */
     uint64_t *more;                  /* p x nmore: cpu 1.., send nic 1.., receive nic 1.. */
-    uint32_t *need;                  /* n: sources not yet satisfied; GOAL__SIM_DONE */
+    goal__sim_act *act;              /* n, by global id */
     goal__simq q;
     goal__sim_msg *msg; size_t capm; uint32_t nmsg, freem;
     goal__sim_bucket *bk; size_t capbk; uint32_t nbk, freebk;   /* the event queue: buckets, */
@@ -1407,7 +1423,7 @@ static void goal__sim_touch_rank(const goal__sim *m, const goal__sim_item *e) {
 static void goal__sim_touch_action(const goal__sim *m, int32_t r, uint32_t i) {
     if (r < 0) return;
     GOAL__SIM_PREFETCH(m->x.recs[r] + 2u * i);
-    GOAL__SIM_PREFETCH(&m->need[m->x.base[r] + i]);
+    GOAL__SIM_PREFETCH(&m->act[m->x.base[r] + i]);
 }
 /* An arrival's receive is the first posted one, most of the time. */
 static void goal__sim_touch_posted(const goal__sim *m, const goal__sim_item *e, int deep) {
@@ -1447,30 +1463,25 @@ static goal__sim_ev goal__sim_next(goal__sim *m) {
    operations ordered send, recv, then local work, keeping readiness order within a kind. */
 static void goal__sim_dep(void *ctx, int32_t rank, uint32_t a) {
     goal__sim *m = (goal__sim *)ctx;
-    if (--m->need[m->x.base[rank] + a]) return;
+    if (--m->act[m->x.base[rank] + a].need) return;
     if (GOAL__RESERVE(&m->x.a, m->ready, m->capr, m->nready + 1u) != GOAL_OK) { m->err = GOAL_ERR_NOMEM; return; }
     m->ready[m->nready].rank = rank;
     m->ready[m->nready++].action = a;
 }
 static void goal__sim_complete(goal__sim *m, const goal_schedule *s, uint32_t i) {
-    m->need[m->x.base[s->rank] + i] = GOAL__SIM_DONE;
+    m->act[m->x.base[s->rank] + i].need = GOAL__SIM_DONE;
     m->ndone++;
     goal__sim_release(s, i, 0, goal__sim_dep, m);
 }
 static uint64_t goal__sim_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static int goal__sim_kind_class(goal_kind k) { return k == GOAL_SEND ? 0 : k == GOAL_RECV ? 1 : 2; }
-static int goal__sim_class(const goal_schedule *s, uint32_t i) {
-    goal_action a;
-    goal_schedule_action(s, i, &a);
-    return goal__sim_kind_class(a.kind);
-}
+static const goal__sim_act *goal__sim_act_of(const goal__sim *m, int32_t rank, uint32_t i) { return &m->act[m->x.base[rank] + i]; }
 /* The event time and kind order of a newly ready action, from the clocks now. */
-static void goal__sim_classify(goal__sim *m, const goal_schedule *s, goal__sim_ready *rd) {
-    goal_action a;
-    goal_schedule_action(s, rd->action, &a);
-    rd->cls = goal__sim_kind_class(a.kind);
-    rd->time = *goal__sim_cpu(m, rd->rank, a.cpu);
-    if (a.kind == GOAL_SEND) rd->time = goal__sim_max(rd->time, *goal__sim_nic(m, rd->rank, a.nic, 0));
+static void goal__sim_classify(goal__sim *m, goal__sim_ready *rd) {
+    const goal__sim_act *a = goal__sim_act_of(m, rd->rank, rd->action);
+    rd->cls = goal__sim_kind_class((goal_kind)a->kind);
+    rd->time = *goal__sim_cpu(m, rd->rank, a->cpu);
+    if (a->kind == GOAL_SEND) rd->time = goal__sim_max(rd->time, *goal__sim_nic(m, rd->rank, a->nic, 0));
 }
 /* Queues the actions made ready by one event: by rank (at most two ranks take part in one
    event), then class (send, receive, local), in readiness order within one. */
@@ -1480,9 +1491,7 @@ static goal_status goal__sim_flush(goal__sim *m) {
     int32_t first = 0x7FFFFFFF;
     if (m->err != GOAL_OK) return m->err;
     for (k = 0; k < m->nready; k++) {
-        goal_schedule s;
-        goal__simw_view(&m->x, m->ready[k].rank, &s);
-        goal__sim_classify(m, &s, &m->ready[k]);
+        goal__sim_classify(m, &m->ready[k]);
         if (m->ready[k].rank < first) first = m->ready[k].rank;
     }
     for (k = 0; k < m->nready; k++) {   /* key: the class, + 3 on the higher rank */
@@ -1510,8 +1519,8 @@ static void goal__sim_emit(const goal__sim *m, goal_sim_event_kind k, int32_t ra
 
 /* calc (costs its cost in ns), exec (C per byte of its buffer) and nop (costs 0): start and
    complete at once. */
-static goal_status goal__sim_calc(goal__sim *m, const goal_schedule *s, const goal_action *a, goal__sim_ev ev) {
-    uint64_t cost = a->kind == GOAL_CALC ? a->cost : a->kind == GOAL_EXEC ? a->buf.size : 0u;
+static goal_status goal__sim_calc(goal__sim *m, const goal_schedule *s, const goal__sim_act *a, goal__sim_ev ev) {
+    uint64_t cost = a->kind == GOAL_CALC || a->kind == GOAL_EXEC ? a->size : 0u;
     uint64_t *c = goal__sim_cpu(m, ev.rank, a->cpu);
     if (*c > ev.time) { ev.time = *c; return goal__sim_later(m, ev, GOAL__SIM_W_CALC, a->cpu, 0); }
     *c = a->kind == GOAL_EXEC ? m->model->exec(m, ev.rank, ev.time, cost) : goal__sim_add(m, ev.time, goal__sim_mul(m, cost, GOAL__SIM_PS));
@@ -1531,20 +1540,20 @@ static goal_status goal__sim_msg_new(goal__sim *m, uint32_t *id) {
 }
 static void goal__sim_msg_free(goal__sim *m, uint32_t id) { m->msg[id].send = m->freem; m->freem = id; }
 
-static goal_status goal__sim_send(goal__sim *m, const goal_schedule *s, const goal_action *a, goal__sim_ev ev) {
+static goal_status goal__sim_send(goal__sim *m, const goal_schedule *s, const goal__sim_act *a, goal__sim_ev ev) {
     uint64_t *c = goal__sim_cpu(m, ev.rank, a->cpu), *ns = goal__sim_nic(m, ev.rank, a->nic, 0);
     uint64_t t = ev.time;
     goal__sim_price p;
     goal__sim_msg *msg;
     uint32_t id;
     if (goal__sim_max(*c, *ns) > t) { ev.time = goal__sim_max(*c, *ns); return goal__sim_later(m, ev, GOAL__SIM_W_SEND, a->cpu, a->nic); }
-    if (m->model == &goal__sim_loggops) goal__sim_price_send(m, &goal__sim_loggops, ev.rank, a->peer, t, a->buf.size, c, ns, &p);
-    else goal__sim_price_send(m, m->model, ev.rank, a->peer, t, a->buf.size, c, ns, &p);
+    if (m->model == &goal__sim_loggops) goal__sim_price_send(m, &goal__sim_loggops, ev.rank, a->peer, t, a->size, c, ns, &p);
+    else goal__sim_price_send(m, m->model, ev.rank, a->peer, t, a->size, c, ns, &p);
     if (m->over) return goal__sim_overflowed(m, ev.rank, ev.ref);
-    goal__sim_emit(m, GOAL_SIM_EV_SEND, ev.rank, (int32_t)ev.ref, a->peer, -1, a->cpu, t, *c, a->buf.size);
+    goal__sim_emit(m, GOAL_SIM_EV_SEND, ev.rank, (int32_t)ev.ref, a->peer, -1, a->cpu, t, *c, a->size);
     if (goal__sim_msg_new(m, &id) != GOAL_OK) return GOAL_ERR_NOMEM;
     msg = &m->msg[id];
-    msg->size = a->buf.size; msg->sent = t; msg->src = ev.rank; msg->tag = a->tag; msg->send = ev.ref;
+    msg->size = a->size; msg->sent = t; msg->src = ev.rank; msg->tag = a->tag; msg->send = ev.ref;
     msg->cpu = a->cpu; msg->nic = a->nic;
     msg->eager = (uint8_t)p.eager;
     if (goal__sim_queue(m, p.arrive, a->peer, id | GOAL__DEP_START) != GOAL_OK) return GOAL_ERR_NOMEM;
@@ -1566,11 +1575,8 @@ static void goal__sim_rendezvous(goal__sim *m, const goal__sim_msg *msg, uint8_t
 
 /* Posted receives are entered by action index, unexpected messages by message id. */
 static void goal__sim_posted_key(void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag) {
-    goal_schedule s;
-    goal_action a;
-    goal__simw_view(&((const goal__sim *)ctx)->x, owner, &s);
-    goal_schedule_action(&s, ref, &a);
-    *peer = a.peer; *tag = a.tag;
+    const goal__sim_act *a = goal__sim_act_of((const goal__sim *)ctx, owner, ref);
+    *peer = a->peer; *tag = a->tag;
 }
 static void goal__sim_unexp_key(void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag) {
     const goal__sim_msg *msg = &((const goal__sim *)ctx)->msg[ref];
@@ -1579,13 +1585,13 @@ static void goal__sim_unexp_key(void *ctx, int32_t owner, uint32_t ref, int32_t 
 }
 
 /* A receive is posted at its time (no CPU needed) and matches a waiting message if any. */
-static goal_status goal__sim_recv(goal__sim *m, const goal_schedule *s, const goal_action *a, goal__sim_ev ev) {
+static goal_status goal__sim_recv(goal__sim *m, const goal_schedule *s, const goal__sim_act *a, goal__sim_ev ev) {
     goal__sim_rank *rk = &m->rk[ev.rank];
     uint32_t id;
     goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
     if ((id = goal__simq_take(&m->q, &rk->unexp, a->peer, a->tag, goal__sim_unexp_key, m, ev.rank)) == GOAL__NONE)
         return goal__simq_push(&m->q, &m->x.a, &rk->posted, a->peer, ev.ref);
-    if (!m->model->eager(m, m->msg[id].src, ev.rank, a->buf.size)) goal__sim_rendezvous(m, &m->msg[id], a->cpu, a->nic, ev.time);
+    if (!m->model->eager(m, m->msg[id].src, ev.rank, a->size)) goal__sim_rendezvous(m, &m->msg[id], a->cpu, a->nic, ev.time);
     goal__sim_complete(m, s, ev.ref);
     goal__sim_msg_free(m, id);
     return GOAL_OK;
@@ -1621,13 +1627,13 @@ static goal_status goal__sim_arrive(goal__sim *m, goal__sim_ev ev) {
 
 static goal_status goal__sim_event(goal__sim *m, goal__sim_ev ev) {
     goal_schedule s;
-    goal_action a;
+    const goal__sim_act *a;
     if (ev.ref & GOAL__DEP_START) return goal__sim_arrive(m, ev);
     goal__simw_view(&m->x, ev.rank, &s);
-    goal_schedule_action(&s, ev.ref, &a);
-    if (a.kind == GOAL_SEND) return goal__sim_send(m, &s, &a, ev);
-    if (a.kind == GOAL_RECV) return goal__sim_recv(m, &s, &a, ev);
-    return goal__sim_calc(m, &s, &a, ev);
+    a = goal__sim_act_of(m, ev.rank, ev.ref);
+    if (a->kind == GOAL_SEND) return goal__sim_send(m, &s, a, ev);
+    if (a->kind == GOAL_RECV) return goal__sim_recv(m, &s, a, ev);
+    return goal__sim_calc(m, &s, a, ev);
 }
 
 static uint64_t goal__sim_wait_clock(goal__sim *m, const goal__sim_wait *w) {
@@ -1664,9 +1670,12 @@ static void goal__sim_scan(goal__sim *m) {
         goal__simw_view(&m->x, r, &s);
         for (i = 0; i < s.nactions; i++) {
             goal_action a;
+            goal__sim_act *c = &m->act[m->x.base[r] + i];
             goal_schedule_action(&s, i, &a);
-            m->need[m->x.base[r] + i] = goal_schedule_nsrc(&s, i);
-            m->seq += m->need[m->x.base[r] + i] == 0;
+            c->size = a.kind == GOAL_CALC ? a.cost : a.buf.size;
+            c->peer = a.peer; c->tag = a.tag; c->kind = (uint8_t)a.kind; c->cpu = a.cpu; c->nic = a.nic;
+            c->need = goal_schedule_nsrc(&s, i);
+            m->seq += c->need == 0;
             if (a.cpu >= m->ncpu) m->ncpu = a.cpu + 1u;
             if (a.nic >= m->nnic) m->nnic = a.nic + 1u;
         }
@@ -1679,12 +1688,13 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
     if (st != GOAL_OK) return st;
     p = (size_t)m->x.p;
     if (goal__sim_model_init(m, d) != GOAL_OK) return GOAL_ERR_ARG;
-    m->compat = d->loggopsim_compat; m->event_fn = d->event_fn; m->user = d->user;
+    if (!(d->stop_ns >= 0)) return GOAL_ERR_ARG;
+    m->compat = d->loggopsim_compat; m->stop_ns = d->stop_ns; m->event_fn = d->event_fn; m->user = d->user;
     m->q.freel = m->freem = m->freebk = m->lastbk = m->freewt = GOAL__NONE;
-    m->need = (uint32_t *)goal__new(&m->x.a, m->x.n, sizeof(uint32_t));
+    m->act = (goal__sim_act *)goal__new(&m->x.a, m->x.n, sizeof(goal__sim_act));
     m->rk = (goal__sim_rank *)goal__new(&m->x.a, p, sizeof(goal__sim_rank));
     m->waits = (uint32_t *)goal__new(&m->x.a, p, sizeof(uint32_t));
-    if (!m->need || !m->rk || !m->waits) return GOAL_ERR_NOMEM;
+    if (!m->act || !m->rk || !m->waits) return GOAL_ERR_NOMEM;
     memset(m->waits, 0xFF, p * sizeof(uint32_t));
     goal__sim_scan(m);
     m->more = (uint64_t *)goal__new(&m->x.a, p * m->nmore, sizeof(uint64_t));
@@ -1716,7 +1726,7 @@ static goal_status goal__sim_sweep(goal__sim *m) {
             if (goal_schedule_nsrc(&s, i)) continue;
             if (GOAL__RESERVE(&m->x.a, m->ind, m->capi, m->nind + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
             m->ind[m->nind].action = i;
-            m->ind[m->nind++].cls = goal__sim_class(&s, i);
+            m->ind[m->nind++].cls = goal__sim_kind_class((goal_kind)goal__sim_act_of(m, r, i)->kind);
         }
         for (cls = 0; cls < 3; cls++)
             for (k = 0; k < m->nind && st == GOAL_OK; k++) {
@@ -1729,20 +1739,33 @@ static goal_status goal__sim_sweep(goal__sim *m) {
     }
     return st;
 }
+/* GOAL_PENDING once one of rank r's CPU clocks passed stop_ns. CPU clocks only grow and a
+   rank's time is its largest, so the world's time (same ns conversion as
+   goal_sim_algo_time's, which is monotone) is then larger than stop_ns too. */
+static goal_status goal__sim_stopped(goal__sim *m, int32_t r) {
+    uint32_t c;
+    for (c = 0; c < m->ncpu; c++)
+        if ((double)*goal__sim_cpu(m, r, (uint8_t)c) / 1000.0 > m->stop_ns) return GOAL_PENDING;
+    return GOAL_OK;
+}
 static goal_status goal__sim_loop(goal__sim *m) {
     goal_status st = goal__sim_sweep(m);
+    int32_t r;
     while (st == GOAL_OK && m->nbh) {
         goal__sim_ev ev = goal__sim_next(m);
+        r = ev.rank < 0 ? m->wt[-(ev.rank + 1)].rank : ev.rank;
         st = ev.rank < 0 ? goal__sim_token(m, ev) : goal__sim_event(m, ev);
         if (st == GOAL_OK) st = goal__sim_flush(m);
+        if (st == GOAL_OK && m->stop_ns > 0) st = goal__sim_stopped(m, r);
     }
+    for (r = 0; st == GOAL_OK && m->stop_ns > 0 && r < m->x.p; r++) st = goal__sim_stopped(m, r);   /* the sweep, rendezvous senders */
     m->events = m->seq;
     return st;
 }
 static void goal__sim_free(goal__sim *m) {
     const goal_allocator *a = &m->x.a;
     uint32_t k;
-    goal__free(a, m->need); goal__free(a, m->rk); goal__free(a, m->more); goal__free(a, m->msg);
+    goal__free(a, m->act); goal__free(a, m->rk); goal__free(a, m->more); goal__free(a, m->msg);
     goal__free(a, m->ready); goal__free(a, m->ind); goal__free(a, m->bh); goal__free(a, m->tab);
     for (k = 0; k < m->nbk; k++) { goal__free(a, m->bk[k].run[0].it); goal__free(a, m->bk[k].run[1].it); }
     goal__free(a, m->bk);
@@ -1781,12 +1804,12 @@ static size_t goal__sim_stuck_walk(const goal__sim *m, goal_sim_run_result *out)
     for (r = 0; r < m->x.p; r++) {
         uint32_t i, b = m->x.base[r], t = m->rk[r].unexp;
         for (i = 0; i < m->x.base[r + 1] - b; i++)
-            if (m->need[b + i] != GOAL__SIM_DONE) k = goal__sim_stuck_add(out, k, r, i, m->need[b + i] == 0);
+            if (m->act[b + i].need != GOAL__SIM_DONE) k = goal__sim_stuck_add(out, k, r, i, m->act[b + i].need == 0);
         if (t == GOAL__NONE) continue;
         do {
             const goal__sim_msg *msg = &m->msg[m->q.e[t].ref];
             t = m->q.e[t].next;
-            if (m->need[m->x.base[msg->src] + msg->send] == GOAL__SIM_DONE) k = goal__sim_stuck_add(out, k, msg->src, msg->send, 1);
+            if (m->act[m->x.base[msg->src] + msg->send].need == GOAL__SIM_DONE) k = goal__sim_stuck_add(out, k, msg->src, msg->send, 1);
         } while (t != m->rk[r].unexp);
     }
     return k;
@@ -2785,12 +2808,14 @@ goal_status goal_sim_best(int coll, int32_t p, uint64_t bytes, const goal_sim_de
                           const goal_algo_info **best, double *ns, goal_error *err) {
     const goal_algo_info *a;
     goal_algo_desc d;
+    goal_sim_desc m;               /* stop_ns: the fastest so far (what takes longer loses) */
     goal_status st = GOAL_ERR_ARG;
     double t, bound;
     int i, left_out;
     *best = NULL;
     *ns = 0;
-    if (coll < 0 || coll >= GOAL_SIM_NCOLLS || p < 1) return goal__fail(err, GOAL_ERR_ARG, -1, "no collective %d or p < 1", coll);
+    if (coll < 0 || coll >= GOAL_SIM_NCOLLS || p < 1 || !model) return goal__fail(err, GOAL_ERR_ARG, -1, "no collective %d, p < 1 or no model", coll);
+    m = *model;
     goal__fail(err, GOAL_ERR_ARG, -1, "%s has no algorithm with the flags asked for", goal__sim_colls[coll]);
     for (i = 0; (a = goal_algo_list(i)) != NULL; i++) {
         if ((a->flags & GOAL_ALGO_VECTOR) || (a->flags & require) != require || goal_sim_coll_of(a->name) != coll) continue;
@@ -2798,7 +2823,8 @@ goal_status goal_sim_best(int coll, int32_t p, uint64_t bytes, const goal_sim_de
         d.algo = a->name; d.count = bytes; d.dtype = GOAL_INT8; d.op = GOAL_OP_SUM; d.nway = 1;
         d.segment = (a->flags & GOAL_ALGO_SEGMENTED) ? 1024 : 0;
         if (*best && goal_sim_algo_bound(&d, p, model, &bound, &left_out, NULL) == GOAL_OK && bound > *ns) continue;   /* cannot win */
-        if ((st = goal_sim_algo_time(&d, p, model, &t, &left_out, err)) == GOAL_OK && (!*best || t < *ns)) { *best = a; *ns = t; }
+        m.stop_ns = *best ? *ns : 0;
+        if ((st = goal_sim_algo_time(&d, p, &m, &t, &left_out, err)) == GOAL_OK && (!*best || t < *ns)) { *best = a; *ns = t; }
     }
     return *best ? GOAL_OK : st;
 }

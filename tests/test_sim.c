@@ -408,6 +408,32 @@ static void test_tune_bound(void) {
     CHECK(runs > 2000 && tight > runs / 10);   /* and it bounds something */
 }
 
+/* stop_ns: a world that takes longer than it stops with GOAL_PENDING; one that takes exactly
+   as long (or less) runs to the end with its time unchanged. */
+static void test_stop(void) {
+    static const char *const algos[] = {"bcast_binomial", "allreduce_ring", "alltoall_pairwise", "reduce_scatter_ring", "barrier_dissemination"};
+    const goal_algo_info *a;
+    goal_algo_desc d;
+    goal_sim_desc md;
+    double t, t2;
+    int i, k, lo, stopped = 0;
+    for (i = 0; i < (int)(sizeof algos / sizeof algos[0]); i++)
+        for (k = 1; k <= 33; k += 8) {
+            CHECK((a = goal_algo_find(algos[i])) != NULL);
+            memset(&d, 0, sizeof d);
+            memset(&md, 0, sizeof md);
+            d.algo = a->name; d.count = 1000; d.dtype = GOAL_INT8; d.nway = 1;
+            CHECK(goal_sim_algo_time(&d, k, &md, &t, &lo, NULL) == GOAL_OK);
+            md.stop_ns = t;
+            CHECK(t == 0 || (goal_sim_algo_time(&d, k, &md, &t2, &lo, NULL) == GOAL_OK && t2 == t));
+            md.stop_ns = t - 0.001;
+            if (t > 0.001) { CHECK(goal_sim_algo_time(&d, k, &md, &t2, &lo, NULL) == GOAL_PENDING && !lo); stopped++; }
+        }
+    CHECK(stopped > 10);
+    md.stop_ns = -1;
+    CHECK(goal_sim_algo_time(&d, 8, &md, &t2, &lo, NULL) == GOAL_ERR_ARG);
+}
+
 int main(void) {
     RUN(test_expected_compat);
     RUN(test_expected_default);
@@ -422,5 +448,6 @@ int main(void) {
     RUN(test_exec_cost);
     RUN(test_two_level);
     RUN(test_tune_bound);
+    RUN(test_stop);
     return th_done();
 }

@@ -18,8 +18,9 @@
    every configuration's lower bound (goal_sim_algo_bound: ranks 0 and 1 alone, no world) is
    computed first, the configurations of each (collective, size) are simulated from the
    least bound up, and one whose bound exceeds the fastest time found so far is not
-   simulated (it cannot win). The output is
-   the same; at p = 2^16 this skips most large-size worlds. */
+   simulated (it cannot win); one simulated is stopped as soon as it takes longer than that
+   (goal_sim_desc.stop_ns), so a loser never runs to its end. The output is the same: a
+   stopped or skipped configuration is slower than one already found. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <pthread.h>
@@ -218,16 +219,19 @@ static void tune_desc(const tune *t, const tune_job *j, goal_algo_desc *d) {
     d->segment = c->segment;
     d->radix = c->radix;
 }
-/* The library simulates (goal_sim_algo_time, which also leaves out worlds too big for it). */
-static void tune_run_job(const tune *t, tune_job *j) {
+/* The library simulates (goal_sim_algo_time, which also leaves out worlds too big for it),
+   stopping once the job takes longer than stop ns (> 0: the fastest so far, so it loses). */
+static void tune_run_job(const tune *t, tune_job *j, double stop) {
     goal_algo_desc d;
+    goal_sim_desc model = t->model;
     goal_error err;
     goal_status st;
     int left_out = 0;
     tune_desc(t, j, &d);
     err.msg[0] = 0;
-    st = goal_sim_algo_time(&d, (int32_t)t->p, &t->model, &j->time, &left_out, &err);
-    j->state = st == GOAL_OK ? TUNE_DONE : left_out ? TUNE_SKIP : TUNE_FAIL;
+    model.stop_ns = stop;
+    st = goal_sim_algo_time(&d, (int32_t)t->p, &model, &j->time, &left_out, &err);
+    j->state = st == GOAL_OK ? TUNE_DONE : st == GOAL_PENDING ? TUNE_SLOWER : left_out ? TUNE_SKIP : TUNE_FAIL;
     if (st != GOAL_OK) snprintf(j->msg, sizeof j->msg, "%.159s", err.msg[0] ? err.msg : goal_strerror(st));
 }
 /* The job's lower bound; a world left out is marked so here, with the message
@@ -258,14 +262,16 @@ static int tune_next(tune *t) {
 }
 static void *tune_worker(void *arg) {
     tune *t = (tune *)arg;
+    double stop;
     int k;
     for (;;) {
         pthread_mutex_lock(&t->mu);
         k = tune_next(t);
+        stop = k >= 0 && t->prune && t->best[t->job[k].group] > 0 ? t->best[t->job[k].group] : 0;
         pthread_mutex_unlock(&t->mu);
         if (k < 0) return NULL;
         if (t->bounding) { tune_bound_job(t, &t->job[k]); continue; }
-        tune_run_job(t, &t->job[k]);
+        tune_run_job(t, &t->job[k], stop);
         pthread_mutex_lock(&t->mu);
         if (t->prune && t->job[k].state == TUNE_DONE && (t->best[t->job[k].group] < 0 || t->job[k].time < t->best[t->job[k].group]))
             t->best[t->job[k].group] = t->job[k].time;
