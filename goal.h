@@ -395,7 +395,7 @@ GOAL_API goal_status goal_schedule_write(const goal_schedule *s, goal_dialect d,
 #include <stdarg.h>
 #include <stdlib.h>   /* malloc and free unless GOAL_MALLOC says otherwise */
 #if defined(__GNUC__) || defined(__clang__)
-#define GOAL__HOT static inline __attribute__((always_inline))   /* the executor's per-action path */
+#define GOAL__HOT static inline __attribute__((always_inline))   /* hot paths: the executor's, the simulator's (where a table argument is a constant) */
 #else
 #define GOAL__HOT static inline
 #endif

@@ -444,9 +444,10 @@ static int32_t goal__algo_reduce(goal__algo *c, goal_buf dst, goal_buf src, int3
                                           : goal_graph_exec(c->g, c->d->op, c->dtype, dst, src);
     return goal__algo_new(c, id, dep);
 }
+static int goal__algo_same(goal_buf a, goal_buf b) { return a.slot == b.slot && a.offset == b.offset; }
 /* dst = src, bytewise; nothing when they are the same buffer. */
 static int32_t goal__algo_copy(goal__algo *c, goal_buf dst, goal_buf src, int32_t dep) {
-    if (dst.slot == src.slot && dst.offset == src.offset) return dep;
+    if (goal__algo_same(dst, src)) return dep;
     return goal__algo_new(c, goal_graph_exec(c->g, GOAL_OP_COPY, GOAL_UINT8, dst, src), dep);
 }
 /* A nop after a and b (either may be -1); a itself when b is -1. */
@@ -1380,7 +1381,6 @@ static goal_buf goal__rab_group(const goal__algo *c, const goal__rab *R, goal_bu
     return goal__algo_range(c, b, &R->L, goal__rab_first(R, lo), goal__rab_first(R, lo + d));
 }
 
-static int goal__algo_same(goal_buf a, goal_buf b) { return a.slot == b.slot && a.offset == b.offset; }
 
 /* The fold: the rank folded away sends all of src; its keeper adds it into W. Returns the
    action after which W (or src, when nothing was folded in) holds this rank's data. In

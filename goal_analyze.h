@@ -312,7 +312,6 @@ static goal_status goal__an_match(const goal__simw *x, uint32_t **peer, goal_err
    returns how many other ranks there are; seen/rank_mark hold stamps so no clearing is
    needed between ranks. stack: n entries. */
 typedef struct goal__an_walk { const goal__simw *x; const goal__an_preds *pr; uint32_t *seen, *rank_mark, *stack, stamp; } goal__an_walk;
-static int32_t goal__an_owner(const goal__simw *x, uint32_t g) { return goal__simw_rank(x, g); }
 static size_t goal__an_wait_walk(goal__an_walk *wk, int32_t i) {
     const goal__simw *x = wk->x;
     uint32_t g, top = 0;
@@ -327,7 +326,7 @@ static size_t goal__an_wait_walk(goal__an_walk *wk, int32_t i) {
             if (wk->seen[u] == wk->stamp) continue;
             wk->seen[u] = wk->stamp;
             wk->stack[top++] = u;
-            r = goal__an_owner(x, u);
+            r = goal__simw_rank(x, u);
             if (r != i && wk->rank_mark[r] != wk->stamp) { wk->rank_mark[r] = wk->stamp; count++; }
         }
     }

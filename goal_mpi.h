@@ -144,8 +144,8 @@
    collectives (every rank passes it); for reduce, gather and scatter, where only the root
    passes it, set d->in_place = 1 on every rank (the non-roots use it only for the pick;
    without it an in-place root whose pick lacks GOAL_ALGO_INPLACE fails with GOAL_ERR_ARG,
-   as the ranks must run one algorithm). That is what `goal tune -p SIZE --format env` prints
-   for that size. The pick is computed once per (collective, size class, required flags)
+   as the ranks must run one algorithm). That is the fastest configuration with default
+   parameters in `goal tune -p SIZE --all` for that size (tune also searches parameters). The pick is computed once per (collective, size class, required flags)
    and cached in the goal_mpi; it depends only on
    the communicator's size, the model and the class, so every rank picks the same without
    communicating (the simulator is deterministic). The first call of a class costs the
@@ -1441,7 +1441,6 @@ static const goal_user_fn *goal__mpi_bridge_of(MPI_Op op, MPI_Datatype t, int ex
 
 goal_status goal_mpi_reduction_of(MPI_Datatype t, MPI_Op op, int count, goal_mpi_reduction *out) {
     long long bytes = goal_mpi_contiguous_bytes(t, 1);
-    int commutative = 1;
     if (!out || count < 0) return GOAL_ERR_ARG;
     memset(out, 0, sizeof *out);
     if (bytes <= 0) return GOAL_ERR_TYPE;
@@ -1451,9 +1450,8 @@ goal_status goal_mpi_reduction_of(MPI_Datatype t, MPI_Op op, int count, goal_mpi
         return GOAL_OK;
     }
     if (!(out->fns = goal__mpi_bridge_of(op, t, (int)bytes))) return GOAL_ERR_LIMIT;
-    MPI_Op_commutative(op, &commutative);
     out->op = GOAL_OP_USER;
-    out->noncommutative = !commutative;
+    out->noncommutative = !goal__mpi_bridges[out->fns - goal__mpi_bridge_fns].commutative;
     /* The element libgoal splits at is the MPI element when its size is one libgoal has. */
     out->dtype = bytes == 1 ? GOAL_UINT8 : bytes == 2 ? GOAL_UINT16 : bytes == 4 ? GOAL_UINT32 : bytes == 8 ? GOAL_UINT64 : GOAL_UINT8;
     out->whole = bytes != 1 && bytes != 2 && bytes != 4 && bytes != 8;

@@ -1107,22 +1107,6 @@ static goal_status goal__sched_run_rr(goal__sched_run *r, goal_error *err) {
     return GOAL_OK;
 }
 #ifndef GOAL_SCHED_NO_THREADS
-typedef struct goal__sched_arg { goal__sched_run *r; int rank; } goal__sched_arg;
-static void *goal__sched_rank_main(void *p) {
-    goal__sched_arg *ar = (goal__sched_arg *)p;
-    goal__sched_run *r = ar->r;
-    goal_inproc *ip = r->ip;
-    r->st[ar->rank] = goal_exec_run(r->e[ar->rank]);
-    /* One rank fewer that could unblock the others: they may now be deadlocked. */
-    GOAL__SCHED_LOCK(ip);
-    if (--ip->nlive > 0 && ip->nblocked == ip->nlive) {
-        int k;
-        ip->deadlock = 1;
-        for (k = 0; k < ip->n; k++) pthread_cond_signal(&ip->r[k].cv);
-    }
-    GOAL__SCHED_UNLOCK(ip);
-    return NULL;
-}
 /* The ranks never started count as finished; when those that run now all wait, nothing
    can wake them but the deadlock report. */
 static void goal__sched_run_abandon(goal_inproc *ip, int never) {
@@ -1134,6 +1118,15 @@ static void goal__sched_run_abandon(goal_inproc *ip, int never) {
         for (k = 0; k < ip->n; k++) pthread_cond_signal(&ip->r[k].cv);
     }
     GOAL__SCHED_UNLOCK(ip);
+}
+typedef struct goal__sched_arg { goal__sched_run *r; int rank; } goal__sched_arg;
+static void *goal__sched_rank_main(void *p) {
+    goal__sched_arg *ar = (goal__sched_arg *)p;
+    goal__sched_run *r = ar->r;
+    goal_inproc *ip = r->ip;
+    r->st[ar->rank] = goal_exec_run(r->e[ar->rank]);
+    goal__sched_run_abandon(ip, 1);   /* one rank fewer that could unblock the others */
+    return NULL;
 }
 static goal_status goal__sched_run_threads(goal__sched_run *r, const goal_allocator *a, goal_error *err) {
     pthread_t *th = (pthread_t *)goal__calloc(a, (size_t)r->n, sizeof *th);

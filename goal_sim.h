@@ -477,12 +477,6 @@ static inline goal_sim_ref goal__sim_ref(int32_t rank, int32_t action) {
 #define GOAL__SIM_PREFETCH(ptr) ((void)(ptr))
 #endif
 #define GOAL__SIM_AHEAD 6u            /* how many events ahead a prefetch step looks */
-/* For the few helpers that must be inlined where their table argument is a constant. */
-#if defined(__GNUC__) || defined(__clang__)
-#define GOAL__SIM_INLINE static inline __attribute__((always_inline))
-#else
-#define GOAL__SIM_INLINE static inline
-#endif
 
 /* ---- >>> matching queues ----------------------------------------------------------------- */
 /* A rank's queue (posted receives, or messages waiting for one) is a circular doubly linked
@@ -1150,14 +1144,14 @@ static const goal__sim_model goal__sim_loggops = {
    direct calls, inlined: through m->model, an indirect call per cost made a message about
    70 instructions dearer (+2.4% per event in bench_sim, callgrind). */
 typedef struct goal__sim_price { uint64_t arrive; int eager; } goal__sim_price;
-GOAL__SIM_INLINE void goal__sim_price_send(goal__sim *m, const goal__sim_model *md, int32_t src, int32_t dst, uint64_t t,
+GOAL__HOT void goal__sim_price_send(goal__sim *m, const goal__sim_model *md, int32_t src, int32_t dst, uint64_t t,
                                            uint64_t s, uint64_t *cpu, uint64_t *nic, goal__sim_price *p) {
     *cpu = md->send_cpu(m, src, dst, t, s);
     *nic = md->nic_gap(m, src, dst, t, s);
     p->arrive = md->wire(m, src, dst, t, s);
     p->eager = md->eager(m, src, dst, s);
 }
-GOAL__SIM_INLINE void goal__sim_price_arrive(goal__sim *m, const goal__sim_model *md, int32_t src, int32_t dst, uint64_t t,
+GOAL__HOT void goal__sim_price_arrive(goal__sim *m, const goal__sim_model *md, int32_t src, int32_t dst, uint64_t t,
                                              uint64_t s, uint64_t *cpu, uint64_t *nic) {
     *cpu = md->recv_cpu(m, src, dst, t, s);
     *nic = md->nic_gap(m, src, dst, t, s);
@@ -1753,7 +1747,8 @@ static goal_status goal__sim_loop(goal__sim *m) {
     int32_t r;
     while (st == GOAL_OK && m->nbh) {
         goal__sim_ev ev = goal__sim_next(m);
-        r = ev.rank < 0 ? m->wt[-(ev.rank + 1)].rank : ev.rank;
+        r = ev.rank < 0 ? -1 : ev.rank;   /* a token's rank is read before the token is used up */
+        if (r < 0 && m->stop_ns > 0) r = m->wt[-(ev.rank + 1)].rank;
         st = ev.rank < 0 ? goal__sim_token(m, ev) : goal__sim_event(m, ev);
         if (st == GOAL_OK) st = goal__sim_flush(m);
         if (st == GOAL_OK && m->stop_ns > 0) st = goal__sim_stopped(m, r);

@@ -294,7 +294,7 @@ static goal_mpi *comm_goal(MPI_Comm comm, int *why) {
     if (PMPI_Comm_get_attr(comm, G.keyval, &e, &flag) == MPI_SUCCESS && flag) return e->m;
     if (!(e = (comm_entry *)calloc(1, sizeof *e))) { *why = W_CREATE; return NULL; }
     memset(&md, 0, sizeof md);
-    md.comm = comm; md.check = G.check;
+    md.comm = comm; md.check = G.check; md.model = G.model;
     if (goal_mpi_create(&e->m, &md, &err) != GOAL_OK) {
         fprintf(stderr, "libgoalmpi: %s\n", err.msg);
         free(e); *why = W_CREATE; return NULL;
@@ -416,7 +416,7 @@ static int reduces_it(const goal_algo_info *algo, const goal_mpi_reduction *red,
    and allreduce fall back to reduce_binomial and allreduce_recdoub (the large-message
    defaults split elements and ignore rank order; both rules are local: type and op). */
 static int begin_reduce(call *k, goal_mpi_reduction *red, MPI_Datatype t, MPI_Op op, int count) {
-    const goal_algo_info *alt = goal_algo_find(k->c == C_REDUCE ? "reduce_binomial" : "allreduce_recdoub");
+    const goal_algo_info *alt;
     goal_status st = goal_mpi_reduction_of(t, op, count, red);
     if (st != GOAL_OK) { k->why = st == GOAL_ERR_TYPE ? W_TYPE : W_OP; return 0; }
     if (red->noncommutative && !(k->algo->flags & GOAL_ALGO_ORDERED)) {   /* auto chooses again, among ordered ones */
@@ -424,7 +424,9 @@ static int begin_reduce(call *k, goal_mpi_reduction *red, MPI_Datatype t, MPI_Op
         if (again) { k->algo = again; k->d.algo = again->name; }
     }
     if (!reduces_it(k->algo, red, &k->why)) {
-        if ((k->c != C_REDUCE && k->c != C_ALLREDUCE) || !reduces_it(alt, red, &k->why)) return 0;
+        if (k->c != C_REDUCE && k->c != C_ALLREDUCE) return 0;
+        alt = goal_algo_find(k->c == C_REDUCE ? "reduce_binomial" : "allreduce_recdoub");
+        if (!reduces_it(alt, red, &k->why)) return 0;
         k->algo = alt; k->d.algo = alt->name;
         k->d.nway = k->d.radix = 0; k->d.segment = 0;   /* the fallback's defaults */
     }

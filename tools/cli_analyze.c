@@ -72,11 +72,11 @@ static int an_algo_opt(int argc, char **argv, int *i, goal_analyze_replace_desc 
     fields[3] = &d->scatter; fields[4] = &d->allgather; fields[5] = &d->alltoall;
     for (k = 0; k < 6; k++) {
         if (!cli_opt(argc, argv, i, names[k], &v)) continue;
-        near = v ? cli_algo_suggest(v) : NULL;
-        if (!v || !goal_algo_find(v))
+        if (!v || !goal_algo_find(v)) {
+            near = v ? cli_algo_suggest(v) : NULL;
             *rc = cli_usage("analyze: %s needs an algorithm name (goal_algos.h), not '%s'%s%s%s", names[k], v ? v : "",
                             near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
-        else *fields[k] = v;
+        } else *fields[k] = v;
         return 1;
     }
     return 0;
