@@ -588,70 +588,176 @@ static inline void goal__records_view(goal_schedule *s, int32_t rank, uint32_t n
     s->body = recs + 2u * nactions;
 }
 
-/* ---- per-peer index of matching queues (goal_sched.h's in-process transport, goal_sim.h) -- */
-/* (queue, peer) -> the caller's list of that queue's entries from that peer, so a message from
+/* ---- per-peer index of matching queues (goal__fifo below) ------------------------------------ */
+/* (queue, peer) -> the head of that queue's list of entries from that peer, so a message from
    a known peer looks only at those and at the wildcard ones, not at the whole queue (alltoall
    posts p-1 receives per rank up front, and walking them made matching O(p^3)). Open
-   addressing, at most half full. An entry is `size` bytes, a goal__peer_key then the
-   caller's list; every call gets the same size (a constant, so the inlined code strides by
-   it). A zeroed goal__peers is empty. */
+   addressing, at most half full. A zeroed goal__peers is empty. */
 typedef struct goal__peer_key {
     const void *q;                  /* the queue; NULL marks a free entry */
     int32_t peer;
-    uint32_t word;                  /* the caller's (it fills the padding): goal_sim.h's list head */
+    uint32_t word;                  /* the head of the list (it fills the padding) */
 } goal__peer_key;
-typedef struct goal__peers { char *tab; size_t cap, n; } goal__peers;
+typedef struct goal__peers { goal__peer_key *tab; size_t cap, n; } goal__peers;
 
-static inline goal__peer_key *goal__peers_at(const goal__peers *t, size_t size, size_t k) {
-    return (goal__peer_key *)(void *)(t->tab + k * size);
-}
 static inline size_t goal__peers_slot(const goal__peers *t, const void *q, int32_t peer) {
     uint64_t h = ((uint64_t)(size_t)q * 0x9E3779B97F4A7C15ull) ^ ((uint64_t)(uint32_t)peer * 0xC2B2AE3D27D4EB4Full);
     return (size_t)(h >> 29) & (t->cap - 1u);
 }
 /* The entry of (q, peer): a free one when absent (claim it with goal__peers_add), NULL when
    the index is still empty. */
-static inline goal__peer_key *goal__peers_find(const goal__peers *t, size_t size, const void *q, int32_t peer) {
+static inline goal__peer_key *goal__peers_find(const goal__peers *t, const void *q, int32_t peer) {
     goal__peer_key *e;
     size_t k;
     if (!t->cap) return NULL;
-    for (k = goal__peers_slot(t, q, peer); (e = goal__peers_at(t, size, k))->q; k = (k + 1u) & (t->cap - 1u))
+    for (k = goal__peers_slot(t, q, peer); (e = &t->tab[k])->q; k = (k + 1u) & (t->cap - 1u))
         if (e->q == q && e->peer == peer) break;
     return e;
 }
 /* Room for one more entry. */
-static inline goal_status goal__peers_room(goal__peers *t, size_t size, const goal_allocator *a) {
-    char *old = t->tab;
+static inline goal_status goal__peers_room(goal__peers *t, const goal_allocator *a) {
+    goal__peer_key *old = t->tab;
     size_t k, n = t->cap;
     if (2u * (t->n + 1u) <= t->cap) return GOAL_OK;
-    if (!(t->tab = (char *)goal__calloc(a, n ? 2u * n : 64u, size))) { t->tab = old; return GOAL_ERR_NOMEM; }
+    if (!(t->tab = (goal__peer_key *)goal__calloc(a, n ? 2u * n : 64u, sizeof *old))) { t->tab = old; return GOAL_ERR_NOMEM; }
     t->cap = n ? 2u * n : 64u;
-    for (k = 0; k < n; k++) {
-        const goal__peer_key *o = (const goal__peer_key *)(const void *)(old + k * size);
-        if (o->q) memcpy(goal__peers_find(t, size, o->q, o->peer), o, size);
-    }
+    for (k = 0; k < n; k++)
+        if (old[k].q) *goal__peers_find(t, old[k].q, old[k].peer) = old[k];
     goal__free(a, old);
     return GOAL_OK;
 }
-/* Claims the free entry e that goal__peers_find gave for (q, peer); the caller sets its list. */
+/* Claims the free entry e that goal__peers_find gave for (q, peer); the caller sets its word. */
 static inline void goal__peers_add(goal__peers *t, goal__peer_key *e, const void *q, int32_t peer) {
     e->q = q; e->peer = peer;
     t->n++;
 }
 /* Removes entry e, moving later entries of its probe chain back into the hole. */
-static inline void goal__peers_del(goal__peers *t, size_t size, goal__peer_key *e) {
-    size_t mask = t->cap - 1u, k = (size_t)((char *)e - t->tab) / size, j;
-    const goal__peer_key *x;
-    for (j = (k + 1u) & mask; (x = goal__peers_at(t, size, j))->q; j = (j + 1u) & mask) {
-        size_t home = goal__peers_slot(t, x->q, x->peer);
-        if (((j - home) & mask) >= ((j - k) & mask)) { memcpy(goal__peers_at(t, size, k), x, size); k = j; }
+static inline void goal__peers_del(goal__peers *t, goal__peer_key *e) {
+    size_t mask = t->cap - 1u, k = (size_t)(e - t->tab), j;
+    for (j = (k + 1u) & mask; t->tab[j].q; j = (j + 1u) & mask) {
+        size_t home = goal__peers_slot(t, t->tab[j].q, t->tab[j].peer);
+        if (((j - home) & mask) >= ((j - k) & mask)) { t->tab[k] = t->tab[j]; k = j; }
     }
-    goal__peers_at(t, size, k)->q = NULL;
+    t->tab[k].q = NULL;
     t->n--;
 }
 static inline void goal__peers_free(goal__peers *t, const goal_allocator *a) {
     goal__free(a, t->tab);
     t->tab = NULL; t->cap = t->n = 0;
+}
+
+/* ---- per-peer matching FIFO (goal_sched.h's in-process transport, goal_sim.h) ------------- */
+/* Queues of the caller's numbers (refs: requests, actions, messages), all entries in one
+   pool, each queue known by one word (its head, GOAL__NONE when empty) in the caller's
+   memory that must not move. A queue is a circular doubly linked list in posting order;
+   every entry is also on the list of its (queue, peer), found in the per-peer index, so a
+   message from a known peer looks only at entries from that peer and at the wildcard
+   (GOAL_ANY) ones, whichever came first (seq), not at the whole queue. A take for any
+   source walks the queue (MPI's order). Empty: zeroed, then freel = GOAL__NONE. */
+typedef struct goal__fifo_ent { uint32_t ref, seq, prev, next, kprev, knext; } goal__fifo_ent;
+typedef struct goal__fifo {
+    goal__fifo_ent *e; size_t cap; uint32_t n, freel, seq;
+    uint32_t nany;         /* wildcard entries queued: while 0, a take has one list to look at */
+    goal__peers peers;     /* (queue head, peer) -> the head of its list, in goal__peer_key.word */
+} goal__fifo;
+/* Whether the entry of ref matches what the caller looks for; sets *peer to the entry's peer.
+   The entry a take returns is the one this was called on last (a caller may keep what it read). */
+typedef int (*goal__fifo_fn)(void *ctx, uint32_t ref, int32_t *peer);
+
+/* Links entry k at the end of the circular list *head (by the prev/next or kprev/knext pair). */
+static inline void goal__fifo_link(goal__fifo *q, uint32_t *head, uint32_t k, int by_peer) {
+    goal__fifo_ent *e = &q->e[k], *h;
+    uint32_t last;
+    if (*head == GOAL__NONE) { if (by_peer) e->kprev = e->knext = k; else e->prev = e->next = k; *head = k; return; }
+    h = &q->e[*head];
+    last = by_peer ? h->kprev : h->prev;
+    if (by_peer) { e->kprev = last; e->knext = *head; q->e[last].knext = k; h->kprev = k; }
+    else { e->prev = last; e->next = *head; q->e[last].next = k; h->prev = k; }
+}
+static inline void goal__fifo_unlink(goal__fifo *q, uint32_t *head, uint32_t k, int by_peer) {
+    goal__fifo_ent *e = &q->e[k];
+    uint32_t pv = by_peer ? e->kprev : e->prev, nx = by_peer ? e->knext : e->next;
+    if (nx == k) { *head = GOAL__NONE; return; }
+    if (by_peer) { q->e[pv].knext = nx; q->e[nx].kprev = pv; } else { q->e[pv].next = nx; q->e[nx].prev = pv; }
+    if (*head == k) *head = nx;
+}
+/* The list of (head, peer): a free entry when absent, NULL when the index is empty. */
+static inline goal__peer_key *goal__fifo_list(const goal__fifo *q, const uint32_t *head, int32_t peer) {
+    return goal__peers_find(&q->peers, head, peer);
+}
+/* Appends ref, whose peer is peer (GOAL_ANY: a receive from any source), to queue *head;
+   *at (if not NULL) gets its entry, for goal__fifo_cancel. */
+static inline goal_status goal__fifo_push(goal__fifo *q, const goal_allocator *a, uint32_t *head, int32_t peer,
+                                          uint32_t ref, uint32_t *at) {
+    uint32_t k = q->freel;
+    goal__peer_key *t;
+    if (goal__peers_room(&q->peers, a) != GOAL_OK) return GOAL_ERR_NOMEM;
+    if (k != GOAL__NONE) q->freel = q->e[k].next;
+    else {
+        if (GOAL__RESERVE(a, q->e, q->cap, (size_t)q->n + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+        k = q->n++;
+    }
+    q->e[k].ref = ref;
+    q->e[k].seq = q->seq++;
+    goal__fifo_link(q, head, k, 0);
+    t = goal__fifo_list(q, head, peer);
+    if (!t->q) { goal__peers_add(&q->peers, t, head, peer); t->word = GOAL__NONE; }
+    goal__fifo_link(q, &t->word, k, 1);
+    if (peer == GOAL_ANY) q->nany++;
+    if (at) *at = k;
+    return GOAL_OK;
+}
+/* The first entry of list t (of goal__fifo_list) that fn accepts, or GOAL__NONE. */
+GOAL__HOT uint32_t goal__fifo_first(const goal__fifo *q, const goal__peer_key *t, goal__fifo_fn fn, void *ctx) {
+    uint32_t k;
+    int32_t peer;
+    if (!t || !t->q) return GOAL__NONE;
+    k = t->word;
+    do {
+        if (fn(ctx, q->e[k].ref, &peer)) return k;
+        k = q->e[k].knext;
+    } while (k != t->word);
+    return GOAL__NONE;
+}
+/* Removes entry k, which is on list t of queue *head, and returns its ref. */
+static inline uint32_t goal__fifo_remove(goal__fifo *q, uint32_t *head, goal__peer_key *t, uint32_t k) {
+    goal__fifo_unlink(q, head, k, 0);
+    goal__fifo_unlink(q, &t->word, k, 1);
+    if (t->peer == GOAL_ANY) q->nany--;
+    if (t->word == GOAL__NONE) goal__peers_del(&q->peers, t);
+    q->e[k].next = q->freel; q->freel = k;
+    return q->e[k].ref;
+}
+/* Removes entry k (of goal__fifo_push's *at), whose peer is peer, from queue *head. */
+static inline void goal__fifo_cancel(goal__fifo *q, uint32_t *head, int32_t peer, uint32_t k) {
+    goal__fifo_remove(q, head, goal__fifo_list(q, head, peer), k);
+}
+/* Removes the first entry of queue *head from peer (or any, with GOAL_ANY) that fn accepts
+   and returns its ref, GOAL__NONE when none. Sequence numbers compare modulo 2^32. */
+GOAL__HOT uint32_t goal__fifo_take(goal__fifo *q, uint32_t *head, int32_t peer, goal__fifo_fn fn, void *ctx) {
+    goal__peer_key *t, *tw;
+    uint32_t k, w;
+    if (*head == GOAL__NONE) return GOAL__NONE;
+    if (peer != GOAL_ANY) {
+        k = goal__fifo_first(q, t = goal__fifo_list(q, head, peer), fn, ctx);
+        if (q->nany) {
+            w = goal__fifo_first(q, tw = goal__fifo_list(q, head, GOAL_ANY), fn, ctx);
+            if (w != GOAL__NONE && (k == GOAL__NONE || (int32_t)(q->e[w].seq - q->e[k].seq) < 0)) { k = w; t = tw; }
+            else if (k != GOAL__NONE) fn(ctx, q->e[k].ref, &peer);   /* the match is the entry looked at last */
+        }
+        return k == GOAL__NONE ? k : goal__fifo_remove(q, head, t, k);
+    }
+    k = *head;
+    do {
+        if (fn(ctx, q->e[k].ref, &peer)) return goal__fifo_remove(q, head, goal__fifo_list(q, head, peer), k);
+        k = q->e[k].next;
+    } while (k != *head);
+    return GOAL__NONE;
+}
+static inline void goal__fifo_free(goal__fifo *q, const goal_allocator *a) {
+    goal__free(a, q->e);
+    q->e = NULL; q->cap = q->n = 0;
+    goal__peers_free(&q->peers, a);
 }
 
 #endif /* GOAL__SHARED_DONE */

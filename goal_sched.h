@@ -69,8 +69,8 @@
    ----------------
    goal_inproc is a transport that connects the ranks of one process: matching by peer,
    tag, posting order, wildcards, within a context (a message looks only at the entries of
-   its peer and the any-source ones, through a hash index, so matching costs do not grow
-   with the queue: alltoall_linear is linear in messages). A send completes when it is matched
+   its peer and the any-source ones, through goal.h's per-peer FIFO, the simulator's too, so
+   matching costs do not grow with the queue: alltoall_linear is linear in messages). A send completes when it is matched
    (synchronous mode: no hidden buffering, so an unsafe schedule shows as a deadlock
    rather than depending on buffer space). goal_world_run runs every rank of a goal_world:
    deterministically (ranks stepped round-robin in one thread; a trace hook sees each
@@ -775,23 +775,17 @@ goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, goal_graph
 #define GOAL__SCHED_LOCK(ip) ((void)0)
 #define GOAL__SCHED_UNLOCK(ip) ((void)0)
 #endif
-typedef struct goal__sched_ipreq {   /* a posted message waiting for its match */
-    /* [GOAL__SCHED_Q]: its queue, in posting order (also the spare list);
-       [GOAL__SCHED_K]: the same queue's entries of its peer (goal__sched_ipk) */
-    struct { struct goal__sched_ipreq *prev, *next; } link[2];
-    uint64_t seq;                    /* posting order across those lists */
-    int32_t key;                     /* that peer: the source of a recv (or GOAL_ANY), the sender of a send */
+typedef struct goal__sched_ipreq {   /* a posted message, by index in goal_inproc's pool */
     goal_msg m;
+    int32_t key;                     /* its peer: the source of a recv (or GOAL_ANY), the sender of a send */
+    uint32_t ent;                    /* its goal__fifo entry while queued; the next spare one when spare */
     int status;
 } goal__sched_ipreq;
-typedef struct goal__sched_ipq { goal__sched_ipreq *head, *tail; } goal__sched_ipq;
-/* A queue's entries of one peer, found in goal_inproc's goal__peers index. */
-typedef struct goal__sched_ipk { goal__peer_key k; goal__sched_ipq list; } goal__sched_ipk;
 typedef struct goal__sched_iprank {
     struct goal_inproc *ip;
     int rank, blocked;
-    goal__sched_ipq recvs;           /* recvs posted here, in posting order */
-    goal__sched_ipq sends;           /* sends to here not matched yet, in posting order */
+    uint32_t recvs;                  /* queue (goal__fifo head) of recvs posted here */
+    uint32_t sends;                  /* queue of sends to here not matched yet */
 #ifndef GOAL_SCHED_NO_THREADS
     pthread_cond_t cv;
 #endif
@@ -800,70 +794,27 @@ struct goal_inproc {
     int n;
     goal_allocator a;
     goal__sched_iprank *r;
-    goal__sched_ipreq *spare;        /* finished requests, for reuse */
-    goal__peers peers;               /* (queue, peer) -> goal__sched_ipk */
-    uint64_t seq;
+    goal__sched_ipreq *req;          /* requests; goal_req.word is index + 1 */
+    size_t capreq;
+    uint32_t nreq, spare;            /* used; the first finished one, for reuse */
+    goal__fifo q;                    /* every rank's queues */
     int managed, nlive, nblocked, deadlock;   /* deadlock detection of threaded world runs */
     uint64_t unreported;             /* matched, not yet reported by a test: progress to come */
 #ifndef GOAL_SCHED_NO_THREADS
     pthread_mutex_t mu;
 #endif
 };
-enum { GOAL__SCHED_Q, GOAL__SCHED_K };   /* which links of a goal__sched_ipreq a list uses */
-static void goal__sched_ipq_add(goal__sched_ipq *q, goal__sched_ipreq *x, int l) {
-    x->link[l].next = NULL; x->link[l].prev = q->tail;
-    if (q->tail) q->tail->link[l].next = x; else q->head = x;
-    q->tail = x;
-}
-static void goal__sched_ipq_del(goal__sched_ipq *q, goal__sched_ipreq *x, int l) {
-    goal__sched_ipreq *pv = x->link[l].prev, *nx = x->link[l].next;
-    if (pv) pv->link[l].next = nx; else q->head = nx;
-    if (nx) nx->link[l].prev = pv; else q->tail = pv;
-}
-/* The list of (q, key): a free entry when absent, NULL when the index is empty. */
-static goal__sched_ipk *goal__sched_ipk_find(const goal_inproc *ip, const goal__sched_ipq *q, int32_t key) {
-    return (goal__sched_ipk *)goal__peers_find(&ip->peers, sizeof(goal__sched_ipk), q, key);
-}
-/* Queues x on q and on its peer's list (the caller made room in the table). */
-static void goal__sched_ip_enqueue(goal_inproc *ip, goal__sched_ipq *q, goal__sched_ipreq *x, int32_t key) {
-    goal__sched_ipk *t = goal__sched_ipk_find(ip, q, key);
-    goal__sched_ipq_add(q, x, GOAL__SCHED_Q);
-    x->seq = ip->seq++;
-    x->key = key;
-    if (!t->k.q) { goal__peers_add(&ip->peers, &t->k, q, key); t->list.head = t->list.tail = NULL; }
-    goal__sched_ipq_add(&t->list, x, GOAL__SCHED_K);
-}
-static void goal__sched_ip_dequeue(goal_inproc *ip, goal__sched_ipq *q, goal__sched_ipreq *x) {
-    goal__sched_ipk *t = goal__sched_ipk_find(ip, q, x->key);
-    goal__sched_ipq_del(q, x, GOAL__SCHED_Q);
-    goal__sched_ipq_del(&t->list, x, GOAL__SCHED_K);
-    if (!t->list.head) goal__peers_del(&ip->peers, sizeof *t, &t->k);
-}
-static int goal__sched_matches(const goal_msg *recv, const goal_msg *send);
-/* The first entry of q's list of key that matches m, or NULL. */
-static goal__sched_ipreq *goal__sched_ipk_first(const goal_inproc *ip, const goal__sched_ipq *q, int32_t key, const goal_msg *m) {
-    goal__sched_ipk *t = goal__sched_ipk_find(ip, q, key);
-    goal__sched_ipreq *x;
-    for (x = t && t->k.q ? t->list.head : NULL; x; x = x->link[GOAL__SCHED_K].next)
-        if (m->kind == GOAL_SEND ? goal__sched_matches(&x->m, m) : goal__sched_matches(m, &x->m)) return x;
-    return NULL;
-}
-/* The first entry of theirs that matches m, in posting order (MPI's rule). */
-static goal__sched_ipreq *goal__sched_ip_match(const goal_inproc *ip, const goal__sched_ipq *theirs, const goal_msg *m) {
-    goal__sched_ipreq *x, *w;
-    if (m->kind == GOAL_SEND) {          /* recvs from this sender, or from any source */
-        x = goal__sched_ipk_first(ip, theirs, m->rank, m);
-        w = goal__sched_ipk_first(ip, theirs, GOAL_ANY, m);
-        return w && (!x || w->seq < x->seq) ? w : x;
-    }
-    if (m->peer != GOAL_ANY) return goal__sched_ipk_first(ip, theirs, m->peer, m);
-    for (x = theirs->head; x; x = x->link[GOAL__SCHED_Q].next)
-        if (goal__sched_matches(m, &x->m)) break;
-    return x;
-}
 static int goal__sched_matches(const goal_msg *recv, const goal_msg *send) {
     return recv->context == send->context && (recv->peer == GOAL_ANY || recv->peer == send->rank) &&
            (recv->tag == GOAL_ANY || recv->tag == send->tag);
+}
+typedef struct goal__sched_want { const goal_inproc *ip; const goal_msg *m; } goal__sched_want;
+/* goal__fifo_fn: whether request ref is the counterpart of the message posted now. */
+static int goal__sched_ip_accepts(void *want, uint32_t ref, int32_t *peer) {
+    const goal__sched_want *w = (const goal__sched_want *)want;
+    const goal__sched_ipreq *x = &w->ip->req[ref];
+    *peer = x->key;
+    return w->m->kind == GOAL_SEND ? goal__sched_matches(&x->m, w->m) : goal__sched_matches(w->m, &x->m);
 }
 /* Moves the data and returns the recv's status. */
 static int goal__sched_deliver(const goal_msg *recv, const goal_msg *send) {
@@ -881,41 +832,43 @@ static void goal__sched_finish(goal_inproc *ip, goal__sched_ipreq *x, int status
     pthread_cond_signal(&o->cv);
 #endif
 }
-static void goal__sched_ip_spare(goal_inproc *ip, goal__sched_ipreq *x);
+static void goal__sched_ip_spare(goal_inproc *ip, uint32_t i) { ip->req[i].ent = ip->spare; ip->spare = i; }
+/* Queues m on *mine as a new request (a spare one if any), known to req by its word. */
+static int goal__sched_ip_queue(goal_inproc *ip, uint32_t *mine, const goal_msg *m, int32_t key, goal_req *req) {
+    uint32_t i = ip->spare;
+    if (i != GOAL__NONE) ip->spare = ip->req[i].ent;
+    else if (ip->nreq == GOAL__NONE || GOAL__RESERVE(&ip->a, ip->req, ip->capreq, (size_t)ip->nreq + 1u) != GOAL_OK)
+        return GOAL_ERR_NOMEM;
+    else i = ip->nreq++;
+    if (goal__fifo_push(&ip->q, &ip->a, mine, key, i, &ip->req[i].ent) != GOAL_OK) {
+        goal__sched_ip_spare(ip, i);
+        return GOAL_ERR_NOMEM;
+    }
+    ip->req[i].m = *m; ip->req[i].key = key; ip->req[i].status = GOAL_PENDING;
+    req->word = (uint64_t)i + 1u;
+    return GOAL_PENDING;
+}
 static int goal__sched_ip_post(void *user, const goal_msg *m, goal_req *req) {
     goal__sched_iprank *me = (goal__sched_iprank *)user;
     goal_inproc *ip = me->ip;
-    goal__sched_ipreq *x;
-    goal__sched_ipq *mine, *theirs;
-    int st = GOAL_PENDING;
+    goal__sched_want want;
+    int32_t key = m->kind == GOAL_SEND ? m->rank : m->peer;
+    uint32_t i;
+    int st;
     if (m->peer >= ip->n || m->peer < (m->kind == GOAL_RECV ? GOAL_ANY : 0)) return GOAL_ERR_PEER;
+    want.ip = ip; want.m = m;
     GOAL__SCHED_LOCK(ip);
     /* A send looks among the recvs posted at its peer; a recv among the sends to itself. */
-    mine = m->kind == GOAL_SEND ? &ip->r[m->peer].sends : &me->recvs;
-    theirs = m->kind == GOAL_SEND ? &ip->r[m->peer].recvs : &me->sends;
-    x = goal__sched_ip_match(ip, theirs, m);
-    if (x) {
+    i = goal__fifo_take(&ip->q, m->kind == GOAL_SEND ? &ip->r[m->peer].recvs : &me->sends, key, goal__sched_ip_accepts, &want);
+    if (i != GOAL__NONE) {
+        goal__sched_ipreq *x = &ip->req[i];
         int rs = m->kind == GOAL_SEND ? goal__sched_deliver(&x->m, m) : goal__sched_deliver(m, &x->m);
-        goal__sched_ip_dequeue(ip, theirs, x);
         goal__sched_finish(ip, x, m->kind == GOAL_SEND ? rs : GOAL_OK);
         st = m->kind == GOAL_SEND ? GOAL_OK : rs;
-    } else {
-        x = ip->spare;
-        if (x) ip->spare = x->link[GOAL__SCHED_Q].next;
-        else x = (goal__sched_ipreq *)goal__calloc(&ip->a, 1, sizeof *x);
-        if (!x || goal__peers_room(&ip->peers, sizeof(goal__sched_ipk), &ip->a) != GOAL_OK) {
-            if (x) goal__sched_ip_spare(ip, x);
-            st = GOAL_ERR_NOMEM;
-        } else {
-            x->m = *m; x->status = GOAL_PENDING;
-            goal__sched_ip_enqueue(ip, mine, x, m->kind == GOAL_SEND ? m->rank : m->peer);
-            req->handle = x;
-        }
-    }
+    } else st = goal__sched_ip_queue(ip, m->kind == GOAL_SEND ? &ip->r[m->peer].sends : &me->recvs, m, key, req);
     GOAL__SCHED_UNLOCK(ip);
     return st;
 }
-static void goal__sched_ip_spare(goal_inproc *ip, goal__sched_ipreq *x) { x->link[GOAL__SCHED_Q].next = ip->spare; ip->spare = x; }
 /* Threaded world runs: block until something for this rank finished, or every live rank
    is blocked (a deadlock). Caller holds the lock. */
 static int goal__sched_ip_block(goal__sched_iprank *me) {
@@ -943,12 +896,12 @@ static int goal__sched_ip_test(void *user, goal_req *reqs, int n, int block) {
     GOAL__SCHED_LOCK(ip);
     for (;;) {
         for (k = 0; k < n; k++) {
-            goal__sched_ipreq *x = (goal__sched_ipreq *)reqs[k].handle;
-            if (!x || x->status == GOAL_PENDING) continue;
-            reqs[k].status = x->status;
-            reqs[k].handle = NULL;
+            uint64_t w = reqs[k].word;
+            if (!w || ip->req[w - 1u].status == GOAL_PENDING) continue;
+            reqs[k].status = ip->req[w - 1u].status;
+            reqs[k].word = 0;
             ip->unreported--;
-            goal__sched_ip_spare(ip, x);
+            goal__sched_ip_spare(ip, (uint32_t)(w - 1u));
             done++;
         }
         if (done || !block) break;
@@ -960,14 +913,16 @@ static int goal__sched_ip_test(void *user, goal_req *reqs, int n, int block) {
 static void goal__sched_ip_cancel(void *user, goal_req *req) {
     goal__sched_iprank *me = (goal__sched_iprank *)user;
     goal_inproc *ip = me->ip;
-    goal__sched_ipreq *x = (goal__sched_ipreq *)req->handle;
-    if (!x) return;
+    uint32_t i = (uint32_t)(req->word - 1u);
+    const goal__sched_ipreq *x;
+    if (!req->word) return;
     GOAL__SCHED_LOCK(ip);
+    x = &ip->req[i];
     if (x->status == GOAL_PENDING)
-        goal__sched_ip_dequeue(ip, x->m.kind == GOAL_SEND ? &ip->r[x->m.peer].sends : &me->recvs, x);
+        goal__fifo_cancel(&ip->q, x->m.kind == GOAL_SEND ? &ip->r[x->m.peer].sends : &me->recvs, x->key, x->ent);
     else ip->unreported--;
-    goal__sched_ip_spare(ip, x);
-    req->handle = NULL;
+    goal__sched_ip_spare(ip, i);
+    req->word = 0;
     GOAL__SCHED_UNLOCK(ip);
 }
 static goal_status goal__inproc_new(goal_inproc **out, int nranks, const goal_allocator *alloc) {
@@ -979,6 +934,7 @@ static goal_status goal__inproc_new(goal_inproc **out, int nranks, const goal_al
     ip = (goal_inproc *)goal__calloc(&a, 1, sizeof *ip);
     if (!ip) return GOAL_ERR_NOMEM;
     ip->a = a; ip->n = nranks;
+    ip->spare = ip->q.freel = GOAL__NONE;
     ip->r = (goal__sched_iprank *)goal__calloc(&a, (size_t)nranks, sizeof *ip->r);
     if (!ip->r) { goal__free(&a, ip); return GOAL_ERR_NOMEM; }
 #ifndef GOAL_SCHED_NO_THREADS
@@ -986,6 +942,7 @@ static goal_status goal__inproc_new(goal_inproc **out, int nranks, const goal_al
 #endif
     for (k = 0; k < nranks; k++) {
         ip->r[k].ip = ip; ip->r[k].rank = k;
+        ip->r[k].recvs = ip->r[k].sends = GOAL__NONE;
 #ifndef GOAL_SCHED_NO_THREADS
         pthread_cond_init(&ip->r[k].cv, NULL);
 #endif
@@ -998,24 +955,17 @@ goal_status goal_inproc_create(goal_inproc **out, const goal_inproc_desc *desc, 
     if (out) *out = NULL;
     return n < 0 ? GOAL_ERR_RANK : goal__created(goal__inproc_new(out, n, desc ? &desc->alloc : NULL), "transport", err);
 }
-static void goal__sched_ip_drop(goal_inproc *ip, goal__sched_ipreq *x) {
-    while (x) { goal__sched_ipreq *nx = x->link[GOAL__SCHED_Q].next; goal__free(&ip->a, x); x = nx; }
-}
 void goal_inproc_destroy(goal_inproc *ip) {
-    int k;
     if (!ip) return;
-    for (k = 0; k < ip->n; k++) {
-        goal__sched_ip_drop(ip, ip->r[k].recvs.head);
-        goal__sched_ip_drop(ip, ip->r[k].sends.head);
 #ifndef GOAL_SCHED_NO_THREADS
-        pthread_cond_destroy(&ip->r[k].cv);
-#endif
+    {
+        int k;
+        for (k = 0; k < ip->n; k++) pthread_cond_destroy(&ip->r[k].cv);
+        pthread_mutex_destroy(&ip->mu);
     }
-    goal__sched_ip_drop(ip, ip->spare);
-    goal__peers_free(&ip->peers, &ip->a);
-#ifndef GOAL_SCHED_NO_THREADS
-    pthread_mutex_destroy(&ip->mu);
 #endif
+    goal__free(&ip->a, ip->req);
+    goal__fifo_free(&ip->q, &ip->a);
     goal__free(&ip->a, ip->r);
     goal__free(&ip->a, ip);
 }

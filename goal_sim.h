@@ -479,115 +479,28 @@ static inline goal_sim_ref goal__sim_ref(int32_t rank, int32_t action) {
 #define GOAL__SIM_AHEAD 6u            /* how many events ahead a prefetch step looks */
 
 /* ---- >>> matching queues ----------------------------------------------------------------- */
-/* A rank's queue (posted receives, or messages waiting for one) is a circular doubly linked
-   list in one pool, known by one word (its head). Every entry is also on the list of its
-   (queue, peer): goal.h's per-peer index finds that list, so a message from a known peer looks only at
-   entries from that peer and at the wildcard (any source) ones, whichever was queued first
-   (seq), instead of walking the whole queue: alltoall's p-1 receives per rank no longer
-   make matching O(p^3). A query for any source walks the rank's list (MPI order). An entry
-   is only what it refers to (ref) and its links: its tag comes from the caller's key
+/* A rank's queues (posted receives, messages waiting for one) are goal.h's goal__fifo. An
+   entry is only what it refers to (ref): its peer and tag come from the caller's key
    function, out of the action record or message that the caller reads anyway. */
-typedef struct goal__simq_ent { uint32_t ref, seq, prev, next, kprev, knext; } goal__simq_ent;
-typedef struct goal__simq {
-    goal__simq_ent *e; size_t cap; uint32_t n, freel, seq;
-    goal__peers peers;   /* (queue head, peer) -> the head of its list, in goal__peer_key.word */
-} goal__simq;
 /* The peer and tag of entry ref of a queue of rank owner. */
 typedef void (*goal__simq_key_fn)(void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag);
+typedef struct goal__simq_want { goal__simq_key_fn key; void *ctx; int32_t owner, tag; } goal__simq_want;
 
 static int goal__sim_accepts(int32_t x, int32_t y) { return x == y || x == GOAL_ANY || y == GOAL_ANY; }
-
-/* Links entry k at the end of the circular list *head (by the prev/next or kprev/knext pair). */
-static void goal__simq_link(goal__simq *q, uint32_t *head, uint32_t k, int by_key) {
-    uint32_t *kp = by_key ? &q->e[k].kprev : &q->e[k].prev, *kn = by_key ? &q->e[k].knext : &q->e[k].next;
-    if (*head == GOAL__NONE) { *kp = *kn = k; *head = k; return; }
-    {
-        goal__simq_ent *h = &q->e[*head];
-        uint32_t last = by_key ? h->kprev : h->prev;
-        *kp = last; *kn = *head;
-        if (by_key) { q->e[last].knext = k; h->kprev = k; } else { q->e[last].next = k; h->prev = k; }
-    }
-}
-static void goal__simq_unlink(goal__simq *q, uint32_t *head, uint32_t k, int by_key) {
-    goal__simq_ent *e = &q->e[k];
-    uint32_t pv = by_key ? e->kprev : e->prev, nx = by_key ? e->knext : e->next;
-    if (nx == k) { *head = GOAL__NONE; return; }
-    if (by_key) { q->e[pv].knext = nx; q->e[nx].kprev = pv; } else { q->e[pv].next = nx; q->e[nx].prev = pv; }
-    if (*head == k) *head = nx;
-}
-
-/* The list of (head, peer): a free entry when absent, NULL when the index is empty. */
-static goal__peer_key *goal__simq_find(const goal__simq *q, const uint32_t *head, int32_t peer) {
-    return goal__peers_find(&q->peers, sizeof(goal__peer_key), head, peer);
-}
-/* Appends ref, whose peer is peer (GOAL_ANY for a receive from any source), to *head. */
-static goal_status goal__simq_push(goal__simq *q, const goal_allocator *a, uint32_t *head, int32_t peer, uint32_t ref) {
-    uint32_t k = q->freel;
-    goal__peer_key *t;
-    if (goal__peers_room(&q->peers, sizeof *t, a) != GOAL_OK) return GOAL_ERR_NOMEM;
-    if (k != GOAL__NONE) q->freel = q->e[k].next;
-    else {
-        if (GOAL__RESERVE(a, q->e, q->cap, (size_t)q->n + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
-        k = q->n++;
-    }
-    q->e[k].ref = ref;
-    q->e[k].seq = q->seq++;
-    goal__simq_link(q, head, k, 0);
-    t = goal__simq_find(q, head, peer);
-    if (!t->q) { goal__peers_add(&q->peers, t, head, peer); t->word = GOAL__NONE; }
-    goal__simq_link(q, &t->word, k, 1);
-    return GOAL_OK;
-}
-/* The first entry of the (head, peer) list that accepts tag, or GOAL__NONE. */
-static uint32_t goal__simq_first(const goal__simq *q, const goal__peer_key *t, int32_t tag, goal__simq_key_fn key, void *ctx,
-                                 int32_t owner) {
-    uint32_t k;
-    if (!t || !t->q) return GOAL__NONE;
-    k = t->word;
-    do {
-        int32_t ep, et;
-        key(ctx, owner, q->e[k].ref, &ep, &et);
-        if (goal__sim_accepts(et, tag)) return k;
-        k = q->e[k].knext;
-    } while (k != t->word);
-    return GOAL__NONE;
-}
-/* Removes entry k (on the list of peer) from queue *head and returns its ref. */
-static uint32_t goal__simq_remove(goal__simq *q, uint32_t *head, int32_t peer, uint32_t k) {
-    goal__peer_key *t = goal__simq_find(q, head, peer);
-    goal__simq_unlink(q, head, k, 0);
-    goal__simq_unlink(q, &t->word, k, 1);
-    if (t->word == GOAL__NONE) goal__peers_del(&q->peers, sizeof *t, t);
-    q->e[k].next = q->freel; q->freel = k;
-    return q->e[k].ref;
+/* goal__fifo_fn: whether the entry's tag accepts the wanted one (either may be GOAL_ANY). */
+static int goal__simq_accepts(void *want, uint32_t ref, int32_t *peer) {
+    const goal__simq_want *w = (const goal__simq_want *)want;
+    int32_t tag;
+    w->key(w->ctx, w->owner, ref, peer, &tag);
+    return goal__sim_accepts(tag, w->tag);
 }
 /* Removes the first entry of owner's queue *head that accepts (peer, tag) and returns its
    ref (GOAL__NONE when none). */
-static uint32_t goal__simq_take(goal__simq *q, uint32_t *head, int32_t peer, int32_t tag, goal__simq_key_fn key,
-                                void *ctx, int32_t owner) {
-    uint32_t k, w;
-    int32_t ep, et;
-    if (*head == GOAL__NONE) return GOAL__NONE;
-    if (peer != GOAL_ANY) {
-        k = goal__simq_first(q, goal__simq_find(q, head, peer), tag, key, ctx, owner);
-        w = goal__simq_first(q, goal__simq_find(q, head, GOAL_ANY), tag, key, ctx, owner);
-        if (w != GOAL__NONE && (k == GOAL__NONE || q->e[w].seq < q->e[k].seq)) { k = w; peer = GOAL_ANY; }
-        if (k == GOAL__NONE) return k;
-        key(ctx, owner, q->e[k].ref, &ep, &et);   /* the match is the entry looked at last (the check keeps its size) */
-        return goal__simq_remove(q, head, peer, k);
-    }
-    k = *head;
-    do {
-        key(ctx, owner, q->e[k].ref, &ep, &et);
-        if (goal__sim_accepts(et, tag)) return goal__simq_remove(q, head, ep, k);
-        k = q->e[k].next;
-    } while (k != *head);
-    return GOAL__NONE;
-}
-static void goal__simq_free(goal__simq *q, const goal_allocator *a) {
-    goal__free(a, q->e);
-    q->e = NULL;
-    goal__peers_free(&q->peers, a);
+GOAL__HOT uint32_t goal__simq_take(goal__fifo *q, uint32_t *head, int32_t peer, int32_t tag, goal__simq_key_fn key,
+                                   void *ctx, int32_t owner) {
+    goal__simq_want w;
+    w.key = key; w.ctx = ctx; w.owner = owner; w.tag = tag;
+    return goal__fifo_take(q, head, peer, goal__simq_accepts, &w);
 }
 
 /* Dependents of action i of s released on start (start = 1) or on completion (start = 0),
@@ -620,7 +533,7 @@ typedef struct goal__chk {
     goal_sim_ref *fifo;        /* n: the matching queue MQ; every action enters it once */
     size_t head, tail;
     uint32_t *posted, *unexp;  /* p: queue tails; posted recvs of r, unmatched sends to r */
-    goal__simq q;
+    goal__fifo q;
     goal_sim_check_result *res;
     size_t capp, capf;
     uint64_t key_size;         /* size of the action goal__chk_key decoded last */
@@ -694,12 +607,12 @@ static goal_status goal__chk_step(goal__chk *c, uint32_t pos) {
         if (c->eager && a.buf.size <= c->eager) goal__chk_complete(c, f.rank, i);
         if ((e = goal__simq_take(&c->q, &c->posted[a.peer], f.rank, a.tag, goal__chk_key, c, a.peer)) != GOAL__NONE)
             return goal__chk_match(c, f, c->fifo[e], a.buf.size, c->key_size);
-        return goal__simq_push(&c->q, &c->x.a, &c->unexp[a.peer], f.rank, pos);
+        return goal__fifo_push(&c->q, &c->x.a, &c->unexp[a.peer], f.rank, pos, NULL);
     }
     if (a.kind == GOAL_RECV) {
         if ((e = goal__simq_take(&c->q, &c->unexp[f.rank], a.peer, a.tag, goal__chk_key, c, f.rank)) != GOAL__NONE)
             return goal__chk_match(c, c->fifo[e], f, c->key_size, a.buf.size);
-        return goal__simq_push(&c->q, &c->x.a, &c->posted[f.rank], a.peer, pos);
+        return goal__fifo_push(&c->q, &c->x.a, &c->posted[f.rank], a.peer, pos, NULL);
     }
     goal__chk_complete(c, f.rank, i);
     return GOAL_OK;
@@ -859,7 +772,7 @@ static goal_status goal__chk_explain(goal__chk *c) {
 static void goal__chk_free(goal__chk *c) {
     const goal_allocator *a = &c->x.a;
     goal__free(a, c->need); goal__free(a, c->st); goal__free(a, c->fifo); goal__free(a, c->posted);
-    goal__simq_free(&c->q, a);
+    goal__fifo_free(&c->q, a);
     goal__simw_free(&c->x);
 }
 
@@ -1010,7 +923,7 @@ typedef struct goal__sim {
     goal__sim_rank *rk;              /* p */
     uint64_t *more;                  /* p x nmore: cpu 1.., send nic 1.., receive nic 1.. */
     goal__sim_act *act;              /* n, by global id */
-    goal__simq q;
+    goal__fifo q;
     goal__sim_msg *msg; size_t capm; uint32_t nmsg, freem;
     goal__sim_bucket *bk; size_t capbk; uint32_t nbk, freebk;   /* the event queue: buckets, */
     uint32_t *bh; size_t nbh, capbh;                             /* live ones by time, */
@@ -1584,7 +1497,7 @@ static goal_status goal__sim_recv(goal__sim *m, const goal_schedule *s, const go
     uint32_t id;
     goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
     if ((id = goal__simq_take(&m->q, &rk->unexp, a->peer, a->tag, goal__sim_unexp_key, m, ev.rank)) == GOAL__NONE)
-        return goal__simq_push(&m->q, &m->x.a, &rk->posted, a->peer, ev.ref);
+        return goal__fifo_push(&m->q, &m->x.a, &rk->posted, a->peer, ev.ref, NULL);
     if (!m->model->eager(m, m->msg[id].src, ev.rank, a->size)) goal__sim_rendezvous(m, &m->msg[id], a->cpu, a->nic, ev.time);
     goal__sim_complete(m, s, ev.ref);
     goal__sim_msg_free(m, id);
@@ -1608,7 +1521,7 @@ static goal_status goal__sim_arrive(goal__sim *m, goal__sim_ev ev) {
     recv = e != GOAL__NONE ? (int32_t)e : -1;
     goal__sim_emit(m, GOAL_SIM_EV_MSG, msg.src, (int32_t)msg.send, ev.rank, recv, msg.cpu, msg.sent, t, msg.size);
     goal__sim_emit(m, GOAL_SIM_EV_RECV, ev.rank, recv, msg.src, (int32_t)msg.send, msg.cpu, t, *c, msg.size);
-    if (e == GOAL__NONE) return goal__simq_push(&m->q, &m->x.a, &m->rk[ev.rank].unexp, msg.src, id);
+    if (e == GOAL__NONE) return goal__fifo_push(&m->q, &m->x.a, &m->rk[ev.rank].unexp, msg.src, id, NULL);
     if (!msg.eager) goal__sim_rendezvous(m, &msg, msg.cpu, msg.nic, t);
     {
         goal_schedule s;
@@ -1766,7 +1679,7 @@ static void goal__sim_free(goal__sim *m) {
     goal__free(a, m->bk);
     for (k = 0; k < m->nwt; k++) goal__free(a, m->wt[k].heap);
     goal__free(a, m->wt); goal__free(a, m->waits);
-    goal__simq_free(&m->q, a);
+    goal__fifo_free(&m->q, a);
     goal__simw_free(&m->x);
 }
 
