@@ -110,7 +110,8 @@
    Params files: goal_sim_params reads one line of model options, as `goal sim` takes them
    and goal probe writes them ("-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536");
    goal_sim_param sets one option; goal_sim_param_arity says whether a word is one (the one
-   list of model options: the CLI asks it too). `goal sim --params`, `goal tune` and the MPI drop-in's
+   list of model options: the CLI asks it too); goal_sim_defaults fills in the defaults (the
+   ones `goal sim --verbose` prints). `goal sim --params`, `goal tune` and the MPI drop-in's
    GOAL_MPI_PARAMS all parse with these.
 
    TUNE (this header includes goal_algos.h for it): goal_sim_best simulates every algorithm of a collective
@@ -319,6 +320,11 @@ GOAL_API goal_status goal_sim_param(goal_sim_desc *d, const char *name, const ch
    GOAL_ERR_SYNTAX with err->msg ("-G 0.09x: takes a number ...", "'--frob' is not a model
    option ...", "no model options in the file", ...). err may be NULL. */
 GOAL_API goal_status goal_sim_params(goal_sim_desc *d, const char *text, size_t len, goal_error *err);
+/* The parameters a simulation under desc (NULL: zeroed) uses, the simulator's own defaults
+   filled in: every model field of *out explicit (a real 0 as GOAL_SIM_ZERO, the intra-node
+   ones too), the rest as in desc; simulating with *out is simulating with desc. GOAL_OK, or
+   GOAL_ERR_ARG for a bad parameter or no out. */
+GOAL_API goal_status goal_sim_defaults(const goal_sim_desc *desc, goal_sim_desc *out);
 
 
 /* ---- draw ------------------------------------------------------------------------------ */
@@ -2567,6 +2573,27 @@ goal_status goal_sim_params(goal_sim_desc *d, const char *text, size_t len, goal
         if ((why = goal__sim_param_why(d, w, v)) != NULL) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "%s %s: %s", w, v, why);
     }
     if (n == 0) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "no model options in the file");
+    return GOAL_OK;
+}
+/* A time of the model back in a desc's ns (a real 0 as GOAL_SIM_ZERO). */
+static double goal__sim_ns_of(uint64_t ps) { return ps ? (double)ps / (double)GOAL__SIM_PS : GOAL_SIM_ZERO; }
+static void goal__sim_link_out(const goal__sim_link *k, double *L, double *o, double *g, double *G, double *O) {
+    *L = goal__sim_ns_of(k->L); *o = goal__sim_ns_of(k->o); *g = goal__sim_ns_of(k->g);
+    *G = goal__sim_ns_of(k->G); *O = goal__sim_ns_of(k->O);
+}
+/* The defaults live in goal__sim_model_init only: this reads what it made of desc. */
+goal_status goal_sim_defaults(const goal_sim_desc *desc, goal_sim_desc *out) {
+    goal__sim m;
+    goal_sim_desc zero;
+    if (!out) return GOAL_ERR_ARG;
+    if (!desc) { memset(&zero, 0, sizeof zero); desc = &zero; }
+    memset(&m, 0, sizeof m);
+    if (goal__sim_model_init(&m, desc) != GOAL_OK) return GOAL_ERR_ARG;
+    *out = *desc;
+    goal__sim_link_out(&m.link[0], &out->L, &out->o, &out->g, &out->G, &out->O);
+    goal__sim_link_out(&m.link[1], &out->intra_L, &out->intra_o, &out->intra_g, &out->intra_G, &out->intra_O);
+    out->C = goal__sim_ns_of(m.C);
+    out->S = m.S ? (int64_t)m.S : GOAL_SIM_ZERO;
     return GOAL_OK;
 }
 

@@ -56,6 +56,18 @@ t sim_verbose_given 0 '^goal sim: parameters -L 7 --overhead 0 -g 1000 -G 6 -O 0
   $GOAL sim "$tmp/b.goal" --verbose -L 7 -o 0 --loggopsim-compat
 t sim_verbose_stdout_unchanged 0 '^same$' bash -c "$GOAL sim '$tmp/b.goal' --verbose 2>/dev/null | cmp -s - <($GOAL sim '$tmp/b.goal') && echo same"
 t sim_defaults_are_the_simulators 0 '^same$' bash -c "$GOAL sim '$tmp/b.goal' -L 2500 -o 1500 -g 1000 -G 6 -O 0 -S 65535 -C 1 | cmp -s - <($GOAL sim '$tmp/b.goal') && echo same"
+t sim_verbose_two_level 0 '^goal sim: parameters -L 2500 --overhead 1500 -g 1000 -G 6 -O 0 -S 65535 -C 1 --node-size 4 --intra-L 100 --intra-o 1500 --intra-g 1000 --intra-G 0 --intra-O 0$' \
+  $GOAL sim "$tmp/b.goal" --verbose --node-size 4 --intra-L 100 --intra-G 0
+t sim_verbose_zeros 0 '^goal sim: parameters -L 2500 --overhead 1500 -g 1000 -G 6 -O 0.5 -S 0 -C 0$' $GOAL sim "$tmp/b.goal" --verbose -S 0 -O 0.5 -C 0
+# --verbose prints goal_sim_defaults: goal help sim's defaults must be those.
+help_defaults() {
+  local o line="goal sim: parameters"
+  for o in -L --overhead -g -G -O -S -C; do
+    line="$line $o $($GOAL help sim | sed -n "s/^    $o  *[^ ]*  .*(default: \([^)]*\))\$/\1/p")"
+  done
+  echo "$line"
+}
+t sim_help_defaults_are_the_simulators 0 '^same$' bash -c "[ \"\$($GOAL sim '$tmp/b.goal' --verbose 2>&1 >/dev/null)\" = \"$(help_defaults)\" ] && echo same"
 
 # Schedgen's names: the same schedules as libgoal's, and LogGOPSim's own worlds' times.
 t alias_same 0 '^same$' bash -c "$GOAL gen binomialtreebcast -p 7 | cmp -s - <($GOAL gen bcast_binomial -p 7) && echo same"

@@ -374,6 +374,32 @@ static void test_two_level(void) {
     CHECK_EQ(err.status, GOAL_OK);
 }
 
+/* goal_sim_defaults: LogGOPSim's defaults for zero fields, a real 0 kept, the intra-node
+   ones from the inter-node ones; simulating with its output is simulating with the input. */
+static void test_defaults(void) {
+    const char *text = "num_ranks 4\nrank 0 {\nl1: send 70000b to 1\nl2: send 8b to 2\n}\nrank 1 {\nl1: recv 70000b from 0\n}\n"
+                       "rank 2 {\nl1: recv 8b from 0\nl2: calc 5\n}\nrank 3 {\n}\n";
+    goal_sim_desc d, out;
+    goal_sim_run_result a, b;
+    goal_status sa, sb;
+    CHECK_EQ(goal_sim_defaults(NULL, &out), GOAL_OK);
+    CHECK(out.L == 2500 && out.o == 1500 && out.g == 1000 && out.G == 6 && out.O == GOAL_SIM_ZERO);
+    CHECK(out.S == 65535 && out.C == 1 && out.node_size == 0);
+    CHECK(out.intra_L == 2500 && out.intra_o == 1500 && out.intra_g == 1000 && out.intra_G == 6 && out.intra_O == GOAL_SIM_ZERO);
+    memset(&d, 0, sizeof d);
+    CHECK(goal_sim_params(&d, "-L 7.125 -G 0 -S 0 --node-size 2 --intra-g 0.08", 47, NULL) == GOAL_OK);
+    CHECK_EQ(goal_sim_defaults(&d, &out), GOAL_OK);
+    CHECK(out.L == 7.125 && out.G == GOAL_SIM_ZERO && out.S == GOAL_SIM_ZERO && out.node_size == 2);
+    CHECK(out.intra_L == 7.125 && out.intra_g == 0.08 && out.intra_G == GOAL_SIM_ZERO && out.intra_o == 1500);
+    a = sim_desc(text, &d, &sa);
+    b = sim_desc(text, &out, &sb);
+    CHECK(sa == GOAL_OK && sb == GOAL_OK && a.max_ps == b.max_ps && a.finish_ps[1] == b.finish_ps[1]);
+    goal_sim_run_free(&a); goal_sim_run_free(&b);
+    d.G = -5;
+    CHECK_EQ(goal_sim_defaults(&d, &out), GOAL_ERR_ARG);
+    CHECK_EQ(goal_sim_defaults(NULL, NULL), GOAL_ERR_ARG);
+}
+
 /* goal_sim_algo_bound never exceeds goal_sim_algo_time (goal tune and goal_sim_best skip
    configurations by it, so an over-estimate would change their picks), for every algorithm
    and parameter grid point tune tries, at several p and sizes, under five models. */
@@ -447,6 +473,7 @@ int main(void) {
     RUN(test_fractional);
     RUN(test_exec_cost);
     RUN(test_two_level);
+    RUN(test_defaults);
     RUN(test_tune_bound);
     RUN(test_stop);
     return th_done();

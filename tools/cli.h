@@ -43,8 +43,6 @@ int cli_help_verb(const char *verb);                  /* VERB's usage on stdout;
 const char *cli_suggest(const char *word, const char *const *words, int n);
 /* "VERB: unknown option 'OPT' (did you mean '--x'?)" from VERB's table; returns 2. */
 int cli_unknown_option(const char *verb, const char *opt);
-/* The default of VERB's option NAME as the tables give it ("2500"), NULL when none. */
-const char *cli_option_default(const char *verb, const char *name);
 /* An algorithm's canonical name, also for LogGOPSim Schedgen's pattern names; NULL if unknown. */
 const char *cli_algo_name(const char *name);
 /* The algorithm name (or Schedgen name) closest to name, NULL if none is close. */

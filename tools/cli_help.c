@@ -70,19 +70,6 @@ int cli_unknown_algo(const char *verb, const char *name) {
     return cli_usage("%s: unknown algorithm '%s' (goal gen --list)", verb, name);
 }
 
-const char *cli_option_default(const char *verb, const char *name) {
-    size_t k;
-    const cli_option *o;
-    for (k = 0; k < cli_nverbs; k++) {
-        if (strcmp(cli_verbs[k].name, verb) != 0) continue;
-        for (o = cli_verbs[k].opts; o && o->name; o++)
-            if (strcmp(o->name, name) == 0) return o->def;
-        for (o = cli_verbs[k].shared; o && o->name; o++)
-            if (strcmp(o->name, name) == 0) return o->def;
-    }
-    return NULL;
-}
-
 int cli_unknown_option(const char *verb, const char *opt) {
     const char *words[64], *near;
     char name[64];

@@ -100,25 +100,21 @@ static int sim_failed(const goal_world *w, const goal_sim_run_result *res, goal_
     return CLI_DEADLOCK;
 }
 
-/* --verbose: the model parameters used, the defaults (from the usage table; the intra-node
-   ones: the inter-node values) filled in. */
-static double sim_param_used(double v, double dflt) { return v == GOAL_SIM_ZERO ? 0 : v != 0 ? v : dflt; }
-static void sim_params(const goal_sim_desc *d) {
+/* --verbose: the model parameters used, the simulator's defaults (goal_sim_defaults) filled in. */
+static double sim_param_used(double v) { return v == GOAL_SIM_ZERO ? 0 : v; }
+static void sim_params(const goal_sim_desc *desc) {
     static const char *const names[] = {"-L", "--overhead", "-g", "-G", "-O", "-S", "-C"};
     static const char *const intra_names[] = {"--intra-L", "--intra-o", "--intra-g", "--intra-G", "--intra-O"};
-    const double v[] = {d->L, d->o, d->g, d->G, d->O, (double)d->S, d->C};
-    const double intra[] = {d->intra_L, d->intra_o, d->intra_g, d->intra_G, d->intra_O};
-    double used[7];
+    goal_sim_desc d;
     int k;
+    if (goal_sim_defaults(desc, &d) != GOAL_OK) return;   /* the run says why */
+    const double v[] = {d.L, d.o, d.g, d.G, d.O, (double)d.S, d.C};
+    const double intra[] = {d.intra_L, d.intra_o, d.intra_g, d.intra_G, d.intra_O};
     fprintf(stderr, "goal sim: parameters");
-    for (k = 0; k < 7; k++) {
-        const char *def = cli_option_default("sim", names[k]);
-        used[k] = sim_param_used(v[k], def ? atof(def) : 0);
-        fprintf(stderr, " %s %.15g", names[k], used[k]);
-    }
-    if (d->node_size > 0) fprintf(stderr, " --node-size %ld", (long)d->node_size);
-    for (k = 0; d->node_size > 0 && k < 5; k++) fprintf(stderr, " %s %.15g", intra_names[k], sim_param_used(intra[k], used[k]));
-    fprintf(stderr, "%s\n", d->loggopsim_compat ? " --loggopsim-compat" : "");
+    for (k = 0; k < 7; k++) fprintf(stderr, " %s %.15g", names[k], sim_param_used(v[k]));
+    if (d.node_size > 0) fprintf(stderr, " --node-size %ld", (long)d.node_size);
+    for (k = 0; d.node_size > 0 && k < 5; k++) fprintf(stderr, " %s %.15g", intra_names[k], sim_param_used(intra[k]));
+    fprintf(stderr, "%s\n", d.loggopsim_compat ? " --loggopsim-compat" : "");
 }
 
 /* --critical: the critical path, one event a line, earliest first. */
