@@ -36,7 +36,8 @@
    (two's complement, no undefined behaviour); land/lor/lxor give 0 or 1; max/min on
    floats ignore a NaN operand unless both are NaN (like fmax/fmin), and where the operands
    compare equal (-0, +0) or are both NaN pick by IEEE totalOrder (max +0, min -0; NaN
-   payloads in order), so max(a, b) and max(b, a) are the same bits; sum/prod follow IEEE.
+   payloads in order), so max(a, b) and max(b, a) are the same bits; sum/prod follow IEEE,
+   and of two NaNs give buf1's (quieted), whatever the compiler and its options.
    A user function has the paper's signature int fn(void *buf1, int size1, void *buf2,
    int size2) and returns 0, or nonzero for failure (GOAL_ERR_USERFN). calc actions call
    the optional calc hook, and are no-ops without it. nop actions complete at once.
@@ -252,15 +253,35 @@ GOAL_API void goal_progress_destroy(goal_progress *p);  /* waits for what it hol
 
 /* ---- >>> operations --------------------------------------------------------------------- */
 /* Elements are read and written with memcpy: buffers are byte offsets, so may be unaligned.
-   Integer arithmetic runs on the unsigned type of the same width: it wraps, without UB. */
-#define GOAL__SCHED_LOOP(T, EXPR)                                                     \
-    for (k = 0; k < n; k++) {                                                         \
+   Integer arithmetic runs on the unsigned type of the same width: it wraps, without UB.
+   Whole blocks of GOAL__SCHED_BLOCK bytes run as a loop of a fixed count that GCC is told
+   has no dependence between iterations (ivdep), so it vectorises at -O2 too: GCC's very
+   cheap cost model takes no loop that needs an alias check or a remainder. Each element
+   gets the same operation, so the same bits. Buffers that overlap without being the same
+   take the element loop alone: their order matters. So do float max and min, whose
+   branches do not vectorise (unrolled in blocks, they ran 15% slower). */
+#if defined(__GNUC__) && !defined(__clang__)
+#define GOAL__SCHED_IVDEP _Pragma("GCC ivdep")
+#else
+#define GOAL__SCHED_IVDEP
+#endif
+#define GOAL__SCHED_BLOCK 32u
+#define GOAL__SCHED_ELEM(T, EXPR, i)                                                  \
+    {                                                                                 \
         T a, b;                                                                       \
-        memcpy(&a, p1 + k * sizeof(T), sizeof(T));                                    \
-        memcpy(&b, p2 + k * sizeof(T), sizeof(T));                                    \
+        memcpy(&a, p1 + (i) * sizeof(T), sizeof(T));                                  \
+        memcpy(&b, p2 + (i) * sizeof(T), sizeof(T));                                  \
         a = (T)(EXPR);                                                                \
-        memcpy(p1 + k * sizeof(T), &a, sizeof(T));                                    \
+        memcpy(p1 + (i) * sizeof(T), &a, sizeof(T));                                  \
     }
+#define GOAL__SCHED_LOOP(T, EXPR)                                                     \
+    for (k = 0; blocks && n - k >= GOAL__SCHED_BLOCK / sizeof(T); k += GOAL__SCHED_BLOCK / sizeof(T)) { \
+        size_t j;                                                                     \
+        GOAL__SCHED_IVDEP                                                             \
+        for (j = 0; j < GOAL__SCHED_BLOCK / sizeof(T); j++) GOAL__SCHED_ELEM(T, EXPR, k + j) \
+    }                                                                                 \
+    for (; k < n; k++) GOAL__SCHED_ELEM(T, EXPR, k)
+#define GOAL__SCHED_EACH(T, EXPR) for (k = 0; k < n; k++) GOAL__SCHED_ELEM(T, EXPR, k)
 #define GOAL__SCHED_INT_OPS(S, U)                                                     \
     switch (op) {                                                                     \
     case GOAL_OP_MAX: GOAL__SCHED_LOOP(S, a > b ? a : b) break;                       \
@@ -273,8 +294,10 @@ GOAL_API void goal_progress_destroy(goal_progress *p);  /* waits for what it hol
     case GOAL_OP_BAND: GOAL__SCHED_LOOP(U, a & b) break;                              \
     case GOAL_OP_BOR: GOAL__SCHED_LOOP(U, a | b) break;                               \
     case GOAL_OP_BXOR: GOAL__SCHED_LOOP(U, a ^ b) break;                              \
-    default: GOAL__SCHED_LOOP(U, b) break;                                            \
+    default: break; /* copy: goal_apply's memmove */                                  \
     }
+/* Float sum and prod add buf1's NaN to itself: of two NaNs, which one x + y keeps is the
+   compiler's choice (its operand order), and it differed between -O0, -O2 and the vector code. */
 /* Float max/min skip a NaN operand (a != a is true only for NaN), as fmax/fmin do. Where
    the operands compare equal (-0 and +0) or are both NaN, IEEE 754's totalOrder on their bits
    picks (-NaN < -inf < -0 < +0 < +inf < +NaN, payloads in order): so op(a, b) and op(b, a)
@@ -296,11 +319,11 @@ GOAL__SCHED_MINMAX(goal__sched_f32, float, uint32_t)
 GOAL__SCHED_MINMAX(goal__sched_f64, double, uint64_t)
 #define GOAL__SCHED_FLOAT_OPS(F, PICK)                                                \
     switch (op) {                                                                     \
-    case GOAL_OP_MAX: GOAL__SCHED_LOOP(F, PICK(a, b, 1)) break;                       \
-    case GOAL_OP_MIN: GOAL__SCHED_LOOP(F, PICK(a, b, 0)) break;                       \
-    case GOAL_OP_SUM: GOAL__SCHED_LOOP(F, a + b) break;                               \
-    case GOAL_OP_PROD: GOAL__SCHED_LOOP(F, a * b) break;                              \
-    default: GOAL__SCHED_LOOP(F, b) break;                                            \
+    case GOAL_OP_MAX: GOAL__SCHED_EACH(F, PICK(a, b, 1)) break;                       \
+    case GOAL_OP_MIN: GOAL__SCHED_EACH(F, PICK(a, b, 0)) break;                       \
+    case GOAL_OP_SUM: GOAL__SCHED_LOOP(F, a + (a != a ? a : b)) break;                 \
+    case GOAL_OP_PROD: GOAL__SCHED_LOOP(F, a * (a != a ? a : b)) break;                \
+    default: break; /* copy: goal_apply's memmove */                                  \
     }
 
 goal_status goal_apply(goal_op op, goal_dtype t, void *buf1, const void *buf2, uint64_t bytes) {
@@ -308,6 +331,7 @@ goal_status goal_apply(goal_op op, goal_dtype t, void *buf1, const void *buf2, u
     const unsigned char *p2 = (const unsigned char *)buf2;
     goal_status st = goal_op_check(op, t);
     uint64_t k, n;
+    int blocks;
     if (st != GOAL_OK) return st;
     n = bytes / goal_dtype_size(t);
     if (n * goal_dtype_size(t) != bytes) return GOAL_ERR_SIZE;
@@ -316,6 +340,7 @@ goal_status goal_apply(goal_op op, goal_dtype t, void *buf1, const void *buf2, u
         if (n) memmove(p1, p2, (size_t)bytes);
         return GOAL_OK;
     }
+    blocks = p1 == p2 || (uintptr_t)p1 + bytes <= (uintptr_t)p2 || (uintptr_t)p2 + bytes <= (uintptr_t)p1;
     switch (t) {
     case GOAL_INT8: GOAL__SCHED_INT_OPS(int8_t, uint8_t) break;
     case GOAL_INT16: GOAL__SCHED_INT_OPS(int16_t, uint16_t) break;
