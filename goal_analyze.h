@@ -213,38 +213,39 @@ static int goal__an_matched_recv(const goal__simw *x, const goal_schedule *s, ui
     goal_schedule_action(s, i, &a);
     return a.kind == GOAL_RECV;
 }
-static goal_status goal__an_preds_build(const goal__simw *x, const uint32_t *peer, goal__an_preds *pr) {
+/* One edge src -> t of the lists: counted while pr->pred is NULL, else put in from the
+   back (off[t] counts down to its list's start). */
+static void goal__an_preds_edge(goal__an_preds *pr, uint32_t t, uint32_t src) {
+    if (pr->pred) pr->pred[--pr->off[t]] = src;
+    else pr->off[t]++;
+}
+/* Every edge, in one order: the counting pass and the filling pass are this same walk. */
+static void goal__an_preds_walk(const goal__simw *x, const uint32_t *peer, goal__an_preds *pr) {
     int32_t r;
-    uint32_t g, total = 0;
-    pr->off = (uint32_t *)goal__new(&x->a, (size_t)x->n + 1u, sizeof(uint32_t));
-    if (!pr->off) return GOAL_ERR_NOMEM;
-    memset(pr->off, 0, ((size_t)x->n + 1u) * sizeof(uint32_t));
     for (r = 0; r < x->p; r++) {
         goal_schedule s;
         uint32_t i, k;
         goal__simw_view(x, r, &s);
         for (i = 0; i < s.nactions; i++) {
             const uint32_t *d;
-            uint32_t nd = goal_schedule_deps(&s, i, &d);
-            for (k = 0; k < nd; k++) pr->off[x->base[r] + (d[k] & ~GOAL__DEP_START)]++;
-            pr->off[x->base[r] + i] += goal__an_matched_recv(x, &s, i, peer);
+            uint32_t nd = goal_schedule_deps(&s, i, &d), g = x->base[r] + i;
+            for (k = 0; k < nd; k++) goal__an_preds_edge(pr, x->base[r] + (d[k] & ~GOAL__DEP_START), g);
+            if (goal__an_matched_recv(x, &s, i, peer)) goal__an_preds_edge(pr, g, peer[g]);
         }
     }
+}
+static goal_status goal__an_preds_build(const goal__simw *x, const uint32_t *peer, goal__an_preds *pr) {
+    uint32_t g, total = 0;
+    pr->pred = NULL;
+    pr->off = (uint32_t *)goal__new(&x->a, (size_t)x->n + 1u, sizeof(uint32_t));
+    if (!pr->off) return GOAL_ERR_NOMEM;
+    memset(pr->off, 0, ((size_t)x->n + 1u) * sizeof(uint32_t));
+    goal__an_preds_walk(x, peer, pr);
     for (g = 0; g < x->n; g++) { total += pr->off[g]; pr->off[g] = total; }
     pr->off[x->n] = total;
     pr->pred = (uint32_t *)goal__new(&x->a, total, sizeof(uint32_t));
     if (!pr->pred) return GOAL_ERR_NOMEM;
-    for (r = 0; r < x->p; r++) {   /* fill from the back: off[g] counts down to its start */
-        goal_schedule s;
-        uint32_t i, k;
-        goal__simw_view(x, r, &s);
-        for (i = 0; i < s.nactions; i++) {
-            const uint32_t *d;
-            uint32_t nd = goal_schedule_deps(&s, i, &d);
-            for (k = 0; k < nd; k++) { uint32_t t = x->base[r] + (d[k] & ~GOAL__DEP_START); pr->pred[--pr->off[t]] = x->base[r] + i; }
-            if (goal__an_matched_recv(x, &s, i, peer)) pr->pred[--pr->off[x->base[r] + i]] = peer[x->base[r] + i];
-        }
-    }
+    goal__an_preds_walk(x, peer, pr);
     return GOAL_OK;
 }
 static void goal__an_preds_free(const goal__simw *x, goal__an_preds *pr) {
