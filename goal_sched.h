@@ -800,10 +800,11 @@ goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, goal_graph
 #define GOAL__SCHED_LOCK(ip) ((void)0)
 #define GOAL__SCHED_UNLOCK(ip) ((void)0)
 #endif
-typedef struct goal__sched_ipreq {   /* a posted message, by index in goal_inproc's pool */
+typedef struct goal__sched_ipreq {   /* a posted message, behind goal_req.handle */
     goal_msg m;
     int32_t key;                     /* its peer: the source of a recv (or GOAL_ANY), the sender of a send */
-    uint32_t ent;                    /* its goal__fifo entry while queued; the next spare one when spare */
+    uint32_t id;                     /* its number (goal__sched_ip_at), the goal__fifo ref */
+    uint32_t ent;                    /* its goal__fifo entry while queued; the next spare id when spare */
     int status;
 } goal__sched_ipreq;
 typedef struct goal__sched_iprank {
@@ -819,9 +820,11 @@ struct goal_inproc {
     int n;
     goal_allocator a;
     goal__sched_iprank *r;
-    goal__sched_ipreq *req;          /* requests; goal_req.word is index + 1 */
-    size_t capreq;
-    uint32_t nreq, spare;            /* used; the first finished one, for reuse */
+    goal__sched_ipreq **chunk;       /* every request made, GOAL__SCHED_CHUNK to a chunk: they do
+                                        not move, so handle is the request (a wrapping transport
+                                        may use goal_req.word) */
+    size_t capchunk;
+    uint32_t nreq, spare;            /* made; the first finished one's id, for reuse */
     goal__fifo q;                    /* every rank's queues */
     int managed, nlive, nblocked, deadlock;   /* deadlock detection of threaded world runs */
     uint64_t unreported;             /* matched, not yet reported by a test: progress to come */
@@ -829,6 +832,10 @@ struct goal_inproc {
     pthread_mutex_t mu;
 #endif
 };
+#define GOAL__SCHED_CHUNK 64u
+static goal__sched_ipreq *goal__sched_ip_at(const goal_inproc *ip, uint32_t id) {
+    return &ip->chunk[id / GOAL__SCHED_CHUNK][id % GOAL__SCHED_CHUNK];
+}
 static int goal__sched_matches(const goal_msg *recv, const goal_msg *send) {
     return recv->context == send->context && (recv->peer == GOAL_ANY || recv->peer == send->rank) &&
            (recv->tag == GOAL_ANY || recv->tag == send->tag);
@@ -837,7 +844,7 @@ typedef struct goal__sched_want { const goal_inproc *ip; const goal_msg *m; } go
 /* goal__fifo_fn: whether request ref is the counterpart of the message posted now. */
 static int goal__sched_ip_accepts(void *want, uint32_t ref, int32_t *peer) {
     const goal__sched_want *w = (const goal__sched_want *)want;
-    const goal__sched_ipreq *x = &w->ip->req[ref];
+    const goal__sched_ipreq *x = goal__sched_ip_at(w->ip, ref);
     *peer = x->key;
     return w->m->kind == GOAL_SEND ? goal__sched_matches(&x->m, w->m) : goal__sched_matches(w->m, &x->m);
 }
@@ -857,20 +864,31 @@ static void goal__sched_finish(goal_inproc *ip, goal__sched_ipreq *x, int status
     pthread_cond_signal(&o->cv);
 #endif
 }
-static void goal__sched_ip_spare(goal_inproc *ip, uint32_t i) { ip->req[i].ent = ip->spare; ip->spare = i; }
-/* Queues m on *mine as a new request (a spare one if any), known to req by its word. */
+static void goal__sched_ip_spare(goal_inproc *ip, goal__sched_ipreq *x) { x->ent = ip->spare; ip->spare = x->id; }
+/* A request to fill: a spare one, else a new one; NULL when out of memory. */
+static goal__sched_ipreq *goal__sched_ip_request(goal_inproc *ip) {
+    goal__sched_ipreq *x;
+    size_t c = ip->nreq / GOAL__SCHED_CHUNK;
+    if (ip->spare != GOAL__NONE) { x = goal__sched_ip_at(ip, ip->spare); ip->spare = x->ent; return x; }
+    if (ip->nreq % GOAL__SCHED_CHUNK == 0) {
+        if (ip->nreq > GOAL__NONE - GOAL__SCHED_CHUNK || GOAL__RESERVE(&ip->a, ip->chunk, ip->capchunk, c + 1u) != GOAL_OK ||
+            !(ip->chunk[c] = (goal__sched_ipreq *)goal__calloc(&ip->a, GOAL__SCHED_CHUNK, sizeof *x)))
+            return NULL;
+    }
+    x = goal__sched_ip_at(ip, ip->nreq);
+    x->id = ip->nreq++;
+    return x;
+}
+/* Queues m on *mine as a new request, behind req->handle. */
 static int goal__sched_ip_queue(goal_inproc *ip, uint32_t *mine, const goal_msg *m, int32_t key, goal_req *req) {
-    uint32_t i = ip->spare;
-    if (i != GOAL__NONE) ip->spare = ip->req[i].ent;
-    else if (ip->nreq == GOAL__NONE || GOAL__RESERVE(&ip->a, ip->req, ip->capreq, (size_t)ip->nreq + 1u) != GOAL_OK)
-        return GOAL_ERR_NOMEM;
-    else i = ip->nreq++;
-    if (goal__fifo_push(&ip->q, &ip->a, mine, key, i, &ip->req[i].ent) != GOAL_OK) {
-        goal__sched_ip_spare(ip, i);
+    goal__sched_ipreq *x = goal__sched_ip_request(ip);
+    if (!x) return GOAL_ERR_NOMEM;
+    if (goal__fifo_push(&ip->q, &ip->a, mine, key, x->id, &x->ent) != GOAL_OK) {
+        goal__sched_ip_spare(ip, x);
         return GOAL_ERR_NOMEM;
     }
-    ip->req[i].m = *m; ip->req[i].key = key; ip->req[i].status = GOAL_PENDING;
-    req->word = (uint64_t)i + 1u;
+    x->m = *m; x->key = key; x->status = GOAL_PENDING;
+    req->handle = x;
     return GOAL_PENDING;
 }
 static int goal__sched_ip_post(void *user, const goal_msg *m, goal_req *req) {
@@ -886,7 +904,7 @@ static int goal__sched_ip_post(void *user, const goal_msg *m, goal_req *req) {
     /* A send looks among the recvs posted at its peer; a recv among the sends to itself. */
     i = goal__fifo_take(&ip->q, m->kind == GOAL_SEND ? &ip->r[m->peer].recvs : &me->sends, key, goal__sched_ip_accepts, &want);
     if (i != GOAL__NONE) {
-        goal__sched_ipreq *x = &ip->req[i];
+        goal__sched_ipreq *x = goal__sched_ip_at(ip, i);
         int rs = m->kind == GOAL_SEND ? goal__sched_deliver(&x->m, m) : goal__sched_deliver(m, &x->m);
         goal__sched_finish(ip, x, m->kind == GOAL_SEND ? rs : GOAL_OK);
         st = m->kind == GOAL_SEND ? GOAL_OK : rs;
@@ -921,12 +939,12 @@ static int goal__sched_ip_test(void *user, goal_req *reqs, int n, int block) {
     GOAL__SCHED_LOCK(ip);
     for (;;) {
         for (k = 0; k < n; k++) {
-            uint64_t w = reqs[k].word;
-            if (!w || ip->req[w - 1u].status == GOAL_PENDING) continue;
-            reqs[k].status = ip->req[w - 1u].status;
-            reqs[k].word = 0;
+            goal__sched_ipreq *x = (goal__sched_ipreq *)reqs[k].handle;
+            if (!x || x->status == GOAL_PENDING) continue;
+            reqs[k].status = x->status;
+            reqs[k].handle = NULL;
             ip->unreported--;
-            goal__sched_ip_spare(ip, (uint32_t)(w - 1u));
+            goal__sched_ip_spare(ip, x);
             done++;
         }
         if (done || !block) break;
@@ -938,16 +956,14 @@ static int goal__sched_ip_test(void *user, goal_req *reqs, int n, int block) {
 static void goal__sched_ip_cancel(void *user, goal_req *req) {
     goal__sched_iprank *me = (goal__sched_iprank *)user;
     goal_inproc *ip = me->ip;
-    uint32_t i = (uint32_t)(req->word - 1u);
-    const goal__sched_ipreq *x;
-    if (!req->word) return;
+    goal__sched_ipreq *x = (goal__sched_ipreq *)req->handle;
+    if (!x) return;
     GOAL__SCHED_LOCK(ip);
-    x = &ip->req[i];
     if (x->status == GOAL_PENDING)
         goal__fifo_cancel(&ip->q, x->m.kind == GOAL_SEND ? &ip->r[x->m.peer].sends : &me->recvs, x->key, x->ent);
     else ip->unreported--;
-    goal__sched_ip_spare(ip, i);
-    req->word = 0;
+    goal__sched_ip_spare(ip, x);
+    req->handle = NULL;
     GOAL__SCHED_UNLOCK(ip);
 }
 static goal_status goal__inproc_new(goal_inproc **out, int nranks, const goal_allocator *alloc) {
@@ -981,6 +997,7 @@ goal_status goal_inproc_create(goal_inproc **out, const goal_inproc_desc *desc, 
     return n < 0 ? GOAL_ERR_RANK : goal__created(goal__inproc_new(out, n, desc ? &desc->alloc : NULL), "transport", err);
 }
 void goal_inproc_destroy(goal_inproc *ip) {
+    size_t c;
     if (!ip) return;
 #ifndef GOAL_SCHED_NO_THREADS
     {
@@ -989,7 +1006,8 @@ void goal_inproc_destroy(goal_inproc *ip) {
         pthread_mutex_destroy(&ip->mu);
     }
 #endif
-    goal__free(&ip->a, ip->req);
+    for (c = 0; c * GOAL__SCHED_CHUNK < ip->nreq; c++) goal__free(&ip->a, ip->chunk[c]);
+    goal__free(&ip->a, ip->chunk);
     goal__fifo_free(&ip->q, &ip->a);
     goal__free(&ip->a, ip->r);
     goal__free(&ip->a, ip);
