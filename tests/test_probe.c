@@ -117,6 +117,13 @@ static void recovers_slow_model(void) {
     CHECK_EQ(r.S, 4096);
     if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
 }
+/* Shared memory's eager limit of a few hundred bytes: the send overheads of 1 .. 256 bytes
+   cannot show O (their slope is noise), so O is 0, and G still comes from the gaps. */
+static void tiny_eager_limit_drops_O(void) {
+    probe_result r = probe_with(20, 100, 80, 0.05, 0.01, 0.04, 256, 0.03);
+    CHECK(r.O == 0); CHECK(near(r.G, 0.05)); CHECK(near(r.o, 100)); CHECK_EQ(r.S, 256);
+    if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
+}
 /* 3% noise on every measurement: still within 10%, and the residuals show the noise. */
 static void recovers_with_noise(void) {
     probe_result r = probe_with(2500, 400, 900, 0.5, 0.1, 0.3, 16384, 0.03);
@@ -154,6 +161,7 @@ int main(void) {
     RUN(recovers_fractional_model);
     RUN(recovers_slow_model);
     RUN(recovers_with_noise);
+    RUN(tiny_eager_limit_drops_O);
     RUN(params_line_format);
     RUN(failing_transport);
     return th_done();
