@@ -1208,10 +1208,12 @@ static goal_status goal__mpi_algo_launch(goal_mpi *m, goal__mpi_entry *e, const 
     return st;
 }
 /* ---- >>> auto -------------------------------------------------------------------------------- */
-/* The collective of a name COLL_auto, or -1. */
+/* The collective of a name COLL_auto, or -1. Every start asks, so the suffix is tested
+   first: other names cost a strlen, not goal_sim_coll_of's search of the collectives. */
 static int goal__mpi_auto_coll(const char *algo) {
-    int coll = goal_sim_coll_of(algo);
-    return coll >= 0 && strcmp(algo + strlen(goal_sim_coll_name(coll)), "_auto") == 0 ? coll : -1;
+    size_t n = strlen(algo);
+    int coll = n > 5 && memcmp(algo + n - 5, "_auto", 5) == 0 ? goal_sim_coll_of(algo) : -1;
+    return coll >= 0 && strlen(goal_sim_coll_name(coll)) + 5 == n ? coll : -1;
 }
 /* A failed pick, cached too: the search is not run again on every call. */
 static const goal_algo_info goal__mpi_no_pick = {"", "", 0};
