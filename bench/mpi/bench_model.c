@@ -16,6 +16,7 @@
 
 #define MAX_BYTES (8u << 20)
 #define MAX_CANDS 24
+#define MAX_REPS 41
 static int me, np;
 static unsigned char *in, *out;
 
@@ -31,8 +32,8 @@ static void run(goal_mpi *m, const char *algo, uint64_t bytes) {
    a warm-up of each (builds and caches the schedules), repetition k runs every algorithm
    once. t[i]: algorithm i's median over this rank's repetitions, then the slowest rank's, us. */
 static void measure(goal_mpi *m, const char *const *algo, int n, uint64_t bytes, double *t) {
-    static double rep[MAX_CANDS][41];
-    int i, k, reps = bytes <= 65536 ? 41 : bytes <= (1u << 20) ? 11 : 5;
+    static double rep[MAX_CANDS + 1][MAX_REPS];
+    int i, k, reps = bytes <= 65536 ? MAX_REPS : bytes <= (1u << 20) ? 21 : 11;
     for (i = 0; i < n; i++) run(m, algo[i], bytes);
     for (k = 0; k < reps; k++)
         for (i = 0; i < n; i++) {
