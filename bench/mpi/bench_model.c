@@ -7,7 +7,8 @@
    Per (collective, size) one line: the algorithm COLL_auto picks under the params file, its
    predicted time (goal_sim_best), its measured time and measured / predicted, the fastest
    fixed algorithm measured, auto's time over it, and its predicted time.
-   Usage: mpirun -np 2 bench_model PARAMSFILE   (what goal-probe -o writes) */
+   --all: before each line, every candidate's measured and predicted time (us).
+   Usage: mpirun -np 2 bench_model PARAMSFILE [--all]   (PARAMSFILE: what goal-probe -o writes) */
 #define GOAL_ALL_IMPLEMENTATION
 #include "goal_mpi.h"
 #include <stdio.h>
@@ -17,7 +18,7 @@
 #define MAX_BYTES (8u << 20)
 #define MAX_CANDS 24
 #define MAX_REPS 41
-static int me, np;
+static int me, np, all;
 static unsigned char *in, *out;
 
 static int cmp(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return (x > y) - (x < y); }
@@ -72,6 +73,7 @@ static void row(goal_mpi *m, const goal_sim_desc *model, int coll, uint64_t byte
     algo[n] = name;   /* auto measured as a call of its own, like the others */
     measure(m, algo, n + 1, bytes, t);
     for (i = 1; i < n; i++) if (t[i] < t[best]) best = i;
+    for (i = 0; all && me == 0 && i < n; i++) printf("  %-24s %10.1f %10.1f\n", algo[i], t[i], predict(model, algo[i], bytes));
     if (me == 0)
         printf("%-9s %8llu  %-24s %10.1f %10.1f %6.2f   %-24s %10.1f %6.2f %10.1f\n", goal_sim_coll_name(coll), (unsigned long long)bytes,
                pick ? pick->name : "-", ns / 1000.0, t[n], ns > 0 ? t[n] / (ns / 1000.0) : 0, algo[best], t[best], t[n] / t[best],
@@ -92,7 +94,8 @@ int main(int argc, char **argv) {
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     memset(&md, 0, sizeof md);
     md.comm = MPI_COMM_WORLD;
-    if (argc < 2 || !(f = fopen(argv[1], "rb"))) { if (me == 0) fprintf(stderr, "usage: bench_model PARAMSFILE\n"); MPI_Finalize(); return 2; }
+    all = argc > 2 && strcmp(argv[2], "--all") == 0;
+    if (argc < 2 || !(f = fopen(argv[1], "rb"))) { if (me == 0) fprintf(stderr, "usage: bench_model PARAMSFILE [--all]\n"); MPI_Finalize(); return 2; }
     len = fread(text, 1, sizeof text, f);
     fclose(f);
     if (goal_sim_params(&md.model, text, len, &err) != GOAL_OK || goal_mpi_create(&m, &md, &err) != GOAL_OK) {
