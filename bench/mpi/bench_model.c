@@ -6,7 +6,9 @@
    repetitions of each rank, then the slowest rank.
    Per (collective, size) one line: the algorithm COLL_auto picks under the params file, its
    predicted time (goal_sim_best), its measured time and measured / predicted, the fastest
-   fixed algorithm measured, auto's time over it, and its predicted time.
+   fixed algorithm measured, auto's time over it, the picked algorithm's own time (called by
+   name, in the same turns) over it, and its predicted time. auto/it above pick/it is auto's
+   own cost per call, or noise: the two run the same schedule.
    --all: before each line, every candidate's measured and predicted time (us).
    Usage: mpirun -np 2 bench_model PARAMSFILE [--all]   (PARAMSFILE: what goal-probe -o writes) */
 #define GOAL_ALL_IMPLEMENTATION
@@ -65,7 +67,7 @@ static void row(goal_mpi *m, const goal_sim_desc *model, int coll, uint64_t byte
     const char *algo[MAX_CANDS + 1];
     double ns = 0, t[MAX_CANDS + 1];
     char name[64];
-    int i, n = 0, best = 0;
+    int i, n = 0, best = 0, picked = 0;
     goal_sim_best(coll, np, bytes, model, 0, &pick, &ns, NULL);
     for (i = 0; (a = goal_algo_list(i)) != NULL && n < MAX_CANDS; i++)
         if (!(a->flags & GOAL_ALGO_VECTOR) && goal_sim_coll_of(a->name) == coll) algo[n++] = a->name;
@@ -73,11 +75,12 @@ static void row(goal_mpi *m, const goal_sim_desc *model, int coll, uint64_t byte
     algo[n] = name;   /* auto measured as a call of its own, like the others */
     measure(m, algo, n + 1, bytes, t);
     for (i = 1; i < n; i++) if (t[i] < t[best]) best = i;
+    for (i = 0; pick && i < n; i++) if (strcmp(algo[i], pick->name) == 0) picked = i;
     for (i = 0; all && me == 0 && i < n; i++) printf("  %-24s %10.1f %10.1f\n", algo[i], t[i], predict(model, algo[i], bytes));
     if (me == 0)
-        printf("%-9s %8llu  %-24s %10.1f %10.1f %6.2f   %-24s %10.1f %6.2f %10.1f\n", goal_sim_coll_name(coll), (unsigned long long)bytes,
-               pick ? pick->name : "-", ns / 1000.0, t[n], ns > 0 ? t[n] / (ns / 1000.0) : 0, algo[best], t[best], t[n] / t[best],
-               predict(model, algo[best], bytes));
+        printf("%-9s %8llu  %-24s %10.1f %10.1f %6.2f   %-24s %10.1f %6.2f %6.2f %10.1f\n", goal_sim_coll_name(coll),
+               (unsigned long long)bytes, pick ? pick->name : "-", ns / 1000.0, t[n], ns > 0 ? t[n] / (ns / 1000.0) : 0, algo[best], t[best],
+               t[n] / t[best], t[picked] / t[best], predict(model, algo[best], bytes));
 }
 int main(int argc, char **argv) {
     static const char *const colls[] = {"bcast", "allreduce", "alltoall"};
@@ -106,8 +109,8 @@ int main(int argc, char **argv) {
     in = (unsigned char *)calloc((size_t)np * MAX_BYTES, 1);
     out = (unsigned char *)calloc((size_t)np * MAX_BYTES, 1);
     if (me == 0)
-        printf("np %d, model %.*s\n%-9s %8s  %-24s %10s %10s %6s   %-24s %10s %6s %10s\n", np, (int)strcspn(text, "\n"), text, "coll", "bytes",
-               "auto picks", "pred us", "auto us", "meas/pred", "fastest fixed", "its us", "auto/it", "its pred");
+        printf("np %d, model %.*s\n%-9s %8s  %-24s %10s %10s %6s   %-24s %10s %6s %6s %10s\n", np, (int)strcspn(text, "\n"), text, "coll", "bytes",
+               "auto picks", "pred us", "auto us", "meas/pred", "fastest fixed", "its us", "auto/it", "pick/it", "its pred");
     for (c = 0; c < 3; c++)
         for (k = 0, bytes = 8; bytes <= MAX_BYTES; bytes *= 4, k++) {
             int i;
