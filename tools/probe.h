@@ -23,11 +23,14 @@
    the eager send overheads, o again from the eager receive overheads (o is their mean), g
    from the gaps of every size, L from the eager round trips. The per-byte costs come from
    the sizes where the bytes outweigh the call's fixed cost, since the model charges them
-   to large messages: O from the eager send overheads of 1 KiB and more (0 when fewer than
-   two sizes are eager there: an eager limit of a few hundred bytes, as shared memory has,
-   tells nothing about O, and a slope over the small sizes is noise), G from the gaps of
-   PROBE_LARGE (64 KiB) and more given g (all sizes when max_size is smaller). The residual
-   of a fit is the root mean square of its relative errors, of the fit over every size.
+   to large messages: G from the gaps of PROBE_LARGE (64 KiB) and more given g (all sizes
+   when max_size is smaller); O from the eager send overheads of 1 KiB and more, and only
+   when the eager limit reaches PROBE_LARGE, else 0: larger messages go by rendezvous,
+   whose per-byte cost eager sends do not show, and the model charges the receiver
+   max(O, G) per byte (shared memory: Open MPI's eager limit of a few hundred bytes leaves
+   a slope of noise, 0.13 ns/B; MPICH's 1-8 KiB eager sends cost 0.05 ns/B while a whole
+   512 KiB message costs 0.033 ns/B). The residual of a fit is the root mean square of its
+   relative errors, of the fit over every size.
 
    A transport is five calls on the probing rank; each returns a time in ns (a typical one,
    e.g. the median over `reps`), or a negative number when it failed. */
@@ -155,7 +158,7 @@ static int probe_fits(probe_result *r) {
         !probe_fit(x, r->gap, all, r->n, &r->g, &r->G, &r->res_gap) || !probe_fit(x, half, eager, r->n, &rtt0, &rtt_g, &r->res_rtt))
         return -1;
     /* per-byte costs where the bytes stand out of the call's fixed cost (see the top) */
-    if (!probe_fit(x, r->os, eager_big, r->n, &u, &r->O, &u)) r->O = 0;
+    if (r->S < PROBE_LARGE || !probe_fit(x, r->os, eager_big, r->n, &u, &r->O, &u)) r->O = 0;
     for (k = 0; k < r->n && !large[k]; k++) {}
     if (k < r->n) r->G = probe_slope(r->g, x, r->gap, large, r->n);
     r->o = (os_o + or_o) / 2;
