@@ -179,7 +179,7 @@ bench-mpi: deps
 # ---- goal-probe (issue 14): LogGOPS parameters measured between two MPI ranks ----------------
 # mpirun -np 2 $(B)/openmpi/goal-probe [-o FILE]; the measurement and fit are tools/probe.h
 # (tested without MPI by tests/test_probe.c).
-$(B)/%/goal-probe: mpi/goal_probe.c tools/probe.h
+$(B)/%/goal-probe: mpi/goal_probe.c tools/probe.h $(HEADERS)
 	@mkdir -p $(@D)
 	mpicc.$* $(WARN) -O2 -g -I. $< -o $@ -lm
 $(B)/tests/test_probe: tools/probe.h

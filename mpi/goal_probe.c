@@ -1,24 +1,34 @@
 /* goal-probe: measures the LogGOPS parameters between two MPI ranks and prints them as one
    line of `goal sim` options, then the fit's residuals and the measured curves (# lines).
-     mpirun -np 2 build/openmpi/goal-probe [-o FILE] [--max-size BYTES]
+     mpirun -np 2 build/openmpi/goal-probe [-o FILE] [--max-size BYTES] [--bare]
    -o FILE writes the params line alone to FILE (what --params FILE reads). Rank 0 runs the
    measurements of tools/probe.h; rank 1 serves them: for each one rank 0 first sends a
    command (what, size, count, delay), then both sides do their part. Times: the fastest of
    the repetitions (MPI_Wtime), as preemption on a shared machine only ever adds time.
-   The local exec cost C (-C) is rank 0's own: a sum of doubles into a buffer, the loop
-   libgoal's executor runs for a reduction; a # line gives a copy's cost per byte too. */
-#include <mpi.h>
+   Every message and local exec goes through libgoal's own path, the one the collectives
+   and COLL_auto take: a schedule of the measurement's sends and receives (or its exec),
+   run with goal_mpi_run, so the fixed cost of a libgoal operation (cache lookup, executor,
+   progress) is in o and the model predicts what goal_mpi runs. --bare measures bare MPI
+   calls instead (MPI_Send / MPI_Recv, a C loop): the library's own LogGOPS parameters.
+   The local exec cost C (-C) is rank 0's own: a sum of doubles into a buffer (an exec
+   action, GOAL_OP_SUM on Float64), what libgoal's executor runs for a reduction; a # line
+   gives a copy's (GOAL_OP_COPY) cost per byte too. */
+#define GOAL_ALL_IMPLEMENTATION
+#include "../goal_mpi.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "../tools/probe.h"
 
-enum { CMD_QUIT, CMD_PINGPONG, CMD_SEND, CMD_RECV, CMD_BURST };
+enum { CMD_QUIT, CMD_PINGPONG, CMD_SEND, CMD_RECV, CMD_BURST, CMD_EXEC, CMD_COPY };
 typedef struct probe_mpi {
-    char *buf;
-    double *acc;               /* the local reduction's result */
+    char *buf;                 /* slot 0: what is sent, received, reduced from */
+    double *acc;               /* slot 1: the local exec's result */
+    uint64_t max_size;
     double *t;                 /* one time per repetition */
+    goal_mpi *gm;              /* libgoal's path; NULL: bare MPI (--bare) */
 } probe_mpi;
+typedef struct probe_cmd { int what, rank, size, n; } probe_cmd;   /* a schedule's key */
 
 static void spin(double ns) {
     double end = MPI_Wtime() + ns * 1e-9;
@@ -32,42 +42,92 @@ static double min_ns(const double *t, int n) {
     return m * 1e9;
 }
 
-/* Both ranks: one repetition of a measurement; rank 0 returns its time in s. */
-static double once(probe_mpi *m, int rank, int what, int size, int n, double delay) {
-    double t0 = 0, t1 = 0;
-    int k;
-    if (rank == 0) {
-        if (what == CMD_RECV) spin(delay);
-        t0 = MPI_Wtime();
-        if (what == CMD_PINGPONG) {
-            MPI_Send(m->buf, size, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
-            MPI_Recv(m->buf, size, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        } else if (what == CMD_SEND) {
-            MPI_Send(m->buf, size, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
-        } else if (what == CMD_RECV) {
-            MPI_Recv(m->buf, size, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        } else {
-            for (k = 0; k < n; k++) MPI_Send(m->buf, size, MPI_BYTE, 1, 0, MPI_COMM_WORLD);
-            MPI_Recv(m->buf, 0, MPI_BYTE, 1, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        }
-        t1 = MPI_Wtime();
-        if (what == CMD_SEND || what == CMD_RECV) MPI_Send(m->buf, 0, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
-        return t1 - t0;
+/* This rank's part of a command as a schedule, in the order of the bare MPI calls below:
+   rank 0 sends (burst: n sends) and/or receives, rank 1 mirrors it; a burst ends with a
+   0-byte reply once rank 1 received all n; exec and copy are local, at least one double. */
+static int32_t probe_build(goal_graph *g, const void *args, goal_error *err) {
+    const probe_cmd *c = (const probe_cmd *)args;
+    goal_buf b = goal_buffer(0, 0, (uint64_t)c->size), e = goal_buffer(0, 0, 0);
+    goal_buf ex = goal_buffer(0, 0, c->size >= 8 ? (uint64_t)c->size / 8 * 8 : 8), acc = goal_buffer(1, 0, ex.size);
+    int32_t a = -1, last = -1;
+    int k, peer = 1 - c->rank;
+    (void)err;
+    if (c->what == CMD_EXEC) return goal_graph_exec(g, GOAL_OP_SUM, GOAL_FLOAT64, acc, ex);
+    if (c->what == CMD_COPY) return goal_graph_exec(g, GOAL_OP_COPY, GOAL_UINT8, goal_buffer(1, 0, (uint64_t)c->size), b);
+    if (c->what == CMD_PINGPONG) {
+        a = c->rank == 0 ? goal_graph_send(g, b, peer, 0) : goal_graph_recv(g, b, peer, 0);
+        last = c->rank == 0 ? goal_graph_recv(g, b, peer, 0) : goal_graph_send(g, b, peer, 0);
+        return goal_graph_requires(g, last, a) == GOAL_OK ? last : goal_graph_status(g);
     }
-    if (what == CMD_PINGPONG) {
-        MPI_Recv(m->buf, size, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Send(m->buf, size, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
-    } else if (what == CMD_SEND) {
-        spin(delay);
-        MPI_Recv(m->buf, size, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    } else if (what == CMD_RECV) {
-        MPI_Send(m->buf, size, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+    if (c->what != CMD_BURST)
+        return (c->what == CMD_SEND) == (c->rank == 0) ? goal_graph_send(g, b, peer, 0) : goal_graph_recv(g, b, peer, 0);
+    last = c->rank == 0 ? goal_graph_recv(g, e, peer, 1) : goal_graph_send(g, e, peer, 1);
+    for (k = 0; k < c->n; k++) {
+        a = c->rank == 0 ? goal_graph_send(g, b, peer, 0) : goal_graph_recv(g, b, peer, 0);
+        if (c->rank == 1 && goal_graph_requires(g, last, a) != GOAL_OK) break;
+    }
+    return goal_graph_status(g) == GOAL_OK ? last : goal_graph_status(g);
+}
+/* The command through libgoal: goal_mpi_run of its schedule (cached after the first). */
+static void via_goal(probe_mpi *m, int rank, int what, int size, int n) {
+    probe_cmd c;
+    goal_slot slots[2];
+    goal_mpi_coll coll;
+    memset(&c, 0, sizeof c);
+    c.what = what; c.rank = rank; c.size = size; c.n = n;
+    slots[0].data = m->buf; slots[0].size = m->max_size + sizeof(double);
+    slots[1].data = m->acc; slots[1].size = (m->max_size / sizeof(double) + 1) * sizeof(double);
+    memset(&coll, 0, sizeof coll);
+    coll.build_fn = probe_build; coll.args = &c; coll.key = &c; coll.keylen = sizeof c;
+    coll.slots = slots; coll.nslots = 2;
+    if (goal_mpi_run(m->gm, &coll) != GOAL_OK) {
+        fprintf(stderr, "goal-probe: rank %d: %s\n", rank, goal_mpi_error(m->gm)->msg);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
+}
+/* acc[i] += in[i] over s bytes of doubles (at least one). */
+static void reduce_once(probe_mpi *m, uint64_t s) {
+    const double *in = (const double *)(void *)m->buf;
+    size_t i, n = s >= sizeof(double) ? (size_t)s / sizeof(double) : 1;
+    for (i = 0; i < n; i++) m->acc[i] += in[i];
+}
+/* The command with bare MPI calls (--bare). */
+static void bare(probe_mpi *m, int rank, int what, int size, int n) {
+    int k, peer = 1 - rank;
+    if (what == CMD_EXEC) reduce_once(m, (uint64_t)size);
+    else if (what == CMD_COPY) memcpy(m->acc, m->buf, (size_t)size);
+    else if (what == CMD_PINGPONG && rank == 0) {
+        MPI_Send(m->buf, size, MPI_BYTE, peer, 0, MPI_COMM_WORLD);
+        MPI_Recv(m->buf, size, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (what == CMD_PINGPONG) {
+        MPI_Recv(m->buf, size, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(m->buf, size, MPI_BYTE, peer, 0, MPI_COMM_WORLD);
+    } else if (what != CMD_BURST) {
+        if ((what == CMD_SEND) == (rank == 0)) MPI_Send(m->buf, size, MPI_BYTE, peer, 0, MPI_COMM_WORLD);
+        else MPI_Recv(m->buf, size, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (rank == 0) {
+        for (k = 0; k < n; k++) MPI_Send(m->buf, size, MPI_BYTE, peer, 0, MPI_COMM_WORLD);
+        MPI_Recv(m->buf, 0, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
     } else {
-        for (k = 0; k < n; k++) MPI_Recv(m->buf, size, MPI_BYTE, 0, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        MPI_Send(m->buf, 0, MPI_BYTE, 0, 0, MPI_COMM_WORLD);
+        for (k = 0; k < n; k++) MPI_Recv(m->buf, size, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(m->buf, 0, MPI_BYTE, peer, 0, MPI_COMM_WORLD);
     }
-    if (what == CMD_SEND || what == CMD_RECV) MPI_Recv(m->buf, 0, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-    return 0;
+}
+
+/* Both ranks: one repetition of a command; rank 0 returns its time in s. The side that
+   acts second waits `delay` ns first (send: the receiver; recv: rank 0), and a last
+   0-byte message keeps the next repetition from starting early. */
+static double once(probe_mpi *m, int rank, int what, int size, int n, double delay) {
+    double t0;
+    int sync = what == CMD_SEND || what == CMD_RECV;
+    if ((what == CMD_RECV && rank == 0) || (what == CMD_SEND && rank == 1)) spin(delay);
+    t0 = MPI_Wtime();
+    if (m->gm) via_goal(m, rank, what, size, n);
+    else bare(m, rank, what, size, n);
+    t0 = MPI_Wtime() - t0;
+    if (sync && rank == 0) MPI_Send(m->buf, 0, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
+    if (sync && rank == 1) MPI_Recv(m->buf, 0, MPI_BYTE, 0, 1, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    return t0;
 }
 
 /* Rank 0: tells rank 1 what comes, then measures reps times (after one warm-up). */
@@ -85,36 +145,7 @@ static double op_pingpong(void *u, uint64_t s, int reps) { return measure((probe
 static double op_send(void *u, uint64_t s, double d, int reps) { return measure((probe_mpi *)u, CMD_SEND, s, 1, d, reps); }
 static double op_recv(void *u, uint64_t s, double d, int reps) { return measure((probe_mpi *)u, CMD_RECV, s, 1, d, reps); }
 static double op_burst(void *u, uint64_t s, int n, int reps) { return measure((probe_mpi *)u, CMD_BURST, s, n, 0, reps); }
-/* acc[i] += in[i] over s bytes of doubles (at least one). */
-static void reduce_once(probe_mpi *m, uint64_t s) {
-    const double *in = (const double *)(void *)m->buf;
-    size_t i, n = s >= sizeof(double) ? (size_t)s / sizeof(double) : 1;
-    for (i = 0; i < n; i++) m->acc[i] += in[i];
-}
-static double op_exec(void *u, uint64_t s, int reps) {
-    probe_mpi *m = (probe_mpi *)u;
-    double t0;
-    int k;
-    reduce_once(m, s);
-    for (k = 0; k < reps; k++) {
-        t0 = MPI_Wtime();
-        reduce_once(m, s);
-        m->t[k] = MPI_Wtime() - t0;
-    }
-    return min_ns(m->t, reps);
-}
-/* A copy of s bytes: ns per byte (the fastest of reps). */
-static double copy_per_byte(probe_mpi *m, uint64_t s, int reps) {
-    double t0;
-    int k;
-    memcpy(m->acc, m->buf, (size_t)s);
-    for (k = 0; k < reps; k++) {
-        t0 = MPI_Wtime();
-        memcpy(m->acc, m->buf, (size_t)s);
-        m->t[k] = MPI_Wtime() - t0;
-    }
-    return min_ns(m->t, reps) / (double)s;
-}
+static double op_exec(void *u, uint64_t s, int reps) { return measure((probe_mpi *)u, CMD_EXEC, s, 1, 0, reps); }
 
 /* Rank 1: serves commands until CMD_QUIT. */
 static void serve(probe_mpi *m) {
@@ -129,21 +160,22 @@ static void serve(probe_mpi *m) {
 }
 
 /* Rank 0: the probe, the output. Returns the exit status. */
-static int lead(probe_mpi *m, uint64_t max_size, const char *out) {
+static int lead(probe_mpi *m, const char *out) {
     probe_ops ops;
     probe_result r;
-    double quit[4] = {CMD_QUIT, 0, 0, 0};
+    double quit[4] = {CMD_QUIT, 0, 0, 0}, copy;
     int rc;
     FILE *f;
     ops.pingpong_fn = op_pingpong; ops.send_fn = op_send; ops.recv_fn = op_recv; ops.burst_fn = op_burst; ops.exec_fn = op_exec;
     ops.user = m;
-    rc = probe_run(&ops, max_size, &r);
+    rc = probe_run(&ops, m->max_size, &r);
+    copy = measure(m, CMD_COPY, m->max_size, 1, 0, 5) / (double)m->max_size;
     MPI_Send(quit, 4, MPI_DOUBLE, 1, 2, MPI_COMM_WORLD);
     if (rc != 0) { fprintf(stderr, "goal-probe: too few eager sizes to fit (every send waited for its receiver)\n"); return 1; }
     probe_print_params(stdout, &r);
     probe_print_fit(stdout, &r);
-    printf("# copy of %llu bytes: %.4f ns per byte (-C is the reduction's)\n", (unsigned long long)max_size,
-           copy_per_byte(m, max_size, 5));
+    printf("# copy of %llu bytes: %.4f ns per byte (-C is the reduction's); measured %s\n", (unsigned long long)m->max_size, copy,
+           m->gm ? "through libgoal (goal_mpi_run)" : "on bare MPI calls (--bare)");
     if (!out) return 0;
     if (!(f = fopen(out, "w"))) { fprintf(stderr, "goal-probe: %s: cannot open for writing\n", out); return 1; }
     probe_print_params(f, &r);
@@ -151,30 +183,45 @@ static int lead(probe_mpi *m, uint64_t max_size, const char *out) {
     return 0;
 }
 
+/* Buffers and libgoal's path (unless bare); 0, or 1 when out of memory or goal_mpi failed. */
+static int setup(probe_mpi *m, int bare_mpi) {
+    goal_mpi_desc md;
+    goal_error err;
+    m->buf = (char *)calloc(m->max_size + sizeof(double), 1);
+    m->acc = (double *)calloc(m->max_size / sizeof(double) + 1, sizeof(double));
+    m->t = (double *)malloc(64 * sizeof *m->t);
+    m->gm = NULL;
+    if (!m->buf || !m->acc || !m->t) { fprintf(stderr, "goal-probe: out of memory\n"); return 1; }
+    memset(&md, 0, sizeof md);
+    md.comm = MPI_COMM_WORLD;
+    if (!bare_mpi && goal_mpi_create(&m->gm, &md, &err) != GOAL_OK) { fprintf(stderr, "goal-probe: %s\n", err.msg); return 1; }
+    return 0;
+}
+
 int main(int argc, char **argv) {
     probe_mpi m;
     const char *out = NULL;
     unsigned long long max_size = 4u << 20;
-    int rank, size, i, rc = 0;
+    int rank, size, i, rc = 0, bare_mpi = 0;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     for (i = 1; i < argc && rc == 0; i++) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) out = argv[++i];
         else if (strcmp(argv[i], "--max-size") == 0 && i + 1 < argc) max_size = strtoull(argv[++i], NULL, 10);
+        else if (strcmp(argv[i], "--bare") == 0) bare_mpi = 1;
         else rc = 2;
     }
     if (rc || size != 2 || max_size < 4 || max_size > (1u << 30)) {
-        if (rank == 0) fprintf(stderr, "usage: mpirun -np 2 goal-probe [-o FILE] [--max-size BYTES (4 .. 2^30, default 4 MiB)]\n");
+        if (rank == 0) fprintf(stderr, "usage: mpirun -np 2 goal-probe [-o FILE] [--max-size BYTES (4 .. 2^30, default 4 MiB)] [--bare]\n");
         MPI_Finalize();
         return 2;
     }
-    m.buf = (char *)calloc(max_size + sizeof(double), 1);
-    m.acc = (double *)calloc(max_size / sizeof(double) + 1, sizeof(double));
-    m.t = (double *)malloc(64 * sizeof *m.t);
-    if (!m.buf || !m.acc || !m.t) { fprintf(stderr, "goal-probe: out of memory\n"); MPI_Abort(MPI_COMM_WORLD, 1); }
-    if (rank == 0) rc = lead(&m, max_size, out);
+    m.max_size = max_size;
+    if (setup(&m, bare_mpi) != 0) MPI_Abort(MPI_COMM_WORLD, 1);
+    if (rank == 0) rc = lead(&m, out);
     else serve(&m);
+    if (m.gm) goal_mpi_destroy(m.gm);
     free(m.buf);
     free(m.acc);
     free(m.t);

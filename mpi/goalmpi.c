@@ -58,7 +58,8 @@
    GOAL_MPI_STATS=1  at MPI_Finalize rank 0 prints to stderr, per collective it saw,
      "allreduce: 40004 libgoal, 0 passed on" (with the reasons of those passed on), and
      after it, when the collective served MPI_IN_PLACE calls, "allreduce in place: 12
-     native, 3 copied".
+     native, 3 copied", and when auto chose, the algorithms it ran and how often, in the
+     order first used: "allreduce auto: allreduce_dissemination 4, allreduce_rabenseifner 36".
    GOAL_MPI_CHECK=1  compares (algorithm, parameters, count, type, op, root) across ranks
      before each collective starts (goal_mpi_desc.check).
    Rules: one thread calls MPI at a time (the drop-in keeps no locks: MPI_THREAD_SERIALIZED
@@ -111,6 +112,8 @@ static const char *const why_name[NWHY] = {
     "goal_mpi_create failed", "auto could not choose"};
 
 #define MAX_RULES 8
+#define MAX_PICKS 32   /* distinct algorithms auto picked per collective (more than any has) */
+typedef struct pick { const goal_algo_info *algo; unsigned long long n; } pick;
 typedef struct rule {   /* algo NULL and not autopick: "mpi"; nway, radix, segment 0: the defaults */
     unsigned long long max, segment;
     const goal_algo_info *algo;
@@ -123,6 +126,8 @@ static struct {
     int nrules[NCOLL];
     unsigned long long served[2][NCOLL], passed[2][NCOLL][NWHY];
     unsigned long long inplace[2][NCOLL][2];   /* MPI_IN_PLACE calls: [0] native, [1] copied */
+    pick picks[2][NCOLL][MAX_PICKS];           /* what auto ran, in the order first seen */
+    int autocoll[NCOLL];        /* auto_coll(c), derived once */
     int keyval;
     struct comm_entry *comms;   /* in creation order, for MPI_Finalize */
     struct pending *pending;    /* nonblocking operations in flight */
@@ -216,7 +221,7 @@ static void parse_rules(const char *spec, int me) {
                 n = -1;
                 break;
             }
-            if (strcmp(r, "auto") == 0 && auto_coll(c) < 0) {
+            if (strcmp(r, "auto") == 0 && G.autocoll[c] < 0) {
                 if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_ALGOS: no auto for %s (it keeps its default)\n", item);
                 n = -1;
                 break;
@@ -242,9 +247,11 @@ static void parse_rules(const char *spec, int me) {
 static void setup(void) {
     int me = 0;
     const char *env;
+    int c;
     if (G.ready) return;
     G.ready = 1;
     PMPI_Comm_rank(MPI_COMM_WORLD, &me);
+    for (c = 0; c < NCOLL; c++) G.autocoll[c] = auto_coll(c);
     parse_rules(default_algos, me);
     if ((env = getenv("GOAL_MPI_PARAMS")) != NULL && read_params(env, me) && !getenv("GOAL_MPI_ALGOS"))
         parse_rules("bcast=auto;reduce=auto;allreduce=auto;allgather=auto;alltoall=auto;gather=auto;scatter=auto;"
@@ -253,19 +260,28 @@ static void setup(void) {
     G.stats = (env = getenv("GOAL_MPI_STATS")) != NULL && atoi(env) != 0;
     G.check = (env = getenv("GOAL_MPI_CHECK")) != NULL && atoi(env) != 0;
 }
-/* The algorithm for c at `bytes` per block on m (auto: among GOAL_ALGO_ORDERED ones when
-   ordered), its rule's parameters into d, or NULL with *why set. */
-static const goal_algo_info *choose(goal_mpi *m, int c, unsigned long long bytes, int ordered, goal_algo_desc *d, int *why) {
+/* A collective call as the interceptors handle it; autopick: k->algo is auto's pick. */
+typedef struct call {
+    int c, nb, why, autopick;
+    unsigned long long bytes;
+    goal_mpi *m;
+    const goal_algo_info *algo;
+    goal_algo_desc d;
+} call;
+/* The algorithm for k's collective and bytes per block (auto: among GOAL_ALGO_ORDERED ones
+   when ordered), its rule's parameters into k->d, or NULL with k->why set. */
+static const goal_algo_info *choose(call *k, int ordered) {
     const goal_algo_info *a = NULL;
-    int k;
-    for (k = 0; k < G.nrules[c]; k++)
-        if (bytes <= G.rules[c][k].max) break;
-    if (k < G.nrules[c] && G.rules[c][k].autopick && goal_mpi_auto(m, auto_coll(c), bytes, ordered ? GOAL_ALGO_ORDERED : 0, &a) != GOAL_OK) {
-        *why = ordered ? W_OP : W_AUTO;
+    const rule *r = G.rules[k->c];
+    int i, n = G.nrules[k->c];
+    for (i = 0; i < n && k->bytes > r[i].max; i++) {}
+    k->autopick = i < n && r[i].autopick;
+    if (k->autopick && goal_mpi_auto(k->m, G.autocoll[k->c], k->bytes, ordered ? GOAL_ALGO_ORDERED : 0, &a) != GOAL_OK) {
+        k->why = ordered ? W_OP : W_AUTO;
         return NULL;
     }
-    if (k == G.nrules[c] || !(a = a ? a : G.rules[c][k].algo)) { *why = W_CHOSEN; return NULL; }
-    d->nway = G.rules[c][k].nway; d->radix = G.rules[c][k].radix; d->segment = G.rules[c][k].segment;
+    if (i == n || !(a = a ? a : r[i].algo)) { k->why = W_CHOSEN; return NULL; }
+    k->d.nway = r[i].nway; k->d.radix = r[i].radix; k->d.segment = r[i].segment;
     return a;
 }
 
@@ -392,7 +408,6 @@ static void *copy_of(const void *src, size_t bytes) {
 
 /* ---- the collectives ----------------------------------------------------------------------- */
 /* Every entry point: the goal_mpi and the algorithm, or 0 with the reason counted. */
-typedef struct call { int c, nb, why; unsigned long long bytes; goal_mpi *m; const goal_algo_info *algo; goal_algo_desc d; } call;
 static int begin(call *k, int c, int nb, MPI_Comm comm, long long bytes) {
     memset(k, 0, sizeof *k);
     k->c = c; k->nb = nb;
@@ -400,7 +415,7 @@ static int begin(call *k, int c, int nb, MPI_Comm comm, long long bytes) {
     if (bytes < 0) { k->why = W_TYPE; return 0; }
     if (bytes > INT_MAX) { k->why = W_SIZE; return 0; }
     k->bytes = (unsigned long long)bytes;
-    if (!(k->algo = choose(k->m, c, k->bytes, 0, &k->d, &k->why))) return 0;
+    if (!(k->algo = choose(k, 0))) return 0;
     k->d.algo = k->algo->name;
     k->d.dtype = GOAL_UINT8; k->d.op = GOAL_OP_SUM;
     return 1;
@@ -420,20 +435,28 @@ static int begin_reduce(call *k, goal_mpi_reduction *red, MPI_Datatype t, MPI_Op
     goal_status st = goal_mpi_reduction_of(t, op, count, red);
     if (st != GOAL_OK) { k->why = st == GOAL_ERR_TYPE ? W_TYPE : W_OP; return 0; }
     if (red->noncommutative && !(k->algo->flags & GOAL_ALGO_ORDERED)) {   /* auto chooses again, among ordered ones */
-        const goal_algo_info *again = choose(k->m, k->c, k->bytes, 1, &k->d, &k->why);
+        const goal_algo_info *again = choose(k, 1);
         if (again) { k->algo = again; k->d.algo = again->name; }
     }
     if (!reduces_it(k->algo, red, &k->why)) {
         if (k->c != C_REDUCE && k->c != C_ALLREDUCE) return 0;
         alt = goal_algo_find(k->c == C_REDUCE ? "reduce_binomial" : "allreduce_recdoub");
         if (!reduces_it(alt, red, &k->why)) return 0;
-        k->algo = alt; k->d.algo = alt->name;
+        k->algo = alt; k->d.algo = alt->name; k->autopick = 0;
         k->d.nway = k->d.radix = 0; k->d.segment = 0;   /* the fallback's defaults */
     }
     k->d.dtype = red->dtype; k->d.op = red->op; k->d.count = red->count; k->d.noncommutative = red->noncommutative;
     return 1;
 }
-static int served(call *k) { G.served[k->nb][k->c]++; return 1; }
+/* Counts a served call, and auto's pick by name (GOAL_MPI_STATS). */
+static int served(call *k) {
+    pick *p = G.picks[k->nb][k->c];
+    int i;
+    G.served[k->nb][k->c]++;
+    for (i = 0; k->autopick && i < MAX_PICKS && p[i].algo && p[i].algo != k->algo; i++) {}
+    if (k->autopick && i < MAX_PICKS) { p[i].algo = k->algo; p[i].n++; }
+    return 1;
+}
 /* MPI_IN_PLACE natively (goal_mpi_algo_start reads the input where MPI has it) when the
    algorithm is flagged GOAL_ALGO_INPLACE and no side is packed; else the caller copies. */
 static int in_place_native(call *k, int packed) {
@@ -920,6 +943,15 @@ int MPI_Testsome(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *s) {
 }
 
 /* ---- the end ------------------------------------------------------------------------------- */
+/* "allreduce auto: allreduce_dissemination 12, allreduce_rabenseifner 40" when auto ran any. */
+static void print_picks(int nb, int c) {
+    const pick *p = G.picks[nb][c];
+    int i;
+    if (!p[0].algo) return;
+    fprintf(stderr, "%s%s auto:", nb ? "i" : "", coll_name[c]);
+    for (i = 0; i < MAX_PICKS && p[i].algo; i++) fprintf(stderr, "%s %s %llu", i ? "," : "", p[i].algo->name, p[i].n);
+    fprintf(stderr, "\n");
+}
 static void print_stats(void) {
     int nb, c, w;
     for (nb = 0; nb < 2; nb++)
@@ -939,6 +971,7 @@ static void print_stats(void) {
             if (G.inplace[nb][c][0] || G.inplace[nb][c][1])
                 fprintf(stderr, "%s%s in place: %llu native, %llu copied\n", nb ? "i" : "", coll_name[c], G.inplace[nb][c][0],
                         G.inplace[nb][c][1]);
+            print_picks(nb, c);
         }
 }
 int MPI_Finalize(void) {

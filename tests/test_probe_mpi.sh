@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # goal-probe under Open MPI and MPICH (np 2, sizes up to 4 KiB to stay quick): the first line
-# is a params line that goal sim --params reads, -o FILE holds it alone, bad usage exits 2.
+# is a params line that goal sim --params reads, -o FILE holds it alone, --bare measures bare
+# MPI calls, bad usage exits 2.
 set -u
 . tests/lib.sh
 B=${B:-build}
@@ -16,6 +17,8 @@ for lib in openmpi mpich; do
   t "$lib: -o FILE holds the line alone" 0 "^1$" sh -c "wc -l < $T/$lib.params"
   printf 'num_ranks 2\nrank 0 {\nl1: send 8b to 1\n}\nrank 1 {\nl1: recv 8b from 0\n}\n' > $T/ping.goal
   t "$lib: goal sim --params reads it" 0 "^max [0-9.]+$" $GOAL sim $T/ping.goal --params $T/$lib.params
+  t "$lib: --bare (bare MPI calls) prints the params line too" 0 "$LINE" sh -c "timeout 120 $run -np 2 $B/$lib/goal-probe --max-size 4096 --bare | head -n 1"
+  t "$lib: the copy line says the path" 0 "through libgoal" cat $T/$lib.out
   t "$lib: np 1 is bad usage" 2 "usage: mpirun -np 2 goal-probe" timeout 60 $run -np 1 $B/$lib/goal-probe
 done
 t_done

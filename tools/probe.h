@@ -19,10 +19,18 @@
                     cheaper per byte (goal-probe prints its slope as a # line); the model has
                     one C for both, and the reduction is what the collectives that compute
                     spend their time on.
-   Each curve is fitted by least squares on relative errors (sizes span decades): o and O
-   from the eager send overheads, o again from the eager receive overheads (o is their
-   mean), g and G from the gaps of every size, L from the eager round trips. The residual of
-   a fit is the root mean square of its relative errors.
+   Each curve is fitted by least squares on relative errors (sizes span decades): o from
+   the eager send overheads, o again from the eager receive overheads (o is their mean), g
+   from the gaps of every size, L from the eager round trips. The per-byte costs come from
+   the sizes where the bytes outweigh the call's fixed cost, since the model charges them
+   to large messages: G from the gaps of PROBE_LARGE (64 KiB) and more given g (all sizes
+   when max_size is smaller); O from the eager send overheads of 1 KiB and more, and only
+   when the eager limit reaches PROBE_LARGE, else 0: larger messages go by rendezvous,
+   whose per-byte cost eager sends do not show, and the model charges the receiver
+   max(O, G) per byte (shared memory: Open MPI's eager limit of a few hundred bytes leaves
+   a slope of noise, 0.13 ns/B; MPICH's 1-8 KiB eager sends cost 0.05 ns/B while a whole
+   512 KiB message costs 0.033 ns/B). The residual of a fit is the root mean square of its
+   relative errors, of the fit over every size.
 
    A transport is five calls on the probing rank; each returns a time in ns (a typical one,
    e.g. the median over `reps`), or a negative number when it failed. */
@@ -44,6 +52,7 @@ typedef struct probe_ops {
 
 #define PROBE_MAX_SIZES 40
 #define PROBE_BURST 16          /* messages in a burst */
+#define PROBE_LARGE 65536       /* G is fitted from sizes of at least this many bytes */
 typedef struct probe_result {
     double L, o, g, G, O, C;    /* ns, ns per byte */
     uint64_t S;                 /* largest eager size (bytes); max_size when none waits */
@@ -121,10 +130,19 @@ static void probe_eager_limit(const probe_ops *ops, probe_result *r) {
     r->S = lo;
 }
 
+/* The slope b of y = a + b·x for a given a, least squares on relative errors over use[k];
+   0 when no point has x > 0. */
+static double probe_slope(double a, const double *x, const double *y, const int *use, int n) {
+    double num = 0, den = 0;
+    int k;
+    for (k = 0; k < n; k++)
+        if (use[k] && y[k] > 0) { num += x[k] * (y[k] - a) / (y[k] * y[k]); den += x[k] * x[k] / (y[k] * y[k]); }
+    return den > 0 ? num / den : 0;
+}
 /* The fits of the sweep (see the top). Returns 0, or -1 when too few eager sizes. */
 static int probe_fits(probe_result *r) {
-    double x[PROBE_MAX_SIZES], bytes[PROBE_MAX_SIZES], half[PROBE_MAX_SIZES], os_o, or_o, or_g, rtt0, rtt_g, exec0;
-    int eager[PROBE_MAX_SIZES], all[PROBE_MAX_SIZES], big[PROBE_MAX_SIZES], k;
+    double x[PROBE_MAX_SIZES], bytes[PROBE_MAX_SIZES], half[PROBE_MAX_SIZES], os_o, or_o, or_g, rtt0, rtt_g, exec0, u;
+    int eager[PROBE_MAX_SIZES], all[PROBE_MAX_SIZES], big[PROBE_MAX_SIZES], eager_big[PROBE_MAX_SIZES], large[PROBE_MAX_SIZES], k;
     for (k = 0; k < r->n; k++) {
         x[k] = (double)(r->size[k] - 1);
         bytes[k] = (double)r->size[k];
@@ -132,11 +150,17 @@ static int probe_fits(probe_result *r) {
         eager[k] = r->size[k] <= r->S;
         all[k] = 1;
         big[k] = r->size[k] >= 1024;
+        eager_big[k] = eager[k] && big[k];
+        large[k] = r->size[k] >= PROBE_LARGE;
     }
     if (!probe_fit(bytes, r->exec, big, r->n, &exec0, &r->C, &r->res_exec)) return -1;
     if (!probe_fit(x, r->os, eager, r->n, &os_o, &r->O, &r->res_send) || !probe_fit(x, r->orecv, eager, r->n, &or_o, &or_g, &r->res_recv) ||
         !probe_fit(x, r->gap, all, r->n, &r->g, &r->G, &r->res_gap) || !probe_fit(x, half, eager, r->n, &rtt0, &rtt_g, &r->res_rtt))
         return -1;
+    /* per-byte costs where the bytes stand out of the call's fixed cost (see the top) */
+    if (r->S < PROBE_LARGE || !probe_fit(x, r->os, eager_big, r->n, &u, &r->O, &u)) r->O = 0;
+    for (k = 0; k < r->n && !large[k]; k++) {}
+    if (k < r->n) r->G = probe_slope(r->g, x, r->gap, large, r->n);
     r->o = (os_o + or_o) / 2;
     r->L = rtt0 - 2 * r->o;
     if (r->L < 0) r->L = 0;
