@@ -17,10 +17,13 @@
    Simulations run on one thread per core. Without --all and --svg only the winners matter:
    every configuration's lower bound (goal_sim_algo_bound: ranks 0 and 1 alone, no world) is
    computed first, the configurations of each (collective, size) are simulated from the
-   least bound up, and one whose bound exceeds the fastest time found so far is not
-   simulated (it cannot win); one simulated is stopped as soon as it takes longer than that
-   (goal_sim_desc.stop_ns), so a loser never runs to its end. The output is the same: a
-   stopped or skipped configuration is slower than one already found. */
+   least bound up, except that the first is the one fastest at the next smaller size when
+   that is known (winners change slowly with the size), and one whose bound exceeds the
+   fastest time found so far is not simulated (it cannot win); one simulated is stopped as
+   soon as it takes longer than that (goal_sim_desc.stop_ns), so a loser never runs to its
+   end, and a job that would start without such a time while one is being found waits if
+   there is other work. The output is the same: a stopped or skipped configuration is
+   slower than one already found, and the order only decides how soon. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <pthread.h>
@@ -274,12 +277,21 @@ static tune_job *tune_hint(const tune *t, tune_job *j) {
         if (t->job[k].cfg == t->job[t->grp[p].best_job].cfg && t->job[k].state == TUNE_TODO) return &t->job[k];
     return j;
 }
+/* 1 while group g's fastest may still change: a job to do or running. */
+static int tune_open(const tune *t, int g) {
+    int k;
+    for (k = t->grp[g].first; k < t->grp[g].end; k++)
+        if (t->job[k].state == TUNE_TODO || t->job[k].state == TUNE_RUNNING) return 1;
+    return 0;
+}
 /* 1: j had better wait, as it would run without a stop while one is coming: its group has
-   no time yet but a job running, or the next smaller size (tune_hint's source) has. */
+   no time yet but a job running, or the next smaller size (tune_hint's source) is not
+   decided yet. So a collective's sizes run one after another, each started by the winner
+   of the size before, while other collectives fill the threads. */
 static int tune_waiting(const tune *t, const tune_job *j) {
     int p = tune_prev(t, j->group);
     if (t->grp[j->group].best_job >= 0) return 0;
-    return t->grp[j->group].running || (p >= 0 && t->grp[p].best_job < 0 && t->grp[p].running);
+    return t->grp[j->group].running || (p >= 0 && tune_open(t, p));
 }
 /* The next job for a worker when pruning (under the lock), or -1: in t->order, the first
    that need not wait (tune_waiting; else the first that waits), by tune_hint when its
