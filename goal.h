@@ -577,6 +577,36 @@ GOAL__HOT const uint32_t *goal__msg_params(uint32_t head, const uint32_t *w, int
     if (head & GOAL__F_LOC) { *loc = GOAL__LE32(*w); w++; }
     return w;
 }
+/* Decodes the parameters at w of an action whose head is `head`; returns the word after. */
+static inline const uint32_t *goal__decode(uint32_t head, const uint32_t *w, goal_action *a) {
+    int wide = (head & GOAL__F_WIDE) != 0;
+    uint32_t loc = 0, x;
+    memset(a, 0, sizeof *a);
+    a->kind = (goal_kind)GOAL__KIND(head);
+    switch (a->kind) {
+    case GOAL_SEND: case GOAL_RECV:
+        w = goal__msg_params(head, w, &a->peer, &a->buf.size, &a->buf.offset, &a->tag, &loc);
+        a->buf.slot = loc & 0xFFFFu; a->cpu = (uint8_t)(loc >> 16); a->nic = (uint8_t)(loc >> 24);
+        break;
+    case GOAL_EXEC:
+        x = GOAL__LE32(*w); w++;
+        a->op = GOAL__OP_OF_CODE(x & 0xFFu);
+        a->dtype = a->op == GOAL_OP_USER ? (goal_dtype)0 : (goal_dtype)GOAL__DTYPE_CODE((x >> 8) & 0xFFu);
+        if (a->op == GOAL_OP_USER) { a->fn = GOAL__LE32(*w); w++; }
+        x = GOAL__LE32(*w); w++;
+        a->buf.slot = x & 0xFFFFu; a->buf2.slot = x >> 16;
+        w = goal__get(w, &a->buf.offset, wide); w = goal__get(w, &a->buf.size, wide);
+        w = goal__get(w, &a->buf2.offset, wide); w = goal__get(w, &a->buf2.size, wide);
+        break;
+    case GOAL_CALC:
+        w = goal__get(w, &a->cost, wide);
+        if (head & GOAL__F_LOC) { loc = GOAL__LE32(*w); w++; }
+        a->cpu = (uint8_t)(loc >> 16);
+        break;
+    default: break;
+    }
+    return w;
+}
 /* A view of a schedule whose action records start at recs, for hot paths where parsing a
    header per action would cost more than the action: only rank, nactions, recs and body
    are set, all that goal__record, goal_schedule_action, _deps and _nsrc read (the body
@@ -874,36 +904,6 @@ static uint32_t goal__encode(const goal_action *a, uint32_t *w0, uint32_t *nword
     return (uint32_t)a->kind | f;
 }
 
-/* Decodes the parameters at w of an action whose head is `head`; returns the word after. */
-static const uint32_t *goal__decode(uint32_t head, const uint32_t *w, goal_action *a) {
-    int wide = (head & GOAL__F_WIDE) != 0;
-    uint32_t loc = 0, x;
-    memset(a, 0, sizeof *a);
-    a->kind = (goal_kind)GOAL__KIND(head);
-    switch (a->kind) {
-    case GOAL_SEND: case GOAL_RECV:
-        w = goal__msg_params(head, w, &a->peer, &a->buf.size, &a->buf.offset, &a->tag, &loc);
-        a->buf.slot = loc & 0xFFFFu; a->cpu = (uint8_t)(loc >> 16); a->nic = (uint8_t)(loc >> 24);
-        break;
-    case GOAL_EXEC:
-        x = GOAL__LE32(*w); w++;
-        a->op = GOAL__OP_OF_CODE(x & 0xFFu);
-        a->dtype = a->op == GOAL_OP_USER ? (goal_dtype)0 : (goal_dtype)GOAL__DTYPE_CODE((x >> 8) & 0xFFu);
-        if (a->op == GOAL_OP_USER) { a->fn = GOAL__LE32(*w); w++; }
-        x = GOAL__LE32(*w); w++;
-        a->buf.slot = x & 0xFFFFu; a->buf2.slot = x >> 16;
-        w = goal__get(w, &a->buf.offset, wide); w = goal__get(w, &a->buf.size, wide);
-        w = goal__get(w, &a->buf2.offset, wide); w = goal__get(w, &a->buf2.size, wide);
-        break;
-    case GOAL_CALC:
-        w = goal__get(w, &a->cost, wide);
-        if (head & GOAL__F_LOC) { loc = GOAL__LE32(*w); w++; }
-        a->cpu = (uint8_t)(loc >> 16);
-        break;
-    default: break;
-    }
-    return w;
-}
 
 /* ---- >>> validation of one action -------------------------------------------------------- */
 /* Why action a cannot be in a schedule of nranks ranks (a status, words in msg), or GOAL_OK.

@@ -1993,22 +1993,25 @@ static void goal__algo_in_place(goal__algo *c) {
     else c->in = c->out;   /* allreduce, scan, exscan */
 }
 
-static int32_t goal__algo_build(goal_graph *g, const goal_algo_desc *d, const int32_t *after, int nafter,
-                                goal_algo_part *part, int join, goal_error *err) {
+/* e: d's algorithm when d was checked for g's number of ranks (goal_algo_world, once for
+   every rank: the name lookups were a few percent of building a big world); else NULL. */
+static int32_t goal__algo_build(goal_graph *g, const goal_algo_desc *d, const goal__algo_entry *e, const int32_t *after,
+                                int nafter, goal_algo_part *part, int join, goal_error *err) {
     goal__algo c;
     goal_status st;
     int32_t done;
     if (!g) return goal__fail(err, GOAL_ERR_ARG, -1, "no graph given");
-    if ((st = goal_algo_check(d, goal_graph_nranks(g), err)) != GOAL_OK) return st;
+    if (!e && (st = goal_algo_check(d, goal_graph_nranks(g), err)) != GOAL_OK) return st;
+    if (!e) e = goal__algo_entry_of(d->algo);
     if (nafter < 0 || (nafter > 0 && !after)) return goal__fail(err, GOAL_ERR_ARG, -1, "after: %d actions but no list", nafter);
     goal__algo_init(&c, g, d);
-    if ((goal__algo_entry_of(d->algo)->info.flags & GOAL_ALGO_VECTOR) && (st = goal__algo_vec_init(&c, err)) != GOAL_OK) {
+    if ((e->info.flags & GOAL_ALGO_VECTOR) && (st = goal__algo_vec_init(&c, err)) != GOAL_OK) {
         goal__free(&c.alloc, c.vmem);
         return st;
     }
     if ((st = goal__algo_start(&c, after, nafter, err)) != GOAL_OK) return st;
     goal__algo_in_place(&c);
-    goal__algo_entry_of(d->algo)->fn(&c);
+    e->fn(&c);
     done = goal__algo_finish(&c, join);
     goal__free(&c.alloc, c.used);
     goal__free(&c.alloc, c.vmem);
@@ -2022,7 +2025,7 @@ static int32_t goal__algo_build(goal_graph *g, const goal_algo_desc *d, const in
 }
 int32_t goal_algo_build(goal_graph *g, const goal_algo_desc *d, const int32_t *after, int nafter, goal_algo_part *part,
                         goal_error *err) {
-    return goal__algo_build(g, d, after, nafter, part, 1, err);
+    return goal__algo_build(g, d, NULL, after, nafter, part, 1, err);
 }
 
 goal_status goal_algo_world(goal_world **out, const goal_algo_desc *d, int nranks, goal_error *err) {
@@ -2030,11 +2033,13 @@ goal_status goal_algo_world(goal_world **out, const goal_algo_desc *d, int nrank
     goal_graph_desc gd;
     goal_world_desc wd;
     goal_world *w = NULL;
+    const goal__algo_entry *e;
     goal_status st;
     int r;
     if (!out) return goal__fail(err, GOAL_ERR_ARG, -1, "no output given");
     *out = NULL;
     if ((st = goal_algo_check(d, nranks, err)) != GOAL_OK) return st;
+    e = goal__algo_entry_of(d->algo);
     memset(&gd, 0, sizeof gd);
     gd.nranks = nranks;
     gd.alloc = d->alloc;
@@ -2048,7 +2053,7 @@ goal_status goal_algo_world(goal_world **out, const goal_algo_desc *d, int nrank
     for (r = 0; r < nranks && st == GOAL_OK; r++) {
         int32_t done;
         if ((st = goal_graph_reset(g, r, nranks)) != GOAL_OK) { goal__fail(err, st, -1, "%s", goal_strerror(st)); break; }
-        done = goal__algo_build(g, d, NULL, 0, NULL, 0, err);
+        done = goal__algo_build(g, d, e, NULL, 0, NULL, 0, err);
         st = done < 0 ? (goal_status)done : goal_world_add_graph(w, g, err);
     }
     goal_graph_destroy(g);

@@ -97,8 +97,9 @@
    is GOAL_ERR_DEADLOCK, with the actions that never completed in the result.
    COST MODELS: the event handlers own the clocks, queues and the order above; what each step
    costs they ask a cost model, a small table of functions inside the implementation (send
-   CPU, receive CPU, NIC gap, wire time, eager or rendezvous, local exec; see "simulate:
-   cost models" there, which says how to add one). Two are built in, chosen by the desc:
+   CPU, receive CPU, NIC gap, wire time; the eager limit S and a local exec's C are the same
+   in every model; see "simulate: cost models" there, which says how to add one). Two are
+   built in, chosen by the desc:
      LogGOPS     (node_size 0, the default) as above: every pair of ranks alike.
      two-level   node_size K > 0 (`--node-size K`): ranks in nodes of K consecutive ranks
                  (rank r on node r / K). A message between two ranks of one node costs
@@ -272,7 +273,11 @@ typedef struct goal_sim_desc {
     int loggopsim_compat;      /* 1: charge 0-byte messages -G (LogGOPSim's wrap-around) */
     double stop_ns;            /* > 0: goal_sim_run returns GOAL_PENDING exactly when the
                                   world takes longer than stop_ns ns, stopping as soon as a
-                                  rank's clock passes it (tune: a loser). 0 = no limit */
+                                  rank's clock passes it or (every action on CPU 0, not
+                                  loggopsim_compat) its clock plus the CPU time it still has
+                                  to spend: its sends, the arrivals of messages sent to it,
+                                  calcs and execs; before the first event when that work
+                                  alone is longer (tune: a loser). 0 = no limit */
     void (*event_fn)(void *user, const goal_sim_event *e); /* optional: every event, in order */
     void *user;
     goal_allocator alloc;
@@ -514,9 +519,12 @@ GOAL__HOT uint32_t goal__simq_take(goal__fifo *q, uint32_t *head, int32_t peer, 
 typedef void (*goal__sim_dep_fn)(void *ctx, int32_t rank, uint32_t action);
 static void goal__sim_release(const goal_schedule *s, uint32_t i, int start, goal__sim_dep_fn fn, void *ctx) {
     const uint32_t *d;
-    uint32_t k, nd = goal_schedule_deps(s, i, &d);
-    for (k = 0; k < nd; k++)
-        if (((d[k] & GOAL__DEP_START) != 0) == (start != 0)) fn(ctx, s->rank, d[k] & ~GOAL__DEP_START);
+    uint32_t k, nd, dep;
+    goal__record(s, i, &d, &nd, NULL);
+    for (k = 0; k < nd; k++) {
+        dep = GOAL__LE32(d[k]);
+        if (((dep & GOAL__DEP_START) != 0) == (start != 0)) fn(ctx, s->rank, dep & ~GOAL__DEP_START);
+    }
 }
 
 /* ---- >>> check: the matching fix-point ------------------------------------------------------ */
@@ -910,6 +918,7 @@ typedef struct goal__sim_act {
     uint64_t size;                   /* bytes (send, recv, exec), ns (calc) */
     int32_t peer, tag;
     uint32_t need;                   /* sources not yet satisfied; GOAL__SIM_DONE */
+    uint32_t deps, ndeps;            /* its dependents: ndeps words at x.recs[rank] + deps */
     uint8_t kind, cpu, nic;
 } goal__sim_act;
 
@@ -920,7 +929,9 @@ typedef struct goal__sim {
     uint64_t S, C;                   /* eager limit in bytes; ps per byte of a local exec */
     uint32_t node_size;              /* two-level: ranks per node */
     int compat;
-    double stop_ns;                  /* the desc's: > 0, stop once a CPU clock passes it */
+    uint64_t stop_ps;                /* the desc's stop_ns: stop once a rank's time must reach it; 0 = never */
+    uint64_t *left;                  /* p, when stopping on one CPU: the CPU time each rank has
+                                        still to spend (goal__sim_left_init); else NULL */
     int over;                        /* a time computed since the last check passed 2^64-1 */
     goal_sim_ref overflow;           /* where it did */
     void (*event_fn)(void *user, const goal_sim_event *e);
@@ -996,7 +1007,9 @@ static uint64_t *goal__sim_nic(goal__sim *m, int32_t r, uint8_t n, int recv) {
    the message arrives), with goal__sim_add / _mul / _after so that an overflow fails the run.
    The handlers own the clocks, the queues and the order of events; a model only prices. A
    new model: its functions, its table, its options (goal__sim_opts) and a line in
-   goal__sim_model_init. */
+   goal__sim_model_init. What no model varies is no slot: the eager limit S (a message of
+   s <= S bytes is eager: its send completes when it starts) and a local exec (t + s C)
+   are goal__sim_eager and goal__sim_exec, one for every model. */
 typedef struct goal__sim_model {
     /* src's CPU, a send of s bytes to dst starting at t (LogGOPS: t + o + (s-1) O) */
     uint64_t (*send_cpu)(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s);
@@ -1006,10 +1019,6 @@ typedef struct goal__sim_model {
     uint64_t (*nic_gap)(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s);
     /* when a message of s bytes whose send started at t arrives at dst (t + o + L) */
     uint64_t (*wire)(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s);
-    /* 1: the message is eager (the send completes when it starts); 0: rendezvous (s <= S) */
-    int (*eager)(const goal__sim *m, int32_t src, int32_t dst, uint64_t s);
-    /* rank's CPU, a local exec of s bytes (copy or reduction) starting at t (t + s C) */
-    uint64_t (*exec)(goal__sim *m, int32_t rank, uint64_t t, uint64_t s);
 } goal__sim_model;
 
 /* LogGOPS on one link, the formulas LogGOPSim uses. */
@@ -1027,14 +1036,8 @@ static uint64_t goal__sim_link_nic(goal__sim *m, const goal__sim_link *k, uint64
 static uint64_t goal__sim_link_wire(goal__sim *m, const goal__sim_link *k, uint64_t t) {
     return goal__sim_add(m, goal__sim_add(m, t, k->o), k->L);
 }
-static int goal__sim_loggops_eager(const goal__sim *m, int32_t src, int32_t dst, uint64_t s) {
-    (void)src; (void)dst;
-    return s <= m->S;
-}
-static uint64_t goal__sim_loggops_exec(goal__sim *m, int32_t rank, uint64_t t, uint64_t s) {
-    (void)rank;
-    return goal__sim_add(m, t, goal__sim_mul(m, s, m->C));
-}
+static int goal__sim_eager(const goal__sim *m, uint64_t s) { return s <= m->S; }
+static uint64_t goal__sim_exec(goal__sim *m, uint64_t t, uint64_t s) { return goal__sim_add(m, t, goal__sim_mul(m, s, m->C)); }
 
 /* LogGOPS: every pair of ranks is link[0]. */
 static uint64_t goal__sim_loggops_send_cpu(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
@@ -1054,8 +1057,7 @@ static uint64_t goal__sim_loggops_wire(goal__sim *m, int32_t src, int32_t dst, u
     return goal__sim_link_wire(m, &m->link[0], t);
 }
 static const goal__sim_model goal__sim_loggops = {
-    goal__sim_loggops_send_cpu, goal__sim_loggops_recv_cpu, goal__sim_loggops_nic_gap, goal__sim_loggops_wire,
-    goal__sim_loggops_eager, goal__sim_loggops_exec};
+    goal__sim_loggops_send_cpu, goal__sim_loggops_recv_cpu, goal__sim_loggops_nic_gap, goal__sim_loggops_wire};
 
 /* What a send costs (src's CPU and NIC free again, the arrival, eager or not) and what an
    arrival costs (dst's CPU and NIC free again), asked of model md. The handlers call these
@@ -1068,7 +1070,7 @@ GOAL__HOT void goal__sim_price_send(goal__sim *m, const goal__sim_model *md, int
     *cpu = md->send_cpu(m, src, dst, t, s);
     *nic = md->nic_gap(m, src, dst, t, s);
     p->arrive = md->wire(m, src, dst, t, s);
-    p->eager = md->eager(m, src, dst, s);
+    p->eager = goal__sim_eager(m, s);
 }
 GOAL__HOT void goal__sim_price_arrive(goal__sim *m, const goal__sim_model *md, int32_t src, int32_t dst, uint64_t t,
                                              uint64_t s, uint64_t *cpu, uint64_t *nic) {
@@ -1095,8 +1097,7 @@ static uint64_t goal__sim_nodes_wire(goal__sim *m, int32_t src, int32_t dst, uin
     return goal__sim_link_wire(m, goal__sim_link_of(m, src, dst), t);
 }
 static const goal__sim_model goal__sim_two_level = {
-    goal__sim_nodes_send, goal__sim_nodes_recv, goal__sim_nodes_nic, goal__sim_nodes_wire,
-    goal__sim_loggops_eager, goal__sim_loggops_exec};
+    goal__sim_nodes_send, goal__sim_nodes_recv, goal__sim_nodes_nic, goal__sim_nodes_wire};
 
 /* The model d asks for and its parameters in ps; GOAL_ERR_ARG for a bad one. Zero fields
    take LogGOPSim's defaults, the intra-node ones the inter-node values. */
@@ -1321,7 +1322,8 @@ static void goal__sim_retire(goal__sim *m, uint32_t id) {
     m->freebk = id;
 }
 /* Asks for what an event will read of its rank (and message), then, once that is in, for
-   its action: in steps, as each address is only known from what the step before brought. */
+   its action, then its dependents: in steps, as each address is only known from what the
+   step before brought. */
 static void goal__sim_prefetch(const void *p, size_t size) {
     GOAL__SIM_PREFETCH(p);
     GOAL__SIM_PREFETCH((const char *)p + size - 1u);
@@ -1334,9 +1336,10 @@ static void goal__sim_touch_rank(const goal__sim *m, const goal__sim_item *e) {
     if (e->ref & GOAL__DEP_START) goal__sim_prefetch(&m->msg[e->ref & ~GOAL__DEP_START], sizeof *m->msg);
 }
 static void goal__sim_touch_action(const goal__sim *m, int32_t r, uint32_t i) {
-    if (r < 0) return;
-    GOAL__SIM_PREFETCH(m->x.recs[r] + 2u * i);
-    GOAL__SIM_PREFETCH(&m->act[m->x.base[r] + i]);
+    if (r >= 0) GOAL__SIM_PREFETCH(&m->act[m->x.base[r] + i]);
+}
+static void goal__sim_touch_deps(const goal__sim *m, int32_t r, uint32_t i) {
+    if (r >= 0) GOAL__SIM_PREFETCH(m->x.recs[r] + m->act[m->x.base[r] + i].deps);
 }
 /* An arrival's receive is the first posted one, most of the time. */
 static void goal__sim_touch_posted(const goal__sim *m, const goal__sim_item *e, int deep) {
@@ -1353,7 +1356,10 @@ static void goal__sim_ahead(const goal__sim *m, const goal__sim_run *r) {
         if (it[k + GOAL__SIM_AHEAD].ref & GOAL__DEP_START) goal__sim_touch_posted(m, &it[k + GOAL__SIM_AHEAD], 0);
         else goal__sim_touch_action(m, it[k + GOAL__SIM_AHEAD].rank, it[k + GOAL__SIM_AHEAD].ref);
     }
-    if (k < r->n) goal__sim_touch_posted(m, &it[k], 1);
+    if (k < r->n) {
+        if (it[k].ref & GOAL__DEP_START) goal__sim_touch_posted(m, &it[k], 1);
+        else goal__sim_touch_deps(m, it[k].rank, it[k].ref);
+    }
 }
 /* Takes the next event (the queue is not empty). */
 static goal__sim_ev goal__sim_next(goal__sim *m) {
@@ -1381,14 +1387,25 @@ static void goal__sim_dep(void *ctx, int32_t rank, uint32_t a) {
     m->ready[m->nready].rank = rank;
     m->ready[m->nready++].action = a;
 }
-static void goal__sim_complete(goal__sim *m, const goal_schedule *s, uint32_t i) {
-    m->act[m->x.base[s->rank] + i].need = GOAL__SIM_DONE;
+static const goal__sim_act *goal__sim_act_of(const goal__sim *m, int32_t rank, uint32_t i) { return &m->act[m->x.base[rank] + i]; }
+/* Action i of rank r started (start = 1) or completed (0): the dependents it releases then
+   (goal__sim_release's rule), found from its decoded line, not from its record. */
+static void goal__sim_release_of(goal__sim *m, int32_t r, uint32_t i, int start) {
+    const goal__sim_act *a = goal__sim_act_of(m, r, i);
+    const uint32_t *d = m->x.recs[r] + a->deps;
+    uint32_t k, dep;
+    for (k = 0; k < a->ndeps; k++) {
+        dep = GOAL__LE32(d[k]);
+        if (((dep & GOAL__DEP_START) != 0) == (start != 0)) goal__sim_dep(m, r, dep & ~GOAL__DEP_START);
+    }
+}
+static void goal__sim_complete(goal__sim *m, int32_t r, uint32_t i) {
+    m->act[m->x.base[r] + i].need = GOAL__SIM_DONE;
     m->ndone++;
-    goal__sim_release(s, i, 0, goal__sim_dep, m);
+    goal__sim_release_of(m, r, i, 0);
 }
 static uint64_t goal__sim_max(uint64_t a, uint64_t b) { return a > b ? a : b; }
 static int goal__sim_kind_class(goal_kind k) { return k == GOAL_SEND ? 0 : k == GOAL_RECV ? 1 : 2; }
-static const goal__sim_act *goal__sim_act_of(const goal__sim *m, int32_t rank, uint32_t i) { return &m->act[m->x.base[rank] + i]; }
 /* The event time and kind order of a newly ready action, from the clocks now. */
 static void goal__sim_classify(goal__sim *m, goal__sim_ready *rd) {
     const goal__sim_act *a = goal__sim_act_of(m, rd->rank, rd->action);
@@ -1430,17 +1447,22 @@ static void goal__sim_emit(const goal__sim *m, goal_sim_event_kind k, int32_t ra
     m->event_fn(m->user, &e);
 }
 
+/* Rank r's CPU went from `from` to `to`: that much less left (goal__sim_left_init). */
+static void goal__sim_spent(goal__sim *m, int32_t r, uint64_t from, uint64_t to) {
+    if (m->left) m->left[r] -= to - from < m->left[r] ? to - from : m->left[r];
+}
 /* calc (costs its cost in ns), exec (C per byte of its buffer) and nop (costs 0): start and
    complete at once. */
-static goal_status goal__sim_calc(goal__sim *m, const goal_schedule *s, const goal__sim_act *a, goal__sim_ev ev) {
+static goal_status goal__sim_calc(goal__sim *m, const goal__sim_act *a, goal__sim_ev ev) {
     uint64_t cost = a->kind == GOAL_CALC || a->kind == GOAL_EXEC ? a->size : 0u;
     uint64_t *c = goal__sim_cpu(m, ev.rank, a->cpu);
     if (*c > ev.time) { ev.time = *c; return goal__sim_later(m, ev, GOAL__SIM_W_CALC, a->cpu, 0); }
-    *c = a->kind == GOAL_EXEC ? m->model->exec(m, ev.rank, ev.time, cost) : goal__sim_add(m, ev.time, goal__sim_mul(m, cost, GOAL__SIM_PS));
+    *c = a->kind == GOAL_EXEC ? goal__sim_exec(m, ev.time, cost) : goal__sim_add(m, ev.time, goal__sim_mul(m, cost, GOAL__SIM_PS));
     if (m->over) return goal__sim_overflowed(m, ev.rank, ev.ref);
+    goal__sim_spent(m, ev.rank, ev.time, *c);
     goal__sim_emit(m, GOAL_SIM_EV_CALC, ev.rank, (int32_t)ev.ref, -1, -1, a->cpu, ev.time, *c, cost);
-    goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
-    goal__sim_complete(m, s, ev.ref);
+    goal__sim_release_of(m, ev.rank, ev.ref, 1);
+    goal__sim_complete(m, ev.rank, ev.ref);
     return GOAL_OK;
 }
 
@@ -1453,7 +1475,7 @@ static goal_status goal__sim_msg_new(goal__sim *m, uint32_t *id) {
 }
 static void goal__sim_msg_free(goal__sim *m, uint32_t id) { m->msg[id].send = m->freem; m->freem = id; }
 
-static goal_status goal__sim_send(goal__sim *m, const goal_schedule *s, const goal__sim_act *a, goal__sim_ev ev) {
+static goal_status goal__sim_send(goal__sim *m, const goal__sim_act *a, goal__sim_ev ev) {
     uint64_t *c = goal__sim_cpu(m, ev.rank, a->cpu), *ns = goal__sim_nic(m, ev.rank, a->nic, 0);
     uint64_t t = ev.time;
     goal__sim_price p;
@@ -1463,6 +1485,7 @@ static goal_status goal__sim_send(goal__sim *m, const goal_schedule *s, const go
     if (m->model == &goal__sim_loggops) goal__sim_price_send(m, &goal__sim_loggops, ev.rank, a->peer, t, a->size, c, ns, &p);
     else goal__sim_price_send(m, m->model, ev.rank, a->peer, t, a->size, c, ns, &p);
     if (m->over) return goal__sim_overflowed(m, ev.rank, ev.ref);
+    goal__sim_spent(m, ev.rank, t, *c);
     goal__sim_emit(m, GOAL_SIM_EV_SEND, ev.rank, (int32_t)ev.ref, a->peer, -1, a->cpu, t, *c, a->size);
     if (goal__sim_msg_new(m, &id) != GOAL_OK) return GOAL_ERR_NOMEM;
     msg = &m->msg[id];
@@ -1470,18 +1493,16 @@ static goal_status goal__sim_send(goal__sim *m, const goal_schedule *s, const go
     msg->cpu = a->cpu; msg->nic = a->nic;
     msg->eager = (uint8_t)p.eager;
     if (goal__sim_queue(m, p.arrive, a->peer, id | GOAL__DEP_START) != GOAL_OK) return GOAL_ERR_NOMEM;
-    goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
-    if (p.eager) goal__sim_complete(m, s, ev.ref);
+    goal__sim_release_of(m, ev.rank, ev.ref, 1);
+    if (p.eager) goal__sim_complete(m, ev.rank, ev.ref);
     return GOAL_OK;
 }
 
 /* A rendezvous send completes when it is matched: at t, and its rank's clocks (cpu c and
    nic n, whichever side's indices LogGOPSim happens to use) move up to t. */
 static void goal__sim_rendezvous(goal__sim *m, const goal__sim_msg *msg, uint8_t c, uint8_t n, uint64_t t) {
-    goal_schedule s;
     uint64_t *cp = goal__sim_cpu(m, msg->src, c), *ns = goal__sim_nic(m, msg->src, n, 0);
-    goal__simw_view(&m->x, msg->src, &s);
-    goal__sim_complete(m, &s, msg->send);
+    goal__sim_complete(m, msg->src, msg->send);
     *cp = goal__sim_max(*cp, t);
     *ns = goal__sim_max(*ns, t);
 }
@@ -1498,14 +1519,14 @@ static void goal__sim_unexp_key(void *ctx, int32_t owner, uint32_t ref, int32_t 
 }
 
 /* A receive is posted at its time (no CPU needed) and matches a waiting message if any. */
-static goal_status goal__sim_recv(goal__sim *m, const goal_schedule *s, const goal__sim_act *a, goal__sim_ev ev) {
+static goal_status goal__sim_recv(goal__sim *m, const goal__sim_act *a, goal__sim_ev ev) {
     goal__sim_rank *rk = &m->rk[ev.rank];
     uint32_t id;
-    goal__sim_release(s, ev.ref, 1, goal__sim_dep, m);
+    goal__sim_release_of(m, ev.rank, ev.ref, 1);
     if ((id = goal__simq_take(&m->q, &rk->unexp, a->peer, a->tag, goal__sim_unexp_key, m, ev.rank)) == GOAL__NONE)
         return goal__fifo_push(&m->q, &m->x.a, &rk->posted, a->peer, ev.ref, NULL);
-    if (!m->model->eager(m, m->msg[id].src, ev.rank, a->size)) goal__sim_rendezvous(m, &m->msg[id], a->cpu, a->nic, ev.time);
-    goal__sim_complete(m, s, ev.ref);
+    if (!goal__sim_eager(m, a->size)) goal__sim_rendezvous(m, &m->msg[id], a->cpu, a->nic, ev.time);
+    goal__sim_complete(m, ev.rank, ev.ref);
     goal__sim_msg_free(m, id);
     return GOAL_OK;
 }
@@ -1523,30 +1544,25 @@ static goal_status goal__sim_arrive(goal__sim *m, goal__sim_ev ev) {
     if (m->model == &goal__sim_loggops) goal__sim_price_arrive(m, &goal__sim_loggops, msg.src, ev.rank, t, msg.size, c, nr);
     else goal__sim_price_arrive(m, m->model, msg.src, ev.rank, t, msg.size, c, nr);
     if (m->over) return goal__sim_overflowed(m, msg.src, msg.send);
+    goal__sim_spent(m, ev.rank, t, *c);
     e = goal__simq_take(&m->q, &m->rk[ev.rank].posted, msg.src, msg.tag, goal__sim_posted_key, m, ev.rank);
     recv = e != GOAL__NONE ? (int32_t)e : -1;
     goal__sim_emit(m, GOAL_SIM_EV_MSG, msg.src, (int32_t)msg.send, ev.rank, recv, msg.cpu, msg.sent, t, msg.size);
     goal__sim_emit(m, GOAL_SIM_EV_RECV, ev.rank, recv, msg.src, (int32_t)msg.send, msg.cpu, t, *c, msg.size);
     if (e == GOAL__NONE) return goal__fifo_push(&m->q, &m->x.a, &m->rk[ev.rank].unexp, msg.src, id, NULL);
     if (!msg.eager) goal__sim_rendezvous(m, &msg, msg.cpu, msg.nic, t);
-    {
-        goal_schedule s;
-        goal__simw_view(&m->x, ev.rank, &s);
-        goal__sim_complete(m, &s, (uint32_t)recv);
-    }
+    goal__sim_complete(m, ev.rank, (uint32_t)recv);
     goal__sim_msg_free(m, id);
     return GOAL_OK;
 }
 
 static goal_status goal__sim_event(goal__sim *m, goal__sim_ev ev) {
-    goal_schedule s;
     const goal__sim_act *a;
     if (ev.ref & GOAL__DEP_START) return goal__sim_arrive(m, ev);
-    goal__simw_view(&m->x, ev.rank, &s);
     a = goal__sim_act_of(m, ev.rank, ev.ref);
-    if (a->kind == GOAL_SEND) return goal__sim_send(m, &s, a, ev);
-    if (a->kind == GOAL_RECV) return goal__sim_recv(m, &s, a, ev);
-    return goal__sim_calc(m, &s, a, ev);
+    if (a->kind == GOAL_SEND) return goal__sim_send(m, a, ev);
+    if (a->kind == GOAL_RECV) return goal__sim_recv(m, a, ev);
+    return goal__sim_calc(m, a, ev);
 }
 
 static uint64_t goal__sim_wait_clock(goal__sim *m, const goal__sim_wait *w) {
@@ -1572,6 +1588,50 @@ static goal_status goal__sim_token(goal__sim *m, goal__sim_ev ev) {
 }
 
 /* ---- >>> simulate: set-up, run, result --------------------------------------------------- */
+/* stop_ns as the least time in ps that is longer ((double)ps / 1000 > stop_ns, the test
+   goal_sim_algo_time's ns would pass; monotone in ps), so that a check per event compares
+   integers; 0 (never) for no stop, or when no time in ps is longer. */
+static uint64_t goal__sim_stop_ps(double stop_ns) {
+    double x = stop_ns * GOAL__SIM_PS;
+    uint64_t ps;
+    if (!(stop_ns > 0) || !(x < 18446744073709549568.0)) return 0;   /* the largest double below 2^64 */
+    ps = (uint64_t)x;
+    while (ps && (double)(ps - 1u) / 1000.0 > stop_ns) ps--;
+    while (ps != ~(uint64_t)0 && !((double)ps / 1000.0 > stop_ns)) ps++;
+    return ps;
+}
+/* What rank r still has to spend on its CPU for action a: a send's CPU time, and on the
+   receiver's CPU the message's arrival; a calc's or exec's cost. */
+static void goal__sim_left_add(goal__sim *m, int32_t r, const goal__sim_act *a) {
+    if (a->kind == GOAL_SEND && a->peer >= 0 && a->peer < m->x.p) {
+        m->left[r] = goal__sim_add(m, m->left[r], m->model->send_cpu(m, r, a->peer, 0, a->size));
+        m->left[a->peer] = goal__sim_add(m, m->left[a->peer], m->model->recv_cpu(m, r, a->peer, 0, a->size));
+    } else if (a->kind == GOAL_CALC) {
+        m->left[r] = goal__sim_add(m, m->left[r], goal__sim_mul(m, a->size, GOAL__SIM_PS));
+    } else if (a->kind == GOAL_EXEC) {
+        m->left[r] = goal__sim_add(m, m->left[r], goal__sim_exec(m, 0, a->size));
+    }
+}
+/* A run that may stop, on worlds whose actions all use CPU 0 (outside LogGOPSim's 0-byte
+   arithmetic, where a cost can be negative): every rank's CPU time still to spend. A CPU
+   clock only ever moves to a start no earlier than itself plus a cost, so clock + left is
+   a lower bound of the rank's time, exact at the end: a world whose work alone takes longer
+   than stop_ns stops before its first event (tune's losers that are CPU-bound). */
+static goal_status goal__sim_left_init(goal__sim *m) {
+    int32_t r;
+    uint32_t g;
+    if (m->ncpu > 1 || m->compat) return GOAL_OK;
+    if (!(m->left = (uint64_t *)goal__new(&m->x.a, (size_t)m->x.p, sizeof(uint64_t)))) return GOAL_ERR_NOMEM;
+    memset(m->left, 0, (size_t)m->x.p * sizeof(uint64_t));
+    for (r = 0; r < m->x.p; r++)
+        for (g = m->x.base[r]; g < m->x.base[r + 1]; g++) goal__sim_left_add(m, r, &m->act[g]);
+    if (m->over) {   /* a cost past 2^64 - 1 ps: the run fails there anyway; stop on clocks alone */
+        m->over = 0;
+        goal__free(&m->x.a, m->left);
+        m->left = NULL;
+    }
+    return GOAL_OK;
+}
 /* Counts sources, the independent actions (the first event numbers are theirs) and the cpu
    and nic indices in use (LogGOPSim keeps 1 + the largest). */
 static void goal__sim_scan(goal__sim *m) {
@@ -1584,10 +1644,12 @@ static void goal__sim_scan(goal__sim *m) {
         for (i = 0; i < s.nactions; i++) {
             goal_action a;
             goal__sim_act *c = &m->act[m->x.base[r] + i];
-            goal_schedule_action(&s, i, &a);
+            const uint32_t *w;
+            uint32_t head = goal__record(&s, i, &w, &c->ndeps, &c->need);
+            goal__decode(head, w + c->ndeps, &a);
+            c->deps = (uint32_t)(w - s.recs);
             c->size = a.kind == GOAL_CALC ? a.cost : a.buf.size;
             c->peer = a.peer; c->tag = a.tag; c->kind = (uint8_t)a.kind; c->cpu = a.cpu; c->nic = a.nic;
-            c->need = goal_schedule_nsrc(&s, i);
             m->seq += c->need == 0;
             if (a.cpu >= m->ncpu) m->ncpu = a.cpu + 1u;
             if (a.nic >= m->nnic) m->nnic = a.nic + 1u;
@@ -1602,7 +1664,7 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
     p = (size_t)m->x.p;
     if (goal__sim_model_init(m, d) != GOAL_OK) return GOAL_ERR_ARG;
     if (!(d->stop_ns >= 0)) return GOAL_ERR_ARG;
-    m->compat = d->loggopsim_compat; m->stop_ns = d->stop_ns; m->event_fn = d->event_fn; m->user = d->user;
+    m->compat = d->loggopsim_compat; m->stop_ps = goal__sim_stop_ps(d->stop_ns); m->event_fn = d->event_fn; m->user = d->user;
     m->q.freel = m->freem = m->freebk = m->lastbk = m->freewt = GOAL__NONE;
     m->act = (goal__sim_act *)goal__new(&m->x.a, m->x.n, sizeof(goal__sim_act));
     m->rk = (goal__sim_rank *)goal__new(&m->x.a, p, sizeof(goal__sim_rank));
@@ -1617,7 +1679,7 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
         m->rk[r].cpu = m->rk[r].nics = m->rk[r].nicr = 0;
         m->rk[r].posted = m->rk[r].unexp = GOAL__NONE;
     }
-    return GOAL_OK;
+    return m->stop_ps ? goal__sim_left_init(m) : GOAL_OK;
 }
 /* LogGOPSim first queues every rank's independent actions at time 0 (ranks in order, send /
    recv / local within a rank), then runs events. Those come out of the queue first and in
@@ -1636,7 +1698,7 @@ static goal_status goal__sim_sweep(goal__sim *m) {
         int cls;
         goal__simw_view(&m->x, r, &s);
         for (i = 0, m->nind = 0; i < s.nactions; i++) {
-            if (goal_schedule_nsrc(&s, i)) continue;
+            if (goal__sim_act_of(m, r, i)->need) continue;   /* untouched: no event of rank r has run yet */
             if (GOAL__RESERVE(&m->x.a, m->ind, m->capi, m->nind + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
             m->ind[m->nind].action = i;
             m->ind[m->nind++].cls = goal__sim_kind_class((goal_kind)goal__sim_act_of(m, r, i)->kind);
@@ -1652,34 +1714,42 @@ static goal_status goal__sim_sweep(goal__sim *m) {
     }
     return st;
 }
-/* GOAL_PENDING once one of rank r's CPU clocks passed stop_ns. CPU clocks only grow and a
-   rank's time is its largest, so the world's time (same ns conversion as
-   goal_sim_algo_time's, which is monotone) is then larger than stop_ns too. */
+/* GOAL_PENDING once rank r's time must reach stop_ps: one of its CPU clocks has, or (one
+   CPU) its clock plus what it has left to spend. CPU clocks only grow and a rank's time is
+   its largest, so the world's time is then longer than stop_ns. */
 static goal_status goal__sim_stopped(goal__sim *m, int32_t r) {
     uint32_t c;
+    if (m->left) return m->rk[r].cpu >= m->stop_ps || m->left[r] >= m->stop_ps - m->rk[r].cpu ? GOAL_PENDING : GOAL_OK;
     for (c = 0; c < m->ncpu; c++)
-        if ((double)*goal__sim_cpu(m, r, (uint8_t)c) / 1000.0 > m->stop_ns) return GOAL_PENDING;
+        if (*goal__sim_cpu(m, r, (uint8_t)c) >= m->stop_ps) return GOAL_PENDING;
     return GOAL_OK;
 }
-static goal_status goal__sim_loop(goal__sim *m) {
-    goal_status st = goal__sim_sweep(m);
+static goal_status goal__sim_stopped_any(goal__sim *m) {
     int32_t r;
+    goal_status st = GOAL_OK;
+    for (r = 0; st == GOAL_OK && m->stop_ps && r < m->x.p; r++) st = goal__sim_stopped(m, r);
+    return st;
+}
+static goal_status goal__sim_loop(goal__sim *m) {
+    goal_status st = goal__sim_stopped_any(m);
+    int32_t r;
+    if (st == GOAL_OK) st = goal__sim_sweep(m);
     while (st == GOAL_OK && m->nbh) {
         goal__sim_ev ev = goal__sim_next(m);
         r = ev.rank < 0 ? -1 : ev.rank;   /* a token's rank is read before the token is used up */
-        if (r < 0 && m->stop_ns > 0) r = m->wt[-(ev.rank + 1)].rank;
+        if (r < 0 && m->stop_ps) r = m->wt[-(ev.rank + 1)].rank;
         st = ev.rank < 0 ? goal__sim_token(m, ev) : goal__sim_event(m, ev);
         if (st == GOAL_OK) st = goal__sim_flush(m);
-        if (st == GOAL_OK && m->stop_ns > 0) st = goal__sim_stopped(m, r);
+        if (st == GOAL_OK && m->stop_ps) st = goal__sim_stopped(m, r);
     }
-    for (r = 0; st == GOAL_OK && m->stop_ns > 0 && r < m->x.p; r++) st = goal__sim_stopped(m, r);   /* the sweep, rendezvous senders */
+    if (st == GOAL_OK) st = goal__sim_stopped_any(m);   /* the sweep, rendezvous senders */
     m->events = m->seq;
     return st;
 }
 static void goal__sim_free(goal__sim *m) {
     const goal_allocator *a = &m->x.a;
     uint32_t k;
-    goal__free(a, m->act); goal__free(a, m->rk); goal__free(a, m->more); goal__free(a, m->msg);
+    goal__free(a, m->act); goal__free(a, m->rk); goal__free(a, m->more); goal__free(a, m->msg); goal__free(a, m->left);
     goal__free(a, m->ready); goal__free(a, m->ind); goal__free(a, m->bh); goal__free(a, m->tab);
     for (k = 0; k < m->nbk; k++) { goal__free(a, m->bk[k].run[0].it); goal__free(a, m->bk[k].run[1].it); }
     goal__free(a, m->bk);
@@ -2641,7 +2711,7 @@ static uint64_t goal__tune_bound(goal__sim *m, const goal_schedule *s, int32_t r
         } else if (a.kind == GOAL_RECV && a.peer != GOAL_ANY) {
             cpu = c->recv_cpu(m, a.peer, r, cpu, 0);
         } else if (a.kind == GOAL_EXEC) {
-            cpu = c->exec(m, r, cpu, a.buf.size);
+            cpu = goal__sim_exec(m, cpu, a.buf.size);
         } else if (a.kind == GOAL_CALC) {
             cpu = goal__sim_add(m, cpu, goal__sim_mul(m, a.cost, GOAL__SIM_PS));
         }

@@ -460,6 +460,31 @@ static void test_stop(void) {
     CHECK(goal_sim_algo_time(&d, 8, &md, &t2, &lo, NULL) == GOAL_ERR_ARG);
 }
 
+/* A run stops before its first event once a rank's CPU work alone (its sends, the arrivals
+   of the messages sent to it, its calcs) is longer than stop_ns: rank 1 below receives
+   1000 B (o + 999 G = 7494 ns) and calcs 100 ns, so 7594 ns of work, and ends at 11594. */
+static void test_stop_work(void) {
+    const char *text = "num_ranks 2\nrank 0 {\nl1: calc 500\nl2: calc 700\nl3: send 1000b to 1\n}\n"
+                       "rank 1 {\nl1: recv 1000b from 0\nl2: calc 100\nl2 requires l1\n}\n";
+    static const double stops[] = {7593.999, 7594, 11593.999, 11594};
+    static const goal_status want[] = {GOAL_PENDING, GOAL_PENDING, GOAL_PENDING, GOAL_OK};
+    goal_sim_desc d;
+    goal_sim_run_result r;
+    goal_status st;
+    evlog l;
+    int k;
+    for (k = 0; k < 4; k++) {
+        memset(&l, 0, sizeof l);
+        memset(&d, 0, sizeof d);
+        d.event_fn = log_event; d.user = &l; d.stop_ns = stops[k];
+        r = sim_desc(text, &d, &st);
+        CHECK_EQ(st, want[k]);
+        CHECK_EQ(l.calc + l.send + l.recv + l.msg == 0, k == 0);   /* only work alone over stop_ns stops at once */
+        if (st == GOAL_OK) CHECK_EQ(r.max_ps, 11594000);
+        goal_sim_run_free(&r);
+    }
+}
+
 int main(void) {
     RUN(test_expected_compat);
     RUN(test_expected_default);
@@ -476,5 +501,6 @@ int main(void) {
     RUN(test_defaults);
     RUN(test_tune_bound);
     RUN(test_stop);
+    RUN(test_stop_work);
     return th_done();
 }

@@ -17,10 +17,13 @@
    Simulations run on one thread per core. Without --all and --svg only the winners matter:
    every configuration's lower bound (goal_sim_algo_bound: ranks 0 and 1 alone, no world) is
    computed first, the configurations of each (collective, size) are simulated from the
-   least bound up, and one whose bound exceeds the fastest time found so far is not
-   simulated (it cannot win); one simulated is stopped as soon as it takes longer than that
-   (goal_sim_desc.stop_ns), so a loser never runs to its end. The output is the same: a
-   stopped or skipped configuration is slower than one already found. */
+   least bound up, except that the first is the one fastest at the next smaller size when
+   that is known (winners change slowly with the size), and one whose bound exceeds the
+   fastest time found so far is not simulated (it cannot win); one simulated is stopped as
+   soon as it takes longer than that (goal_sim_desc.stop_ns), so a loser never runs to its
+   end, and a job that would start without such a time while one is being found waits if
+   there is other work. The output is the same: a stopped or skipped configuration is
+   slower than one already found, and the order only decides how soon. */
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <pthread.h>
@@ -29,6 +32,9 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #define TUNE_MAX_THREADS 8
 
@@ -44,7 +50,7 @@ typedef struct tune_cfg {      /* one algorithm with one setting of its paramete
     char label[96];            /* "bcast_chain@segment=8192" */
 } tune_cfg;
 
-enum { TUNE_TODO, TUNE_DONE, TUNE_SKIP, TUNE_FAIL, TUNE_SAME, TUNE_SLOWER };
+enum { TUNE_TODO, TUNE_DONE, TUNE_SKIP, TUNE_FAIL, TUNE_SAME, TUNE_SLOWER, TUNE_RUNNING };
 typedef struct tune_job {      /* one configuration at one size */
     int cfg, state, same_as, win;   /* win: the fastest of its (collective, size) */
     int group;                 /* its (collective, size): 0, 1, ... */
@@ -54,6 +60,13 @@ typedef struct tune_job {      /* one configuration at one size */
     double bound;              /* a lower bound of time (goal_sim_algo_bound) */
     char msg[160];             /* why it failed */
 } tune_job;
+
+typedef struct tune_group {   /* one (collective, size), when pruning */
+    int first, end;            /* its jobs: job[first, end); first = -1: none */
+    int coll;
+    int best_job;              /* its fastest finished so far (what could win), or -1 */
+    int running;               /* how many of its jobs are being simulated */
+} tune_group;
 
 typedef struct tune {
     long long p;
@@ -69,7 +82,7 @@ typedef struct tune {
     int prune, bounding;       /* prune: skip what cannot win; bounding: the workers compute bounds */
     int *order;                /* the jobs to simulate, by (group, bound) */
     int norder;
-    double *best;              /* per group: the fastest time so far that could win, or -1 */
+    tune_group *grp;           /* when pruning: per group */
     pthread_mutex_t mu;
 } tune;
 
@@ -246,19 +259,76 @@ static void tune_bound_job(const tune *t, tune_job *j) {
     j->state = TUNE_SKIP;
     snprintf(j->msg, sizeof j->msg, "%.159s", err.msg);
 }
-/* The next job for a worker (under the lock), or -1: in job order, or when pruning, in
-   t->order, passing over those that cannot win (TUNE_SLOWER). */
+/* Group g's fastest time so far, or -1. */
+static double tune_best_time(const tune *t, int g) {
+    return t->grp[g].best_job >= 0 ? t->job[t->grp[g].best_job].time : -1;
+}
+/* The group of the next smaller size of g's collective, or -1. */
+static int tune_prev(const tune *t, int g) {
+    return g > 0 && t->grp[g - 1].first >= 0 && t->grp[g - 1].coll == t->grp[g].coll ? g - 1 : -1;
+}
+/* The first job of j's group to simulate, when none has finished: the configuration that
+   is fastest so far at the nearest smaller size of the collective (winners change slowly
+   with the size), if it is still to do; else j. Once it has finished, the group's other
+   configurations stop as soon as they are slower than it, not slower than a poor first. */
+static tune_job *tune_hint(const tune *t, tune_job *j) {
+    const tune_group *g = &t->grp[j->group];
+    int p, k;
+    for (p = tune_prev(t, j->group); p >= 0 && t->grp[p].best_job < 0; p = tune_prev(t, p)) {}
+    if (p < 0) return j;
+    for (k = g->first; k < g->end; k++)
+        if (t->job[k].cfg == t->job[t->grp[p].best_job].cfg && t->job[k].state == TUNE_TODO) return &t->job[k];
+    return j;
+}
+/* 1 while group g's fastest may still change: a job to do or running. */
+static int tune_open(const tune *t, int g) {
+    int k;
+    for (k = t->grp[g].first; k < t->grp[g].end; k++)
+        if (t->job[k].state == TUNE_TODO || t->job[k].state == TUNE_RUNNING) return 1;
+    return 0;
+}
+/* 1: j had better wait, as it would run without a stop while one is coming: its group has
+   no time yet but a job running, or the next smaller size (tune_hint's source) is not
+   decided yet. So a collective's sizes run one after another, each started by the winner
+   of the size before, while other collectives fill the threads. */
+static int tune_waiting(const tune *t, const tune_job *j) {
+    int p = tune_prev(t, j->group);
+    if (t->grp[j->group].best_job >= 0) return 0;
+    return t->grp[j->group].running || (p >= 0 && tune_open(t, p));
+}
+/* The next job for a worker when pruning (under the lock), or -1: in t->order, the first
+   that need not wait (tune_waiting; else the first that waits), by tune_hint when its
+   group has no time yet, passing over those that cannot win (TUNE_SLOWER). */
+static int tune_next_pruned(tune *t) {
+    int i, pick = -1;
+    tune_job *j;
+    for (i = t->next; i < t->norder; i++) {
+        j = &t->job[t->order[i]];
+        if (j->state != TUNE_TODO) continue;
+        if (tune_best_time(t, j->group) >= 0 && j->bound > tune_best_time(t, j->group)) { j->state = TUNE_SLOWER; continue; }
+        if (pick < 0) pick = i;
+        if (!tune_waiting(t, j)) { pick = i; break; }
+    }
+    while (t->next < t->norder && t->job[t->order[t->next]].state != TUNE_TODO) t->next++;
+    if (pick < 0) return -1;
+    j = &t->job[t->order[pick]];
+    if (t->grp[j->group].best_job < 0) j = tune_hint(t, j);
+    j->state = TUNE_RUNNING;
+    t->grp[j->group].running++;
+    return (int)(j - t->job);
+}
+/* The next job for a worker (under the lock), or -1: in job order, or when pruning, by
+   tune_next_pruned. */
 static int tune_next(tune *t) {
-    if (!t->prune || t->bounding) {
-        while (t->next < t->njob && t->job[t->next].state != TUNE_TODO) t->next++;
-        return t->next < t->njob ? t->next++ : -1;
-    }
-    while (t->next < t->norder) {
-        tune_job *j = &t->job[t->order[t->next++]];
-        if (t->best[j->group] >= 0 && j->bound > t->best[j->group]) j->state = TUNE_SLOWER;
-        else return (int)(j - t->job);
-    }
-    return -1;
+    if (t->prune && !t->bounding) return tune_next_pruned(t);
+    while (t->next < t->njob && t->job[t->next].state != TUNE_TODO) t->next++;
+    return t->next < t->njob ? t->next++ : -1;
+}
+/* Job k finished (under the lock): its group's fastest so far. */
+static void tune_finished(tune *t, int k) {
+    tune_group *g = &t->grp[t->job[k].group];
+    g->running--;
+    if (t->job[k].state == TUNE_DONE && (g->best_job < 0 || t->job[k].time < t->job[g->best_job].time)) g->best_job = k;
 }
 static void *tune_worker(void *arg) {
     tune *t = (tune *)arg;
@@ -267,16 +337,25 @@ static void *tune_worker(void *arg) {
     for (;;) {
         pthread_mutex_lock(&t->mu);
         k = tune_next(t);
-        stop = k >= 0 && t->prune && t->best[t->job[k].group] > 0 ? t->best[t->job[k].group] : 0;
+        stop = k >= 0 && t->prune && !t->bounding && tune_best_time(t, t->job[k].group) > 0 ? tune_best_time(t, t->job[k].group) : 0;
         pthread_mutex_unlock(&t->mu);
         if (k < 0) return NULL;
         if (t->bounding) { tune_bound_job(t, &t->job[k]); continue; }
         tune_run_job(t, &t->job[k], stop);
         pthread_mutex_lock(&t->mu);
-        if (t->prune && t->job[k].state == TUNE_DONE && (t->best[t->job[k].group] < 0 || t->job[k].time < t->best[t->job[k].group]))
-            t->best[t->job[k].group] = t->job[k].time;
+        if (t->prune) tune_finished(t, k);
         pthread_mutex_unlock(&t->mu);
     }
+}
+/* Every job allocates and frees a world and a simulator of up to some hundred MB: glibc
+   would hand blocks above its mmap threshold back to the kernel at every free, which then
+   zeroes fresh pages for the next job (at p = 2^16 about 12 s of system time in 160 s).
+   Blocks up to the threshold's ceiling (32 MB) are kept in the heap and reused instead. */
+static void tune_keep_memory(void) {
+#ifdef __GLIBC__
+    mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_TRIM_THRESHOLD, 1 << 30);
+#endif
 }
 /* Runs tune_worker on one thread per core. */
 static void tune_workers(tune *t) {
@@ -301,17 +380,25 @@ static int tune_by_bound(const void *x, const void *y) {
 static int tune_by_wave(const void *x, const void *y) {
     const tune_job *a = &tune_sorting->job[*(const int *)x], *b = &tune_sorting->job[*(const int *)y];
     if (a->wave != b->wave) return a->wave < b->wave ? -1 : 1;
+    if (a->size != b->size) return a->size < b->size ? -1 : 1;
     return tune_by_bound(x, y);
 }
 /* Bounds first; then in waves: every group's least bound, every group's second least, ...
    so that when a group's later configurations start, its fastest time so far is known
-   (the other threads would otherwise take them while the first is still running). */
+   (the other threads would otherwise take them while the first is still running). Within
+   a wave by size, so that a group's smaller neighbour has likely finished when its first
+   job starts, for tune_hint. */
 static int tune_plan(tune *t) {
     int k;
     t->order = (int *)malloc((size_t)t->njob * sizeof *t->order + 1);
-    t->best = (double *)malloc((size_t)t->ngroups * sizeof *t->best + 1);
-    if (!t->order || !t->best) return 0;
-    for (k = 0; k < t->ngroups; k++) t->best[k] = -1;
+    t->grp = (tune_group *)calloc((size_t)t->ngroups + 1, sizeof *t->grp);
+    if (!t->order || !t->grp) return 0;
+    for (k = 0; k < t->ngroups; k++) t->grp[k].first = t->grp[k].best_job = -1;
+    for (k = 0; k < t->njob; k++) {
+        tune_group *g = &t->grp[t->job[k].group];
+        if (g->first < 0) g->first = k, g->coll = t->cfg[t->job[k].cfg].coll;
+        g->end = k + 1;
+    }
     t->bounding = 1;
     tune_workers(t);
     t->bounding = 0;
@@ -506,6 +593,7 @@ int cli_tune(int argc, char **argv) {
     tune_default_sizes(&t);
     t.colls = (1u << TUNE_NCOLLS) - 1;
     if ((rc = tune_args(argc, argv, &t)) != CLI_OK) return rc;
+    tune_keep_memory();
     t.prune = !t.all && !t.svg;
     if (!tune_configs(&t) || !tune_jobs(&t)) rc = cli_fail("tune: out of memory");
     if (rc == CLI_OK && !tune_run(&t)) rc = cli_fail("tune: out of memory");
@@ -519,6 +607,6 @@ int cli_tune(int argc, char **argv) {
     free(t.cfg);
     free(t.job);
     free(t.order);
-    free(t.best);
+    free(t.grp);
     return rc;
 }
