@@ -18,10 +18,10 @@
                     times its rise per byte just after (s_k to s_(k+1)); the largest such
                     jump over a tenth of the half round trip at s_k (smaller ones are noise;
                     0: none). A protocol switch at S shows at the first size above it. Open
-                    MPI's shared memory has three: a small one at S (0.4-0.9 KiB, where its
-                    send call starts to wait, ~0.1 us), 4 KiB (its eager limit, 0.8-0.9 us)
-                    and 32-64 KiB (1.2-1.3 us, single copy); one R stands for all, the
-                    largest.
+                    MPI's shared memory has three: a small one at S (0.4-2 KiB, where its
+                    send call starts to wait, ~0.1 us), 4 KiB (its eager limit, 0.7-0.9 us)
+                    and 32-64 KiB (0.8-1.3 us, single copy or the caches); one R stands for
+                    all, the largest.
      local exec     a reduction of s bytes into a buffer on the probing rank (goal-probe: a
                     sum of doubles, out[i] += in[i], as libgoal's executor reduces): s·C
                     -> C, the slope of the fit over sizes from 1 KiB (the smaller ones are
