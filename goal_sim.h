@@ -61,7 +61,11 @@
      L 2500 latency · o 1500 CPU overhead per message · g 1000 gap per message · G 6 gap per
      byte · O 0 CPU overhead per byte · S 65535 eager limit (size <= S eager, else rendezvous)
      · C 1 CPU time per byte of a local exec (copy or reduction; libgoal's, not LogGOPSim's)
-   TIME RESOLUTION: L, o, g, G, O, C are doubles in ns (G, O per byte) and may be fractional
+     · R 0 rendezvous handshake (libgoal's): a message over S bytes arrives R later, at
+     t + o + L + R for a send started at t (LogGOPSim: o + L, "rendezvous has no handshake
+     latency"), so its receive, and the send, which completes when matched, finish R later;
+     goal probe measures it (a real rendezvous waits a round trip for the receiver's answer)
+   TIME RESOLUTION: L, o, g, G, O, C, R are doubles in ns (G, O per byte) and may be fractional
    down to 0.001 ns (G 0.08 = 12.5 GB/s); finer values, negative ones, NaN and values over
    2^53 ps are GOAL_ERR_ARG. Inside, time is an unsigned 64-bit count of picoseconds, so the
    simulation stays exact integer arithmetic and deterministic: with integer parameters
@@ -105,7 +109,7 @@
                  (rank r on node r / K). A message between two ranks of one node costs
                  intra_L, intra_o, intra_g, intra_G, intra_O (`--intra-L` .. `--intra-O`;
                  each 0 = the inter-node value), one between nodes L, o, g, G, O, in the
-                 formulas above. S and C are one for both, and a rank has one sending and
+                 formulas above. S, C and R are one for both, and a rank has one sending and
                  one receiving NIC clock for both kinds of message (one injection point).
                  K = 1 gives LogGOPS exactly; K >= p is LogGOPS with the intra parameters.
    Params files: goal_sim_params reads one line of model options, as `goal sim` takes them
@@ -265,6 +269,9 @@ typedef struct goal_sim_desc {
     double C;                  /* ns per byte of a local exec (copy or reduction), fractions
                                   down to 0.001 ns; 0 = 1 (exec of x bytes costs x ns, as
                                   LogGOPSim's calc x); GOAL_SIM_ZERO = free. calc is not scaled */
+    double R;                  /* ns a rendezvous message (over S bytes) arrives later than an
+                                  eager one: its handshake; fractions down to 0.001 ns; 0 (the
+                                  default) and GOAL_SIM_ZERO = none, as in LogGOPSim */
     int32_t node_size;         /* > 0: the two-level model, nodes of node_size consecutive ranks
                                   (rank r on node r / node_size); 0 = LogGOPS, one level */
     double intra_L, intra_o, intra_g, intra_G, intra_O;   /* two-level: L, o, g, G, O between
@@ -312,7 +319,7 @@ typedef goal_sim_run_result goal_sim_result;
 
 /* ---- model options (a params file) ---------------------------------------------------- */
 /* The one list of model options, shared by every verb, params files and the drop-in:
-   1 when name takes a value ("-L" "-o" "--overhead" "-g" "-G" "-O" "-C" "--intra-L"
+   1 when name takes a value ("-L" "-o" "--overhead" "-g" "-G" "-O" "-C" "-R" "--intra-L"
    "--intra-o" "--intra-g" "--intra-G" "--intra-O": ns, up to 3 decimals; "-S": bytes;
    "--node-size": ranks), 0 for a flag ("--loggopsim-compat"), -1 when it is no model option. */
 GOAL_API int goal_sim_param_arity(const char *name);
@@ -933,7 +940,8 @@ typedef struct goal__sim {
     goal__simw x;
     const struct goal__sim_model *model;   /* the cost model (see simulate: cost models) */
     goal__sim_link link[2];          /* LogGOPS: link[0]; two-level: 0 between nodes, 1 inside */
-    uint64_t S, C;                   /* eager limit in bytes; ps per byte of a local exec */
+    uint64_t S, C, R;                /* eager limit in bytes; ps per byte of a local exec; ps a
+                                        rendezvous message (over S bytes) arrives later */
     uint32_t node_size;              /* two-level: ranks per node */
     int compat;
     uint64_t stop_ps;                /* the desc's stop_ns: stop once a rank's time must reach it; 0 = never */
@@ -1040,8 +1048,11 @@ static uint64_t goal__sim_link_recv(goal__sim *m, const goal__sim_link *k, uint6
 static uint64_t goal__sim_link_nic(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
     return goal__sim_after(m, t, k->g, s, k->G);
 }
-static uint64_t goal__sim_link_wire(goal__sim *m, const goal__sim_link *k, uint64_t t) {
-    return goal__sim_add(m, goal__sim_add(m, t, k->o), k->L);
+/* A rendezvous message arrives R later: its handshake (a request to send and the answer
+   before the data) is the round trip LogGOPSim leaves out. */
+static uint64_t goal__sim_link_wire(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
+    t = goal__sim_add(m, goal__sim_add(m, t, k->o), k->L);
+    return s > m->S ? goal__sim_add(m, t, m->R) : t;
 }
 static int goal__sim_eager(const goal__sim *m, uint64_t s) { return s <= m->S; }
 static uint64_t goal__sim_exec(goal__sim *m, uint64_t t, uint64_t s) { return goal__sim_add(m, t, goal__sim_mul(m, s, m->C)); }
@@ -1060,8 +1071,8 @@ static uint64_t goal__sim_loggops_nic_gap(goal__sim *m, int32_t src, int32_t dst
     return goal__sim_link_nic(m, &m->link[0], t, s);
 }
 static uint64_t goal__sim_loggops_wire(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
-    (void)src; (void)dst; (void)s;
-    return goal__sim_link_wire(m, &m->link[0], t);
+    (void)src; (void)dst;
+    return goal__sim_link_wire(m, &m->link[0], t, s);
 }
 static const goal__sim_model goal__sim_loggops = {
     goal__sim_loggops_send_cpu, goal__sim_loggops_recv_cpu, goal__sim_loggops_nic_gap, goal__sim_loggops_wire};
@@ -1100,8 +1111,7 @@ static uint64_t goal__sim_nodes_nic(goal__sim *m, int32_t src, int32_t dst, uint
     return goal__sim_link_nic(m, goal__sim_link_of(m, src, dst), t, s);
 }
 static uint64_t goal__sim_nodes_wire(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
-    (void)s;
-    return goal__sim_link_wire(m, goal__sim_link_of(m, src, dst), t);
+    return goal__sim_link_wire(m, goal__sim_link_of(m, src, dst), t, s);
 }
 static const goal__sim_model goal__sim_two_level = {
     goal__sim_nodes_send, goal__sim_nodes_recv, goal__sim_nodes_nic, goal__sim_nodes_wire};
@@ -1119,7 +1129,7 @@ static goal_status goal__sim_model_init(goal__sim *m, const goal_sim_desc *d) {
     const double inter[5] = {d->L, d->o, d->g, d->G, d->O};
     const double intra[5] = {d->intra_L, d->intra_o, d->intra_g, d->intra_G, d->intra_O};
     if (goal__sim_link_init(&m->link[0], inter, &loggopsim) || goal__sim_link_init(&m->link[1], intra, &m->link[0]) ||
-        goal__sim_param(d->C, GOAL__SIM_PS, &m->C) || d->S < GOAL_SIM_ZERO || d->node_size < 0)
+        goal__sim_param(d->C, GOAL__SIM_PS, &m->C) || goal__sim_param(d->R, 0, &m->R) || d->S < GOAL_SIM_ZERO || d->node_size < 0)
         return GOAL_ERR_ARG;
     m->S = d->S == 0 ? 65535u : d->S < 0 ? 0u : (uint64_t)d->S;
     m->node_size = (uint32_t)d->node_size;
@@ -2588,6 +2598,7 @@ static const goal__sim_opt goal__sim_opts[] = {
     {"-O", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, O)},
     {"-C", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, C)},
     {"-S", GOAL__SIM_OPT_BYTES, offsetof(goal_sim_desc, S)},
+    {"-R", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, R)},
     {"--loggopsim-compat", GOAL__SIM_OPT_FLAG, offsetof(goal_sim_desc, loggopsim_compat)},
     {"--node-size", GOAL__SIM_OPT_RANKS, offsetof(goal_sim_desc, node_size)},
     {"--intra-L", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, intra_L)},
@@ -2646,7 +2657,7 @@ goal_status goal_sim_params(goal_sim_desc *d, const char *text, size_t len, goal
     for (; goal__sim_word(text, len, &at, w, sizeof w); n++) {
         if (strcmp(w, "--params") == 0) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "--params inside a params file");
         if ((arity = goal_sim_param_arity(w)) < 0)
-            return goal__fail(err, GOAL_ERR_SYNTAX, -1, "'%s' is not a model option (-L -o -g -G -O -C -S, --loggopsim-compat, --node-size, --intra-L -o -g -G -O)", w);
+            return goal__fail(err, GOAL_ERR_SYNTAX, -1, "'%s' is not a model option (-L -o -g -G -O -C -S -R, --loggopsim-compat, --node-size, --intra-L -o -g -G -O)", w);
         if (!arity || !goal__sim_word(text, len, &at, v, sizeof v)) v[0] = 0;
         if ((why = goal__sim_param_why(d, w, v)) != NULL) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "%s %s: %s", w, v, why);
     }
@@ -2671,6 +2682,7 @@ goal_status goal_sim_defaults(const goal_sim_desc *desc, goal_sim_desc *out) {
     goal__sim_link_out(&m.link[0], &out->L, &out->o, &out->g, &out->G, &out->O);
     goal__sim_link_out(&m.link[1], &out->intra_L, &out->intra_o, &out->intra_g, &out->intra_G, &out->intra_O);
     out->C = goal__sim_ns_of(m.C);
+    out->R = goal__sim_ns_of(m.R);
     out->S = m.S ? (int64_t)m.S : GOAL_SIM_ZERO;
     return GOAL_OK;
 }

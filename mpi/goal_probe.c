@@ -1,5 +1,6 @@
 /* goal-probe: measures the LogGOPS parameters between two MPI ranks and prints them as one
-   line of `goal sim` options, then the fit's residuals and the measured curves (# lines).
+   line of `goal sim` options (-R, the rendezvous handshake, only when the ping-pong shows
+   one), then the fit's residuals and the measured curves (# lines).
      mpirun -np 2 build/openmpi/goal-probe [-o FILE] [--max-size BYTES] [--bare]
    -o FILE writes the params line alone to FILE (what --params FILE reads). Rank 0 runs the
    measurements of tools/probe.h; rank 1 serves them: for each one rank 0 first sends a

@@ -58,6 +58,7 @@ t sim_verbose_stdout_unchanged 0 '^same$' bash -c "$GOAL sim '$tmp/b.goal' --ver
 t sim_defaults_are_the_simulators 0 '^same$' bash -c "$GOAL sim '$tmp/b.goal' -L 2500 -o 1500 -g 1000 -G 6 -O 0 -S 65535 -C 1 | cmp -s - <($GOAL sim '$tmp/b.goal') && echo same"
 t sim_verbose_two_level 0 '^goal sim: parameters -L 2500 --overhead 1500 -g 1000 -G 6 -O 0 -S 65535 -C 1 --node-size 4 --intra-L 100 --intra-o 1500 --intra-g 1000 --intra-G 0 --intra-O 0$' \
   $GOAL sim "$tmp/b.goal" --verbose --node-size 4 --intra-L 100 --intra-G 0
+t sim_verbose_handshake 0 '^goal sim: parameters -L 2500 --overhead 1500 -g 1000 -G 6 -O 0 -S 65535 -C 1 -R 950.25$' $GOAL sim "$tmp/b.goal" --verbose -R 950.25
 t sim_verbose_zeros 0 '^goal sim: parameters -L 2500 --overhead 1500 -g 1000 -G 6 -O 0.5 -S 0 -C 0$' $GOAL sim "$tmp/b.goal" --verbose -S 0 -O 0.5 -C 0
 # --verbose prints goal_sim_defaults: goal help sim's defaults must be those.
 help_defaults() {

@@ -1,7 +1,8 @@
 /* test_probe: goal-probe's measurement and fitting (tools/probe.h) over a test double, a
    transport whose every measurement is a small world simulated under a known LogGOPS model
    (goal_sim.h), with and without noise: the fit must recover the parameters within 10%
-   and the eager limit S to the byte. */
+   and the eager limit S to the byte; a rendezvous handshake (-R) within 10%, none where
+   the model has none. */
 #define GOAL_ALL_IMPLEMENTATION
 #include "goal.h"
 #include "goal_sim.h"
@@ -86,12 +87,12 @@ static double t_exec(void *u, uint64_t s, int reps) { (void)reps; return noisy((
 
 static int near(double got, double want) { return fabs(got - want) <= 0.10 * want; }
 
-static probe_result probe_with(double L, double o, double g, double G, double O, double C, int64_t S, double noise) {
+static probe_result probe_with(double L, double o, double g, double G, double O, double C, int64_t S, double R, double noise) {
     sim_transport t;
     probe_ops ops;
     probe_result r;
     memset(&t, 0, sizeof t);
-    t.model.L = L; t.model.o = o; t.model.g = g; t.model.G = G; t.model.O = O ? O : GOAL_SIM_ZERO; t.model.S = S; t.model.C = C;
+    t.model.L = L; t.model.o = o; t.model.g = g; t.model.G = G; t.model.O = O ? O : GOAL_SIM_ZERO; t.model.S = S; t.model.C = C; t.model.R = R;
     t.noise = noise;
     t.seed = 42;
     ops.pingpong_fn = t_pingpong; ops.send_fn = t_send; ops.recv_fn = t_recv; ops.burst_fn = t_burst; ops.exec_fn = t_exec;
@@ -102,38 +103,52 @@ static probe_result probe_with(double L, double o, double g, double G, double O,
 
 /* The example of the issue: a fast network with fractional per-byte costs. */
 static void recovers_fractional_model(void) {
-    probe_result r = probe_with(480, 160, 210, 0.09, 0.02, 0.05, 65536, 0);
+    probe_result r = probe_with(480, 160, 210, 0.09, 0.02, 0.05, 65536, 0, 0);
     CHECK(near(r.L, 480)); CHECK(near(r.o, 160)); CHECK(near(r.g, 210)); CHECK(near(r.G, 0.09)); CHECK(near(r.O, 0.02));
     CHECK(near(r.C, 0.05));
     CHECK_EQ(r.S, 65536);
+    CHECK(r.R == 0);
     CHECK(r.res_send < 0.01 && r.res_recv < 0.01);
     if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
 }
 /* A slow network, a small eager limit, O = 0. */
 static void recovers_slow_model(void) {
-    probe_result r = probe_with(5000, 1500, 2500, 2, 0, 0, 4096, 0);   /* C 0: goal_sim.h's default, 1 ns per byte */
+    probe_result r = probe_with(5000, 1500, 2500, 2, 0, 0, 4096, 0, 0);   /* C 0: goal_sim.h's default, 1 ns per byte */
     CHECK(near(r.L, 5000)); CHECK(near(r.o, 1500)); CHECK(near(r.g, 2500)); CHECK(near(r.G, 2)); CHECK(near(r.C, 1));
     CHECK(r.O < 0.01);
     CHECK_EQ(r.S, 4096);
+    CHECK(r.R == 0);
     if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
 }
 /* Shared memory's eager limits of a few hundred bytes to 8 KiB: eager sends below 64 KiB
    do not show the per-byte cost of the large messages, so O is 0; G still comes from the
    gaps. */
 static void small_eager_limit_drops_O(void) {
-    probe_result r = probe_with(20, 100, 80, 0.05, 0.01, 0.04, 256, 0.03);
+    probe_result r = probe_with(20, 100, 80, 0.05, 0.01, 0.04, 256, 0, 0.03);
     CHECK(r.O == 0); CHECK(near(r.G, 0.05)); CHECK(near(r.o, 100)); CHECK_EQ(r.S, 256);
-    r = probe_with(20, 100, 80, 0.05, 0.01, 0.04, 8192, 0.03);
+    r = probe_with(20, 100, 80, 0.05, 0.01, 0.04, 8192, 0, 0.03);
     CHECK(r.O == 0); CHECK(near(r.G, 0.05)); CHECK_EQ(r.S, 8192);
+    CHECK(r.R == 0);   /* noise is no handshake */
     if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
 }
 /* 3% noise on every measurement: still within 10%, and the residuals show the noise. */
 static void recovers_with_noise(void) {
-    probe_result r = probe_with(2500, 400, 900, 0.5, 0.1, 0.3, 131072, 0.03);
+    probe_result r = probe_with(2500, 400, 900, 0.5, 0.1, 0.3, 131072, 0, 0.03);
     CHECK(near(r.L, 2500)); CHECK(near(r.o, 400)); CHECK(near(r.g, 900)); CHECK(near(r.G, 0.5)); CHECK(near(r.O, 0.1));
     CHECK(near(r.C, 0.3));
     CHECK_EQ(r.S, 131072);
+    CHECK(r.R == 0);
     CHECK(r.res_send > 0.001 && r.res_send < 0.05);
+    if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
+}
+/* A rendezvous handshake (-R): the ping-pong's half round trip jumps by R after S, exactly
+   without noise, within 10% with 3% noise; the other parameters as before. */
+static void recovers_handshake(void) {
+    probe_result r = probe_with(5000, 1500, 2500, 2, 0, 0, 4096, 3000, 0);
+    CHECK(fabs(r.R - 3000) < 1); CHECK_EQ(r.S, 4096); CHECK(near(r.L, 5000)); CHECK(near(r.G, 2));
+    if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
+    r = probe_with(20, 100, 80, 0.05, 0.01, 0.04, 833, 900, 0.03);
+    CHECK(near(r.R, 900)); CHECK_EQ(r.S, 833); CHECK(near(r.o, 100)); CHECK(near(r.G, 0.05));
     if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
 }
 /* The params line is what goal sim --params reads: the option letters and number forms. */
@@ -147,6 +162,12 @@ static void params_line_format(void) {
     rewind(f);
     CHECK(fgets(buf, sizeof buf, f) != NULL);
     CHECK_STR(buf, "-L 480 -o 160 -g 211 -G 0.09 -O 0.02 -C 0.051 -S 65536\n");
+    rewind(f);
+    r.S = 833; r.R = 950.4;   /* -R only when a handshake was seen */
+    probe_print_params(f, &r);
+    rewind(f);
+    CHECK(fgets(buf, sizeof buf, f) != NULL);
+    CHECK_STR(buf, "-L 480 -o 160 -g 211 -G 0.09 -O 0.02 -C 0.051 -S 833 -R 950\n");
     fclose(f);
 }
 /* A transport that fails: an error, not a fit. */
@@ -165,6 +186,7 @@ int main(void) {
     RUN(recovers_slow_model);
     RUN(recovers_with_noise);
     RUN(small_eager_limit_drops_O);
+    RUN(recovers_handshake);
     RUN(params_line_format);
     RUN(failing_transport);
     return th_done();

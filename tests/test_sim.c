@@ -325,6 +325,47 @@ static void test_exec_cost(void) {
     CHECK(goal_sim_param_arity("-C") == 1 && goal_sim_param_arity("--loggopsim-compat") == 0 && goal_sim_param_arity("-x") == -1);
 }
 
+/* -R: a rendezvous message (over S bytes) arrives R later, against times computed by hand
+   with L 100, o 10, g 20, G 1, O 0, S 500. Rank 0 sends 1001 B to rank 1: CPU 0..10, it
+   arrives at o + L + R = 110 + R and takes rank 1's CPU for o + 1000 G = 1010 (1120 + R);
+   rank 1 then sends 8 B back (eager: no R), CPU until 1130 + R, arriving at 1230 + R, taken
+   by rank 0 until 1247 + R. Rank 0's send completes when matched, at 110 + R, so its calc 5
+   ends at 115 + R. R 250.5: every time 250.5 later; R 0 or GOAL_SIM_ZERO: LogGOPSim's
+   times; a message of S bytes or fewer never pays R; both models charge it. */
+static void test_rendezvous(void) {
+    const char *back = "num_ranks 2\nrank 0 {\nl1: send 1001b to 1\nl2: calc 5\nl3: recv 8b from 1\nl2 requires l1\n}\n"
+                       "rank 1 {\nl1: recv 1001b from 0\nl2: send 8b to 0\nl2 requires l1\n}\n";
+    const char *one = "num_ranks 2\nrank 0 {\nl1: send 1001b to 1\nl2: calc 5\nl2 requires l1\n}\nrank 1 {\nl1: recv 1001b from 0\n}\n";
+    static const struct { double R; int64_t S; int32_t node_size; uint64_t back0, back1, one0; } cases[] = {
+        {0, 500, 0, 1247000, 1130000, 115000}, {GOAL_SIM_ZERO, 500, 0, 1247000, 1130000, 115000},
+        {250.5, 500, 0, 1497500, 1380500, 365500}, {250.5, 500, 1, 1497500, 1380500, 365500},
+        {250.5, 1001, 0, 1247000, 1130000, 15000}, {250.5, 0, 0, 1247000, 1130000, 15000}};
+    goal_sim_desc d, out;
+    goal_sim_run_result r, q;
+    goal_status st, sq;
+    size_t k;
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        memset(&d, 0, sizeof d);
+        CHECK(goal_sim_params(&d, "-L 100 -o 10 -g 20 -G 1 -O 0", 28, NULL) == GOAL_OK);
+        d.R = cases[k].R; d.S = cases[k].S; d.node_size = cases[k].node_size;
+        r = sim_desc(back, &d, &st);
+        q = sim_desc(one, &d, &sq);
+        CHECK(st == GOAL_OK && sq == GOAL_OK);
+        if (st == GOAL_OK && sq == GOAL_OK)
+            CHECK(r.finish_ps[0] == cases[k].back0 && r.finish_ps[1] == cases[k].back1 && q.finish_ps[0] == cases[k].one0);
+        goal_sim_run_free(&r); goal_sim_run_free(&q);
+    }
+    memset(&d, 0, sizeof d);
+    CHECK(goal_sim_params(&d, "-S 833 -R 950.25", 16, NULL) == GOAL_OK && d.R == 950.25 && d.S == 833);
+    CHECK(goal_sim_defaults(&d, &out) == GOAL_OK && out.R == 950.25);
+    CHECK(goal_sim_defaults(NULL, &out) == GOAL_OK && out.R == GOAL_SIM_ZERO);
+    CHECK(goal_sim_param_arity("-R") == 1 && goal_sim_param(&d, "-R", "-1", NULL) == GOAL_ERR_ARG);
+    d.R = 0.0001;   /* finer than 1 ps */
+    r = sim_desc(one, &d, &st);
+    CHECK_EQ(st, GOAL_ERR_ARG);
+    goal_sim_run_free(&r);
+}
+
 /* The two-level model (--node-size), against times computed by hand: 4 ranks in nodes of 2,
    inter-node L 1000, o 100, g 200, G 1, O 0; intra-node L 10, o 20, g 30, G 0.1, O 0.05; all
    messages 1001 B. Rank 0 sends to 1 (same node): CPU 0..20 + 1000 O = 70, NIC 0..30 + 1000 G
@@ -402,11 +443,12 @@ static void test_defaults(void) {
 
 /* goal_sim_algo_bound never exceeds goal_sim_algo_time (goal tune and goal_sim_best skip
    configurations by it, so an over-estimate would change their picks), for every algorithm
-   and parameter grid point tune tries, at several p and sizes, under five models. */
+   and parameter grid point tune tries, at several p and sizes, under six models. */
 static void test_tune_bound(void) {
     static const char *const models[] = {"", "-L 100000 -o 0 -g 0 -G 0 -O 0", "-L 0 -o 0 -g 0 -G 1 -O 0",
                                          "-L 12 -o 96 -g 80 -G 0.042 -O 0.008 -S 1024 -C 0.05",
-                                         "-L 1000 -o 100 -g 200 -G 1 --node-size 2 --intra-L 10 --intra-o 20 --intra-G 0.1"};
+                                         "-L 1000 -o 100 -g 200 -G 1 --node-size 2 --intra-L 10 --intra-o 20 --intra-G 0.1",
+                                         "-L 12 -o 96 -g 80 -G 0.042 -S 1000 -R 900.5"};
     static const int32_t ps[] = {1, 2, 3, 5, 8, 13};
     static const uint64_t sizes[] = {0, 8, 1000, 65536};
     const goal_algo_info *a;
@@ -498,6 +540,7 @@ int main(void) {
     RUN(test_fractional);
     RUN(test_exec_cost);
     RUN(test_two_level);
+    RUN(test_rendezvous);
     RUN(test_defaults);
     RUN(test_tune_bound);
     RUN(test_stop);

@@ -16,6 +16,7 @@ $GOAL sim $D/binomialtreebcast_p8_d1024.goal > $T/out; rc=$?
 [ "$($GOAL sim $D/ping_placeholder 2>/dev/null; echo $?)" = 1 ]; ok $? "sim missing file exits 1"
 [ "$($GOAL sim $D/handwritten/ping_1b.goal -L 2>/dev/null; echo $?)" = 2 ]; ok $? "sim bad option exits 2"
 [ "$($GOAL sim $D/handwritten/ping_1b.goal -L 0 -o 0 | tail -n 1)" = "max 0" ]; ok $? "sim -L 0 -o 0 are real zeros"
+[ "$($GOAL sim $D/handwritten/ping_1b.goal -S 0 -R 100.5 | tail -n 1)" = "max 5600.5" ] && [ "$($GOAL sim $D/handwritten/ping_1b.goal -R 100.5 | tail -n 1)" = "max 5500" ]; ok $? "sim -R: a rendezvous message (over -S) arrives R later, an eager one not"
 
 printf 'num_ranks 2\nrank 0 {\nl1: recv 1b from 1\nl2: send 1b to 1\nl2 requires l1\n}\nrank 1 {\nl1: recv 1b from 0\nl2: send 1b to 0\nl2 requires l1\n}\n' > $T/cycle.goal
 $GOAL sim $T/cycle.goal > /dev/null 2> $T/err; rc=$?

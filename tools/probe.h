@@ -12,6 +12,16 @@
                     gap g + (s-1)·G (when g >= o, as on real networks)
      S              the largest eager size: the jump in the send overhead, found between two
                     sizes of the sweep and then bisected to the byte.
+     R              the rendezvous handshake (goal_sim.h's -R): the jump of the ping-pong's
+                    half round trip at a size s_k above S (up to PROBE_LARGE), less what the
+                    size difference explains: its rise from s_(k-1) less (s_k - s_(k-1))
+                    times its rise per byte just after (s_k to s_(k+1)); the largest such
+                    jump over a tenth of the half round trip at s_k (smaller ones are noise;
+                    0: none). A protocol switch at S shows at the first size above it. Open
+                    MPI's shared memory has three: a small one at S (0.4-2 KiB, where its
+                    send call starts to wait, ~0.1 us), 4 KiB (its eager limit, 0.7-0.9 us)
+                    and 32-64 KiB (0.8-1.3 us, single copy or the caches); one R stands for
+                    all, the largest.
      local exec     a reduction of s bytes into a buffer on the probing rank (goal-probe: a
                     sum of doubles, out[i] += in[i], as libgoal's executor reduces): s·C
                     -> C, the slope of the fit over sizes from 1 KiB (the smaller ones are
@@ -56,6 +66,7 @@ typedef struct probe_ops {
 typedef struct probe_result {
     double L, o, g, G, O, C;    /* ns, ns per byte */
     uint64_t S;                 /* largest eager size (bytes); max_size when none waits */
+    double R;                   /* ns a rendezvous message arrives later (its handshake); 0: none seen */
     double res_rtt, res_send, res_recv, res_gap, res_exec;   /* relative RMS residuals of the fits */
     int n;                      /* sizes measured */
     uint64_t size[PROBE_MAX_SIZES];
@@ -139,6 +150,19 @@ static double probe_slope(double a, const double *x, const double *y, const int 
         if (use[k] && y[k] > 0) { num += x[k] * (y[k] - a) / (y[k] * y[k]); den += x[k] * x[k] / (y[k] * y[k]); }
     return den > 0 ? num / den : 0;
 }
+/* R: the largest jump of the half round trip above S (see the top). */
+static double probe_handshake(const probe_result *r) {
+    double best = 0, rise, per_byte, jump;
+    int k;
+    for (k = 1; k + 1 < r->n && r->size[k] <= PROBE_LARGE; k++) {
+        if (r->size[k] <= r->S) continue;
+        rise = (r->rtt[k] - r->rtt[k - 1]) / 2;
+        per_byte = (r->rtt[k + 1] - r->rtt[k]) / 2 / (double)(r->size[k + 1] - r->size[k]);
+        jump = rise - per_byte * (double)(r->size[k] - r->size[k - 1]);
+        if (jump > r->rtt[k] / 20 && jump > best) best = jump;   /* over a tenth of the half round trip */
+    }
+    return best;
+}
 /* The fits of the sweep (see the top). Returns 0, or -1 when too few eager sizes. */
 static int probe_fits(probe_result *r) {
     double x[PROBE_MAX_SIZES], bytes[PROBE_MAX_SIZES], half[PROBE_MAX_SIZES], os_o, or_o, or_g, rtt0, rtt_g, exec0, u;
@@ -168,6 +192,7 @@ static int probe_fits(probe_result *r) {
     if (r->G < 0) r->G = 0;
     if (r->g < 0) r->g = 0;
     if (r->C < 0.001) r->C = 0.001;   /* the finest -C goal sim takes (0 would mean its default, 1) */
+    r->R = probe_handshake(r);
     return 0;
 }
 
@@ -198,7 +223,9 @@ static void probe_print_params(FILE *f, const probe_result *r) {
     probe_num(f, " -G", r->G);
     probe_num(f, " -O", r->O);
     probe_num(f, " -C", r->C);
-    fprintf(f, " -S %llu\n", (unsigned long long)r->S);
+    fprintf(f, " -S %llu", (unsigned long long)r->S);
+    if (r->R >= 0.001) probe_num(f, " -R", r->R);   /* only when a handshake was seen */
+    fputc('\n', f);
 }
 /* The fit's residuals and the measured curves, as comment lines. */
 static void probe_print_fit(FILE *f, const probe_result *r) {
