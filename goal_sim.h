@@ -2728,35 +2728,44 @@ static uint64_t goal__tune_bound(goal__sim *m, const goal_schedule *s, int32_t r
     if (least != INT64_MAX && (int64_t)nic + least > 0 && (uint64_t)((int64_t)nic + least) > cpu) return (uint64_t)((int64_t)nic + least);
     return cpu;
 }
+/* Rank r's compiled schedule into the estimate: *squares (its independent actions squared,
+   times p-1 for rank 1) and *bound (when m is not NULL: the larger of goal__tune_bound). */
+static goal_status goal__tune_compiled(const goal_graph *g, int32_t r, int32_t p, goal__sim *m, double *squares, uint64_t *bound,
+                                       goal_error *err) {
+    goal_schedule s;
+    goal_status st = goal_compile(g, &s, err);
+    if (st != GOAL_OK) return st;
+    *squares += (double)s.nindep * (double)s.nindep * (r == 0 ? 1.0 : (double)(p - 1));
+    if (m && goal__tune_bound(m, &s, r) > *bound) *bound = goal__tune_bound(m, &s, r);
+    goal_schedule_free(&s);
+    return GOAL_OK;
+}
 /* Rank 0's actions plus p-1 times rank 1's: the world's size without building it; *squares
    the same sum for the squares of the ranks' independent actions; *bound (when m is not
-   NULL) the larger of goal__tune_bound of rank 0 and rank 1. */
+   NULL) the larger of goal__tune_bound of rank 0 and rank 1. Both ranks are built before
+   either is compiled, and a world with too many actions is not compiled (squares and bound
+   stay 0: it is left out for its actions): alltoall_bruck at p = 2^16 (1.1 M actions per
+   rank) at each of tune's sizes. */
 static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, goal__sim *m, double *actions, double *squares,
                                        uint64_t *bound, goal_error *err) {
     goal_graph_desc gd;
-    goal_graph *g;
-    goal_schedule s;
-    goal_status st;
-    int r;
+    goal_graph *g[2] = {NULL, NULL};
+    goal_status st = GOAL_OK;
+    int32_t r, done;
     *actions = *squares = 0;
     *bound = 0;
     memset(&gd, 0, sizeof gd);
     gd.nranks = p;
-    if ((st = goal_graph_create(&g, &gd, NULL)) != GOAL_OK) return st;
     for (r = 0; r < 2 && r < p && st == GOAL_OK; r++) {
-        int32_t done;
-        if ((st = goal_graph_reset(g, r, p)) != GOAL_OK) break;
-        done = goal_algo_build(g, d, NULL, 0, NULL, err);
+        if ((st = goal_graph_create(&g[r], &gd, NULL)) != GOAL_OK || (st = goal_graph_reset(g[r], r, p)) != GOAL_OK) break;
+        done = goal_algo_build(g[r], d, NULL, 0, NULL, err);
         if (done < 0) st = (goal_status)done;
-        else if ((st = goal_compile(g, &s, err)) == GOAL_OK) {
-            double times = r == 0 ? 1.0 : (double)(p - 1);
-            *actions += (double)s.nactions * times;
-            *squares += (double)s.nindep * (double)s.nindep * times;
-            if (m && goal__tune_bound(m, &s, r) > *bound) *bound = goal__tune_bound(m, &s, r);
-            goal_schedule_free(&s);
-        }
+        else *actions += (double)goal_graph_count(g[r]) * (r == 0 ? 1.0 : (double)(p - 1));
     }
-    goal_graph_destroy(g);
+    for (r = 0; r < 2 && r < p && st == GOAL_OK && *actions <= GOAL__TUNE_MAX_ACTIONS; r++)
+        st = goal__tune_compiled(g[r], r, p, m, squares, bound, err);
+    goal_graph_destroy(g[0]);
+    goal_graph_destroy(g[1]);
     return st;
 }
 /* Why d at p is left out (into err), or 0: the limits of TUNE. */
