@@ -913,14 +913,16 @@ struct goal__sim_model;
 
 /* What the simulator reads of an action, decoded once (goal__sim_scan) and kept by global
    id next to its count of sources: the events, readiness and matching read this line
-   instead of decoding the schedule's record again (a cache miss each in large worlds). */
+   instead of decoding the schedule's record again (a cache miss each in large worlds).
+   32 bytes, in an array aligned to 64 (goal__sim.act_mem): a line never spans two cache
+   lines (at 40 bytes half of them did, two misses where one would do). */
 typedef struct goal__sim_act {
     uint64_t size;                   /* bytes (send, recv, exec), ns (calc) */
     int32_t peer, tag;
     uint32_t need;                   /* sources not yet satisfied; GOAL__SIM_DONE */
-    uint32_t ndeps;                  /* its dependents: up to GOAL__SIM_INLINE_DEPS words (as */
-    uint32_t deps[2];                /* stored) here, more at x.recs[rank] + deps[0] */
-    uint8_t kind, cpu, nic;
+    uint32_t deps[2];                /* its dependents: up to GOAL__SIM_INLINE_DEPS words (as stored); */
+    uint8_t kind, cpu, nic;          /* with more, where they are (x.recs[rank] + deps[0]) and how many */
+    uint8_t ndeps;                   /* words in deps; GOAL__SIM_INLINE_DEPS + 1: more, deps[1] of them */
 } goal__sim_act;
 /* Most actions release one or two others: kept in the line, their words cost no cache miss
    (reading them from the schedule's body was a third of the simulator's time). */
@@ -928,6 +930,7 @@ typedef struct goal__sim_act {
 static const uint32_t *goal__sim_deps_of(const goal__simw *x, int32_t r, const goal__sim_act *a) {
     return a->ndeps <= GOAL__SIM_INLINE_DEPS ? a->deps : x->recs[r] + a->deps[0];
 }
+static uint32_t goal__sim_ndeps(const goal__sim_act *a) { return a->ndeps <= GOAL__SIM_INLINE_DEPS ? a->ndeps : a->deps[1]; }
 
 typedef struct goal__sim {
     goal__simw x;
@@ -946,7 +949,8 @@ typedef struct goal__sim {
     uint32_t ncpu, nnic, nmore;      /* nmore = (ncpu - 1) + 2 (nnic - 1) clocks per rank */
     goal__sim_rank *rk;              /* p */
     uint64_t *more;                  /* p x nmore: cpu 1.., send nic 1.., receive nic 1.. */
-    goal__sim_act *act;              /* n, by global id */
+    goal__sim_act *act;              /* n, by global id, at a multiple of 64 bytes in act_mem */
+    void *act_mem;
     goal__fifo q;
     goal__sim_msg *msg; size_t capm; uint32_t nmsg, freem;
     goal__sim_bucket *bk; size_t capbk; uint32_t nbk, freebk;   /* the event queue: buckets, */
@@ -1400,8 +1404,8 @@ static const goal__sim_act *goal__sim_act_of(const goal__sim *m, int32_t rank, u
 static void goal__sim_release_of(goal__sim *m, int32_t r, uint32_t i, int start) {
     const goal__sim_act *a = goal__sim_act_of(m, r, i);
     const uint32_t *d = goal__sim_deps_of(&m->x, r, a);
-    uint32_t k, dep;
-    for (k = 0; k < a->ndeps; k++) {
+    uint32_t k, dep, n = goal__sim_ndeps(a);
+    for (k = 0; k < n; k++) {
         dep = GOAL__LE32(d[k]);
         if (((dep & GOAL__DEP_START) != 0) == (start != 0)) goal__sim_dep(m, r, dep & ~GOAL__DEP_START);
     }
@@ -1652,10 +1656,11 @@ static void goal__sim_scan(goal__sim *m) {
             goal_action a;
             goal__sim_act *c = &m->act[m->x.base[r] + i];
             const uint32_t *w;
-            uint32_t head = goal__record(&s, i, &w, &c->ndeps, &c->need);
-            goal__decode(head, w + c->ndeps, &a);
-            if (c->ndeps > GOAL__SIM_INLINE_DEPS) c->deps[0] = (uint32_t)(w - s.recs);
-            else memcpy(c->deps, w, c->ndeps * sizeof(uint32_t));
+            uint32_t ndeps, head = goal__record(&s, i, &w, &ndeps, &c->need);
+            goal__decode(head, w + ndeps, &a);
+            c->ndeps = (uint8_t)(ndeps > GOAL__SIM_INLINE_DEPS ? GOAL__SIM_INLINE_DEPS + 1u : ndeps);
+            if (ndeps > GOAL__SIM_INLINE_DEPS) { c->deps[0] = (uint32_t)(w - s.recs); c->deps[1] = ndeps; }
+            else memcpy(c->deps, w, ndeps * sizeof(uint32_t));
             c->size = a.kind == GOAL_CALC ? a.cost : a.buf.size;
             c->peer = a.peer; c->tag = a.tag; c->kind = (uint8_t)a.kind; c->cpu = a.cpu; c->nic = a.nic;
             m->seq += c->need == 0;
@@ -1674,7 +1679,8 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
     if (!(d->stop_ns >= 0)) return GOAL_ERR_ARG;
     m->compat = d->loggopsim_compat; m->stop_ps = goal__sim_stop_ps(d->stop_ns); m->event_fn = d->event_fn; m->user = d->user;
     m->q.freel = m->freem = m->freebk = m->lastbk = m->freewt = GOAL__NONE;
-    m->act = (goal__sim_act *)goal__new(&m->x.a, m->x.n, sizeof(goal__sim_act));
+    m->act_mem = goal__new(&m->x.a, (size_t)m->x.n + 2u, sizeof(goal__sim_act));
+    m->act = m->act_mem ? (goal__sim_act *)((char *)m->act_mem + (64u - (size_t)(uintptr_t)m->act_mem % 64u) % 64u) : NULL;
     m->rk = (goal__sim_rank *)goal__new(&m->x.a, p, sizeof(goal__sim_rank));
     m->waits = (uint32_t *)goal__new(&m->x.a, p, sizeof(uint32_t));
     if (!m->act || !m->rk || !m->waits) return GOAL_ERR_NOMEM;
@@ -1757,7 +1763,7 @@ static goal_status goal__sim_loop(goal__sim *m) {
 static void goal__sim_free(goal__sim *m) {
     const goal_allocator *a = &m->x.a;
     uint32_t k;
-    goal__free(a, m->act); goal__free(a, m->rk); goal__free(a, m->more); goal__free(a, m->msg); goal__free(a, m->left);
+    goal__free(a, m->act_mem); goal__free(a, m->rk); goal__free(a, m->more); goal__free(a, m->msg); goal__free(a, m->left);
     goal__free(a, m->ready); goal__free(a, m->ind); goal__free(a, m->bh); goal__free(a, m->tab);
     for (k = 0; k < m->nbk; k++) { goal__free(a, m->bk[k].run[0].it); goal__free(a, m->bk[k].run[1].it); }
     goal__free(a, m->bk);
