@@ -914,7 +914,7 @@ struct goal__sim_model;
 /* What the simulator reads of an action, decoded once (goal__sim_scan) and kept by global
    id next to its count of sources: the events, readiness and matching read this line
    instead of decoding the schedule's record again (a cache miss each in large worlds).
-   32 bytes, in an array aligned to 64 (goal__sim.act_mem): a line never spans two cache
+   32 bytes, in an array aligned to 64 (goal__sim_lines): a line never spans two cache
    lines (at 40 bytes half of them did, two misses where one would do). */
 typedef struct goal__sim_act {
     uint64_t size;                   /* bytes (send, recv, exec), ns (calc) */
@@ -949,8 +949,8 @@ typedef struct goal__sim {
     uint32_t ncpu, nnic, nmore;      /* nmore = (ncpu - 1) + 2 (nnic - 1) clocks per rank */
     goal__sim_rank *rk;              /* p */
     uint64_t *more;                  /* p x nmore: cpu 1.., send nic 1.., receive nic 1.. */
-    goal__sim_act *act;              /* n, by global id, at a multiple of 64 bytes in act_mem */
-    void *act_mem;
+    goal__sim_act *act;              /* n, by global id */
+    void *act_mem, *rk_mem;          /* where act and rk are (goal__sim_lines) */
     goal__fifo q;
     goal__sim_msg *msg; size_t capm; uint32_t nmsg, freem;
     goal__sim_bucket *bk; size_t capbk; uint32_t nbk, freebk;   /* the event queue: buckets, */
@@ -1670,6 +1670,12 @@ static void goal__sim_scan(goal__sim *m) {
     }
     m->nmore = (m->ncpu - 1u) + 2u * (m->nnic - 1u);
 }
+/* n elements of 32 bytes (an action's line, a rank's clocks) at a multiple of 64 bytes, so
+   that none spans two cache lines (malloc gives 16); *mem gets what to free. */
+static void *goal__sim_lines(goal__sim *m, size_t n, size_t size, void **mem) {
+    *mem = goal__new(&m->x.a, n + 2u, size);
+    return *mem ? (char *)*mem + (64u - (size_t)(uintptr_t)*mem % 64u) % 64u : NULL;
+}
 static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_sim_desc *d) {
     size_t p, r;
     goal_status st = goal__simw_init(&m->x, w, &d->alloc);
@@ -1679,9 +1685,8 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
     if (!(d->stop_ns >= 0)) return GOAL_ERR_ARG;
     m->compat = d->loggopsim_compat; m->stop_ps = goal__sim_stop_ps(d->stop_ns); m->event_fn = d->event_fn; m->user = d->user;
     m->q.freel = m->freem = m->freebk = m->lastbk = m->freewt = GOAL__NONE;
-    m->act_mem = goal__new(&m->x.a, (size_t)m->x.n + 2u, sizeof(goal__sim_act));
-    m->act = m->act_mem ? (goal__sim_act *)((char *)m->act_mem + (64u - (size_t)(uintptr_t)m->act_mem % 64u) % 64u) : NULL;
-    m->rk = (goal__sim_rank *)goal__new(&m->x.a, p, sizeof(goal__sim_rank));
+    m->act = (goal__sim_act *)goal__sim_lines(m, m->x.n, sizeof(goal__sim_act), &m->act_mem);
+    m->rk = (goal__sim_rank *)goal__sim_lines(m, p, sizeof(goal__sim_rank), &m->rk_mem);
     m->waits = (uint32_t *)goal__new(&m->x.a, p, sizeof(uint32_t));
     if (!m->act || !m->rk || !m->waits) return GOAL_ERR_NOMEM;
     memset(m->waits, 0xFF, p * sizeof(uint32_t));
@@ -1763,7 +1768,7 @@ static goal_status goal__sim_loop(goal__sim *m) {
 static void goal__sim_free(goal__sim *m) {
     const goal_allocator *a = &m->x.a;
     uint32_t k;
-    goal__free(a, m->act_mem); goal__free(a, m->rk); goal__free(a, m->more); goal__free(a, m->msg); goal__free(a, m->left);
+    goal__free(a, m->act_mem); goal__free(a, m->rk_mem); goal__free(a, m->more); goal__free(a, m->msg); goal__free(a, m->left);
     goal__free(a, m->ready); goal__free(a, m->ind); goal__free(a, m->bh); goal__free(a, m->tab);
     for (k = 0; k < m->nbk; k++) { goal__free(a, m->bk[k].run[0].it); goal__free(a, m->bk[k].run[1].it); }
     goal__free(a, m->bk);
