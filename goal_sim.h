@@ -1359,9 +1359,22 @@ static void goal__sim_touch_posted(const goal__sim *m, const goal__sim_item *e, 
     if (!deep) GOAL__SIM_PREFETCH(&m->q.e[h]);
     else goal__sim_touch_action(m, e->rank, m->q.e[h].ref);
 }
+/* The run that comes after r ends is the next bucket's (a heap child of the root): when r
+   has few events left, the first of those are asked for too (small buckets: pipelines). */
+static void goal__sim_ahead_next(const goal__sim *m, const goal__sim_run *r) {
+    const goal__sim_run *n;
+    size_t k;
+    uint32_t c;
+    if (r->n - r->head > GOAL__SIM_AHEAD || m->nbh < 2) return;
+    c = m->nbh > 2 && goal__sim_earlier(m, m->bh[2], m->bh[1]) ? m->bh[2] : m->bh[1];
+    n = &m->bk[c].run[0];
+    for (k = n->head; k < n->n && k < n->head + GOAL__SIM_AHEAD; k++)
+        if (!(n->it[k].ref & GOAL__DEP_START)) goal__sim_touch_action(m, n->it[k].rank, n->it[k].ref);
+}
 static void goal__sim_ahead(const goal__sim *m, const goal__sim_run *r) {
     size_t k = r->head + GOAL__SIM_AHEAD;
     const goal__sim_item *it = r->it;
+    goal__sim_ahead_next(m, r);
     if (k + 2u * GOAL__SIM_AHEAD < r->n) goal__sim_touch_rank(m, &it[k + 2u * GOAL__SIM_AHEAD]);
     if (k + GOAL__SIM_AHEAD < r->n) {
         if (it[k + GOAL__SIM_AHEAD].ref & GOAL__DEP_START) goal__sim_touch_posted(m, &it[k + GOAL__SIM_AHEAD], 0);
