@@ -920,14 +920,16 @@ struct goal__sim_model;
 
 /* What the simulator reads of an action, decoded once (goal__sim_scan) and kept by global
    id next to its count of sources: the events, readiness and matching read this line
-   instead of decoding the schedule's record again (a cache miss each in large worlds). */
+   instead of decoding the schedule's record again (a cache miss each in large worlds).
+   32 bytes, in an array aligned to 64 (goal__sim_lines): a line never spans two cache
+   lines (at 40 bytes half of them did, two misses where one would do). */
 typedef struct goal__sim_act {
     uint64_t size;                   /* bytes (send, recv, exec), ns (calc) */
     int32_t peer, tag;
     uint32_t need;                   /* sources not yet satisfied; GOAL__SIM_DONE */
-    uint32_t ndeps;                  /* its dependents: up to GOAL__SIM_INLINE_DEPS words (as */
-    uint32_t deps[2];                /* stored) here, more at x.recs[rank] + deps[0] */
-    uint8_t kind, cpu, nic;
+    uint32_t deps[2];                /* its dependents: up to GOAL__SIM_INLINE_DEPS words (as stored); */
+    uint8_t kind, cpu, nic;          /* with more, where they are (x.recs[rank] + deps[0]) and how many */
+    uint8_t ndeps;                   /* words in deps; GOAL__SIM_INLINE_DEPS + 1: more, deps[1] of them */
 } goal__sim_act;
 /* Most actions release one or two others: kept in the line, their words cost no cache miss
    (reading them from the schedule's body was a third of the simulator's time). */
@@ -935,6 +937,7 @@ typedef struct goal__sim_act {
 static const uint32_t *goal__sim_deps_of(const goal__simw *x, int32_t r, const goal__sim_act *a) {
     return a->ndeps <= GOAL__SIM_INLINE_DEPS ? a->deps : x->recs[r] + a->deps[0];
 }
+static uint32_t goal__sim_ndeps(const goal__sim_act *a) { return a->ndeps <= GOAL__SIM_INLINE_DEPS ? a->ndeps : a->deps[1]; }
 
 typedef struct goal__sim {
     goal__simw x;
@@ -955,6 +958,7 @@ typedef struct goal__sim {
     goal__sim_rank *rk;              /* p */
     uint64_t *more;                  /* p x nmore: cpu 1.., send nic 1.., receive nic 1.. */
     goal__sim_act *act;              /* n, by global id */
+    void *act_mem, *rk_mem;          /* where act and rk are (goal__sim_lines) */
     goal__fifo q;
     goal__sim_msg *msg; size_t capm; uint32_t nmsg, freem;
     goal__sim_bucket *bk; size_t capbk; uint32_t nbk, freebk;   /* the event queue: buckets, */
@@ -1365,9 +1369,22 @@ static void goal__sim_touch_posted(const goal__sim *m, const goal__sim_item *e, 
     if (!deep) GOAL__SIM_PREFETCH(&m->q.e[h]);
     else goal__sim_touch_action(m, e->rank, m->q.e[h].ref);
 }
+/* The run that comes after r ends is the next bucket's (a heap child of the root): when r
+   has few events left, the first of those are asked for too (small buckets: pipelines). */
+static void goal__sim_ahead_next(const goal__sim *m, const goal__sim_run *r) {
+    const goal__sim_run *n;
+    size_t k;
+    uint32_t c;
+    if (r->n - r->head > GOAL__SIM_AHEAD || m->nbh < 2) return;
+    c = m->nbh > 2 && goal__sim_earlier(m, m->bh[2], m->bh[1]) ? m->bh[2] : m->bh[1];
+    n = &m->bk[c].run[0];
+    for (k = n->head; k < n->n && k < n->head + GOAL__SIM_AHEAD; k++)
+        if (!(n->it[k].ref & GOAL__DEP_START)) goal__sim_touch_action(m, n->it[k].rank, n->it[k].ref);
+}
 static void goal__sim_ahead(const goal__sim *m, const goal__sim_run *r) {
     size_t k = r->head + GOAL__SIM_AHEAD;
     const goal__sim_item *it = r->it;
+    goal__sim_ahead_next(m, r);
     if (k + 2u * GOAL__SIM_AHEAD < r->n) goal__sim_touch_rank(m, &it[k + 2u * GOAL__SIM_AHEAD]);
     if (k + GOAL__SIM_AHEAD < r->n) {
         if (it[k + GOAL__SIM_AHEAD].ref & GOAL__DEP_START) goal__sim_touch_posted(m, &it[k + GOAL__SIM_AHEAD], 0);
@@ -1410,8 +1427,8 @@ static const goal__sim_act *goal__sim_act_of(const goal__sim *m, int32_t rank, u
 static void goal__sim_release_of(goal__sim *m, int32_t r, uint32_t i, int start) {
     const goal__sim_act *a = goal__sim_act_of(m, r, i);
     const uint32_t *d = goal__sim_deps_of(&m->x, r, a);
-    uint32_t k, dep;
-    for (k = 0; k < a->ndeps; k++) {
+    uint32_t k, dep, n = goal__sim_ndeps(a);
+    for (k = 0; k < n; k++) {
         dep = GOAL__LE32(d[k]);
         if (((dep & GOAL__DEP_START) != 0) == (start != 0)) goal__sim_dep(m, r, dep & ~GOAL__DEP_START);
     }
@@ -1662,10 +1679,11 @@ static void goal__sim_scan(goal__sim *m) {
             goal_action a;
             goal__sim_act *c = &m->act[m->x.base[r] + i];
             const uint32_t *w;
-            uint32_t head = goal__record(&s, i, &w, &c->ndeps, &c->need);
-            goal__decode(head, w + c->ndeps, &a);
-            if (c->ndeps > GOAL__SIM_INLINE_DEPS) c->deps[0] = (uint32_t)(w - s.recs);
-            else memcpy(c->deps, w, c->ndeps * sizeof(uint32_t));
+            uint32_t ndeps, head = goal__record(&s, i, &w, &ndeps, &c->need);
+            goal__decode(head, w + ndeps, &a);
+            c->ndeps = (uint8_t)(ndeps > GOAL__SIM_INLINE_DEPS ? GOAL__SIM_INLINE_DEPS + 1u : ndeps);
+            if (ndeps > GOAL__SIM_INLINE_DEPS) { c->deps[0] = (uint32_t)(w - s.recs); c->deps[1] = ndeps; }
+            else memcpy(c->deps, w, ndeps * sizeof(uint32_t));
             c->size = a.kind == GOAL_CALC ? a.cost : a.buf.size;
             c->peer = a.peer; c->tag = a.tag; c->kind = (uint8_t)a.kind; c->cpu = a.cpu; c->nic = a.nic;
             m->seq += c->need == 0;
@@ -1674,6 +1692,12 @@ static void goal__sim_scan(goal__sim *m) {
         }
     }
     m->nmore = (m->ncpu - 1u) + 2u * (m->nnic - 1u);
+}
+/* n elements of 32 bytes (an action's line, a rank's clocks) at a multiple of 64 bytes, so
+   that none spans two cache lines (malloc gives 16); *mem gets what to free. */
+static void *goal__sim_lines(goal__sim *m, size_t n, size_t size, void **mem) {
+    *mem = goal__new(&m->x.a, n + 2u, size);
+    return *mem ? (char *)*mem + (64u - (size_t)(uintptr_t)*mem % 64u) % 64u : NULL;
 }
 static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_sim_desc *d) {
     size_t p, r;
@@ -1684,8 +1708,8 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
     if (!(d->stop_ns >= 0)) return GOAL_ERR_ARG;
     m->compat = d->loggopsim_compat; m->stop_ps = goal__sim_stop_ps(d->stop_ns); m->event_fn = d->event_fn; m->user = d->user;
     m->q.freel = m->freem = m->freebk = m->lastbk = m->freewt = GOAL__NONE;
-    m->act = (goal__sim_act *)goal__new(&m->x.a, m->x.n, sizeof(goal__sim_act));
-    m->rk = (goal__sim_rank *)goal__new(&m->x.a, p, sizeof(goal__sim_rank));
+    m->act = (goal__sim_act *)goal__sim_lines(m, m->x.n, sizeof(goal__sim_act), &m->act_mem);
+    m->rk = (goal__sim_rank *)goal__sim_lines(m, p, sizeof(goal__sim_rank), &m->rk_mem);
     m->waits = (uint32_t *)goal__new(&m->x.a, p, sizeof(uint32_t));
     if (!m->act || !m->rk || !m->waits) return GOAL_ERR_NOMEM;
     memset(m->waits, 0xFF, p * sizeof(uint32_t));
@@ -1767,7 +1791,7 @@ static goal_status goal__sim_loop(goal__sim *m) {
 static void goal__sim_free(goal__sim *m) {
     const goal_allocator *a = &m->x.a;
     uint32_t k;
-    goal__free(a, m->act); goal__free(a, m->rk); goal__free(a, m->more); goal__free(a, m->msg); goal__free(a, m->left);
+    goal__free(a, m->act_mem); goal__free(a, m->rk_mem); goal__free(a, m->more); goal__free(a, m->msg); goal__free(a, m->left);
     goal__free(a, m->ready); goal__free(a, m->ind); goal__free(a, m->bh); goal__free(a, m->tab);
     for (k = 0; k < m->nbk; k++) { goal__free(a, m->bk[k].run[0].it); goal__free(a, m->bk[k].run[1].it); }
     goal__free(a, m->bk);
@@ -2740,35 +2764,44 @@ static uint64_t goal__tune_bound(goal__sim *m, const goal_schedule *s, int32_t r
     if (least != INT64_MAX && (int64_t)nic + least > 0 && (uint64_t)((int64_t)nic + least) > cpu) return (uint64_t)((int64_t)nic + least);
     return cpu;
 }
+/* Rank r's compiled schedule into the estimate: *squares (its independent actions squared,
+   times p-1 for rank 1) and *bound (when m is not NULL: the larger of goal__tune_bound). */
+static goal_status goal__tune_compiled(const goal_graph *g, int32_t r, int32_t p, goal__sim *m, double *squares, uint64_t *bound,
+                                       goal_error *err) {
+    goal_schedule s;
+    goal_status st = goal_compile(g, &s, err);
+    if (st != GOAL_OK) return st;
+    *squares += (double)s.nindep * (double)s.nindep * (r == 0 ? 1.0 : (double)(p - 1));
+    if (m && goal__tune_bound(m, &s, r) > *bound) *bound = goal__tune_bound(m, &s, r);
+    goal_schedule_free(&s);
+    return GOAL_OK;
+}
 /* Rank 0's actions plus p-1 times rank 1's: the world's size without building it; *squares
    the same sum for the squares of the ranks' independent actions; *bound (when m is not
-   NULL) the larger of goal__tune_bound of rank 0 and rank 1. */
+   NULL) the larger of goal__tune_bound of rank 0 and rank 1. Both ranks are built before
+   either is compiled, and a world with too many actions is not compiled (squares and bound
+   stay 0: it is left out for its actions): alltoall_bruck at p = 2^16 (1.1 M actions per
+   rank) at each of tune's sizes. */
 static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, goal__sim *m, double *actions, double *squares,
                                        uint64_t *bound, goal_error *err) {
     goal_graph_desc gd;
-    goal_graph *g;
-    goal_schedule s;
-    goal_status st;
-    int r;
+    goal_graph *g[2] = {NULL, NULL};
+    goal_status st = GOAL_OK;
+    int32_t r, done;
     *actions = *squares = 0;
     *bound = 0;
     memset(&gd, 0, sizeof gd);
     gd.nranks = p;
-    if ((st = goal_graph_create(&g, &gd, NULL)) != GOAL_OK) return st;
     for (r = 0; r < 2 && r < p && st == GOAL_OK; r++) {
-        int32_t done;
-        if ((st = goal_graph_reset(g, r, p)) != GOAL_OK) break;
-        done = goal_algo_build(g, d, NULL, 0, NULL, err);
+        if ((st = goal_graph_create(&g[r], &gd, NULL)) != GOAL_OK || (st = goal_graph_reset(g[r], r, p)) != GOAL_OK) break;
+        done = goal_algo_build(g[r], d, NULL, 0, NULL, err);
         if (done < 0) st = (goal_status)done;
-        else if ((st = goal_compile(g, &s, err)) == GOAL_OK) {
-            double times = r == 0 ? 1.0 : (double)(p - 1);
-            *actions += (double)s.nactions * times;
-            *squares += (double)s.nindep * (double)s.nindep * times;
-            if (m && goal__tune_bound(m, &s, r) > *bound) *bound = goal__tune_bound(m, &s, r);
-            goal_schedule_free(&s);
-        }
+        else *actions += (double)goal_graph_count(g[r]) * (r == 0 ? 1.0 : (double)(p - 1));
     }
-    goal_graph_destroy(g);
+    for (r = 0; r < 2 && r < p && st == GOAL_OK && *actions <= GOAL__TUNE_MAX_ACTIONS; r++)
+        st = goal__tune_compiled(g[r], r, p, m, squares, bound, err);
+    goal_graph_destroy(g[0]);
+    goal_graph_destroy(g[1]);
     return st;
 }
 /* Why d at p is left out (into err), or 0: the limits of TUNE. */
