@@ -2001,8 +2001,10 @@ static int32_t goal__algo_build(goal_graph *g, const goal_algo_desc *d, const go
     goal_status st;
     int32_t done;
     if (!g) return goal__fail(err, GOAL_ERR_ARG, -1, "no graph given");
-    if (!e && (st = goal_algo_check(d, goal_graph_nranks(g), err)) != GOAL_OK) return st;
-    if (!e) e = goal__algo_entry_of(d->algo);
+    if (!e) {
+        if ((st = goal_algo_check(d, goal_graph_nranks(g), err)) != GOAL_OK) return st;
+        e = goal__algo_entry_of(d->algo);
+    }
     if (nafter < 0 || (nafter > 0 && !after)) return goal__fail(err, GOAL_ERR_ARG, -1, "after: %d actions but no list", nafter);
     goal__algo_init(&c, g, d);
     if ((e->info.flags & GOAL_ALGO_VECTOR) && (st = goal__algo_vec_init(&c, err)) != GOAL_OK) {

@@ -1060,6 +1060,11 @@ static uint64_t goal__sim_link_wire(goal__sim *m, const goal__sim_link *k, uint6
 }
 static int goal__sim_eager(const goal__sim *m, uint64_t s) { return s <= m->S; }
 static uint64_t goal__sim_exec(goal__sim *m, uint64_t t, uint64_t s) { return goal__sim_add(m, t, goal__sim_mul(m, s, m->C)); }
+/* When a local action started at t ends: an exec of s bytes, a calc of s ns, anything else at once. */
+static uint64_t goal__sim_local(goal__sim *m, uint64_t t, int kind, uint64_t s) {
+    if (kind == GOAL_EXEC) return goal__sim_exec(m, t, s);
+    return kind == GOAL_CALC ? goal__sim_add(m, t, goal__sim_mul(m, s, GOAL__SIM_PS)) : t;
+}
 
 /* LogGOPS: every pair of ranks is link[0]. */
 static uint64_t goal__sim_loggops_send_cpu(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
@@ -1491,7 +1496,7 @@ static goal_status goal__sim_calc(goal__sim *m, const goal__sim_act *a, goal__si
     uint64_t cost = a->kind == GOAL_CALC || a->kind == GOAL_EXEC ? a->size : 0u;
     uint64_t *c = goal__sim_cpu(m, ev.rank, a->cpu);
     if (*c > ev.time) { ev.time = *c; return goal__sim_later(m, ev, GOAL__SIM_W_CALC, a->cpu, 0); }
-    *c = a->kind == GOAL_EXEC ? goal__sim_exec(m, ev.time, cost) : goal__sim_add(m, ev.time, goal__sim_mul(m, cost, GOAL__SIM_PS));
+    *c = goal__sim_local(m, ev.time, a->kind, cost);
     if (m->over) return goal__sim_overflowed(m, ev.rank, ev.ref);
     goal__sim_spent(m, ev.rank, ev.time, *c);
     goal__sim_emit(m, GOAL_SIM_EV_CALC, ev.rank, (int32_t)ev.ref, -1, -1, a->cpu, ev.time, *c, cost);
@@ -1640,10 +1645,8 @@ static void goal__sim_left_add(goal__sim *m, int32_t r, const goal__sim_act *a) 
     if (a->kind == GOAL_SEND && a->peer >= 0 && a->peer < m->x.p) {
         m->left[r] = goal__sim_add(m, m->left[r], m->model->send_cpu(m, r, a->peer, 0, a->size));
         m->left[a->peer] = goal__sim_add(m, m->left[a->peer], m->model->recv_cpu(m, r, a->peer, 0, a->size));
-    } else if (a->kind == GOAL_CALC) {
-        m->left[r] = goal__sim_add(m, m->left[r], goal__sim_mul(m, a->size, GOAL__SIM_PS));
-    } else if (a->kind == GOAL_EXEC) {
-        m->left[r] = goal__sim_add(m, m->left[r], goal__sim_exec(m, 0, a->size));
+    } else {
+        m->left[r] = goal__sim_add(m, m->left[r], goal__sim_local(m, 0, a->kind, a->size));
     }
 }
 /* A run that may stop, on worlds whose actions all use CPU 0 (outside LogGOPSim's 0-byte
@@ -1740,10 +1743,11 @@ static goal_status goal__sim_sweep(goal__sim *m) {
         int cls;
         goal__simw_view(&m->x, r, &s);
         for (i = 0, m->nind = 0; i < s.nactions; i++) {
-            if (goal__sim_act_of(m, r, i)->need) continue;   /* untouched: no event of rank r has run yet */
+            const goal__sim_act *a = goal__sim_act_of(m, r, i);
+            if (a->need) continue;   /* untouched: no event of rank r has run yet */
             if (GOAL__RESERVE(&m->x.a, m->ind, m->capi, m->nind + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
             m->ind[m->nind].action = i;
-            m->ind[m->nind++].cls = goal__sim_kind_class((goal_kind)goal__sim_act_of(m, r, i)->kind);
+            m->ind[m->nind++].cls = goal__sim_kind_class((goal_kind)a->kind);
         }
         for (cls = 0; cls < 3; cls++)
             for (k = 0; k < m->nind && st == GOAL_OK; k++) {
@@ -2754,10 +2758,8 @@ static uint64_t goal__tune_bound(goal__sim *m, const goal_schedule *s, int32_t r
             if ((int64_t)a.cost - (int64_t)gap < least) least = (int64_t)a.cost - (int64_t)gap;
         } else if (a.kind == GOAL_RECV && a.peer != GOAL_ANY) {
             cpu = c->recv_cpu(m, a.peer, r, cpu, 0);
-        } else if (a.kind == GOAL_EXEC) {
-            cpu = goal__sim_exec(m, cpu, a.buf.size);
-        } else if (a.kind == GOAL_CALC) {
-            cpu = goal__sim_add(m, cpu, goal__sim_mul(m, a.cost, GOAL__SIM_PS));
+        } else {
+            cpu = goal__sim_local(m, cpu, a.kind, a.kind == GOAL_CALC ? a.cost : a.buf.size);
         }
     }
     if (m->over) return 0;
@@ -2769,10 +2771,11 @@ static uint64_t goal__tune_bound(goal__sim *m, const goal_schedule *s, int32_t r
 static goal_status goal__tune_compiled(const goal_graph *g, int32_t r, int32_t p, goal__sim *m, double *squares, uint64_t *bound,
                                        goal_error *err) {
     goal_schedule s;
+    uint64_t b;
     goal_status st = goal_compile(g, &s, err);
     if (st != GOAL_OK) return st;
     *squares += (double)s.nindep * (double)s.nindep * (r == 0 ? 1.0 : (double)(p - 1));
-    if (m && goal__tune_bound(m, &s, r) > *bound) *bound = goal__tune_bound(m, &s, r);
+    if (m && (b = goal__tune_bound(m, &s, r)) > *bound) *bound = b;
     goal_schedule_free(&s);
     return GOAL_OK;
 }

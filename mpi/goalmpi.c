@@ -448,13 +448,14 @@ static int begin_reduce(call *k, goal_mpi_reduction *red, MPI_Datatype t, MPI_Op
     k->d.dtype = red->dtype; k->d.op = red->op; k->d.count = red->count; k->d.noncommutative = red->noncommutative;
     return 1;
 }
-/* Counts a served call, and auto's pick by name (GOAL_MPI_STATS). */
+/* Counts a served call, and auto's pick by name (only read under GOAL_MPI_STATS). */
 static int served(call *k) {
     pick *p = G.picks[k->nb][k->c];
     int i;
     G.served[k->nb][k->c]++;
-    for (i = 0; k->autopick && i < MAX_PICKS && p[i].algo && p[i].algo != k->algo; i++) {}
-    if (k->autopick && i < MAX_PICKS) { p[i].algo = k->algo; p[i].n++; }
+    if (!G.stats || !k->autopick) return 1;
+    for (i = 0; i < MAX_PICKS && p[i].algo && p[i].algo != k->algo; i++) {}
+    if (i < MAX_PICKS) { p[i].algo = k->algo; p[i].n++; }
     return 1;
 }
 /* MPI_IN_PLACE natively (goal_mpi_algo_start reads the input where MPI has it) when the
