@@ -2,13 +2,16 @@
    COLL_auto against every fixed algorithm, measured in the same run.
    For bcast, allreduce and alltoall at 8 B ... 8 MiB (powers of 4; alltoall: bytes per
    block), every algorithm that goal_sim_best chooses among (default parameters) and
-   COLL_auto are run with goal_mpi_algo_run, in turns (see measure): the median over the
-   repetitions of each rank, then the slowest rank.
+   COLL_auto are run with goal_mpi_algo_run, all measured the same way (see measure): in a
+   fresh random order per repetition, short calls in batches back to back, the median over
+   the repetitions of each rank, then the slowest rank.
    Per (collective, size) one line: the algorithm COLL_auto picks under the params file, its
    predicted time (goal_sim_best), its measured time and measured / predicted, the fastest
    fixed algorithm measured, auto's time over it, the picked algorithm's own time (called by
-   name, in the same turns) over it, and its predicted time. auto/it above pick/it is auto's
-   own cost per call, or noise: the two run the same schedule.
+   name, in the same turns) over it, its predicted time, and "twins": the largest ratio of
+   two measured times among candidates whose schedules are identical (same world digest;
+   auto and its pick always are), i.e. what the measurement's noise alone can make of one
+   schedule. Last, how many rows meet issue 14's targets.
    --all: before each line, every candidate's measured and predicted time (us).
    Usage: mpirun -np 2 bench_model PARAMSFILE [--all]   (PARAMSFILE: what goal-probe -o writes) */
 #define GOAL_ALL_IMPLEMENTATION
@@ -19,7 +22,7 @@
 
 #define MAX_BYTES (8u << 20)
 #define MAX_CANDS 24
-#define MAX_REPS 41
+#define MAX_REPS 101
 static int me, np, all;
 static unsigned char *in, *out;
 
@@ -30,21 +33,39 @@ static void run(goal_mpi *m, const char *algo, uint64_t bytes) {
     d.algo = algo; d.count = bytes; d.dtype = GOAL_UINT8; d.op = GOAL_OP_SUM;
     if (goal_mpi_algo_run(m, &d, in, out) != GOAL_OK) { fprintf(stderr, "%s: %s\n", algo, goal_mpi_error(m)->msg); MPI_Abort(MPI_COMM_WORLD, 1); }
 }
-/* Each of the n algorithms in turns, so that all see the same cache and page state (two
-   identical schedules measured one after the other differed up to 1.8x at 2-8 MiB): after
-   a warm-up of each (builds and caches the schedules), repetition k runs every algorithm
-   once. t[i]: algorithm i's median over this rank's repetitions, then the slowest rank's, us. */
+/* Same seed on both ranks (they must run the same algorithm at the same time). */
+static uint32_t next_random(uint32_t *x) { *x ^= *x << 13; *x ^= *x >> 17; *x ^= *x << 5; return *x; }
+/* Calls per sample: a sample of one short call would mostly be the barrier's exit skew
+   (about 1 us: the rank that leaves it first waits for the other inside the call), so calls
+   under 64 KiB are timed in batches back to back (per call: a batch's time / its calls); the
+   batch depends on the size alone, the same for every candidate and auto. From 64 KiB, where
+   issue 14's model target starts and a call takes >= 5 us, one call is the sample, the time
+   the model predicts (a batch lets consecutive calls overlap). */
+static int batch_of(uint64_t bytes) { return bytes >= 65536 ? 1 : bytes <= 8192 ? 64 : 16; }
+/* Every candidate in turns, so that all see the same cache and page state, in an order
+   shuffled afresh for each repetition, so that none always runs after the same one or last
+   (a fixed order put auto last every time). After a warm-up of each (builds and caches the
+   schedules), repetition k times a batch of each once. t[i]: algorithm i's median over this
+   rank's repetitions, per call, then the slowest rank's, us. */
 static void measure(goal_mpi *m, const char *const *algo, int n, uint64_t bytes, double *t) {
     static double rep[MAX_CANDS + 1][MAX_REPS];
-    int i, k, reps = bytes <= 65536 ? MAX_REPS : bytes <= (1u << 20) ? 21 : 11;
-    for (i = 0; i < n; i++) run(m, algo[i], bytes);
-    for (k = 0; k < reps; k++)
-        for (i = 0; i < n; i++) {
-            MPI_Barrier(MPI_COMM_WORLD);
-            rep[i][k] = MPI_Wtime();
-            run(m, algo[i], bytes);
-            rep[i][k] = (MPI_Wtime() - rep[i][k]) * 1e6;
+    int i, j, k, reps = bytes <= 131072 ? MAX_REPS : bytes <= (1u << 20) ? 61 : 41, calls = batch_of(bytes), order[MAX_CANDS + 1];
+    uint32_t seed = 2463534242u ^ (uint32_t)bytes ^ ((uint32_t)n << 24);
+    for (i = 0; i < n; i++) { run(m, algo[i], bytes); order[i] = i; }
+    for (k = 0; k < reps; k++) {
+        for (i = n - 1; i > 0; i--) {   /* Fisher-Yates */
+            int x = order[i];
+            j = (int)(next_random(&seed) % (uint32_t)(i + 1));
+            order[i] = order[j]; order[j] = x;
         }
+        for (i = 0; i < n; i++) {
+            double t0;
+            MPI_Barrier(MPI_COMM_WORLD);
+            t0 = MPI_Wtime();
+            for (j = 0; j < calls; j++) run(m, algo[order[i]], bytes);
+            rep[order[i]][k] = (MPI_Wtime() - t0) * 1e6 / calls;
+        }
+    }
     for (i = 0; i < n; i++) {
         qsort(rep[i], (size_t)reps, sizeof rep[i][0], cmp);
         t[i] = rep[i][reps / 2];
@@ -60,12 +81,41 @@ static double predict(const goal_sim_desc *model, const char *algo, uint64_t byt
     d.algo = algo; d.count = bytes; d.dtype = GOAL_INT8;
     return goal_sim_algo_time(&d, np, model, &ns, &left_out, NULL) == GOAL_OK ? ns / 1000.0 : 0;
 }
-/* One (collective, size): every candidate and auto (the last) measured, auto's pick and
-   prediction, the fastest fixed algorithm and its prediction. */
+static int hash_write(void *user, const char *data, size_t len) {
+    *(uint64_t *)user = goal__hash(*(uint64_t *)user, data, len);
+    return 0;
+}
+/* A digest of the algorithm's whole world at np: equal digests are identical schedules,
+   which should measure alike (binomial and k-nomial trees at np 2, auto and its pick). */
+static uint64_t schedule_digest(const char *algo, uint64_t bytes) {
+    goal_algo_desc d;
+    goal_world *w = NULL;
+    uint64_t h = GOAL__HASH_SEED;
+    memset(&d, 0, sizeof d);
+    d.algo = algo; d.count = bytes; d.dtype = GOAL_UINT8; d.op = GOAL_OP_SUM;
+    if (goal_algo_world(&w, &d, np, NULL) != GOAL_OK || goal_world_save(w, hash_write, &h) != GOAL_OK) h = 0;
+    goal_world_destroy(w);
+    return h;
+}
+/* The largest spread (slowest / fastest) among candidates with one schedule; 1 if none share. */
+static double twins_spread(const char *const *algo, const double *t, int n, uint64_t bytes) {
+    uint64_t h[MAX_CANDS + 1];
+    double worst = 1;
+    int i, j;
+    for (i = 0; i < n; i++) h[i] = schedule_digest(algo[i], bytes);
+    for (i = 0; i < n; i++)
+        for (j = 0; j < n; j++)
+            if (i != j && h[i] && h[i] == h[j] && t[i] / t[j] > worst) worst = t[i] / t[j];
+    return worst;
+}
+static int rows, auto_ok, pick_ok, model_cells, model_ok;
+/* One (collective, size): every candidate and auto measured alike, auto's pick and its
+   prediction, the fastest fixed algorithm and its prediction, the identical schedules'
+   spread (auto and its pick among them). */
 static void row(goal_mpi *m, const goal_sim_desc *model, int coll, uint64_t bytes) {
     const goal_algo_info *a, *pick = NULL;
     const char *algo[MAX_CANDS + 1];
-    double ns = 0, t[MAX_CANDS + 1];
+    double ns = 0, t[MAX_CANDS + 1], pred[MAX_CANDS + 1], twins, ratio;
     char name[64];
     int i, n = 0, best = 0, picked = 0;
     goal_sim_best(coll, np, bytes, model, 0, &pick, &ns, NULL);
@@ -76,11 +126,16 @@ static void row(goal_mpi *m, const goal_sim_desc *model, int coll, uint64_t byte
     measure(m, algo, n + 1, bytes, t);
     for (i = 1; i < n; i++) if (t[i] < t[best]) best = i;
     for (i = 0; pick && i < n; i++) if (strcmp(algo[i], pick->name) == 0) picked = i;
-    for (i = 0; all && me == 0 && i < n; i++) printf("  %-24s %10.1f %10.1f\n", algo[i], t[i], predict(model, algo[i], bytes));
+    for (i = 0; i < n; i++) pred[i] = i == picked && pick ? ns / 1000.0 : all || i == best ? predict(model, algo[i], bytes) : 0;
+    twins = me == 0 ? twins_spread(algo, t, n + 1, bytes) : 1;
+    for (i = 0; all && me == 0 && i < n; i++) printf("  %-24s %10.1f %10.1f\n", algo[i], t[i], pred[i]);
+    ratio = ns > 0 ? t[n] / (ns / 1000.0) : 0;
+    rows++; auto_ok += t[n] <= 1.1 * t[best]; pick_ok += t[picked] <= 1.1 * t[best];
+    if (bytes >= 65536) { model_cells++; model_ok += ratio >= 0.8 && ratio <= 1.25; }
     if (me == 0)
-        printf("%-9s %8llu  %-24s %10.1f %10.1f %6.2f   %-24s %10.1f %6.2f %6.2f %10.1f\n", goal_sim_coll_name(coll),
-               (unsigned long long)bytes, pick ? pick->name : "-", ns / 1000.0, t[n], ns > 0 ? t[n] / (ns / 1000.0) : 0, algo[best], t[best],
-               t[n] / t[best], t[picked] / t[best], predict(model, algo[best], bytes));
+        printf("%-9s %8llu  %-24s %10.1f %10.1f %6.2f   %-24s %10.1f %6.2f %6.2f %10.1f %6.2f\n", goal_sim_coll_name(coll),
+               (unsigned long long)bytes, pick ? pick->name : "-", ns / 1000.0, t[n], ratio, algo[best], t[best],
+               t[n] / t[best], t[picked] / t[best], pred[best], twins);
 }
 int main(int argc, char **argv) {
     static const char *const colls[] = {"bcast", "allreduce", "alltoall"};
@@ -109,14 +164,17 @@ int main(int argc, char **argv) {
     in = (unsigned char *)calloc((size_t)np * MAX_BYTES, 1);
     out = (unsigned char *)calloc((size_t)np * MAX_BYTES, 1);
     if (me == 0)
-        printf("np %d, model %.*s\n%-9s %8s  %-24s %10s %10s %6s   %-24s %10s %6s %6s %10s\n", np, (int)strcspn(text, "\n"), text, "coll", "bytes",
-               "auto picks", "pred us", "auto us", "meas/pred", "fastest fixed", "its us", "auto/it", "pick/it", "its pred");
+        printf("np %d, model %.*s\n%-9s %8s  %-24s %10s %10s %6s   %-24s %10s %6s %6s %10s %6s\n", np, (int)strcspn(text, "\n"), text, "coll", "bytes",
+               "auto picks", "pred us", "auto us", "meas/pred", "fastest fixed", "its us", "auto/it", "pick/it", "its pred", "twins");
     for (c = 0; c < 3; c++)
         for (k = 0, bytes = 8; bytes <= MAX_BYTES; bytes *= 4, k++) {
             int i;
             for (i = 0; i < GOAL_SIM_NCOLLS && strcmp(goal_sim_coll_name(i), colls[c]) != 0; i++) {}
             row(m, &md.model, i, bytes);
         }
+    if (me == 0)
+        printf("auto/it <= 1.1 in %d of %d rows, pick/it in %d; meas/pred within 1.25x at >= 64 KiB in %d of %d cells\n", auto_ok, rows,
+               pick_ok, model_ok, model_cells);
     goal_mpi_destroy(m);
     free(in); free(out);
     MPI_Finalize();
