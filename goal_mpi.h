@@ -1159,11 +1159,15 @@ static void goal__mpi_key_add(unsigned char *key, size_t *len, const void *p, si
 /* A vector collective's arrays (p entries, p x p with counts_matrix) for the key; a NULL
    array adds a marker, so that it differs from any given one. */
 static void goal__mpi_key_vector(const goal_algo_desc *d, int p, unsigned char *key, size_t *len) {
-    const goal_algo_info *info = goal_algo_find(d->algo);
+    const goal_algo_info *info;
     const int *arr[4];
     size_t n = (size_t)p * (d->counts_matrix ? (size_t)p : 1), i;
     int marker = -1;
-    if (!info || !(info->flags & GOAL_ALGO_VECTOR) || p <= 0) return;
+    /* Without arrays there is nothing to add, and the name lookup (a walk of the algorithm
+       table) would cost a short collective up to a third of its time on every start. */
+    if (p <= 0 || (!d->counts && !d->displs && !d->recv_counts && !d->recv_displs && !d->counts_matrix)) return;
+    info = goal_algo_find(d->algo);
+    if (!info || !(info->flags & GOAL_ALGO_VECTOR)) return;
     arr[0] = d->counts; arr[1] = d->displs; arr[2] = d->recv_counts; arr[3] = d->recv_displs;
     goal__mpi_key_add(key, len, &d->counts_matrix, sizeof d->counts_matrix);
     for (i = 0; i < 4; i++) {
