@@ -690,8 +690,7 @@ typedef struct goal__fifo {
     uint32_t nany;         /* wildcard entries queued: while 0, a take has one list to look at */
     goal__peers peers;     /* (queue head, peer) -> the head of its list, in goal__peer_key.word */
 } goal__fifo;
-/* Whether the entry of ref matches what the caller looks for; sets *peer to the entry's peer.
-   The entry a take returns is the one this was called on last (a caller may keep what it read). */
+/* Whether the entry of ref matches what the caller looks for; sets *peer to the entry's peer. */
 typedef int (*goal__fifo_fn)(void *ctx, uint32_t ref, int32_t *peer);
 
 /* Links entry k at the end of the circular list *head (by the prev/next or kprev/knext pair). */
@@ -773,7 +772,6 @@ GOAL__HOT uint32_t goal__fifo_take(goal__fifo *q, uint32_t *head, int32_t peer, 
         if (q->nany) {
             w = goal__fifo_first(q, tw = goal__fifo_list(q, head, GOAL_ANY), fn, ctx);
             if (w != GOAL__NONE && (k == GOAL__NONE || (int32_t)(q->e[w].seq - q->e[k].seq) < 0)) { k = w; t = tw; }
-            else if (k != GOAL__NONE) fn(ctx, q->e[k].ref, &peer);   /* the match is the entry looked at last */
         }
         return k == GOAL__NONE ? k : goal__fifo_remove(q, head, t, k);
     }

@@ -97,9 +97,12 @@
    sound: a rank either finishes its part without the failed rank's messages, or learns of
    the failure; nothing depends on timing. The collectives revoke on any local failure;
    users of the raw transport call goal_mpi_revoke themselves. After a revoke, destroy the
-   goal_mpi (its tag space may hold unmatched messages) and create another; destroy first
-   receives every notice sent to this rank (one MPI_Allreduce counts them), because MPICH
-   hands a freed communicator's context to the next duplicate, unmatched messages and all.
+   goal_mpi (its tag space may hold unmatched messages) and create another. destroy receives
+   every notice sent to this rank (one MPI_Allreduce counts them) and then, when any rank
+   revoked, does not free the duplicate: MPI hands a freed communicator's context to a later
+   duplicate, unmatched messages and all (MPICH to the next one), where a stray message of
+   the failed operation would meet a recv of the same context and tag (a truncated recv, or
+   wrong data). So each revoked goal_mpi keeps one MPI communicator until MPI_Finalize.
    In-flight requests of a failed execution are cancelled: a recv with MPI_Cancel and
    completed; a send with MPI_Cancel and then released (MPI_Request_free), since some
    libraries cannot cancel sends and would make a wait hang. Such a send may still read its
@@ -219,7 +222,8 @@ typedef struct goal_mpi_desc {   /* zero-initialise, then set comm */
 
 /* Duplicates desc->comm (collective over it) and posts the failure-notice recv. */
 GOAL_API goal_status goal_mpi_create(goal_mpi **out, const goal_mpi_desc *desc, goal_error *err);
-/* Frees the cache and the duplicate (collective); cancels what is still in flight. */
+/* Frees the cache and the duplicate (collective; a revoked one's is kept: FAILURES); cancels
+   what is still in flight. */
 GOAL_API void goal_mpi_destroy(goal_mpi *m);
 /* The transport for goal_exec_desc.transport (its user pointer is m). */
 GOAL_API goal_transport goal_mpi_transport(goal_mpi *m);
@@ -1096,16 +1100,17 @@ goal_status goal_mpi_run(goal_mpi *m, const goal_mpi_coll *c) {
     return st == GOAL_OK ? goal_mpi_wait(&r) : st;
 }
 
-/* Receives every notice sent to this rank. Unmatched, they would outlive the duplicate, and
-   MPICH gives a freed communicator's context to the next MPI_Comm_dup: a later goal_mpi would
-   find itself revoked. Each rank that revoked sent one notice to every other rank. */
-static void goal__mpi_drain_notices(goal_mpi *m) {
+/* Receives every notice sent to this rank, so that every notice send completes (MPI may hold
+   a send until its recv is posted). Each rank that revoked sent one notice to every other
+   rank. Returns how many ranks revoked: the same on every rank. */
+static int goal__mpi_drain_notices(goal_mpi *m) {
     int sent = m->notice_sends != NULL, revokers = 0, left;
     MPI_Allreduce(&sent, &revokers, 1, MPI_INT, MPI_SUM, m->comm);
     left = revokers - sent - (m->notice_recv == MPI_REQUEST_NULL);   /* a completed notice_recv took one */
     if (left > 0 && m->notice_recv != MPI_REQUEST_NULL) { MPI_Wait(&m->notice_recv, MPI_STATUS_IGNORE); left--; }
     for (; left > 0; left--)
         MPI_Recv(m->notice_in, 2, MPI_INT, MPI_ANY_SOURCE, (int)(m->contexts * m->tags), m->comm, MPI_STATUS_IGNORE);
+    return revokers;
 }
 /* Channels left by requests that were released without a test (a send after a failure). */
 static void goal__mpi_release_channels(goal_mpi *m) {
@@ -1122,7 +1127,7 @@ static void goal__mpi_release_channels(goal_mpi *m) {
 }
 void goal_mpi_destroy(goal_mpi *m) {
     goal_mpi_request *r;
-    int i;
+    int i, revokers = 0;
     if (!m) return;
     if (m->active) goal_mpi_revoke(m, GOAL_ERR_STATE);   /* abandoned operations: peers must not wait */
     while ((r = m->active) != NULL) { m->active = r->next; goal__mpi_bridge_hold(r->bridge, -1); goal__mpi_drop(r); }
@@ -1135,10 +1140,14 @@ void goal_mpi_destroy(goal_mpi *m) {
         goal__mpi_free(m, e);
     }
     goal__mpi_free(m, m->ctab);
-    if (m->created) goal__mpi_drain_notices(m);
+    if (m->created) revokers = goal__mpi_drain_notices(m);
     if (m->notice_recv != MPI_REQUEST_NULL) { MPI_Cancel(&m->notice_recv); MPI_Wait(&m->notice_recv, MPI_STATUS_IGNORE); }
     for (i = 0; m->notice_sends && i < m->size; i++) MPI_Wait(&m->notice_sends[i], MPI_STATUS_IGNORE);
-    if (m->comm != MPI_COMM_NULL) MPI_Comm_free(&m->comm);
+    /* A revoked duplicate may hold unmatched messages (sends that finished on ranks that did
+       not wait for the failed one), which nothing can count: freed, its context would go to a
+       later duplicate (MPICH: the next one), where they would match that one's recvs. So it is
+       kept, on every rank (revokers is the same everywhere), until MPI_Finalize. */
+    if (m->comm != MPI_COMM_NULL && revokers == 0) MPI_Comm_free(&m->comm);
     goal__mpi_free(m, m->notice_sends);
     goal__mpi_free(m, m->mreq);
     goal__mpi_free(m, m->idx);

@@ -557,7 +557,8 @@ typedef struct goal__chk {
     goal__fifo q;
     goal_sim_check_result *res;
     size_t capp, capf;
-    uint64_t key_size;         /* size of the action goal__chk_key decoded last */
+    uint32_t seen;             /* the MQ position goal__chk_key read last, and its size */
+    uint64_t seen_size;
 } goal__chk;
 
 static void goal__chk_dep(void *ctx, int32_t rank, uint32_t a) {
@@ -600,20 +601,34 @@ static goal_status goal__chk_match(goal__chk *c, goal_sim_ref send, goal_sim_ref
     goal__chk_complete(c, recv.rank, (uint32_t)recv.action);
     return st;
 }
+/* The kind of the send or recv at MQ position pos, with its peer, tag and bytes (read from
+   its record: a queue entry is only ever one of those two). */
+static goal_kind goal__chk_msg(const goal__chk *c, uint32_t pos, int32_t *peer, int32_t *tag, uint64_t *size) {
+    goal_schedule s;
+    const uint32_t *w;
+    uint32_t nd, loc, head;
+    uint64_t off;
+    goal__simw_view(&c->x, c->fifo[pos].rank, &s);
+    head = goal__record(&s, (uint32_t)c->fifo[pos].action, &w, &nd, NULL);
+    goal__msg_params(head, w + nd, peer, size, &off, tag, &loc);
+    return (goal_kind)GOAL__KIND(head);
+}
 /* Queue entries of the check are MQ positions: every action has one, and it names both
-   the action and its rank. A send's peer is its own rank; a receive's is its source. The
-   size is kept for the match, which is the entry looked at last. */
+   the action and its rank. A send's peer is its own rank; a receive's is its source. */
 static void goal__chk_key(void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag) {
     goal__chk *c = (goal__chk *)ctx;
-    goal_sim_ref f = c->fifo[ref];
-    goal_schedule s;
-    goal_action a;
     (void)owner;
-    goal__simw_view(&c->x, f.rank, &s);
-    goal_schedule_action(&s, (uint32_t)f.action, &a);
-    *peer = a.kind == GOAL_SEND ? f.rank : a.peer;
-    *tag = a.tag;
-    c->key_size = a.buf.size;
+    if (goal__chk_msg(c, ref, peer, tag, &c->seen_size) == GOAL_SEND) *peer = c->fifo[ref].rank;
+    c->seen = ref;
+}
+/* The bytes of the send or recv at MQ position pos, a matched entry, read after its take:
+   mostly the entry goal__chk_key read last (then not read again). */
+static uint64_t goal__chk_size(const goal__chk *c, uint32_t pos) {
+    int32_t peer, tag;
+    uint64_t size;
+    if (pos == c->seen) return c->seen_size;
+    goal__chk_msg(c, pos, &peer, &tag, &size);
+    return size;
 }
 /* The action at MQ position pos: start it, then match it or let it wait. */
 static goal_status goal__chk_step(goal__chk *c, uint32_t pos) {
@@ -627,12 +642,12 @@ static goal_status goal__chk_step(goal__chk *c, uint32_t pos) {
     if (a.kind == GOAL_SEND) {
         if (c->eager && a.buf.size <= c->eager) goal__chk_complete(c, f.rank, i);
         if ((e = goal__simq_take(&c->q, &c->posted[a.peer], f.rank, a.tag, goal__chk_key, c, a.peer)) != GOAL__NONE)
-            return goal__chk_match(c, f, c->fifo[e], a.buf.size, c->key_size);
+            return goal__chk_match(c, f, c->fifo[e], a.buf.size, goal__chk_size(c, e));
         return goal__fifo_push(&c->q, &c->x.a, &c->unexp[a.peer], f.rank, pos, NULL);
     }
     if (a.kind == GOAL_RECV) {
         if ((e = goal__simq_take(&c->q, &c->unexp[f.rank], a.peer, a.tag, goal__chk_key, c, f.rank)) != GOAL__NONE)
-            return goal__chk_match(c, c->fifo[e], f, c->key_size, a.buf.size);
+            return goal__chk_match(c, c->fifo[e], f, goal__chk_size(c, e), a.buf.size);
         return goal__fifo_push(&c->q, &c->x.a, &c->posted[f.rank], a.peer, pos, NULL);
     }
     goal__chk_complete(c, f.rank, i);
@@ -668,7 +683,7 @@ static goal_status goal__chk_init(goal__chk *c) {
     if (!c->need || !c->fifo || !c->posted) return GOAL_ERR_NOMEM;
     c->unexp = c->posted + p;
     memset(c->posted, 0xFF, 2 * p * sizeof(uint32_t));
-    c->q.freel = GOAL__NONE;
+    c->q.freel = c->seen = GOAL__NONE;
     for (r = 0; r < c->x.p; r++) {
         goal_schedule s;
         uint32_t i;
