@@ -65,7 +65,11 @@
      t + o + L + R for a send started at t (LogGOPSim: o + L, "rendezvous has no handshake
      latency"), so its receive, and the send, which completes when matched, finish R later;
      goal probe measures it (a real rendezvous waits a round trip for the receiver's answer)
-   TIME RESOLUTION: L, o, g, G, O, C, R are doubles in ns (G, O per byte) and may be fractional
+     · T 0, H: a second cost per byte (libgoal's; off unless both are set): the bytes of a
+     message beyond its first T cost H each instead of G, on both NICs and in the receive's
+     max(O, G): g + (T-1) G + (s-T) H for s > T bytes (shared memory's cost per byte rises
+     once a message and its copies leave the cache); goal probe measures both
+   TIME RESOLUTION: L, o, g, G, O, C, R, H are doubles in ns (G, O per byte) and may be fractional
    down to 0.001 ns (G 0.08 = 12.5 GB/s); finer values, negative ones, NaN and values over
    2^53 ps are GOAL_ERR_ARG. Inside, time is an unsigned 64-bit count of picoseconds, so the
    simulation stays exact integer arithmetic and deterministic: with integer parameters
@@ -109,7 +113,7 @@
                  (rank r on node r / K). A message between two ranks of one node costs
                  intra_L, intra_o, intra_g, intra_G, intra_O (`--intra-L` .. `--intra-O`;
                  each 0 = the inter-node value), one between nodes L, o, g, G, O, in the
-                 formulas above. S, C and R are one for both, and a rank has one sending and
+                 formulas above. S, C, R, T and H are one for both, and a rank has one sending and
                  one receiving NIC clock for both kinds of message (one injection point).
                  K = 1 gives LogGOPS exactly; K >= p is LogGOPS with the intra parameters.
    Params files: goal_sim_params reads one line of model options, as `goal sim` takes them
@@ -272,6 +276,10 @@ typedef struct goal_sim_desc {
     double R;                  /* ns a rendezvous message (over S bytes) arrives later than an
                                   eager one: its handshake; fractions down to 0.001 ns; 0 (the
                                   default) and GOAL_SIM_ZERO = none, as in LogGOPSim */
+    int64_t T;                 /* bytes: with H, a message's bytes beyond its first T cost H
+                                  per byte instead of G; 0 (the default) = one G, LogGOPSim's */
+    double H;                  /* ns per byte beyond T, fractions down to 0.001 ns; 0 = off
+                                  (one G), GOAL_SIM_ZERO = free */
     int32_t node_size;         /* > 0: the two-level model, nodes of node_size consecutive ranks
                                   (rank r on node r / node_size); 0 = LogGOPS, one level */
     double intra_L, intra_o, intra_g, intra_G, intra_O;   /* two-level: L, o, g, G, O between
@@ -319,8 +327,8 @@ typedef goal_sim_run_result goal_sim_result;
 
 /* ---- model options (a params file) ---------------------------------------------------- */
 /* The one list of model options, shared by every verb, params files and the drop-in:
-   1 when name takes a value ("-L" "-o" "--overhead" "-g" "-G" "-O" "-C" "-R" "--intra-L"
-   "--intra-o" "--intra-g" "--intra-G" "--intra-O": ns, up to 3 decimals; "-S": bytes;
+   1 when name takes a value ("-L" "-o" "--overhead" "-g" "-G" "-O" "-C" "-R" "-H" "--intra-L"
+   "--intra-o" "--intra-g" "--intra-G" "--intra-O": ns, up to 3 decimals; "-S" "-T": bytes;
    "--node-size": ranks), 0 for a flag ("--loggopsim-compat"), -1 when it is no model option. */
 GOAL_API int goal_sim_param_arity(const char *name);
 /* Sets one model option as `goal sim` takes it (see goal_sim_param_arity; a flag's value is
@@ -960,6 +968,7 @@ typedef struct goal__sim {
     goal__sim_link link[2];          /* LogGOPS: link[0]; two-level: 0 between nodes, 1 inside */
     uint64_t S, C, R;                /* eager limit in bytes; ps per byte of a local exec; ps a
                                         rendezvous message (over S bytes) arrives later */
+    uint64_t T, H;                   /* bytes of a message beyond T cost H ps each, not G; off: T 2^64-1 */
     uint32_t node_size;              /* two-level: ranks per node */
     int compat;
     uint64_t stop_ps;                /* the desc's stop_ns: stop once a rank's time must reach it; 0 = never */
@@ -1022,6 +1031,14 @@ static uint64_t goal__sim_after(goal__sim *m, uint64_t t, uint64_t fixed, uint64
     if (s) return goal__sim_add(m, base, goal__sim_mul(m, s - 1u, per));
     return m->compat ? base + ~(uint64_t)0 * per : base;
 }
+/* goal__sim_after for a message of s > m->T bytes under a second cost per byte (-T, -H; off,
+   m->T is 2^64-1 and no message is over it):
+   the bytes beyond the first T cost hi each, t + fixed + (T - 1) per + (s - T) hi. Its
+   callers test goal__sim_big first, so that LogGOPS's path stays one well-predicted branch. */
+static int goal__sim_big(const goal__sim *m, uint64_t s) { return s > m->T; }
+static uint64_t goal__sim_after_big(goal__sim *m, uint64_t t, uint64_t fixed, uint64_t s, uint64_t per, uint64_t hi) {
+    return goal__sim_add(m, goal__sim_after(m, t, fixed, m->T, per), goal__sim_mul(m, s - m->T, hi));
+}
 /* Records the first overflow at (rank, action) and fails the run. */
 static goal_status goal__sim_overflowed(goal__sim *m, int32_t rank, uint32_t action) {
     m->overflow = goal__sim_ref(rank, (int32_t)action);
@@ -1056,20 +1073,21 @@ typedef struct goal__sim_model {
 } goal__sim_model;
 
 /* LogGOPS on one link, the formulas LogGOPSim uses. */
-static uint64_t goal__sim_link_send(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
+GOAL__HOT uint64_t goal__sim_link_send(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
     return goal__sim_after(m, t, k->o, s, k->O);
 }
-static uint64_t goal__sim_link_recv(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
+GOAL__HOT uint64_t goal__sim_link_recv(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
     /* LogGOPSim charges max((s-1) O, (s-1) G); for 0 bytes in compat, of the wrapped values */
     if (!s && m->compat) return t + k->o + (~(uint64_t)0 * k->O > ~(uint64_t)0 * k->G ? ~(uint64_t)0 * k->O : ~(uint64_t)0 * k->G);
+    if (goal__sim_big(m, s)) return goal__sim_after_big(m, t, k->o, s, k->O > k->G ? k->O : k->G, k->O > m->H ? k->O : m->H);
     return goal__sim_after(m, t, k->o, s, k->O > k->G ? k->O : k->G);
 }
-static uint64_t goal__sim_link_nic(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
-    return goal__sim_after(m, t, k->g, s, k->G);
+GOAL__HOT uint64_t goal__sim_link_nic(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
+    return goal__sim_big(m, s) ? goal__sim_after_big(m, t, k->g, s, k->G, m->H) : goal__sim_after(m, t, k->g, s, k->G);
 }
 /* A rendezvous message arrives R later: its handshake (a request to send and the answer
    before the data) is the round trip LogGOPSim leaves out. */
-static uint64_t goal__sim_link_wire(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
+GOAL__HOT uint64_t goal__sim_link_wire(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
     t = goal__sim_add(m, goal__sim_add(m, t, k->o), k->L);
     return s > m->S ? goal__sim_add(m, t, m->R) : t;
 }
@@ -1082,19 +1100,19 @@ static uint64_t goal__sim_local(goal__sim *m, uint64_t t, int kind, uint64_t s) 
 }
 
 /* LogGOPS: every pair of ranks is link[0]. */
-static uint64_t goal__sim_loggops_send_cpu(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+GOAL__HOT uint64_t goal__sim_loggops_send_cpu(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
     (void)src; (void)dst;
     return goal__sim_link_send(m, &m->link[0], t, s);
 }
-static uint64_t goal__sim_loggops_recv_cpu(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+GOAL__HOT uint64_t goal__sim_loggops_recv_cpu(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
     (void)src; (void)dst;
     return goal__sim_link_recv(m, &m->link[0], t, s);
 }
-static uint64_t goal__sim_loggops_nic_gap(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+GOAL__HOT uint64_t goal__sim_loggops_nic_gap(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
     (void)src; (void)dst;
     return goal__sim_link_nic(m, &m->link[0], t, s);
 }
-static uint64_t goal__sim_loggops_wire(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
+GOAL__HOT uint64_t goal__sim_loggops_wire(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
     (void)src; (void)dst;
     return goal__sim_link_wire(m, &m->link[0], t, s);
 }
@@ -1153,9 +1171,11 @@ static goal_status goal__sim_model_init(goal__sim *m, const goal_sim_desc *d) {
     const double inter[5] = {d->L, d->o, d->g, d->G, d->O};
     const double intra[5] = {d->intra_L, d->intra_o, d->intra_g, d->intra_G, d->intra_O};
     if (goal__sim_link_init(&m->link[0], inter, &loggopsim) || goal__sim_link_init(&m->link[1], intra, &m->link[0]) ||
-        goal__sim_param(d->C, GOAL__SIM_PS, &m->C) || goal__sim_param(d->R, 0, &m->R) || d->S < GOAL_SIM_ZERO || d->node_size < 0)
+        goal__sim_param(d->C, GOAL__SIM_PS, &m->C) || goal__sim_param(d->R, 0, &m->R) || goal__sim_param(d->H, 0, &m->H) ||
+        d->S < GOAL_SIM_ZERO || d->T < GOAL_SIM_ZERO || d->node_size < 0)
         return GOAL_ERR_ARG;
     m->S = d->S == 0 ? 65535u : d->S < 0 ? 0u : (uint64_t)d->S;
+    m->T = d->T > 0 && d->H != 0 ? (uint64_t)d->T : ~(uint64_t)0;   /* both or neither; off: no size is over it */
     m->node_size = (uint32_t)d->node_size;
     m->model = d->node_size ? &goal__sim_two_level : &goal__sim_loggops;
     return GOAL_OK;
@@ -2642,6 +2662,8 @@ static const goal__sim_opt goal__sim_opts[] = {
     {"-C", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, C)},
     {"-S", GOAL__SIM_OPT_BYTES, offsetof(goal_sim_desc, S)},
     {"-R", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, R)},
+    {"-T", GOAL__SIM_OPT_BYTES, offsetof(goal_sim_desc, T)},
+    {"-H", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, H)},
     {"--loggopsim-compat", GOAL__SIM_OPT_FLAG, offsetof(goal_sim_desc, loggopsim_compat)},
     {"--node-size", GOAL__SIM_OPT_RANKS, offsetof(goal_sim_desc, node_size)},
     {"--intra-L", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, intra_L)},
@@ -2700,7 +2722,7 @@ goal_status goal_sim_params(goal_sim_desc *d, const char *text, size_t len, goal
     for (; goal__sim_word(text, len, &at, w, sizeof w); n++) {
         if (strcmp(w, "--params") == 0) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "--params inside a params file");
         if ((arity = goal_sim_param_arity(w)) < 0)
-            return goal__fail(err, GOAL_ERR_SYNTAX, -1, "'%s' is not a model option (-L -o -g -G -O -C -S -R, --loggopsim-compat, --node-size, --intra-L -o -g -G -O)", w);
+            return goal__fail(err, GOAL_ERR_SYNTAX, -1, "'%s' is not a model option (-L -o -g -G -O -C -S -R -T -H, --loggopsim-compat, --node-size, --intra-L -o -g -G -O)", w);
         if (!arity || !goal__sim_word(text, len, &at, v, sizeof v)) v[0] = 0;
         if ((why = goal__sim_param_why(d, w, v)) != NULL) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "%s %s: %s", w, v, why);
     }
@@ -2726,6 +2748,8 @@ goal_status goal_sim_defaults(const goal_sim_desc *desc, goal_sim_desc *out) {
     goal__sim_link_out(&m.link[1], &out->intra_L, &out->intra_o, &out->intra_g, &out->intra_G, &out->intra_O);
     out->C = goal__sim_ns_of(m.C);
     out->R = goal__sim_ns_of(m.R);
+    out->T = m.T != ~(uint64_t)0 ? (int64_t)m.T : 0;
+    out->H = m.T != ~(uint64_t)0 ? goal__sim_ns_of(m.H) : 0;
     out->S = m.S ? (int64_t)m.S : GOAL_SIM_ZERO;
     return GOAL_OK;
 }

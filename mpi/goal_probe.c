@@ -1,7 +1,7 @@
 /* goal-probe: measures the LogGOPS parameters between two MPI ranks and prints them as one
    line of `goal sim` options (-R, the rendezvous handshake, only when the ping-pong shows
    one), then the fit's residuals and the measured curves (# lines).
-     mpirun -np 2 build/openmpi/goal-probe [-o FILE] [--max-size BYTES] [--bare]
+     mpirun -np 2 build/openmpi/goal-probe [-o FILE] [--max-size BYTES] [--bare] [--two-regimes]
    -o FILE writes the params line alone to FILE (what --params FILE reads). Rank 0 runs the
    measurements of tools/probe.h; rank 1 serves them: for each one rank 0 first sends a
    command (what, size, count, delay), then both sides do their part. Times: the fastest of
@@ -13,7 +13,12 @@
    calls instead (MPI_Send / MPI_Recv, a C loop): the library's own LogGOPS parameters.
    The local exec cost C (-C) is rank 0's own: a sum of doubles into a buffer (an exec
    action, GOAL_OP_SUM on Float64), what libgoal's executor runs for a reduction; a # line
-   gives a copy's (GOAL_OP_COPY) cost per byte too. */
+   gives a copy's (GOAL_OP_COPY) cost per byte too.
+   --two-regimes puts the second cost per byte (-T -H, tools/probe.h) in the line when the
+   gaps show one; without it a # line names it. It is opt-in because it prices each message
+   by its own size: shared memory's cost per byte follows the data a collective touches,
+   so an algorithm that splits a large message into pieces under T (bcast's scatter and
+   allgather) is predicted cheaper than it runs, and auto picks it (bench_model, README). */
 #define GOAL_ALL_IMPLEMENTATION
 #include "../goal_mpi.h"
 #include <stdio.h>
@@ -161,10 +166,11 @@ static void serve(probe_mpi *m) {
 }
 
 /* Rank 0: the probe, the output. Returns the exit status. */
-static int lead(probe_mpi *m, const char *out) {
+static int lead(probe_mpi *m, const char *out, int two_regimes) {
     probe_ops ops;
     probe_result r;
     double quit[4] = {CMD_QUIT, 0, 0, 0}, copy;
+    uint64_t T;
     int rc;
     FILE *f;
     ops.pingpong_fn = op_pingpong; ops.send_fn = op_send; ops.recv_fn = op_recv; ops.burst_fn = op_burst; ops.exec_fn = op_exec;
@@ -173,8 +179,11 @@ static int lead(probe_mpi *m, const char *out) {
     copy = measure(m, CMD_COPY, m->max_size, 1, 0, 5) / (double)m->max_size;
     MPI_Send(quit, 4, MPI_DOUBLE, 1, 2, MPI_COMM_WORLD);
     if (rc != 0) { fprintf(stderr, "goal-probe: too few eager sizes to fit (every send waited for its receiver)\n"); return 1; }
+    T = r.T;
+    if (!two_regimes) r.T = 0;   /* measured, but in the line only when asked for (see the top) */
     probe_print_params(stdout, &r);
     probe_print_fit(stdout, &r);
+    if (T && !two_regimes) printf("# a second cost per byte: -T %llu -H %.3f (in the line with --two-regimes)\n", (unsigned long long)T, r.H);
     printf("# copy of %llu bytes: %.4f ns per byte (-C is the reduction's); measured %s\n", (unsigned long long)m->max_size, copy,
            m->gm ? "through libgoal (goal_mpi_run)" : "on bare MPI calls (--bare)");
     if (!out) return 0;
@@ -203,7 +212,7 @@ int main(int argc, char **argv) {
     probe_mpi m;
     const char *out = NULL;
     unsigned long long max_size = 4u << 20;
-    int rank, size, i, rc = 0, bare_mpi = 0;
+    int rank, size, i, rc = 0, bare_mpi = 0, two_regimes = 0;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -211,16 +220,17 @@ int main(int argc, char **argv) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) out = argv[++i];
         else if (strcmp(argv[i], "--max-size") == 0 && i + 1 < argc) max_size = strtoull(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--bare") == 0) bare_mpi = 1;
+        else if (strcmp(argv[i], "--two-regimes") == 0) two_regimes = 1;
         else rc = 2;
     }
     if (rc || size != 2 || max_size < 4 || max_size > (1u << 30)) {
-        if (rank == 0) fprintf(stderr, "usage: mpirun -np 2 goal-probe [-o FILE] [--max-size BYTES (4 .. 2^30, default 4 MiB)] [--bare]\n");
+        if (rank == 0) fprintf(stderr, "usage: mpirun -np 2 goal-probe [-o FILE] [--max-size BYTES (4 .. 2^30, default 4 MiB)] [--bare] [--two-regimes]\n");
         MPI_Finalize();
         return 2;
     }
     m.max_size = max_size;
     if (setup(&m, bare_mpi) != 0) MPI_Abort(MPI_COMM_WORLD, 1);
-    if (rank == 0) rc = lead(&m, out);
+    if (rank == 0) rc = lead(&m, out, two_regimes);
     else serve(&m);
     if (m.gm) goal_mpi_destroy(m.gm);
     free(m.buf);

@@ -2,7 +2,7 @@
    transport whose every measurement is a small world simulated under a known LogGOPS model
    (goal_sim.h), with and without noise: the fit must recover the parameters within 10%
    and the eager limit S to the byte; a rendezvous handshake (-R) within 10%, none where
-   the model has none. */
+   the model has none; a second cost per byte (-T -H): T to the byte, H within 10%. */
 #define GOAL_ALL_IMPLEMENTATION
 #include "goal.h"
 #include "goal_sim.h"
@@ -87,12 +87,14 @@ static double t_exec(void *u, uint64_t s, int reps) { (void)reps; return noisy((
 
 static int near(double got, double want) { return fabs(got - want) <= 0.10 * want; }
 
-static probe_result probe_with(double L, double o, double g, double G, double O, double C, int64_t S, double R, double noise) {
+/* Probes a transport of that model (T, H: goal_sim.h's second cost per byte; 0: none). */
+static probe_result probe_with(double L, double o, double g, double G, double O, double C, int64_t S, double R, double noise, int64_t T,
+                               double H) {
     sim_transport t;
     probe_ops ops;
     probe_result r;
     memset(&t, 0, sizeof t);
-    t.model.L = L; t.model.o = o; t.model.g = g; t.model.G = G; t.model.O = O ? O : GOAL_SIM_ZERO; t.model.S = S; t.model.C = C; t.model.R = R;
+    t.model.L = L; t.model.o = o; t.model.g = g; t.model.G = G; t.model.O = O ? O : GOAL_SIM_ZERO; t.model.S = S; t.model.C = C; t.model.R = R; t.model.T = T; t.model.H = H;
     t.noise = noise;
     t.seed = 42;
     ops.pingpong_fn = t_pingpong; ops.send_fn = t_send; ops.recv_fn = t_recv; ops.burst_fn = t_burst; ops.exec_fn = t_exec;
@@ -103,7 +105,7 @@ static probe_result probe_with(double L, double o, double g, double G, double O,
 
 /* The example of the issue: a fast network with fractional per-byte costs. */
 static void recovers_fractional_model(void) {
-    probe_result r = probe_with(480, 160, 210, 0.09, 0.02, 0.05, 65536, 0, 0);
+    probe_result r = probe_with(480, 160, 210, 0.09, 0.02, 0.05, 65536, 0, 0, 0, 0);
     CHECK(near(r.L, 480)); CHECK(near(r.o, 160)); CHECK(near(r.g, 210)); CHECK(near(r.G, 0.09)); CHECK(near(r.O, 0.02));
     CHECK(near(r.C, 0.05));
     CHECK_EQ(r.S, 65536);
@@ -113,7 +115,7 @@ static void recovers_fractional_model(void) {
 }
 /* A slow network, a small eager limit, O = 0. */
 static void recovers_slow_model(void) {
-    probe_result r = probe_with(5000, 1500, 2500, 2, 0, 0, 4096, 0, 0);   /* C 0: goal_sim.h's default, 1 ns per byte */
+    probe_result r = probe_with(5000, 1500, 2500, 2, 0, 0, 4096, 0, 0, 0, 0);   /* C 0: goal_sim.h's default, 1 ns per byte */
     CHECK(near(r.L, 5000)); CHECK(near(r.o, 1500)); CHECK(near(r.g, 2500)); CHECK(near(r.G, 2)); CHECK(near(r.C, 1));
     CHECK(r.O < 0.01);
     CHECK_EQ(r.S, 4096);
@@ -124,31 +126,49 @@ static void recovers_slow_model(void) {
    do not show the per-byte cost of the large messages, so O is 0; G still comes from the
    gaps. */
 static void small_eager_limit_drops_O(void) {
-    probe_result r = probe_with(20, 100, 80, 0.05, 0.01, 0.04, 256, 0, 0.03);
+    probe_result r = probe_with(20, 100, 80, 0.05, 0.01, 0.04, 256, 0, 0.03, 0, 0);
     CHECK(r.O == 0); CHECK(near(r.G, 0.05)); CHECK(near(r.o, 100)); CHECK_EQ(r.S, 256);
-    r = probe_with(20, 100, 80, 0.05, 0.01, 0.04, 8192, 0, 0.03);
+    r = probe_with(20, 100, 80, 0.05, 0.01, 0.04, 8192, 0, 0.03, 0, 0);
     CHECK(r.O == 0); CHECK(near(r.G, 0.05)); CHECK_EQ(r.S, 8192);
-    CHECK(r.R == 0);   /* noise is no handshake */
+    CHECK(r.R == 0 && r.T == 0);   /* noise is no handshake, no second regime */
     if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
 }
 /* 3% noise on every measurement: still within 10%, and the residuals show the noise. */
 static void recovers_with_noise(void) {
-    probe_result r = probe_with(2500, 400, 900, 0.5, 0.1, 0.3, 131072, 0, 0.03);
+    probe_result r = probe_with(2500, 400, 900, 0.5, 0.1, 0.3, 131072, 0, 0.03, 0, 0);
     CHECK(near(r.L, 2500)); CHECK(near(r.o, 400)); CHECK(near(r.g, 900)); CHECK(near(r.G, 0.5)); CHECK(near(r.O, 0.1));
     CHECK(near(r.C, 0.3));
     CHECK_EQ(r.S, 131072);
     CHECK(r.R == 0);
     CHECK(r.res_send > 0.001 && r.res_send < 0.05);
+    CHECK(r.T == 0 && r.H == 0);   /* noise is no second regime */
     if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
 }
 /* A rendezvous handshake (-R): the ping-pong's half round trip jumps by R after S, exactly
    without noise, within 10% with 3% noise; the other parameters as before. */
 static void recovers_handshake(void) {
-    probe_result r = probe_with(5000, 1500, 2500, 2, 0, 0, 4096, 3000, 0);
+    probe_result r = probe_with(5000, 1500, 2500, 2, 0, 0, 4096, 3000, 0, 0, 0);
     CHECK(fabs(r.R - 3000) < 1); CHECK_EQ(r.S, 4096); CHECK(near(r.L, 5000)); CHECK(near(r.G, 2));
     if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
-    r = probe_with(20, 100, 80, 0.05, 0.01, 0.04, 833, 900, 0.03);
+    r = probe_with(20, 100, 80, 0.05, 0.01, 0.04, 833, 900, 0.03, 0, 0);
     CHECK(near(r.R, 900)); CHECK_EQ(r.S, 833); CHECK(near(r.o, 100)); CHECK(near(r.G, 0.05));
+    if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
+}
+/* A second cost per byte (-T -H) beyond 1 MiB, as shared memory's once a message leaves
+   the cache: T to the byte, H and G (up to T) within 10%, without noise and with 3%; a
+   cheaper second regime too; one within a quarter of G is no second regime. */
+static void recovers_two_regimes(void) {
+    probe_result r = probe_with(20, 100, 80, 0.04, 0, 0.03, 4096, 900, 0, 1048576, 0.15);
+    CHECK_EQ(r.T, 1048576); CHECK(near(r.H, 0.15)); CHECK(near(r.G, 0.04)); CHECK(near(r.R, 900));
+    if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
+    r = probe_with(20, 100, 80, 0.04, 0, 0.03, 4096, 900, 0.03, 1048576, 0.15);
+    CHECK_EQ(r.T, 1048576); CHECK(near(r.H, 0.15)); CHECK(near(r.G, 0.04));
+    if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
+    r = probe_with(2500, 400, 900, 0.5, 0.1, 0.3, 131072, 0, 0.03, 524288, 0.2);
+    CHECK_EQ(r.T, 524288); CHECK(near(r.H, 0.2)); CHECK(near(r.G, 0.5)); CHECK(near(r.O, 0.1));
+    if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
+    r = probe_with(20, 100, 80, 0.04, 0, 0.03, 4096, 0, 0.03, 1048576, 0.045);
+    CHECK(r.T == 0 && near(r.G, 0.04));
     if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
 }
 /* The params line is what goal sim --params reads: the option letters and number forms. */
@@ -168,6 +188,12 @@ static void params_line_format(void) {
     rewind(f);
     CHECK(fgets(buf, sizeof buf, f) != NULL);
     CHECK_STR(buf, "-L 480 -o 160 -g 211 -G 0.09 -O 0.02 -C 0.051 -S 833 -R 950\n");
+    rewind(f);
+    r.T = 1048576; r.H = 0.1504;   /* -T -H only when two regimes were seen */
+    probe_print_params(f, &r);
+    rewind(f);
+    CHECK(fgets(buf, sizeof buf, f) != NULL);
+    CHECK_STR(buf, "-L 480 -o 160 -g 211 -G 0.09 -O 0.02 -C 0.051 -S 833 -R 950 -T 1048576 -H 0.15\n");
     fclose(f);
 }
 /* A transport that fails: an error, not a fit. */
@@ -187,6 +213,7 @@ int main(void) {
     RUN(recovers_with_noise);
     RUN(small_eager_limit_drops_O);
     RUN(recovers_handshake);
+    RUN(recovers_two_regimes);
     RUN(params_line_format);
     RUN(failing_transport);
     return th_done();

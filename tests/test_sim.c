@@ -366,6 +366,54 @@ static void test_rendezvous(void) {
     goal_sim_run_free(&r);
 }
 
+/* -T, -H: a second cost per byte, against times computed by hand with L 100, o 10, g 20,
+   G 1, O 0, S 100000 (all eager), T 400, H 3. Rank 0 sends 1001 B to rank 1: CPU 0..10,
+   NIC g + 399 G + 601 H = 2222; it arrives at o + L = 110 and takes rank 1's CPU for o +
+   399 max(O, G) + 601 max(O, H) = 2212 (2322); rank 1 then sends 8 B back (CPU until 2332,
+   arriving at 2432), taken by rank 0 until 2449. Two sends in a row: the second starts
+   when rank 0's NIC is free (2222, CPU until 2232), arrives at 2332 and is taken at once
+   (2349). Without -T (or -H), LogGOPSim's 1247/1130 and 1030/1147; H 0.5 (cheaper beyond
+   T): NIC 719.5, rank 1's CPU 709.5, its second receive waits for its NIC (829.5); T 1001 (the whole message at G) or H alone: unchanged;
+   T 1000: one byte at H (+2). Both models charge it. */
+static void test_big_bytes(void) {
+    const char *back = "num_ranks 2\nrank 0 {\nl1: send 1001b to 1\nl3: recv 8b from 1\n}\n"
+                       "rank 1 {\nl1: recv 1001b from 0\nl2: send 8b to 0\nl2 requires l1\n}\n";
+    const char *two = "num_ranks 2\nrank 0 {\nl1: send 1001b to 1\nl2: send 8b to 1\n}\nrank 1 {\nl1: recv 1001b from 0\nl2: recv 8b from 0\n}\n";
+    static const struct { int64_t T; double H; int32_t node_size; uint64_t back0, back1, two0, two1; } cases[] = {
+        {0, 0, 0, 1247000, 1130000, 1030000, 1147000}, {400, 0, 0, 1247000, 1130000, 1030000, 1147000},
+        {0, 3, 0, 1247000, 1130000, 1030000, 1147000}, {400, 3, 0, 2449000, 2332000, 2232000, 2349000},
+        {400, 3, 1, 2449000, 2332000, 2232000, 2349000}, {400, 0.5, 0, 946500, 829500, 729500, 846500},
+        {1001, 3, 0, 1247000, 1130000, 1030000, 1147000}, {1000, 3, 0, 1249000, 1132000, 1032000, 1149000}};
+    goal_sim_desc d, out;
+    goal_sim_run_result r, q;
+    goal_status st, sq;
+    size_t k;
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        memset(&d, 0, sizeof d);
+        CHECK(goal_sim_params(&d, "-L 100 -o 10 -g 20 -G 1 -O 0 -S 100000", 38, NULL) == GOAL_OK);
+        d.T = cases[k].T; d.H = cases[k].H; d.node_size = cases[k].node_size;
+        r = sim_desc(back, &d, &st);
+        q = sim_desc(two, &d, &sq);
+        CHECK(st == GOAL_OK && sq == GOAL_OK);
+        if (st == GOAL_OK && sq == GOAL_OK)
+            CHECK(r.finish_ps[0] == cases[k].back0 && r.finish_ps[1] == cases[k].back1 && q.finish_ps[0] == cases[k].two0 &&
+                  q.finish_ps[1] == cases[k].two1);
+        goal_sim_run_free(&r); goal_sim_run_free(&q);
+    }
+    memset(&d, 0, sizeof d);
+    CHECK(goal_sim_params(&d, "-T 4194304 -H 0.095", 19, NULL) == GOAL_OK && d.T == 4194304 && d.H == 0.095);
+    CHECK(goal_sim_defaults(&d, &out) == GOAL_OK && out.T == 4194304 && out.H == 0.095);
+    d.H = 0;   /* T alone is off */
+    CHECK(goal_sim_defaults(&d, &out) == GOAL_OK && out.T == 0 && out.H == 0);
+    CHECK(goal_sim_defaults(NULL, &out) == GOAL_OK && out.T == 0 && out.H == 0);
+    CHECK(goal_sim_param_arity("-T") == 1 && goal_sim_param_arity("-H") == 1 && goal_sim_param(&d, "-T", "-5", NULL) == GOAL_ERR_ARG &&
+          goal_sim_param(&d, "-H", "x", NULL) == GOAL_ERR_ARG);
+    d.T = -7;
+    r = sim_desc(two, &d, &st);
+    CHECK_EQ(st, GOAL_ERR_ARG);
+    goal_sim_run_free(&r);
+}
+
 /* The two-level model (--node-size), against times computed by hand: 4 ranks in nodes of 2,
    inter-node L 1000, o 100, g 200, G 1, O 0; intra-node L 10, o 20, g 30, G 0.1, O 0.05; all
    messages 1001 B. Rank 0 sends to 1 (same node): CPU 0..20 + 1000 O = 70, NIC 0..30 + 1000 G
@@ -443,12 +491,13 @@ static void test_defaults(void) {
 
 /* goal_sim_algo_bound never exceeds goal_sim_algo_time (goal tune and goal_sim_best skip
    configurations by it, so an over-estimate would change their picks), for every algorithm
-   and parameter grid point tune tries, at several p and sizes, under six models. */
+   and parameter grid point tune tries, at several p and sizes, under seven models. */
 static void test_tune_bound(void) {
     static const char *const models[] = {"", "-L 100000 -o 0 -g 0 -G 0 -O 0", "-L 0 -o 0 -g 0 -G 1 -O 0",
                                          "-L 12 -o 96 -g 80 -G 0.042 -O 0.008 -S 1024 -C 0.05",
                                          "-L 1000 -o 100 -g 200 -G 1 --node-size 2 --intra-L 10 --intra-o 20 --intra-G 0.1",
-                                         "-L 12 -o 96 -g 80 -G 0.042 -S 1000 -R 900.5"};
+                                         "-L 12 -o 96 -g 80 -G 0.042 -S 1000 -R 900.5",
+                                         "-L 12 -o 96 -g 80 -G 0.042 -O 0.05 -S 1000 -T 600 -H 0.1"};
     static const int32_t ps[] = {1, 2, 3, 5, 8, 13};
     static const uint64_t sizes[] = {0, 8, 1000, 65536};
     const goal_algo_info *a;
@@ -541,6 +590,7 @@ int main(void) {
     RUN(test_exec_cost);
     RUN(test_two_level);
     RUN(test_rendezvous);
+    RUN(test_big_bytes);
     RUN(test_defaults);
     RUN(test_tune_bound);
     RUN(test_stop);

@@ -17,6 +17,8 @@ $GOAL sim $D/binomialtreebcast_p8_d1024.goal > $T/out; rc=$?
 [ "$($GOAL sim $D/handwritten/ping_1b.goal -L 2>/dev/null; echo $?)" = 2 ]; ok $? "sim bad option exits 2"
 [ "$($GOAL sim $D/handwritten/ping_1b.goal -L 0 -o 0 | tail -n 1)" = "max 0" ]; ok $? "sim -L 0 -o 0 are real zeros"
 [ "$($GOAL sim $D/handwritten/ping_1b.goal -S 0 -R 100.5 | tail -n 1)" = "max 5600.5" ] && [ "$($GOAL sim $D/handwritten/ping_1b.goal -R 100.5 | tail -n 1)" = "max 5500" ]; ok $? "sim -R: a rendezvous message (over -S) arrives R later, an eager one not"
+[ "$($GOAL sim $D/handwritten/ping_1024b.goal -T 512 -H 10 | tail -n 1)" = "max 13686" ] && [ "$($GOAL sim $D/handwritten/ping_1024b.goal -T 512 | tail -n 1)" = "max 11638" ] && [ "$($GOAL sim $D/handwritten/ping_1024b.goal -T 1024 -H 10 | tail -n 1)" = "max 11638" ]; ok $? "sim -T -H: bytes beyond T cost H (4000 + 1500 + 511 x 6 + 512 x 10), -T alone or a message of T bytes not"
+$GOAL sim $D/handwritten/ping_1024b.goal -T 512 -H 10 --verbose 2>&1 >/dev/null | grep -q -- " -T 512 -H 10$"; ok $? "sim --verbose prints -T and -H when set"
 
 printf 'num_ranks 2\nrank 0 {\nl1: recv 1b from 1\nl2: send 1b to 1\nl2 requires l1\n}\nrank 1 {\nl1: recv 1b from 0\nl2: send 1b to 0\nl2 requires l1\n}\n' > $T/cycle.goal
 $GOAL sim $T/cycle.goal > /dev/null 2> $T/err; rc=$?

@@ -22,6 +22,13 @@
                     send call starts to wait, ~0.1 us), 4 KiB (its eager limit, 0.7-0.9 us)
                     and 32-64 KiB (0.8-1.3 us, single copy or the caches); one R stands for
                     all, the largest.
+     T, H           a second cost per byte (goal_sim.h's -T -H): the gaps of PROBE_LARGE and
+                    more as two lines joined at a size T of the sweep, g + (s-1)·G up to T
+                    and g + (T-1)·G + (s-T)·H beyond (shared memory: 0.03-0.05 ns/B while a
+                    message and its copies fit in the caches, 0.08-0.15 beyond 1-2 MiB); the
+                    T of the least error, kept (and G then the slope up to T) only when its
+                    error is under half the one-G fit's and H differs from G by over a
+                    quarter; else none (the line has no -T -H).
      local exec     a reduction of s bytes into a buffer on the probing rank (goal-probe: a
                     sum of doubles, out[i] += in[i], as libgoal's executor reduces): s·C
                     -> C, the slope of the fit over sizes from 1 KiB (the smaller ones are
@@ -67,6 +74,8 @@ typedef struct probe_result {
     double L, o, g, G, O, C;    /* ns, ns per byte */
     uint64_t S;                 /* largest eager size (bytes); max_size when none waits */
     double R;                   /* ns a rendezvous message arrives later (its handshake); 0: none seen */
+    uint64_t T;                 /* bytes beyond which a message's bytes cost H, not G (-T -H); 0: one G */
+    double H;
     double res_rtt, res_send, res_recv, res_gap, res_exec;   /* relative RMS residuals of the fits */
     int n;                      /* sizes measured */
     uint64_t size[PROBE_MAX_SIZES];
@@ -74,7 +83,7 @@ typedef struct probe_result {
 } probe_result;
 
 /* Repetitions per size: many for small messages, few for large ones. */
-static int probe_reps(uint64_t size) { return size <= 4096 ? 50 : size <= 262144 ? 20 : 5; }
+static int probe_reps(uint64_t size) { return size <= 4096 ? 50 : size <= 262144 ? 20 : 11; }
 /* How long the peer waits: long enough that an eager send or a message in flight is done. */
 static double probe_delay(double rtt) { return 4 * rtt + 20000; }
 
@@ -163,28 +172,63 @@ static double probe_handshake(const probe_result *r) {
     }
     return best;
 }
+/* use[k]: whether the sweep's size k is in [lo, hi]. */
+static int *probe_sizes(const probe_result *r, uint64_t lo, uint64_t hi, int *use) {
+    int k;
+    for (k = 0; k < r->n; k++) use[k] = r->size[k] >= lo && r->size[k] <= hi;
+    return use;
+}
+/* The relative RMS error of the gaps of PROBE_LARGE and more against g + (s-1) G, and with
+   a second regime (t < the largest size) g + (t-1) G + (s-t) H beyond t bytes. */
+static double probe_gap_error(const probe_result *r, uint64_t t, double G, double H) {
+    double e = 0, f;
+    int k, m = 0;
+    for (k = 0; k < r->n; k++) {
+        if (r->size[k] < PROBE_LARGE || r->gap[k] <= 0) continue;
+        f = r->size[k] <= t ? r->g + (double)(r->size[k] - 1) * G : r->g + (double)(t - 1) * G + (double)(r->size[k] - t) * H;
+        e += (f - r->gap[k]) * (f - r->gap[k]) / (r->gap[k] * r->gap[k]);
+        m++;
+    }
+    return m ? sqrt(e / m) : 0;
+}
+/* T and H (see the top): per size t of the sweep with two large sizes at or below it and
+   two above, G from those at or below, H from those above given the line at t; the t of
+   the least error, kept when that error is under half the one-G fit's and H and G differ
+   by over a quarter. */
+static void probe_two_regimes(probe_result *r, const double *x) {
+    double beyond[PROBE_MAX_SIZES], best = probe_gap_error(r, UINT64_MAX, r->G, 0) / 2, G, H, e;
+    int low[PROBE_MAX_SIZES], high[PROBE_MAX_SIZES], k, j, nlow, nhigh;
+    for (k = 0; k < r->n; k++) {
+        probe_sizes(r, PROBE_LARGE, r->size[k], low);
+        probe_sizes(r, r->size[k] + 1, UINT64_MAX, high);
+        for (j = nlow = nhigh = 0; j < r->n; j++) { nlow += low[j]; nhigh += high[j]; beyond[j] = (double)r->size[j] - (double)r->size[k]; }
+        if (nlow < 2 || nhigh < 2) continue;
+        G = probe_slope(r->g, x, r->gap, low, r->n);
+        H = probe_slope(r->g + (double)(r->size[k] - 1) * G, beyond, r->gap, high, r->n);
+        e = probe_gap_error(r, r->size[k], G, H);
+        if (e < best && fabs(H - G) > G / 4 && G > 0 && H > 0) { best = e; r->T = r->size[k]; r->H = H; r->G = G; }
+    }
+}
 /* The fits of the sweep (see the top). Returns 0, or -1 when too few eager sizes. */
 static int probe_fits(probe_result *r) {
-    double x[PROBE_MAX_SIZES], bytes[PROBE_MAX_SIZES], half[PROBE_MAX_SIZES], os_o, or_o, or_g, rtt0, rtt_g, exec0, u;
-    int eager[PROBE_MAX_SIZES], all[PROBE_MAX_SIZES], big[PROBE_MAX_SIZES], eager_big[PROBE_MAX_SIZES], large[PROBE_MAX_SIZES], k;
+    double x[PROBE_MAX_SIZES], bytes[PROBE_MAX_SIZES], half[PROBE_MAX_SIZES], os_o, os_O, or_o, or_g, rtt0, rtt_g, exec0, u;
+    int eager[PROBE_MAX_SIZES], all[PROBE_MAX_SIZES], use[PROBE_MAX_SIZES], k;
     for (k = 0; k < r->n; k++) {
         x[k] = (double)(r->size[k] - 1);
         bytes[k] = (double)r->size[k];
         half[k] = r->rtt[k] / 2;
-        eager[k] = r->size[k] <= r->S;
-        all[k] = 1;
-        big[k] = r->size[k] >= 1024;
-        eager_big[k] = eager[k] && big[k];
-        large[k] = r->size[k] >= PROBE_LARGE;
     }
-    if (!probe_fit(bytes, r->exec, big, r->n, &exec0, &r->C, &r->res_exec)) return -1;
-    if (!probe_fit(x, r->os, eager, r->n, &os_o, &r->O, &r->res_send) || !probe_fit(x, r->orecv, eager, r->n, &or_o, &or_g, &r->res_recv) ||
+    probe_sizes(r, 0, r->S, eager);
+    probe_sizes(r, 0, UINT64_MAX, all);
+    if (!probe_fit(bytes, r->exec, probe_sizes(r, 1024, UINT64_MAX, use), r->n, &exec0, &r->C, &r->res_exec)) return -1;
+    /* o from every eager send (the slope there is no O: see the top) */
+    if (!probe_fit(x, r->os, eager, r->n, &os_o, &os_O, &r->res_send) || !probe_fit(x, r->orecv, eager, r->n, &or_o, &or_g, &r->res_recv) ||
         !probe_fit(x, r->gap, all, r->n, &r->g, &r->G, &r->res_gap) || !probe_fit(x, half, eager, r->n, &rtt0, &rtt_g, &r->res_rtt))
         return -1;
     /* per-byte costs where the bytes stand out of the call's fixed cost (see the top) */
-    if (r->S < PROBE_LARGE || !probe_fit(x, r->os, eager_big, r->n, &u, &r->O, &u)) r->O = 0;
-    for (k = 0; k < r->n && !large[k]; k++) {}
-    if (k < r->n) r->G = probe_slope(r->g, x, r->gap, large, r->n);
+    if (r->S < PROBE_LARGE || !probe_fit(x, r->os, probe_sizes(r, 1024, r->S, use), r->n, &u, &r->O, &u)) r->O = 0;
+    if (r->size[r->n - 1] >= PROBE_LARGE) r->G = probe_slope(r->g, x, r->gap, probe_sizes(r, PROBE_LARGE, UINT64_MAX, use), r->n);
+    probe_two_regimes(r, x);
     r->o = (os_o + or_o) / 2;
     r->L = rtt0 - 2 * r->o;
     if (r->L < 0) r->L = 0;
@@ -225,6 +269,8 @@ static void probe_print_params(FILE *f, const probe_result *r) {
     probe_num(f, " -C", r->C);
     fprintf(f, " -S %llu", (unsigned long long)r->S);
     if (r->R >= 0.001) probe_num(f, " -R", r->R);   /* only when a handshake was seen */
+    if (r->T) fprintf(f, " -T %llu", (unsigned long long)r->T);   /* only when two regimes were seen */
+    if (r->T) probe_num(f, " -H", r->H);
     fputc('\n', f);
 }
 /* The fit's residuals and the measured curves, as comment lines. */
