@@ -399,8 +399,6 @@ struct goal_mpi {
     uint32_t window;              /* requests per channel with MPI at once */
     int check;
     goal_sim_desc model;          /* COLL_auto's (AUTO) */
-    char auto_name[24];           /* the last COLL_auto name started, its collective and */
-    int auto_coll, auto_rooted;   /*   whether that is rooted: a repeated auto call finds them by one strcmp */
     const goal_algo_info *autos[4][GOAL_SIM_NCOLLS][66];   /* its picks by (required flags: 1
                                      ordered, 2 in place; coll; size class: 0 for 0 bytes, else
                                      1 + log2 of the bytes rounded up) */
@@ -1219,24 +1217,22 @@ static goal_status goal__mpi_algo_launch(goal_mpi *m, goal__mpi_entry *e, const 
     return st;
 }
 /* ---- >>> auto -------------------------------------------------------------------------------- */
-/* Rooted collectives: only the root passes MPI_IN_PLACE, which the other ranks cannot see. */
-static int goal__mpi_rooted_coll(int coll) {
-    const char *c = goal_sim_coll_name(coll);
-    return !strcmp(c, "bcast") || !strcmp(c, "reduce") || !strcmp(c, "gather") || !strcmp(c, "scatter");
-}
+/* Whether each collective of goal_sim.h's TUNE list (goal_sim_coll_name's order: bcast reduce
+   allreduce allgather alltoall gather scatter reduce_scatter barrier scan) is rooted: there
+   only the root passes MPI_IN_PLACE, which the other ranks cannot see. */
+static const unsigned char goal__mpi_rooted[GOAL_SIM_NCOLLS] = {1, 1, 0, 0, 0, 1, 1, 0, 0, 0};
 /* The collective of a name COLL_auto, or -1. Every start asks, so the suffix is tested
-   first (other names cost a strlen), and the last auto name is remembered with its
-   collective (m->auto_*), so a repeated auto call skips goal_sim_coll_of's search. */
-static int goal__mpi_auto_coll(goal_mpi *m, const char *algo) {
+   first (other names cost a strlen), then COLL exactly: mostly one character per collective. */
+static int goal__mpi_auto_coll(const char *algo) {
     size_t n = strlen(algo);
-    int coll;
-    if (n <= 5 || n >= sizeof m->auto_name || memcmp(algo + n - 5, "_auto", 5) != 0) return -1;   /* longer: no collective */
-    if (strcmp(m->auto_name, algo) == 0) return m->auto_coll;
-    coll = goal_sim_coll_of(algo);
-    if (coll < 0 || strlen(goal_sim_coll_name(coll)) + 5 != n) return -1;
-    memcpy(m->auto_name, algo, n + 1);
-    m->auto_coll = coll; m->auto_rooted = goal__mpi_rooted_coll(coll);
-    return coll;
+    int k;
+    if (n <= 5 || memcmp(algo + n - 5, "_auto", 5) != 0) return -1;
+    n -= 5;
+    for (k = 0; k < GOAL_SIM_NCOLLS; k++) {
+        const char *c = goal_sim_coll_name(k);
+        if (c[0] == algo[0] && strncmp(c, algo, n) == 0 && c[n] == 0) return k;
+    }
+    return -1;
 }
 /* A failed pick, cached too: the search is not run again on every call. */
 static const goal_algo_info goal__mpi_no_pick = {"", "", 0};
@@ -1268,7 +1264,7 @@ goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, uint32_t requir
    ranks then only use for the pick). */
 static goal_status goal__mpi_auto_desc(goal_mpi *m, const goal_algo_desc *d, int coll, int in_place, goal_algo_desc *out) {
     const goal_algo_info *a;
-    int rooted = m->auto_rooted;   /* goal__mpi_auto_coll just found coll */
+    int rooted = goal__mpi_rooted[coll];
     uint32_t require = (d->noncommutative ? GOAL_ALGO_ORDERED : 0) | ((in_place && !rooted) || d->in_place ? GOAL_ALGO_INPLACE : 0);
     goal_status st = goal_mpi_auto(m, coll, d->count * goal_dtype_size(d->dtype), require, &a);
     if (st != GOAL_OK) return st;
@@ -1295,7 +1291,7 @@ goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const 
     int coll;
     if (req) *req = NULL;
     if (!m || !d || !d->algo || !req) return GOAL_ERR_ARG;
-    if ((coll = goal__mpi_auto_coll(m, d->algo)) >= 0) {
+    if ((coll = goal__mpi_auto_coll(d->algo)) >= 0) {
         if ((st = goal__mpi_auto_desc(m, d, coll, in == MPI_IN_PLACE || out == MPI_IN_PLACE, &picked)) != GOAL_OK)
             return goal_mpi_revoke(m, st), st;
         d = &picked;
