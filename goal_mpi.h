@@ -127,7 +127,7 @@
    Key: (build_fn, the key bytes), within one goal_mpi, which stands for one communicator
    (its duplicate): rank and size are fixed by it. goal_mpi_algo_* make the key from every
    field of goal_algo_desc that shapes the schedule: the name, root, count, dtype, op, fn, in_place,
-   noncommutative, nway, segment, tag, participants, receivers, slots and offsets, and for
+   noncommutative, nway, segment, radix, tag, participants, receivers, slots and offsets, and for
    the vector collectives the counts and displacements (not the allocator). Entries live
    until goal_mpi_destroy: one schedule per distinct key, with the executions that finished
    on it (as many as were once in flight together), which later starts reuse: a repeated
@@ -399,8 +399,6 @@ struct goal_mpi {
     uint32_t window;              /* requests per channel with MPI at once */
     int check;
     goal_sim_desc model;          /* COLL_auto's (AUTO) */
-    char auto_name[24];           /* the last COLL_auto name started, its collective and */
-    int auto_coll, auto_rooted;   /*   whether that is rooted: a repeated auto call finds them by one strcmp */
     const goal_algo_info *autos[4][GOAL_SIM_NCOLLS][66];   /* its picks by (required flags: 1
                                      ordered, 2 in place; coll; size class: 0 for 0 bytes, else
                                      1 + log2 of the bytes rounded up) */
@@ -851,29 +849,16 @@ static goal__mpi_entry *goal__mpi_build(goal_mpi *m, const goal_mpi_coll *c, goa
     return e;
 }
 static int32_t goal__mpi_algo_build(goal_graph *g, const void *args, goal_error *err);
-/* What an algorithm's ranks must agree on, by MPI's rules: not the buffers' offsets, not
-   in_place (a rooted collective's root alone passes MPI_IN_PLACE), and for a vector
-   collective not the counts, displacements or a rank's own count (each rank passes its own). */
-static uint64_t goal__mpi_algo_digest(const goal_algo_desc *d) {
-    const goal_algo_info *info = goal_algo_find(d->algo);
-    int vec = info && (info->flags & GOAL_ALGO_VECTOR), np = d->participants ? d->nparticipants : -1;
-    int nr = d->receivers ? d->nreceivers : -1, ints[9];
-    uint64_t words[3], h = GOAL__HASH_SEED;
-    ints[0] = d->root; ints[1] = (int)d->dtype; ints[2] = (int)d->op; ints[3] = d->noncommutative;
-    ints[4] = d->nway; ints[5] = d->tag; ints[6] = d->radix; ints[7] = np; ints[8] = nr;
-    words[0] = vec ? 0 : d->count; words[1] = d->fn; words[2] = d->segment;
-    h = goal__hash(h, d->algo, strlen(d->algo) + 1);
-    h = goal__hash(h, ints, sizeof ints);
-    h = goal__hash(h, words, sizeof words);
-    if (np > 0) h = goal__hash(h, d->participants, (size_t)np * sizeof(int));
-    if (nr > 0) h = goal__hash(h, d->receivers, (size_t)nr * sizeof(int));
-    return h;
-}
-/* What the ranks compare (function addresses differ between them): for an algorithm what
-   they must agree on, for one's own builder the key. */
-static uint64_t goal__mpi_digest(const goal_mpi_coll *c) {
-    if (c->build_fn == goal__mpi_algo_build) return goal__mpi_algo_digest((const goal_algo_desc *)c->args);
-    return goal__hash(GOAL__HASH_SEED, c->key, c->keylen);
+static size_t goal__mpi_algo_key(const goal_algo_desc *d, int p, int vec, unsigned char *key, size_t *agreed);
+static int goal__mpi_vector(const char *algo);
+/* What the ranks compare (function addresses differ between them): for an algorithm the
+   part of its key they must agree on, for one's own builder the key. */
+static uint64_t goal__mpi_digest(const goal_mpi_coll *c, int p) {
+    const goal_algo_desc *d = (const goal_algo_desc *)c->args;
+    size_t agreed[2];
+    agreed[0] = 0; agreed[1] = c->keylen;
+    if (c->build_fn == goal__mpi_algo_build) goal__mpi_algo_key(d, p, goal__mpi_vector(d->algo), NULL, agreed);
+    return goal__hash(GOAL__HASH_SEED, (const unsigned char *)c->key + agreed[0], agreed[1] - agreed[0]);
 }
 /* The hash of the build function's address and the key. */
 static uint64_t goal__mpi_key_hash(const goal_mpi_coll *c) {
@@ -907,7 +892,7 @@ static goal__mpi_entry *goal__mpi_lookup(goal_mpi *m, const goal_mpi_coll *c, go
     e = goal__mpi_build(m, c, st);
     if (!e) return NULL;
     e->hash = h;
-    e->digest = goal__mpi_digest(c);
+    e->digest = goal__mpi_digest(c, m->size);
     if (goal__mpi_cache_add(m, e)) return e;
     goal_schedule_free(&e->sched);
     goal__mpi_free(m, e);
@@ -1165,19 +1150,15 @@ static void goal__mpi_key_add(unsigned char *key, size_t *len, const void *p, si
     if (key && n) memcpy(key + *len, p, n);
     *len += n;
 }
-/* A vector collective's arrays (p entries, p x p with counts_matrix) for the key; a NULL
-   array adds a marker, so that it differs from any given one. */
+/* A vector collective's own count and arrays (p entries, p x p with counts_matrix) for the
+   key; a NULL array adds a marker, so that it differs from any given one. */
 static void goal__mpi_key_vector(const goal_algo_desc *d, int p, unsigned char *key, size_t *len) {
-    const goal_algo_info *info;
     const int *arr[4];
     size_t n = (size_t)p * (d->counts_matrix ? (size_t)p : 1), i;
     int marker = -1;
-    /* Without arrays there is nothing to add, and the name lookup (a walk of the algorithm
-       table) would cost a short collective up to a third of its time on every start. */
-    if (p <= 0 || (!d->counts && !d->displs && !d->recv_counts && !d->recv_displs && !d->counts_matrix)) return;
-    info = goal_algo_find(d->algo);
-    if (!info || !(info->flags & GOAL_ALGO_VECTOR)) return;
+    if (p <= 0) return;
     arr[0] = d->counts; arr[1] = d->displs; arr[2] = d->recv_counts; arr[3] = d->recv_displs;
+    goal__mpi_key_add(key, len, &d->count, sizeof d->count);
     goal__mpi_key_add(key, len, &d->counts_matrix, sizeof d->counts_matrix);
     for (i = 0; i < 4; i++) {
         size_t k = i == 2 ? (size_t)p : n;
@@ -1185,22 +1166,34 @@ static void goal__mpi_key_vector(const goal_algo_desc *d, int p, unsigned char *
         else goal__mpi_key_add(key, len, &marker, sizeof marker);
     }
 }
-/* The cache key of d (see CACHE): its length, and the bytes when key is not NULL. */
-static size_t goal__mpi_algo_key(const goal_algo_desc *d, int p, unsigned char *key) {
+/* Whether algo takes per-rank counts: looked up once per start (a walk of the algorithm table). */
+static int goal__mpi_vector(const char *algo) {
+    const goal_algo_info *info = goal_algo_find(algo);
+    return info && (info->flags & GOAL_ALGO_VECTOR);
+}
+/* The cache key of d (see CACHE): its length, and the bytes when key is not NULL. Its bytes
+   agreed[0] .. agreed[1] - 1 (CHECKS' digest) are what the ranks must agree on by MPI's
+   rules: not the slots and offsets (first), not in_place (a rooted collective's root alone
+   passes MPI_IN_PLACE), and for a vector collective not the counts, displacements or a
+   rank's own count (each rank passes its own), which come after. */
+static size_t goal__mpi_algo_key(const goal_algo_desc *d, int p, int vec, unsigned char *key, size_t *agreed) {
     size_t len = 0;
     int np = d->participants ? d->nparticipants : -1, nr = d->receivers ? d->nreceivers : -1;
-    int ints[10];
-    uint64_t words[8];
+    int ints[9];
+    uint64_t words[7];
+    words[0] = (uint64_t)(d->custom_slots ? d->in_slot : GOAL_ALGO_SLOT_IN) << 32 |   /* the slots used */
+               (d->custom_slots ? d->out_slot : GOAL_ALGO_SLOT_OUT);
+    words[1] = d->in_offset; words[2] = d->out_offset; words[3] = d->scratch_offset;
+    words[4] = vec ? 0 : d->count; words[5] = d->fn; words[6] = d->segment;   /* agreed from here */
     ints[0] = d->root; ints[1] = (int)d->dtype; ints[2] = (int)d->op; ints[3] = d->noncommutative;
-    ints[4] = d->nway; ints[5] = d->tag; ints[6] = np; ints[7] = nr; ints[8] = d->custom_slots; ints[9] = d->radix;
-    words[0] = d->count; words[1] = d->fn; words[2] = d->segment; words[3] = d->in_slot;
-    words[4] = d->out_slot; words[5] = d->in_offset; words[6] = d->out_offset; words[7] = d->scratch_offset;
-    goal__mpi_key_add(key, &len, d->algo, strlen(d->algo) + 1);
-    goal__mpi_key_add(key, &len, ints, sizeof ints);
+    ints[4] = d->nway; ints[5] = d->tag; ints[6] = d->radix; ints[7] = np; ints[8] = nr;
     goal__mpi_key_add(key, &len, words, sizeof words);
+    goal__mpi_key_add(key, &len, ints, sizeof ints);
+    goal__mpi_key_add(key, &len, d->algo, strlen(d->algo) + 1);
     if (np > 0) goal__mpi_key_add(key, &len, d->participants, (size_t)np * sizeof(int));
     if (nr > 0) goal__mpi_key_add(key, &len, d->receivers, (size_t)nr * sizeof(int));
-    goal__mpi_key_vector(d, p, key, &len);
+    if (agreed) { agreed[0] = 4 * sizeof words[0]; agreed[1] = len; }
+    if (vec) goal__mpi_key_vector(d, p, key, &len);
     goal__mpi_key_add(key, &len, &d->in_place, sizeof d->in_place);
     return len;
 }
@@ -1223,24 +1216,22 @@ static goal_status goal__mpi_algo_launch(goal_mpi *m, goal__mpi_entry *e, const 
     return st;
 }
 /* ---- >>> auto -------------------------------------------------------------------------------- */
-/* Rooted collectives: only the root passes MPI_IN_PLACE, which the other ranks cannot see. */
-static int goal__mpi_rooted_coll(int coll) {
-    const char *c = goal_sim_coll_name(coll);
-    return !strcmp(c, "bcast") || !strcmp(c, "reduce") || !strcmp(c, "gather") || !strcmp(c, "scatter");
-}
+/* Whether each collective of goal_sim.h's TUNE list (goal_sim_coll_name's order: bcast reduce
+   allreduce allgather alltoall gather scatter reduce_scatter barrier scan) is rooted: there
+   only the root passes MPI_IN_PLACE, which the other ranks cannot see. */
+static const unsigned char goal__mpi_rooted[GOAL_SIM_NCOLLS] = {1, 1, 0, 0, 0, 1, 1, 0, 0, 0};
 /* The collective of a name COLL_auto, or -1. Every start asks, so the suffix is tested
-   first (other names cost a strlen), and the last auto name is remembered with its
-   collective (m->auto_*), so a repeated auto call skips goal_sim_coll_of's search. */
-static int goal__mpi_auto_coll(goal_mpi *m, const char *algo) {
+   first (other names cost a strlen), then COLL exactly: mostly one character per collective. */
+static int goal__mpi_auto_coll(const char *algo) {
     size_t n = strlen(algo);
-    int coll;
-    if (n <= 5 || n >= sizeof m->auto_name || memcmp(algo + n - 5, "_auto", 5) != 0) return -1;   /* longer: no collective */
-    if (strcmp(m->auto_name, algo) == 0) return m->auto_coll;
-    coll = goal_sim_coll_of(algo);
-    if (coll < 0 || strlen(goal_sim_coll_name(coll)) + 5 != n) return -1;
-    memcpy(m->auto_name, algo, n + 1);
-    m->auto_coll = coll; m->auto_rooted = goal__mpi_rooted_coll(coll);
-    return coll;
+    int k;
+    if (n <= 5 || memcmp(algo + n - 5, "_auto", 5) != 0) return -1;
+    n -= 5;
+    for (k = 0; k < GOAL_SIM_NCOLLS; k++) {
+        const char *c = goal_sim_coll_name(k);
+        if (c[0] == algo[0] && strncmp(c, algo, n) == 0 && c[n] == 0) return k;
+    }
+    return -1;
 }
 /* A failed pick, cached too: the search is not run again on every call. */
 static const goal_algo_info goal__mpi_no_pick = {"", "", 0};
@@ -1272,7 +1263,7 @@ goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, uint32_t requir
    ranks then only use for the pick). */
 static goal_status goal__mpi_auto_desc(goal_mpi *m, const goal_algo_desc *d, int coll, int in_place, goal_algo_desc *out) {
     const goal_algo_info *a;
-    int rooted = m->auto_rooted;   /* goal__mpi_auto_coll just found coll */
+    int rooted = goal__mpi_rooted[coll];
     uint32_t require = (d->noncommutative ? GOAL_ALGO_ORDERED : 0) | ((in_place && !rooted) || d->in_place ? GOAL_ALGO_INPLACE : 0);
     goal_status st = goal_mpi_auto(m, coll, d->count * goal_dtype_size(d->dtype), require, &a);
     if (st != GOAL_OK) return st;
@@ -1296,10 +1287,10 @@ goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const 
     goal_algo_desc ip;
     goal_status st = GOAL_OK;
     goal_algo_desc picked;
-    int coll;
+    int coll, vec;
     if (req) *req = NULL;
     if (!m || !d || !d->algo || !req) return GOAL_ERR_ARG;
-    if ((coll = goal__mpi_auto_coll(m, d->algo)) >= 0) {
+    if ((coll = goal__mpi_auto_coll(d->algo)) >= 0) {
         if ((st = goal__mpi_auto_desc(m, d, coll, in == MPI_IN_PLACE || out == MPI_IN_PLACE, &picked)) != GOAL_OK)
             return goal_mpi_revoke(m, st), st;
         d = &picked;
@@ -1311,11 +1302,12 @@ goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const 
     memset(&c, 0, sizeof c);
     c.build_fn = goal__mpi_algo_build;
     c.args = d;
-    c.keylen = goal__mpi_algo_key(d, m->size, NULL);
+    vec = goal__mpi_vector(d->algo);
+    c.keylen = goal__mpi_algo_key(d, m->size, vec, NULL, NULL);
     if (c.keylen > sizeof fixed && !(key = (unsigned char *)goal__mpi_alloc(m, c.keylen)))
         st = goal__fail(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: start: out of memory", m->rank);
     else {
-        goal__mpi_algo_key(d, m->size, key);
+        goal__mpi_algo_key(d, m->size, vec, key, NULL);
         c.key = key;
         e = goal__mpi_prepare(m, &c, &st);
         if (e) st = goal__mpi_algo_launch(m, e, d, fns, nfns, in, out, req);

@@ -841,12 +841,19 @@ static int goal__sched_matches(const goal_msg *recv, const goal_msg *send) {
            (recv->tag == GOAL_ANY || recv->tag == send->tag);
 }
 typedef struct goal__sched_want { const goal_inproc *ip; const goal_msg *m; } goal__sched_want;
-/* goal__fifo_fn: whether request ref is the counterpart of the message posted now. */
-static int goal__sched_ip_accepts(void *want, uint32_t ref, int32_t *peer) {
+/* goal__fifo_fn of a send posted now: whether the recv ref takes it. */
+static int goal__sched_ip_recv_takes(void *want, uint32_t ref, int32_t *peer) {
     const goal__sched_want *w = (const goal__sched_want *)want;
     const goal__sched_ipreq *x = goal__sched_ip_at(w->ip, ref);
     *peer = x->key;
-    return w->m->kind == GOAL_SEND ? goal__sched_matches(&x->m, w->m) : goal__sched_matches(w->m, &x->m);
+    return goal__sched_matches(&x->m, w->m);
+}
+/* goal__fifo_fn of a recv posted now: whether it takes the send ref. */
+static int goal__sched_ip_send_taken(void *want, uint32_t ref, int32_t *peer) {
+    const goal__sched_want *w = (const goal__sched_want *)want;
+    const goal__sched_ipreq *x = goal__sched_ip_at(w->ip, ref);
+    *peer = x->key;
+    return goal__sched_matches(w->m, &x->m);
 }
 /* Moves the data and returns the recv's status. */
 static int goal__sched_deliver(const goal_msg *recv, const goal_msg *send) {
@@ -891,24 +898,39 @@ static int goal__sched_ip_queue(goal_inproc *ip, uint32_t *mine, const goal_msg 
     req->handle = x;
     return GOAL_PENDING;
 }
+/* The counterpart of m (key: its peer) that fn finds first in queue *theirs, taken off it;
+   else NULL and m queued on *mine, with *st its status (GOAL_PENDING, or out of memory). */
+GOAL__HOT goal__sched_ipreq *goal__sched_ip_meet(goal_inproc *ip, uint32_t *theirs, uint32_t *mine, int32_t key,
+                                                 goal__fifo_fn fn, const goal_msg *m, goal_req *req, int *st) {
+    goal__sched_want want;
+    uint32_t i;
+    want.ip = ip; want.m = m;
+    if ((i = goal__fifo_take(&ip->q, theirs, key, fn, &want)) != GOAL__NONE) return goal__sched_ip_at(ip, i);
+    *st = goal__sched_ip_queue(ip, mine, m, key, req);
+    return NULL;
+}
+/* A send looks among the recvs posted at its peer, and waits among the sends to it. */
+static int goal__sched_ip_send(goal_inproc *ip, const goal_msg *m, goal_req *req) {
+    goal__sched_iprank *to = &ip->r[m->peer];
+    int st = GOAL_OK;
+    goal__sched_ipreq *x = goal__sched_ip_meet(ip, &to->recvs, &to->sends, m->rank, goal__sched_ip_recv_takes, m, req, &st);
+    if (x) goal__sched_finish(ip, x, goal__sched_deliver(&x->m, m));
+    return st;
+}
+/* A recv looks among the sends to its rank, and waits among the recvs posted there. */
+static int goal__sched_ip_recv(goal__sched_iprank *me, const goal_msg *m, goal_req *req) {
+    int st = GOAL_OK;
+    goal__sched_ipreq *x = goal__sched_ip_meet(me->ip, &me->sends, &me->recvs, m->peer, goal__sched_ip_send_taken, m, req, &st);
+    if (x) { st = goal__sched_deliver(m, &x->m); goal__sched_finish(me->ip, x, GOAL_OK); }
+    return st;
+}
 static int goal__sched_ip_post(void *user, const goal_msg *m, goal_req *req) {
     goal__sched_iprank *me = (goal__sched_iprank *)user;
     goal_inproc *ip = me->ip;
-    goal__sched_want want;
-    int32_t key = m->kind == GOAL_SEND ? m->rank : m->peer;
-    uint32_t i;
-    int st;
-    if (m->peer >= ip->n || m->peer < (m->kind == GOAL_RECV ? GOAL_ANY : 0)) return GOAL_ERR_PEER;
-    want.ip = ip; want.m = m;
+    int st, send = m->kind == GOAL_SEND;
+    if (m->peer >= ip->n || m->peer < (send ? 0 : GOAL_ANY)) return GOAL_ERR_PEER;
     GOAL__SCHED_LOCK(ip);
-    /* A send looks among the recvs posted at its peer; a recv among the sends to itself. */
-    i = goal__fifo_take(&ip->q, m->kind == GOAL_SEND ? &ip->r[m->peer].recvs : &me->sends, key, goal__sched_ip_accepts, &want);
-    if (i != GOAL__NONE) {
-        goal__sched_ipreq *x = goal__sched_ip_at(ip, i);
-        int rs = m->kind == GOAL_SEND ? goal__sched_deliver(&x->m, m) : goal__sched_deliver(m, &x->m);
-        goal__sched_finish(ip, x, m->kind == GOAL_SEND ? rs : GOAL_OK);
-        st = m->kind == GOAL_SEND ? GOAL_OK : rs;
-    } else st = goal__sched_ip_queue(ip, m->kind == GOAL_SEND ? &ip->r[m->peer].sends : &me->recvs, m, key, req);
+    st = send ? goal__sched_ip_send(ip, m, req) : goal__sched_ip_recv(me, m, req);
     GOAL__SCHED_UNLOCK(ip);
     return st;
 }

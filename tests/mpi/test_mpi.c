@@ -171,7 +171,7 @@ static void test_auto(void) {
     goal_mpi_desc md;
     goal_mpi *m = open_auto_mpi(&md);
     buffers b;
-    int k, s;
+    int k, s, rooted[GOAL_SIM_NCOLLS];
     char name[64];
     for (k = 0; k < GOAL_SIM_NCOLLS; k++)
         for (s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++) {
@@ -181,6 +181,13 @@ static void test_auto(void) {
             test_auto_pick(m, &md.model, k, sizes[s], GOAL_ALGO_ORDERED | GOAL_ALGO_INPLACE);
         }
     CHECK(goal_mpi_auto(m, 0, 8, GOAL_ALGO_ROOTED, &none) == GOAL_ERR_ARG);
+    for (k = 0; k < GOAL_SIM_NCOLLS; k++) rooted[k] = 1;   /* goal_mpi.h's table of rooted collectives: */
+    for (k = 0; goal_algo_list(k); k++) {                   /* those whose algorithms all take a root */
+        const goal_algo_info *a = goal_algo_list(k);
+        int c = goal_sim_coll_of(a->name);
+        if (c >= 0 && !(a->flags & GOAL_ALGO_VECTOR) && !(a->flags & GOAL_ALGO_ROOTED)) rooted[c] = 0;
+    }
+    for (k = 0; k < GOAL_SIM_NCOLLS; k++) CHECK(goal__mpi_rooted[k] == rooted[k]);
     report("auto: the same pick on every rank, cached, goal_sim_best's");
     b.in = (int32_t *)malloc((size_t)np * 1000 * 4);
     b.out = (int32_t *)malloc((size_t)np * 1000 * 4);
@@ -825,6 +832,7 @@ static void test_check(void) {
     goal_algo_desc d;
     int32_t buf[16];
     goal_status st;
+    int k;
     memset(&md, 0, sizeof md);
     md.comm = MPI_COMM_WORLD; md.check = 1;
     CHECK(goal_mpi_create(&m, &md, &err) == GOAL_OK);
@@ -832,11 +840,17 @@ static void test_check(void) {
     memset(buf, 0, sizeof buf);
     algo_desc(&d, "bcast_binomial", 16, 0);
     CHECK_OK(goal_mpi_algo_run(m, &d, buf, buf), m);   /* agreeing ranks pass the check */
+    algo_desc(&d, "bcast_binomial", 8, 0);   /* offsets are each rank's own: not compared */
+    d.in_offset = d.out_offset = me % 2 ? 32 : 0;
+    for (k = 0; k < 16; k++) buf[k] = me == 0 ? k + 1 : 0;
+    CHECK_OK(goal_mpi_algo_run(m, &d, buf, buf), m);
+    for (k = 0; k < 8; k++) CHECK(buf[(me % 2 ? 8 : 0) + k] == k + 1);
+    algo_desc(&d, "bcast_binomial", 16, 0);
     d.count = me == 0 ? 8 : 16;   /* issue 17, 8b: the root says 8, the others 16 */
     st = goal_mpi_algo_run(m, &d, buf, buf);
     CHECK(np == 1 ? st == GOAL_OK : st == GOAL_ERR_MATCH && strstr(goal_mpi_error(m)->msg, "disagree") != NULL);
     goal_mpi_destroy(m);
-    report("check: a count that differs between ranks fails on every rank");
+    report("check: a count that differs between ranks fails on every rank, offsets are not compared");
 }
 static void test_timeout(void) {
     goal_mpi *m = NULL;
