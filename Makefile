@@ -166,14 +166,18 @@ bench-mpi: deps
 	  done; \
 	done
 	@echo "== issue 14 at np 2: the model (goal-probe's parameters) against the machine; auto against every fixed algorithm"
+	@echo "   (each library twice from one probe: its params line, then the line with -T -H, goal-probe --two-regimes)"
 	@for lib in openmpi mpich; do \
 	  mpicc.$$lib $(WARN) -O3 -g -DNDEBUG -I. bench/mpi/bench_model.c -o $(B)/mpi/bench_model.$$lib -lm -lpthread || exit 1; \
 	  extra=; [ $$lib = openmpi ] && extra=--oversubscribe; \
 	  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 mpirun.$$lib $$extra -np 2 \
-	      $(B)/$$lib/goal-probe -o $(B)/mpi/probe-$$lib.params >/dev/null 2>&1 || exit 1; \
-	  echo "-- $$lib"; \
-	  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 600 mpirun.$$lib $$extra -np 2 \
-	      $(B)/mpi/bench_model.$$lib $(B)/mpi/probe-$$lib.params 2>/dev/null || exit 1; \
+	      $(B)/$$lib/goal-probe --two-regimes -o $(B)/mpi/probe-$$lib-two.params >/dev/null 2>&1 || exit 1; \
+	  sed 's/ -T [0-9]* -H [0-9.]*//' $(B)/mpi/probe-$$lib-two.params > $(B)/mpi/probe-$$lib.params; \
+	  for p in probe-$$lib probe-$$lib-two; do \
+	    echo "-- $$lib"; \
+	    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 600 mpirun.$$lib $$extra -np 2 \
+	        $(B)/mpi/bench_model.$$lib $(B)/mpi/$$p.params 2>/dev/null || exit 1; \
+	  done; \
 	done
 
 # ---- goal-probe (issue 14): LogGOPS parameters measured between two MPI ranks ----------------

@@ -1031,10 +1031,9 @@ static uint64_t goal__sim_after(goal__sim *m, uint64_t t, uint64_t fixed, uint64
     if (s) return goal__sim_add(m, base, goal__sim_mul(m, s - 1u, per));
     return m->compat ? base + ~(uint64_t)0 * per : base;
 }
-/* goal__sim_after for a message of s > m->T bytes under a second cost per byte (-T, -H; off,
-   m->T is 2^64-1 and no message is over it):
-   the bytes beyond the first T cost hi each, t + fixed + (T - 1) per + (s - T) hi. Its
-   callers test goal__sim_big first, so that LogGOPS's path stays one well-predicted branch. */
+/* goal__sim_after for a message of s > m->T bytes under a second cost per byte (-T -H):
+   the bytes beyond the first T cost hi each, t + fixed + (T - 1) per + (s - T) hi. Off,
+   m->T is 2^64-1, so goal__sim_big, which the callers test first, is one compare. */
 static int goal__sim_big(const goal__sim *m, uint64_t s) { return s > m->T; }
 static uint64_t goal__sim_after_big(goal__sim *m, uint64_t t, uint64_t fixed, uint64_t s, uint64_t per, uint64_t hi) {
     return goal__sim_add(m, goal__sim_after(m, t, fixed, m->T, per), goal__sim_mul(m, s - m->T, hi));
