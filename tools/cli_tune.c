@@ -350,10 +350,13 @@ static void *tune_worker(void *arg) {
 /* Every job allocates and frees a world and a simulator of up to some hundred MB: glibc
    would hand blocks above its mmap threshold back to the kernel at every free, which then
    zeroes fresh pages for the next job (at p = 2^16 about 12 s of system time in 160 s).
-   Blocks up to the threshold's ceiling (32 MB) are kept in the heap and reused instead. */
+   Blocks are kept in the heap and reused instead: up to the threshold's ceiling (32 MB)
+   by the threshold, and larger ones (a world's action lines) by allowing no mmap at all
+   (a thread's arena still maps a block too large for its heap). */
 static void tune_keep_memory(void) {
 #ifdef __GLIBC__
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_MMAP_MAX, 0);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif
 }
