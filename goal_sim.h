@@ -494,7 +494,7 @@ static inline goal_sim_ref goal__sim_ref(int32_t rank, int32_t action) {
 #else
 #define GOAL__SIM_PREFETCH(ptr) ((void)(ptr))
 #endif
-#define GOAL__SIM_AHEAD 6u            /* how many events ahead a prefetch step looks */
+#define GOAL__SIM_AHEAD 10u           /* how many events ahead a prefetch step looks */
 
 /* ---- >>> matching queues ----------------------------------------------------------------- */
 /* A rank's queues (posted receives, messages waiting for one) are goal.h's goal__fifo. An
