@@ -502,7 +502,7 @@ static inline goal_sim_ref goal__sim_ref(int32_t rank, int32_t action) {
 #else
 #define GOAL__SIM_PREFETCH(ptr) ((void)(ptr))
 #endif
-#define GOAL__SIM_AHEAD 6u            /* how many events ahead a prefetch step looks */
+#define GOAL__SIM_AHEAD 10u           /* how many events ahead a prefetch step looks */
 
 /* ---- >>> matching queues ----------------------------------------------------------------- */
 /* A rank's queues (posted receives, messages waiting for one) are goal.h's goal__fifo. An
@@ -529,17 +529,24 @@ GOAL__HOT uint32_t goal__simq_take(goal__fifo *q, uint32_t *head, int32_t peer, 
     return goal__fifo_take(q, head, peer, goal__simq_accepts, &w);
 }
 
-/* Dependents of action i of s released on start (start = 1) or on completion (start = 0),
-   handed to fn. irequires come first in a schedule, requires after. */
+/* The dependents among the n words d of an action of rank r that are released on start
+   (start = 1) or on completion (start = 0), handed to fn: the one release rule of the check
+   and the simulator (hot: fn, a constant, is inlined there). irequires come first in a
+   schedule, requires after. */
 typedef void (*goal__sim_dep_fn)(void *ctx, int32_t rank, uint32_t action);
+GOAL__HOT void goal__sim_release_words(const uint32_t *d, uint32_t n, int32_t r, int start, goal__sim_dep_fn fn, void *ctx) {
+    uint32_t k, dep;
+    for (k = 0; k < n; k++) {
+        dep = GOAL__LE32(d[k]);
+        if (((dep & GOAL__DEP_START) != 0) == (start != 0)) fn(ctx, r, dep & ~GOAL__DEP_START);
+    }
+}
+/* Dependents of action i of s released on start or on completion, from its record. */
 static void goal__sim_release(const goal_schedule *s, uint32_t i, int start, goal__sim_dep_fn fn, void *ctx) {
     const uint32_t *d;
-    uint32_t k, nd, dep;
+    uint32_t nd;
     goal__record(s, i, &d, &nd, NULL);
-    for (k = 0; k < nd; k++) {
-        dep = GOAL__LE32(d[k]);
-        if (((dep & GOAL__DEP_START) != 0) == (start != 0)) fn(ctx, s->rank, dep & ~GOAL__DEP_START);
-    }
+    goal__sim_release_words(d, nd, s->rank, start, fn, ctx);
 }
 
 /* ---- >>> check: the matching fix-point ------------------------------------------------------ */
@@ -1398,8 +1405,13 @@ static void goal__sim_touch_rank(const goal__sim *m, const goal__sim_item *e) {
 static void goal__sim_touch_action(const goal__sim *m, int32_t r, uint32_t i) {
     if (r >= 0) GOAL__SIM_PREFETCH(&m->act[m->x.base[r] + i]);
 }
+/* Only an action with more dependents than its line holds has them elsewhere: its line
+   itself was asked for a step before (goal__sim_touch_action). */
 static void goal__sim_touch_deps(const goal__sim *m, int32_t r, uint32_t i) {
-    if (r >= 0) GOAL__SIM_PREFETCH(goal__sim_deps_of(&m->x, r, &m->act[m->x.base[r] + i]));
+    const goal__sim_act *a;
+    if (r < 0) return;
+    a = &m->act[m->x.base[r] + i];
+    if (a->ndeps > GOAL__SIM_INLINE_DEPS) GOAL__SIM_PREFETCH(m->x.recs[r] + a->deps[0]);
 }
 /* An arrival's receive is the first posted one, most of the time. */
 static void goal__sim_touch_posted(const goal__sim *m, const goal__sim_item *e, int deep) {
@@ -1461,16 +1473,11 @@ static void goal__sim_dep(void *ctx, int32_t rank, uint32_t a) {
     m->ready[m->nready++].action = a;
 }
 static const goal__sim_act *goal__sim_act_of(const goal__sim *m, int32_t rank, uint32_t i) { return &m->act[m->x.base[rank] + i]; }
-/* Action i of rank r started (start = 1) or completed (0): the dependents it releases then
-   (goal__sim_release's rule), found from its decoded line, not from its record. */
+/* Action i of rank r started (start = 1) or completed (0): the dependents it releases then,
+   found from its decoded line, not from its record. */
 static void goal__sim_release_of(goal__sim *m, int32_t r, uint32_t i, int start) {
     const goal__sim_act *a = goal__sim_act_of(m, r, i);
-    const uint32_t *d = goal__sim_deps_of(&m->x, r, a);
-    uint32_t k, dep, n = goal__sim_ndeps(a);
-    for (k = 0; k < n; k++) {
-        dep = GOAL__LE32(d[k]);
-        if (((dep & GOAL__DEP_START) != 0) == (start != 0)) goal__sim_dep(m, r, dep & ~GOAL__DEP_START);
-    }
+    goal__sim_release_words(goal__sim_deps_of(&m->x, r, a), goal__sim_ndeps(a), r, start, goal__sim_dep, m);
 }
 static void goal__sim_complete(goal__sim *m, int32_t r, uint32_t i) {
     m->act[m->x.base[r] + i].need = GOAL__SIM_DONE;

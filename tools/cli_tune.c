@@ -66,6 +66,7 @@ typedef struct tune_group {   /* one (collective, size), when pruning */
     int coll;
     int best_job;              /* its fastest finished so far (what could win), or -1 */
     int running;               /* how many of its jobs are being simulated */
+    int open;                  /* how many are to do or running: its fastest may still change */
 } tune_group;
 
 typedef struct tune {
@@ -270,22 +271,16 @@ static int tune_prev(const tune *t, int g) {
 /* The first job of j's group to simulate, when none has finished: the configuration that
    is fastest so far at the nearest smaller size of the collective (winners change slowly
    with the size), if it is still to do; else j. Once it has finished, the group's other
-   configurations stop as soon as they are slower than it, not slower than a poor first. */
+   configurations stop as soon as they are slower than it, not slower than a poor first.
+   The groups of one collective list the same configurations in the same order (tune_jobs),
+   so that configuration is at the same offset in j's group. */
 static tune_job *tune_hint(const tune *t, tune_job *j) {
-    const tune_group *g = &t->grp[j->group];
-    int p, k;
+    tune_job *h;
+    int p;
     for (p = tune_prev(t, j->group); p >= 0 && t->grp[p].best_job < 0; p = tune_prev(t, p)) {}
     if (p < 0) return j;
-    for (k = g->first; k < g->end; k++)
-        if (t->job[k].cfg == t->job[t->grp[p].best_job].cfg && t->job[k].state == TUNE_TODO) return &t->job[k];
-    return j;
-}
-/* 1 while group g's fastest may still change: a job to do or running. */
-static int tune_open(const tune *t, int g) {
-    int k;
-    for (k = t->grp[g].first; k < t->grp[g].end; k++)
-        if (t->job[k].state == TUNE_TODO || t->job[k].state == TUNE_RUNNING) return 1;
-    return 0;
+    h = &t->job[t->grp[j->group].first + (t->grp[p].best_job - t->grp[p].first)];
+    return h->state == TUNE_TODO ? h : j;
 }
 /* 1: j had better wait, as it would run without a stop while one is coming: its group has
    no time yet but a job running, or the next smaller size (tune_hint's source) is not
@@ -294,7 +289,7 @@ static int tune_open(const tune *t, int g) {
 static int tune_waiting(const tune *t, const tune_job *j) {
     int p = tune_prev(t, j->group);
     if (t->grp[j->group].best_job >= 0) return 0;
-    return t->grp[j->group].running || (p >= 0 && tune_open(t, p));
+    return t->grp[j->group].running || (p >= 0 && t->grp[p].open);
 }
 /* The next job for a worker when pruning (under the lock), or -1: in t->order, the first
    that need not wait (tune_waiting; else the first that waits), by tune_hint when its
@@ -305,7 +300,11 @@ static int tune_next_pruned(tune *t) {
     for (i = t->next; i < t->norder; i++) {
         j = &t->job[t->order[i]];
         if (j->state != TUNE_TODO) continue;
-        if (tune_best_time(t, j->group) >= 0 && j->bound > tune_best_time(t, j->group)) { j->state = TUNE_SLOWER; continue; }
+        if (tune_best_time(t, j->group) >= 0 && j->bound > tune_best_time(t, j->group)) {
+            j->state = TUNE_SLOWER;
+            t->grp[j->group].open--;
+            continue;
+        }
         if (pick < 0) pick = i;
         if (!tune_waiting(t, j)) { pick = i; break; }
     }
@@ -328,6 +327,7 @@ static int tune_next(tune *t) {
 static void tune_finished(tune *t, int k) {
     tune_group *g = &t->grp[t->job[k].group];
     g->running--;
+    g->open--;
     if (t->job[k].state == TUNE_DONE && (g->best_job < 0 || t->job[k].time < t->job[g->best_job].time)) g->best_job = k;
 }
 static void *tune_worker(void *arg) {
@@ -350,10 +350,13 @@ static void *tune_worker(void *arg) {
 /* Every job allocates and frees a world and a simulator of up to some hundred MB: glibc
    would hand blocks above its mmap threshold back to the kernel at every free, which then
    zeroes fresh pages for the next job (at p = 2^16 about 12 s of system time in 160 s).
-   Blocks up to the threshold's ceiling (32 MB) are kept in the heap and reused instead. */
+   Blocks are kept in the heap and reused instead: up to the threshold's ceiling (32 MB)
+   by the threshold, and larger ones (a world's action lines) by allowing no mmap at all
+   (a thread's arena still maps a block too large for its heap). */
 static void tune_keep_memory(void) {
 #ifdef __GLIBC__
     mallopt(M_MMAP_THRESHOLD, 32 << 20);
+    mallopt(M_MMAP_MAX, 0);
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif
 }
@@ -403,7 +406,7 @@ static int tune_plan(tune *t) {
     tune_workers(t);
     t->bounding = 0;
     for (k = 0; k < t->njob; k++)
-        if (t->job[k].state == TUNE_TODO) t->order[t->norder++] = k;
+        if (t->job[k].state == TUNE_TODO) t->order[t->norder++] = k, t->grp[t->job[k].group].open++;
     tune_sorting = t;
     qsort(t->order, (size_t)t->norder, sizeof *t->order, tune_by_bound);
     for (k = 0; k < t->norder; k++)
