@@ -858,6 +858,7 @@ static uint64_t goal__mpi_digest(const goal_mpi_coll *c, int p) {
     size_t agreed[2];
     agreed[0] = 0; agreed[1] = c->keylen;
     if (c->build_fn == goal__mpi_algo_build) goal__mpi_algo_key(d, p, goal__mpi_vector(d->algo), NULL, agreed);
+    if (agreed[1] == agreed[0]) return goal__hash(GOAL__HASH_SEED, "", 0);   /* a NULL key plus 0 is undefined in C */
     return goal__hash(GOAL__HASH_SEED, (const unsigned char *)c->key + agreed[0], agreed[1] - agreed[0]);
 }
 /* The hash of the build function's address and the key. */

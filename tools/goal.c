@@ -24,7 +24,7 @@ static const cli_option model_opts[] = {   /* sim, trace, svg: LogGOPSim's lette
     {"-S", "B", "65535", "eager limit: larger messages use rendezvous"},
     {"-R", "ns", "0", "rendezvous handshake: a message over -S bytes arrives this much later (LogGOPSim: none)"},
     {"-T", "B", "0", "with -H: a message's bytes beyond the first T cost -H per byte instead of -G (0: one -G, LogGOPSim's)"},
-    {"-H", "ns/B", "0", "with -T: gap per byte beyond T bytes, on both NICs and in the receive (0: off)"},
+    {"-H", "ns/B", "0", "with -T: gap per byte beyond T bytes, on both NICs and in the receive (0: free; unset: off)"},
     {"--overhead", "ns", "1500", "CPU overhead per message (LogGOPSim's -o)"},
     {"--node-size", "K", NULL, "two-level model: nodes of K consecutive ranks; -L -o -g -G -O are then between nodes"},
     {"--intra-L", "ns", "-L", "two-level: latency inside a node"},

@@ -9,8 +9,8 @@
    predicted time (goal_sim_best), its measured time and measured / predicted, the fastest
    fixed algorithm measured, auto's time over it, the picked algorithm's own time (called by
    name, in the same turns) over it, its predicted time, and "twins": the largest ratio of
-   two measured times among candidates whose schedules are identical (same world digest;
-   auto and its pick always are), i.e. what the measurement's noise alone can make of one
+   two measured times among fixed candidates whose schedules are identical (same world digest;
+   auto has none of its own), i.e. what the measurement's noise alone can make of one
    schedule. Last, how many rows meet issue 14's targets.
    --all: before each line, every candidate's measured and predicted time (us).
    Usage: mpirun -np 2 bench_model PARAMSFILE [--all]   (PARAMSFILE: what goal-probe -o writes) */

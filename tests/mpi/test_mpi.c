@@ -658,6 +658,7 @@ static void test_revoked_strays(void) {
     goal_mpi *m = open_mpi();
     goal_status st = GOAL_OK;
     int k, round;
+    if (np > 8) { goal_mpi_destroy(m); return; }   /* out and ref hold 8 ranks' blocks */
     for (k = 0; k < 64; k++) in[k] = me * 1000 + k;
     for (round = 0; round < 2; round++) {
         algo_desc(&d, "gather_linear", round ? 16 : 64, 0);
