@@ -113,7 +113,8 @@
    ------
    goal_mpi_desc.check = 1 (the drop-in: GOAL_MPI_CHECK=1), as MPICH's collective checking:
    before an operation starts, its ranks compare a digest of its cache key (for the
-   algorithms: algorithm, parameters, count, type, op, root, counts) with one nonblocking
+   algorithms: algorithm, parameters, count, type, op, root; not a vector collective's
+   counts, displacements or own count, which each rank passes its own) with one nonblocking
    MPI_Iallreduce on the duplicate; if any rank differs, the operation fails on every rank
    with GOAL_ERR_MATCH ("the ranks disagree on ..."), instead of delivering wrong data. It
    costs one small allreduce per operation, on every start (ranks may have cached
