@@ -332,28 +332,37 @@ static void test_exec_cost(void) {
    by rank 0 until 1247 + R. Rank 0's send completes when matched, at 110 + R, so its calc 5
    ends at 115 + R. R 250.5: every time 250.5 later; R 0 or GOAL_SIM_ZERO: LogGOPSim's
    times; a message of S bytes or fewer never pays R; both models charge it. */
+/* Worlds a and b under d: a's ranks 0 and 1 finish at want[0], want[1], b's first nb ranks
+   at want[2] ... (ps). */
+static void check_finish_pair(const char *a, const char *b, const goal_sim_desc *d, const uint64_t *want, int nb) {
+    goal_status st, sq;
+    goal_sim_run_result r = sim_desc(a, d, &st), q = sim_desc(b, d, &sq);
+    int i, ok;
+    CHECK(st == GOAL_OK && sq == GOAL_OK);
+    if (st == GOAL_OK && sq == GOAL_OK) {
+        ok = r.finish_ps[0] == want[0] && r.finish_ps[1] == want[1];
+        for (i = 0; i < nb; i++) ok = ok && q.finish_ps[i] == want[2 + i];
+        CHECK(ok);
+    }
+    goal_sim_run_free(&r); goal_sim_run_free(&q);
+}
 static void test_rendezvous(void) {
     const char *back = "num_ranks 2\nrank 0 {\nl1: send 1001b to 1\nl2: calc 5\nl3: recv 8b from 1\nl2 requires l1\n}\n"
                        "rank 1 {\nl1: recv 1001b from 0\nl2: send 8b to 0\nl2 requires l1\n}\n";
     const char *one = "num_ranks 2\nrank 0 {\nl1: send 1001b to 1\nl2: calc 5\nl2 requires l1\n}\nrank 1 {\nl1: recv 1001b from 0\n}\n";
-    static const struct { double R; int64_t S; int32_t node_size; uint64_t back0, back1, one0; } cases[] = {
-        {0, 500, 0, 1247000, 1130000, 115000}, {GOAL_SIM_ZERO, 500, 0, 1247000, 1130000, 115000},
-        {250.5, 500, 0, 1497500, 1380500, 365500}, {250.5, 500, 1, 1497500, 1380500, 365500},
-        {250.5, 1001, 0, 1247000, 1130000, 15000}, {250.5, 0, 0, 1247000, 1130000, 15000}};
+    static const struct { double R; int64_t S; int32_t node_size; uint64_t want[3]; } cases[] = {   /* back 0, 1; one 0 */
+        {0, 500, 0, {1247000, 1130000, 115000}}, {GOAL_SIM_ZERO, 500, 0, {1247000, 1130000, 115000}},
+        {250.5, 500, 0, {1497500, 1380500, 365500}}, {250.5, 500, 1, {1497500, 1380500, 365500}},
+        {250.5, 1001, 0, {1247000, 1130000, 15000}}, {250.5, 0, 0, {1247000, 1130000, 15000}}};
     goal_sim_desc d, out;
-    goal_sim_run_result r, q;
-    goal_status st, sq;
+    goal_sim_run_result r;
+    goal_status st;
     size_t k;
     for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         memset(&d, 0, sizeof d);
         CHECK(goal_sim_params(&d, "-L 100 -o 10 -g 20 -G 1 -O 0", 28, NULL) == GOAL_OK);
         d.R = cases[k].R; d.S = cases[k].S; d.node_size = cases[k].node_size;
-        r = sim_desc(back, &d, &st);
-        q = sim_desc(one, &d, &sq);
-        CHECK(st == GOAL_OK && sq == GOAL_OK);
-        if (st == GOAL_OK && sq == GOAL_OK)
-            CHECK(r.finish_ps[0] == cases[k].back0 && r.finish_ps[1] == cases[k].back1 && q.finish_ps[0] == cases[k].one0);
-        goal_sim_run_free(&r); goal_sim_run_free(&q);
+        check_finish_pair(back, one, &d, cases[k].want, 1);
     }
     memset(&d, 0, sizeof d);
     CHECK(goal_sim_params(&d, "-S 833 -R 950.25", 16, NULL) == GOAL_OK && d.R == 950.25 && d.S == 833);
@@ -379,26 +388,20 @@ static void test_big_bytes(void) {
     const char *back = "num_ranks 2\nrank 0 {\nl1: send 1001b to 1\nl3: recv 8b from 1\n}\n"
                        "rank 1 {\nl1: recv 1001b from 0\nl2: send 8b to 0\nl2 requires l1\n}\n";
     const char *two = "num_ranks 2\nrank 0 {\nl1: send 1001b to 1\nl2: send 8b to 1\n}\nrank 1 {\nl1: recv 1001b from 0\nl2: recv 8b from 0\n}\n";
-    static const struct { int64_t T; double H; int32_t node_size; uint64_t back0, back1, two0, two1; } cases[] = {
-        {0, 0, 0, 1247000, 1130000, 1030000, 1147000}, {400, 0, 0, 1247000, 1130000, 1030000, 1147000},
-        {0, 3, 0, 1247000, 1130000, 1030000, 1147000}, {400, 3, 0, 2449000, 2332000, 2232000, 2349000},
-        {400, 3, 1, 2449000, 2332000, 2232000, 2349000}, {400, 0.5, 0, 946500, 829500, 729500, 846500},
-        {1001, 3, 0, 1247000, 1130000, 1030000, 1147000}, {1000, 3, 0, 1249000, 1132000, 1032000, 1149000}};
+    static const struct { int64_t T; double H; int32_t node_size; uint64_t want[4]; } cases[] = {   /* back 0, 1; two 0, 1 */
+        {0, 0, 0, {1247000, 1130000, 1030000, 1147000}}, {400, 0, 0, {1247000, 1130000, 1030000, 1147000}},
+        {0, 3, 0, {1247000, 1130000, 1030000, 1147000}}, {400, 3, 0, {2449000, 2332000, 2232000, 2349000}},
+        {400, 3, 1, {2449000, 2332000, 2232000, 2349000}}, {400, 0.5, 0, {946500, 829500, 729500, 846500}},
+        {1001, 3, 0, {1247000, 1130000, 1030000, 1147000}}, {1000, 3, 0, {1249000, 1132000, 1032000, 1149000}}};
     goal_sim_desc d, out;
-    goal_sim_run_result r, q;
-    goal_status st, sq;
+    goal_sim_run_result r;
+    goal_status st;
     size_t k;
     for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         memset(&d, 0, sizeof d);
         CHECK(goal_sim_params(&d, "-L 100 -o 10 -g 20 -G 1 -O 0 -S 100000", 38, NULL) == GOAL_OK);
         d.T = cases[k].T; d.H = cases[k].H; d.node_size = cases[k].node_size;
-        r = sim_desc(back, &d, &st);
-        q = sim_desc(two, &d, &sq);
-        CHECK(st == GOAL_OK && sq == GOAL_OK);
-        if (st == GOAL_OK && sq == GOAL_OK)
-            CHECK(r.finish_ps[0] == cases[k].back0 && r.finish_ps[1] == cases[k].back1 && q.finish_ps[0] == cases[k].two0 &&
-                  q.finish_ps[1] == cases[k].two1);
-        goal_sim_run_free(&r); goal_sim_run_free(&q);
+        check_finish_pair(back, two, &d, cases[k].want, 2);
     }
     memset(&d, 0, sizeof d);
     CHECK(goal_sim_params(&d, "-T 4194304 -H 0.095", 19, NULL) == GOAL_OK && d.T == 4194304 && d.H == 0.095);
