@@ -679,19 +679,30 @@ static inline void goal__peers_free(goal__peers *t, const goal_allocator *a) {
 /* ---- per-peer matching FIFO (goal_sched.h's in-process transport, goal_sim.h) ------------- */
 /* Queues of the caller's numbers (refs: requests, actions, messages), all entries in one
    pool, each queue known by one word (its head, GOAL__NONE when empty) in the caller's
-   memory that must not move. A queue is a circular doubly linked list in posting order;
-   every entry is also on the list of its (queue, peer), found in the per-peer index, so a
-   message from a known peer looks only at entries from that peer and at the wildcard
-   (GOAL_ANY) ones, whichever came first (seq), not at the whole queue. A take for any
-   source walks the queue (MPI's order). Empty: zeroed, then freel = GOAL__NONE. */
-typedef struct goal__fifo_ent { uint32_t ref, seq, prev, next, kprev, knext; } goal__fifo_ent;
+   memory that must not move. A queue is a circular doubly linked list in posting order, and
+   each entry keeps its peer. A short queue is walked: the first entry from the peer (or a
+   wildcard one) that the caller's function accepts. Once a queue grows past
+   GOAL__FIFO_LINEAR entries, every entry is also on the list of its (queue, peer), found in
+   the per-peer index, so a message from a known peer looks only at entries from that peer
+   and at the wildcard (GOAL_ANY) ones, whichever came first (seq), not at the whole queue
+   (alltoall posts p-1 receives per rank up front: walking them made matching O(p^3)); it
+   stays indexed until it is empty. Most queues hold a few entries, and the index is a hash
+   table as large as the world's queues: a lookup there was a cache miss per match. A take
+   for any source walks the queue (MPI's order). Empty: zeroed, then freel = GOAL__NONE. */
+#define GOAL__FIFO_LINEAR 8u
+#define GOAL__FIFO_INDEXED 0x80000000u   /* in len: the queue is indexed by peer */
+typedef struct goal__fifo_ent {
+    uint32_t ref, seq, prev, next, kprev, knext;
+    int32_t peer;
+    uint32_t len;          /* of the head entry: the queue's length | GOAL__FIFO_INDEXED */
+} goal__fifo_ent;
 typedef struct goal__fifo {
     goal__fifo_ent *e; size_t cap; uint32_t n, freel, seq;
-    uint32_t nany;         /* wildcard entries queued: while 0, a take has one list to look at */
+    uint32_t nany;         /* wildcard entries of indexed queues: while 0, a take has one list to look at */
     goal__peers peers;     /* (queue head, peer) -> the head of its list, in goal__peer_key.word */
 } goal__fifo;
-/* Whether the entry of ref matches what the caller looks for; sets *peer to the entry's peer. */
-typedef int (*goal__fifo_fn)(void *ctx, uint32_t ref, int32_t *peer);
+/* Whether the entry of ref matches what the caller looks for (its peer is already known to fit). */
+typedef int (*goal__fifo_fn)(void *ctx, uint32_t ref);
 
 /* Links entry k at the end of the circular list *head (by the prev/next or kprev/knext pair). */
 static inline void goal__fifo_link(goal__fifo *q, uint32_t *head, uint32_t k, int by_peer) {
@@ -714,13 +725,21 @@ static inline void goal__fifo_unlink(goal__fifo *q, uint32_t *head, uint32_t k, 
 static inline goal__peer_key *goal__fifo_list(const goal__fifo *q, const uint32_t *head, int32_t peer) {
     return goal__peers_find(&q->peers, head, peer);
 }
+/* Puts entry k of the indexed queue *head on its peer's list (the index has room). */
+static inline void goal__fifo_index(goal__fifo *q, uint32_t *head, uint32_t k) {
+    goal__peer_key *t = goal__fifo_list(q, head, q->e[k].peer);
+    if (!t->q) { goal__peers_add(&q->peers, t, head, q->e[k].peer); t->word = GOAL__NONE; }
+    goal__fifo_link(q, &t->word, k, 1);
+    if (q->e[k].peer == GOAL_ANY) q->nany++;
+}
 /* Appends ref, whose peer is peer (GOAL_ANY: a receive from any source), to queue *head;
    *at (if not NULL) gets its entry, for goal__fifo_cancel. */
 static inline goal_status goal__fifo_push(goal__fifo *q, const goal_allocator *a, uint32_t *head, int32_t peer,
                                           uint32_t ref, uint32_t *at) {
-    uint32_t k = q->freel;
-    goal__peer_key *t;
-    if (goal__peers_room(&q->peers, a) != GOAL_OK) return GOAL_ERR_NOMEM;
+    uint32_t k = q->freel, len = *head == GOAL__NONE ? 0u : q->e[*head].len, i, n;
+    n = len & GOAL__FIFO_INDEXED ? 1u : len + 1u > GOAL__FIFO_LINEAR ? len + 1u : 0u;   /* entries to index */
+    for (i = 0; i < n; i++)
+        if (goal__peers_room(&q->peers, a) != GOAL_OK) return GOAL_ERR_NOMEM;
     if (k != GOAL__NONE) q->freel = q->e[k].next;
     else {
         if (GOAL__RESERVE(a, q->e, q->cap, (size_t)q->n + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
@@ -728,46 +747,53 @@ static inline goal_status goal__fifo_push(goal__fifo *q, const goal_allocator *a
     }
     q->e[k].ref = ref;
     q->e[k].seq = q->seq++;
+    q->e[k].peer = peer;
     goal__fifo_link(q, head, k, 0);
-    t = goal__fifo_list(q, head, peer);
-    if (!t->q) { goal__peers_add(&q->peers, t, head, peer); t->word = GOAL__NONE; }
-    goal__fifo_link(q, &t->word, k, 1);
-    if (peer == GOAL_ANY) q->nany++;
+    q->e[*head].len = len + 1u;
+    if (len & GOAL__FIFO_INDEXED) goal__fifo_index(q, head, k);
+    else if (n) {   /* past GOAL__FIFO_LINEAR: index the whole queue */
+        i = *head;
+        do { goal__fifo_index(q, head, i); i = q->e[i].next; } while (i != *head);
+        q->e[*head].len |= GOAL__FIFO_INDEXED;
+    }
     if (at) *at = k;
     return GOAL_OK;
 }
 /* The first entry of list t (of goal__fifo_list) that fn accepts, or GOAL__NONE. */
 GOAL__HOT uint32_t goal__fifo_first(const goal__fifo *q, const goal__peer_key *t, goal__fifo_fn fn, void *ctx) {
     uint32_t k;
-    int32_t peer;
     if (!t || !t->q) return GOAL__NONE;
     k = t->word;
     do {
-        if (fn(ctx, q->e[k].ref, &peer)) return k;
+        if (fn(ctx, q->e[k].ref)) return k;
         k = q->e[k].knext;
     } while (k != t->word);
     return GOAL__NONE;
 }
-/* Removes entry k, which is on list t of queue *head, and returns its ref. */
+/* Removes entry k from queue *head, and from its list t when the queue is indexed (NULL:
+   looked up), and returns its ref. */
 static inline uint32_t goal__fifo_remove(goal__fifo *q, uint32_t *head, goal__peer_key *t, uint32_t k) {
+    uint32_t len = q->e[*head].len;
+    if (len & GOAL__FIFO_INDEXED) {
+        if (!t) t = goal__fifo_list(q, head, q->e[k].peer);
+        goal__fifo_unlink(q, &t->word, k, 1);
+        if (q->e[k].peer == GOAL_ANY) q->nany--;
+        if (t->word == GOAL__NONE) goal__peers_del(&q->peers, t);
+    }
     goal__fifo_unlink(q, head, k, 0);
-    goal__fifo_unlink(q, &t->word, k, 1);
-    if (t->peer == GOAL_ANY) q->nany--;
-    if (t->word == GOAL__NONE) goal__peers_del(&q->peers, t);
+    if (*head != GOAL__NONE) q->e[*head].len = len - 1u;
     q->e[k].next = q->freel; q->freel = k;
     return q->e[k].ref;
 }
-/* Removes entry k (of goal__fifo_push's *at), whose peer is peer, from queue *head. */
-static inline void goal__fifo_cancel(goal__fifo *q, uint32_t *head, int32_t peer, uint32_t k) {
-    goal__fifo_remove(q, head, goal__fifo_list(q, head, peer), k);
-}
+/* Removes entry k (of goal__fifo_push's *at) from queue *head. */
+static inline void goal__fifo_cancel(goal__fifo *q, uint32_t *head, uint32_t k) { goal__fifo_remove(q, head, NULL, k); }
 /* Removes the first entry of queue *head from peer (or any, with GOAL_ANY) that fn accepts
    and returns its ref, GOAL__NONE when none. Sequence numbers compare modulo 2^32. */
 GOAL__HOT uint32_t goal__fifo_take(goal__fifo *q, uint32_t *head, int32_t peer, goal__fifo_fn fn, void *ctx) {
     goal__peer_key *t, *tw;
     uint32_t k, w;
     if (*head == GOAL__NONE) return GOAL__NONE;
-    if (peer != GOAL_ANY) {
+    if (peer != GOAL_ANY && (q->e[*head].len & GOAL__FIFO_INDEXED)) {
         k = goal__fifo_first(q, t = goal__fifo_list(q, head, peer), fn, ctx);
         if (q->nany) {
             w = goal__fifo_first(q, tw = goal__fifo_list(q, head, GOAL_ANY), fn, ctx);
@@ -777,8 +803,9 @@ GOAL__HOT uint32_t goal__fifo_take(goal__fifo *q, uint32_t *head, int32_t peer, 
     }
     k = *head;
     do {
-        if (fn(ctx, q->e[k].ref, &peer)) return goal__fifo_remove(q, head, goal__fifo_list(q, head, peer), k);
-        k = q->e[k].next;
+        const goal__fifo_ent *e = &q->e[k];
+        if ((peer == GOAL_ANY || e->peer == peer || e->peer == GOAL_ANY) && fn(ctx, e->ref)) return goal__fifo_remove(q, head, NULL, k);
+        k = e->next;
     } while (k != *head);
     return GOAL__NONE;
 }

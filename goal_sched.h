@@ -842,17 +842,15 @@ static int goal__sched_matches(const goal_msg *recv, const goal_msg *send) {
 }
 typedef struct goal__sched_want { const goal_inproc *ip; const goal_msg *m; } goal__sched_want;
 /* goal__fifo_fn of a send posted now: whether the recv ref takes it. */
-static int goal__sched_ip_recv_takes(void *want, uint32_t ref, int32_t *peer) {
+static int goal__sched_ip_recv_takes(void *want, uint32_t ref) {
     const goal__sched_want *w = (const goal__sched_want *)want;
     const goal__sched_ipreq *x = goal__sched_ip_at(w->ip, ref);
-    *peer = x->key;
     return goal__sched_matches(&x->m, w->m);
 }
 /* goal__fifo_fn of a recv posted now: whether it takes the send ref. */
-static int goal__sched_ip_send_taken(void *want, uint32_t ref, int32_t *peer) {
+static int goal__sched_ip_send_taken(void *want, uint32_t ref) {
     const goal__sched_want *w = (const goal__sched_want *)want;
     const goal__sched_ipreq *x = goal__sched_ip_at(w->ip, ref);
-    *peer = x->key;
     return goal__sched_matches(w->m, &x->m);
 }
 /* Moves the data and returns the recv's status. */
@@ -982,7 +980,7 @@ static void goal__sched_ip_cancel(void *user, goal_req *req) {
     if (!x) return;
     GOAL__SCHED_LOCK(ip);
     if (x->status == GOAL_PENDING)
-        goal__fifo_cancel(&ip->q, x->m.kind == GOAL_SEND ? &ip->r[x->m.peer].sends : &me->recvs, x->key, x->ent);
+        goal__fifo_cancel(&ip->q, x->m.kind == GOAL_SEND ? &ip->r[x->m.peer].sends : &me->recvs, x->ent);
     else ip->unreported--;
     goal__sched_ip_spare(ip, x);
     req->handle = NULL;

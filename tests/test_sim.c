@@ -501,7 +501,7 @@ static void test_tune_bound(void) {
                                          "-L 1000 -o 100 -g 200 -G 1 --node-size 2 --intra-L 10 --intra-o 20 --intra-G 0.1",
                                          "-L 12 -o 96 -g 80 -G 0.042 -S 1000 -R 900.5",
                                          "-L 12 -o 96 -g 80 -G 0.042 -O 0.05 -S 1000 -T 600 -H 0.1"};
-    static const int32_t ps[] = {1, 2, 3, 5, 8, 13};
+    static const int32_t ps[] = {1, 2, 3, 5, 8, 13, 24};
     static const uint64_t sizes[] = {0, 8, 1000, 65536};
     const goal_algo_info *a;
     goal_algo_desc d;
@@ -526,6 +526,39 @@ static void test_tune_bound(void) {
                 }
     }
     CHECK(runs > 2000 && tight > runs / 10);   /* and it bounds something */
+}
+
+/* Every message a generator sends fills the receive it matches (no size finding): the
+   tune bound prices a receive by its buffer's bytes. Every algorithm tune tries, at its
+   grid's parameters, at several p, roots and sizes (with the odd counts that leave blocks
+   uneven). */
+static void test_recv_sizes(void) {
+    static const int32_t ps[] = {1, 2, 3, 5, 8, 13, 24};
+    static const uint64_t counts[] = {0, 1, 7, 1000, 65537};
+    const goal_algo_info *a;
+    goal_algo_desc d;
+    int i, k, n, checked = 0;
+    for (i = 0; (a = goal_algo_list(i)) != NULL; i++)
+        for (k = 0; !(a->flags & GOAL_ALGO_VECTOR) && k < (int)(sizeof ps / sizeof ps[0]); k++)
+            for (n = 0; n < (int)(sizeof counts / sizeof counts[0]) * 3; n++) {
+                goal_world *w;
+                goal_sim_check_result r;
+                goal_sim_check_desc cd;
+                memset(&d, 0, sizeof d);
+                d.algo = a->name; d.count = counts[n / 3]; d.dtype = n % 2 ? GOAL_INT32 : GOAL_INT8; d.op = GOAL_OP_SUM;
+                d.root = ps[k] - 1 - n % ps[k];
+                d.nway = 1 + n % 3; d.radix = 2 + n % 3; d.segment = (a->flags & GOAL_ALGO_SEGMENTED) ? 1024u << (3 * (n % 3)) : 0;
+                if (goal_algo_world(&w, &d, ps[k], NULL) != GOAL_OK) continue;
+                memset(&cd, 0, sizeof cd);
+                cd.no_pairs = 1;
+                CHECK_EQ(goal_sim_check(w, &cd, &r), GOAL_OK);
+                if (r.nfindings) printf("  %s p %d count %llu: %zu findings\n", a->name, ps[k], (unsigned long long)d.count, r.nfindings);
+                CHECK_EQ(r.nfindings, 0);
+                goal_sim_check_free(&r);
+                goal_world_destroy(w);
+                checked++;
+            }
+    CHECK(checked > 1000);
 }
 
 /* stop_ns: a world that takes longer than it stops with GOAL_PENDING; one that takes exactly
@@ -596,6 +629,7 @@ int main(void) {
     RUN(test_big_bytes);
     RUN(test_defaults);
     RUN(test_tune_bound);
+    RUN(test_recv_sizes);
     RUN(test_stop);
     RUN(test_stop_work);
     return th_done();
