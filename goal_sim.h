@@ -2882,6 +2882,185 @@ static uint64_t goal__tune_bound(goal__sim *m, const goal_schedule *s, int32_t r
     if (least != INT64_MAX && (int64_t)nic + least > 0 && (uint64_t)((int64_t)nic + least) > cpu) return (uint64_t)((int64_t)nic + least);
     return cpu;
 }
+/* ---- the chain bound: how long a rank waits before its first receive completes -------------
+   An action that needs a receive to complete, or any action that needs such an action, is
+   held: it starts no earlier than its rank's first receive completes, at F(r). A rank
+   whose sends to q are all held sends to q no earlier than F(r), else from time 0; a
+   receive from q then completes no earlier than that message's crossing and receiving
+   (the model's wire and recv_cpu, of the receive's bytes), so F(r) is at least the least of
+   those over r's receives, and the rank's time at least F(r) plus the CPU time of its held
+   actions, one after another. Ranks are built one at a time (no world), walking from a
+   rank to those it receives from, depth first; a rank not walked (past the budget, or still
+   on the walk: a cycle) counts as sending from time 0, so every F stays a lower bound. A
+   chain of p ranks is then p - 1 crossings, where the per-rank bound sees one. */
+#define GOAL__TUNE_WALK 128              /* ranks built per starting rank */
+typedef struct goal__walk_rank {
+    int32_t rank;
+    uint8_t done, any;                   /* F known; receives from GOAL_ANY (F: 0) */
+    uint32_t recv, nrecv, free, nfree;   /* in goal__walk.peers: (peer, bytes) it receives from; peers it sends to unheld */
+    uint32_t next;                       /* the walk: its next receive peer to visit */
+    uint64_t F, held;                    /* its first receive's completion; its held actions' CPU time */
+} goal__walk_rank;
+typedef struct goal__walk {
+    goal__sim *m;
+    goal_allocator a;
+    goal__walk_rank *rk; size_t nrk, caprk;
+    uint64_t *peers; size_t npeers, cappeers;   /* peer << 32 | bytes (capped), or peer */
+    int32_t *stack; size_t nstack, capstack;
+    uint32_t *tab; size_t captab;        /* rank -> index in rk + 1, open addressing */
+    uint8_t *held; size_t capheld;       /* of the rank being added: which actions are held */
+    uint32_t *queue; size_t capqueue;
+    int unknown;                         /* a rank has actions on other CPUs or NICs: no bound */
+} goal__walk;
+
+static goal__walk_rank *goal__walk_find(const goal__walk *w, int32_t r) {
+    size_t k = ((uint32_t)r * 2654435761u) & (w->captab - 1u);
+    for (; w->tab[k]; k = (k + 1u) & (w->captab - 1u))
+        if (w->rk[w->tab[k] - 1u].rank == r) return &w->rk[w->tab[k] - 1u];
+    return NULL;
+}
+static goal_status goal__walk_peer(goal__walk *w, uint64_t v) {
+    if (GOAL__RESERVE(&w->a, w->peers, w->cappeers, w->npeers + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
+    w->peers[w->npeers++] = v;
+    return GOAL_OK;
+}
+/* Which actions of s are held (w->held), by a walk from the receives' completions. */
+static goal_status goal__walk_held(goal__walk *w, const goal_schedule *s) {
+    uint32_t i, k, n, head = 0, tail = 0;
+    const uint32_t *d;
+    goal_action a;
+    if (GOAL__RESERVE(&w->a, w->held, w->capheld, s->nactions) != GOAL_OK ||
+        GOAL__RESERVE(&w->a, w->queue, w->capqueue, s->nactions) != GOAL_OK)
+        return GOAL_ERR_NOMEM;
+    memset(w->held, 0, s->nactions);
+    for (i = 0; i < s->nactions; i++) {
+        goal_schedule_action(s, i, &a);
+        if (a.kind != GOAL_RECV) continue;
+        for (n = goal_schedule_deps(s, i, &d), k = 0; k < n; k++)
+            if (!(GOAL__LE32(d[k]) & GOAL__DEP_START) && !w->held[GOAL__LE32(d[k])]) w->held[w->queue[tail++] = GOAL__LE32(d[k])] = 1;
+    }
+    while (head < tail)
+        for (i = w->queue[head++], n = goal_schedule_deps(s, i, &d), k = 0; k < n; k++)
+            if (!w->held[GOAL__LE32(d[k]) & ~GOAL__DEP_START]) w->held[w->queue[tail++] = GOAL__LE32(d[k]) & ~GOAL__DEP_START] = 1;
+    return GOAL_OK;
+}
+/* Rank r's entry: what it receives from whom, whom it sends to unheld, its held CPU time;
+   w->unknown when the walk cannot tell (actions on other CPUs or NICs). */
+static goal_status goal__walk_add(goal__walk *w, const goal_algo_desc *d, goal_graph *g, int32_t r, int32_t p, goal_error *err) {
+    goal__sim *m = w->m;
+    goal__walk_rank *e;
+    goal_schedule s;
+    goal_action a;
+    goal_status st;
+    int32_t done;
+    uint32_t i;
+    size_t k;
+    if ((st = goal_graph_reset(g, r, p)) != GOAL_OK) return st;
+    if ((done = goal_algo_build(g, d, NULL, 0, NULL, err)) < 0) return (goal_status)done;
+    if ((st = goal_compile(g, &s, err)) != GOAL_OK) return st;
+    if ((st = goal__walk_held(w, &s)) != GOAL_OK ||
+        GOAL__RESERVE(&w->a, w->rk, w->caprk, w->nrk + 1u) != GOAL_OK) {
+        goal_schedule_free(&s);
+        return GOAL_ERR_NOMEM;
+    }
+    e = &w->rk[w->nrk];
+    memset(e, 0, sizeof *e);
+    e->rank = r; e->recv = (uint32_t)w->npeers;
+    for (i = 0; i < s.nactions && st == GOAL_OK; i++) {
+        goal_schedule_action(&s, i, &a);
+        if (a.cpu || a.nic) w->unknown = 1;
+        else if (a.kind == GOAL_RECV && a.peer == GOAL_ANY) e->any = 1;
+        else if (a.kind == GOAL_RECV) st = goal__walk_peer(w, (uint64_t)(uint32_t)a.peer << 32 | (a.buf.size < 0xFFFFFFFFu ? a.buf.size : 0xFFFFFFFFu));
+    }
+    e->nrecv = (uint32_t)(w->npeers - e->recv);
+    e->free = (uint32_t)w->npeers;
+    for (i = 0; i < s.nactions && st == GOAL_OK; i++) {
+        goal_schedule_action(&s, i, &a);
+        if (a.kind == GOAL_SEND && !w->held[i]) {
+            for (k = e->free; k < w->npeers && w->peers[k] != (uint64_t)(uint32_t)a.peer; k++) {}
+            if (k == w->npeers) st = goal__walk_peer(w, (uint32_t)a.peer);
+        } else if (w->held[i]) {
+            e->held += a.kind == GOAL_SEND ? m->model->send_cpu(m, r, a.peer, 0, a.buf.size)
+                       : a.kind == GOAL_RECV ? 0 : goal__sim_local(m, 0, a.kind, a.kind == GOAL_CALC ? a.cost : a.buf.size);
+        }
+    }
+    e->nfree = (uint32_t)(w->npeers - e->free);
+    goal_schedule_free(&s);
+    if (st != GOAL_OK) return st;
+    w->nrk++;
+    for (k = ((uint32_t)r * 2654435761u) & (w->captab - 1u); w->tab[k]; k = (k + 1u) & (w->captab - 1u)) {}
+    w->tab[k] = (uint32_t)w->nrk;
+    return GOAL_OK;
+}
+/* F of entry e, from the entries of the ranks it receives from (walked or not). */
+static uint64_t goal__walk_first(goal__walk *w, const goal__walk_rank *e) {
+    goal__sim *m = w->m;
+    uint64_t F = ~(uint64_t)0, t;
+    uint32_t k, j;
+    if (e->any || !e->nrecv) return 0;
+    for (k = e->recv; k < e->recv + e->nrecv; k++) {
+        int32_t q = (int32_t)(w->peers[k] >> 32);
+        uint64_t bytes = w->peers[k] & 0xFFFFFFFFu;
+        const goal__walk_rank *f = goal__walk_find(w, q);
+        t = 0;
+        if (f && f->done) {
+            for (j = f->free; j < f->free + f->nfree && w->peers[j] != (uint64_t)(uint32_t)e->rank; j++) {}
+            if (j == f->free + f->nfree) t = f->F;   /* every send of q to this rank is held */
+        }
+        t = m->model->recv_cpu(m, q, e->rank, m->model->wire(m, q, e->rank, t, bytes), bytes);
+        if (t < F) F = t;
+    }
+    return F;
+}
+/* The walk from rank `start`, at most GOAL__TUNE_WALK new ranks. */
+static goal_status goal__walk_from(goal__walk *w, const goal_algo_desc *d, goal_graph *g, int32_t start, int32_t p, goal_error *err) {
+    size_t budget = w->nrk + GOAL__TUNE_WALK;
+    goal_status st;
+    if (goal__walk_find(w, start)) return GOAL_OK;
+    if ((st = goal__walk_add(w, d, g, start, p, err)) != GOAL_OK || w->unknown) return st;
+    w->nstack = 0;
+    w->stack[w->nstack++] = (int32_t)(w->nrk - 1u);
+    while (w->nstack) {
+        goal__walk_rank *e = &w->rk[w->stack[w->nstack - 1]];
+        if (e->next < e->nrecv) {
+            int32_t q = (int32_t)(w->peers[e->recv + e->next++] >> 32);
+            if (w->nrk >= budget || goal__walk_find(w, q)) continue;
+            if ((st = goal__walk_add(w, d, g, q, p, err)) != GOAL_OK || w->unknown) return st;
+            w->stack[w->nstack++] = (int32_t)(w->nrk - 1u);
+        } else {
+            e->F = goal__walk_first(w, e);
+            e->done = 1;
+            w->nstack--;
+        }
+    }
+    return GOAL_OK;
+}
+/* The chain bound of d at p (0 when it cannot tell), walking from ranks 0 and p - 1, the ends
+   of chains, with g as the graph to build in. */
+static goal_status goal__tune_chain(const goal_algo_desc *d, int32_t p, goal__sim *m, goal_graph *g, uint64_t *bound, goal_error *err) {
+    goal__walk w;
+    goal_status st = GOAL_OK;
+    const int32_t start[2] = {0, p - 1};
+    size_t k;
+    *bound = 0;
+    if (m->compat) return GOAL_OK;
+    memset(&w, 0, sizeof w);
+    w.m = m;
+    w.a = goal__allocator(&d->alloc);
+    w.captab = 4u * 2u * GOAL__TUNE_WALK;
+    w.tab = (uint32_t *)goal__new(&w.a, w.captab, sizeof(uint32_t));
+    w.stack = (int32_t *)goal__new(&w.a, 2u * GOAL__TUNE_WALK + 2u, sizeof(int32_t));
+    if (!w.tab || !w.stack) st = GOAL_ERR_NOMEM;
+    else memset(w.tab, 0, w.captab * sizeof(uint32_t));
+    for (k = 0; k < 2 && st == GOAL_OK && !w.unknown; k++) st = goal__walk_from(&w, d, g, start[k], p, err);
+    for (k = 0; k < w.nrk && st == GOAL_OK; k++)
+        if (w.rk[k].done && w.rk[k].nrecv && w.rk[k].F + w.rk[k].held > *bound) *bound = w.rk[k].F + w.rk[k].held;
+    if (w.unknown || m->over) { *bound = 0; m->over = 0; }
+    goal__free(&w.a, w.rk); goal__free(&w.a, w.peers); goal__free(&w.a, w.stack); goal__free(&w.a, w.tab);
+    goal__free(&w.a, w.held); goal__free(&w.a, w.queue);
+    return st;
+}
+
 /* Rank r's compiled schedule into the estimate: *squares (when not NULL: its independent
    actions squared, times p-1 for rank 1) and *bound (when m is not NULL: the larger of
    goal__tune_bound). */
@@ -2909,6 +3088,7 @@ static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, goal_
     goal_graph *g[2] = {NULL, NULL};
     goal_status st = GOAL_OK;
     int32_t r, done;
+    uint64_t chain;
     *actions = *squares = 0;
     *bound = 0;
     memset(&gd, 0, sizeof gd);
@@ -2929,6 +3109,7 @@ static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, goal_
             if ((done = goal_algo_build(g[1], d, NULL, 0, NULL, err)) < 0) st = (goal_status)done;
             else st = goal__tune_compiled(g[1], sample[k], p, m, NULL, bound, err);
         }
+        if (st == GOAL_OK && (st = goal__tune_chain(d, p, m, g[1], &chain, err)) == GOAL_OK && chain > *bound) *bound = chain;
     }
     goal_graph_destroy(g[0]);
     goal_graph_destroy(g[1]);
