@@ -2893,7 +2893,8 @@ static uint64_t goal__tune_bound(goal__sim *m, const goal_schedule *s, int32_t r
    rank to those it receives from, depth first; a rank not walked (past the budget, or still
    on the walk: a cycle) counts as sending from time 0, so every F stays a lower bound. A
    chain of p ranks is then p - 1 crossings, where the per-rank bound sees one. */
-#define GOAL__TUNE_WALK 128              /* ranks built per starting rank */
+#define GOAL__TUNE_WALK 128              /* ranks built per starting rank, */
+#define GOAL__TUNE_WALK_ACTIONS 65536    /* and their actions at most (then one more rank) */
 typedef struct goal__walk_rank {
     int32_t rank;
     uint8_t done, any;                   /* F known; receives from GOAL_ANY (F: 0) */
@@ -2911,6 +2912,7 @@ typedef struct goal__walk {
     uint8_t *held; size_t capheld;       /* of the rank being added: which actions are held */
     uint32_t *queue; size_t capqueue;
     int unknown;                         /* a rank has actions on other CPUs or NICs: no bound */
+    size_t actions;                      /* built so far */
 } goal__walk;
 
 static goal__walk_rank *goal__walk_find(const goal__walk *w, int32_t r) {
@@ -2958,6 +2960,7 @@ static goal_status goal__walk_add(goal__walk *w, const goal_algo_desc *d, goal_g
     if ((st = goal_graph_reset(g, r, p)) != GOAL_OK) return st;
     if ((done = goal_algo_build(g, d, NULL, 0, NULL, err)) < 0) return (goal_status)done;
     if ((st = goal_compile(g, &s, err)) != GOAL_OK) return st;
+    w->actions += s.nactions;
     if ((st = goal__walk_held(w, &s)) != GOAL_OK ||
         GOAL__RESERVE(&w->a, w->rk, w->caprk, w->nrk + 1u) != GOAL_OK) {
         goal_schedule_free(&s);
@@ -3014,7 +3017,7 @@ static uint64_t goal__walk_first(goal__walk *w, const goal__walk_rank *e) {
 }
 /* The walk from rank `start`, at most GOAL__TUNE_WALK new ranks. */
 static goal_status goal__walk_from(goal__walk *w, const goal_algo_desc *d, goal_graph *g, int32_t start, int32_t p, goal_error *err) {
-    size_t budget = w->nrk + GOAL__TUNE_WALK;
+    size_t budget = w->nrk + GOAL__TUNE_WALK, actions = w->actions + GOAL__TUNE_WALK_ACTIONS;
     goal_status st;
     if (goal__walk_find(w, start)) return GOAL_OK;
     if ((st = goal__walk_add(w, d, g, start, p, err)) != GOAL_OK || w->unknown) return st;
@@ -3024,7 +3027,7 @@ static goal_status goal__walk_from(goal__walk *w, const goal_algo_desc *d, goal_
         goal__walk_rank *e = &w->rk[w->stack[w->nstack - 1]];
         if (e->next < e->nrecv) {
             int32_t q = (int32_t)(w->peers[e->recv + e->next++] >> 32);
-            if (w->nrk >= budget || goal__walk_find(w, q)) continue;
+            if (w->nrk >= budget || w->actions >= actions || goal__walk_find(w, q)) continue;
             if ((st = goal__walk_add(w, d, g, q, p, err)) != GOAL_OK || w->unknown) return st;
             w->stack[w->nstack++] = (int32_t)(w->nrk - 1u);
         } else {
@@ -3077,18 +3080,16 @@ static goal_status goal__tune_compiled(const goal_graph *g, int32_t r, int32_t p
 }
 /* Rank 0's actions plus p-1 times rank 1's: the world's size without building it; *squares
    the same sum for the squares of the ranks' independent actions; *bound (when m is not
-   NULL) the largest goal__tune_bound of rank 0, rank 1 and a sample of other ranks (the
-   last ones, the middle: where roles differ; allgather_bruck's rotations cost little on
-   ranks 0 and 1). Both ranks are built before either is compiled, and a world with too many
-   actions is not compiled (squares and bound stay 0: it is left out for its actions):
-   alltoall_bruck at p = 2^16 (1.1 M actions per rank) at each of tune's sizes. */
+   NULL) the larger goal__tune_bound of rank 0 and rank 1. Both ranks are built before
+   either is compiled, and a world with too many actions is not compiled (squares and bound
+   stay 0: it is left out for its actions): alltoall_bruck at p = 2^16 (1.1 M actions per
+   rank) at each of tune's sizes. */
 static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, goal__sim *m, double *actions, double *squares,
                                        uint64_t *bound, goal_error *err) {
     goal_graph_desc gd;
     goal_graph *g[2] = {NULL, NULL};
     goal_status st = GOAL_OK;
     int32_t r, done;
-    uint64_t chain;
     *actions = *squares = 0;
     *bound = 0;
     memset(&gd, 0, sizeof gd);
@@ -3101,18 +3102,32 @@ static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, goal_
     }
     for (r = 0; r < 2 && r < p && st == GOAL_OK && *actions <= GOAL__TUNE_MAX_ACTIONS; r++)
         st = goal__tune_compiled(g[r], r, p, m, squares, bound, err);
-    if (m && p > 2 && st == GOAL_OK && *actions <= GOAL__TUNE_MAX_ACTIONS) {
-        const int32_t sample[4] = {p / 3, p / 2, p - 2, p - 1};
-        int k;
-        for (k = 0; k < 4 && st == GOAL_OK; k++) {
-            if (sample[k] < 2 || (st = goal_graph_reset(g[1], sample[k], p)) != GOAL_OK) continue;
-            if ((done = goal_algo_build(g[1], d, NULL, 0, NULL, err)) < 0) st = (goal_status)done;
-            else st = goal__tune_compiled(g[1], sample[k], p, m, NULL, bound, err);
-        }
-        if (st == GOAL_OK && (st = goal__tune_chain(d, p, m, g[1], &chain, err)) == GOAL_OK && chain > *bound) *bound = chain;
-    }
     goal_graph_destroy(g[0]);
     goal_graph_destroy(g[1]);
+    return st;
+}
+/* Raises *bound (of ranks 0 and 1) by a sample of other ranks (the last ones, the middle:
+   where roles differ; allgather_bruck's rotations cost little on ranks 0 and 1) and by the
+   chain bound, for a world that is not left out. */
+static goal_status goal__tune_more(const goal_algo_desc *d, int32_t p, goal__sim *m, uint64_t *bound, goal_error *err) {
+    const int32_t sample[4] = {p / 3, p / 2, p - 2, p - 1};
+    goal_graph_desc gd;
+    goal_graph *g;
+    goal_status st;
+    int32_t done;
+    uint64_t chain;
+    int k;
+    memset(&gd, 0, sizeof gd);
+    gd.nranks = p;
+    gd.alloc = d->alloc;
+    if ((st = goal_graph_create(&g, &gd, NULL)) != GOAL_OK) return st;
+    for (k = 0; k < 4 && st == GOAL_OK; k++) {
+        if (sample[k] < 2 || (st = goal_graph_reset(g, sample[k], p)) != GOAL_OK) continue;
+        if ((done = goal_algo_build(g, d, NULL, 0, NULL, err)) < 0) st = (goal_status)done;
+        else st = goal__tune_compiled(g, sample[k], p, m, NULL, bound, err);
+    }
+    if (st == GOAL_OK && (st = goal__tune_chain(d, p, m, g, &chain, err)) == GOAL_OK && chain > *bound) *bound = chain;
+    goal_graph_destroy(g);
     return st;
 }
 /* Why d at p is left out (into err), or 0: the limits of TUNE. */
@@ -3145,7 +3160,7 @@ static goal_status goal__tune_check(const goal_algo_desc *d, int32_t p, const go
     if ((*left_out = goal__tune_too_big(d, p, 0, 0, err)) != 0) return GOAL_ERR_LIMIT;
     if ((st = goal__tune_estimate(d, p, m, &actions, &squares, bound, err)) != GOAL_OK) return st;
     if ((*left_out = goal__tune_too_big(d, p, actions, squares, err)) != 0) return GOAL_ERR_LIMIT;
-    return GOAL_OK;
+    return m && p > 2 ? goal__tune_more(d, p, m, bound, err) : GOAL_OK;
 }
 goal_status goal_sim_algo_bound(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, double *ns, int *left_out,
                                 goal_error *err) {
