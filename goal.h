@@ -284,6 +284,9 @@ GOAL_API goal_status goal_graph_create(goal_graph **out, const goal_graph_desc *
 GOAL_API void goal_graph_destroy(goal_graph *g);
 /* Empties the graph for reuse (memory is kept), for rank of nranks. */
 GOAL_API goal_status goal_graph_reset(goal_graph *g, int rank, int nranks);
+/* At most n actions (0: no limit, the default; kept by reset): the next fails with
+   GOAL_ERR_LIMIT, so a caller sizing up a generator stops it early. */
+GOAL_API void goal_graph_max_actions(goal_graph *g, uint32_t n);
 GOAL_API int32_t goal_graph_add(goal_graph *g, const goal_action *a); /* id or negative status */
 GOAL_API int32_t goal_graph_send(goal_graph *g, goal_buf b, int peer, int tag);
 GOAL_API int32_t goal_graph_recv(goal_graph *g, goal_buf b, int peer, int tag);
@@ -1089,6 +1092,7 @@ struct goal_graph {
     goal__names names;
     uint64_t *extent; size_t nslots, extcap; /* bytes of each user slot touched so far */
     uint64_t scratch;                        /* bytes of the scratch slot touched so far */
+    uint32_t max;                            /* goal_graph_max_actions */
     goal_status first;
     char firstmsg[GOAL_MSG_MAX];
 };
@@ -1147,6 +1151,9 @@ void goal_graph_destroy(goal_graph *g) {
     goal__free(&g->alloc, g);
 }
 
+void goal_graph_max_actions(goal_graph *g, uint32_t n) {
+    if (g) g->max = n;
+}
 goal_status goal_graph_reset(goal_graph *g, int rank, int nranks) {
     if (!g) return GOAL_ERR_ARG;
     if (nranks < 1 || rank < 0 || rank >= nranks) return GOAL_ERR_RANK;
@@ -1183,6 +1190,7 @@ static int32_t goal__graph_append(goal_graph *g, const goal_action *a) {
     uint32_t w[GOAL__PARAM_MAX], nw, head;
     int bufs;
     if (g->n >= 0x7FFFFFFEu) return goal__graph_fail(g, GOAL_ERR_LIMIT, "more than 2^31-2 actions");
+    if (g->max && g->n >= g->max) return goal__graph_fail(g, GOAL_ERR_LIMIT, "more than %lu actions (goal_graph_max_actions)", (unsigned long)g->max);
     head = goal__encode(a, w, &nw);
     bufs = a->kind == GOAL_EXEC ? 2 : (a->kind == GOAL_SEND || a->kind == GOAL_RECV);
     if (g->nwords + nw + g->ne + 2u * g->n > 0xFFFFFFF0u)

@@ -3080,10 +3080,11 @@ static goal_status goal__tune_compiled(const goal_graph *g, int32_t r, int32_t p
 }
 /* Rank 0's actions plus p-1 times rank 1's: the world's size without building it; *squares
    the same sum for the squares of the ranks' independent actions; *bound (when m is not
-   NULL) the larger goal__tune_bound of rank 0 and rank 1. Both ranks are built before
-   either is compiled, and a world with too many actions is not compiled (squares and bound
-   stay 0: it is left out for its actions): alltoall_bruck at p = 2^16 (1.1 M actions per
-   rank) at each of tune's sizes. */
+   NULL) the larger goal__tune_bound of rank 0 and rank 1. Rank 1 is built first, and a
+   rank stops being built once it holds more actions than fit the limit (*actions is then
+   GOAL__TUNE_MAX_ACTIONS + 1: alltoall_bruck at p = 2^16 holds 1.1 M actions per rank,
+   and building it at each of tune's sizes was most of the planning); a world with too
+   many actions is not compiled (squares and bound stay 0: it is left out for its actions). */
 static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, goal__sim *m, double *actions, double *squares,
                                        uint64_t *bound, goal_error *err) {
     goal_graph_desc gd;
@@ -3094,11 +3095,15 @@ static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, goal_
     *bound = 0;
     memset(&gd, 0, sizeof gd);
     gd.nranks = p;
-    for (r = 0; r < 2 && r < p && st == GOAL_OK; r++) {
+    for (r = p > 1; r >= 0 && st == GOAL_OK && *actions <= GOAL__TUNE_MAX_ACTIONS; r--) {
+        double times = r == 0 ? 1.0 : (double)(p - 1);
+        uint32_t most = (uint32_t)((GOAL__TUNE_MAX_ACTIONS - *actions) / times) + 1u;
         if ((st = goal_graph_create(&g[r], &gd, NULL)) != GOAL_OK || (st = goal_graph_reset(g[r], r, p)) != GOAL_OK) break;
+        goal_graph_max_actions(g[r], most);
         done = goal_algo_build(g[r], d, NULL, 0, NULL, err);
-        if (done < 0) st = (goal_status)done;
-        else *actions += (double)goal_graph_count(g[r]) * (r == 0 ? 1.0 : (double)(p - 1));
+        if (done == GOAL_ERR_LIMIT && goal_graph_count(g[r]) == (int32_t)most) *actions = GOAL__TUNE_MAX_ACTIONS + 1;
+        else if (done < 0) st = (goal_status)done;
+        else *actions += (double)goal_graph_count(g[r]) * times;
     }
     for (r = 0; r < 2 && r < p && st == GOAL_OK && *actions <= GOAL__TUNE_MAX_ACTIONS; r++)
         st = goal__tune_compiled(g[r], r, p, m, squares, bound, err);
@@ -3139,7 +3144,7 @@ static int goal__tune_too_big(const goal_algo_desc *d, int32_t p, double actions
     else if (p > GOAL__TUNE_MAX_SETS_P && a && (a->flags & GOAL_ALGO_SETS))
         goal__fail(err, GOAL_ERR_LIMIT, -1, "its generator takes O(p) per rank (limit p = %d)", GOAL__TUNE_MAX_SETS_P);
     else if (actions > GOAL__TUNE_MAX_ACTIONS)
-        goal__fail(err, GOAL_ERR_LIMIT, -1, "about %.0f actions (limit %.0f)", actions, GOAL__TUNE_MAX_ACTIONS);
+        goal__fail(err, GOAL_ERR_LIMIT, -1, "more than %.0f actions", GOAL__TUNE_MAX_ACTIONS);
     else if (squares > GOAL__TUNE_MAX_SQUARES)
         goal__fail(err, GOAL_ERR_LIMIT, -1, "independent actions per rank squared sum to about %.3g (limit %.3g)", squares,
                       GOAL__TUNE_MAX_SQUARES);

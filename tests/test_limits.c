@@ -106,7 +106,34 @@ static void test_header_limits(void) {
     goal_schedule_free(&s);
     goal_graph_destroy(g);
 }
+/* goal_graph_max_actions: the actions up to it are kept, the next fails with GOAL_ERR_LIMIT
+   and says so; a reset keeps the limit; 0 is no limit. */
+static void test_max_actions(void) {
+    goal_graph *g;
+    goal_graph_desc gd;
+    int k;
+    memset(&gd, 0, sizeof gd);
+    gd.nranks = 2;
+    CHECK_EQ(goal_graph_create(&g, &gd, NULL), GOAL_OK);
+    goal_graph_max_actions(g, 3);
+    for (k = 0; k < 2; k++) {
+        CHECK_EQ(goal_graph_send(g, goal_buffer(0, 0, 8), 1, 0), 0);
+        CHECK_EQ(goal_graph_calc(g, 5), 1);
+        CHECK_EQ(goal_graph_nop(g), 2);
+        CHECK_EQ(goal_graph_nop(g), GOAL_ERR_LIMIT);
+        CHECK_EQ(goal_graph_count(g), 3);
+        CHECK_EQ(goal_graph_status(g), GOAL_ERR_LIMIT);
+        CHECK(strstr(goal_graph_message(g), "more than 3 actions") != NULL);
+        CHECK_EQ(goal_graph_reset(g, 1, 2), GOAL_OK);
+        CHECK_EQ(goal_graph_status(g), GOAL_OK);
+    }
+    goal_graph_max_actions(g, 0);
+    for (k = 0; k < 1000; k++) CHECK_EQ(goal_graph_nop(g), k);
+    goal_graph_destroy(g);
+}
+
 int main(void) {
+    RUN(test_max_actions);
     RUN(test_big_sizes);
     RUN(test_wrapping_sizes);
     RUN(test_user_fn_int_sizes);
