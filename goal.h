@@ -647,13 +647,14 @@ static inline goal__peer_key *goal__peers_find(const goal__peers *t, const void 
         if (e->q == q && e->peer == peer) break;
     return e;
 }
-/* Room for one more entry. */
-static inline goal_status goal__peers_room(goal__peers *t, const goal_allocator *a) {
+/* Room for `more` more entries. */
+static inline goal_status goal__peers_room(goal__peers *t, const goal_allocator *a, size_t more) {
     goal__peer_key *old = t->tab;
-    size_t k, n = t->cap;
-    if (2u * (t->n + 1u) <= t->cap) return GOAL_OK;
-    if (!(t->tab = (goal__peer_key *)goal__calloc(a, n ? 2u * n : 64u, sizeof *old))) { t->tab = old; return GOAL_ERR_NOMEM; }
-    t->cap = n ? 2u * n : 64u;
+    size_t k, n = t->cap, cap = n ? n : 64u;
+    if (2u * (t->n + more) <= t->cap) return GOAL_OK;
+    while (2u * (t->n + more) > cap) cap *= 2u;
+    if (!(t->tab = (goal__peer_key *)goal__calloc(a, cap, sizeof *old))) { t->tab = old; return GOAL_ERR_NOMEM; }
+    t->cap = cap;
     for (k = 0; k < n; k++)
         if (old[k].q) *goal__peers_find(t, old[k].q, old[k].peer) = old[k];
     goal__free(a, old);
@@ -683,15 +684,16 @@ static inline void goal__peers_free(goal__peers *t, const goal_allocator *a) {
 /* Queues of the caller's numbers (refs: requests, actions, messages), all entries in one
    pool, each queue known by one word (its head, GOAL__NONE when empty) in the caller's
    memory that must not move. A queue is a circular doubly linked list in posting order, and
-   each entry keeps its peer. A short queue is walked: the first entry from the peer (or a
-   wildcard one) that the caller's function accepts. Once a queue grows past
-   GOAL__FIFO_LINEAR entries, every entry is also on the list of its (queue, peer), found in
-   the per-peer index, so a message from a known peer looks only at entries from that peer
-   and at the wildcard (GOAL_ANY) ones, whichever came first (seq), not at the whole queue
+   each entry keeps its peer. A take walks from the head: the first entry from the peer (or
+   a wildcard one) that the caller's function accepts. Matches are mostly at the head (a
+   pipeline posts its receives in the order their messages come), and a hash lookup there
+   was a cache miss per match. When a walk passes GOAL__FIFO_LINEAR entries without a match,
+   the queue is indexed: every entry is also on the list of its (queue, peer), found in the
+   per-peer index, so a message from a known peer looks only at entries from that peer and
+   at the wildcard (GOAL_ANY) ones, whichever came first (seq), not at the whole queue
    (alltoall posts p-1 receives per rank up front: walking them made matching O(p^3)); it
-   stays indexed until it is empty. Most queues hold a few entries, and the index is a hash
-   table as large as the world's queues: a lookup there was a cache miss per match. A take
-   for any source walks the queue (MPI's order). Empty: zeroed, then freel = GOAL__NONE. */
+   stays indexed until it is empty. A take for any source walks the queue (MPI's order).
+   Empty: zeroed, then freel = GOAL__NONE. */
 #define GOAL__FIFO_LINEAR 8u
 #define GOAL__FIFO_INDEXED 0x80000000u   /* in len: the queue is indexed by peer */
 typedef struct goal__fifo_ent {
@@ -735,14 +737,21 @@ static inline void goal__fifo_index(goal__fifo *q, uint32_t *head, uint32_t k) {
     goal__fifo_link(q, &t->word, k, 1);
     if (q->e[k].peer == GOAL_ANY) q->nany++;
 }
+/* Indexes the whole queue *head by peer; 0 when out of memory (it stays walked). */
+static inline int goal__fifo_index_all(goal__fifo *q, const goal_allocator *a, uint32_t *head) {
+    uint32_t k;
+    if (goal__peers_room(&q->peers, a, q->e[*head].len) != GOAL_OK) return 0;
+    k = *head;
+    do { goal__fifo_index(q, head, k); k = q->e[k].next; } while (k != *head);
+    q->e[*head].len |= GOAL__FIFO_INDEXED;
+    return 1;
+}
 /* Appends ref, whose peer is peer (GOAL_ANY: a receive from any source), to queue *head;
    *at (if not NULL) gets its entry, for goal__fifo_cancel. */
 static inline goal_status goal__fifo_push(goal__fifo *q, const goal_allocator *a, uint32_t *head, int32_t peer,
                                           uint32_t ref, uint32_t *at) {
-    uint32_t k = q->freel, len = *head == GOAL__NONE ? 0u : q->e[*head].len, i, n;
-    n = len & GOAL__FIFO_INDEXED ? 1u : len + 1u > GOAL__FIFO_LINEAR ? len + 1u : 0u;   /* entries to index */
-    for (i = 0; i < n; i++)
-        if (goal__peers_room(&q->peers, a) != GOAL_OK) return GOAL_ERR_NOMEM;
+    uint32_t k = q->freel, len = *head == GOAL__NONE ? 0u : q->e[*head].len;
+    if ((len & GOAL__FIFO_INDEXED) && goal__peers_room(&q->peers, a, 1) != GOAL_OK) return GOAL_ERR_NOMEM;
     if (k != GOAL__NONE) q->freel = q->e[k].next;
     else {
         if (GOAL__RESERVE(a, q->e, q->cap, (size_t)q->n + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
@@ -754,11 +763,6 @@ static inline goal_status goal__fifo_push(goal__fifo *q, const goal_allocator *a
     goal__fifo_link(q, head, k, 0);
     q->e[*head].len = len + 1u;
     if (len & GOAL__FIFO_INDEXED) goal__fifo_index(q, head, k);
-    else if (n) {   /* past GOAL__FIFO_LINEAR: index the whole queue */
-        i = *head;
-        do { goal__fifo_index(q, head, i); i = q->e[i].next; } while (i != *head);
-        q->e[*head].len |= GOAL__FIFO_INDEXED;
-    }
     if (at) *at = k;
     return GOAL_OK;
 }
@@ -790,27 +794,42 @@ static inline uint32_t goal__fifo_remove(goal__fifo *q, uint32_t *head, goal__pe
 }
 /* Removes entry k (of goal__fifo_push's *at) from queue *head. */
 static inline void goal__fifo_cancel(goal__fifo *q, uint32_t *head, uint32_t k) { goal__fifo_remove(q, head, NULL, k); }
+/* The first entry of queue *head from peer (or any, with GOAL_ANY) that fn accepts, walking
+   at most limit entries from the head, or GOAL__NONE. */
+GOAL__HOT uint32_t goal__fifo_walk(const goal__fifo *q, const uint32_t *head, int32_t peer, goal__fifo_fn fn, void *ctx,
+                                   uint32_t limit) {
+    uint32_t k = *head;
+    do {
+        const goal__fifo_ent *e = &q->e[k];
+        if ((peer == GOAL_ANY || e->peer == peer || e->peer == GOAL_ANY) && fn(ctx, e->ref)) return k;
+        k = e->next;
+    } while (k != *head && --limit);
+    return GOAL__NONE;
+}
 /* Removes the first entry of queue *head from peer (or any, with GOAL_ANY) that fn accepts
-   and returns its ref, GOAL__NONE when none. Sequence numbers compare modulo 2^32. */
-GOAL__HOT uint32_t goal__fifo_take(goal__fifo *q, uint32_t *head, int32_t peer, goal__fifo_fn fn, void *ctx) {
+   and returns its ref, GOAL__NONE when none; a walked queue whose match is not among its
+   first GOAL__FIFO_LINEAR entries is indexed (a the allocator for the index). Sequence
+   numbers compare modulo 2^32. */
+GOAL__HOT uint32_t goal__fifo_take(goal__fifo *q, const goal_allocator *a, uint32_t *head, int32_t peer, goal__fifo_fn fn,
+                                   void *ctx) {
     goal__peer_key *t, *tw;
     uint32_t k, w;
     if (*head == GOAL__NONE) return GOAL__NONE;
-    if (peer != GOAL_ANY && (q->e[*head].len & GOAL__FIFO_INDEXED)) {
-        k = goal__fifo_first(q, t = goal__fifo_list(q, head, peer), fn, ctx);
-        if (q->nany) {
-            w = goal__fifo_first(q, tw = goal__fifo_list(q, head, GOAL_ANY), fn, ctx);
-            if (w != GOAL__NONE && (k == GOAL__NONE || (int32_t)(q->e[w].seq - q->e[k].seq) < 0)) { k = w; t = tw; }
+    if (peer == GOAL_ANY || !(q->e[*head].len & GOAL__FIFO_INDEXED)) {
+        int walk = peer == GOAL_ANY || q->e[*head].len <= GOAL__FIFO_LINEAR;
+        k = goal__fifo_walk(q, head, peer, fn, ctx, walk ? 0xFFFFFFFFu : GOAL__FIFO_LINEAR);
+        if (k != GOAL__NONE) return goal__fifo_remove(q, head, NULL, k);
+        if (walk || !goal__fifo_index_all(q, a, head)) {   /* no match, or the rest of a long queue */
+            k = walk ? GOAL__NONE : goal__fifo_walk(q, head, peer, fn, ctx, 0xFFFFFFFFu);
+            return k == GOAL__NONE ? k : goal__fifo_remove(q, head, NULL, k);
         }
-        return k == GOAL__NONE ? k : goal__fifo_remove(q, head, t, k);
     }
-    k = *head;
-    do {
-        const goal__fifo_ent *e = &q->e[k];
-        if ((peer == GOAL_ANY || e->peer == peer || e->peer == GOAL_ANY) && fn(ctx, e->ref)) return goal__fifo_remove(q, head, NULL, k);
-        k = e->next;
-    } while (k != *head);
-    return GOAL__NONE;
+    k = goal__fifo_first(q, t = goal__fifo_list(q, head, peer), fn, ctx);
+    if (q->nany) {
+        w = goal__fifo_first(q, tw = goal__fifo_list(q, head, GOAL_ANY), fn, ctx);
+        if (w != GOAL__NONE && (k == GOAL__NONE || (int32_t)(q->e[w].seq - q->e[k].seq) < 0)) { k = w; t = tw; }
+    }
+    return k == GOAL__NONE ? k : goal__fifo_remove(q, head, t, k);
 }
 static inline void goal__fifo_free(goal__fifo *q, const goal_allocator *a) {
     goal__free(a, q->e);

@@ -903,7 +903,7 @@ GOAL__HOT goal__sched_ipreq *goal__sched_ip_meet(goal_inproc *ip, uint32_t *thei
     goal__sched_want want;
     uint32_t i;
     want.ip = ip; want.m = m;
-    if ((i = goal__fifo_take(&ip->q, theirs, key, fn, &want)) != GOAL__NONE) return goal__sched_ip_at(ip, i);
+    if ((i = goal__fifo_take(&ip->q, &ip->a, theirs, key, fn, &want)) != GOAL__NONE) return goal__sched_ip_at(ip, i);
     *st = goal__sched_ip_queue(ip, mine, m, key, req);
     return NULL;
 }

@@ -522,11 +522,11 @@ static int goal__simq_accepts(void *want, uint32_t ref) {
 }
 /* Removes the first entry of owner's queue *head that accepts (peer, tag) and returns its
    ref (GOAL__NONE when none). */
-GOAL__HOT uint32_t goal__simq_take(goal__fifo *q, uint32_t *head, int32_t peer, int32_t tag, goal__simq_key_fn key,
-                                   void *ctx, int32_t owner) {
+GOAL__HOT uint32_t goal__simq_take(goal__fifo *q, const goal_allocator *a, uint32_t *head, int32_t peer, int32_t tag,
+                                   goal__simq_key_fn key, void *ctx, int32_t owner) {
     goal__simq_want w;
     w.key = key; w.ctx = ctx; w.owner = owner; w.tag = tag;
-    return goal__fifo_take(q, head, peer, goal__simq_accepts, &w);
+    return goal__fifo_take(q, a, head, peer, goal__simq_accepts, &w);
 }
 
 /* The dependents among the n words d of an action of rank r that are released on start
@@ -656,12 +656,12 @@ static goal_status goal__chk_step(goal__chk *c, uint32_t pos) {
     goal__chk_start(c, &s, i);
     if (a.kind == GOAL_SEND) {
         if (c->eager && a.buf.size <= c->eager) goal__chk_complete(c, f.rank, i);
-        if ((e = goal__simq_take(&c->q, &c->posted[a.peer], f.rank, a.tag, goal__chk_key, c, a.peer)) != GOAL__NONE)
+        if ((e = goal__simq_take(&c->q, &c->x.a, &c->posted[a.peer], f.rank, a.tag, goal__chk_key, c, a.peer)) != GOAL__NONE)
             return goal__chk_match(c, f, c->fifo[e], a.buf.size, goal__chk_size(c, e));
         return goal__fifo_push(&c->q, &c->x.a, &c->unexp[a.peer], f.rank, pos, NULL);
     }
     if (a.kind == GOAL_RECV) {
-        if ((e = goal__simq_take(&c->q, &c->unexp[f.rank], a.peer, a.tag, goal__chk_key, c, f.rank)) != GOAL__NONE)
+        if ((e = goal__simq_take(&c->q, &c->x.a, &c->unexp[f.rank], a.peer, a.tag, goal__chk_key, c, f.rank)) != GOAL__NONE)
             return goal__chk_match(c, c->fifo[e], f, goal__chk_size(c, e), a.buf.size);
         return goal__fifo_push(&c->q, &c->x.a, &c->posted[f.rank], a.peer, pos, NULL);
     }
@@ -1631,7 +1631,7 @@ static goal_status goal__sim_recv(goal__sim *m, const goal__sim_act *a, goal__si
     goal__sim_rank *rk = &m->rk[ev.rank];
     uint32_t id;
     goal__sim_release_of(m, ev.rank, ev.ref, 1);
-    if ((id = goal__simq_take(&m->q, &rk->unexp, a->peer, a->tag, goal__sim_unexp_key, m, ev.rank)) == GOAL__NONE)
+    if ((id = goal__simq_take(&m->q, &m->x.a, &rk->unexp, a->peer, a->tag, goal__sim_unexp_key, m, ev.rank)) == GOAL__NONE)
         return goal__fifo_push(&m->q, &m->x.a, &rk->posted, a->peer, ev.ref, NULL);
     if (!goal__sim_eager(m, a->size)) goal__sim_rendezvous(m, &m->msg[id], a->cpu, a->nic, ev.time);
     goal__sim_complete(m, ev.rank, ev.ref);
@@ -1653,7 +1653,7 @@ static goal_status goal__sim_arrive(goal__sim *m, goal__sim_ev ev) {
     else goal__sim_price_arrive(m, m->model, msg.src, ev.rank, t, msg.size, c, nr);
     if (m->over) return goal__sim_overflowed(m, msg.src, msg.send);
     goal__sim_spent(m, ev.rank, t, *c);
-    e = goal__simq_take(&m->q, &m->rk[ev.rank].posted, msg.src, msg.tag, goal__sim_posted_key, m, ev.rank);
+    e = goal__simq_take(&m->q, &m->x.a, &m->rk[ev.rank].posted, msg.src, msg.tag, goal__sim_posted_key, m, ev.rank);
     recv = e != GOAL__NONE ? (int32_t)e : -1;
     goal__sim_emit(m, GOAL_SIM_EV_MSG, msg.src, (int32_t)msg.send, ev.rank, recv, msg.cpu, msg.sent, t, msg.size);
     goal__sim_emit(m, GOAL_SIM_EV_RECV, ev.rank, recv, msg.src, (int32_t)msg.send, msg.cpu, t, *c, msg.size);

@@ -70,7 +70,7 @@ static void run(uint32_t seed, int npeers, int wildcards) {
             uint32_t got;
             w.m = m; w.tag = tag;
             k = ref_take(m, q, peer, tag);
-            got = goal__fifo_take(&f, &m->head[q], peer, accepts, &w);
+            got = goal__fifo_take(&f, &a, &m->head[q], peer, accepts, &w);
             CHECK_EQ(got, k < 0 ? GOAL__NONE : m->e[q][k].ref);
             if (got != (k < 0 ? GOAL__NONE : m->e[q][k].ref)) break;   /* the two differ from here on */
             if (k >= 0) ref_drop(m, q, k);
@@ -83,7 +83,7 @@ static void run(uint32_t seed, int npeers, int wildcards) {
     for (q = 0; q < NQ && step == STEPS; q++) {   /* what is left comes out in posting order */
         want w;
         w.m = m; w.tag = GOAL_ANY;
-        for (k = 0; k < m->n[q]; k++) CHECK_EQ(goal__fifo_take(&f, &m->head[q], GOAL_ANY, accepts, &w), m->e[q][k].ref);
+        for (k = 0; k < m->n[q]; k++) CHECK_EQ(goal__fifo_take(&f, &a, &m->head[q], GOAL_ANY, accepts, &w), m->e[q][k].ref);
         CHECK_EQ(m->head[q], GOAL__NONE);
     }
     CHECK_EQ(step, STEPS);
@@ -97,7 +97,30 @@ static void test_fifo_few_peers(void) { run(1, 3, 0); run(2, 3, 1); }
 static void test_fifo_many_peers(void) { run(3, 40, 0); run(4, 40, 1); }
 static void test_fifo_one_peer(void) { run(5, 1, 0); run(6, 1, 1); }
 
+/* Long queues of many peers, taken from the back: each walk fails, so the queues are
+   indexed with hundreds of per-peer lists at once (the index must grow for all of them). */
+static void test_fifo_index_many(void) {
+    goal__fifo f;
+    goal_allocator a = goal__allocator(NULL);
+    uint32_t head[3] = {GOAL__NONE, GOAL__NONE, GOAL__NONE};
+    model m;   /* only its tag table, for accepts */
+    want w;
+    int q, k;
+    memset(&f, 0, sizeof f);
+    f.freel = GOAL__NONE;
+    for (q = 0; q < 3; q++)
+        for (k = 0; k < 200; k++) CHECK_EQ(goal__fifo_push(&f, &a, &head[q], k, (uint32_t)(q * 200 + k), NULL), GOAL_OK);
+    memset(m.tag_of, 0, sizeof m.tag_of);
+    w.m = &m; w.tag = 0;
+    for (q = 0; q < 3; q++)
+        for (k = 199; k >= 0; k--) CHECK_EQ(goal__fifo_take(&f, &a, &head[q], k, accepts, &w), (uint32_t)(q * 200 + k));
+    for (q = 0; q < 3; q++) CHECK_EQ(head[q], GOAL__NONE);
+    CHECK_EQ(f.peers.n, 0);
+    goal__fifo_free(&f, &a);
+}
+
 int main(void) {
+    RUN(test_fifo_index_many);
     RUN(test_fifo_few_peers);
     RUN(test_fifo_many_peers);
     RUN(test_fifo_one_peer);
