@@ -699,7 +699,8 @@ static inline void goal__peers_free(goal__peers *t, const goal_allocator *a) {
 typedef struct goal__fifo_ent {
     uint32_t ref, seq, prev, next, kprev, knext;
     int32_t peer;
-    uint32_t len;          /* of the head entry: the queue's length | GOAL__FIFO_INDEXED */
+    uint32_t len;          /* of the head entry: the queue's length (below 2^31: the pool's
+                              entries are 32 bytes) | GOAL__FIFO_INDEXED */
 } goal__fifo_ent;
 typedef struct goal__fifo {
     goal__fifo_ent *e; size_t cap; uint32_t n, freel, seq;
@@ -795,7 +796,7 @@ static inline uint32_t goal__fifo_remove(goal__fifo *q, uint32_t *head, goal__pe
 /* Removes entry k (of goal__fifo_push's *at) from queue *head. */
 static inline void goal__fifo_cancel(goal__fifo *q, uint32_t *head, uint32_t k) { goal__fifo_remove(q, head, NULL, k); }
 /* The first entry of queue *head from peer (or any, with GOAL_ANY) that fn accepts, walking
-   at most limit entries from the head, or GOAL__NONE. */
+   at most limit entries from the head (0: all), or GOAL__NONE. */
 GOAL__HOT uint32_t goal__fifo_walk(const goal__fifo *q, const uint32_t *head, int32_t peer, goal__fifo_fn fn, void *ctx,
                                    uint32_t limit) {
     uint32_t k = *head;
@@ -806,29 +807,34 @@ GOAL__HOT uint32_t goal__fifo_walk(const goal__fifo *q, const uint32_t *head, in
     } while (k != *head && --limit);
     return GOAL__NONE;
 }
-/* Removes the first entry of queue *head from peer (or any, with GOAL_ANY) that fn accepts
-   and returns its ref, GOAL__NONE when none; a walked queue whose match is not among its
-   first GOAL__FIFO_LINEAR entries is indexed (a the allocator for the index). Sequence
-   numbers compare modulo 2^32. */
-GOAL__HOT uint32_t goal__fifo_take(goal__fifo *q, const goal_allocator *a, uint32_t *head, int32_t peer, goal__fifo_fn fn,
-                                   void *ctx) {
-    goal__peer_key *t, *tw;
-    uint32_t k, w;
-    if (*head == GOAL__NONE) return GOAL__NONE;
-    if (peer == GOAL_ANY || !(q->e[*head].len & GOAL__FIFO_INDEXED)) {
-        int walk = peer == GOAL_ANY || q->e[*head].len <= GOAL__FIFO_LINEAR;
-        k = goal__fifo_walk(q, head, peer, fn, ctx, walk ? 0xFFFFFFFFu : GOAL__FIFO_LINEAR);
-        if (k != GOAL__NONE) return goal__fifo_remove(q, head, NULL, k);
-        if (walk || !goal__fifo_index_all(q, a, head)) {   /* no match, or the rest of a long queue */
-            k = walk ? GOAL__NONE : goal__fifo_walk(q, head, peer, fn, ctx, 0xFFFFFFFFu);
-            return k == GOAL__NONE ? k : goal__fifo_remove(q, head, NULL, k);
-        }
-    }
-    k = goal__fifo_first(q, t = goal__fifo_list(q, head, peer), fn, ctx);
+/* The first entry of the indexed queue *head from peer that fn accepts, on peer's list or
+   the wildcard one, whichever came first (seq, modulo 2^32); *t gets its list. */
+GOAL__HOT uint32_t goal__fifo_indexed(const goal__fifo *q, const uint32_t *head, int32_t peer, goal__fifo_fn fn, void *ctx,
+                                      goal__peer_key **t) {
+    goal__peer_key *tw;
+    uint32_t k = goal__fifo_first(q, *t = goal__fifo_list(q, head, peer), fn, ctx), w;
     if (q->nany) {
         w = goal__fifo_first(q, tw = goal__fifo_list(q, head, GOAL_ANY), fn, ctx);
-        if (w != GOAL__NONE && (k == GOAL__NONE || (int32_t)(q->e[w].seq - q->e[k].seq) < 0)) { k = w; t = tw; }
+        if (w != GOAL__NONE && (k == GOAL__NONE || (int32_t)(q->e[w].seq - q->e[k].seq) < 0)) { k = w; *t = tw; }
     }
+    return k;
+}
+/* Removes the first entry of queue *head from peer (or any, with GOAL_ANY) that fn accepts
+   and returns its ref, GOAL__NONE when none. A walked queue whose match is not among its
+   first GOAL__FIFO_LINEAR entries is indexed (a: the allocator for the index; without
+   memory for it, the walk goes on). */
+GOAL__HOT uint32_t goal__fifo_take(goal__fifo *q, const goal_allocator *a, uint32_t *head, int32_t peer, goal__fifo_fn fn,
+                                   void *ctx) {
+    goal__peer_key *t = NULL;
+    uint32_t k, len;
+    if (*head == GOAL__NONE) return GOAL__NONE;
+    len = q->e[*head].len;
+    if (peer == GOAL_ANY || (!(len & GOAL__FIFO_INDEXED) && len <= GOAL__FIFO_LINEAR))
+        k = goal__fifo_walk(q, head, peer, fn, ctx, 0);
+    else if (len & GOAL__FIFO_INDEXED)
+        k = goal__fifo_indexed(q, head, peer, fn, ctx, &t);
+    else if ((k = goal__fifo_walk(q, head, peer, fn, ctx, GOAL__FIFO_LINEAR)) == GOAL__NONE)
+        k = goal__fifo_index_all(q, a, head) ? goal__fifo_indexed(q, head, peer, fn, ctx, &t) : goal__fifo_walk(q, head, peer, fn, ctx, 0);
     return k == GOAL__NONE ? k : goal__fifo_remove(q, head, t, k);
 }
 static inline void goal__fifo_free(goal__fifo *q, const goal_allocator *a) {

@@ -802,7 +802,6 @@ goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, goal_graph
 #endif
 typedef struct goal__sched_ipreq {   /* a posted message, behind goal_req.handle */
     goal_msg m;
-    int32_t key;                     /* its peer: the source of a recv (or GOAL_ANY), the sender of a send */
     uint32_t id;                     /* its number (goal__sched_ip_at), the goal__fifo ref */
     uint32_t ent;                    /* its goal__fifo entry while queued; the next spare id when spare */
     int status;
@@ -892,7 +891,7 @@ static int goal__sched_ip_queue(goal_inproc *ip, uint32_t *mine, const goal_msg 
         goal__sched_ip_spare(ip, x);
         return GOAL_ERR_NOMEM;
     }
-    x->m = *m; x->key = key; x->status = GOAL_PENDING;
+    x->m = *m; x->status = GOAL_PENDING;
     req->handle = x;
     return GOAL_PENDING;
 }

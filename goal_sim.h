@@ -130,7 +130,7 @@
    simulate quickly (estimated above 2^23 actions; independent actions per rank squared and
    summed above 2^27; pipelines over 512 segments; GOAL_ALGO_SETS generators above 4096
    ranks) with GOAL_ERR_LIMIT and *left_out; goal_sim_algo_bound gives a lower bound of that
-   time from ranks 0 and 1 alone (no world), by which goal_sim_best and `goal tune` skip
+   time from a few ranks built alone (no world), by which goal_sim_best and `goal tune` skip
    configurations that cannot beat the fastest so far, and stop (goal_sim_desc.stop_ns)
    those that turn out slower while they are simulated. `goal tune` and goal_mpi.h's
    COLL_auto use them, so auto picks what `goal tune` finds fastest among the default
@@ -395,9 +395,11 @@ GOAL_API int goal_sim_coll_of(const char *algo);
    status (GOAL_PENDING: it takes longer than model->stop_ns), err->msg saying what failed. */
 GOAL_API goal_status goal_sim_algo_time(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, double *ns,
                                         int *left_out, goal_error *err);
-/* A lower bound of goal_sim_algo_time's *ns for d at p, from rank 0's and rank 1's schedules
-   alone (no world, no simulation): each of their CPUs and sending NICs is busy at least for
-   the sum of its actions' costs (TUNE). GOAL_ERR_LIMIT and *left_out as goal_sim_algo_time
+/* A lower bound of goal_sim_algo_time's *ns for d at p, from a few ranks' schedules built
+   alone (no world, no simulation) (TUNE): the CPU and sending NIC of each of ranks 0, 1,
+   p/3, p/2, p-2 and p-1 are busy at least for the sum of their actions' costs, and along
+   the chain of ranks each receives from (walked back from ranks 0 and p-1) a rank's held
+   actions wait for its first receive. GOAL_ERR_LIMIT and *left_out as goal_sim_algo_time
    says for a world it leaves out; 0 when the model or the actions' CPU/NIC indices do not
    allow a bound. goal tune and goal_sim_best skip what cannot beat the fastest so far. */
 GOAL_API goal_status goal_sim_algo_bound(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, double *ns,
@@ -506,7 +508,7 @@ static inline goal_sim_ref goal__sim_ref(int32_t rank, int32_t action) {
 
 /* ---- >>> matching queues ----------------------------------------------------------------- */
 /* A rank's queues (posted receives, messages waiting for one) are goal.h's goal__fifo. An
-   entry is only what it refers to (ref): its peer and tag come from the caller's key
+   entry keeps what it refers to (ref) and its peer; its tag comes from the caller's key
    function, out of the action record or message that the caller reads anyway. */
 /* The peer and tag of entry ref of a queue of rank owner. */
 typedef void (*goal__simq_key_fn)(void *ctx, int32_t owner, uint32_t ref, int32_t *peer, int32_t *tag);
@@ -980,7 +982,7 @@ typedef struct goal__sim {
     int compat;
     uint64_t stop_ps;                /* the desc's stop_ns: stop once a rank's time must reach it; 0 = never */
     uint64_t *left;                  /* p, when stopping on one CPU: the CPU time each rank has
-                                        still to spend (goal__sim_left_init); else NULL */
+                                        still to spend (goal__sim_scan_left); else NULL */
     int over;                        /* a time computed since the last check passed 2^64-1 */
     goal_sim_ref overflow;           /* where it did */
     void (*event_fn)(void *user, const goal_sim_event *e);
@@ -1555,7 +1557,7 @@ static void goal__sim_emit(const goal__sim *m, goal_sim_event_kind k, int32_t ra
     m->event_fn(m->user, &e);
 }
 
-/* Rank r's CPU went from `from` to `to`: that much less left (goal__sim_left_init). */
+/* Rank r's CPU went from `from` to `to`: that much less left (goal__sim_scan_left). */
 static void goal__sim_spent(goal__sim *m, int32_t r, uint64_t from, uint64_t to) {
     if (m->left) m->left[r] -= to - from < m->left[r] ? to - from : m->left[r];
 }
@@ -1772,13 +1774,7 @@ static void *goal__sim_lines(goal__sim *m, size_t n, size_t size, void **mem) {
     *mem = goal__new(&m->x.a, n + 2u, size);
     return *mem ? (char *)*mem + (64u - (size_t)(uintptr_t)*mem % 64u) % 64u : NULL;
 }
-/* The lines are interleaved: action i < K of every rank is line i * p + r, the actions from
-   K on of a rank follow, rank by rank. Many collectives run in rounds, each rank doing its
-   i-th action at about the time every other rank does, and events come out of the queue in
-   rank order: interleaved, their lines are neighbours, where rank by rank each was a cache
-   and TLB miss (a p = 2^16 allreduce runs 1.5-2.8x faster). K is the largest count that
-   pads the ranks with fewer actions by at most a quarter of the world's actions (plus one
-   line per rank); 0 when none does, which is rank by rank. */
+/* The padding lines that K interleaved lines per rank cost: K minus each shorter rank's count. */
 static uint64_t goal__sim_waste(const goal__sim *m, uint32_t K) {
     uint64_t w = 0;
     int32_t r;
@@ -1788,6 +1784,13 @@ static uint64_t goal__sim_waste(const goal__sim *m, uint32_t K) {
     }
     return w;
 }
+/* The lines are interleaved: action i < K of every rank is line i * p + r, the actions from
+   K on of a rank follow, rank by rank. Many collectives run in rounds, each rank doing its
+   i-th action at about the time every other rank does, and events come out of the queue in
+   rank order: interleaved, their lines are neighbours, where rank by rank each was a cache
+   and TLB miss (a p = 2^16 allreduce runs 1.5-2.8x faster). K is the largest count that
+   pads the ranks with fewer actions by at most a quarter of the world's actions (plus one
+   line per rank); 0 when none does, which is rank by rank. */
 static goal_status goal__sim_layout(goal__sim *m) {
     uint32_t lo = 0, hi = 0, K;
     int32_t r;
@@ -1800,14 +1803,14 @@ static goal_status goal__sim_layout(goal__sim *m) {
         else hi = K - 1;
     }
     m->K = lo;
-    if (!(m->obase = (uint32_t *)goal__new(&m->x.a, (size_t)m->x.p + 1u, sizeof(uint32_t)))) return GOAL_ERR_NOMEM;
+    if (!(m->obase = (uint32_t *)goal__new(&m->x.a, (size_t)m->x.p, sizeof(uint32_t)))) return GOAL_ERR_NOMEM;
     at = (uint64_t)m->K * (uint64_t)m->x.p;
     for (r = 0; r < m->x.p; r++) {
         uint32_t n = m->x.base[r + 1] - m->x.base[r];
         m->obase[r] = (uint32_t)(at - m->K);
         if (n > m->K) at += n - m->K;
     }
-    if (at >= 0xFFFFFFF0u) return GOAL_ERR_NOMEM;
+    if (at >= 0x7FFFFFFFu) return GOAL_ERR_LIMIT;   /* as goal__simw_init: ids stay below 2^31 */
     m->nlines = (size_t)at;
     return GOAL_OK;
 }
@@ -1820,7 +1823,7 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
     if (!(d->stop_ns >= 0)) return GOAL_ERR_ARG;
     m->compat = d->loggopsim_compat; m->stop_ps = goal__sim_stop_ps(d->stop_ns); m->event_fn = d->event_fn; m->user = d->user;
     m->q.freel = m->freem = m->freebk = m->lastbk = m->freewt = GOAL__NONE;
-    if (goal__sim_layout(m) != GOAL_OK) return GOAL_ERR_NOMEM;
+    if ((st = goal__sim_layout(m)) != GOAL_OK) return st;
     m->act = (goal__sim_act *)goal__sim_lines(m, m->nlines, sizeof(goal__sim_act), &m->act_mem);
     m->rk = (goal__sim_rank *)goal__sim_lines(m, p, sizeof(goal__sim_rank), &m->rk_mem);
     m->waits = (uint32_t *)goal__new(&m->x.a, p, sizeof(uint32_t));
@@ -2849,14 +2852,28 @@ int goal_sim_coll_of(const char *name) {
     }
     return best;
 }
+/* Whether d's receives are filled by their messages, so a bound may price them by their
+   buffers' bytes: the fixed-size collectives (test_recv_sizes checks every one); a vector
+   collective's counts may leave room. */
+static int goal__tune_fill(const goal_algo_desc *d) {
+    const goal_algo_info *a = goal_algo_find(d->algo);
+    return a && !(a->flags & GOAL_ALGO_VECTOR);
+}
+/* Builds rank r of d at p into g. */
+static goal_status goal__tune_build(goal_graph *g, const goal_algo_desc *d, int32_t r, int32_t p, goal_error *err) {
+    goal_status st = goal_graph_reset(g, r, p);
+    int32_t done;
+    if (st != GOAL_OK) return st;
+    done = goal_algo_build(g, d, NULL, 0, NULL, err);
+    return done < 0 ? (goal_status)done : GOAL_OK;
+}
 /* What rank r's schedule s costs at least under m's model, in ps (TUNE's lower bound): its
-   CPU takes its sends, its receives (of their buffers' bytes: the generators' messages fill
-   their receive buffers, which tests/test_sim checks for every algorithm), execs and calcs
-   one after another; its sending NIC the sends' gaps one after another, and after
+   CPU takes its sends, its receives (of their buffers' bytes when fill, goal__tune_fill; else
+   of 0), execs and calcs one after another; its sending NIC the sends' gaps one after another, and after
    the last of them (any may be last) that message still crosses the wire and takes its
    receiver's CPU. 0 when it cannot tell: LogGOPSim's 0-byte arithmetic (compat), or
    actions on CPUs or NICs other than the first. */
-static uint64_t goal__tune_bound(goal__sim *m, const goal_schedule *s, int32_t r) {
+static uint64_t goal__tune_bound(goal__sim *m, const goal_schedule *s, int32_t r, int fill) {
     const goal__sim_model *c = m->model;
     uint64_t cpu = 0, nic = 0, gap;
     int64_t least = INT64_MAX;   /* over the sends: what crossing and receiving add past its gap */
@@ -2873,7 +2890,7 @@ static uint64_t goal__tune_bound(goal__sim *m, const goal_schedule *s, int32_t r
             a.cost = c->recv_cpu(m, r, a.peer, c->wire(m, r, a.peer, 0, a.buf.size), a.buf.size);
             if ((int64_t)a.cost - (int64_t)gap < least) least = (int64_t)a.cost - (int64_t)gap;
         } else if (a.kind == GOAL_RECV && a.peer != GOAL_ANY) {
-            cpu = c->recv_cpu(m, a.peer, r, cpu, a.buf.size);
+            cpu = c->recv_cpu(m, a.peer, r, cpu, fill ? a.buf.size : 0);
         } else {
             cpu = goal__sim_local(m, cpu, a.kind, a.kind == GOAL_CALC ? a.cost : a.buf.size);
         }
@@ -2887,48 +2904,84 @@ static uint64_t goal__tune_bound(goal__sim *m, const goal_schedule *s, int32_t r
    held: it starts no earlier than its rank's first receive completes, at F(r). A rank
    whose sends to q are all held sends to q no earlier than F(r), else from time 0; a
    receive from q then completes no earlier than that message's crossing and receiving
-   (the model's wire and recv_cpu, of the receive's bytes), so F(r) is at least the least of
-   those over r's receives, and the rank's time at least F(r) plus the CPU time of its held
-   actions, one after another. Ranks are built one at a time (no world), walking from a
-   rank to those it receives from, depth first; a rank not walked (past the budget, or still
-   on the walk: a cycle) counts as sending from time 0, so every F stays a lower bound. A
-   chain of p ranks is then p - 1 crossings, where the per-rank bound sees one. */
+   (the model's wire and recv_cpu), so F(r) is at least the least of those over r's
+   receives, and the rank's time at least F(r) plus the CPU time of its held actions, one
+   after another. Ranks are built one at a time (no world), walking from a rank to those it
+   receives from, depth first; a rank not walked (past the budget, or still on the walk: a
+   cycle) counts as sending from time 0, so every F stays a lower bound. A chain of p ranks
+   is then p - 1 crossings, where the per-rank bound sees one. Like goal__tune_bound, it
+   assumes every action on CPU 0 and NIC 0 (an arrival takes the CPU its send names). */
 #define GOAL__TUNE_WALK 128              /* ranks built per starting rank, */
 #define GOAL__TUNE_WALK_ACTIONS 65536    /* and their actions at most (then one more rank) */
+#define GOAL__TUNE_WALK_BITS 10          /* the rank table: 2^10 slots for up to 2 x 129 ranks */
 typedef struct goal__walk_rank {
     int32_t rank;
     uint8_t done, any;                   /* F known; receives from GOAL_ANY (F: 0) */
-    uint32_t recv, nrecv, free, nfree;   /* in goal__walk.peers: (peer, bytes) it receives from; peers it sends to unheld */
+    uint32_t recv, nrecv;                /* in goal__walk.peers: peer << 32 | bytes it receives, by peer */
+    uint32_t unheld, nunheld;            /* in goal__walk.peers: peers it sends to unheld, sorted */
     uint32_t next;                       /* the walk: its next receive peer to visit */
     uint64_t F, held;                    /* its first receive's completion; its held actions' CPU time */
 } goal__walk_rank;
 typedef struct goal__walk {
     goal__sim *m;
     goal_allocator a;
+    int fill;                            /* receives cost their buffer's bytes (else 0: goal__tune_fill) */
     goal__walk_rank *rk; size_t nrk, caprk;
-    uint64_t *peers; size_t npeers, cappeers;   /* peer << 32 | bytes (capped), or peer */
-    int32_t *stack; size_t nstack, capstack;
-    uint32_t *tab; size_t captab;        /* rank -> index in rk + 1, open addressing */
+    uint64_t *peers; size_t npeers, cappeers;
+    int32_t *stack; size_t nstack;
+    uint32_t tab[1u << GOAL__TUNE_WALK_BITS];   /* rank -> index in rk + 1, open addressing */
     uint8_t *held; size_t capheld;       /* of the rank being added: which actions are held */
     uint32_t *queue; size_t capqueue;
     int unknown;                         /* a rank has actions on other CPUs or NICs: no bound */
     size_t actions;                      /* built so far */
 } goal__walk;
 
+/* Rank r's slot in the table (multiplicative hashing: the high bits). */
+static size_t goal__walk_slot(const goal__walk *w, int32_t r, size_t k) {
+    (void)w;
+    return (((uint32_t)r * 2654435761u >> (32 - GOAL__TUNE_WALK_BITS)) + k) & ((1u << GOAL__TUNE_WALK_BITS) - 1u);
+}
 static goal__walk_rank *goal__walk_find(const goal__walk *w, int32_t r) {
-    size_t k = ((uint32_t)r * 2654435761u) & (w->captab - 1u);
-    for (; w->tab[k]; k = (k + 1u) & (w->captab - 1u))
-        if (w->rk[w->tab[k] - 1u].rank == r) return &w->rk[w->tab[k] - 1u];
+    size_t k, s;
+    for (k = 0; w->tab[s = goal__walk_slot(w, r, k)]; k++)
+        if (w->rk[w->tab[s] - 1u].rank == r) return &w->rk[w->tab[s] - 1u];
     return NULL;
+}
+static void goal__walk_put(goal__walk *w, int32_t r) {
+    size_t k = 0;
+    while (w->tab[goal__walk_slot(w, r, k)]) k++;
+    w->tab[goal__walk_slot(w, r, k)] = (uint32_t)w->nrk;
 }
 static goal_status goal__walk_peer(goal__walk *w, uint64_t v) {
     if (GOAL__RESERVE(&w->a, w->peers, w->cappeers, w->npeers + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
     w->peers[w->npeers++] = v;
     return GOAL_OK;
 }
+static int goal__walk_by_value(const void *x, const void *y) {
+    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
+    return a < b ? -1 : a > b;
+}
+/* Sorts peers[from, npeers) and keeps the first of each peer (v >> shift): the least bytes. */
+static uint32_t goal__walk_unique(goal__walk *w, size_t from, int shift) {
+    size_t k, n = from;
+    qsort(w->peers + from, w->npeers - from, sizeof *w->peers, goal__walk_by_value);
+    for (k = from; k < w->npeers; k++)
+        if (n == from || w->peers[k] >> shift != w->peers[n - 1] >> shift) w->peers[n++] = w->peers[k];
+    w->npeers = n;
+    return (uint32_t)(n - from);
+}
+/* Whether entry f sends to rank r unheld (binary search of its sorted list). */
+static int goal__walk_unheld(const goal__walk *w, const goal__walk_rank *f, int32_t r) {
+    const uint64_t *lo = w->peers + f->unheld, *hi = lo + f->nunheld;
+    while (lo < hi) {
+        const uint64_t *mid = lo + (hi - lo) / 2;
+        if (*mid < (uint64_t)(uint32_t)r) lo = mid + 1; else hi = mid;
+    }
+    return lo < w->peers + f->unheld + f->nunheld && *lo == (uint64_t)(uint32_t)r;
+}
 /* Which actions of s are held (w->held), by a walk from the receives' completions. */
 static goal_status goal__walk_held(goal__walk *w, const goal_schedule *s) {
-    uint32_t i, k, n, head = 0, tail = 0;
+    uint32_t i, k, n, dep, head = 0, tail = 0;
     const uint32_t *d;
     goal_action a;
     if (GOAL__RESERVE(&w->a, w->held, w->capheld, s->nactions) != GOAL_OK ||
@@ -2939,77 +2992,72 @@ static goal_status goal__walk_held(goal__walk *w, const goal_schedule *s) {
         goal_schedule_action(s, i, &a);
         if (a.kind != GOAL_RECV) continue;
         for (n = goal_schedule_deps(s, i, &d), k = 0; k < n; k++)
-            if (!(GOAL__LE32(d[k]) & GOAL__DEP_START) && !w->held[GOAL__LE32(d[k])]) w->held[w->queue[tail++] = GOAL__LE32(d[k])] = 1;
+            if (!((dep = GOAL__LE32(d[k])) & GOAL__DEP_START) && !w->held[dep]) w->held[w->queue[tail++] = dep] = 1;
     }
     while (head < tail)
         for (i = w->queue[head++], n = goal_schedule_deps(s, i, &d), k = 0; k < n; k++)
-            if (!w->held[GOAL__LE32(d[k]) & ~GOAL__DEP_START]) w->held[w->queue[tail++] = GOAL__LE32(d[k]) & ~GOAL__DEP_START] = 1;
+            if (!w->held[dep = GOAL__LE32(d[k]) & ~GOAL__DEP_START]) w->held[w->queue[tail++] = dep] = 1;
     return GOAL_OK;
 }
-/* Rank r's entry: what it receives from whom, whom it sends to unheld, its held CPU time;
-   w->unknown when the walk cannot tell (actions on other CPUs or NICs). */
-static goal_status goal__walk_add(goal__walk *w, const goal_algo_desc *d, goal_graph *g, int32_t r, int32_t p, goal_error *err) {
+/* Entry e of schedule s: what it receives from whom, whom it sends to unheld, its held CPU
+   time; w->unknown when the walk cannot tell (actions on other CPUs or NICs). */
+static goal_status goal__walk_fill(goal__walk *w, goal__walk_rank *e, const goal_schedule *s) {
     goal__sim *m = w->m;
-    goal__walk_rank *e;
-    goal_schedule s;
     goal_action a;
-    goal_status st;
-    int32_t done;
+    goal_status st = GOAL_OK;
     uint32_t i;
-    size_t k;
-    if ((st = goal_graph_reset(g, r, p)) != GOAL_OK) return st;
-    if ((done = goal_algo_build(g, d, NULL, 0, NULL, err)) < 0) return (goal_status)done;
-    if ((st = goal_compile(g, &s, err)) != GOAL_OK) return st;
-    w->actions += s.nactions;
-    if ((st = goal__walk_held(w, &s)) != GOAL_OK ||
-        GOAL__RESERVE(&w->a, w->rk, w->caprk, w->nrk + 1u) != GOAL_OK) {
-        goal_schedule_free(&s);
-        return GOAL_ERR_NOMEM;
-    }
-    e = &w->rk[w->nrk];
-    memset(e, 0, sizeof *e);
-    e->rank = r; e->recv = (uint32_t)w->npeers;
-    for (i = 0; i < s.nactions && st == GOAL_OK; i++) {
-        goal_schedule_action(&s, i, &a);
+    e->recv = (uint32_t)w->npeers;
+    for (i = 0; i < s->nactions && st == GOAL_OK; i++) {
+        goal_schedule_action(s, i, &a);
         if (a.cpu || a.nic) w->unknown = 1;
         else if (a.kind == GOAL_RECV && a.peer == GOAL_ANY) e->any = 1;
-        else if (a.kind == GOAL_RECV) st = goal__walk_peer(w, (uint64_t)(uint32_t)a.peer << 32 | (a.buf.size < 0xFFFFFFFFu ? a.buf.size : 0xFFFFFFFFu));
+        else if (a.kind == GOAL_RECV)
+            st = goal__walk_peer(w, (uint64_t)(uint32_t)a.peer << 32 | (w->fill ? (a.buf.size < 0xFFFFFFFFu ? a.buf.size : 0xFFFFFFFFu) : 0u));
     }
-    e->nrecv = (uint32_t)(w->npeers - e->recv);
-    e->free = (uint32_t)w->npeers;
-    for (i = 0; i < s.nactions && st == GOAL_OK; i++) {
-        goal_schedule_action(&s, i, &a);
-        if (a.kind == GOAL_SEND && !w->held[i]) {
-            for (k = e->free; k < w->npeers && w->peers[k] != (uint64_t)(uint32_t)a.peer; k++) {}
-            if (k == w->npeers) st = goal__walk_peer(w, (uint32_t)a.peer);
-        } else if (w->held[i]) {
-            e->held += a.kind == GOAL_SEND ? m->model->send_cpu(m, r, a.peer, 0, a.buf.size)
-                       : a.kind == GOAL_RECV ? 0 : goal__sim_local(m, 0, a.kind, a.kind == GOAL_CALC ? a.cost : a.buf.size);
-        }
+    if (st != GOAL_OK) return st;
+    e->nrecv = goal__walk_unique(w, e->recv, 32);
+    e->unheld = (uint32_t)w->npeers;
+    for (i = 0; i < s->nactions && st == GOAL_OK; i++) {
+        goal_schedule_action(s, i, &a);
+        if (a.kind == GOAL_SEND && !w->held[i]) st = goal__walk_peer(w, (uint32_t)a.peer);
+        else if (w->held[i] && a.kind != GOAL_RECV)
+            e->held = goal__sim_add(m, e->held, a.kind == GOAL_SEND ? m->model->send_cpu(m, s->rank, a.peer, 0, a.buf.size)
+                                                : goal__sim_local(m, 0, a.kind, a.kind == GOAL_CALC ? a.cost : a.buf.size));
     }
-    e->nfree = (uint32_t)(w->npeers - e->free);
+    if (st == GOAL_OK) e->nunheld = goal__walk_unique(w, e->unheld, 0);
+    return st;
+}
+/* Builds rank r and adds its entry. */
+static goal_status goal__walk_add(goal__walk *w, const goal_algo_desc *d, goal_graph *g, int32_t r, int32_t p, goal_error *err) {
+    goal__walk_rank *e;
+    goal_schedule s;
+    goal_status st;
+    if ((st = goal__tune_build(g, d, r, p, err)) != GOAL_OK || (st = goal_compile(g, &s, err)) != GOAL_OK) return st;
+    w->actions += s.nactions;
+    st = GOAL__RESERVE(&w->a, w->rk, w->caprk, w->nrk + 1u) != GOAL_OK ? GOAL_ERR_NOMEM : goal__walk_held(w, &s);
+    if (st == GOAL_OK) {
+        e = &w->rk[w->nrk];
+        memset(e, 0, sizeof *e);
+        e->rank = r;
+        st = goal__walk_fill(w, e, &s);
+    }
     goal_schedule_free(&s);
     if (st != GOAL_OK) return st;
     w->nrk++;
-    for (k = ((uint32_t)r * 2654435761u) & (w->captab - 1u); w->tab[k]; k = (k + 1u) & (w->captab - 1u)) {}
-    w->tab[k] = (uint32_t)w->nrk;
+    goal__walk_put(w, r);
     return GOAL_OK;
 }
 /* F of entry e, from the entries of the ranks it receives from (walked or not). */
 static uint64_t goal__walk_first(goal__walk *w, const goal__walk_rank *e) {
     goal__sim *m = w->m;
     uint64_t F = ~(uint64_t)0, t;
-    uint32_t k, j;
+    uint32_t k;
     if (e->any || !e->nrecv) return 0;
     for (k = e->recv; k < e->recv + e->nrecv; k++) {
         int32_t q = (int32_t)(w->peers[k] >> 32);
         uint64_t bytes = w->peers[k] & 0xFFFFFFFFu;
         const goal__walk_rank *f = goal__walk_find(w, q);
-        t = 0;
-        if (f && f->done) {
-            for (j = f->free; j < f->free + f->nfree && w->peers[j] != (uint64_t)(uint32_t)e->rank; j++) {}
-            if (j == f->free + f->nfree) t = f->F;   /* every send of q to this rank is held */
-        }
+        t = f && f->done && !goal__walk_unheld(w, f, e->rank) ? f->F : 0;   /* q's sends to e are all held */
         t = m->model->recv_cpu(m, q, e->rank, m->model->wire(m, q, e->rank, t, bytes), bytes);
         if (t < F) F = t;
     }
@@ -3041,40 +3089,39 @@ static goal_status goal__walk_from(goal__walk *w, const goal_algo_desc *d, goal_
 /* The chain bound of d at p (0 when it cannot tell), walking from ranks 0 and p - 1, the ends
    of chains, with g as the graph to build in. */
 static goal_status goal__tune_chain(const goal_algo_desc *d, int32_t p, goal__sim *m, goal_graph *g, uint64_t *bound, goal_error *err) {
-    goal__walk w;
+    goal__walk *w;
+    goal_allocator a = goal__allocator(&d->alloc);
     goal_status st = GOAL_OK;
     const int32_t start[2] = {0, p - 1};
     size_t k;
     *bound = 0;
     if (m->compat) return GOAL_OK;
-    memset(&w, 0, sizeof w);
-    w.m = m;
-    w.a = goal__allocator(&d->alloc);
-    w.captab = 4u * 2u * GOAL__TUNE_WALK;
-    w.tab = (uint32_t *)goal__new(&w.a, w.captab, sizeof(uint32_t));
-    w.stack = (int32_t *)goal__new(&w.a, 2u * GOAL__TUNE_WALK + 2u, sizeof(int32_t));
-    if (!w.tab || !w.stack) st = GOAL_ERR_NOMEM;
-    else memset(w.tab, 0, w.captab * sizeof(uint32_t));
-    for (k = 0; k < 2 && st == GOAL_OK && !w.unknown; k++) st = goal__walk_from(&w, d, g, start[k], p, err);
-    for (k = 0; k < w.nrk && st == GOAL_OK; k++)
-        if (w.rk[k].done && w.rk[k].nrecv && w.rk[k].F + w.rk[k].held > *bound) *bound = w.rk[k].F + w.rk[k].held;
-    if (w.unknown || m->over) { *bound = 0; m->over = 0; }
-    goal__free(&w.a, w.rk); goal__free(&w.a, w.peers); goal__free(&w.a, w.stack); goal__free(&w.a, w.tab);
-    goal__free(&w.a, w.held); goal__free(&w.a, w.queue);
+    if (!(w = (goal__walk *)goal__new(&a, 1, sizeof *w))) return GOAL_ERR_NOMEM;
+    memset(w, 0, sizeof *w);
+    w->m = m; w->a = a; w->fill = goal__tune_fill(d);
+    if (!(w->stack = (int32_t *)goal__new(&a, 2u * GOAL__TUNE_WALK + 2u, sizeof(int32_t)))) st = GOAL_ERR_NOMEM;
+    for (k = 0; k < 2 && st == GOAL_OK && !w->unknown; k++) st = goal__walk_from(w, d, g, start[k], p, err);
+    for (k = 0; k < w->nrk && st == GOAL_OK; k++) {
+        uint64_t b = goal__sim_add(m, w->rk[k].F, w->rk[k].held);
+        if (w->rk[k].done && w->rk[k].nrecv && b > *bound) *bound = b;
+    }
+    if (w->unknown || m->over) { *bound = 0; m->over = 0; }
+    goal__free(&a, w->rk); goal__free(&a, w->peers); goal__free(&a, w->stack);
+    goal__free(&a, w->held); goal__free(&a, w->queue); goal__free(&a, w);
     return st;
 }
 
 /* Rank r's compiled schedule into the estimate: *squares (when not NULL: its independent
    actions squared, times p-1 for rank 1) and *bound (when m is not NULL: the larger of
    goal__tune_bound). */
-static goal_status goal__tune_compiled(const goal_graph *g, int32_t r, int32_t p, goal__sim *m, double *squares, uint64_t *bound,
-                                       goal_error *err) {
+static goal_status goal__tune_compiled(const goal_graph *g, int32_t r, int32_t p, goal__sim *m, int fill, double *squares,
+                                       uint64_t *bound, goal_error *err) {
     goal_schedule s;
     uint64_t b;
     goal_status st = goal_compile(g, &s, err);
     if (st != GOAL_OK) return st;
     if (squares) *squares += (double)s.nindep * (double)s.nindep * (r == 0 ? 1.0 : (double)(p - 1));
-    if (m && (b = goal__tune_bound(m, &s, r)) > *bound) *bound = b;
+    if (m && (b = goal__tune_bound(m, &s, r, fill)) > *bound) *bound = b;
     goal_schedule_free(&s);
     return GOAL_OK;
 }
@@ -3090,23 +3137,23 @@ static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, goal_
     goal_graph_desc gd;
     goal_graph *g[2] = {NULL, NULL};
     goal_status st = GOAL_OK;
-    int32_t r, done;
+    int32_t r;
     *actions = *squares = 0;
     *bound = 0;
     memset(&gd, 0, sizeof gd);
     gd.nranks = p;
+    gd.alloc = d->alloc;
     for (r = p > 1; r >= 0 && st == GOAL_OK && *actions <= GOAL__TUNE_MAX_ACTIONS; r--) {
         double times = r == 0 ? 1.0 : (double)(p - 1);
         uint32_t most = (uint32_t)((GOAL__TUNE_MAX_ACTIONS - *actions) / times) + 1u;
-        if ((st = goal_graph_create(&g[r], &gd, NULL)) != GOAL_OK || (st = goal_graph_reset(g[r], r, p)) != GOAL_OK) break;
+        if ((st = goal_graph_create(&g[r], &gd, NULL)) != GOAL_OK) break;
         goal_graph_max_actions(g[r], most);
-        done = goal_algo_build(g[r], d, NULL, 0, NULL, err);
-        if (done == GOAL_ERR_LIMIT && goal_graph_count(g[r]) == (int32_t)most) *actions = GOAL__TUNE_MAX_ACTIONS + 1;
-        else if (done < 0) st = (goal_status)done;
-        else *actions += (double)goal_graph_count(g[r]) * times;
+        st = goal__tune_build(g[r], d, r, p, err);
+        if (st == GOAL_ERR_LIMIT && goal_graph_count(g[r]) == (int32_t)most) { *actions = GOAL__TUNE_MAX_ACTIONS + 1; st = GOAL_OK; }
+        else if (st == GOAL_OK) *actions += (double)goal_graph_count(g[r]) * times;
     }
     for (r = 0; r < 2 && r < p && st == GOAL_OK && *actions <= GOAL__TUNE_MAX_ACTIONS; r++)
-        st = goal__tune_compiled(g[r], r, p, m, squares, bound, err);
+        st = goal__tune_compiled(g[r], r, p, m, goal__tune_fill(d), squares, bound, err);
     goal_graph_destroy(g[0]);
     goal_graph_destroy(g[1]);
     return st;
@@ -3119,7 +3166,6 @@ static goal_status goal__tune_more(const goal_algo_desc *d, int32_t p, goal__sim
     goal_graph_desc gd;
     goal_graph *g;
     goal_status st;
-    int32_t done;
     uint64_t chain;
     int k;
     memset(&gd, 0, sizeof gd);
@@ -3127,9 +3173,9 @@ static goal_status goal__tune_more(const goal_algo_desc *d, int32_t p, goal__sim
     gd.alloc = d->alloc;
     if ((st = goal_graph_create(&g, &gd, NULL)) != GOAL_OK) return st;
     for (k = 0; k < 4 && st == GOAL_OK; k++) {
-        if (sample[k] < 2 || (st = goal_graph_reset(g, sample[k], p)) != GOAL_OK) continue;
-        if ((done = goal_algo_build(g, d, NULL, 0, NULL, err)) < 0) st = (goal_status)done;
-        else st = goal__tune_compiled(g, sample[k], p, m, NULL, bound, err);
+        if (sample[k] < 2 || (k && sample[k] <= sample[k - 1])) continue;   /* ranks 0 and 1 are done; no rank twice */
+        if ((st = goal__tune_build(g, d, sample[k], p, err)) == GOAL_OK)
+            st = goal__tune_compiled(g, sample[k], p, m, goal__tune_fill(d), NULL, bound, err);
     }
     if (st == GOAL_OK && (st = goal__tune_chain(d, p, m, g, &chain, err)) == GOAL_OK && chain > *bound) *bound = chain;
     goal_graph_destroy(g);

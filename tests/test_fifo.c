@@ -119,8 +119,39 @@ static void test_fifo_index_many(void) {
     goal__fifo_free(&f, &a);
 }
 
+/* Without memory for the index, a long queue is walked: the takes still find their
+   entries, in order, and pushes still work. */
+static int refuse;   /* the allocator below refuses while set */
+static void *maybe_alloc(size_t n, void *user) { (void)user; return refuse ? NULL : malloc(n); }
+static void plain_free(void *ptr, void *user) { (void)user; free(ptr); }
+static void test_fifo_nomem(void) {
+    goal__fifo f;
+    goal_allocator a;
+    uint32_t head = GOAL__NONE;
+    model *m = (model *)calloc(1, sizeof *m);
+    want w;
+    int k;
+    a.alloc_fn = maybe_alloc; a.free_fn = plain_free; a.user = NULL;
+    memset(&f, 0, sizeof f);
+    f.freel = GOAL__NONE;
+    for (k = 0; k < 50; k++) CHECK_EQ(goal__fifo_push(&f, &a, &head, k, (uint32_t)k, NULL), GOAL_OK);
+    w.m = m; w.tag = 0;
+    refuse = 1;
+    CHECK_EQ(goal__fifo_take(&f, &a, &head, 49, accepts, &w), 49);
+    CHECK(!(f.e[head].len & GOAL__FIFO_INDEXED));
+    CHECK_EQ(goal__fifo_take(&f, &a, &head, 30, accepts, &w), 30);
+    CHECK_EQ(goal__fifo_push(&f, &a, &head, 30, 30, NULL), GOAL_OK);   /* reuses a freed entry */
+    CHECK_EQ(goal__fifo_take(&f, &a, &head, 77, accepts, &w), GOAL__NONE);
+    refuse = 0;
+    for (k = 0; k < 49; k++) CHECK_EQ(goal__fifo_take(&f, &a, &head, k, accepts, &w), (uint32_t)k);
+    CHECK_EQ(head, GOAL__NONE);
+    goal__fifo_free(&f, &a);
+    free(m);
+}
+
 int main(void) {
     RUN(test_fifo_index_many);
+    RUN(test_fifo_nomem);
     RUN(test_fifo_few_peers);
     RUN(test_fifo_many_peers);
     RUN(test_fifo_one_peer);

@@ -528,6 +528,34 @@ static void test_tune_bound(void) {
     CHECK(runs > 2000 && tight > runs / 10);   /* and it bounds something */
 }
 
+/* The tune bound where the chain walk runs out of budget (128 ranks from each end): still
+   a bound, and along a chain it grows with the ranks walked (bcast_chain at p = 300: 128 of
+   299 crossings). */
+static void test_tune_bound_walk(void) {
+    static const char *const algos[] = {"bcast_chain", "reduce_chain", "bcast_binomial", "bcast_pipelined_tree", "reduce_dbtree",
+                                        "allreduce_ring", "allgather_ring", "bcast_knomial", "scan_linear", "allreduce_recdoub"};
+    static const char *const models[] = {"", "-L 100000 -o 10 -g 10 -G 0.1"};
+    static const int32_t ps[] = {300, 1000};
+    goal_algo_desc d;
+    goal_sim_desc md;
+    double t, b;
+    int i, k, m, lo;
+    for (m = 0; m < 2; m++)
+        for (i = 0; i < (int)(sizeof algos / sizeof algos[0]); i++)
+            for (k = 0; k < 2; k++) {
+                memset(&md, 0, sizeof md);
+                CHECK(!*models[m] || goal_sim_params(&md, models[m], strlen(models[m]), NULL) == GOAL_OK);
+                memset(&d, 0, sizeof d);
+                d.algo = algos[i]; d.count = 8000; d.dtype = GOAL_INT8; d.op = GOAL_OP_SUM; d.nway = 1; d.radix = 4;
+                d.segment = strstr(algos[i], "chain") || strstr(algos[i], "tree") ? 1024 : 0;
+                CHECK_EQ(goal_sim_algo_time(&d, ps[k], &md, &t, &lo, NULL), GOAL_OK);
+                CHECK_EQ(goal_sim_algo_bound(&d, ps[k], &md, &b, &lo, NULL), GOAL_OK);
+                if (b > t) printf("  bound %.3f > time %.3f: %s p %d model %d\n", b, t, algos[i], ps[k], m);
+                CHECK(b <= t);
+                if (i == 0 && k == 0) CHECK(b > 0.3 * t);   /* the per-rank bound alone: about 0.02 */
+            }
+}
+
 /* Every message a generator sends fills the receive it matches (no size finding): the
    tune bound prices a receive by its buffer's bytes. Every algorithm tune tries, at its
    grid's parameters, at several p, roots and sizes (with the odd counts that leave blocks
@@ -629,6 +657,7 @@ int main(void) {
     RUN(test_big_bytes);
     RUN(test_defaults);
     RUN(test_tune_bound);
+    RUN(test_tune_bound_walk);
     RUN(test_recv_sizes);
     RUN(test_stop);
     RUN(test_stop_work);

@@ -75,7 +75,7 @@ t "--params FILE equals the options" 0 "^" cmp $T/a $T/b
 t "fractional model: 12 allreduce lines" 0 "^12$" sh -c "grep -c '^allreduce ' $T/a"
 
 # Large worlds are skipped with a note; bad usage exits 2.
-t "p^2 worlds are skipped and said so" 0 "^# skipped alltoall_linear at p=4096 from size 8: about" $GOAL tune -p 4096 --coll alltoall --sizes 8
+t "p^2 worlds are skipped and said so" 0 "^# skipped alltoall_linear at p=4096 from size 8: more than 8388608 actions" $GOAL tune -p 4096 --coll alltoall --sizes 8
 t "-p missing exits 2" 2 "-p N is missing" $GOAL tune
 t "unknown collective exits 2" 2 "--coll takes" $GOAL tune -p 4 --coll bcastx
 t "bad size exits 2" 2 "--sizes takes" $GOAL tune -p 4 --sizes 8,x

@@ -15,7 +15,7 @@
    (linear roots, alltoall_linear, long pipelines), pipelines of more than 512 segments,
    GOAL_ALGO_SETS generators above 4096 ranks.
    Simulations run on one thread per core. Without --all and --svg only the winners matter:
-   every configuration's lower bound (goal_sim_algo_bound: ranks 0 and 1 alone, no world) is
+   every configuration's lower bound (goal_sim_algo_bound: a few ranks alone, no world) is
    computed first, the configurations of each (collective, size) are simulated from the
    least bound up, except that the first is the one fastest at the next smaller size when
    that is known (winners change slowly with the size), and one whose bound exceeds the
