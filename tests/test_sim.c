@@ -535,14 +535,14 @@ static void test_tune_bound_walk(void) {
     static const char *const algos[] = {"bcast_chain", "reduce_chain", "bcast_binomial", "bcast_pipelined_tree", "reduce_dbtree",
                                         "allreduce_ring", "allgather_ring", "bcast_knomial", "scan_linear", "allreduce_recdoub"};
     static const char *const models[] = {"", "-L 100000 -o 10 -g 10 -G 0.1"};
-    static const int32_t ps[] = {300, 1000};
+    static const int32_t ps[] = {300, 700};
     goal_algo_desc d;
     goal_sim_desc md;
     double t, b;
     int i, k, m, lo;
     for (m = 0; m < 2; m++)
         for (i = 0; i < (int)(sizeof algos / sizeof algos[0]); i++)
-            for (k = 0; k < 2; k++) {
+            for (k = 0; k < 2 && (k == 0 || !strstr(algos[i], "ring")); k++) {   /* rings: p^2 actions */
                 memset(&md, 0, sizeof md);
                 CHECK(!*models[m] || goal_sim_params(&md, models[m], strlen(models[m]), NULL) == GOAL_OK);
                 memset(&d, 0, sizeof d);
