@@ -1738,7 +1738,7 @@ static void goal__sim_scan(goal__sim *m) {
             goal__decode(head, w + ndeps, &a);
             c->ndeps = (uint8_t)(ndeps > GOAL__SIM_INLINE_DEPS ? GOAL__SIM_INLINE_DEPS + 1u : ndeps);
             if (ndeps > GOAL__SIM_INLINE_DEPS) { c->deps[0] = (uint32_t)(w - s.recs); c->deps[1] = ndeps; }
-            else memcpy(c->deps, w, ndeps * sizeof(uint32_t));
+            else goal__copy32(c->deps, w, ndeps);
             c->size = a.kind == GOAL_CALC ? a.cost : a.buf.size;
             c->peer = a.peer; c->tag = a.tag; c->kind = (uint8_t)a.kind; c->cpu = a.cpu; c->nic = a.nic;
             m->seq += c->need == 0;
