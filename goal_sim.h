@@ -2964,7 +2964,7 @@ static int goal__walk_by_value(const void *x, const void *y) {
 /* Sorts peers[from, npeers) and keeps the first of each peer (v >> shift): the least bytes. */
 static uint32_t goal__walk_unique(goal__walk *w, size_t from, int shift) {
     size_t k, n = from;
-    qsort(w->peers + from, w->npeers - from, sizeof *w->peers, goal__walk_by_value);
+    if (w->npeers - from > 1) qsort(w->peers + from, w->npeers - from, sizeof *w->peers, goal__walk_by_value);
     for (k = from; k < w->npeers; k++)
         if (n == from || w->peers[k] >> shift != w->peers[n - 1] >> shift) w->peers[n++] = w->peers[k];
     w->npeers = n;
@@ -2984,8 +2984,8 @@ static goal_status goal__walk_held(goal__walk *w, const goal_schedule *s) {
     uint32_t i, k, n, dep, head = 0, tail = 0;
     const uint32_t *d;
     goal_action a;
-    if (GOAL__RESERVE(&w->a, w->held, w->capheld, s->nactions) != GOAL_OK ||
-        GOAL__RESERVE(&w->a, w->queue, w->capqueue, s->nactions) != GOAL_OK)
+    if (GOAL__RESERVE(&w->a, w->held, w->capheld, s->nactions + 1u) != GOAL_OK ||   /* + 1: never NULL for memset */
+        GOAL__RESERVE(&w->a, w->queue, w->capqueue, s->nactions + 1u) != GOAL_OK)
         return GOAL_ERR_NOMEM;
     memset(w->held, 0, s->nactions);
     for (i = 0; i < s->nactions; i++) {
