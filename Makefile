@@ -72,6 +72,7 @@ bench: $(BENCHES) $(B)/goal
 	@for b in $(BENCHES); do echo "== $$b"; ./$$b || exit 1; done
 	@bench/instructions.sh $(B)
 	@bench/check.sh $(B)
+	@bench/tune.sh $(B)
 
 deps:
 	@tools/deps.sh

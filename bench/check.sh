@@ -5,9 +5,9 @@ B=${1:-build}
 G=$B/goal
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 best() {   # best of 3 runs of "$@", in seconds
-  local b=999 t k
+  local b=999 t k TIMEFORMAT=%R
   for k in 1 2 3; do
-    /usr/bin/time -o "$tmp/t" -f %e "$@" >/dev/null 2>&1
+    { time "$@" >/dev/null 2>&1; } 2>"$tmp/t"
     t=$(tail -1 "$tmp/t")
     b=$(awk -v a="$b" -v c="$t" 'BEGIN { print (c < a) ? c : a }')
   done
