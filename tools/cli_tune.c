@@ -54,7 +54,6 @@ enum { TUNE_TODO, TUNE_DONE, TUNE_SKIP, TUNE_FAIL, TUNE_SAME, TUNE_SLOWER, TUNE_
 typedef struct tune_job {      /* one configuration at one size */
     int cfg, state, same_as, win;   /* win: the fastest of its (collective, size) */
     int group;                 /* its (collective, size): 0, 1, ... */
-    int wave;                  /* its rank by bound in the group (when pruning) */
     uint64_t size;
     double time;               /* simulated ns */
     double bound;              /* a lower bound of time (goal_sim_algo_bound) */
@@ -373,15 +372,21 @@ static void tune_workers(tune *t) {
     tune_worker(t);
     for (k = 0; k < started; k++) pthread_join(th[k], NULL);
 }
-static const tune *tune_sorting;   /* qsort has no context argument in C99 */
+/* What the plan sorts jobs by: qsort has no context argument in C99, so a copy of each
+   job's keys rather than its index into t->job. */
+typedef struct tune_key {
+    int group, wave, k;        /* wave: the job's rank by bound in its group */
+    uint64_t size;
+    double bound;
+} tune_key;
 static int tune_by_bound(const void *x, const void *y) {
-    const tune_job *a = &tune_sorting->job[*(const int *)x], *b = &tune_sorting->job[*(const int *)y];
+    const tune_key *a = (const tune_key *)x, *b = (const tune_key *)y;
     if (a->group != b->group) return a->group < b->group ? -1 : 1;
     if (a->bound != b->bound) return a->bound < b->bound ? -1 : 1;
-    return *(const int *)x < *(const int *)y ? -1 : 1;
+    return a->k < b->k ? -1 : 1;
 }
 static int tune_by_wave(const void *x, const void *y) {
-    const tune_job *a = &tune_sorting->job[*(const int *)x], *b = &tune_sorting->job[*(const int *)y];
+    const tune_key *a = (const tune_key *)x, *b = (const tune_key *)y;
     if (a->wave != b->wave) return a->wave < b->wave ? -1 : 1;
     if (a->size != b->size) return a->size < b->size ? -1 : 1;
     return tune_by_bound(x, y);
@@ -392,6 +397,7 @@ static int tune_by_wave(const void *x, const void *y) {
    a wave by size, so that a group's smaller neighbour has likely finished when its first
    job starts, for tune_hint. */
 static int tune_plan(tune *t) {
+    tune_key *key;
     int k;
     t->order = (int *)malloc((size_t)t->njob * sizeof *t->order + 1);
     t->grp = (tune_group *)calloc((size_t)t->ngroups + 1, sizeof *t->grp);
@@ -405,13 +411,19 @@ static int tune_plan(tune *t) {
     t->bounding = 1;
     tune_workers(t);
     t->bounding = 0;
-    for (k = 0; k < t->njob; k++)
-        if (t->job[k].state == TUNE_TODO) t->order[t->norder++] = k, t->grp[t->job[k].group].open++;
-    tune_sorting = t;
-    qsort(t->order, (size_t)t->norder, sizeof *t->order, tune_by_bound);
-    for (k = 0; k < t->norder; k++)
-        t->job[t->order[k]].wave = k && t->job[t->order[k - 1]].group == t->job[t->order[k]].group ? t->job[t->order[k - 1]].wave + 1 : 0;
-    qsort(t->order, (size_t)t->norder, sizeof *t->order, tune_by_wave);
+    if (!(key = (tune_key *)malloc((size_t)t->njob * sizeof *key + 1))) return 0;
+    for (k = 0; k < t->njob; k++) {
+        const tune_job *j = &t->job[k];
+        if (j->state != TUNE_TODO) continue;
+        key[t->norder].group = j->group; key[t->norder].k = k;
+        key[t->norder].size = j->size; key[t->norder++].bound = j->bound;
+        t->grp[j->group].open++;
+    }
+    qsort(key, (size_t)t->norder, sizeof *key, tune_by_bound);
+    for (k = 0; k < t->norder; k++) key[k].wave = k && key[k - 1].group == key[k].group ? key[k - 1].wave + 1 : 0;
+    qsort(key, (size_t)t->norder, sizeof *key, tune_by_wave);
+    for (k = 0; k < t->norder; k++) t->order[k] = key[k].k;
+    free(key);
     return 1;
 }
 static int tune_run(tune *t) {
