@@ -2937,20 +2937,19 @@ typedef struct goal__walk {
 } goal__walk;
 
 /* Rank r's slot in the table (multiplicative hashing: the high bits). */
-static size_t goal__walk_slot(const goal__walk *w, int32_t r, size_t k) {
-    (void)w;
+static size_t goal__walk_slot(int32_t r, size_t k) {
     return (((uint32_t)r * 2654435761u >> (32 - GOAL__TUNE_WALK_BITS)) + k) & ((1u << GOAL__TUNE_WALK_BITS) - 1u);
 }
 static goal__walk_rank *goal__walk_find(const goal__walk *w, int32_t r) {
     size_t k, s;
-    for (k = 0; w->tab[s = goal__walk_slot(w, r, k)]; k++)
+    for (k = 0; w->tab[s = goal__walk_slot(r, k)]; k++)
         if (w->rk[w->tab[s] - 1u].rank == r) return &w->rk[w->tab[s] - 1u];
     return NULL;
 }
 static void goal__walk_put(goal__walk *w, int32_t r) {
     size_t k = 0;
-    while (w->tab[goal__walk_slot(w, r, k)]) k++;
-    w->tab[goal__walk_slot(w, r, k)] = (uint32_t)w->nrk;
+    while (w->tab[goal__walk_slot(r, k)]) k++;
+    w->tab[goal__walk_slot(r, k)] = (uint32_t)w->nrk;
 }
 static goal_status goal__walk_peer(goal__walk *w, uint64_t v) {
     if (GOAL__RESERVE(&w->a, w->peers, w->cappeers, w->npeers + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
@@ -3088,7 +3087,8 @@ static goal_status goal__walk_from(goal__walk *w, const goal_algo_desc *d, goal_
 }
 /* The chain bound of d at p (0 when it cannot tell), walking from ranks 0 and p - 1, the ends
    of chains, with g as the graph to build in. */
-static goal_status goal__tune_chain(const goal_algo_desc *d, int32_t p, goal__sim *m, goal_graph *g, uint64_t *bound, goal_error *err) {
+static goal_status goal__tune_chain(const goal_algo_desc *d, int32_t p, goal__sim *m, int fill, goal_graph *g, uint64_t *bound,
+                                    goal_error *err) {
     goal__walk *w;
     goal_allocator a = goal__allocator(&d->alloc);
     goal_status st = GOAL_OK;
@@ -3098,7 +3098,7 @@ static goal_status goal__tune_chain(const goal_algo_desc *d, int32_t p, goal__si
     if (m->compat) return GOAL_OK;
     if (!(w = (goal__walk *)goal__new(&a, 1, sizeof *w))) return GOAL_ERR_NOMEM;
     memset(w, 0, sizeof *w);
-    w->m = m; w->a = a; w->fill = goal__tune_fill(d);
+    w->m = m; w->a = a; w->fill = fill;
     if (!(w->stack = (int32_t *)goal__new(&a, 2u * GOAL__TUNE_WALK + 2u, sizeof(int32_t)))) st = GOAL_ERR_NOMEM;
     for (k = 0; k < 2 && st == GOAL_OK && !w->unknown; k++) st = goal__walk_from(w, d, g, start[k], p, err);
     for (k = 0; k < w->nrk && st == GOAL_OK; k++) {
@@ -3132,8 +3132,8 @@ static goal_status goal__tune_compiled(const goal_graph *g, int32_t r, int32_t p
    GOAL__TUNE_MAX_ACTIONS + 1: alltoall_bruck at p = 2^16 holds 1.1 M actions per rank,
    and building it at each of tune's sizes was most of the planning); a world with too
    many actions is not compiled (squares and bound stay 0: it is left out for its actions). */
-static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, goal__sim *m, double *actions, double *squares,
-                                       uint64_t *bound, goal_error *err) {
+static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, goal__sim *m, int fill, double *actions,
+                                       double *squares, uint64_t *bound, goal_error *err) {
     goal_graph_desc gd;
     goal_graph *g[2] = {NULL, NULL};
     goal_status st = GOAL_OK;
@@ -3153,7 +3153,7 @@ static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, goal_
         else if (st == GOAL_OK) *actions += (double)goal_graph_count(g[r]) * times;
     }
     for (r = 0; r < 2 && r < p && st == GOAL_OK && *actions <= GOAL__TUNE_MAX_ACTIONS; r++)
-        st = goal__tune_compiled(g[r], r, p, m, goal__tune_fill(d), squares, bound, err);
+        st = goal__tune_compiled(g[r], r, p, m, fill, squares, bound, err);
     goal_graph_destroy(g[0]);
     goal_graph_destroy(g[1]);
     return st;
@@ -3161,7 +3161,7 @@ static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, goal_
 /* Raises *bound (of ranks 0 and 1) by a sample of other ranks (the last ones, the middle:
    where roles differ; allgather_bruck's rotations cost little on ranks 0 and 1) and by the
    chain bound, for a world that is not left out. */
-static goal_status goal__tune_more(const goal_algo_desc *d, int32_t p, goal__sim *m, uint64_t *bound, goal_error *err) {
+static goal_status goal__tune_more(const goal_algo_desc *d, int32_t p, goal__sim *m, int fill, uint64_t *bound, goal_error *err) {
     const int32_t sample[4] = {p / 3, p / 2, p - 2, p - 1};
     goal_graph_desc gd;
     goal_graph *g;
@@ -3175,9 +3175,9 @@ static goal_status goal__tune_more(const goal_algo_desc *d, int32_t p, goal__sim
     for (k = 0; k < 4 && st == GOAL_OK; k++) {
         if (sample[k] < 2 || (k && sample[k] <= sample[k - 1])) continue;   /* ranks 0 and 1 are done; no rank twice */
         if ((st = goal__tune_build(g, d, sample[k], p, err)) == GOAL_OK)
-            st = goal__tune_compiled(g, sample[k], p, m, goal__tune_fill(d), NULL, bound, err);
+            st = goal__tune_compiled(g, sample[k], p, m, fill, NULL, bound, err);
     }
-    if (st == GOAL_OK && (st = goal__tune_chain(d, p, m, g, &chain, err)) == GOAL_OK && chain > *bound) *bound = chain;
+    if (st == GOAL_OK && (st = goal__tune_chain(d, p, m, fill, g, &chain, err)) == GOAL_OK && chain > *bound) *bound = chain;
     goal_graph_destroy(g);
     return st;
 }
@@ -3203,15 +3203,17 @@ static goal_status goal__tune_check(const goal_algo_desc *d, int32_t p, const go
                                     int *left_out, goal_error *err) {
     double actions = 0, squares = 0;
     goal_status st;
+    int fill;
     *left_out = 0;
     *bound = 0;
     if (!d || !d->algo || p < 1 || !model) return goal__fail(err, GOAL_ERR_ARG, -1, "no desc, no model or p < 1");
     if (err) err->msg[0] = 0;
     if (m && goal__sim_model_init(m, model) != GOAL_OK) return goal__fail(err, GOAL_ERR_ARG, -1, "a model parameter out of range");
     if ((*left_out = goal__tune_too_big(d, p, 0, 0, err)) != 0) return GOAL_ERR_LIMIT;
-    if ((st = goal__tune_estimate(d, p, m, &actions, &squares, bound, err)) != GOAL_OK) return st;
+    fill = goal__tune_fill(d);
+    if ((st = goal__tune_estimate(d, p, m, fill, &actions, &squares, bound, err)) != GOAL_OK) return st;
     if ((*left_out = goal__tune_too_big(d, p, actions, squares, err)) != 0) return GOAL_ERR_LIMIT;
-    return m && p > 2 ? goal__tune_more(d, p, m, bound, err) : GOAL_OK;
+    return m && p > 2 ? goal__tune_more(d, p, m, fill, bound, err) : GOAL_OK;
 }
 goal_status goal_sim_algo_bound(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, double *ns, int *left_out,
                                 goal_error *err) {
