@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# First steps and embedding: the README's tour is examples/tour.c and runs; make install /
+# First steps and embedding: the README's tours are examples/tour.c and algo_reduce.c and run; make install /
 # uninstall with PREFIX and DESTDIR (headers, tool, man page, goal.pc for pkg-config);
 # make run needs only a C compiler.
 . "$(dirname "$0")/lib.sh"
@@ -15,6 +15,11 @@ t tour_runs 0 '^rank 3 holds "chained"$' "$B/examples/tour"
 if command -v valgrind >/dev/null && ! ldd "$B/examples/tour" 2>/dev/null | grep -q libasan; then
   t tour_frees 0 'rank 3 holds' valgrind -q --leak-check=full --errors-for-leak-kinds=all --error-exitcode=9 "$B/examples/tour"
 fi
+
+# The README's generated algorithm is examples/algo_reduce.c, which adds up 1..7 on 7 ranks.
+sed -n '/^## Generate an algorithm$/,/^```$/p' "$root/README.md" | sed '1,/^```c$/d;$d' >"$tmp/readme_algo.c"
+t algo_is_example 0 '^same$' sh -c "diff '$tmp/readme_algo.c' '$root/examples/algo_reduce.c' >&2 && echo same"
+t algo_example_runs 0 '^allreduce_dissemination \(nway 2\): 28 28 28 28 28 28 28$' "$B/examples/algo_reduce"
 
 # A zeroed op is sum and a zeroed dtype Int32 now, but the binary schedule is unchanged:
 # ops-0.1.w was written by libgoal 0.1 before that change (max = 0, Int8 = 0 in its enums).
