@@ -77,7 +77,7 @@ bench: $(BENCHES) $(B)/goal
 deps:
 	@tools/deps.sh
 
-# The shape figures (issue 16): lines and long functions per header, repeated blocks, layering.
+# The shape figures: lines and long functions per header, repeated blocks, layering.
 .PHONY: shape
 shape:
 	@tools/shape.sh
@@ -166,7 +166,7 @@ bench-mpi: deps
 	        $(B)/mpi/bench_dropin.$$lib $$lib 2>/dev/null | { [ $$lib$$n = openmpi2 ] && cat || tail -n +2; } || exit 1; \
 	  done; \
 	done
-	@echo "== issue 14 at np 2: the model (goal-probe's parameters) against the machine; auto against every fixed algorithm"
+	@echo "== np 2: the model (goal-probe's parameters) against the machine; auto against every fixed algorithm"
 	@echo "   (each library twice from one probe: its params line, then the line with -T -H, goal-probe --two-regimes)"
 	@for lib in openmpi mpich; do \
 	  mpicc.$$lib $(WARN) -O3 -g -DNDEBUG -I. bench/mpi/bench_model.c -o $(B)/mpi/bench_model.$$lib -lm -lpthread || exit 1; \
@@ -181,7 +181,7 @@ bench-mpi: deps
 	  done; \
 	done
 
-# ---- goal-probe (issue 14): LogGOPS parameters measured between two MPI ranks ----------------
+# ---- goal-probe: LogGOPS parameters measured between two MPI ranks ----------------
 # mpirun -np 2 $(B)/openmpi/goal-probe [-o FILE]; the measurement and fit are tools/probe.h
 # (tested without MPI by tests/test_probe.c).
 $(B)/%/goal-probe: mpi/goal_probe.c tools/probe.h $(HEADERS)

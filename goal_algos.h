@@ -1763,7 +1763,7 @@ static const goal__algo_entry goal__algo_table[] = {
     {{"exscan_linear", "exclusive prefix reduction along the ranks", GOAL__X | GOAL__O | GOAL__W}, goal__algo_exscan_linear},
     {{"barrier_linear", "everyone to the root, the root to everyone", GOAL__R}, goal__algo_barrier_linear},
     {{"bcast_doublering", "the data travels the ring both ways (Schedgen)", GOAL__R}, goal__algo_bcast_doublering},
-    /* bandwidth-optimal families (issue 12, items 1-6) */
+    /* bandwidth-optimal families */
     {{"bcast_scatter_allgather", "van de Geijn: binomial scatter, ring allgather", GOAL__R}, goal__algo_bcast_scatter_allgather},
     {{"reduce_rabenseifner", "recursive-halving reduce-scatter, binomial gather", GOAL__R | GOAL__X | GOAL__I}, goal__algo_reduce_rabenseifner},
     {{"allreduce_rabenseifner", "recursive-halving reduce-scatter, recursive-doubling allgather", GOAL__X | GOAL__I}, goal__algo_allreduce_rabenseifner},

@@ -1250,7 +1250,7 @@ goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, uint32_t requir
     cache = &m->autos[slot][coll][cls];
     if ((*out = *cache) == &goal__mpi_no_pick) *out = NULL;
     if (*out || *cache)
-        return *out ? GOAL_OK : goal__fail(&m->err, GOAL_ERR_ARG, m->rank, "rank %d: %s_auto: no algorithm (as before)",
+        return *out ? GOAL_OK : goal__fail(&m->err, GOAL_ERR_ARG, m->rank, "rank %d: %s_auto: no algorithm",
                                                m->rank, goal_sim_coll_name(coll));
     st = goal_sim_best(coll, m->size, cls ? 1ull << (cls - 1) : 0, &m->model, require, out, &ns, &why);
     if (st != GOAL_OK) {

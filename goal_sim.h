@@ -320,7 +320,7 @@ typedef struct goal_sim_run_result {
    model parameter (negative, not a number, over 2^53 ps, finer than 1 ps); else an error. */
 GOAL_API goal_status goal_sim_run(const goal_world *w, const goal_sim_desc *desc, goal_sim_run_result *out);
 GOAL_API void goal_sim_run_free(goal_sim_run_result *r);
-/* The old names, for this release only (README, CHANGES). */
+/* The old names, kept for one release (CHANGELOG.md). */
 typedef goal_sim_run_result goal_sim_result;
 #define goal_sim_result_free goal_sim_run_free
 #define goal_sim_write_dot_with goal_sim_write_dot

@@ -1,4 +1,4 @@
-/* bench_bw: the bandwidth-optimal families (issue 12) against the textbook set, in the
+/* bench_bw: the bandwidth-optimal families against the textbook set, in the
    LogGOPS simulator with a bandwidth-dominated model (goal sim -G 1 -o 100 -L 1000 -g 100):
    simulated time of every bcast, reduce, allreduce and allgather algorithm at p = 8, 64,
    1024 and 8 B, 64 KiB, 4 MiB of int32 (per block for allgather; segmented algorithms in

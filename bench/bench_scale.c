@@ -1,4 +1,4 @@
-/* bench_scale: the worlds that were quadratic or cubic (issue 17 item 3), now linear in
+/* bench_scale: the worlds that were quadratic or cubic, now linear in
    actions + messages: 10^6 independent calcs on one rank (sim), and alltoall_linear at
    p = 4096 (16.8 M messages: check, sim, and run in-process). Figures, not pass/fail: wall
    time per step and peak memory. */

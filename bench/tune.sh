@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# goal tune's run time with the defaults (10 collectives, 12 sizes), issue 14's target: p up
+# goal tune's run time with the defaults (10 collectives, 12 sizes), with the aim: p up
 # to 2^16 in under a minute. Wall and CPU seconds of one run each, and peak memory where
 # /usr/bin/time is installed; on a shared machine the same run varies from one minute to
 # the next, so this is a figure, not a test.

@@ -602,7 +602,7 @@ static void test_allocator(void) {
     }
 }
 
-/* ---- vector collectives (issue 12 item 7) ---------------------------------------------------------- */
+/* ---- vector collectives ------------------------------------------------------------------------- */
 static const char *const vec_names[] = {"gatherv_linear", "gatherv_binomial", "scatterv_linear", "allgatherv_ring",
                                         "alltoallv_pairwise", "reduce_scatterv_ring"};
 #define NVEC 6
@@ -782,7 +782,7 @@ static void test_vector_errors(void) {
     d = desc_of("reduce_scatterv_ring", 0, 4, GOAL_FLOAT32, GOAL_OP_BXOR); d.counts = ok; expect_error(d, 3, GOAL_ERR_OP);
 }
 
-/* ---- bandwidth-optimal families (issue 12, items 1-6) --------------------------------------------------- */
+/* ---- bandwidth-optimal families -------------------------------------------------------------------- */
 static const char *const bw_algos[] = {"bcast_scatter_allgather", "reduce_rabenseifner", "allreduce_rabenseifner",
     "reduce_scatter_halving", "bcast_knomial", "reduce_knomial", "bcast_pipelined_tree", "reduce_pipelined_tree", "bcast_dbtree",
     "reduce_dbtree", "allreduce_dbtree", "allgather_neighbor"};
@@ -949,7 +949,7 @@ static void test_list(void) {
     CHECK(goal_algo_find("nope") == NULL);
 }
 
-/* ---- local copies (issue 12 item 8) ------------------------------------------------------------ */
+/* ---- local copies ----------------------------------------------------------------------------- */
 /* Bytes one rank's schedule moves with exec copy actions. */
 static uint64_t copy_bytes(const goal_world *w, int rank) {
     goal_schedule s;
@@ -1011,7 +1011,7 @@ static void test_copies(void) {
             }
 }
 
-/* ---- in place (issue 13 item 5) --------------------------------------------------------------------- */
+/* ---- in place ----------------------------------------------------------------------------------- */
 /* Every algorithm flagged GOAL_ALGO_INPLACE, with the input where MPI_IN_PLACE puts it in OUT,
    against the reference at several p, roots, counts (and vector patterns), on one thread and
    on one thread per rank; every other algorithm refuses in_place. */

@@ -88,7 +88,7 @@ static goal_world *algo_world(const char *algo, int p, int extra, unsigned seed)
 static const char *const moving[] = {"bcast_binomial", "bcast_binary", "bcast_chain", "bcast_doublering", "gather_linear",
     "gather_binomial", "scatter_linear", "scatter_binomial", "allgather_ring", "allgather_recdoub", "allgather_bruck",
     "alltoall_linear", "alltoall_pairwise", "alltoall_bruck",
-    /* issue 12, items 1-6 */
+    /* the bandwidth-optimal families */
     "bcast_scatter_allgather", "bcast_knomial", "bcast_pipelined_tree", "bcast_dbtree", "allgather_neighbor", NULL};
 
 static void check_algo(const char *algo, int p, int extra) {
@@ -486,7 +486,7 @@ static void test_alloc_failures(void) {
     goal_world_destroy(w);
 }
 
-/* ---- vector collectives (issue 12 item 7): found as their kind where the signatures allow --- */
+/* ---- vector collectives: found as their kind where the signatures allow --- */
 /* With equal counts (the signatures group tuples by size) the v-algorithms are found as
    gather, scatter, allgather, alltoall, also when the blocks lie in reverse rank order with
    gaps; with counts that differ per rank no collective of one size covers every rank. */

@@ -48,7 +48,7 @@ if $GOAL run bcast_binomial -p 2 --check >/dev/null 2>&1; then
   t run_alltoallv_counts 0 '^ok$' $GOAL run alltoallv_pairwise -p 3 --counts 0,1,2,3,0,5,6,7,0 --check
   t run_alltoallv_seed 0 '^ok$' $GOAL run alltoallv_pairwise -p 17 --counts-seed 4 --threads --check
   t run_v_default 0 '^ok$' $GOAL run allgatherv_ring -p 5 --size 12 --check
-  # bandwidth-optimal families (issue 12, items 1-6): listed, and checked at p = 7 (odd, not a power of two)
+  # bandwidth-optimal families: listed, and checked at p = 7 (odd, not a power of two)
   for a in bcast_scatter_allgather reduce_rabenseifner allreduce_rabenseifner reduce_scatter_halving bcast_knomial reduce_knomial \
            bcast_pipelined_tree reduce_pipelined_tree bcast_dbtree reduce_dbtree allreduce_dbtree allgather_neighbor; do
     t "list_$a" 0 "^$a " $GOAL gen --list

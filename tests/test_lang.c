@@ -277,7 +277,7 @@ static void test_cycle(void) {
     goal_graph_destroy(g);
 }
 
-/* ---- op x type, per issue 2's table ------------------------------------------------------ */
+/* ---- op x type, every pair ----------------------------------------------------------- */
 static int expected_ok(goal_op op, unsigned t) {
     unsigned cls = t >> 4, lg = (t & 15u) ^ 2u;   /* log2 width, bit 1 flipped (goal_dtype) */
     int valid_type = lg <= 3 && (cls <= 1 || (cls == 2 && lg >= 2));

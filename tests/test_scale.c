@@ -1,4 +1,4 @@
-/* Scaling regressions (issue 17 item 3): check, sim and the in-process run are linear in
+/* Scaling regressions: check, sim and the in-process run are linear in
    actions + messages. Each world here took seconds to hours when they were quadratic or
    cubic (10^5 independent calcs on one rank: each waiting calc was put back once per calc
    ahead of it; alltoall_linear: every message walked its peer's whole queue); linear, each

@@ -1,5 +1,5 @@
 /* test_sched_threads.c - goal_world_run with a thread per rank when a thread cannot be
-   started (issue 17 item 4): the run reports it and joins the threads that did start,
+   started: the run reports it and joins the threads that did start,
    instead of waiting forever for the ranks that never ran. pthread_create is wrapped here,
    for this translation unit only: the k-th call fails with EAGAIN. */
 #include <errno.h>

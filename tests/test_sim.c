@@ -213,7 +213,7 @@ static void test_events(void) {
     goal_world_destroy(w);
 }
 
-/* Simulated time past 2^64-1 ps is an error naming the action (issue 17 item 6), not a
+/* Simulated time past 2^64-1 ps is an error naming the action, not a
    wrapped time: chained calcs, a huge message, an arrival after a long calc. */
 static goal_sim_run_result sim_desc(const char *text, const goal_sim_desc *d, goal_status *st) {
     goal_world *w = th_parse(text);
@@ -250,7 +250,7 @@ static void test_time_overflow(void) {
     goal_sim_run_free(&r);
 }
 
-/* Fractional parameters (issue 14 item 1), against times computed by hand: two 1001-byte
+/* Fractional parameters, against times computed by hand: two 1001-byte
    sends from 0 to 1 with L 480.5, o 160.25, g 210.5, G 0.08, O 0.02 (ns, ns per byte).
    Rank 0: send 1 takes the CPU for o + 1000 O = 180.25 and the NIC for g + 1000 G = 290.5;
    send 2 starts at 290.5 and ends at 470.75. Rank 1: message 1 arrives at o + L = 640.75,

@@ -118,7 +118,7 @@ static void test_alloc_failures(void) {
     goal_world_destroy(w);
 }
 
-/* Issue 17.6b: a time near 2^64 gave an axis loop that wrapped and never ended. Drawn with
+/* A time near 2^64 gave an axis loop that wrapped and never ended. Drawn with
    a bounded axis, or refused as too long a time (GOAL_ERR_LIMIT, where the simulator
    checks that time fits): never an endless loop. */
 static void test_huge_time_axis(void) {

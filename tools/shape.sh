@@ -1,5 +1,5 @@
 #!/bin/bash
-# shape.sh [DIR] - the figures of the library's shape (issue 16), for the tree at DIR (default:
+# shape.sh [DIR] - the figures of the library's shape, for the tree at DIR (default:
 # this checkout): lines per header, functions over 40 lines per header (universal-ctags),
 # repeated blocks (the `duplicates` tool, when installed: its count line), and the layering:
 # which goal headers each header includes, and a check that no header includes, or calls a

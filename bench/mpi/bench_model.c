@@ -1,4 +1,4 @@
-/* bench_model.c - issue 14's figures at np = 2: the LogGOPS model against the machine, and
+/* bench_model.c - the model's figures at np = 2: the LogGOPS model against the machine, and
    COLL_auto against every fixed algorithm, measured in the same run.
    For bcast, allreduce and alltoall at 8 B ... 8 MiB (powers of 4; alltoall: bytes per
    block), every algorithm that goal_sim_best chooses among (default parameters) and
@@ -11,7 +11,7 @@
    name, in the same turns) over it, its predicted time, and "twins": the largest ratio of
    two measured times among fixed candidates whose schedules are identical (same world digest;
    auto has none of its own), i.e. what the measurement's noise alone can make of one
-   schedule. Last, how many rows meet issue 14's targets.
+   schedule. Last, how many rows meet the model's aims.
    --all: before each line, every candidate's measured and predicted time (us).
    Usage: mpirun -np 2 bench_model PARAMSFILE [--all]   (PARAMSFILE: what goal-probe -o writes) */
 #define GOAL_ALL_IMPLEMENTATION
@@ -39,7 +39,7 @@ static uint32_t next_random(uint32_t *x) { *x ^= *x << 13; *x ^= *x >> 17; *x ^=
    (about 1 us: the rank that leaves it first waits for the other inside the call), so calls
    under 64 KiB are timed in batches back to back (per call: a batch's time / its calls); the
    batch depends on the size alone, the same for every candidate and auto. From 64 KiB, where
-   issue 14's model target starts and a call takes >= 5 us, one call is the sample, the time
+   the model's aim starts and a call takes >= 5 us, one call is the sample, the time
    the model predicts (a batch lets consecutive calls overlap). */
 static int batch_of(uint64_t bytes) { return bytes >= 65536 ? 1 : bytes <= 8192 ? 64 : 16; }
 /* Every candidate in turns, so that all see the same cache and page state, in an order

@@ -1,4 +1,4 @@
-/* bench_mpi.c - libgoal over MPI against the MPI library's own collectives (issue 12).
+/* bench_mpi.c - libgoal over MPI against the MPI library's own collectives.
    For every collective with an MPI counterpart and every block size (8 B, 64 KiB, 1 MiB,
    8 MiB of int32, sum; root 0; the vector ones with every count equal, packed), every
    algorithm of goal_algos.h's registry for that collective (goal_algo_list: nothing is
@@ -212,7 +212,7 @@ static void cell(const char *lib, FILE *csv, int c, int si) {
 }
 
 /* Progress that scales: bcast_chain over 10^4 and 10^5 segments of 7 bytes (one run each);
-   the time per segment must stay flat as the segments grow (issue 17, item 2). */
+   the time per segment must stay flat as the segments grow. */
 static void bench_segments(const char *lib, FILE *csv) {
     static const int segs[] = {10000, 100000};
     goal_algo_desc d;

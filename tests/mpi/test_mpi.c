@@ -676,7 +676,7 @@ static void test_revoked_strays(void) {
     report("revoke: a revoked goal_mpi's unmatched messages never reach a later goal_mpi");
 }
 
-/* ---- goal_mpi.h review (issue 12): one sweep per pass, bridges, GOAL_ALGO_WHOLE --------- */
+/* ---- goal_mpi.h: one sweep per pass, bridges, GOAL_ALGO_WHOLE --------- */
 /* MPI's profiling interface counts goal_mpi.h's MPI_Testsome calls. */
 static long testsome_calls;
 int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[]) {
@@ -800,7 +800,7 @@ static void test_whole_flag(void) {
 
 /* ---- progress that scales ------------------------------------------------------------ */
 /* A pipelined chain of 2*10^5 7-byte segments: 1-2 s when each segment costs O(1), minutes
-   when progress tests every request in flight (issue 17, item 2). The bound only keeps a
+   when progress tests every request in flight. The bound only keeps a
    regression from hanging the suite; figures are bench_mpi's. */
 static void test_many_segments(void) {
     enum { SEGS = 200000, SEG = 7 };
@@ -847,7 +847,7 @@ static void test_check(void) {
     CHECK_OK(goal_mpi_algo_run(m, &d, buf, buf), m);
     for (k = 0; k < 8; k++) CHECK(buf[(me % 2 ? 8 : 0) + k] == k + 1);
     algo_desc(&d, "bcast_binomial", 16, 0);
-    d.count = me == 0 ? 8 : 16;   /* issue 17, 8b: the root says 8, the others 16 */
+    d.count = me == 0 ? 8 : 16;   /* the root says 8, the others 16 */
     st = goal_mpi_algo_run(m, &d, buf, buf);
     CHECK(np == 1 ? st == GOAL_OK : st == GOAL_ERR_MATCH && strstr(goal_mpi_error(m)->msg, "disagree") != NULL);
     goal_mpi_destroy(m);
