@@ -45,7 +45,7 @@ scratch() {
 run_block() {
   local sh=$1 exp=${1%.sh}.out where missing line
   where=$(head -n 1 "$sh"); where=${where#\# }
-  out=$(cd "$W" && PATH="$BUILD:$PATH" timeout 1800 bash -e -o pipefail "$sh" 2>&1); rc=$?
+  out=$(cd "$W" && PATH="$BUILD:$PATH" timeout $HANG bash -e -o pipefail "$sh" 2>&1); rc=$?
   missing=
   if [ -f "$exp" ]; then
     while IFS= read -r line; do
@@ -56,7 +56,7 @@ run_block() {
   if [ $rc = 0 ] && [ -z "$missing" ]; then pass=$((pass + 1)); echo "ok $where"
   else
     fail=$((fail + 1))
-    echo "FAIL $where: exit $rc${missing:+, no line '$missing' in the output}$([ $rc = 124 ] && echo ' (watchdog: 30 min)')"
+    echo "FAIL $where: exit $rc${missing:+, no line '$missing' in the output}$([ $rc = 124 ] && echo ' (watchdog)')"
     printf '%s\n' "$out" | tail -n 8
   fi
 }
