@@ -21,7 +21,7 @@ EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(filter-out examples/mpi_%,
 BENCHES  := $(patsubst bench/%.c,$(B)/bench/%,$(wildcard bench/*.c))
 FUZZERS  := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all run test test-full bench install uninstall clean deps fuzz check-asan check-tsan check-valgrind compile-tests
+.PHONY: all run test test-full bench install uninstall clean deps fuzz fuzz-merge check-asan check-tsan check-valgrind compile-tests
 all: $(B)/goal $(B)/goal.1 $(EXAMPLES)
 
 $(B)/goal: $(TOOL_OBJ)
@@ -82,25 +82,36 @@ deps:
 shape:
 	@tools/shape.sh
 
+# make fuzz works on a copy of the tracked corpus (tests/fuzz/TARGET/) in $(B)/fuzz/TARGET-corpus,
+# crashes go to $(B)/fuzz/TARGET-crash-*: a run leaves the checkout clean. make fuzz-merge adds
+# to the tracked corpus the inputs of the working one that reach new coverage (a deliberate step).
 fuzz: | $(B)/fuzz
 	@for f in $(FUZZERS); do \
 	  $(CLANG) -g -O1 -I. -fsanitize=fuzzer,address,undefined tests/fuzz/$$f.c -o $(B)/fuzz/$$f $(LDLIBS) || exit 1; \
-	  mkdir -p tests/fuzz/$$f $(B)/fuzz/$$f-new; \
+	  mkdir -p $(B)/fuzz/$$f-corpus && cp -rn tests/fuzz/$$f/. $(B)/fuzz/$$f-corpus/ || exit 1; \
 	  echo "== $$f for $(FUZZ_SECONDS) s"; \
 	  ./$(B)/fuzz/$$f -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \
-	      -artifact_prefix=tests/fuzz/$$f/ $(B)/fuzz/$$f-new tests/fuzz/$$f >$(B)/fuzz/$$f.log 2>&1; rc=$$?; \
+	      -artifact_prefix=$(B)/fuzz/$$f- $(B)/fuzz/$$f-corpus >$(B)/fuzz/$$f.log 2>&1; rc=$$?; \
 	  grep -E '^(stat::|==|SUMMARY|INFO: -max)' $(B)/fuzz/$$f.log; \
-	  test $$rc -eq 0 || exit 1; \
-	  ./$(B)/fuzz/$$f -merge=1 tests/fuzz/$$f $(B)/fuzz/$$f-new >/dev/null 2>&1; \
+	  test $$rc -eq 0 || { echo "== $$f failed: $(B)/fuzz/$$f.log; replay the crash, fix it, then copy it into tests/fuzz/$$f/"; exit 1; }; \
+	done
+
+fuzz-merge:
+	@for f in $(FUZZERS); do \
+	  test -x $(B)/fuzz/$$f || { echo "fuzz-merge: no $(B)/fuzz/$$f: run make fuzz first"; exit 1; }; \
+	  n=$$(ls tests/fuzz/$$f | wc -l); \
+	  ./$(B)/fuzz/$$f -merge=1 tests/fuzz/$$f $(B)/fuzz/$$f-corpus >$(B)/fuzz/$$f-merge.log 2>&1 || { cat $(B)/fuzz/$$f-merge.log; exit 1; }; \
+	  echo "== $$f: $$n -> $$(ls tests/fuzz/$$f | wc -l) inputs in tests/fuzz/$$f/"; \
 	done
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-# The MPI scripts build their own programs with mpicc, unsanitised: make test runs them once.
+# The MPI scripts (and test_readme.sh, which runs the README's mpirun lines) build their own
+# programs with mpicc, unsanitised: make test runs them once.
 check-asan:
 	@$(MAKE) --no-print-directory B=build-asan OPT="-O1 -g $(SAN_FLAGS)" LDLIBS="$(LDLIBS) $(SAN_FLAGS)" \
 	    build-asan/goal $(patsubst $(B)/%,build-asan/%,$(TESTS) $(REPLAYS) $(EXAMPLES))
 	@GOAL=./build-asan/goal tests/run.sh $(patsubst $(B)/%,build-asan/%,$(TESTS)) \
-	    $(foreach r,$(FUZZERS),"build-asan/tests/replay_$(r) tests/fuzz/$(r)") $(filter-out %_mpi.sh,$(SCRIPTS))
+	    $(foreach r,$(FUZZERS),"build-asan/tests/replay_$(r) tests/fuzz/$(r)") $(filter-out %_mpi.sh %_readme.sh,$(SCRIPTS))
 
 check-tsan:
 	@$(MAKE) --no-print-directory B=build-tsan OPT="-O1 -g -fsanitize=thread" LDLIBS="$(LDLIBS) -fsanitize=thread" \

@@ -8,25 +8,25 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 printf 'rank #2000000000 { nop; }' > "$tmp/big.goal"
 for v in check sim dot svg trace run; do
   t "huge_world_$v" 1 'big.goal: 2000000001 ranks: needs about 122070 MB, more than the memory limit of .* \(--max-memory BYTES\)' \
-    timeout 20 $GOAL $v "$tmp/big.goal" --max-memory 8000000000
+    timeout $HANG $GOAL $v "$tmp/big.goal" --max-memory 8000000000
 done
 t huge_world_fmt_is_sparse 0 '^rank #2000000000 \{' $GOAL fmt "$tmp/big.goal"
 t max_memory_first 1 'needs about 122070 MB, more than the memory limit of 1 MB' $GOAL --max-memory=1048576 check "$tmp/big.goal"
 t max_memory_bad 2 '--max-memory takes bytes >= 1' $GOAL check "$tmp/big.goal" --max-memory x
 printf 'rank #0 { send 0,10737418240 to 1; }\nrank #1 { recv 0,10737418240 from 0; }\n' > "$tmp/slots.goal"
 t run_slots 1 'slots.goal: the slots of 2 ranks \(21474836480 bytes\): needs about 20480 MB, more than the memory limit of 16384 MB' \
-  timeout 20 $GOAL run "$tmp/slots.goal" --max-memory 17179869184
+  timeout $HANG $GOAL run "$tmp/slots.goal" --max-memory 17179869184
 t gen_segments 1 'gen: --size 1125899906842624 in --segment 1 pieces on 4 ranks makes 1125899906842625 segments per rank: more than a world holds' \
-  timeout 20 $GOAL gen bcast_chain -p 4 --size 1125899906842624 --segment 1
-t gen_default_segment 1 'in --segment 1024 pieces' timeout 20 $GOAL gen reduce_chain -p 4 --size 1125899906842624
-t run_segments 1 'run: --size 1000000000000 in --segment 7 pieces' timeout 20 $GOAL run bcast_chain -p 4 --size 1000000000000 --segment 7 --check
+  timeout $HANG $GOAL gen bcast_chain -p 4 --size 1125899906842624 --segment 1
+t gen_default_segment 1 'in --segment 1024 pieces' timeout $HANG $GOAL gen reduce_chain -p 4 --size 1125899906842624
+t run_segments 1 'run: --size 1000000000000 in --segment 7 pieces' timeout $HANG $GOAL run bcast_chain -p 4 --size 1000000000000 --segment 7 --check
 t run_buffers 1 'run: needs about .* MB, more than the memory limit of 1024 MB' \
-  timeout 20 $GOAL run alltoall_linear -p 64 --size 1048576 --check --max-memory 1073741824
-t run_small_ok 0 '^ok$' timeout 20 $GOAL run bcast_chain -p 4 --size 4096 --segment 7 --check
-t dev_zero 1 '/dev/zero: larger than the memory limit of 1 MB' timeout 20 $GOAL check /dev/zero --max-memory 1048576
+  timeout $HANG $GOAL run alltoall_linear -p 64 --size 1048576 --check --max-memory 1073741824
+t run_small_ok 0 '^ok$' timeout $HANG $GOAL run bcast_chain -p 4 --size 4096 --segment 7 --check
+t dev_zero 1 '/dev/zero: larger than the memory limit of 1 MB' timeout $HANG $GOAL check /dev/zero --max-memory 1048576
 if bash -c "ulimit -v 300000; $GOAL --version" >/dev/null 2>&1; then   # not under ASan, which needs the address space
   t dev_zero_ulimit 1 '/dev/zero: (larger than the memory limit|out of memory after reading)' \
-    bash -c "ulimit -v 300000; timeout 20 $GOAL check /dev/zero"
+    bash -c "ulimit -v 300000; timeout $HANG $GOAL check /dev/zero"
 fi
 # item 7: standard output is checked; -o files appear whole or not at all
 if [ -w /dev/full ]; then

@@ -85,7 +85,7 @@ if command -v script >/dev/null; then
   GOAL_PROGRESS_AFTER=0 script -qec "$GOAL run allreduce_ring -p 64 --size 4096 --check" /dev/null >"$tmp/tty" 2>&1
   t progress_shown 0 'goal run: running, 0 s' cat "$tmp/tty"
   t progress_erased 0 $'\e\\[Kok' cat "$tmp/tty"
-  t progress_not_while_typing 1 '^0$' sh -c "printf 'num_ranks 1;\\nrank #0 { nop; }\\n\\004' | GOAL_PROGRESS_AFTER=0 timeout 10 script -qec '$GOAL fmt -' /dev/null | grep -c running"
+  t progress_not_while_typing 1 '^0$' sh -c "printf 'num_ranks 1;\\nrank #0 { nop; }\\n\\004' | GOAL_PROGRESS_AFTER=0 timeout $HANG script -qec '$GOAL fmt -' /dev/null | grep -c running"
   t progress_not_on_pipe 0 '^exact$' sh -c "[ \"\$(GOAL_PROGRESS_AFTER=0 $GOAL run allreduce_ring -p 64 --check 2>&1)\" = ok ] && echo exact"
 fi
 t_done

@@ -6,6 +6,7 @@
 set -u
 GOAL=${GOAL:-./build/goal}
 OUT=$(dirname "$GOAL")/html
+. tests/lib.sh   # HANG
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 pass=0; fail=0
 ok() { if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok $2"; else fail=$((fail + 1)); echo "FAIL $2"; fi; }
@@ -20,7 +21,7 @@ $GOAL gen allreduce_dissemination -p 1024 --size 64 -o $T/dissemination_1024.goa
 # under a pixel wide: both on the critical path, so both drawn.
 printf 'num_ranks 2\nrank 0 {\nl1: send 8b to 1\n}\nrank 1 {\nl1: calc 10000\nl2: recv 8b from 0\nl3: calc 5\nl2 requires l1\nl3 requires l2\n}\n' > $T/unexpected.goal
 if [ -x /usr/bin/chromium ] && command -v node >/dev/null && [ -d tests/browser/node_modules/playwright-core ]; then
-  timeout 300 node tests/browser/test_html.js "$GOAL" "$OUT" $T/bcast_binomial.goal $T/allreduce_dissemination.goal \
+  GOAL_TEST_HANG=$HANG timeout $HANG node tests/browser/test_html.js "$GOAL" "$OUT" $T/bcast_binomial.goal $T/allreduce_dissemination.goal \
       $T/bcast_chain.goal $T/reduce_aspen.goal $T/unexpected.goal $T/dissemination_1024.goal > $T/browser.out 2>&1
   cat $T/browser.out | grep -v '^[0-9]* passed'
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' $T/browser.out)
@@ -55,11 +56,11 @@ ok $? "svg: critical path boxes, round numbers, labels in boxes"
 $GOAL svg $T/dissemination_1024.goal -o $T/d.svg && n=$(grep -o '>rank [0-9]*<' $T/d.svg | wc -l) && [ $n -ge 20 ] && [ $n -le 120 ] &&
   grep -q '>rank 1000<' $T/d.svg; ok $? "svg at p = 1024 keeps rank ticks (every k-th rank: $n)"
 printf 'num_ranks 1\nrank 0 {\nl1: calc 18446744073709551615\n}\n' > $T/huge.goal
-timeout 10 $GOAL svg $T/huge.goal -o $T/h.svg; rc=$?
+timeout $HANG $GOAL svg $T/huge.goal -o $T/h.svg; rc=$?
 # (drawn with at most 21 ticks, or refused where the simulator checks that time fits)
 if [ $rc = 0 ]; then [ $(stat -c %s $T/h.svg) -lt 100000 ] && [ $(grep -c 'stroke="#e0e0e0"' $T/h.svg) -le 41 ]; else [ $rc = 1 ]; fi
 ok $? "svg of calc 2^64-1 ends with a bounded axis or a clear refusal (exit $rc)"
-timeout 10 $GOAL html $T/huge.goal -o $T/h.html; [ $? != 124 ]; ok $? "html of calc 2^64-1 ends"
+timeout $HANG $GOAL html $T/huge.goal -o $T/h.html; [ $? != 124 ]; ok $? "html of calc 2^64-1 ends"
 
 # ---- dot ----
 $GOAL gen allreduce_dissemination -p 16 --size 64 -o $T/d16.goal

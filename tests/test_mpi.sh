@@ -15,14 +15,15 @@ NPS=${GOAL_MPI_NPS:-"1 2 3 4 5 8"}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1   # we may run as root
 mkdir -p "$B/mpi" "$B/openmpi" "$B/mpich"
 BA=$(cd "$B" && pwd)   # absolute: hpcc runs in a directory of its own
+GOAL=${GOAL:-$B/goal}; . tests/lib.sh   # HANG, the watchdog's seconds
 total_p=0; total_f=0
 # "lib np what": runs what (a command line) with the drop-in preloaded and its stats on.
 preload() {
   local lib=$1 n=$2; shift 2
   if [ $lib = openmpi ]; then
-    GOAL_MPI_STATS=1 timeout 300 mpirun.openmpi --oversubscribe -x GOAL_MPI_STATS ${GOAL_MPI_PARAMS:+-x GOAL_MPI_PARAMS} ${GOAL_MPI_ALGOS:+-x GOAL_MPI_ALGOS} ${GOAL_MPI_CHECK:+-x GOAL_MPI_CHECK} -x LD_PRELOAD="$BA/openmpi/libgoalmpi.so" -np "$n" "$@"
+    GOAL_MPI_STATS=1 timeout $HANG mpirun.openmpi --oversubscribe -x GOAL_MPI_STATS ${GOAL_MPI_PARAMS:+-x GOAL_MPI_PARAMS} ${GOAL_MPI_ALGOS:+-x GOAL_MPI_ALGOS} ${GOAL_MPI_CHECK:+-x GOAL_MPI_CHECK} -x LD_PRELOAD="$BA/openmpi/libgoalmpi.so" -np "$n" "$@"
   else
-    timeout 300 mpirun.mpich -env GOAL_MPI_STATS 1 -env LD_PRELOAD "$BA/mpich/libgoalmpi.so" -np "$n" "$@"
+    timeout $HANG mpirun.mpich -env GOAL_MPI_STATS 1 -env LD_PRELOAD "$BA/mpich/libgoalmpi.so" -np "$n" "$@"
   fi
 }
 # "out coll...": each named collective was served by libgoal and nothing passed on.
@@ -153,7 +154,7 @@ for lib in openmpi mpich; do
   else
     extra=""; [ $lib = openmpi ] && extra="--oversubscribe"   # 2 cores here, up to 8 ranks
     for n in $NPS; do
-      out=$(timeout 300 mpirun.$lib $extra -np "$n" "$bin" 2>/dev/null); rc=$?
+      out=$(timeout $HANG mpirun.$lib $extra -np "$n" "$bin" 2>/dev/null); rc=$?
       line=$(printf '%s\n' "$out" | grep -E '^[0-9]+ passed, [0-9]+ failed$' | tail -n 1)
       printf '%s\n' "$out" | grep -E '^(FAIL|  check failed)' | head -n 20
       if [ -z "$line" ]; then
@@ -174,7 +175,7 @@ for lib in openmpi mpich; do
     for ex in examples/mpi_*.c; do   # the MPI examples: built here, not by the plain-cc rule
       exe=$B/mpi/$(basename "$ex" .c).$lib
       if mpicc.$lib -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -I. "$ex" -o "$exe" -lm -lpthread &&
-         timeout 120 mpirun.$lib $extra -np 4 "$exe" >/dev/null 2>&1; then p=$((p + 1))
+         timeout $HANG mpirun.$lib $extra -np 4 "$exe" >/dev/null 2>&1; then p=$((p + 1))
       else echo "FAIL $lib $ex"; f=$((f + 1)); fi
     done
   fi

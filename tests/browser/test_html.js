@@ -13,6 +13,8 @@ const { chromium } = require("playwright-core");
 
 const [goal, out, ...worlds] = process.argv.slice(2);
 let pass = 0, fail = 0;
+// Waits end only at the watchdog (test_html.sh's, in ms): a loaded machine is slow, not wrong.
+const HANG = 1000 * (+process.env.GOAL_TEST_HANG || 1800);
 function check(name, cond, detail) {
   if (cond) { pass++; console.log("ok " + name); } else { fail++; console.log("FAIL " + name + (detail ? ": " + detail : "")); }
 }
@@ -54,16 +56,16 @@ async function testPage(ctx, world) {
     const nodes = await page.evaluate(() => document.getElementsByTagName("*").length);
     check(`${name}: ${p} ranks, only the rows in view drawn (${drawn}), ${nodes} elements`, drawn > 10 && drawn < 100 && nodes < 20000);
     await page.evaluate(() => { const v = document.getElementById("view"); v.scrollTop = v.scrollHeight; });
-    await page.waitForSelector(`g[data-rank="${p - 1}"]`, { timeout: 5000 }).catch(() => null);
+    await page.waitForSelector(`g[data-rank="${p - 1}"]`, { timeout: HANG }).catch(() => null);
     check(`${name}: scrolling to the end draws rank ${p - 1}`, (await page.$(`g[data-rank="${p - 1}"]`)) !== null);
     await page.evaluate(() => { document.getElementById("view").scrollTop = 0; });
-    await page.waitForSelector('g[data-rank="0"]', { timeout: 5000 }).catch(() => null);
+    await page.waitForSelector('g[data-rank="0"]', { timeout: HANG }).catch(() => null);
   }
   // Click the middle action of the critical path: it is explained, its rank's DAG drawn.
   const widths = await page.$$eval("[data-critical]", bs => bs.map(b => +b.getAttribute("width")));
   const wide = widths.map((w, i) => i).filter(i => widths[i] >= 8);   // one a person could click
   const pick = wide.length ? wide[Math.floor(wide.length / 2)] : widths.length - 1;
-  await page.locator("[data-critical]").nth(pick).click({ timeout: 5000 });
+  await page.locator("[data-critical]").nth(pick).click({ timeout: HANG });
   const details = await page.textContent("#details");
   const dagNodes = await page.$$eval("#dag [data-dag]", n => n.length);
   check(`${name}: a click explains the action and draws its rank's DAG`, /on the critical path/.test(details) && dagNodes > 0, details);
@@ -94,10 +96,11 @@ async function testPage(ctx, world) {
   let ctx;
   try {
     ctx = await chromium.launchPersistentContext(profile, {
-      executablePath: "/usr/bin/chromium", headless: true,
+      executablePath: "/usr/bin/chromium", headless: true, timeout: HANG,
       viewport: { width: 1400, height: +process.env.GOAL_SHOT_HEIGHT || 700 },   // docs/pictures.sh crops
       args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
              "--disable-component-update", "--disable-sync"] });
+    ctx.setDefaultTimeout(HANG);
     for (const w of worlds) await testPage(ctx, w);
   } catch (e) {
     check("browser run", false, e.stack || String(e));

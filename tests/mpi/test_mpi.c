@@ -679,8 +679,10 @@ static void test_revoked_strays(void) {
 /* ---- goal_mpi.h: one sweep per pass, bridges, GOAL_ALGO_WHOLE --------- */
 /* MPI's profiling interface counts goal_mpi.h's MPI_Testsome calls. */
 static long testsome_calls;
+static int testsome_widest;   /* the largest incount: one progress pass's work */
 int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[]) {
     testsome_calls++;
+    if (incount > testsome_widest) testsome_widest = incount;
     return PMPI_Testsome(incount, reqs, outcount, indices, statuses);
 }
 /* Eight operations in flight: one goal_mpi_test tests MPI's requests once for all of them
@@ -800,15 +802,17 @@ static void test_whole_flag(void) {
 
 /* ---- progress that scales ------------------------------------------------------------ */
 /* A pipelined chain of 2*10^5 7-byte segments: 1-2 s when each segment costs O(1), minutes
-   when progress tests every request in flight. The bound only keeps a
-   regression from hanging the suite; figures are bench_mpi's. */
+   when progress tests every request in flight. The bound is on work, not
+   time (a loaded machine only slows it): each progress pass tests at most one request per
+   channel, a chain rank's two (from its predecessor, to its successor) and the failure
+   notice, however many of the segments are in flight; figures are bench_mpi's. */
 static void test_many_segments(void) {
     enum { SEGS = 200000, SEG = 7 };
     goal_mpi *m = open_mpi();
     goal_algo_desc d;
     unsigned char *buf = (unsigned char *)malloc((size_t)SEGS * SEG);
-    double t0 = MPI_Wtime(), t;
     size_t k, bad = 0;
+    testsome_widest = 0;
     CHECK(buf != NULL);
     if (buf) {
         for (k = 0; k < (size_t)SEGS * SEG; k++) buf[k] = me == 0 ? (unsigned char)(k * 13 + k / 251) : 0;
@@ -818,8 +822,7 @@ static void test_many_segments(void) {
         for (k = 0; k < (size_t)SEGS * SEG; k++) bad += buf[k] != (unsigned char)(k * 13 + k / 251);
         CHECK(bad == 0);
     }
-    t = MPI_Wtime() - t0;
-    if (t > 90) { printf("  rank %d: %d segments took %.1f s\n", me, SEGS, t); local_ok = 0; }
+    if (testsome_widest > 3) { printf("  rank %d: an MPI_Testsome of %d requests\n", me, testsome_widest); local_ok = 0; }
     free(buf);
     goal_mpi_destroy(m);
     report("progress: bcast_chain of 200000 segments, linear");
@@ -910,7 +913,7 @@ int main(int argc, char **argv) {
     test_bridges_follow_handles();
     test_whole_flag();
     test_reuse();
-    if (np <= 4) test_many_segments();   /* oversubscribed further, the machine's share decides */
+    if (np <= 4) test_many_segments();   /* further oversubscribed it checks nothing more, only slower */
     test_check();
     test_any_source();
     test_any_source_window();
