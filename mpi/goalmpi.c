@@ -8,7 +8,14 @@
    Intercepted: MPI_Bcast, Reduce, Allreduce, Gather(v), Scatter(v), Allgather(v),
    Alltoall(v), Reduce_scatter, Reduce_scatter_block, Scan, Exscan, Barrier and their
    nonblocking forms (which return generalized requests), MPI_Wait/Test/Waitall/Testall/
-   Waitany/Testany/Waitsome/Testsome (which also progress libgoal), MPI_Finalize.
+   Waitany/Testany/Waitsome/Testsome (which also progress libgoal), MPI_Op_create/Op_free
+   (each op gets a twin, below), MPI_Finalize.
+   MPI's handle rules: the caller may free a nonblocking call's op and datatypes once it
+   returned, and MPI_Op_create hand the freed op's handle to a new op before the wait. So a
+   nonblocking call holds its own references until it ends: its derived types kept past the
+   call (an unpack, a reduction through MPI_Reduce_local) are MPI_Type_dup'ed, and a user op
+   is replaced by its twin (PMPI_Op_create of the same function and commute flag, made with
+   the op, freed when the op was freed and no call uses it).
    Non-contiguous datatypes of the data-movement calls are packed locally (MPI_Pack) and
    unpacked at the end, so no rank's decision depends on its types' layout.
    Passed on to the PMPI_ call, and counted: intercommunicators, reductions on datatypes
@@ -16,7 +23,8 @@
    reductions on types whose element size libgoal cannot split at with an algorithm that
    splits (one without GOAL_ALGO_WHOLE; reduce and allreduce first fall back to
    reduce_binomial / allreduce_recdoub, which have it), sizes beyond INT_MAX bytes, alltoallv in place, collectives that GOAL_MPI_ALGOS
-   sets to "mpi".
+   sets to "mpi", nonblocking reductions with a user op made behind the drop-in (Open MPI's
+   Fortran layer calls PMPI_Op_create: no twin can be made).
    The decision is local: it depends only on what MPI requires to agree across ranks (type
    signature size, count, root, op, communicator), never on extra communication.
 
@@ -25,7 +33,14 @@
      bound holds for the bytes of one block (count x type size) is used; "mpi" passes the
      collective on. PARAM is nway, segment (bytes) or radix, as goal tune prints them
      (`goal tune -p N --format env` writes this string): bcast=bcast_knomial@radix=8,
-     bcast_chain@segment=65536; unset ones keep goal_algos.h's defaults.
+     bcast_chain@segment=65536; unset ones keep goal_algos.h's defaults (nway and radix up
+     to 1024, segment up to INT_MAX). Sizes past the last rule's bound keep the default
+     table's choice. A rule that is wrong (an algorithm of another collective: goal_sim_coll_of
+     and the registry's flags against the collective's default algorithm; a bound not
+     "<=BYTES" up to 2^63-1; a bound not above the rule before it, or any rule after one
+     without; a parameter unknown, empty, given twice, not taken by the algorithm or out of
+     range), or a collective named twice, is said once on rank 0, naming the rule and what is
+     wrong, and that collective keeps its default.
      The v-collectives use their first rule (no size is known to all ranks). Collectives not
      named keep the default table:
        bcast=bcast_binomial  reduce=reduce_binomial:<=2048,reduce_rabenseifner
@@ -55,8 +70,12 @@
      order; for elements libgoal must not split (long double, the pair types) a pick that
      splits is passed on (counted). Without GOAL_MPI_PARAMS, auto uses goal_sim.h's default
      model.
-   GOAL_MPI_STATS=1  at MPI_Finalize rank 0 prints to stderr, per collective it saw,
-     "allreduce: 40004 libgoal, 0 passed on" (with the reasons of those passed on), and
+   GOAL_MPI_STATS=1  at MPI_Finalize rank 0 prints to stderr a first line naming the drop-in,
+     the library it was built for and what reached it, also when nothing did:
+     "libgoalmpi 0.1.0 (Open MPI 4.1.4): 40016 collective calls, 40004 libgoal, 12 passed on";
+     then per collective it saw "allreduce: 40004 libgoal, 0 passed on" (with the reasons of
+     those passed on; "(12 from Fortran)" after a count when calls came through the Fortran
+     entry points, which call goal__mpi_fortran_call before the C interceptor), and
      after it, when the collective served MPI_IN_PLACE calls, "allreduce in place: 12
      native, 3 copied", and when auto chose, the algorithms it ran and how often, in the
      order first used: "allreduce auto: allreduce_dissemination 4, allreduce_rabenseifner 36".
@@ -89,6 +108,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#if defined(OMPI_MAJOR_VERSION)   /* the MPI library this drop-in is built for, in the stats */
+#define BUILT_FOR "Open MPI " STR(OMPI_MAJOR_VERSION) "." STR(OMPI_MINOR_VERSION) "." STR(OMPI_RELEASE_VERSION)
+#elif defined(MPICH_VERSION)
+#define BUILT_FOR "MPICH " MPICH_VERSION
+#else
+#define BUILT_FOR "MPI " STR(MPI_VERSION) "." STR(MPI_SUBVERSION)
+#endif
 
 enum { C_BCAST, C_REDUCE, C_ALLREDUCE, C_GATHER, C_GATHERV, C_SCATTER, C_SCATTERV, C_ALLGATHER, C_ALLGATHERV,
        C_ALLTOALL, C_ALLTOALLV, C_REDUCE_SCATTER, C_REDUCE_SCATTER_BLOCK, C_SCAN, C_EXSCAN, C_BARRIER, NCOLL };
@@ -137,6 +165,8 @@ static struct {
     int nrules[NCOLL];
     const goal_algo_info *kind[NCOLL];   /* c's default algorithm: what c's algorithms are like (fits) */
     unsigned long long served[2][NCOLL], passed[2][NCOLL][NWHY];
+    unsigned long long fortran[2][NCOLL][2];   /* of those, calls from Fortran: [0] served, [1] passed on */
+    int fortran_next;           /* goal__mpi_fortran_call: the next collective comes from Fortran */
     unsigned long long inplace[2][NCOLL][2];   /* MPI_IN_PLACE calls: [0] native, [1] copied */
     pick picks[2][NCOLL][MAX_PICKS];           /* what auto ran, in the order first seen */
     int autocoll[NCOLL];        /* auto_coll(c), derived once */
@@ -332,7 +362,7 @@ static void setup(void) {
 }
 /* A collective call as the interceptors handle it; autopick: k->algo is auto's pick. */
 typedef struct call {
-    int c, nb, why, autopick;
+    int c, nb, why, autopick, fortran;
     unsigned long long bytes;
     goal_mpi *m;
     const goal_algo_info *algo;
@@ -536,6 +566,8 @@ static void *copy_of(const void *src, size_t bytes) {
 static int begin(call *k, int c, int nb, MPI_Comm comm, long long bytes) {
     memset(k, 0, sizeof *k);
     k->c = c; k->nb = nb;
+    k->fortran = G.fortran_next;
+    G.fortran_next = 0;
     if (!(k->m = comm_goal(comm, &k->why))) return 0;
     if (bytes < 0) { k->why = W_TYPE; return 0; }
     if (bytes > INT_MAX) { k->why = W_SIZE; return 0; }
@@ -583,6 +615,7 @@ static int served(call *k) {
     pick *p = G.picks[k->nb][k->c];
     int i;
     G.served[k->nb][k->c]++;
+    G.fortran[k->nb][k->c][0] += (unsigned)k->fortran;
     if (!G.stats || !k->autopick) return 1;
     for (i = 0; i < MAX_PICKS && p[i].algo && p[i].algo != k->algo; i++) {}
     if (i < MAX_PICKS) { p[i].algo = k->algo; p[i].n++; }
@@ -595,7 +628,16 @@ static int in_place_native(call *k, int packed) {
     G.inplace[k->nb][k->c][!native]++;
     return native;
 }
-static int passed(call *k) { release(&G.hold); G.passed[k->nb][k->c][k->why]++; return 0; }
+static int passed(call *k) {
+    release(&G.hold);
+    G.passed[k->nb][k->c][k->why]++;
+    G.fortran[k->nb][k->c][1] += (unsigned)k->fortran;
+    return 0;
+}
+/* The hook of the Fortran entry points (mpi/goalmpi_fortran.c): called right before the C
+   interceptor they forward to, it counts that call as one from Fortran in the stats. */
+void goal__mpi_fortran_call(void);
+void goal__mpi_fortran_call(void) { G.fortran_next = 1; }
 
 static long long type_bytes(MPI_Datatype t, int count) { return goal_mpi_contiguous_bytes(t, count); }
 
@@ -1099,22 +1141,44 @@ static void print_picks(int nb, int c) {
     for (i = 0; i < MAX_PICKS && p[i].algo; i++) fprintf(stderr, "%s %s %llu", i ? "," : "", p[i].algo->name, p[i].n);
     fprintf(stderr, "\n");
 }
-static void print_stats(void) {
+/* " (12 from Fortran)" when n is not 0, else "". */
+static const char *from_fortran(unsigned long long n, char *buf, size_t len) {
+    if (!n) return "";
+    snprintf(buf, len, " (%llu from Fortran)", n);
+    return buf;
+}
+/* The first line, always: what was loaded, for which library, and what reached it. */
+static void print_banner(void) {
+    unsigned long long n[2] = {0, 0}, f = 0;
     int nb, c, w;
+    char fb[48];
     for (nb = 0; nb < 2; nb++)
         for (c = 0; c < NCOLL; c++) {
-            unsigned long long pass = 0;
+            n[0] += G.served[nb][c];
+            for (w = 0; w < NWHY; w++) n[1] += G.passed[nb][c][w];
+            f += G.fortran[nb][c][0] + G.fortran[nb][c][1];
+        }
+    fprintf(stderr, "libgoalmpi %s (%s): %llu collective calls%s, %llu libgoal, %llu passed on\n", GOAL_VERSION_STRING,
+            BUILT_FOR, n[0] + n[1], from_fortran(f, fb, sizeof fb), n[0], n[1]);
+}
+static void print_stats(void) {
+    int nb, c, w;
+    char fb[48];
+    print_banner();
+    for (nb = 0; nb < 2; nb++)
+        for (c = 0; c < NCOLL; c++) {
+            unsigned long long pass = 0, fp = G.fortran[nb][c][1];
             char why[512] = "";
-            size_t len = 0;
+            size_t len = fp ? (size_t)snprintf(why, sizeof why, " (%llu from Fortran;", fp) : 0;
             for (w = 0; w < NWHY; w++)
                 if (G.passed[nb][c][w]) {
                     pass += G.passed[nb][c][w];
                     len += (size_t)snprintf(why + len, len < sizeof why ? sizeof why - len : 0, "%s%llu %s",
-                                            len ? ", " : " (", G.passed[nb][c][w], why_name[w]);
+                                            !len ? " (" : why[len - 1] == ';' ? " " : ", ", G.passed[nb][c][w], why_name[w]);
                 }
             if (!G.served[nb][c] && !pass) continue;
-            fprintf(stderr, "%s%s: %llu libgoal, %llu passed on%s%s\n", nb ? "i" : "", coll_name[c], G.served[nb][c], pass,
-                    why, pass ? ")" : "");
+            fprintf(stderr, "%s%s: %llu libgoal%s, %llu passed on%s%s\n", nb ? "i" : "", coll_name[c], G.served[nb][c],
+                    from_fortran(G.fortran[nb][c][0], fb, sizeof fb), pass, why, pass ? ")" : "");
             if (G.inplace[nb][c][0] || G.inplace[nb][c][1])
                 fprintf(stderr, "%s%s in place: %llu native, %llu copied\n", nb ? "i" : "", coll_name[c], G.inplace[nb][c][0],
                         G.inplace[nb][c][1]);
@@ -1123,6 +1187,7 @@ static void print_stats(void) {
 }
 int MPI_Finalize(void) {
     int me = 0;
+    setup();   /* GOAL_MPI_STATS, when no collective reached the drop-in */
     PMPI_Comm_rank(MPI_COMM_WORLD, &me);
     while (G.pending) progress();
     if (G.stats && me == 0) print_stats();

@@ -112,6 +112,18 @@ dropin_tests() {
   if printf '%s\n' "$algos" | grep -q '@' && printf '%s\n' "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed$' &&
      ! printf '%s\n' "$out" | grep -q 'GOAL_MPI_ALGOS:'; then p=$((p + 1))
   else echo "FAIL $lib drop-in np3 with goal tune's GOAL_MPI_ALGOS ($algos)"; printf '%s\n' "$out" | grep -E '^(FAIL|  check)|GOAL_MPI|passed' | head; f=$((f + 1)); fi
+  # GOAL_MPI_STATS's first line, from rank 0 alone, also when no collective reached the drop-in;
+  # the calls its Fortran hook marked counted as from Fortran
+  name=$([ $lib = openmpi ] && echo 'Open MPI' || echo MPICH)
+  out=$(preload $lib 2 "$B/mpi/test_dropin.$lib" none 2>&1)
+  if [ "$(printf '%s\n' "$out" | grep -c '^libgoalmpi ')" = 1 ] &&
+     printf '%s\n' "$out" | grep -Eq "^libgoalmpi [0-9.]+ \($name [0-9.]+\): 0 collective calls, 0 libgoal, 0 passed on$"; then p=$((p + 1))
+  else echo "FAIL $lib drop-in: no first stats line without collectives"; printf '%s\n' "$out" | head; f=$((f + 1)); fi
+  out=$(preload $lib 2 "$B/mpi/test_dropin.$lib" fortran 2>&1)
+  if printf '%s\n' "$out" | grep -Eq '^1 passed, 0 failed$' && printf '%s\n' "$out" | grep -qx 'allreduce: 3 libgoal (2 from Fortran), 0 passed on' &&
+     printf '%s\n' "$out" | grep -Eq "^libgoalmpi [0-9.]+ \($name [0-9.]+\): 4 collective calls \(2 from Fortran\), 4 libgoal, 0 passed on$" &&
+     printf '%s\n' "$out" | grep -qx 'barrier: 1 libgoal, 0 passed on'; then p=$((p + 1))
+  else echo "FAIL $lib drop-in: calls from Fortran not counted"; printf '%s\n' "$out" | head; f=$((f + 1)); fi
   # a bad GOAL_MPI_ALGOS: one warning on rank 0 naming the rule and what is wrong; that
   # collective keeps its default (MPI's results, served, nothing passed on)
   while IFS='|' read -r algos said; do
