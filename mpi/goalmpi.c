@@ -234,11 +234,12 @@ static int parse_number(const char *s, unsigned long long max, unsigned long lon
     return 1;
 }
 /* Whether algorithm a serves collective c: the collective goal_sim_coll_of finds in its name
-   (the one lookup there is of an algorithm's collective) and its form (vector, rooted,
-   reducing: registry flags) are those of c's default algorithm. */
+   (the one lookup there is of an algorithm's collective) is that of c's default algorithm,
+   and so is its form: vector or not, and for the vector ones, which that lookup does not
+   know, rooted and reducing (registry flags). */
 static int fits(int c, const goal_algo_info *a) {
-    const unsigned form = GOAL_ALGO_VECTOR | GOAL_ALGO_ROOTED | GOAL_ALGO_REDUCES;
     const goal_algo_info *d = G.kind[c];
+    unsigned form = GOAL_ALGO_VECTOR | (d && (d->flags & GOAL_ALGO_VECTOR) ? GOAL_ALGO_ROOTED | GOAL_ALGO_REDUCES : 0);
     return !d || (goal_sim_coll_of(a->name) == goal_sim_coll_of(d->name) && (a->flags & form) == (d->flags & form));
 }
 /* A rule's "@nway=N@segment=B@radix=K" (what goal tune prints), at points past the '@', for
