@@ -8,7 +8,14 @@
    Intercepted: MPI_Bcast, Reduce, Allreduce, Gather(v), Scatter(v), Allgather(v),
    Alltoall(v), Reduce_scatter, Reduce_scatter_block, Scan, Exscan, Barrier and their
    nonblocking forms (which return generalized requests), MPI_Wait/Test/Waitall/Testall/
-   Waitany/Testany/Waitsome/Testsome (which also progress libgoal), MPI_Finalize.
+   Waitany/Testany/Waitsome/Testsome (which also progress libgoal), MPI_Op_create/Op_free
+   (each op gets a twin, below), MPI_Finalize.
+   MPI's handle rules: the caller may free a nonblocking call's op and datatypes once it
+   returned, and MPI_Op_create hand the freed op's handle to a new op before the wait. So a
+   nonblocking call holds its own references until it ends: its derived types kept past the
+   call (an unpack, a reduction through MPI_Reduce_local) are MPI_Type_dup'ed, and a user op
+   is replaced by its twin (PMPI_Op_create of the same function and commute flag, made with
+   the op, freed when the op was freed and no call uses it).
    Non-contiguous datatypes of the data-movement calls are packed locally (MPI_Pack) and
    unpacked at the end, so no rank's decision depends on its types' layout.
    Passed on to the PMPI_ call, and counted: intercommunicators, reductions on datatypes
@@ -16,7 +23,8 @@
    reductions on types whose element size libgoal cannot split at with an algorithm that
    splits (one without GOAL_ALGO_WHOLE; reduce and allreduce first fall back to
    reduce_binomial / allreduce_recdoub, which have it), sizes beyond INT_MAX bytes, alltoallv in place, collectives that GOAL_MPI_ALGOS
-   sets to "mpi".
+   sets to "mpi", nonblocking reductions with a user op made behind the drop-in (Open MPI's
+   Fortran layer calls PMPI_Op_create: no twin can be made).
    The decision is local: it depends only on what MPI requires to agree across ranks (type
    signature size, count, root, op, communicator), never on extra communication.
 
@@ -25,7 +33,14 @@
      bound holds for the bytes of one block (count x type size) is used; "mpi" passes the
      collective on. PARAM is nway, segment (bytes) or radix, as goal tune prints them
      (`goal tune -p N --format env` writes this string): bcast=bcast_knomial@radix=8,
-     bcast_chain@segment=65536; unset ones keep goal_algos.h's defaults.
+     bcast_chain@segment=65536; unset ones keep goal_algos.h's defaults (nway and radix up
+     to 1024, segment up to INT_MAX). Sizes past the last rule's bound keep the default
+     table's choice. A rule that is wrong (an algorithm of another collective: goal_sim_coll_of
+     and the registry's flags against the collective's default algorithm; a bound not
+     "<=BYTES" up to 2^63-1; a bound not above the rule before it, or any rule after one
+     without; a parameter unknown, empty, given twice, not taken by the algorithm or out of
+     range), or a collective named twice, is said once on rank 0, naming the rule and what is
+     wrong, and that collective keeps its default.
      The v-collectives use their first rule (no size is known to all ranks). Collectives not
      named keep the default table:
        bcast=bcast_binomial  reduce=reduce_binomial:<=2048,reduce_rabenseifner
@@ -55,8 +70,12 @@
      order; for elements libgoal must not split (long double, the pair types) a pick that
      splits is passed on (counted). Without GOAL_MPI_PARAMS, auto uses goal_sim.h's default
      model.
-   GOAL_MPI_STATS=1  at MPI_Finalize rank 0 prints to stderr, per collective it saw,
-     "allreduce: 40004 libgoal, 0 passed on" (with the reasons of those passed on), and
+   GOAL_MPI_STATS=1  at MPI_Finalize rank 0 prints to stderr a first line naming the drop-in,
+     the library it was built for and what reached it, also when nothing did:
+     "libgoalmpi 0.1.0 (Open MPI 4.1.4): 40016 collective calls, 40004 libgoal, 12 passed on";
+     then per collective it saw "allreduce: 40004 libgoal, 0 passed on" (with the reasons of
+     those passed on; "(12 from Fortran)" after a count when calls came through the Fortran
+     entry points, which call goal__mpi_fortran_call before the C interceptor), and
      after it, when the collective served MPI_IN_PLACE calls, "allreduce in place: 12
      native, 3 copied", and when auto chose, the algorithms it ran and how often, in the
      order first used: "allreduce auto: allreduce_dissemination 4, allreduce_rabenseifner 36".
@@ -70,7 +89,6 @@
    alltoall, the reduce-scatters, non-contiguous types) it costs a copy of this rank's input
    (all of it for alltoall and the reduce-scatters), counted as "copied"; each nonblocking call allocates its generalized request's state, and v-calls their
    scaled counts; the schedules themselves are cached (hash) and never rebuilt. */
-#define _POSIX_C_SOURCE 200809L   /* strtok_r */
 #include <mpi.h>
 /* goal_mpi.h's own MPI calls must reach the library, not the interceptors below. */
 #define MPI_Test PMPI_Test
@@ -90,6 +108,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#if defined(OMPI_MAJOR_VERSION)   /* the MPI library this drop-in is built for, in the stats */
+#define BUILT_FOR "Open MPI " STR(OMPI_MAJOR_VERSION) "." STR(OMPI_MINOR_VERSION) "." STR(OMPI_RELEASE_VERSION)
+#elif defined(MPICH_VERSION)
+#define BUILT_FOR "MPICH " MPICH_VERSION
+#else
+#define BUILT_FOR "MPI " STR(MPI_VERSION) "." STR(MPI_SUBVERSION)
+#endif
 
 enum { C_BCAST, C_REDUCE, C_ALLREDUCE, C_GATHER, C_GATHERV, C_SCATTER, C_SCATTERV, C_ALLGATHER, C_ALLGATHERV,
        C_ALLTOALL, C_ALLTOALLV, C_REDUCE_SCATTER, C_REDUCE_SCATTER_BLOCK, C_SCAN, C_EXSCAN, C_BARRIER, NCOLL };
@@ -104,14 +131,26 @@ static const char *const default_algos =
     "alltoall=alltoall_bruck:<=256,alltoall_pairwise;alltoallv=alltoallv_pairwise;"
     "reduce_scatter=reduce_scatterv_ring;reduce_scatter_block=reduce_scatter_ring;scan=scan_linear;"
     "exscan=exscan_linear;barrier=barrier_dissemination";
-enum { W_INTER, W_TYPE, W_OP, W_SPLIT, W_SIZE, W_CHOSEN, W_CREATE, W_AUTO, NWHY };   /* W_TYPE: with holes, for a
+enum { W_INTER, W_TYPE, W_OP, W_SPLIT, W_SIZE, W_CHOSEN, W_CREATE, W_AUTO, W_HANDLE, NWHY };   /* W_TYPE: with holes, for a
    reduction, a v-call or in place (data movement packs them otherwise) */
 static const char *const why_name[NWHY] = {
     "intercommunicator", "datatype with holes", "non-commutative op on an unordered algorithm",
     "element size the algorithm would split", "over INT_MAX bytes", "GOAL_MPI_ALGOS says mpi",
-    "goal_mpi_create failed", "auto could not choose"};
+    "goal_mpi_create failed", "auto could not choose", "user op not made through MPI_Op_create"};
+/* An op of MPI_Op_create and its twin, the same function made again: nonblocking calls reduce
+   with the twin, so that the caller may free the op (and MPI_Op_create hand its handle to a
+   new op) before the wait. The twin lives until the op was freed and no call uses it. */
+typedef struct userop {
+    MPI_Op op, twin;
+    int users, freed;           /* nonblocking calls in flight with twin; MPI_Op_free(op) ran */
+    struct userop *next;
+} userop;
+/* What a nonblocking call holds until it ends: its op's twin, duplicates of its derived
+   types (MPI_Type_dup), as MPI lets the caller free them once the call returned. */
+typedef struct held { userop *op; MPI_Datatype t[2]; int nt; } held;
 
 #define MAX_RULES 8
+#define NRULES (MAX_RULES + 2)   /* and the default ones after a last rule with a bound */
 #define MAX_PICKS 32   /* distinct algorithms auto picked per collective (more than any has) */
 typedef struct pick { const goal_algo_info *algo; unsigned long long n; } pick;
 typedef struct rule {   /* algo NULL and not autopick: "mpi"; nway, radix, segment 0: the defaults */
@@ -122,15 +161,21 @@ typedef struct rule {   /* algo NULL and not autopick: "mpi"; nway, radix, segme
 static struct {
     int ready, check, stats;
     goal_sim_desc model;        /* GOAL_MPI_PARAMS, for auto */
-    rule rules[NCOLL][MAX_RULES];
+    rule rules[NCOLL][NRULES];
     int nrules[NCOLL];
+    const goal_algo_info *kind[NCOLL];   /* c's default algorithm: what c's algorithms are like (fits) */
     unsigned long long served[2][NCOLL], passed[2][NCOLL][NWHY];
+    unsigned long long fortran[2][NCOLL][2];   /* of those, calls from Fortran: [0] served, [1] passed on */
+    int fortran_next;           /* goal__mpi_fortran_call: the next collective comes from Fortran */
     unsigned long long inplace[2][NCOLL][2];   /* MPI_IN_PLACE calls: [0] native, [1] copied */
     pick picks[2][NCOLL][MAX_PICKS];           /* what auto ran, in the order first seen */
     int autocoll[NCOLL];        /* auto_coll(c), derived once */
     int keyval;
     struct comm_entry *comms;   /* in creation order, for MPI_Finalize */
     struct pending *pending;    /* nonblocking operations in flight */
+    userop *userops;            /* every op of MPI_Op_create, newest first */
+    held hold;                  /* what the nonblocking call being started holds (begin_reduce):
+                                   run_unpack moves it into its pending, passed releases it */
 } G = {0};
 
 typedef struct comm_entry { MPI_Comm comm; goal_mpi *m; struct comm_entry *next; } comm_entry;
@@ -145,6 +190,7 @@ typedef struct pending {      /* a nonblocking collective: its generalized reque
     } u;
     goal_status st;
     goal_mpi *m;
+    held h;
     struct pending *next;
 } pending;
 
@@ -172,76 +218,131 @@ static int read_params(const char *path, int me) {
     }
     return 1;
 }
-/* The collectives with per-rank counts (MPI_Reduce_scatter among them: goal tune's
-   reduce_scatter is MPI_Reduce_scatter_block). */
-static int vector_coll(int c) {
-    return c == C_GATHERV || c == C_SCATTERV || c == C_ALLGATHERV || c == C_ALLTOALLV || c == C_REDUCE_SCATTER;
+/* GOAL_MPI_ALGOS's parameters: the flag of goal_algos.h an algorithm takes each with, and
+   their range (a wider fan-out only costs scratch: nway + 1 blocks; a segment past INT_MAX
+   is one segment, as no message is larger). */
+static const struct { const char *name; unsigned flag; unsigned long long min, max; } param_info[3] = {
+    {"nway", GOAL_ALGO_NWAY, 1, 1024}, {"segment", GOAL_ALGO_SEGMENTED, 1, INT_MAX}, {"radix", GOAL_ALGO_RADIX, 2, 1024}};
+/* Decimal digits only, at most max, into *v. */
+static int parse_number(const char *s, unsigned long long max, unsigned long long *v) {
+    *v = 0;
+    if (!*s) return 0;
+    for (; *s; s++) {
+        if (*s < '0' || *s > '9' || *v > (max - (unsigned long long)(*s - '0')) / 10) return 0;
+        *v = *v * 10 + (unsigned long long)(*s - '0');
+    }
+    return 1;
 }
-/* A rule's "@nway=N", "@segment=B", "@radix=K" (what goal tune prints) from r on, cut off
-   r; 0 for an unknown parameter or a bad value. */
-static int parse_params(char *r, rule *out) {
-    char *at = strchr(r, '@'), *end;
-    unsigned long long v;
-    out->nway = out->radix = 0;
-    out->segment = 0;
-    if (at) *at++ = 0;
-    while (at && *at) {
+/* Whether algorithm a serves collective c: the collective goal_sim_coll_of finds in its name
+   (the one lookup there is of an algorithm's collective) is that of c's default algorithm,
+   and so is its form: vector or not, and for the vector ones, which that lookup does not
+   know, rooted and reducing (registry flags). */
+static int fits(int c, const goal_algo_info *a) {
+    const goal_algo_info *d = G.kind[c];
+    unsigned form = GOAL_ALGO_VECTOR | (d && (d->flags & GOAL_ALGO_VECTOR) ? GOAL_ALGO_ROOTED | GOAL_ALGO_REDUCES : 0);
+    return !d || (goal_sim_coll_of(a->name) == goal_sim_coll_of(d->name) && (a->flags & form) == (d->flags & form));
+}
+/* A rule's "@nway=N@segment=B@radix=K" (what goal tune prints), at points past the '@', for
+   algo (flags: what it takes) into out; 0 with why. */
+static int parse_params(char *at, const char *algo, unsigned flags, rule *out, char *why, size_t len) {
+    unsigned seen = 0;
+    while (at) {
         char *next = strchr(at, '@'), *eq = strchr(at, '=');
+        unsigned long long v = 0;
+        int k;
         if (next) *next++ = 0;
-        if (!eq || !eq[1] || eq[1] == '-') return 0;
-        *eq = 0;
-        v = strtoull(eq + 1, &end, 10);
-        if (*end || v == 0 || v > INT_MAX) return 0;
-        if (!strcmp(at, "nway")) out->nway = (int)v;
-        else if (!strcmp(at, "radix") && v >= 2) out->radix = (int)v;
-        else if (!strcmp(at, "segment")) out->segment = v;
-        else return 0;
+        if (eq) *eq++ = 0;
+        for (k = 0; k < 3 && strcmp(param_info[k].name, at); k++) {}
+        if (!*at) return snprintf(why, len, "an empty parameter after '@'"), 0;
+        if (k == 3) return snprintf(why, len, "no parameter '%s' (nway, segment, radix)", at), 0;
+        if (!(flags & param_info[k].flag)) return snprintf(why, len, "%s takes no %s", algo, at), 0;
+        if (seen & param_info[k].flag) return snprintf(why, len, "%s given twice", at), 0;
+        if (!eq || !parse_number(eq, param_info[k].max, &v) || v < param_info[k].min)
+            return snprintf(why, len, "%s=%s: takes %llu to %llu", at, eq ? eq : "", param_info[k].min, param_info[k].max), 0;
+        seen |= param_info[k].flag;
+        if (k == 0) out->nway = (int)v;
+        else if (k == 1) out->segment = v;
+        else out->radix = (int)v;
         at = next;
     }
     return 1;
 }
-/* "coll=algo[@param=V...][:<=N],algo;..." into the rule table; unknown names and
-   parameters are reported and skipped. */
+/* One rule "ALGO[@PARAM=V...][:<=BYTES]" of collective c into out (zeroed: the defaults);
+   0 with why. */
+static int parse_rule(char *r, int c, rule *out, char *why, size_t len) {
+    char *colon = strchr(r, ':'), *at;
+    const goal_algo_info *a;
+    memset(out, 0, sizeof *out);
+    out->max = ~0ull;
+    if (colon) {
+        *colon++ = 0;
+        if (strncmp(colon, "<=", 2) != 0 || !parse_number(colon + 2, LLONG_MAX, &out->max))
+            return snprintf(why, len, "the bound '%s' is not <=BYTES (0 to 2^63-1)", colon), 0;
+    }
+    if ((at = strchr(r, '@')) != NULL) *at++ = 0;
+    a = goal_algo_find(r);
+    out->autopick = strcmp(r, "auto") == 0;
+    if (!*r) return snprintf(why, len, "no algorithm"), 0;
+    if (!a && !out->autopick && strcmp(r, "mpi") != 0) return snprintf(why, len, "no algorithm '%s'", r), 0;
+    if (out->autopick && G.autocoll[c] < 0) return snprintf(why, len, "no auto for %s", coll_name[c]), 0;
+    if (a && !fits(c, a)) return snprintf(why, len, "%s is not an algorithm of %s", r, coll_name[c]), 0;
+    out->algo = a;
+    if (!G.kind[c]) G.kind[c] = a;   /* the default table comes first */
+    return !at || parse_params(at, r, a ? a->flags : 0, out, why, len);
+}
+/* Whether rule r can ever be used after the n before it (bounds must grow); 0 with why. */
+static int reachable(const rule *before, int n, const rule *r, char *why, size_t len) {
+    if (!n || (before[n - 1].max != ~0ull && r->max > before[n - 1].max)) return 1;
+    if (before[n - 1].max == ~0ull) return snprintf(why, len, "never used: the rule before it takes every size"), 0;
+    return snprintf(why, len, "never used: its bound is not above the rule before it (<=%llu)", before[n - 1].max), 0;
+}
+/* "coll=rule,rule" into G.rules[c] (before: c's rules until now, which follow a last rule
+   with a bound); 0 with why, the rule at fault in text. */
+static int parse_coll(int c, char *rules, const rule *before, int nbefore, char *text, size_t tlen, char *why, size_t len) {
+    rule got[NRULES];
+    char *r, *next;
+    int n = 0, i;
+    *text = 0;
+    if (!*rules) return snprintf(why, len, "no rule"), 0;
+    for (r = rules; r; r = next, n++) {
+        if ((next = strchr(r, ',')) != NULL) *next++ = 0;
+        snprintf(text, tlen, "%s", r);
+        if (n == MAX_RULES) return snprintf(why, len, "more than %d rules", MAX_RULES), 0;
+        if (!parse_rule(r, c, &got[n], why, len) || !reachable(got, n, &got[n], why, len)) return 0;
+    }
+    for (i = 0; got[n - 1].max != ~0ull && i < nbefore; i++) got[n++] = before[i];   /* sizes past the last bound */
+    memcpy(G.rules[c], got, (size_t)n * sizeof got[0]);
+    G.nrules[c] = n;
+    return 1;
+}
+/* "coll=rules;coll=rules" into the rule table. What is wrong is said once on rank 0, naming
+   the rule, and that collective keeps the rules it had (the default table's). */
 static void parse_rules(const char *spec, int me) {
-    char buf[2048], *save1 = NULL, *item;
+    static rule before[NCOLL][NRULES];   /* static: 10 KB */
+    char buf[2048], *item, *next, text[256], why[256];
+    int named[NCOLL] = {0}, nbefore[NCOLL], c;
+    memcpy(before, G.rules, sizeof before);
+    memcpy(nbefore, G.nrules, sizeof nbefore);
     snprintf(buf, sizeof buf, "%s", spec);
-    for (item = strtok_r(buf, ";", &save1); item; item = strtok_r(NULL, ";", &save1)) {
-        char *eq = strchr(item, '='), *save2 = NULL, *r;
-        int c, n = 0;
-        if (!eq) continue;
+    for (item = buf; item; item = next) {
+        char *eq = strchr(item, '=');
+        if ((next = strchr(item, ';')) != NULL) *next++ = 0;
+        if (!*item) continue;
+        if (!eq) { if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_ALGOS: '%s' is not COLLECTIVE=RULES\n", item); continue; }
         *eq = 0;
         for (c = 0; c < NCOLL && strcmp(coll_name[c], item); c++) {}
         if (c == NCOLL) { if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_ALGOS: no collective '%s'\n", item); continue; }
-        for (r = strtok_r(eq + 1, ",", &save2); r && n < MAX_RULES; r = strtok_r(NULL, ",", &save2)) {
-            char *colon = strchr(r, ':');
-            unsigned long long max = ~0ull;
-            if (colon) { *colon = 0; max = strtoull(colon + 1 + (colon[1] == '<') + (colon[2] == '='), NULL, 10); }
-            if (!parse_params(r, &G.rules[c][n])) {
-                if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_ALGOS: bad parameter in '%s' (nway=N, segment=B, radix=K; %s keeps its default)\n", r, item);
-                n = -1;
-                break;
-            }
-            if (strcmp(r, "auto") == 0 && G.autocoll[c] < 0) {
-                if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_ALGOS: no auto for %s (it keeps its default)\n", item);
-                n = -1;
-                break;
-            }
-            G.rules[c][n].autopick = strcmp(r, "auto") == 0;
-            if (strcmp(r, "mpi") && !G.rules[c][n].autopick && !goal_algo_find(r)) {
-                if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_ALGOS: no algorithm '%s' (%s keeps its default)\n", r, item);
-                n = -1;
-                break;
-            }
-            if (goal_algo_find(r) && !(goal_algo_find(r)->flags & GOAL_ALGO_VECTOR) != !vector_coll(c)) {
-                if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_ALGOS: %s is %sa vector algorithm (%s keeps its default)\n", r,
-                                     vector_coll(c) ? "not " : "", item);
-                n = -1;
-                break;
-            }
-            G.rules[c][n].max = max;
-            G.rules[c][n++].algo = goal_algo_find(r);
+        if (named[c]++) {
+            if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_ALGOS: %s is named twice (%s keeps its default)\n", item, item);
+        } else if (parse_coll(c, eq + 1, before[c], nbefore[c], text, sizeof text, why, sizeof why)) {
+            continue;
+        } else if (me == 0 && !*text) {
+            fprintf(stderr, "libgoalmpi: GOAL_MPI_ALGOS: %s=: %s (%s keeps its default)\n", item, why, item);
+        } else if (me == 0) {
+            fprintf(stderr, "libgoalmpi: GOAL_MPI_ALGOS: %s rule '%s': %s (%s keeps its default)\n", item, text, why, item);
         }
-        if (n >= 0) G.nrules[c] = n;
+        memcpy(G.rules[c], before[c], sizeof before[c]);
+        G.nrules[c] = nbefore[c];
     }
 }
 static void setup(void) {
@@ -262,7 +363,7 @@ static void setup(void) {
 }
 /* A collective call as the interceptors handle it; autopick: k->algo is auto's pick. */
 typedef struct call {
-    int c, nb, why, autopick;
+    int c, nb, why, autopick, fortran;
     unsigned long long bytes;
     goal_mpi *m;
     const goal_algo_info *algo;
@@ -333,6 +434,54 @@ static int query_fn(void *extra, MPI_Status *s) {
 static int free_fn(void *extra) { free(extra); return MPI_SUCCESS; }
 static int cancel_fn(void *extra, int complete) { (void)extra; (void)complete; return MPI_SUCCESS; }
 
+/* ---- handles the caller may free before the wait (MPI's rule) ------------------------------ */
+/* *t itself when predefined (never freed), else a duplicate of it that h holds. */
+static int hold_type(held *h, MPI_Datatype *t) {
+    int ni = 0, na = 0, nd = 0, combiner = 0;
+    if (PMPI_Type_get_envelope(*t, &ni, &na, &nd, &combiner) != MPI_SUCCESS) return 0;
+    if (combiner == MPI_COMBINER_NAMED) return 1;
+    if (h->nt == 2 || PMPI_Type_dup(*t, &h->t[h->nt]) != MPI_SUCCESS) return 0;
+    *t = h->t[h->nt++];
+    return 1;
+}
+/* The record of MPI_Op_create's op, or NULL (a predefined op, or one made behind the drop-in:
+   Open MPI's Fortran layer calls PMPI_Op_create). */
+static userop *userop_of(MPI_Op op) {
+    userop *u;
+    for (u = G.userops; u && (u->freed || u->op != op); u = u->next) {}
+    return u;
+}
+static int predefined_op(MPI_Op op) {
+    MPI_Op ops[] = {MPI_MAX, MPI_MIN, MPI_SUM, MPI_PROD, MPI_LAND, MPI_BAND, MPI_LOR, MPI_BOR, MPI_LXOR, MPI_BXOR,
+                    MPI_MINLOC, MPI_MAXLOC, MPI_REPLACE, MPI_NO_OP};
+    int k;
+    for (k = 0; k < (int)(sizeof ops / sizeof ops[0]); k++)
+        if (op == ops[k]) return 1;
+    return 0;
+}
+/* *op itself when predefined, else its twin, held by h; 0 for an op the drop-in never saw made. */
+static int hold_op(held *h, MPI_Op *op) {
+    userop *u = predefined_op(*op) ? NULL : userop_of(*op);
+    if (!u) return predefined_op(*op);
+    u->users++;
+    h->op = u;
+    *op = u->twin;
+    return 1;
+}
+static void userop_drop(userop *u) {
+    userop **pp;
+    if (!u->freed || u->users) return;
+    for (pp = &G.userops; *pp != u; pp = &(*pp)->next) {}
+    *pp = u->next;
+    PMPI_Op_free(&u->twin);
+    free(u);
+}
+static void release(held *h) {
+    if (h->op) { h->op->users--; userop_drop(h->op); }
+    while (h->nt) PMPI_Type_free(&h->t[--h->nt]);
+    h->op = NULL;
+}
+
 static void report_failure(goal_mpi *m, goal_status st) {
     const goal_error *e = goal_mpi_error(m);
     fprintf(stderr, "libgoalmpi: %s: %s\n", goal_strerror(st), e && e->msg[0] ? e->msg : "");
@@ -359,6 +508,7 @@ static void progress(void) {
         if (st != GOAL_OK) report_failure(p->m, st);
         p->st = st;
         unpack(&p->u, st);
+        release(&p->h);
         free(p->tmp); free(p->tmp2);
         PMPI_Grequest_complete(p->greq);   /* free_fn frees p when the request is freed */
     }
@@ -379,18 +529,24 @@ static int finish_blocking(goal_mpi *m, goal_status st, goal_mpi_request *r, voi
 static int run_unpack(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, const void *in, void *out,
                       void *tmp, void *tmp2, struct unpack *u, MPI_Comm comm, MPI_Request *req) {
     goal_mpi_request *r = NULL;
-    goal_status st = goal_mpi_algo_start_fns(m, d, fns, fns ? 1 : 0, in, out, &r);
+    goal_status st = GOAL_OK;
     pending *p;
     struct unpack none;
     if (!u) { memset(&none, 0, sizeof none); u = &none; }
+    if (req && u->packed && (u->count || u->nb) && !hold_type(&G.hold, &u->t))   /* unpacked after the call returned */
+        st = GOAL_ERR_TYPE;
+    if (st == GOAL_OK) st = goal_mpi_algo_start_fns(m, d, fns, fns ? 1 : 0, in, out, &r);
     if (!req) return finish_blocking(m, st, r, tmp, tmp2, u, comm);
     if (st != GOAL_OK || !(p = (pending *)calloc(1, sizeof *p))) {
         unpack(u, GOAL_ERR_STATE);
+        release(&G.hold);
         free(tmp); free(tmp2);
         report_failure(m, st == GOAL_OK ? GOAL_ERR_NOMEM : st);
         return PMPI_Comm_call_errhandler(comm, MPI_ERR_OTHER), MPI_ERR_OTHER;
     }
     p->r = r; p->tmp = tmp; p->tmp2 = tmp2; p->m = m; p->st = GOAL_PENDING; p->u = *u;
+    p->h = G.hold;
+    memset(&G.hold, 0, sizeof G.hold);
     PMPI_Grequest_start(query_fn, free_fn, cancel_fn, p, &p->greq);
     *req = p->greq;
     p->next = G.pending; G.pending = p;
@@ -411,6 +567,8 @@ static void *copy_of(const void *src, size_t bytes) {
 static int begin(call *k, int c, int nb, MPI_Comm comm, long long bytes) {
     memset(k, 0, sizeof *k);
     k->c = c; k->nb = nb;
+    k->fortran = G.fortran_next;
+    G.fortran_next = 0;
     if (!(k->m = comm_goal(comm, &k->why))) return 0;
     if (bytes < 0) { k->why = W_TYPE; return 0; }
     if (bytes > INT_MAX) { k->why = W_SIZE; return 0; }
@@ -433,6 +591,11 @@ static int reduces_it(const goal_algo_info *algo, const goal_mpi_reduction *red,
 static int begin_reduce(call *k, goal_mpi_reduction *red, MPI_Datatype t, MPI_Op op, int count) {
     const goal_algo_info *alt;
     goal_status st = goal_mpi_reduction_of(t, op, count, red);
+    if (st == GOAL_OK && red->fns && k->nb) {   /* MPI_Reduce_local runs after the call returned */
+        if (!hold_op(&G.hold, &op)) { k->why = W_HANDLE; return 0; }
+        if (!hold_type(&G.hold, &t)) { k->why = W_CREATE; return 0; }
+        st = goal_mpi_reduction_of(t, op, count, red);
+    }
     if (st != GOAL_OK) { k->why = st == GOAL_ERR_TYPE ? W_TYPE : W_OP; return 0; }
     if (red->noncommutative && !(k->algo->flags & GOAL_ALGO_ORDERED)) {   /* auto chooses again, among ordered ones */
         const goal_algo_info *again = choose(k, 1);
@@ -453,6 +616,7 @@ static int served(call *k) {
     pick *p = G.picks[k->nb][k->c];
     int i;
     G.served[k->nb][k->c]++;
+    G.fortran[k->nb][k->c][0] += (unsigned)k->fortran;
     if (!G.stats || !k->autopick) return 1;
     for (i = 0; i < MAX_PICKS && p[i].algo && p[i].algo != k->algo; i++) {}
     if (i < MAX_PICKS) { p[i].algo = k->algo; p[i].n++; }
@@ -465,7 +629,16 @@ static int in_place_native(call *k, int packed) {
     G.inplace[k->nb][k->c][!native]++;
     return native;
 }
-static int passed(call *k) { G.passed[k->nb][k->c][k->why]++; return 0; }
+static int passed(call *k) {
+    release(&G.hold);
+    G.passed[k->nb][k->c][k->why]++;
+    G.fortran[k->nb][k->c][1] += (unsigned)k->fortran;
+    return 0;
+}
+/* The hook of the Fortran entry points (mpi/goalmpi_fortran.c): called right before the C
+   interceptor they forward to, it counts that call as one from Fortran in the stats. */
+void goal__mpi_fortran_call(void);
+void goal__mpi_fortran_call(void) { G.fortran_next = 1; }
 
 static long long type_bytes(MPI_Datatype t, int count) { return goal_mpi_contiguous_bytes(t, count); }
 
@@ -907,6 +1080,22 @@ int MPI_Ialltoallv(const void *s, const int *sc, const int *sd, MPI_Datatype st,
     return x >= 0 ? x : PMPI_Ialltoallv(s, sc, sd, st, r, rc, rd, rt, comm, q);
 }
 
+/* ---- ops: each gets its twin (userop) --------------------------------------------------------- */
+int MPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op) {
+    int rc = PMPI_Op_create(fn, commute, op);
+    userop *u = rc == MPI_SUCCESS ? (userop *)calloc(1, sizeof *u) : NULL;
+    if (u && PMPI_Op_create(fn, commute, &u->twin) == MPI_SUCCESS) {
+        u->op = *op;
+        u->next = G.userops; G.userops = u;
+    } else free(u);   /* unknown to the drop-in: its nonblocking reductions are passed on */
+    return rc;
+}
+int MPI_Op_free(MPI_Op *op) {
+    userop *u = userop_of(*op);
+    if (u) { u->freed = 1; userop_drop(u); }
+    return PMPI_Op_free(op);
+}
+
 /* ---- completion calls: they progress libgoal too --------------------------------------------- */
 int MPI_Wait(MPI_Request *req, MPI_Status *s) {
     int flag = 0, rc;
@@ -953,22 +1142,44 @@ static void print_picks(int nb, int c) {
     for (i = 0; i < MAX_PICKS && p[i].algo; i++) fprintf(stderr, "%s %s %llu", i ? "," : "", p[i].algo->name, p[i].n);
     fprintf(stderr, "\n");
 }
-static void print_stats(void) {
+/* " (12 from Fortran)" when n is not 0, else "". */
+static const char *from_fortran(unsigned long long n, char *buf, size_t len) {
+    if (!n) return "";
+    snprintf(buf, len, " (%llu from Fortran)", n);
+    return buf;
+}
+/* The first line, always: what was loaded, for which library, and what reached it. */
+static void print_banner(void) {
+    unsigned long long n[2] = {0, 0}, f = 0;
     int nb, c, w;
+    char fb[48];
     for (nb = 0; nb < 2; nb++)
         for (c = 0; c < NCOLL; c++) {
-            unsigned long long pass = 0;
+            n[0] += G.served[nb][c];
+            for (w = 0; w < NWHY; w++) n[1] += G.passed[nb][c][w];
+            f += G.fortran[nb][c][0] + G.fortran[nb][c][1];
+        }
+    fprintf(stderr, "libgoalmpi %s (%s): %llu collective calls%s, %llu libgoal, %llu passed on\n", GOAL_VERSION_STRING,
+            BUILT_FOR, n[0] + n[1], from_fortran(f, fb, sizeof fb), n[0], n[1]);
+}
+static void print_stats(void) {
+    int nb, c, w;
+    char fb[48];
+    print_banner();
+    for (nb = 0; nb < 2; nb++)
+        for (c = 0; c < NCOLL; c++) {
+            unsigned long long pass = 0, fp = G.fortran[nb][c][1];
             char why[512] = "";
-            size_t len = 0;
+            size_t len = fp ? (size_t)snprintf(why, sizeof why, " (%llu from Fortran;", fp) : 0;
             for (w = 0; w < NWHY; w++)
                 if (G.passed[nb][c][w]) {
                     pass += G.passed[nb][c][w];
                     len += (size_t)snprintf(why + len, len < sizeof why ? sizeof why - len : 0, "%s%llu %s",
-                                            len ? ", " : " (", G.passed[nb][c][w], why_name[w]);
+                                            !len ? " (" : why[len - 1] == ';' ? " " : ", ", G.passed[nb][c][w], why_name[w]);
                 }
             if (!G.served[nb][c] && !pass) continue;
-            fprintf(stderr, "%s%s: %llu libgoal, %llu passed on%s%s\n", nb ? "i" : "", coll_name[c], G.served[nb][c], pass,
-                    why, pass ? ")" : "");
+            fprintf(stderr, "%s%s: %llu libgoal%s, %llu passed on%s%s\n", nb ? "i" : "", coll_name[c], G.served[nb][c],
+                    from_fortran(G.fortran[nb][c][0], fb, sizeof fb), pass, why, pass ? ")" : "");
             if (G.inplace[nb][c][0] || G.inplace[nb][c][1])
                 fprintf(stderr, "%s%s in place: %llu native, %llu copied\n", nb ? "i" : "", coll_name[c], G.inplace[nb][c][0],
                         G.inplace[nb][c][1]);
@@ -977,10 +1188,12 @@ static void print_stats(void) {
 }
 int MPI_Finalize(void) {
     int me = 0;
+    setup();   /* GOAL_MPI_STATS, when no collective reached the drop-in */
     PMPI_Comm_rank(MPI_COMM_WORLD, &me);
     while (G.pending) progress();
     if (G.stats && me == 0) print_stats();
     while (G.comms) PMPI_Comm_delete_attr(G.comms->comm, G.keyval);   /* drop_comm unlinks it */
     if (G.keyval) PMPI_Comm_free_keyval(&G.keyval);
+    while (G.userops) { userop *u = G.userops; G.userops = u->next; free(u); }   /* MPI frees the twins */
     return PMPI_Finalize();
 }

@@ -4,7 +4,9 @@
    collectives on several communicators completed in scrambled order by each completion
    call, mixed with point-to-point traffic; and float allreduces bit-identical on all ranks.
    Run with the drop-in preloaded; rank 0 prints "ok NAME" / "FAIL NAME" and the count line. */
+#define _GNU_SOURCE   /* RTLD_DEFAULT */
 #include <mpi.h>
+#include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -275,6 +277,109 @@ static void test_large(void) {
             }
 }
 
+/* ---- handles freed while a nonblocking collective is in flight ------------------------------ */
+/* MPI lets the caller free a datatype or op once a nonblocking call returned, and
+   MPI_Op_create hand the freed op's handle to a new op before the wait: the call must
+   complete as started. Each against PMPI on the same data; tests/test_mpi.sh checks in the
+   stats that the drop-in served them (nothing passed on). */
+static void max_fn(void *in, void *inout, int *len, MPI_Datatype *t) {
+    int k, *x = (int *)in, *y = (int *)inout;
+    (void)t;
+    for (k = 0; k < *len; k++) y[k] = x[k] > y[k] ? x[k] : y[k];
+}
+static void pair_sum_fn(void *in, void *inout, int *len, MPI_Datatype *t) {   /* elements of 2 ints */
+    int k, *x = (int *)in, *y = (int *)inout;
+    (void)t;
+    for (k = 0; k < 2 * *len; k++) y[k] += x[k];
+}
+static void test_handles(void) {
+    enum { H = 6 };
+    int x[2 * H], got[2 * H], ref[2 * H], i, k, root = np - 1;
+    static int gin[2 * H], gout[3 * H * 64], gref[3 * H * 64];
+    MPI_Request q;
+    MPI_Op op, other;
+    MPI_Datatype t, t2;
+    for (i = 0; i < 2 * H; i++) x[i] = me * 10 + i + 1;
+    for (k = 0; k < 3; k++) {   /* Iallreduce, Ireduce, then Iallreduce with a new max op made before the wait */
+        MPI_Op_create(sum_fn, 1, &op);
+        memset(got, 0, sizeof got);
+        if (k == 1) MPI_Ireduce(x, got, H, MPI_INT, op, root, MPI_COMM_WORLD, &q);
+        else MPI_Iallreduce(x, got, H, MPI_INT, op, MPI_COMM_WORLD, &q);
+        MPI_Op_free(&op);
+        CHECK(op == MPI_OP_NULL);
+        if (k == 2) MPI_Op_create(max_fn, 1, &other);
+        MPI_Wait(&q, MPI_STATUS_IGNORE);
+        if (k == 2) MPI_Op_free(&other);
+        PMPI_Allreduce(x, ref, H, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        CHECK((k == 1 && me != root) || !memcmp(got, ref, H * sizeof(int)));
+        report(k == 0 ? "handles: user op freed after Iallreduce" : k == 1 ? "handles: user op freed after Ireduce"
+               : "handles: user op freed after Iallreduce, a max op made before the wait: the sum");
+    }
+    /* a derived type and a user op on it, both freed, a new type and op made before the wait */
+    MPI_Type_contiguous(2, MPI_INT, &t); MPI_Type_commit(&t);
+    MPI_Op_create(pair_sum_fn, 1, &op);
+    memset(got, 0, sizeof got);
+    MPI_Iallreduce(x, got, H, t, op, MPI_COMM_WORLD, &q);
+    MPI_Op_free(&op); MPI_Type_free(&t);
+    MPI_Type_contiguous(3, MPI_INT, &t2); MPI_Type_commit(&t2);
+    MPI_Op_create(max_fn, 1, &other);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    MPI_Op_free(&other); MPI_Type_free(&t2);
+    PMPI_Allreduce(x, ref, 2 * H, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+    CHECK(!memcmp(got, ref, sizeof ref));
+    report("handles: derived type and user op freed after Iallreduce, new ones made before the wait");
+    /* a non-contiguous receive type (ints 0 and 2 of 3), freed after Igather, another made */
+    for (i = 0; i < 2 * H; i++) gin[i] = me * 100 + i;
+    memset(gout, 0, sizeof gout); memset(gref, 0, sizeof gref);
+    MPI_Type_vector(2, 1, 2, MPI_INT, &t); MPI_Type_commit(&t);
+    MPI_Igather(gin, 2 * H, MPI_INT, gout, H, t, root, MPI_COMM_WORLD, &q);
+    MPI_Type_free(&t);
+    CHECK(t == MPI_DATATYPE_NULL);
+    MPI_Type_vector(3, 1, 3, MPI_INT, &t2); MPI_Type_commit(&t2);
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    MPI_Type_free(&t2);
+    PMPI_Gather(gin, 2 * H, MPI_INT, gref, H, vec_t, root, MPI_COMM_WORLD);
+    CHECK(me != root || !memcmp(gout, gref, sizeof gout));
+    report("handles: non-contiguous receive type freed after Igather");
+}
+
+/* ---- a few bcasts and allreduces, for tests/test_mpi.sh's bad GOAL_MPI_ALGOS -------------- */
+/* Each size class of the default table (8 bytes, 4 KB, 64 KB) against PMPI, root 0 and last. */
+static void test_algos(void) {
+    static int x[16384], y[16384], ref[16384];
+    static const int sizes[3] = {2, 1024, 16384};
+    int s, i, root;
+    for (s = 0; s < 3; s++)
+        for (root = 0; root < np; root += np > 1 ? np - 1 : 1) {
+            int n = sizes[s];
+            for (i = 0; i < n; i++) { x[i] = me * 1000 + i; y[i] = me == root ? x[i] : -1; }
+            MPI_Bcast(y, n, MPI_INT, root, MPI_COMM_WORLD);
+            for (i = 0; i < n; i++) CHECK(y[i] == root * 1000 + i);
+            MPI_Allreduce(x, y, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+            PMPI_Allreduce(x, ref, n, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+            CHECK(!memcmp(y, ref, (size_t)n * sizeof(int)));
+        }
+    report("bcast and allreduce at 8 B, 4 KB, 64 KB");
+}
+
+/* ---- the stats' Fortran counts --------------------------------------------------------------- */
+/* Three allreduces, the first and the last marked as from Fortran through the drop-in's hook
+   (what its Fortran entry points call): tests/test_mpi.sh reads "allreduce: 3 libgoal (2
+   from Fortran)" in the stats. */
+static void test_fortran_hook(void) {
+    void (*mark)(void) = NULL;
+    void *sym = dlsym(RTLD_DEFAULT, "goal__mpi_fortran_call");
+    int x = me + 1, y = 0, k;
+    CHECK(sym != NULL);
+    if (sym) memcpy(&mark, &sym, sizeof mark);
+    for (k = 0; k < 3; k++) {
+        if (mark && k != 1) mark();
+        MPI_Allreduce(&x, &y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(y == np * (np + 1) / 2);
+    }
+    report("the drop-in's Fortran hook");
+}
+
 /* ---- every rank the same bits --------------------------------------------------------------- */
 static void test_identical(void) {
     static float x[1024], y[1024], lo[1024], hi[1024];
@@ -307,11 +412,18 @@ int main(int argc, char **argv) {
     in = (unsigned char *)calloc((size_t)np * 64 * 32 + 32768 + 64, 1);
     a = (unsigned char *)calloc((size_t)np * 64 * 32 + 32768 + 64, 1);
     b = (unsigned char *)calloc((size_t)np * 64 * 32 + 32768 + 64, 1);
-    test_calls();
-    test_scrambled();
-    test_large();
-    test_identical();
-    MPI_Barrier(MPI_COMM_WORLD);
+    if (argc > 1 && !strcmp(argv[1], "handles")) test_handles();   /* alone: their stats are read */
+    else if (argc > 1 && !strcmp(argv[1], "algos")) test_algos();
+    else if (argc > 1 && !strcmp(argv[1], "fortran")) test_fortran_hook();
+    else if (argc > 1 && !strcmp(argv[1], "none")) local_ok = 1;   /* no collective through the drop-in */
+    else {
+        test_calls();
+        test_scrambled();
+        test_large();
+        test_identical();
+        test_handles();
+    }
+    (argc > 1 && !strcmp(argv[1], "none") ? PMPI_Barrier : MPI_Barrier)(MPI_COMM_WORLD);
     tot[0] = passed; tot[1] = failed;
     PMPI_Reduce(tot, all, 2, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
     if (me == 0) printf("%d passed, %d failed\n", all[0], all[1]);
