@@ -126,6 +126,8 @@ static struct {
     int nrules[NCOLL];
     unsigned long long served[2][NCOLL], passed[2][NCOLL][NWHY];
     unsigned long long inplace[2][NCOLL][2];   /* MPI_IN_PLACE calls: [0] native, [1] copied */
+    int fortran;                               /* set by goalmpi_fortran.c around its calls */
+    unsigned long long fortran_calls[2][NCOLL];
     pick picks[2][NCOLL][MAX_PICKS];           /* what auto ran, in the order first seen */
     int autocoll[NCOLL];        /* auto_coll(c), derived once */
     int keyval;
@@ -411,6 +413,7 @@ static void *copy_of(const void *src, size_t bytes) {
 static int begin(call *k, int c, int nb, MPI_Comm comm, long long bytes) {
     memset(k, 0, sizeof *k);
     k->c = c; k->nb = nb;
+    if (G.fortran) G.fortran_calls[nb][c]++;
     if (!(k->m = comm_goal(comm, &k->why))) return 0;
     if (bytes < 0) { k->why = W_TYPE; return 0; }
     if (bytes > INT_MAX) { k->why = W_SIZE; return 0; }
@@ -972,6 +975,7 @@ static void print_stats(void) {
             if (G.inplace[nb][c][0] || G.inplace[nb][c][1])
                 fprintf(stderr, "%s%s in place: %llu native, %llu copied\n", nb ? "i" : "", coll_name[c], G.inplace[nb][c][0],
                         G.inplace[nb][c][1]);
+            if (G.fortran_calls[nb][c]) fprintf(stderr, "%s%s from Fortran: %llu\n", nb ? "i" : "", coll_name[c], G.fortran_calls[nb][c]);
             print_picks(nb, c);
         }
 }
@@ -984,3 +988,4 @@ int MPI_Finalize(void) {
     if (G.keyval) PMPI_Comm_free_keyval(&G.keyval);
     return PMPI_Finalize();
 }
+#include "goalmpi_fortran.c"   /* the Fortran entry points */
