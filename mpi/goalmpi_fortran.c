@@ -118,9 +118,10 @@ static void gf_requests_back(int n, const MPI_Request *c, MPI_Fint *f) {
         gf_end(rc, ierr, GF_REQ_##KIND, q);                                  \
     }                                                                        \
     GF_SPELLINGS(low, UP, Mixed)
+static void gf_rc(MPI_Fint *ierr, int rc) { if (ierr) *ierr = rc; }   /* ierror is optional in mpi_f08 */
 static void gf_end(int rc, MPI_Fint *ierr, MPI_Fint *req, MPI_Request q) {
     from_fortran(0);
-    *ierr = rc;
+    gf_rc(ierr, rc);
     if (req && rc == MPI_SUCCESS) *req = MPI_Request_c2f(q);
 }
 
@@ -248,9 +249,9 @@ static void gf_w(int call, void *s, MPI_Fint *sn, void *sd, MPI_Fint *st, void *
     const int *isd = (const int *)sd, *ird = (const int *)rd;
     const MPI_Aint *asd = (const MPI_Aint *)sd, *ard = (const MPI_Aint *)rd;
     s = gf_buf(s); r = gf_buf(r);
-    if (!gf_peers(c, neighbor, &out, &in)) { *ierr = MPI_ERR_TOPOLOGY; return; }
+    if (!gf_peers(c, neighbor, &out, &in)) { gf_end(MPI_ERR_TOPOLOGY, ierr, NULL, q); return; }
     if (s == MPI_IN_PLACE) out = 0;   /* the send arrays are ignored */
-    if (!(ts = (MPI_Datatype *)malloc(((size_t)out + (size_t)in + 1) * sizeof *ts))) { *ierr = MPI_ERR_NO_MEM; return; }
+    if (!(ts = (MPI_Datatype *)malloc(((size_t)out + (size_t)in + 1) * sizeof *ts))) { gf_end(MPI_ERR_NO_MEM, ierr, NULL, q); return; }
     for (i = 0; i < out; i++) ts[i] = MPI_Type_f2c(st[i]);
     for (i = 0; i < in; i++) ts[out + i] = MPI_Type_f2c(rt[i]);
     from_fortran(1);
@@ -304,126 +305,163 @@ GF_SPELLINGS(neighbor_alltoallw_init, NEIGHBOR_ALLTOALLW_INIT, Neighbor_alltoall
 #endif
 
 /* ---- requests: completion (which progresses libgoal), start, free ------------------------- */
-/* A Fortran status argument as C's: MPI_STATUS_IGNORE for the sentinel, else into c. */
-static MPI_Status *gf_status(MPI_Fint *f, MPI_Status *c) {
+/* How a binding passes statuses: its MPI_STATUS_IGNORE and MPI_STATUSES_IGNORE, the MPI_Fint
+   of one status, and the conversion from C's. */
+typedef struct gf_statuses {
+    const MPI_Fint *ignore, *ignore_all;
+    size_t ints;
+    int (*c2f)(const MPI_Status *, MPI_Fint *);
+} gf_statuses;
+static gf_statuses gf_f77(void) {
+    gf_statuses k;
     gf_sentinels();
-    memset(c, 0, sizeof *c);
-    return f == GF_STATUS_IGNORE ? MPI_STATUS_IGNORE : c;
+    k.ignore = GF_STATUS_IGNORE; k.ignore_all = GF_STATUSES_IGNORE; k.ints = GF_STATUS_INTS; k.c2f = MPI_Status_c2f;
+    return k;
 }
-static void gf_status_back(const MPI_Status *c, MPI_Fint *f) { if (c != MPI_STATUS_IGNORE) MPI_Status_c2f(c, f); }
-/* n requests as C's, and their statuses (when fs is neither NULL nor MPI_STATUSES_IGNORE) in
-   the same block; NULL when out of memory. */
-static MPI_Request *gf_requests(int n, const MPI_Fint *f, const MPI_Fint *fs, MPI_Status **cs) {
+/* A Fortran status argument as C's: MPI_STATUS_IGNORE for the sentinel, else c. */
+static MPI_Status *gf_status(const gf_statuses *k, const MPI_Fint *f, MPI_Status *c) {
+    memset(c, 0, sizeof *c);
+    return f == k->ignore ? MPI_STATUS_IGNORE : c;
+}
+static void gf_status_back(const gf_statuses *k, const MPI_Status *c, MPI_Fint *f) { if (c != MPI_STATUS_IGNORE) k->c2f(c, f); }
+/* n requests as C's, and room for their statuses unless fs is NULL or MPI_STATUSES_IGNORE, in
+   one block; NULL when out of memory. */
+static MPI_Request *gf_requests(const gf_statuses *k, int n, const MPI_Fint *f, const MPI_Fint *fs, MPI_Status **cs) {
     size_t m = (size_t)(n > 0 ? n : 1);
     MPI_Request *c = (MPI_Request *)calloc(m, sizeof *c + sizeof **cs);
     int i;
-    gf_sentinels();
     if (!c) return NULL;
     for (i = 0; i < n; i++) c[i] = MPI_Request_f2c(f[i]);
-    *cs = !fs || fs == GF_STATUSES_IGNORE ? MPI_STATUSES_IGNORE : (MPI_Status *)(void *)(c + m);
+    *cs = !fs || fs == k->ignore_all ? MPI_STATUSES_IGNORE : (MPI_Status *)(void *)(c + m);
     return c;
 }
-/* Requests back, and the first ns statuses (in C's order: by request for Waitall, by
-   completion for Waitsome) into fs. */
-static void gf_requests_end(int n, MPI_Request *c, MPI_Fint *f, MPI_Status *cs, MPI_Fint *fs, int ns) {
+/* Requests back, and the first ns statuses (C's order: by request for Waitall, by completion
+   for Waitsome) into fs. */
+static void gf_requests_end(const gf_statuses *k, int n, MPI_Request *c, MPI_Fint *f, MPI_Status *cs, MPI_Fint *fs, int ns) {
     int i;
     gf_requests_back(n, c, f);
-    for (i = 0; cs != MPI_STATUSES_IGNORE && i < ns; i++) MPI_Status_c2f(&cs[i], fs + (size_t)i * GF_STATUS_INTS);
+    for (i = 0; cs != MPI_STATUSES_IGNORE && i < ns; i++) k->c2f(&cs[i], fs + (size_t)i * k->ints);
     free(c);
 }
 static MPI_Fint gf_index(int i) { return i == MPI_UNDEFINED ? MPI_UNDEFINED : i + 1; }
 
-static void gf_wait(MPI_Fint *req, MPI_Fint *fs, MPI_Fint *ierr) {
+static void gf_wait_k(const gf_statuses *k, MPI_Fint *req, MPI_Fint *fs, MPI_Fint *ierr) {
     MPI_Request c = MPI_Request_f2c(*req);
-    MPI_Status st, *s = gf_status(fs, &st);
-    *ierr = MPI_Wait(&c, s);
+    MPI_Status st, *s = gf_status(k, fs, &st);
+    gf_rc(ierr, MPI_Wait(&c, s));
     gf_requests_back(1, &c, req);
-    gf_status_back(s, fs);
+    gf_status_back(k, s, fs);
 }
-static void gf_test(MPI_Fint *req, MPI_Fint *flag, MPI_Fint *fs, MPI_Fint *ierr) {
+static void gf_test_k(const gf_statuses *k, MPI_Fint *req, MPI_Fint *flag, MPI_Fint *fs, MPI_Fint *ierr) {
     MPI_Request c = MPI_Request_f2c(*req);
-    MPI_Status st, *s = gf_status(fs, &st);
+    MPI_Status st, *s = gf_status(k, fs, &st);
     int done = 0;
-    *ierr = MPI_Test(&c, &done, s);
+    gf_rc(ierr, MPI_Test(&c, &done, s));
     *flag = done != 0;   /* gfortran's .true. */
     gf_requests_back(1, &c, req);
-    if (done) gf_status_back(s, fs);
+    if (done) gf_status_back(k, s, fs);
 }
-static void gf_waitall(MPI_Fint *n, MPI_Fint *req, MPI_Fint *fs, MPI_Fint *ierr) {
+static void gf_waitall_k(const gf_statuses *k, MPI_Fint *n, MPI_Fint *req, MPI_Fint *fs, MPI_Fint *ierr) {
     MPI_Status *cs;
-    MPI_Request *c = gf_requests(*n, req, fs, &cs);
-    if (!c) { *ierr = MPI_ERR_NO_MEM; return; }
-    *ierr = MPI_Waitall(*n, c, cs);
-    gf_requests_end(*n, c, req, cs, fs, *n);
+    MPI_Request *c = gf_requests(k, *n, req, fs, &cs);
+    if (!c) { gf_rc(ierr, MPI_ERR_NO_MEM); return; }
+    gf_rc(ierr, MPI_Waitall(*n, c, cs));
+    gf_requests_end(k, *n, c, req, cs, fs, *n);
 }
-static void gf_testall(MPI_Fint *n, MPI_Fint *req, MPI_Fint *flag, MPI_Fint *fs, MPI_Fint *ierr) {
+static void gf_testall_k(const gf_statuses *k, MPI_Fint *n, MPI_Fint *req, MPI_Fint *flag, MPI_Fint *fs, MPI_Fint *ierr) {
     MPI_Status *cs;
-    MPI_Request *c = gf_requests(*n, req, fs, &cs);
+    MPI_Request *c = gf_requests(k, *n, req, fs, &cs);
     int done = 0;
-    if (!c) { *ierr = MPI_ERR_NO_MEM; return; }
-    *ierr = MPI_Testall(*n, c, &done, cs);
+    if (!c) { gf_rc(ierr, MPI_ERR_NO_MEM); return; }
+    gf_rc(ierr, MPI_Testall(*n, c, &done, cs));
     *flag = done != 0;
-    gf_requests_end(*n, c, req, cs, fs, done ? *n : 0);
+    gf_requests_end(k, *n, c, req, cs, fs, done ? *n : 0);
 }
-static void gf_waitany(MPI_Fint *n, MPI_Fint *req, MPI_Fint *idx, MPI_Fint *fs, MPI_Fint *ierr) {
-    MPI_Status st, *s = gf_status(fs, &st);
-    MPI_Status *none;
-    MPI_Request *c = gf_requests(*n, req, NULL, &none);
+static void gf_waitany_k(const gf_statuses *k, MPI_Fint *n, MPI_Fint *req, MPI_Fint *idx, MPI_Fint *fs, MPI_Fint *ierr) {
+    MPI_Status st, *s = gf_status(k, fs, &st), *none;
+    MPI_Request *c = gf_requests(k, *n, req, NULL, &none);
     int i = MPI_UNDEFINED;
-    if (!c) { *ierr = MPI_ERR_NO_MEM; return; }
-    *ierr = MPI_Waitany(*n, c, &i, s);
+    if (!c) { gf_rc(ierr, MPI_ERR_NO_MEM); return; }
+    gf_rc(ierr, MPI_Waitany(*n, c, &i, s));
     *idx = gf_index(i);
-    gf_requests_end(*n, c, req, none, NULL, 0);
-    gf_status_back(s, fs);
+    gf_requests_end(k, *n, c, req, none, NULL, 0);
+    gf_status_back(k, s, fs);
 }
-static void gf_testany(MPI_Fint *n, MPI_Fint *req, MPI_Fint *idx, MPI_Fint *flag, MPI_Fint *fs, MPI_Fint *ierr) {
-    MPI_Status st, *s = gf_status(fs, &st);
-    MPI_Status *none;
-    MPI_Request *c = gf_requests(*n, req, NULL, &none);
+static void gf_testany_k(const gf_statuses *k, MPI_Fint *n, MPI_Fint *req, MPI_Fint *idx, MPI_Fint *flag, MPI_Fint *fs,
+                         MPI_Fint *ierr) {
+    MPI_Status st, *s = gf_status(k, fs, &st), *none;
+    MPI_Request *c = gf_requests(k, *n, req, NULL, &none);
     int i = MPI_UNDEFINED, done = 0;
-    if (!c) { *ierr = MPI_ERR_NO_MEM; return; }
-    *ierr = MPI_Testany(*n, c, &i, &done, s);
+    if (!c) { gf_rc(ierr, MPI_ERR_NO_MEM); return; }
+    gf_rc(ierr, MPI_Testany(*n, c, &i, &done, s));
     *idx = gf_index(i);
     *flag = done != 0;
-    gf_requests_end(*n, c, req, none, NULL, 0);
-    if (done) gf_status_back(s, fs);
+    gf_requests_end(k, *n, c, req, none, NULL, 0);
+    if (done) gf_status_back(k, s, fs);
 }
 /* Waitsome and Testsome: the indices of those that completed, 1-based. */
-static void gf_some(int wait, MPI_Fint *n, MPI_Fint *req, MPI_Fint *out, MPI_Fint *idx, MPI_Fint *fs, MPI_Fint *ierr) {
+static void gf_some_k(const gf_statuses *k, int wait, MPI_Fint *n, MPI_Fint *req, MPI_Fint *out, MPI_Fint *idx,
+                      MPI_Fint *fs, MPI_Fint *ierr) {
     MPI_Status *cs;
-    MPI_Request *c = gf_requests(*n, req, fs, &cs);
-    int k = 0, i;
-    if (!c) { *ierr = MPI_ERR_NO_MEM; return; }
-    *ierr = wait ? MPI_Waitsome(*n, c, &k, idx, cs) : MPI_Testsome(*n, c, &k, idx, cs);
-    *out = k;
-    gf_requests_end(*n, c, req, cs, fs, k == MPI_UNDEFINED ? 0 : k);
-    for (i = 0; k != MPI_UNDEFINED && i < k; i++) idx[i]++;
+    MPI_Request *c = gf_requests(k, *n, req, fs, &cs);
+    int m = 0, i;
+    if (!c) { gf_rc(ierr, MPI_ERR_NO_MEM); return; }
+    gf_rc(ierr, wait ? MPI_Waitsome(*n, c, &m, idx, cs) : MPI_Testsome(*n, c, &m, idx, cs));
+    *out = m;
+    gf_requests_end(k, *n, c, req, cs, fs, m == MPI_UNDEFINED ? 0 : m);
+    for (i = 0; m != MPI_UNDEFINED && i < m; i++) idx[i]++;
 }
-static void gf_waitsome(MPI_Fint *n, MPI_Fint *req, MPI_Fint *out, MPI_Fint *idx, MPI_Fint *fs, MPI_Fint *ierr) {
-    gf_some(1, n, req, out, idx, fs, ierr);
-}
-static void gf_testsome(MPI_Fint *n, MPI_Fint *req, MPI_Fint *out, MPI_Fint *idx, MPI_Fint *fs, MPI_Fint *ierr) {
-    gf_some(0, n, req, out, idx, fs, ierr);
-}
+/* The completion calls of one binding: K is its gf_statuses, SUFFIX ends the names. */
+#define GF_COMPLETION(SUFFIX, K)                                                                                      \
+    static void gf_wait##SUFFIX(MPI_Fint *req, MPI_Fint *fs, MPI_Fint *ierr) {                                        \
+        gf_statuses k = K; gf_wait_k(&k, req, fs, ierr);                                                              \
+    }                                                                                                                 \
+    static void gf_test##SUFFIX(MPI_Fint *req, MPI_Fint *flag, MPI_Fint *fs, MPI_Fint *ierr) {                        \
+        gf_statuses k = K; gf_test_k(&k, req, flag, fs, ierr);                                                        \
+    }                                                                                                                 \
+    static void gf_waitall##SUFFIX(MPI_Fint *n, MPI_Fint *req, MPI_Fint *fs, MPI_Fint *ierr) {                        \
+        gf_statuses k = K; gf_waitall_k(&k, n, req, fs, ierr);                                                        \
+    }                                                                                                                 \
+    static void gf_testall##SUFFIX(MPI_Fint *n, MPI_Fint *req, MPI_Fint *flag, MPI_Fint *fs, MPI_Fint *ierr) {        \
+        gf_statuses k = K; gf_testall_k(&k, n, req, flag, fs, ierr);                                                  \
+    }                                                                                                                 \
+    static void gf_waitany##SUFFIX(MPI_Fint *n, MPI_Fint *req, MPI_Fint *idx, MPI_Fint *fs, MPI_Fint *ierr) {         \
+        gf_statuses k = K; gf_waitany_k(&k, n, req, idx, fs, ierr);                                                   \
+    }                                                                                                                 \
+    static void gf_testany##SUFFIX(MPI_Fint *n, MPI_Fint *req, MPI_Fint *idx, MPI_Fint *flag, MPI_Fint *fs,           \
+                                   MPI_Fint *ierr) {                                                                  \
+        gf_statuses k = K; gf_testany_k(&k, n, req, idx, flag, fs, ierr);                                             \
+    }                                                                                                                 \
+    static void gf_waitsome##SUFFIX(MPI_Fint *n, MPI_Fint *req, MPI_Fint *out, MPI_Fint *idx, MPI_Fint *fs,           \
+                                    MPI_Fint *ierr) {                                                                 \
+        gf_statuses k = K; gf_some_k(&k, 1, n, req, out, idx, fs, ierr);                                              \
+    }                                                                                                                 \
+    static void gf_testsome##SUFFIX(MPI_Fint *n, MPI_Fint *req, MPI_Fint *out, MPI_Fint *idx, MPI_Fint *fs,           \
+                                    MPI_Fint *ierr) {                                                                 \
+        gf_statuses k = K; gf_some_k(&k, 0, n, req, out, idx, fs, ierr);                                              \
+    }
+GF_COMPLETION(, gf_f77())
+
 static void gf_start(MPI_Fint *req, MPI_Fint *ierr) {
     MPI_Request c = MPI_Request_f2c(*req);
-    *ierr = MPI_Start(&c);
+    gf_rc(ierr, MPI_Start(&c));
 }
 static void gf_startall(MPI_Fint *n, MPI_Fint *req, MPI_Fint *ierr) {
+    gf_statuses k = gf_f77();
     MPI_Status *none;
-    MPI_Request *c = gf_requests(*n, req, NULL, &none);
-    if (!c) { *ierr = MPI_ERR_NO_MEM; return; }
-    *ierr = MPI_Startall(*n, c);
+    MPI_Request *c = gf_requests(&k, *n, req, NULL, &none);
+    if (!c) { gf_rc(ierr, MPI_ERR_NO_MEM); return; }
+    gf_rc(ierr, MPI_Startall(*n, c));
     free(c);
 }
 static void gf_request_free(MPI_Fint *req, MPI_Fint *ierr) {
     MPI_Request c = MPI_Request_f2c(*req);
-    *ierr = MPI_Request_free(&c);
+    gf_rc(ierr, MPI_Request_free(&c));
     gf_requests_back(1, &c, req);
 }
 static void gf_finalize(MPI_Fint *ierr) {
     while (gf_held_list) gf_release(gf_held_list->req);
-    *ierr = MPI_Finalize();
+    gf_rc(ierr, MPI_Finalize());
 }
 GF_SPELLINGS(wait, WAIT, Wait)
 GF_SPELLINGS(test, TEST, Test)
@@ -437,3 +475,30 @@ GF_SPELLINGS(start, START, Start)
 GF_SPELLINGS(startall, STARTALL, Startall)
 GF_SPELLINGS(request_free, REQUEST_FREE, Request_free)
 GF_SPELLINGS(finalize, FINALIZE, Finalize)
+
+/* The mpi_f08 bindings' own entry points, where they do not come through the ones above. */
+#define GF_F08(name, fn) __typeof__(fn) mpi_##name##_f08_ GF_ALIAS(fn);
+#if defined(OPEN_MPI)
+/* Open MPI's mpi_f08 module calls ompi_x_f, except for the calls with a LOGICAL argument,
+   whose wrappers call pmpi_test_ and the like (nm -D libmpi_usempif08.so); its
+   type(MPI_Status) is laid out like the integer status, its MPI_STATUS_IGNORE the same. */
+GF_F08(test, gf_test) GF_F08(testall, gf_testall) GF_F08(testany, gf_testany) GF_F08(testsome, gf_testsome)
+#elif MPI_VERSION >= 4
+/* MPICH's mpi_f08 module calls PMPI_* itself for these (nm -D libmpichfort.so: U PMPI_Wait,
+   PMPI_Barrier...): without them a nonblocking collective started from mpi_f08 would never
+   complete, its barriers and MPI_Finalize would bypass the drop-in. Its handles are the C
+   integers, its statuses MPI_F08_status; ierror may be absent (NULL). */
+static int gf_c2f08(const MPI_Status *c, MPI_Fint *f) { return MPI_Status_c2f08(c, (MPI_F08_status *)(void *)f); }
+static gf_statuses gf_f08(void) {
+    gf_statuses k;
+    k.ignore = (const MPI_Fint *)(void *)MPI_F08_STATUS_IGNORE; k.ignore_all = (const MPI_Fint *)(void *)MPI_F08_STATUSES_IGNORE;
+    k.ints = sizeof(MPI_F08_status) / sizeof(MPI_Fint); k.c2f = gf_c2f08;
+    return k;
+}
+GF_COMPLETION(_f08, gf_f08())
+GF_F08(wait, gf_wait_f08) GF_F08(test, gf_test_f08) GF_F08(waitall, gf_waitall_f08) GF_F08(testall, gf_testall_f08)
+GF_F08(waitany, gf_waitany_f08) GF_F08(testany, gf_testany_f08) GF_F08(waitsome, gf_waitsome_f08)
+GF_F08(testsome, gf_testsome_f08) GF_F08(start, gf_start) GF_F08(startall, gf_startall)
+GF_F08(request_free, gf_request_free) GF_F08(finalize, gf_finalize) GF_F08(barrier, gf_barrier)
+GF_F08(ibarrier, gf_ibarrier) GF_F08(barrier_init, gf_barrier_init)
+#endif
