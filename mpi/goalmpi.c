@@ -11,6 +11,12 @@
    Waitany/Testany/Waitsome/Testsome (which also progress libgoal), MPI_Finalize.
    Non-contiguous datatypes of the data-movement calls are packed locally (MPI_Pack) and
    unpacked at the end, so no rank's decision depends on its types' layout.
+   Fortran (goalmpi_fortran.c, included at the end): the same calls, and MPI_Alltoallw, the
+   neighbourhood and MPI 4 persistent collectives, MPI_Start(all), MPI_Request_free, under every
+   spelling the library's Fortran library exports (mpi_allreduce_, MPI_ALLREDUCE, Open MPI's
+   ompi_allreduce_f, the mpi_f08 ones that bypass those), converted to C's handles and
+   sentinels and passed to the C entry points (Open MPI's own Fortran layer calls PMPI_*, which
+   would bypass the drop-in); GOAL_MPI_STATS counts the calls from Fortran.
    Passed on to the PMPI_ call, and counted: intercommunicators, reductions on datatypes
    with holes, non-commutative ops where the selected algorithm cannot keep rank order,
    reductions on types whose element size libgoal cannot split at with an algorithm that
@@ -58,7 +64,7 @@
    GOAL_MPI_STATS=1  at MPI_Finalize rank 0 prints to stderr, per collective it saw,
      "allreduce: 40004 libgoal, 0 passed on" (with the reasons of those passed on), and
      after it, when the collective served MPI_IN_PLACE calls, "allreduce in place: 12
-     native, 3 copied", and when auto chose, the algorithms it ran and how often, in the
+     native, 3 copied", "allreduce from Fortran: 40" when calls came from Fortran, and when auto chose, the algorithms it ran and how often, in the
      order first used: "allreduce auto: allreduce_dissemination 4, allreduce_rabenseifner 36".
    GOAL_MPI_CHECK=1  compares (algorithm, parameters, count, type, op, root) across ranks
      before each collective starts (goal_mpi_desc.check).
