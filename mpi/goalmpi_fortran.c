@@ -460,8 +460,8 @@ static void gf_request_free(MPI_Fint *req, MPI_Fint *ierr) {
     gf_requests_back(1, &c, req);
 }
 static void gf_finalize(MPI_Fint *ierr) {
+    gf_rc(ierr, MPI_Finalize());   /* completes what is in flight, so the held arrays go after */
     while (gf_held_list) gf_release(gf_held_list->req);
-    gf_rc(ierr, MPI_Finalize());
 }
 GF_SPELLINGS(wait, WAIT, Wait)
 GF_SPELLINGS(test, TEST, Test)
