@@ -86,7 +86,7 @@ all_fortran() {
 fortran_tests() {
   local lib=$1 n out v colls
   v=$(printf '#include <mpi.h>\nMPI_VERSION\n' | mpicc.$lib -E -P - 2>/dev/null | tail -n 1)
-  if ! mpif90.$lib -cpp $([ "$v" -ge 4 ] 2>/dev/null && echo -DGOAL_MPI4) -O0 -g -w tests/mpi/test_fortran.f90 \
+  if ! mpif90.$lib -cpp $([ "$v" -ge 4 ] 2>/dev/null && echo -DGOAL_MPI4) -O0 -g -w -J "$B/mpi" tests/mpi/test_fortran.f90 \
          -o "$B/mpi/test_fortran.$lib" || ! mpif90.$lib -O0 -g tests/mpi/test_fortran08.f90 -o "$B/mpi/test_fortran08.$lib"; then
     echo "FAIL $lib: Fortran tests build (mpif90.$lib, gfortran: make deps)"; f=$((f + 1)); return
   fi
