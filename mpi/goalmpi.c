@@ -18,6 +18,12 @@
    the op, freed when the op was freed and no call uses it).
    Non-contiguous datatypes of the data-movement calls are packed locally (MPI_Pack) and
    unpacked at the end, so no rank's decision depends on its types' layout.
+   Fortran (goalmpi_fortran.c, included at the end): the same calls, and MPI_Alltoallw, the
+   neighbourhood and MPI 4 persistent collectives, MPI_Start(all), MPI_Request_free, under every
+   spelling the library's Fortran library exports (mpi_allreduce_, MPI_ALLREDUCE, Open MPI's
+   ompi_allreduce_f, the mpi_f08 ones that bypass those), converted to C's handles and
+   sentinels and passed to the C entry points (Open MPI's own Fortran layer calls PMPI_*, which
+   would bypass the drop-in); GOAL_MPI_STATS counts the calls from Fortran.
    Passed on to the PMPI_ call, and counted: intercommunicators, reductions on datatypes
    with holes, non-commutative ops where the selected algorithm cannot keep rank order,
    reductions on types whose element size libgoal cannot split at with an algorithm that
@@ -75,7 +81,7 @@
      "libgoalmpi 0.1.0 (Open MPI 4.1.4): 40016 collective calls, 40004 libgoal, 12 passed on";
      then per collective it saw "allreduce: 40004 libgoal, 0 passed on" (with the reasons of
      those passed on; "(12 from Fortran)" after a count when calls came through the Fortran
-     entry points, which call goal__mpi_fortran_call before the C interceptor), and
+     entry points, which set goal__mpi_from_fortran around the C call), and
      after it, when the collective served MPI_IN_PLACE calls, "allreduce in place: 12
      native, 3 copied", and when auto chose, the algorithms it ran and how often, in the
      order first used: "allreduce auto: allreduce_dissemination 4, allreduce_rabenseifner 36".
@@ -166,7 +172,7 @@ static struct {
     const goal_algo_info *kind[NCOLL];   /* c's default algorithm: what c's algorithms are like (fits) */
     unsigned long long served[2][NCOLL], passed[2][NCOLL][NWHY];
     unsigned long long fortran[2][NCOLL][2];   /* of those, calls from Fortran: [0] served, [1] passed on */
-    int fortran_next;           /* goal__mpi_fortran_call: the next collective comes from Fortran */
+    int in_fortran;             /* goal__mpi_from_fortran: the calls made now come from Fortran */
     unsigned long long inplace[2][NCOLL][2];   /* MPI_IN_PLACE calls: [0] native, [1] copied */
     pick picks[2][NCOLL][MAX_PICKS];           /* what auto ran, in the order first seen */
     int autocoll[NCOLL];        /* auto_coll(c), derived once */
@@ -567,8 +573,7 @@ static void *copy_of(const void *src, size_t bytes) {
 static int begin(call *k, int c, int nb, MPI_Comm comm, long long bytes) {
     memset(k, 0, sizeof *k);
     k->c = c; k->nb = nb;
-    k->fortran = G.fortran_next;
-    G.fortran_next = 0;
+    k->fortran = G.in_fortran;
     if (!(k->m = comm_goal(comm, &k->why))) return 0;
     if (bytes < 0) { k->why = W_TYPE; return 0; }
     if (bytes > INT_MAX) { k->why = W_SIZE; return 0; }
@@ -635,10 +640,10 @@ static int passed(call *k) {
     G.fortran[k->nb][k->c][1] += (unsigned)k->fortran;
     return 0;
 }
-/* The hook of the Fortran entry points (mpi/goalmpi_fortran.c): called right before the C
-   interceptor they forward to, it counts that call as one from Fortran in the stats. */
-void goal__mpi_fortran_call(void);
-void goal__mpi_fortran_call(void) { G.fortran_next = 1; }
+/* Calls from Fortran: goalmpi_fortran.c's entry points set it around the C call they make
+   (exported so that a test can mark calls as a Fortran wrapper does). */
+void goal__mpi_from_fortran(int on);
+void goal__mpi_from_fortran(int on) { G.in_fortran = on; }
 
 static long long type_bytes(MPI_Datatype t, int count) { return goal_mpi_contiguous_bytes(t, count); }
 
@@ -1197,3 +1202,4 @@ int MPI_Finalize(void) {
     while (G.userops) { userop *u = G.userops; G.userops = u->next; free(u); }   /* MPI frees the twins */
     return PMPI_Finalize();
 }
+#include "goalmpi_fortran.c"   /* the Fortran entry points */

@@ -71,6 +71,39 @@ auto_uses_params() {
     printf '%s\n' "$out" | grep -qx "allreduce auto: $ar 3" && printf '%s\n' "$out" | grep -qx "bcast auto: $bc 3" ||
     { echo "  expected allreduce auto: $ar 3, bcast auto: $bc 3 (default model: $def); got:"; printf '%s\n' "$out" | grep auto; return 1; }
 }
+# "out coll...": each named collective was served, every call of it from Fortran (the
+# GOAL_MPI_STATS line "COLL: N libgoal (N from Fortran), 0 passed on").
+all_fortran() {
+  local out=$1 c; shift
+  for c in "$@"; do
+    printf '%s\n' "$out" | grep -Eq "^$c: ([1-9][0-9]*) libgoal \(\1 from Fortran\), 0 passed on$" ||
+      { echo "  $c: not all served from Fortran"; return 1; }
+  done
+}
+# "lib": the drop-in's Fortran entry points (mpi/goalmpi_fortran.c) under tests/mpi/test_fortran.f90
+# (use mpi: every intercepted collective, blocking and nonblocking, in place, every completion
+# call; persistent ones where the library is MPI 4) and tests/mpi/test_fortran08.f90 (use
+# mpi_f08), np 1-4, each result checked and every collective shown served from Fortran.
+fortran_tests() {
+  local lib=$1 n out v colls
+  v=$(printf '#include <mpi.h>\nMPI_VERSION\n' | mpicc.$lib -E -P - 2>/dev/null | tail -n 1)
+  if ! mpif90.$lib -cpp $([ "$v" -ge 4 ] 2>/dev/null && echo -DGOAL_MPI4) -O0 -g -w -J "$B/mpi" tests/mpi/test_fortran.f90 \
+         -o "$B/mpi/test_fortran.$lib" || ! mpif90.$lib -O0 -g tests/mpi/test_fortran08.f90 -o "$B/mpi/test_fortran08.$lib"; then
+    echo "FAIL $lib: Fortran tests build (mpif90.$lib, gfortran: make deps)"; f=$((f + 1)); return
+  fi
+  colls="bcast reduce allreduce gather gatherv scatter scatterv allgather allgatherv alltoall alltoallv reduce_scatter"
+  colls="$colls reduce_scatter_block scan exscan barrier"
+  for n in 1 2 3 4; do
+    out=$(preload $lib $n "$B/mpi/test_fortran.$lib" 2>&1)
+    if printf '%s\n' "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed$' && all_fortran "$out" $colls $(printf 'i%s ' $colls); then
+      p=$((p + 1))
+    else echo "FAIL $lib Fortran np$n"; printf '%s\n' "$out" | grep -E '^(FAIL|  )|passed' | head; f=$((f + 1)); fi
+    out=$(preload $lib $n "$B/mpi/test_fortran08.$lib" 2>&1)
+    if printf '%s\n' "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed$' && all_fortran "$out" barrier ibarrier; then
+      p=$((p + 1))
+    else echo "FAIL $lib Fortran (mpi_f08) np$n"; printf '%s\n' "$out" | grep -E '^(FAIL|  )|passed' | head; f=$((f + 1)); fi
+  done
+}
 dropin_tests() {
   local lib=$1 extra=$2 n out dir ok
   if ! mpicc.$lib -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -g -fPIC -shared -I. mpi/goalmpi.c \
@@ -163,6 +196,7 @@ EOF
   if printf '%s\n' "$out" | grep -q "libgoalmpi: GOAL_MPI_PARAMS=$B/mpi/bad_params: -G 0.09x: takes a number" &&
      printf '%s\n' "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed$'; then p=$((p + 1))
   else echo "FAIL $lib drop-in with a bad GOAL_MPI_PARAMS"; f=$((f + 1)); fi
+  fortran_tests $lib
   if [ $lib != openmpi ]; then
     echo "skip $lib: lmp, hpcc and mpi4py are built for Open MPI only ($(ldd /usr/bin/lmp 2>/dev/null | grep -o 'libmpi[^ ]*' | head -n 1))"
     return

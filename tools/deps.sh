@@ -2,7 +2,7 @@
 # Installs what the tests need (Debian/Ubuntu), only when it is missing (make run needs none):
 # MPI (Open MPI and MPICH), Graphviz, valgrind, clang with libFuzzer, pkg-config, chromium
 # with node and playwright-core (npm, in tests/browser) for the browser test, and the MPI
-# programs the drop-in runs under (lammps, hpcc, mpi4py).
+# programs the drop-in runs under (lammps, hpcc, mpi4py, quantum-espresso) with gfortran for its Fortran tests.
 set -u
 need=()
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -20,6 +20,10 @@ have lmp || need+=(lammps)
 [ -f /usr/share/lammps/examples/melt/in.melt ] || need+=(lammps-examples)
 have hpcc || need+=(hpcc)
 /usr/bin/python3 -c 'import mpi4py, numpy' 2>/dev/null || need+=(python3-mpi4py python3-numpy)
+# the drop-in's Fortran tests (mpif90.<lib> needs gfortran) and Quantum ESPRESSO's pw.x with its pseudopotentials
+have gfortran || need+=(gfortran)
+have pw.x || need+=(quantum-espresso)
+[ -f /usr/share/espresso/pseudo/Si.pz-vbc.UPF ] || need+=(quantum-espresso-data)
 # The browser test's driver, from npm; it must use Debian's chromium, never download one.
 browser_driver() {
   [ -d "$(dirname "$0")/../tests/browser/node_modules/playwright-core" ] && return 0
