@@ -4,7 +4,10 @@
    In exactly ONE .c or .cpp file:   #define GOAL_IMPLEMENTATION   then   #include "goal.h"
    (GOAL_ALL_IMPLEMENTATION works as well.) Every goal header follows one rule: its macro,
    GOAL_<HEADER>_IMPLEMENTATION, builds its own implementation and no other; the umbrella
-   GOAL_ALL_IMPLEMENTATION builds every one that the file includes.
+   GOAL_ALL_IMPLEMENTATION builds every one that the file includes. A header may be included
+   any number of times, before the macro (from the program's own header, say) and after it:
+   each includes the goal headers it builds on before its include guard, so an inclusion
+   after the macro reaches theirs too, and each implementation is built once.
 
    Sections: OVERVIEW · STEP BY STEP · TEXT · BINARY SCHEDULE · CONFIGURATION · MEMORY ·
              ERRORS · LIMITS · LICENSE

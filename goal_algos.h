@@ -282,9 +282,9 @@
 
    LICENSE: MIT, as goal.h.
 */
+#include "goal.h"   /* before the guard: an inclusion after the macro builds its implementation too */
 #ifndef GOAL_ALGOS_H_INCLUDED
 #define GOAL_ALGOS_H_INCLUDED
-#include "goal.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -371,7 +371,6 @@ GOAL_API goal_status goal_algo_world(goal_world **out, const goal_algo_desc *d, 
 #if (defined(GOAL_ALGOS_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && !defined(GOAL__ALGOS_IMPL_DONE)
 #define GOAL__ALGOS_IMPL_DONE
 
-#include "goal.h"   /* its shared block: memory, errors */
 #include <stdio.h>
 #include <string.h>
 #include <stdlib.h>   /* qsort */

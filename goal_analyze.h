@@ -99,11 +99,11 @@
 
    LICENSE: MIT, as goal.h.
 */
+#include "goal.h"          /* before the guard, as the ones below: an inclusion after the macro builds theirs too */
+#include "goal_algos.h"   /* replacement generates libgoal algorithms */
+#include "goal_sim.h"     /* matching: goal_sim_check; its shared block: the world as numbered actions */
 #ifndef GOAL_ANALYZE_H_INCLUDED
 #define GOAL_ANALYZE_H_INCLUDED
-#include "goal.h"
-#include "goal_algos.h"   /* replacement generates libgoal algorithms */
-#include "goal_sim.h"     /* matching: goal_sim_check */
 
 #ifdef __cplusplus
 extern "C" {
@@ -197,7 +197,6 @@ GOAL_API goal_status goal_analyze_replace(const goal_world *w, const goal_analyz
 /* ======================================================================================= */
 #if (defined(GOAL_ANALYZE_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && !defined(GOAL__ANALYZE_IMPL_DONE)
 #define GOAL__ANALYZE_IMPL_DONE
-#include "goal_sim.h"   /* the world as numbered actions (its shared block), now that an implementation is asked for */
 #include <string.h>
 #include <stdio.h>
 #include <stdarg.h>

@@ -198,12 +198,12 @@
 
    LICENSE: MIT, as goal.h.
 */
+#include "goal_sched.h"   /* before the guard, as the ones below: an inclusion after the macro builds theirs too */
+#include "goal_algos.h"
+#include "goal_sim.h"     /* its TUNE section (goal_sim_best) picks COLL_auto */
 #ifndef GOAL_MPI_H_INCLUDED
 #define GOAL_MPI_H_INCLUDED
 #include <mpi.h>
-#include "goal_sched.h"
-#include "goal_algos.h"
-#include "goal_sim.h"   /* its TUNE section (goal_sim_best) picks COLL_auto */
 
 #ifdef __cplusplus
 extern "C" {
@@ -309,10 +309,6 @@ GOAL_API long long goal_mpi_contiguous_bytes(MPI_Datatype t, int count);
 /* ======================================================================================= */
 #if (defined(GOAL_MPI_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && !defined(GOAL__MPI_IMPL_DONE)
 #define GOAL__MPI_IMPL_DONE
-#include "goal_sched.h"
-#include "goal_algos.h"
-#include "goal_sim.h"
-#include "goal.h"   /* its shared block */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>

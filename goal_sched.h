@@ -106,9 +106,9 @@
 
    LICENSE: MIT, as goal.h.
 */
+#include "goal.h"   /* before the guard: an inclusion after the macro builds its implementation too */
 #ifndef GOAL_SCHED_H_INCLUDED
 #define GOAL_SCHED_H_INCLUDED
-#include "goal.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -242,7 +242,6 @@ GOAL_API void goal_progress_destroy(goal_progress *p);  /* waits for what it hol
 /* ======================================================================================= */
 #if (defined(GOAL_SCHED_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && !defined(GOAL__SCHED_IMPL_DONE)
 #define GOAL__SCHED_IMPL_DONE
-#include "goal.h"   /* its shared block: memory, errors, the format reader */
 #include <string.h>
 #include <stdio.h>
 #include <stdarg.h>

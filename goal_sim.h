@@ -197,10 +197,10 @@
 
    LICENSE: MIT, as goal.h.
 */
+#include "goal.h"          /* before the guard, as the ones below: an inclusion after the macro builds theirs too */
+#include "goal_algos.h"   /* TUNE generates every algorithm of a collective */
 #ifndef GOAL_SIM_H_INCLUDED
 #define GOAL_SIM_H_INCLUDED
-#include "goal.h"
-#include "goal_algos.h"   /* TUNE generates every algorithm of a collective */
 
 #ifdef __cplusplus
 extern "C" {
@@ -423,7 +423,6 @@ GOAL_API goal_status goal_sim_best(int coll, int32_t p, uint64_t bytes, const go
 #if (defined(GOAL_SIM_IMPLEMENTATION) || defined(GOAL_ANALYZE_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && \
     !defined(GOAL__SIM_SHARED_DONE)
 #define GOAL__SIM_SHARED_DONE
-#include "goal.h"   /* its shared block */
 #include <string.h>
 
 /* ---- >>> the world as one numbered set of actions --------------------------------------- */
@@ -491,7 +490,6 @@ static inline goal_sim_ref goal__sim_ref(int32_t rank, int32_t action) {
 /* ======================================================================================= */
 #if (defined(GOAL_SIM_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && !defined(GOAL__SIM_IMPL_DONE)
 #define GOAL__SIM_IMPL_DONE
-#include "goal.h"   /* its memory helpers, now that an implementation is asked for */
 
 #include <string.h>
 #include <stdio.h>
