@@ -24,10 +24,12 @@ printf 'num_ranks 2\nrank 0 {\nl1: send 8b to 1\n}\nrank 1 {\nl1: calc 10000\nl2
 awk 'BEGIN { n = 100000; print "num_ranks 1\nrank 0 {"; for (i = 1; i <= n; i++) print "l" i ": calc 10";
              for (i = 1; i < n; i++) print "l" i + 1 " requires l" i; print "}" }' > $T/chain_100000.goal
 $GOAL gen bcast_binomial -p 524288 --size 64 -o $T/binomial_524288.goal
+# A hostile file name: it is the page's name, in its title and in its data.
+cp $T/bcast_binomial.goal "$T/x<script>alert(1)<img src=x onerror=alert(2)>&amp;.goal"
 if [ -x /usr/bin/chromium ] && command -v node >/dev/null && [ -d tests/browser/node_modules/playwright-core ]; then
   timeout 900 node tests/browser/test_html.js "$GOAL" "$OUT" $T/bcast_binomial.goal $T/allreduce_dissemination.goal \
       $T/bcast_chain.goal $T/reduce_aspen.goal $T/unexpected.goal $T/dissemination_1024.goal \
-      $T/chain_100000.goal $T/binomial_524288.goal > $T/browser.out 2>&1
+      "$T/x<script>alert(1)<img src=x onerror=alert(2)>&amp;.goal" $T/chain_100000.goal $T/binomial_524288.goal > $T/browser.out 2>&1
   cat $T/browser.out | grep -v '^[0-9]* passed'
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' $T/browser.out)
   [ -n "$line" ] || { tail -5 $T/browser.out; fail=$((fail + 1)); }

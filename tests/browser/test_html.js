@@ -93,6 +93,7 @@ async function testPage(ctx, world) {
   const actions = +/total actions (\d+)/.exec(execFileSync(goal, ["stats", world], BUF))[1];
   page.on("console", m => { if (m.type() === "error") errors.push(m.text()); });
   page.on("pageerror", e => errors.push(e.message));
+  page.on("dialog", d => { errors.push("a dialog: " + d.message()); d.dismiss(); });   // a hostile name's script ran
   page.on("request", r => { if (!/^(file|data|about):/.test(r.url())) foreign.push(r.url()); });
   const start = Date.now();
   await page.goto("file://" + path.resolve(html), { timeout: WATCHDOG });
