@@ -1,6 +1,7 @@
 /* goal html: the simulated run as one self-contained, interactive page. The page itself
    (style and script) is tools/html_page.html, turned into html_page.inc by the Makefile;
-   this file writes the simulation (goal_sim_timeline_run) into it as JSON. */
+   this file writes the simulation (goal_sim_timeline_run) into it as one JSON object of
+   compact columns (json_data), which the page decodes into typed arrays. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <ctype.h>
@@ -22,7 +23,7 @@ static void json_str(FILE *f, const char *s) {
     }
     fputc('"', f);
 }
-/* ---- the data: integer columns, as short as JSON allows (a page of 10^6 actions is read
+/* ---- the data: integer columns, each in its shortest form (a page of 10^6 actions is read
    by the browser in one JSON.parse, never as per-action markup) ---------------------------- */
 typedef struct html_col { int64_t *v; size_t n, cap; } html_col;
 #define HTML_EXACT ((int64_t)1 << 52)   /* differences of these stay exact in a JavaScript number */
@@ -43,7 +44,7 @@ static int col_push(html_col *c, int64_t x) {
    the browser in a fraction of the time a million JSON numbers take. Returns its length. */
 static size_t vlq(int64_t x, char *out) {
     static const char digit[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    uint64_t z = x < 0 ? (0 - (uint64_t)x) << 1 | 1u : (uint64_t)x << 1;   /* |x| < 2^63 */
+    uint64_t z = x < 0 ? ((0 - (uint64_t)x) << 1) | 1u : (uint64_t)x << 1;   /* |x| < 2^63 */
     size_t n = 0;
     do {
         unsigned d = (unsigned)(z & 31u);
@@ -124,12 +125,12 @@ static int64_t ev_value(const goal_sim_timeline *t, size_t k, int field) {
 /* Caption templates (the page puts the label and the number back), each distinct one once: a
    direct-mapped cache of recent ones (a miss only costs a repeated entry). */
 #define HTML_CACHE 4096
-typedef struct html_tails {
+typedef struct html_templates {
     char *text; size_t len, cap, count;        /* the table: NUL-separated, count entries */
     size_t off[HTML_CACHE], idx[HTML_CACHE];   /* cached: offset + 1 (0 = empty), entry */
-} html_tails;
+} html_templates;
 
-static int tail_index(html_tails *t, const char *s, size_t *out) {
+static int template_index(html_templates *t, const char *s, size_t *out) {
     size_t h = 5381, n = strlen(s) + 1, k;
     const char *p;
     for (p = s; *p; p++) h = h * 33u + (unsigned char)*p;
@@ -172,7 +173,7 @@ static const char *const act_names[] = {"n", "ak", "c", "cv", "dn", "dv"};
    dependents or the dependents themselves (j as 2 (j - i), irequires as 2 (j - i) + 1: small
    for neighbours). */
 static int act_values(html_col *c, const goal_world *w, int32_t r, const goal_schedule *s, uint32_t i,
-                      int field, html_tails *tails) {
+                      int field, html_templates *templates) {
     goal_action a;
     const uint32_t *d;
     uint32_t k, nd;
@@ -184,7 +185,7 @@ static int act_values(html_col *c, const goal_world *w, int32_t r, const goal_sc
     if (field == ACT_CAPTION || field == ACT_NUMBER) {
         caption_template(w, r, s, i, buf, sizeof buf, &num);
         if (field == ACT_NUMBER) return col_push(c, num);
-        return tail_index(tails, buf, &t) && col_push(c, (int64_t)t);
+        return template_index(templates, buf, &t) && col_push(c, (int64_t)t);
     }
     nd = goal_schedule_deps(s, i, &d);
     if (field == ACT_NDEPS) return col_push(c, nd);
@@ -192,7 +193,7 @@ static int act_values(html_col *c, const goal_world *w, int32_t r, const goal_sc
         if (!col_push(c, 2 * ((int64_t)(d[k] & 0x7FFFFFFFu) - i) + !!(d[k] & 0x80000000u))) return 0;
     return 1;
 }
-static int act_col(html_col *c, const goal_world *w, int32_t nranks, int field, html_tails *tails) {
+static int act_col(html_col *c, const goal_world *w, int32_t nranks, int field, html_templates *templates) {
     int32_t r;
     uint32_t i;
     goal_schedule s;
@@ -200,7 +201,7 @@ static int act_col(html_col *c, const goal_world *w, int32_t nranks, int field, 
         int ok = goal_world_schedule(w, r, &s) == GOAL_OK;
         if (field == ACT_N) { if (!col_push(c, ok ? s.nactions : 0)) return 0; continue; }
         for (i = 0; ok && i < s.nactions; i++)
-            if (!act_values(c, w, r, &s, i, field, tails)) return 0;
+            if (!act_values(c, w, r, &s, i, field, templates)) return 0;
     }
     return 1;
 }
@@ -233,10 +234,10 @@ static void json_labels(FILE *f, const goal_world *w, int32_t nranks) {
 /* {"name", "p", "max", "ne" events, "na" actions, "nc" critical events, then columns}: tools/html_page.html reads it. */
 static int json_data(FILE *f, const goal_world *w, const goal_sim_timeline *t, const char *name) {
     html_col c = {NULL, 0, 0};
-    html_tails *tails = (html_tails *)calloc(1, sizeof *tails);
+    html_templates *templates = (html_templates *)calloc(1, sizeof *templates);
     size_t k, na = 0;
     int32_t r, nr = t->result.nranks;
-    int field, ok = tails != NULL;
+    int field, ok = templates != NULL;
     for (r = 0; r < nr; r++) { goal_schedule s; if (goal_world_schedule(w, r, &s) == GOAL_OK) na += s.nactions; }
     fputs("{\"name\":", f);
     json_str(f, name);
@@ -252,16 +253,16 @@ static int json_data(FILE *f, const goal_world *w, const goal_sim_timeline *t, c
     }
     for (field = ACT_N; ok && field <= ACT_DEPS; field++) {
         c.n = 0;
-        if ((ok = act_col(&c, w, nr, field, tails))) col_write(f, act_names[field], &c);
+        if ((ok = act_col(&c, w, nr, field, templates))) col_write(f, act_names[field], &c);
     }
     if (ok) {
         json_labels(f, w, nr);
         fputs(",\"ct\":[", f);
-        for (k = 0; k < tails->len; k += strlen(tails->text + k) + 1) { fputs(k ? "," : "", f); json_str(f, tails->text + k); }
+        for (k = 0; k < templates->len; k += strlen(templates->text + k) + 1) { fputs(k ? "," : "", f); json_str(f, templates->text + k); }
         fputs("]}", f);
     }
-    if (tails) free(tails->text);
-    free(tails);
+    if (templates) free(templates->text);
+    free(templates);
     free(c.v);
     return ok;
 }
