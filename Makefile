@@ -73,6 +73,7 @@ bench: $(BENCHES) $(B)/goal
 	@bench/instructions.sh $(B)
 	@bench/check.sh $(B)
 	@bench/tune.sh $(B)
+	@bench/html.sh $(B)
 
 deps:
 	@tools/deps.sh

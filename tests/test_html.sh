@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Pictures: goal html in headless Chromium (tests/browser/test_html.js; screenshots in
-# build/html/), goal svg (critical path, rounds, rank ticks, an axis that ends: issue 17.6b)
+# build/html/), goal svg (critical path, rounds, rank ticks, an axis that ends)
 # and goal dot (ranks in order, legend, --fold). Never skips: a missing chromium or
 # playwright-core is installed by tools/deps.sh, and is a failure if it still is missing.
 set -u
+. tests/lib.sh   # HANG
 GOAL=${GOAL:-./build/goal}
 OUT=$(dirname "$GOAL")/html
-. tests/lib.sh   # HANG
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 pass=0; fail=0
 ok() { if [ "$1" = 0 ]; then pass=$((pass + 1)); echo "ok $2"; else fail=$((fail + 1)); echo "FAIL $2"; fi; }
@@ -20,9 +20,17 @@ $GOAL gen allreduce_dissemination -p 1024 --size 64 -o $T/dissemination_1024.goa
 # A message that arrives before its recv is posted (a box with no action), then a 5 ns calc
 # under a pixel wide: both on the critical path, so both drawn.
 printf 'num_ranks 2\nrank 0 {\nl1: send 8b to 1\n}\nrank 1 {\nl1: calc 10000\nl2: recv 8b from 0\nl3: calc 5\nl2 requires l1\nl3 requires l2\n}\n' > $T/unexpected.goal
+# Large runs: a chain of 10^5 actions on one rank, a binomial broadcast of 2^20 - 2 actions
+# (the browser test prints how long each took to load; it asserts no time).
+awk 'BEGIN { n = 100000; print "num_ranks 1\nrank 0 {"; for (i = 1; i <= n; i++) print "l" i ": calc 10";
+             for (i = 1; i < n; i++) print "l" i + 1 " requires l" i; print "}" }' > $T/chain_100000.goal
+$GOAL gen bcast_binomial -p 524288 --size 64 -o $T/binomial_524288.goal
+# A hostile file name: it is the page's name, in its title and in its data.
+cp $T/bcast_binomial.goal "$T/x<script>alert(1)<img src=x onerror=alert(2)>&amp;.goal"
 if [ -x /usr/bin/chromium ] && command -v node >/dev/null && [ -d tests/browser/node_modules/playwright-core ]; then
   GOAL_TEST_HANG=$HANG timeout $HANG node tests/browser/test_html.js "$GOAL" "$OUT" $T/bcast_binomial.goal $T/allreduce_dissemination.goal \
-      $T/bcast_chain.goal $T/reduce_aspen.goal $T/unexpected.goal $T/dissemination_1024.goal > $T/browser.out 2>&1
+      $T/bcast_chain.goal $T/reduce_aspen.goal $T/unexpected.goal $T/dissemination_1024.goal \
+      "$T/x<script>alert(1)<img src=x onerror=alert(2)>&amp;.goal" $T/chain_100000.goal $T/binomial_524288.goal > $T/browser.out 2>&1
   cat $T/browser.out | grep -v '^[0-9]* passed'
   line=$(grep -E '^[0-9]+ passed, [0-9]+ failed$' $T/browser.out)
   [ -n "$line" ] || { tail -5 $T/browser.out; fail=$((fail + 1)); }
