@@ -16,6 +16,13 @@
    zero; an irequires dependent is released when its source starts. The schedule stays
    const: counters, outstanding requests and the scratch slot live in a goal_exec, so one
    schedule runs many times, and by several executions at once.
+   Without a window or a trace hook, goal_exec_create decodes the schedule once into an
+   executor form: per action its message ready to post and its dependents (64 bytes; 76
+   per action with counters and queue, where the schedule itself is 16 + 4 per edge). A step
+   is then a post and a decrement per dependent (39 instructions per action with a
+   transport that completes at once, bench/instructions.sh). goal_exec_bind and
+   goal_exec_set_context refresh the form at the next start, and only if an address or
+   the context changed.
 
      goal_exec_desc d = {0};
      goal_slot slot0 = { buffer, buffer_bytes };
@@ -60,8 +67,8 @@
    (MPI's non-overtaking rule), and match a recv by peer (or GOAL_ANY), tag (or GOAL_ANY)
    and context. Recv data larger than msg->size is GOAL_ERR_TRUNCATE.
    Must not: call back into the executor; keep the address of a goal_req (requests move
-   between calls: keep your state behind handle/word) or of msg (the next post rewrites it:
-   copy the fields you need); touch msg->data after the request finished. A recv's data must not be read before it finished.
+   between calls: keep your state behind handle/word) or of msg (it may change once post
+   returns: copy the fields you need); touch msg->data after the request finished. A recv's data must not be read before it finished.
    The executor calls the callbacks only from goal_exec_* calls on that execution, so a
    transport used by one thread needs no locks. examples/custom_transport.c is a complete
    transport to copy.
@@ -357,8 +364,9 @@ goal_status goal_apply(goal_op op, goal_dtype t, void *buf1, const void *buf2, u
 }
 
 /* ---- >>> reading the binary schedule ---------------------------------------------------- */
-/* The executor reads send and recv parameters straight from the format with goal.h's reader
-   (its shared block): it is the hot path, and goal_schedule_action decodes everything. */
+/* The general steps (window runs, trace hooks, what the executor form leaves aside) and the
+   form's decoding read send and recv parameters straight from the format with goal.h's reader
+   (its shared block), where goal_schedule_action would decode everything. */
 #define GOAL__SCHED_RUN 0x80000000u   /* counter value of a started, unfinished action */
 #define GOAL__SCHED_DONE 0xC0000000u  /* counter value of a completed action */
 
@@ -393,7 +401,8 @@ struct goal_exec {
     goal_transport t;
     goal_allocator a;
     uint8_t **base;             /* nslots + 1: the bound slots, then the scratch slot */
-    uint32_t *cnt;              /* counters; index & cmask */
+    uint32_t *cnt;              /* counters; index & cmask; 0 from start (the form's loop leaves a
+                                   completed action there), DONE once the general steps complete it */
     uint32_t *init;             /* initial counters (NULL in ring mode) */
     uint32_t *queue;            /* ready actions, a ring of qmask + 1 */
     goal__sched_act *act;       /* the executor form, n (NULL with a window or a trace hook) */
