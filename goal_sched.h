@@ -616,14 +616,12 @@ GOAL__HOT goal_status goal__sched_drain_form(goal_exec *e) {
 static void goal__sched_form_one(goal_exec *e, uint32_t i) {
     goal__sched_act *a = &e->act[i];
     goal__sched_rec r;
-    uint32_t nstart = 0, kind;
+    uint32_t kind;
     goal__sched_read(e->s, i, &r);
     kind = GOAL__KIND(r.head);
-    if (r.head & GOAL__F_IRQ)
-        while (nstart < r.ndeps && (GOAL__LE32(r.deps[nstart]) & GOAL__DEP_START)) nstart++;
     memset(a, 0, sizeof *a);
-    if (nstart || (kind != GOAL_SEND && kind != GOAL_RECV)) return;
-    a->deps = r.deps + nstart; a->end = r.deps + r.ndeps;
+    if ((r.head & GOAL__F_IRQ) || (kind != GOAL_SEND && kind != GOAL_RECV)) return;   /* for the general steps */
+    a->deps = r.deps; a->end = r.deps + r.ndeps;
     a->m.rank = e->msg.rank; a->m.context = e->msg.context;
     goal__sched_msg(e, i, &r, &a->m);
 }
