@@ -16,6 +16,13 @@
    zero; an irequires dependent is released when its source starts. The schedule stays
    const: counters, outstanding requests and the scratch slot live in a goal_exec, so one
    schedule runs many times, and by several executions at once.
+   Without a window or a trace hook, goal_exec_create decodes the schedule once into an
+   executor form: per action its message ready to post and its dependents (64 bytes; 76
+   per action with counters and queue, where the schedule itself is 16 + 4 per edge). A step
+   is then a post and a decrement per dependent (39 instructions per action with a
+   transport that completes at once, bench/instructions.sh). goal_exec_bind and
+   goal_exec_set_context refresh the form at the next start, and only if an address or
+   the context changed.
 
      goal_exec_desc d = {0};
      goal_slot slot0 = { buffer, buffer_bytes };
@@ -60,8 +67,8 @@
    (MPI's non-overtaking rule), and match a recv by peer (or GOAL_ANY), tag (or GOAL_ANY)
    and context. Recv data larger than msg->size is GOAL_ERR_TRUNCATE.
    Must not: call back into the executor; keep the address of a goal_req (requests move
-   between calls: keep your state behind handle/word) or of msg (the next post rewrites it:
-   copy the fields you need); touch msg->data after the request finished. A recv's data must not be read before it finished.
+   between calls: keep your state behind handle/word) or of msg (it may change once post
+   returns: copy the fields you need); touch msg->data after the request finished. A recv's data must not be read before it finished.
    The executor calls the callbacks only from goal_exec_* calls on that execution, so a
    transport used by one thread needs no locks. examples/custom_transport.c is a complete
    transport to copy.
@@ -356,8 +363,9 @@ goal_status goal_apply(goal_op op, goal_dtype t, void *buf1, const void *buf2, u
 }
 
 /* ---- >>> reading the binary schedule ---------------------------------------------------- */
-/* The executor reads send and recv parameters straight from the format with goal.h's reader
-   (its shared block): it is the hot path, and goal_schedule_action decodes everything. */
+/* The general steps (window runs, trace hooks, what the executor form leaves aside) and the
+   form's decoding read send and recv parameters straight from the format with goal.h's reader
+   (its shared block), where goal_schedule_action would decode everything. */
 #define GOAL__SCHED_RUN 0x80000000u   /* counter value of a started, unfinished action */
 #define GOAL__SCHED_DONE 0xC0000000u  /* counter value of a completed action */
 
@@ -372,15 +380,34 @@ GOAL__HOT void goal__sched_read(const goal_schedule *s, uint32_t i, goal__sched_
 
 /* ---- >>> the execution ------------------------------------------------------------------ */
 enum { GOAL__SCHED_IDLE, GOAL__SCHED_RUNNING, GOAL__SCHED_FINISHED, GOAL__SCHED_FAILED };
+#if defined(__GNUC__) || defined(__clang__)
+#define GOAL__SCHED_APART static __attribute__((noinline, cold))   /* out of the loop that calls it, laid out after it */
+#else
+#define GOAL__SCHED_APART static
+#endif
+/* The executor form: unbounded runs without a trace hook decode the schedule once into a
+   record per action, so that a step of Listing 1 is a post of a message built already and
+   the decrements of its dependents' counters (64 bytes per action; a window run keeps its
+   O(W) memory and reads the format as it goes). */
+typedef struct goal__sched_act {
+    goal_msg m;                 /* a send or recv, ready to post */
+    const uint32_t *deps, *end; /* the dependents released when it completes; deps is NULL
+                                   for another kind or irequires dependents: the general steps run it */
+} goal__sched_act;
+enum { GOAL__SCHED_STALE_DATA = 1, GOAL__SCHED_STALE_CONTEXT = 2 };
 struct goal_exec {
     const goal_schedule *s;
     goal_transport t;
     goal_allocator a;
     uint8_t **base;             /* nslots + 1: the bound slots, then the scratch slot */
-    uint32_t *cnt;              /* counters; index & cmask */
+    uint32_t *cnt;              /* counters; index & cmask; 0 from start (the form's loop leaves a
+                                   completed action there), DONE once the general steps complete it */
     uint32_t *init;             /* initial counters (NULL in ring mode) */
     uint32_t *queue;            /* ready actions, a ring of qmask + 1 */
+    goal__sched_act *act;       /* the executor form, n (NULL with a window or a trace hook) */
+    int stale;                  /* GOAL__SCHED_STALE_*: what of act to refresh at start */
     goal_req *req;              /* in flight */
+    goal_req post;              /* the form's loop posts with this request */
     uint32_t n, cmask, qmask, qhead, qtail, ndone;
     size_t nreq, reqcap;        /* requests in flight, room for them */
     uint32_t window, lo, hi;    /* actions [lo, hi) may start; hi = n when unbounded */
@@ -461,7 +488,7 @@ GOAL__HOT void goal__sched_complete(goal_exec *e, uint32_t i, const goal__sched_
     if (e->d.trace) e->d.trace(e->d.trace_user, e->s->rank, (int32_t)i, 1);
     if (e->window && i == e->lo) goal__sched_slide(e);
 }
-static uint8_t *goal__sched_addr(goal_exec *e, uint32_t slot, uint64_t offset) {
+static uint8_t *goal__sched_addr(const goal_exec *e, uint32_t slot, uint64_t offset) {
     return e->base[slot == GOAL_SLOT_SCRATCH ? e->s->nslots : slot] + offset;
 }
 static int goal__sched_grow(goal_exec *e) {
@@ -470,23 +497,31 @@ static int goal__sched_grow(goal_exec *e) {
     e->bytes += (e->reqcap - old) * sizeof(goal_req);
     return 1;
 }
-GOAL__HOT goal_status goal__sched_post(goal_exec *e, uint32_t i, const goal__sched_rec *r) {
+/* Fills m's per-message fields with send or recv i (rank and context are the execution's). */
+GOAL__HOT void goal__sched_msg(const goal_exec *e, uint32_t i, const goal__sched_rec *r, goal_msg *m) {
     uint64_t offset;
     uint32_t loc;
-    goal_msg *m = &e->msg;   /* rank and context are filled in once; the rest per message */
-    goal_req q;
-    int st;
     m->kind = (goal_kind)GOAL__KIND(r->head);
     goal__msg_params(r->head, r->deps + r->ndeps, &m->peer, &m->size, &offset, &m->tag, &loc);
     m->cpu = (uint8_t)(loc >> 16); m->nic = (uint8_t)(loc >> 24);
     m->data = goal__sched_addr(e, loc & 0xFFFFu, offset);
     m->action = (int32_t)i;
-    q.handle = NULL; q.word = 0; q.status = GOAL_PENDING; q.action = (int32_t)i;
-    st = e->t.post(e->t.user, m, &q);
+}
+GOAL__HOT void goal__sched_req(goal_req *q, uint32_t i) {
+    q->handle = NULL; q->word = 0; q->status = GOAL_PENDING; q->action = (int32_t)i;
+}
+/* What the transport's post of action i returned: done, in flight (q is kept), or failed. */
+static goal_status goal__sched_posted(goal_exec *e, uint32_t i, int st, const goal_req *q) {
     /* Only what stays in flight is stored: requests grow with use, not with n. */
-    if (st == GOAL_PENDING) return e->nreq < e->reqcap || goal__sched_grow(e) ? (e->req[e->nreq++] = q, GOAL_PENDING)
+    if (st == GOAL_PENDING) return e->nreq < e->reqcap || goal__sched_grow(e) ? (e->req[e->nreq++] = *q, GOAL_PENDING)
                                                                               : goal__sched_fail(e, GOAL_ERR_NOMEM, (int32_t)i, "post");
     return st == GOAL_OK ? GOAL_OK : goal__sched_fail(e, st < 0 ? (goal_status)st : GOAL_ERR_TRANSPORT, (int32_t)i, "post");
+}
+GOAL__HOT goal_status goal__sched_post(goal_exec *e, uint32_t i, const goal__sched_rec *r) {
+    goal_req q;
+    goal__sched_msg(e, i, r, &e->msg);   /* rank and context are filled in once */
+    goal__sched_req(&q, i);
+    return goal__sched_posted(e, i, e->t.post(e->t.user, &e->msg, &q), &q);
 }
 static goal_status goal__sched_local(goal_exec *e, uint32_t i, uint32_t kind) {
     goal_action a;
@@ -523,17 +558,84 @@ GOAL__HOT goal_status goal__sched_start(goal_exec *e, uint32_t i, int general) {
     if (st == GOAL_OK) goal__sched_complete(e, i, &r, general);
     return st;
 }
-GOAL__HOT goal_status goal__sched_drain_as(goal_exec *e, int general) {
-    while (e->qhead != e->qtail) {
-        goal_status st = goal__sched_start(e, e->queue[e->qhead++ & (general ? e->qmask : 0xFFFFFFFFu)], general);
-        if (st < 0) return st;
-    }
+static goal_status goal__sched_drained(goal_exec *e) {
     if (e->ndone < e->n) return GOAL_PENDING;
     e->state = GOAL__SCHED_FINISHED;
     return GOAL_OK;
 }
+/* Runs of a window or a trace hook: each action read from the format as it starts. */
+static goal_status goal__sched_drain_general(goal_exec *e) {
+    while (e->qhead != e->qtail) {
+        goal_status st = goal__sched_start(e, e->queue[e->qhead++ & e->qmask], 1);
+        if (st < 0) return st;
+    }
+    return goal__sched_drained(e);
+}
+/* What the form's loop leaves to the general steps: the action of record a, of another kind
+   or with irequires dependents, or posted (e->post, returning rc) and not completed at once.
+   Out of line, and told a rather than the action's index, so that the loop keeps its locals
+   in registers. */
+GOAL__SCHED_APART goal_status goal__sched_aside(goal_exec *e, const goal__sched_act *a, int rc) {
+    uint32_t i = (uint32_t)(a - e->act);
+    return a->deps ? goal__sched_posted(e, i, rc, &e->post) : goal__sched_start(e, i, 0);
+}
+/* The loop of the other runs, over the executor form: a send or recv that completes at once
+   releases its dependents here; the rest go aside. Queue ends are pointers in locals, written
+   back around those steps; a step here dequeues one action and completes one, so ndone -
+   qhead holds between them. */
+GOAL__HOT goal_status goal__sched_drain_form(goal_exec *e) {
+    const goal__sched_act *act = e->act;
+    uint32_t *cnt = e->cnt, *head = e->queue + e->qhead, *tail = e->queue + e->qtail;
+    goal_status st;
+    while (head != tail) {
+        uint32_t i = *head++;
+        const goal__sched_act *a = &act[i];
+        int rc = GOAL_OK;
+        if (a->deps) {
+            goal__sched_req(&e->post, i);   /* in e, not on the stack: its address needs no register */
+            if ((rc = e->t.post(e->t.user, &a->m, &e->post)) == GOAL_OK) {
+                const uint32_t *d = a->deps, *end = a->end;
+                for (; d < end; d++) {
+                    uint32_t x = GOAL__LE32(*d);
+                    if (--cnt[x] == 0) *tail++ = x;
+                }
+                continue;
+            }
+        }
+        e->ndone += (uint32_t)(head - e->queue) - 1u - e->qhead;
+        e->qhead = (uint32_t)(head - e->queue); e->qtail = (uint32_t)(tail - e->queue);
+        if ((st = goal__sched_aside(e, a, rc)) < 0) return st;
+        tail = e->queue + e->qtail;
+    }
+    e->ndone += (uint32_t)(head - e->queue) - e->qhead;
+    e->qhead = e->qtail = (uint32_t)(head - e->queue);
+    return goal__sched_drained(e);
+}
+/* Fills action i's record: its dependents, and its message with the bound slots. */
+static void goal__sched_form_one(goal_exec *e, uint32_t i) {
+    goal__sched_act *a = &e->act[i];
+    goal__sched_rec r;
+    uint32_t kind;
+    goal__sched_read(e->s, i, &r);
+    kind = GOAL__KIND(r.head);
+    memset(a, 0, sizeof *a);
+    if ((r.head & GOAL__F_IRQ) || (kind != GOAL_SEND && kind != GOAL_RECV)) return;   /* for the general steps */
+    a->deps = r.deps; a->end = r.deps + r.ndeps;
+    a->m.rank = e->msg.rank; a->m.context = e->msg.context;
+    goal__sched_msg(e, i, &r, &a->m);
+}
+/* Brings the form up to date with goal_exec_bind and goal_exec_set_context, at start: a
+   repeated collective with the same buffers rebuilds nothing. */
+static void goal__sched_form(goal_exec *e) {
+    uint32_t i;
+    if (!e->act || !e->stale) return;
+    for (i = 0; i < e->n; i++)
+        if (e->stale & GOAL__SCHED_STALE_DATA) goal__sched_form_one(e, i);
+        else e->act[i].m.context = e->msg.context;   /* unused by the general ones */
+    e->stale = 0;
+}
 static goal_status goal__sched_drain(goal_exec *e) {
-    return e->d.trace || e->window ? goal__sched_drain_as(e, 1) : goal__sched_drain_as(e, 0);
+    return e->act ? goal__sched_drain_form(e) : goal__sched_drain_general(e);
 }
 /* Asks the transport about what is in flight and completes what finished. */
 static goal_status goal__sched_poll(goal_exec *e, int block) {
@@ -594,18 +696,23 @@ static goal_status goal__sched_alloc_state(goal_exec *e, goal_error *err) {
     e->reqcap = 16;
     e->req = (goal_req *)goal__calloc(&e->a, e->reqcap, sizeof(goal_req));
     if (e->cmask == 0xFFFFFFFFu) e->init = (uint32_t *)goal__calloc(&e->a, e->n ? e->n : 1, sizeof(uint32_t));
+    if (!e->window && !e->d.trace) e->act = (goal__sched_act *)goal__calloc(&e->a, e->n ? e->n : 1, sizeof *e->act);
     if (s->scratch > (uint64_t)((size_t)-1)) return GOAL_ERR_NOMEM;
     if (s->scratch) e->base[s->nslots] = (uint8_t *)goal__calloc(&e->a, (size_t)s->scratch, 1);
-    if (!e->base || !e->cnt || !e->queue || !e->req || (e->cmask == 0xFFFFFFFFu && !e->init) || (s->scratch && !e->base[s->nslots]))
+    if (!e->base || !e->cnt || !e->queue || !e->req || (e->cmask == 0xFFFFFFFFu && !e->init) || (s->scratch && !e->base[s->nslots]) ||
+        (!e->window && !e->d.trace && !e->act))
         return GOAL_ERR_NOMEM;
     if (e->init)
         for (i = 0; i < e->n; i++) e->init[i] = goal__sched_nsrc(e, i);
+    e->stale = GOAL__SCHED_STALE_DATA;
     e->bytes = sizeof *e + ((size_t)s->nslots + 1) * sizeof(uint8_t *) + (size_t)ccap * 4 + (size_t)qcap * 4 +
-               e->reqcap * sizeof(goal_req) + (e->init ? (size_t)e->n * 4 : 0) + (size_t)s->scratch;
+               e->reqcap * sizeof(goal_req) + (e->init ? (size_t)e->n * 4 : 0) + (size_t)s->scratch +
+               (e->act ? (size_t)e->n * sizeof *e->act : 0);
     return GOAL_OK;
 }
 goal_status goal_exec_bind(goal_exec *e, const goal_slot *slots, uint32_t nslots) {
     const goal_schedule *s;
+    uint8_t *data;
     uint32_t i;
     if (!e) return GOAL_ERR_ARG;
     if (e->state == GOAL__SCHED_RUNNING) return GOAL_ERR_STATE;
@@ -617,13 +724,16 @@ goal_status goal_exec_bind(goal_exec *e, const goal_slot *slots, uint32_t nslots
             return goal__fail(&e->err, GOAL_ERR_BOUNDS, s->rank, "rank %d: slot %lu: the schedule touches %llu bytes, %llu bound%s",
                                       (int)s->rank, (unsigned long)i, (unsigned long long)need, (unsigned long long)have,
                                       need <= have ? " at NULL" : "");
-        e->base[i] = i < nslots && slots ? (uint8_t *)slots[i].data : NULL;   /* untouched slots may be unbound */
+        data = i < nslots && slots ? (uint8_t *)slots[i].data : NULL;   /* untouched slots may be unbound */
+        if (e->base[i] != data) e->stale |= GOAL__SCHED_STALE_DATA;
+        e->base[i] = data;
     }
     return GOAL_OK;
 }
 goal_status goal_exec_set_context(goal_exec *e, uint32_t context) {
     if (!e) return GOAL_ERR_ARG;
     if (e->state == GOAL__SCHED_RUNNING) return GOAL_ERR_STATE;
+    if (context != e->msg.context) e->stale |= GOAL__SCHED_STALE_CONTEXT;
     e->msg.context = context;
     return GOAL_OK;
 }
@@ -652,6 +762,7 @@ goal_status goal_exec_create(goal_exec **out, const goal_exec_desc *desc, goal_e
         goal__fail(err, st, e->s->rank, "goal_exec_create: %s", goal_strerror(st));
     }
     if (st != GOAL_OK) { goal_exec_destroy(e); return st; }
+    goal__sched_form(e);   /* decoded once here, not in the first run */
     *out = e;
     return GOAL_OK;
 }
@@ -667,6 +778,7 @@ void goal_exec_destroy(goal_exec *e) {
     goal__free(&a, e->cnt);
     goal__free(&a, e->init);
     goal__free(&a, e->queue);
+    goal__free(&a, e->act);
     goal__free(&a, e->req);
     goal__free(&a, e);
 }
@@ -680,6 +792,7 @@ goal_status goal_exec_start(goal_exec *e) {
     if (e->init) memcpy(e->cnt, e->init, (size_t)e->n * sizeof(uint32_t));
     else
         for (i = 0; i <= e->cmask && i < e->n; i++) e->cnt[i] = goal__sched_nsrc(e, i);
+    goal__sched_form(e);
     if (!e->window)
         for (i = 0; i < e->s->nindep; i++) goal__sched_push(e, GOAL__LE32(e->s->indep[i]));
     else {
@@ -1182,8 +1295,9 @@ static void goal__sched_stuck(goal__sched_run *r, goal_error *err) {
             if (err && (len = strlen(err->msg)) + 40 < sizeof err->msg)
                 snprintf(err->msg + len, sizeof err->msg - len, " rank %d %s", k, goal_schedule_label(e->s, (uint32_t)e->req[i].action, lb));
         }
+        /* A counter at 0 started (the queue is empty): the executor form leaves it there. */
         for (i = 0; i < e->n && e->cmask == 0xFFFFFFFFu; i++)
-            if (e->cnt[i] != GOAL__SCHED_DONE && e->cnt[i] != GOAL__SCHED_RUN) {
+            if (e->cnt[i] != GOAL__SCHED_DONE && e->cnt[i] != GOAL__SCHED_RUN && e->cnt[i] != 0) {
                 total++;
                 if (r->d->stuck) r->d->stuck(r->d->stuck_user, k, (int32_t)i, 0);
             }

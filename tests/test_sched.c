@@ -351,14 +351,14 @@ static void rt_event(void *user, int rank, int32_t a, int ev) {
         }
     } else t->completed[rank][a] = ++t->clock[rank];
 }
-static void rw_run(goal_world *world, rworld *w, int threads, unsigned char mem[RW_MAXR][8 * RW_MAXA + 8], rtrace *t) {
+static void rw_run(goal_world *world, rworld *w, int threads, int traced, unsigned char mem[RW_MAXR][8 * RW_MAXA + 8], rtrace *t) {
     goal_slot slot[RW_MAXR];
     const goal_slot *slots[RW_MAXR];
     goal_world_run_desc d;
     goal_error err;
     int r, k;
     memset(t, 0, sizeof *t);
-    t->w = w; t->order_ok = 1;
+    t->w = traced ? w : NULL; t->order_ok = 1;
     for (r = 0; r < w->p; r++) {
         memset(mem[r], 0, 8 * RW_MAXA + 8);
         for (k = 0; k < 8; k++) mem[r][k] = (unsigned char)(r * 16 + k + 1);
@@ -366,22 +366,24 @@ static void rw_run(goal_world *world, rworld *w, int threads, unsigned char mem[
     }
     memset(&d, 0, sizeof d);
     d.world = world; d.slots = slots; d.nslots = 1; d.threads = threads;
-    d.trace = rt_event; d.trace_user = t;
+    if (t->w) { d.trace = rt_event; d.trace_user = t; }   /* without: the executor form's loop */
     if (goal_world_run(&d, &err) != GOAL_OK) { printf("  run: %s\n", err.msg); CHECK(0); }
 }
 static void test_random_dags(void) {
-    static unsigned char m1[RW_MAXR][8 * RW_MAXA + 8], m2[RW_MAXR][8 * RW_MAXA + 8];
+    static unsigned char m1[RW_MAXR][8 * RW_MAXA + 8], m2[RW_MAXR][8 * RW_MAXA + 8], m3[RW_MAXR][8 * RW_MAXA + 8];
     static rworld w;
-    static rtrace t1, t2;
+    static rtrace t1, t2, t3;
     unsigned seed, nseeds = th_full() ? 2000 : 300;
     for (seed = 0; seed < nseeds; seed++) {
         goal_world *world = rw_build(&w, seed);
         int r, a;
-        rw_run(world, &w, 0, m1, &t1);
-        rw_run(world, &w, 1, m2, &t2);
+        rw_run(world, &w, 0, 1, m1, &t1);
+        rw_run(world, &w, 1, 1, m2, &t2);
+        rw_run(world, &w, seed % 2, 0, m3, &t3);   /* untraced: the executor form */
         CHECK(t1.order_ok && t2.order_ok);
         for (r = 0; r < w.p; r++) {
             CHECK(memcmp(m1[r], m2[r], sizeof m1[r]) == 0);
+            CHECK(memcmp(m1[r], m3[r], sizeof m1[r]) == 0);
             for (a = 0; a < w.na[r]; a++) {   /* each exactly once: the clock counts events */
                 CHECK(t1.started[r][a] > 0 && t1.completed[r][a] >= t1.started[r][a]);
                 CHECK(t2.started[r][a] > 0 && t2.completed[r][a] >= t2.started[r][a]);
@@ -842,6 +844,52 @@ static void test_set_context(void) {
     goal_exec_destroy(e);
     goal_world_destroy(w);
 }
+/* goal_exec_bind between runs: the next run reads and writes the new buffers (the executor
+   form follows them), in a new context too; the old buffers stay untouched. */
+static void test_rebind(void) {
+    goal_schedule s[2];
+    goal_inproc *ip;
+    goal_exec *e[2];
+    int32_t old[2][2], now[2][2];
+    int r, round, busy, polls;
+    CHECK_EQ(goal_inproc_create(&ip, &(goal_inproc_desc){.nranks = 2}, NULL), GOAL_OK);
+    for (r = 0; r < 2; r++) {
+        exchange(r, 5, 1 - r, 5, &s[r]);
+        old[r][0] = 10 + r; old[r][1] = -1;
+        now[r][0] = 20 + r; now[r][1] = -1;
+        e[r] = exchange_exec(&s[r], ip, r, old[r], 1);
+    }
+    for (round = 0; round < 3; round++) {
+        if (round) {   /* rounds 1 and 2: the new buffers; round 2 binds the same ones again */
+            for (r = 0; r < 2; r++) {
+                goal_slot slot;
+                slot.data = now[r]; slot.size = 8;
+                CHECK_EQ(goal_exec_bind(e[r], &slot, 1), GOAL_OK);
+                CHECK_EQ(goal_exec_set_context(e[r], 2 + (uint32_t)round), GOAL_OK);
+                now[r][0] += 100; now[r][1] = -1;
+            }
+        }
+        for (r = 0; r < 2; r++) CHECK(goal_exec_start(e[r]) >= 0);
+        for (busy = 1, polls = 0; busy && polls++ < 100;) {
+            busy = 0;
+            for (r = 0; r < 2; r++) {
+                goal_status st = goal_exec_test(e[r]);
+                CHECK(st >= 0);
+                busy |= st == GOAL_PENDING;
+            }
+        }
+        CHECK(!busy);
+        for (r = 0; r < 2; r++) CHECK_EQ((round ? now : old)[r][1], (round ? now : old)[1 - r][0]);
+    }
+    for (r = 0; r < 2; r++) {
+        CHECK_EQ(old[r][0], 10 + r);
+        CHECK_EQ(old[r][1], 10 + (1 - r));
+        CHECK_EQ(now[r][1], 220 + (1 - r));
+        goal_exec_destroy(e[r]);
+        goal_schedule_free(&s[r]);
+    }
+    goal_inproc_destroy(ip);
+}
 /* Out of memory at every allocation: an error, and nothing leaks. */
 typedef struct world_slots { goal_world *w; const goal_slot *slots[3]; } world_slots;
 static int run_with(goal_allocator a, void *user) {
@@ -920,6 +968,7 @@ int main(void) {
     RUN(test_local_actions);
     RUN(test_unbound_empty_slot);
     RUN(test_set_context);
+    RUN(test_rebind);
     RUN(test_bad_calls);
     RUN(test_alloc_failures);
     RUN(test_shared_schedule);
