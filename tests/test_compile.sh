@@ -155,9 +155,10 @@ done
 printf '%s\n' "${BATCHES[@]}" | xargs -P "$JOBS" -L 1 sh -c 'f=$1; shift; "$@" -o /dev/null "$f" 2>"$f.err"; echo $? > "$f.rc"' sh
 for b in "${BATCHES[@]}"; do
   f=${b%% *}; cases=$(grep -c '^/\* case ' "$f")
-  bad=$(grep -o '#error "case [0-9]*' "$f.err" | sort -u | wc -l)
+  grep 'error: ' "$f.err" | grep -o '"case [0-9]*: [^"]*' | sort -u > "$f.failed"
+  bad=$(cut -d: -f 1 "$f.failed" | sort -u | wc -l)
   if [ "$(cat "$f.rc")" != 0 ] && [ "$bad" = 0 ]; then bad=$cases; head -n 5 "$f.err"; fi
-  grep -o '#error "case .*' "$f.err" | sed 's/^#error "/FAIL /; s/"$//' | head -n 10
+  sed 's/^"/FAIL /' "$f.failed" | head -n 10
   pass=$((pass + cases - bad)); fail=$((fail + bad))
   [ "$bad" = 0 ] || echo "FAIL $f: $bad of its $cases cases ($f.err)"
 done
