@@ -56,6 +56,29 @@ rm -rf "$tmp/sig"
 (umask 022; $GOAL gen bcast_binomial -p 2 -o "$tmp/mode.goal")
 t out_mode 0 '^-rw-r--r--' ls -l "$tmp/mode.goal"
 rm -f "$tmp/mode.goal"
+# -o keeps what OUT names: a device or FIFO is written to, a link's target is written (the
+# link stays), an existing file keeps its mode, a file with other hard links stays one file
+mkdir "$tmp/own"
+if mknod "$tmp/own/null" c 1 3 2>/dev/null; then   # as root: a copy of /dev/null to write to
+  t out_char_device 0 '^c' sh -c "$GOAL html tests/data/run/example2.goal -o $tmp/own/null && ls -l $tmp/own/null"
+fi
+mkfifo "$tmp/own/fifo"
+(timeout 20 cat "$tmp/own/fifo" > "$tmp/own/fifo.out") & reader=$!
+t out_fifo_written 0 '^$' timeout 20 $GOAL gen bcast_binomial -p 4 -o "$tmp/own/fifo"
+wait $reader
+t out_fifo_read 0 '^num_ranks 4$' head -1 "$tmp/own/fifo.out"
+t out_fifo_kept 0 '^p' ls -l "$tmp/own/fifo"
+echo old > "$tmp/own/target"; ln -s target "$tmp/own/link"
+t out_symlink_target 0 '^num_ranks 3$' sh -c "$GOAL gen bcast_binomial -p 3 -o $tmp/own/link && head -1 $tmp/own/target"
+t out_symlink_kept 0 '^l.* -> target$' ls -l "$tmp/own/link"
+ln -s absent "$tmp/own/dangling"
+t out_dangling_symlink 0 '^num_ranks 2$' sh -c "$GOAL gen bcast_binomial -p 2 -o $tmp/own/dangling && head -1 $tmp/own/absent"
+echo old > "$tmp/own/private"; chmod 600 "$tmp/own/private"
+t out_mode_kept 0 '^-rw-------' sh -c "$GOAL gen bcast_binomial -p 2 -o $tmp/own/private && ls -l $tmp/own/private"
+echo old > "$tmp/own/hard1"; ln "$tmp/own/hard1" "$tmp/own/hard2"
+t out_hard_link_kept 0 '^num_ranks 2$' sh -c "$GOAL gen bcast_binomial -p 2 -o $tmp/own/hard1 && head -1 $tmp/own/hard2"
+t out_own_no_temp 0 '^none$' sh -c "ls $tmp/own | grep -q tmp || echo none"
+rm -rf "$tmp/own"
 # paper dialect from gen names its size, so a file cut after a block is caught
 t paper_num_ranks 0 '^num_ranks 5;$' sh -c "$GOAL gen scatter_linear -p 5 --dialect paper | head -1"
 t paper_fixed_point 0 '^same$' bash -c "$GOAL gen allreduce_recdoub -p 6 --dialect paper > $tmp/p.goal && $GOAL fmt $tmp/p.goal | $GOAL fmt - | cmp - <($GOAL fmt $tmp/p.goal) && echo same"
