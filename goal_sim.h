@@ -335,7 +335,8 @@ GOAL_API int goal_sim_param_arity(const char *name);
    unused). GOAL_OK, or GOAL_ERR_ARG with why not in err->msg (e.g. "takes a number (ns, up
    to 3 decimals)"). */
 GOAL_API goal_status goal_sim_param(goal_sim_desc *d, const char *name, const char *value, goal_error *err);
-/* A params file's text (len bytes): one line of model options, what goal probe prints
+#define GOAL_SIM_PARAMS_MAX 4096   /* bytes: a params file is shorter; a reader need not read more */
+/* A params file's text (len bytes, fewer than GOAL_SIM_PARAMS_MAX): one line of model options, what goal probe prints
    ("-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536"); later options override earlier ones.
    GOAL_ERR_SYNTAX with err->msg ("-G 0.09x: takes a number ...", "'--frob' is not a model
    option ...", "no model options in the file", ...). err may be NULL. */
@@ -2796,7 +2797,7 @@ goal_status goal_sim_params(goal_sim_desc *d, const char *text, size_t len, goal
     size_t at = 0;
     int n = 0, arity;
     if (!d || (!text && len)) return goal__fail(err, GOAL_ERR_ARG, -1, "no model or no text");
-    if (len >= 4096 || memchr(text, 0, len))
+    if (len >= GOAL_SIM_PARAMS_MAX || memchr(text, 0, len))
         return goal__fail(err, GOAL_ERR_SYNTAX, -1, "not one line of model options (text, under 4 KiB)");
     for (; goal__sim_word(text, len, &at, w, sizeof w); n++) {
         if (strcmp(w, "--params") == 0) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "--params inside a params file");

@@ -10,6 +10,18 @@ for v in check sim dot svg trace run; do
   t "huge_world_$v" 1 'big.goal: 2000000001 ranks: needs about 122070 MB, more than the memory limit of .* \(--max-memory BYTES\)' \
     timeout 20 $GOAL $v "$tmp/big.goal" --max-memory 8000000000
 done
+# html, asm and stats write a line or a record per rank, set or not: checked the same way
+printf 'num_ranks 50000000; rank #0 { nop; }' > "$tmp/wide.goal"
+for v in "html -o $tmp/wide.out" "asm -o $tmp/wide.out" stats; do
+  t "wide_world_${v%% *}" 1 'wide.goal: 50000000 ranks: needs about 3051 MB, more than the memory limit of 953 MB \(--max-memory BYTES\)' \
+    timeout 20 $GOAL --max-memory 1000000000 $v "$tmp/wide.goal"
+done
+t wide_world_nothing_written 0 '^none$' sh -c "[ -e $tmp/wide.out ] || echo none"
+t huge_world_html 1 'big.goal: 2000000001 ranks: needs about 122070 MB' timeout 20 $GOAL html "$tmp/big.goal" --max-memory 8000000000
+# a params file is one line: reading stops after a few KiB
+t params_dev_zero 1 '^goal: sim: --params /dev/zero: not one line of model options \(text, under 4 KiB\)$' \
+  timeout 20 $GOAL sim tests/data/run/example2.goal --params /dev/zero
+t params_long_stdin 1 'not one line of model options' sh -c "yes -- '-L 5' | head -c 100000 | timeout 20 $GOAL sim tests/data/run/example2.goal --params -"
 t huge_world_fmt_is_sparse 0 '^rank #2000000000 \{' $GOAL fmt "$tmp/big.goal"
 t max_memory_first 1 'needs about 122070 MB, more than the memory limit of 1 MB' $GOAL --max-memory=1048576 check "$tmp/big.goal"
 t max_memory_bad 2 '--max-memory takes bytes >= 1' $GOAL check "$tmp/big.goal" --max-memory x

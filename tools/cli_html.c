@@ -122,7 +122,7 @@ int cli_html(int argc, char **argv) {
     memset(&d, 0, sizeof d);
     if ((rc = cli_sim_args(argc, argv, &file, &d, &out)) || (rc = cli_load_world(file, &w))) return rc;
     page_name(file, name, sizeof name);
-    rc = cli_html_write(w, &d, name, out);
+    rc = cli_world_fits(file, w) ? CLI_BAD_INPUT : cli_html_write(w, &d, name, out);
     goal_world_destroy(w);
     return rc;
 }

@@ -35,7 +35,7 @@ static int model_params(const char *verb, const char *path, goal_sim_desc *d) {
     size_t len;
     goal_error err;
     goal_status st;
-    if (cli_read(path, &text, &len)) return CLI_BAD_INPUT;
+    if (cli_read_params(path, &text, &len)) return CLI_BAD_INPUT;
     st = goal_sim_params(d, text, len, &err);
     free(text);
     return st == GOAL_OK ? CLI_OK : cli_fail("%s: --params %s: %s", verb, path, err.msg);

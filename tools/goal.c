@@ -198,37 +198,49 @@ static int cli_memory_opt(int *argc, char **argv) {
     return CLI_OK;
 }
 
-int cli_read(const char *path, char **data, size_t *len) {
+/* Reads path ("-": standard input) into a new buffer: *len bytes, at most max; *more is set
+   when the file holds more (not read). 0, or 1 after a message. */
+static int cli_read_upto(const char *path, uint64_t max, char **data, size_t *len, int *more) {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    size_t cap = 1 << 16, n = 0, k;
-    uint64_t lim = cli_memory_limit();
-    char *buf, sz[32];
-    int nomem = 0, err;
+    size_t cap = max < (1u << 16) ? (size_t)max + 1 : 1u << 16, n = 0, k;
+    char *buf;
+    int err;
     if (!f) return cli_fail("%s: cannot open: %s", path, strerror(errno));
+    *more = 0;
     buf = (char *)malloc(cap);
-    nomem = !buf;
     while (buf && (k = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += k;
-        if (n == cap) {
-            char *nb = cap * 2 > lim ? NULL : (char *)realloc(buf, cap * 2);
-            if (!nb) { nomem = 1; break; }
-            buf = nb;
-            cap *= 2;
-        }
+        char *nb;
+        if ((n += k) < cap) continue;
+        if (n > max) { *more = 1; n = (size_t)max; break; }   /* one byte past max was read */
+        nb = (char *)realloc(buf, cap * 2 > max + 1 ? (size_t)max + 1 : cap * 2);
+        if (!nb) { free(buf); buf = NULL; break; }
+        buf = nb;
+        cap = cap * 2 > max + 1 ? (size_t)max + 1 : cap * 2;
     }
     err = errno;
-    if (nomem || ferror(f)) {
+    if (!buf || ferror(f)) {
         if (f != stdin) fclose(f);
         free(buf);
-        if (nomem && cap * 2 > lim)
-            return cli_fail("%s: larger than the memory limit of %s (--max-memory BYTES)", path, cli_size(lim, sz));
-        return nomem ? cli_fail("%s: out of memory after reading %llu bytes", path, (unsigned long long)n)
-                     : cli_fail("%s: cannot read: %s", path, strerror(err));
+        return !buf ? cli_fail("%s: out of memory after reading %llu bytes", path, (unsigned long long)n)
+                    : cli_fail("%s: cannot read: %s", path, strerror(err));
     }
     if (f != stdin) fclose(f);
     *data = buf;
     *len = n;
     return CLI_OK;
+}
+int cli_read(const char *path, char **data, size_t *len) {
+    uint64_t lim = cli_memory_limit();
+    char sz[32];
+    int more;
+    if (cli_read_upto(path, lim, data, len, &more)) return CLI_BAD_INPUT;
+    if (!more) return CLI_OK;
+    free(*data);
+    return cli_fail("%s: larger than the memory limit of %s (--max-memory BYTES)", path, cli_size(lim, sz));
+}
+int cli_read_params(const char *path, char **text, size_t *len) {
+    int more;
+    return cli_read_upto(path, GOAL_SIM_PARAMS_MAX, text, len, &more);
 }
 
 int cli_load_world(const char *path, goal_world **w) {
