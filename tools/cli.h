@@ -34,7 +34,7 @@ extern const cli_verb cli_verbs[];
 extern const size_t cli_nverbs;
 /* cli_help.c: the printers and the suggestions. */
 int cli_help(int argc, char **argv);                  /* goal help [VERB|--markdown|--man] */
-int cli_help_all(void *f);                            /* every synopsis on f (a FILE *); 0 on stdout, else 2 */
+int cli_help_all(void *f);                            /* every synopsis on f (a FILE *); 0 on stdout (1 if it fails), else 2 */
 /* Runs a verb; after ~2 s, with standard error a terminal, shows a progress line. */
 int cli_progress_run(cli_verb_fn fn, int argc, char **argv);
 void cli_progress_end(void);   /* stops and erases the progress line, if one runs */
@@ -131,5 +131,12 @@ int cli_html_write(const goal_world *w, const goal_sim_desc *d, const char *name
    returns 0 or 2. */
 int cli_model_opt(int argc, char **argv, int *i, goal_sim_desc *d, int *rc);
 int cli_sim_args(int argc, char **argv, const char **file, goal_sim_desc *d, const char **out);
+/* Warns (on stderr) of model options that change nothing alone: -T or -H without the other,
+   --intra-* without --node-size. */
+void cli_model_warn(const char *verb, const goal_sim_desc *d);
+/* Why a simulation of w stopped with st, as every verb that simulates says it: the action
+   whose time overflowed, or each stuck action on a line and their count. Returns the exit
+   status (3 for a deadlock, else 1). */
+int cli_sim_failed(const char *verb, const goal_world *w, const goal_sim_run_result *res, goal_status st);
 const char *cli_time(uint64_t ps, char *buf);   /* ps as ns: "1500", "1500.08"; buf of 32 */
 #endif

@@ -102,10 +102,9 @@ int cli_html_write(const goal_world *w, const goal_sim_desc *d, const char *name
     FILE *f;
     int rc;
     if (st != GOAL_OK) {
+        rc = cli_sim_failed("html", w, &t.result, st);
         goal_sim_timeline_free(&t);
-        if (st != GOAL_ERR_DEADLOCK) return cli_fail("html: %s", goal_strerror(st));
-        cli_fail("html: %s (run goal sim FILE for the stuck actions)", goal_strerror(st));
-        return CLI_DEADLOCK;
+        return rc;
     }
     if (!(f = (FILE *)cli_open_out(out))) { goal_sim_timeline_free(&t); return CLI_BAD_INPUT; }
     page_write(f, w, &t, name);

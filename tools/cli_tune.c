@@ -146,10 +146,11 @@ static int tune_args(int argc, char **argv, tune *t) {
         } else if (strcmp(argv[i], "--all") == 0) {
             t->all = 1;
         } else if (!cli_model_opt(argc, argv, &i, &t->model, &rc)) {
-            return cli_usage("tune: unknown argument '%s'", argv[i]);
+            return argv[i][0] == '-' ? cli_unknown_option("tune", argv[i]) : cli_usage("tune: unknown argument '%s'", argv[i]);
         }
     }
     if (rc == CLI_OK && !t->p) return cli_usage("tune: -p N is missing");
+    if (rc == CLI_OK) cli_model_warn("tune", &t->model);
     return rc;
 }
 

@@ -257,7 +257,7 @@ int cli_load_world(const char *path, goal_world **w) {
         memset(&d, 0, sizeof d);
         d.filename = strcmp(path, "-") == 0 ? "<stdin>" : path;
         st = goal_parse(data, len, &d, w, &err);
-        if (st != GOAL_OK) fprintf(stderr, "%s\n", err.msg);
+        if (st != GOAL_OK) fprintf(stderr, "goal: %s\n", err.msg);
     }
     free(data);
     return st == GOAL_OK ? CLI_OK : CLI_BAD_INPUT;
