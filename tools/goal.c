@@ -210,12 +210,12 @@ static int cli_read_upto(const char *path, uint64_t max, char **data, size_t *le
     buf = (char *)malloc(cap);
     while (buf && (k = fread(buf + n, 1, cap - n, f)) > 0) {
         char *nb;
+        size_t grown = cap * 2 > max + 1 ? (size_t)max + 1 : cap * 2;   /* room for one byte past max */
         if ((n += k) < cap) continue;
-        if (n > max) { *more = 1; n = (size_t)max; break; }   /* one byte past max was read */
-        nb = (char *)realloc(buf, cap * 2 > max + 1 ? (size_t)max + 1 : cap * 2);
-        if (!nb) { free(buf); buf = NULL; break; }
+        if (n > max) { *more = 1; n = (size_t)max; break; }
+        if (!(nb = (char *)realloc(buf, grown))) { free(buf); buf = NULL; break; }
         buf = nb;
-        cap = cap * 2 > max + 1 ? (size_t)max + 1 : cap * 2;
+        cap = grown;
     }
     err = errno;
     if (!buf || ferror(f)) {
@@ -317,7 +317,7 @@ static FILE *cli_open_slot(int k, const char *path) {
     int exists = stat(path, &st) == 0;
     char *target = NULL;
     if (exists && (!S_ISREG(st.st_mode) || st.st_nlink > 1)) return fopen(path, "wb");   /* written where it is */
-    if (exists && !(target = realpath(path, NULL))) return NULL;   /* a symbolic link: its target */
+    if (exists && !(target = realpath(path, NULL))) return NULL;   /* through symbolic links: the file itself */
     if (!exists && errno == ENOENT && lstat(path, &st) == 0) return fopen(path, "wb");   /* a dangling link: creates its target */
     if (!(cli_outs[k].tmp = (char *)malloc(strlen(target ? target : path) + 12))) { free(target); errno = ENOMEM; return NULL; }
     cli_outs[k].target = target;
