@@ -2310,12 +2310,18 @@ static goal_status goal__rd_fail(goal__rd *r, const char *at, goal_status st, co
     if (r->err) { r->err->line = line; r->err->col = (int)(at - bol) + 1; }
     return st;
 }
-/* What stands at the cursor, for "expected X, found Y" messages. */
+/* What stands at the cursor, for "expected X, found Y" messages; a control or non-ASCII
+   byte escaped ('\0', '\xff'), so that the message stays one line of text. */
 static const char *goal__rd_found(const goal__rd *r, char *buf) {
     const char *q = r->p;
     size_t n = 0;
     if (q >= r->end) return "the end of the file";
     if (*q == '\n' || *q == '\r') return "the end of the line";
+    if (!*q) return "'\\0'";
+    if ((unsigned char)*q < ' ' || (unsigned char)*q >= 0x7f) {
+        snprintf(buf, 32, "'\\x%02x'", (unsigned)(unsigned char)*q);
+        return buf;
+    }
     while (q + n < r->end && n < 16 && (goal__is_idchar((unsigned char)q[n]) || (n == 0 && (unsigned char)q[n] > ' ')))
         n++;
     snprintf(buf, 32, "'%.*s'", (int)(n ? n : 1), q);

@@ -1873,7 +1873,7 @@ goal_status goal_algo_check(const goal_algo_desc *d, int p, goal_error *err) {
     uint64_t es;
     goal_status st;
     if (!d) return goal__fail(err, GOAL_ERR_ARG, -1, "no desc given");
-    if (!e) return goal__fail(err, GOAL_ERR_ARG, -1, "unknown algorithm '%s' (goal gen --list)", d->algo ? d->algo : "(null)");
+    if (!e) return goal__fail(err, GOAL_ERR_ARG, -1, "unknown algorithm '%s'", d->algo ? d->algo : "(null)");
     if (p <= 0) return goal__fail(err, GOAL_ERR_RANK, -1, "%s: the number of ranks must be at least 1, not %d", e->info.name, p);
     if (d->root < 0 || d->root >= p) return goal__fail(err, GOAL_ERR_RANK, -1, "%s: root %d is out of range (%d ranks)", e->info.name, d->root, p);
     if (d->nway < 0) return goal__fail(err, GOAL_ERR_ARG, -1, "%s: nway must be at least 1, not %d", e->info.name, d->nway);

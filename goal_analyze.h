@@ -269,7 +269,7 @@ static goal_status goal__an_unmatched(const goal__simw *x, const uint32_t *peer,
             f.kind = a.kind == GOAL_SEND ? GOAL_SIM_UNMATCHED_SEND : GOAL_SIM_UNMATCHED_RECV;
             f.at = goal__sim_ref(r, (int32_t)i); f.other = goal__sim_ref(-1, -1);
             goal_sim_finding_text(x->w, &f, line, sizeof line);
-            return goal__fail(err, GOAL_ERR_MATCH, -1, "the world does not match (goal check): %s", line);
+            return goal__fail(err, GOAL_ERR_MATCH, -1, "the world does not match: %s", line);
         }
     }
     return GOAL_OK;
@@ -292,7 +292,7 @@ static goal_status goal__an_match(const goal__simw *x, uint32_t **peer, goal_err
         for (k = 0; k < cr.nfindings && cr.findings[k].kind == GOAL_SIM_SIZE_WARNING; k++) {}
         goal_sim_finding_text(x->w, &cr.findings[k], line, sizeof line);
         goal_sim_check_free(&cr);
-        return goal__fail(err, GOAL_ERR_MATCH, -1, "the world does not match (goal check): %s", line);
+        return goal__fail(err, GOAL_ERR_MATCH, -1, "the world does not match: %s", line);
     }
     if (st != GOAL_OK && st != GOAL_ERR_MATCH) return goal__fail(err, st, -1, "matching: %s", goal_strerror(st));
     *peer = (uint32_t *)goal__new(&x->a, x->n, sizeof(uint32_t));

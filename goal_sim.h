@@ -311,13 +311,16 @@ typedef struct goal_sim_run_result {
     size_t nstuck;
     goal_sim_ref overflow;     /* after GOAL_ERR_LIMIT from a time past 2^64-1 ps: the action
                                   (for a message, its send) whose time overflowed; else -1 */
+    char msg[GOAL_MSG_MAX];    /* after GOAL_ERR_ARG from a bad model parameter: which, and why
+                                  ("goal_sim_desc.G = -1.5: ..."); else empty */
     goal_allocator alloc_;
 } goal_sim_run_result;
 
 /* Simulates w. GOAL_OK with every rank's time; GOAL_PENDING, and no times, when a rank's
    time passed desc->stop_ns (so the world's time is larger); GOAL_ERR_DEADLOCK with out->stuck;
    GOAL_ERR_LIMIT with out->overflow when simulated time overflows; GOAL_ERR_ARG for a bad
-   model parameter (negative, not a number, over 2^53 ps, finer than 1 ps); else an error. */
+   model parameter (negative, not a number, over 2^53 ps, finer than 1 ps), named in
+   out->msg; else an error. */
 GOAL_API goal_status goal_sim_run(const goal_world *w, const goal_sim_desc *desc, goal_sim_run_result *out);
 GOAL_API void goal_sim_run_free(goal_sim_run_result *r);
 /* The old names, kept for one release (CHANGELOG.md). */
@@ -335,7 +338,8 @@ GOAL_API int goal_sim_param_arity(const char *name);
    unused). GOAL_OK, or GOAL_ERR_ARG with why not in err->msg (e.g. "takes a number (ns, up
    to 3 decimals)"). */
 GOAL_API goal_status goal_sim_param(goal_sim_desc *d, const char *name, const char *value, goal_error *err);
-/* A params file's text (len bytes): one line of model options, what goal probe prints
+#define GOAL_SIM_PARAMS_MAX 4096   /* bytes: a params file is shorter; a reader need not read more */
+/* A params file's text (len bytes, fewer than GOAL_SIM_PARAMS_MAX): one line of model options, what goal probe prints
    ("-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536"); later options override earlier ones.
    GOAL_ERR_SYNTAX with err->msg ("-G 0.09x: takes a number ...", "'--frob' is not a model
    option ...", "no model options in the file", ...). err may be NULL. */
@@ -1812,6 +1816,7 @@ static goal_status goal__sim_layout(goal__sim *m) {
     m->nlines = (size_t)at;
     return GOAL_OK;
 }
+static void goal__sim_desc_why(const goal_sim_desc *d, char *msg);
 static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_sim_desc *d) {
     size_t p, r;
     goal_status st = goal__simw_init(&m->x, w, &d->alloc);
@@ -1988,6 +1993,7 @@ goal_status goal_sim_run(const goal_world *w, const goal_sim_desc *desc, goal_si
         goal_sim_run_free(out);
         out->overflow = m.overflow;
     }
+    if (st == GOAL_ERR_ARG) goal__sim_desc_why(&d, out->msg);
     return st;
 }
 void goal_sim_run_free(goal_sim_run_result *r) {
@@ -2749,6 +2755,30 @@ static const goal__sim_opt goal__sim_opts[] = {
     {"--intra-G", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, intra_G)},
     {"--intra-O", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, intra_O)},
 };
+/* Which field of d goal__sim_model_init (or stop_ns) refuses, and why, into msg (GOAL_MSG_MAX
+   bytes; empty when none does): the field named as in goal_sim_desc. */
+static void goal__sim_desc_why(const goal_sim_desc *d, char *msg) {
+    const char *field = (const char *)d;
+    char name[32];
+    size_t k, j;
+    uint64_t ps;
+    msg[0] = 0;
+    for (k = 0; k < sizeof goal__sim_opts / sizeof goal__sim_opts[0] && !msg[0]; k++) {
+        const goal__sim_opt *o = &goal__sim_opts[k];
+        double v = o->kind == GOAL__SIM_OPT_NS ? *(const double *)(const void *)(field + o->at) : 0;
+        int64_t n = o->kind == GOAL__SIM_OPT_BYTES ? *(const int64_t *)(const void *)(field + o->at) : 0;
+        const char *s = o->name + strspn(o->name, "-");
+        for (j = 0; s[j] && j + 1 < sizeof name; j++) name[j] = s[j] == '-' ? '_' : s[j];   /* "--intra-L": intra_L */
+        name[j] = 0;
+        if (o->kind == GOAL__SIM_OPT_NS && goal__sim_param(v, 0, &ps) != GOAL_OK)
+            snprintf(msg, GOAL_MSG_MAX, "goal_sim_desc.%s = %.15g: a time in ns is >= 0 (GOAL_SIM_ZERO: a real 0), has at most 3 decimals "
+                                        "and is at most 2^53 ps", name, v);
+        else if (o->kind == GOAL__SIM_OPT_BYTES && n < GOAL_SIM_ZERO)
+            snprintf(msg, GOAL_MSG_MAX, "goal_sim_desc.%s = %lld: bytes are >= 0 (GOAL_SIM_ZERO: a real 0)", name, (long long)n);
+    }
+    if (!msg[0] && d->node_size < 0) snprintf(msg, GOAL_MSG_MAX, "goal_sim_desc.node_size = %ld: ranks are >= 0", (long)d->node_size);
+    if (!msg[0] && !(d->stop_ns >= 0)) snprintf(msg, GOAL_MSG_MAX, "goal_sim_desc.stop_ns = %.15g: ns are >= 0", d->stop_ns);
+}
 static const goal__sim_opt *goal__sim_opt_of(const char *name) {
     size_t k;
     for (k = 0; name && k < sizeof goal__sim_opts / sizeof goal__sim_opts[0]; k++)
@@ -2794,7 +2824,7 @@ goal_status goal_sim_params(goal_sim_desc *d, const char *text, size_t len, goal
     size_t at = 0;
     int n = 0, arity;
     if (!d || (!text && len)) return goal__fail(err, GOAL_ERR_ARG, -1, "no model or no text");
-    if (len >= 4096 || memchr(text, 0, len))
+    if (len >= GOAL_SIM_PARAMS_MAX || memchr(text, 0, len))
         return goal__fail(err, GOAL_ERR_SYNTAX, -1, "not one line of model options (text, under 4 KiB)");
     for (; goal__sim_word(text, len, &at, w, sizeof w); n++) {
         if (strcmp(w, "--params") == 0) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "--params inside a params file");
@@ -3206,7 +3236,11 @@ static goal_status goal__tune_check(const goal_algo_desc *d, int32_t p, const go
     *bound = 0;
     if (!d || !d->algo || p < 1 || !model) return goal__fail(err, GOAL_ERR_ARG, -1, "no desc, no model or p < 1");
     if (err) err->msg[0] = 0;
-    if (m && goal__sim_model_init(m, model) != GOAL_OK) return goal__fail(err, GOAL_ERR_ARG, -1, "a model parameter out of range");
+    if (m && goal__sim_model_init(m, model) != GOAL_OK) {
+        char why[GOAL_MSG_MAX];
+        goal__sim_desc_why(model, why);
+        return goal__fail(err, GOAL_ERR_ARG, -1, "%s", why);
+    }
     if ((*left_out = goal__tune_too_big(d, p, 0, 0, err)) != 0) return GOAL_ERR_LIMIT;
     fill = goal__tune_fill(d);
     if ((st = goal__tune_estimate(d, p, m, fill, &actions, &squares, bound, err)) != GOAL_OK) return st;

@@ -2,7 +2,8 @@
    line of `goal sim` options (-R, the rendezvous handshake, only when the ping-pong shows
    one), then the fit's residuals and the measured curves (# lines).
      mpirun -np 2 build/openmpi/goal-probe [-o FILE] [--max-size BYTES] [--bare] [--two-regimes]
-   -o FILE writes the params line alone to FILE (what --params FILE reads). Rank 0 runs the
+   -o FILE writes the params line alone to FILE (what --params FILE reads; it is opened
+   first, so that a path that cannot be written fails before the measurement). Rank 0 runs the
    measurements of tools/probe.h; rank 1 serves them: for each one rank 0 first sends a
    command (what, size, count, delay), then both sides do their part. Times: the fastest of
    the repetitions (MPI_Wtime), as preemption on a shared machine only ever adds time.
@@ -19,8 +20,13 @@
    by its own size: shared memory's cost per byte follows the data a collective touches,
    so an algorithm that splits a large message into pieces under T (bcast's scatter and
    allgather) is predicted cheaper than it runs, and auto picks it (bench_model, README). */
+#define _POSIX_C_SOURCE 200809L   /* open, fdopen, ftruncate: -o FILE is opened before measuring */
 #define GOAL_ALL_IMPLEMENTATION
 #include "../goal_mpi.h"
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -165,20 +171,50 @@ static void serve(probe_mpi *m) {
     }
 }
 
+/* -o FILE, opened before the measurement (so that a bad path fails at once) and written
+   after it: emptied then, or removed when the probe failed and the file is ours. */
+typedef struct probe_out { const char *path; FILE *f; int created; } probe_out;
+static int out_open(probe_out *o) {
+    int fd = open(o->path, O_WRONLY);
+    o->created = fd < 0 && errno == ENOENT;
+    if (o->created) fd = open(o->path, O_WRONLY | O_CREAT | O_EXCL, 0666);
+    if (fd < 0 || !(o->f = fdopen(fd, "w"))) {
+        fprintf(stderr, "goal-probe: %s: cannot open for writing: %s\n", o->path, strerror(errno));
+        if (fd >= 0) close(fd);
+        return 1;
+    }
+    return 0;
+}
+static int out_write(probe_out *o, const probe_result *r) {
+    struct stat st;
+    int bad = fstat(fileno(o->f), &st) == 0 && S_ISREG(st.st_mode) && ftruncate(fileno(o->f), 0) != 0;
+    if (!bad) probe_print_params(o->f, r);
+    bad |= ferror(o->f) != 0;
+    if ((fclose(o->f) != 0) | bad) { fprintf(stderr, "goal-probe: %s: write error\n", o->path); return 1; }
+    return 0;
+}
+static void out_drop(probe_out *o) {
+    fclose(o->f);
+    if (o->created) unlink(o->path);
+}
+
 /* Rank 0: the probe, the output. Returns the exit status. */
-static int lead(probe_mpi *m, const char *out, int two_regimes) {
+static int lead(probe_mpi *m, probe_out *out, int two_regimes) {
     probe_ops ops;
     probe_result r;
     double quit[4] = {CMD_QUIT, 0, 0, 0}, copy;
     uint64_t T;
     int rc;
-    FILE *f;
     ops.pingpong_fn = op_pingpong; ops.send_fn = op_send; ops.recv_fn = op_recv; ops.burst_fn = op_burst; ops.exec_fn = op_exec;
     ops.user = m;
     rc = probe_run(&ops, m->max_size, &r);
     copy = measure(m, CMD_COPY, m->max_size, 1, 0, 5) / (double)m->max_size;
     MPI_Send(quit, 4, MPI_DOUBLE, 1, 2, MPI_COMM_WORLD);
-    if (rc != 0) { fprintf(stderr, "goal-probe: too few eager sizes to fit (every send waited for its receiver)\n"); return 1; }
+    if (rc != 0) {
+        fprintf(stderr, "goal-probe: too few eager sizes to fit (every send waited for its receiver)\n");
+        if (out->f) out_drop(out);
+        return 1;
+    }
     T = r.T;
     if (!two_regimes) r.T = 0;   /* measured, but in the line only when asked for (see the top) */
     probe_print_params(stdout, &r);
@@ -186,11 +222,7 @@ static int lead(probe_mpi *m, const char *out, int two_regimes) {
     if (T && !two_regimes) printf("# a second cost per byte: -T %llu -H %.3f (in the line with --two-regimes)\n", (unsigned long long)T, r.H);
     printf("# copy of %llu bytes: %.4f ns per byte (-C is the reduction's); measured %s\n", (unsigned long long)m->max_size, copy,
            m->gm ? "through libgoal (goal_mpi_run)" : "on bare MPI calls (--bare)");
-    if (!out) return 0;
-    if (!(f = fopen(out, "w"))) { fprintf(stderr, "goal-probe: %s: cannot open for writing\n", out); return 1; }
-    probe_print_params(f, &r);
-    if (fclose(f) != 0) { fprintf(stderr, "goal-probe: %s: write error\n", out); return 1; }
-    return 0;
+    return out->f ? out_write(out, &r) : 0;
 }
 
 /* Buffers and libgoal's path (unless bare); 0, or 1 when out of memory or goal_mpi failed. */
@@ -208,29 +240,57 @@ static int setup(probe_mpi *m, int bare_mpi) {
     return 0;
 }
 
+/* The options; NULL, or what is wrong with them (in why). */
+static const char *probe_args(int argc, char **argv, probe_out *out, unsigned long long *max_size, int *bare_mpi, int *two_regimes,
+                              char *why, size_t n) {
+    int i;
+    for (i = 1; i < argc; i++) {
+        char *end = NULL;
+        if (strcmp(argv[i], "-o") == 0) {
+            if (i + 1 == argc) return "-o needs a file name";
+            out->path = argv[++i];
+        } else if (strcmp(argv[i], "--max-size") == 0) {
+            const char *v = i + 1 < argc ? argv[++i] : "";
+            if (*v >= '0' && *v <= '9') *max_size = strtoull(v, &end, 10);
+            if (!end || *end || *max_size < PROBE_MIN_SIZE || *max_size > (1u << 30)) {
+                snprintf(why, n, "--max-size takes bytes from %d to 2^30, not '%s'", PROBE_MIN_SIZE, v);
+                return why;
+            }
+        } else if (strcmp(argv[i], "--bare") == 0) *bare_mpi = 1;
+        else if (strcmp(argv[i], "--two-regimes") == 0) *two_regimes = 1;
+        else {
+            snprintf(why, n, "unknown option '%s'", argv[i]);
+            return why;
+        }
+    }
+    return NULL;
+}
+
 int main(int argc, char **argv) {
     probe_mpi m;
-    const char *out = NULL;
+    probe_out out = {NULL, NULL, 0};
     unsigned long long max_size = 4u << 20;
-    int rank, size, i, rc = 0, bare_mpi = 0, two_regimes = 0;
+    int rank, size, rc = 0, bare_mpi = 0, two_regimes = 0;
+    char buf[200];
+    const char *why;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    for (i = 1; i < argc && rc == 0; i++) {
-        if (strcmp(argv[i], "-o") == 0 && i + 1 < argc) out = argv[++i];
-        else if (strcmp(argv[i], "--max-size") == 0 && i + 1 < argc) max_size = strtoull(argv[++i], NULL, 10);
-        else if (strcmp(argv[i], "--bare") == 0) bare_mpi = 1;
-        else if (strcmp(argv[i], "--two-regimes") == 0) two_regimes = 1;
-        else rc = 2;
-    }
-    if (rc || size != 2 || max_size < 4 || max_size > (1u << 30)) {
-        if (rank == 0) fprintf(stderr, "usage: mpirun -np 2 goal-probe [-o FILE] [--max-size BYTES (4 .. 2^30, default 4 MiB)] [--bare] [--two-regimes]\n");
+    why = probe_args(argc, argv, &out, &max_size, &bare_mpi, &two_regimes, buf, sizeof buf);
+    if (!why && size != 2) snprintf(buf, sizeof buf, "needs 2 ranks (mpirun -np 2), not %d", size), why = buf;
+    if (why) {
+        if (rank == 0)
+            fprintf(stderr, "goal-probe: %s\nusage: mpirun -np 2 goal-probe [-o FILE] [--max-size BYTES (%d .. 2^30, default 4 MiB)] [--bare] [--two-regimes]\n",
+                    why, PROBE_MIN_SIZE);
         MPI_Finalize();
         return 2;
     }
+    if (rank == 0 && out.path) rc = out_open(&out);
+    MPI_Bcast(&rc, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (rc) { MPI_Finalize(); return 1; }
     m.max_size = max_size;
     if (setup(&m, bare_mpi) != 0) MPI_Abort(MPI_COMM_WORLD, 1);
-    if (rank == 0) rc = lead(&m, out, two_regimes);
+    if (rank == 0) rc = lead(&m, &out, two_regimes);
     else serve(&m);
     if (m.gm) goal_mpi_destroy(m.gm);
     free(m.buf);

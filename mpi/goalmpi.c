@@ -111,6 +111,7 @@
 #undef MPI_Allreduce
 #undef MPI_Iallreduce
 #undef MPI_Finalize
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -216,9 +217,11 @@ static int read_params(const char *path, int me) {
     size_t len = 0;
     goal_error err;
     FILE *f = fopen(path, "rb");
-    if (f) { len = fread(text, 1, sizeof text, f); fclose(f); }
-    if (!f || goal_sim_params(&G.model, text, len, &err) != GOAL_OK) {
-        if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_PARAMS=%s: %s\n", path, f ? err.msg : "cannot open");
+    int bad = 0;   /* a read error (a directory opens, then fails here) */
+    if (f) { len = fread(text, 1, sizeof text, f); bad = ferror(f) ? errno : 0; fclose(f); }
+    if (!f || bad || goal_sim_params(&G.model, text, len, &err) != GOAL_OK) {
+        if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_PARAMS=%s: %s%s\n", path, !f ? "cannot open" : bad ? "cannot read: " : err.msg,
+                             f && bad ? strerror(bad) : "");
         memset(&G.model, 0, sizeof G.model);
         return 0;
     }

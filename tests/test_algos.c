@@ -474,6 +474,13 @@ static void test_invalid(void) {
     d.root = 4; expect_error(d, 4, GOAL_ERR_RANK);
     d.root = -1; expect_error(d, 4, GOAL_ERR_RANK);
     d.root = 0; d.algo = "bcast_nonsense"; expect_error(d, 4, GOAL_ERR_ARG);
+    {   /* the library's message names no command-line verb: the tool adds its own hint */
+        goal_world *w = NULL;
+        d.algo = "bcast_binomal";
+        CHECK_EQ(goal_algo_world(&w, &d, 4, &err), GOAL_ERR_ARG);
+        CHECK_STR(err.msg, "unknown algorithm 'bcast_binomal'");
+        d.algo = "bcast_binomial";
+    }
     d.algo = NULL; expect_error(d, 4, GOAL_ERR_ARG);
     d = desc_of("barrier_dissemination", 0, 0, GOAL_INT8, GOAL_OP_SUM); d.nway = -1; expect_error(d, 4, GOAL_ERR_ARG);
     d = desc_of("reduce_aspen", 0, 4, GOAL_INT32, GOAL_OP_SUM);

@@ -220,7 +220,7 @@ static void test_unmatched(void) {
     CHECK(strstr(err.msg, "unmatched send") != NULL);
     memset(&err, 0, sizeof err);
     CHECK_EQ(goal_analyze_waits(w, NULL, &ws, &err), GOAL_ERR_MATCH);   /* the wait sets say why too */
-    CHECK(strstr(err.msg, "the world does not match (goal check): ") == err.msg && strstr(err.msg, "unmatched send") != NULL);
+    CHECK(strstr(err.msg, "the world does not match: ") == err.msg && strstr(err.msg, "unmatched send") != NULL);
     goal_world_destroy(w);
 }
 

@@ -10,6 +10,18 @@ for v in check sim dot svg trace run; do
   t "huge_world_$v" 1 'big.goal: 2000000001 ranks: needs about 122070 MB, more than the memory limit of .* \(--max-memory BYTES\)' \
     timeout $HANG $GOAL $v "$tmp/big.goal" --max-memory 8000000000
 done
+# html, asm and stats write a line or a record per rank, set or not: checked the same way
+printf 'num_ranks 50000000; rank #0 { nop; }' > "$tmp/wide.goal"
+for v in "html -o $tmp/wide.out" "asm -o $tmp/wide.out" stats; do
+  t "wide_world_${v%% *}" 1 'wide.goal: 50000000 ranks: needs about 3051 MB, more than the memory limit of 953 MB \(--max-memory BYTES\)' \
+    timeout 20 $GOAL --max-memory 1000000000 $v "$tmp/wide.goal"
+done
+t wide_world_nothing_written 0 '^none$' sh -c "[ -e $tmp/wide.out ] || echo none"
+t huge_world_html 1 'big.goal: 2000000001 ranks: needs about 122070 MB' timeout 20 $GOAL html "$tmp/big.goal" --max-memory 8000000000
+# a params file is one line: reading stops after a few KiB
+t params_dev_zero 1 '^goal: sim: --params /dev/zero: not one line of model options \(text, under 4 KiB\)$' \
+  timeout 20 $GOAL sim tests/data/run/example2.goal --params /dev/zero
+t params_long_stdin 1 'not one line of model options' sh -c "yes -- '-L 5' | head -c 100000 | timeout 20 $GOAL sim tests/data/run/example2.goal --params -"
 t huge_world_fmt_is_sparse 0 '^rank #2000000000 \{' $GOAL fmt "$tmp/big.goal"
 t max_memory_first 1 'needs about 122070 MB, more than the memory limit of 1 MB' $GOAL --max-memory=1048576 check "$tmp/big.goal"
 t max_memory_bad 2 '--max-memory takes bytes >= 1' $GOAL check "$tmp/big.goal" --max-memory x
@@ -56,6 +68,29 @@ rm -rf "$tmp/sig"
 (umask 022; $GOAL gen bcast_binomial -p 2 -o "$tmp/mode.goal")
 t out_mode 0 '^-rw-r--r--' ls -l "$tmp/mode.goal"
 rm -f "$tmp/mode.goal"
+# -o keeps what OUT names: a device or FIFO is written to, a link's target is written (the
+# link stays), an existing file keeps its mode, a file with other hard links stays one file
+mkdir "$tmp/own"
+if mknod "$tmp/own/null" c 1 3 2>/dev/null; then   # as root: a copy of /dev/null to write to
+  t out_char_device 0 '^c' sh -c "$GOAL html tests/data/run/example2.goal -o $tmp/own/null && ls -l $tmp/own/null"
+fi
+mkfifo "$tmp/own/fifo"
+(timeout 20 cat "$tmp/own/fifo" > "$tmp/own/fifo.out") & reader=$!
+t out_fifo_written 0 '^$' timeout 20 $GOAL gen bcast_binomial -p 4 -o "$tmp/own/fifo"
+wait $reader
+t out_fifo_read 0 '^num_ranks 4$' head -1 "$tmp/own/fifo.out"
+t out_fifo_kept 0 '^p' ls -l "$tmp/own/fifo"
+echo old > "$tmp/own/target"; ln -s target "$tmp/own/link"
+t out_symlink_target 0 '^num_ranks 3$' sh -c "$GOAL gen bcast_binomial -p 3 -o $tmp/own/link && head -1 $tmp/own/target"
+t out_symlink_kept 0 '^l.* -> target$' ls -l "$tmp/own/link"
+ln -s absent "$tmp/own/dangling"
+t out_dangling_symlink 0 '^num_ranks 2$' sh -c "$GOAL gen bcast_binomial -p 2 -o $tmp/own/dangling && head -1 $tmp/own/absent"
+echo old > "$tmp/own/private"; chmod 600 "$tmp/own/private"
+t out_mode_kept 0 '^-rw-------' sh -c "$GOAL gen bcast_binomial -p 2 -o $tmp/own/private && ls -l $tmp/own/private"
+echo old > "$tmp/own/hard1"; ln "$tmp/own/hard1" "$tmp/own/hard2"
+t out_hard_link_kept 0 '^num_ranks 2$' sh -c "$GOAL gen bcast_binomial -p 2 -o $tmp/own/hard1 && head -1 $tmp/own/hard2"
+t out_own_no_temp 0 '^none$' sh -c "ls $tmp/own | grep -q tmp || echo none"
+rm -rf "$tmp/own"
 # paper dialect from gen names its size, so a file cut after a block is caught
 t paper_num_ranks 0 '^num_ranks 5;$' sh -c "$GOAL gen scatter_linear -p 5 --dialect paper | head -1"
 t paper_fixed_point 0 '^same$' bash -c "$GOAL gen allreduce_recdoub -p 6 --dialect paper > $tmp/p.goal && $GOAL fmt $tmp/p.goal | $GOAL fmt - | cmp - <($GOAL fmt $tmp/p.goal) && echo same"

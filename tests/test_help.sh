@@ -44,6 +44,15 @@ t dym_option_sim 2 "did you mean '--loggopsim-compat'" $GOAL sim x --loggopsim-c
 t dym_option_gen 2 "did you mean '--size'" $GOAL gen bcast_binomial -p 3 --sise 8
 t dym_algo_gen 2 "gen: unknown algorithm 'bcast_binomal' \(did you mean 'bcast_binomial'\?" $GOAL gen bcast_binomal -p 4
 t dym_algo_run 2 "run: unknown algorithm 'alreduce_ring' \(did you mean 'allreduce_ring'\?" $GOAL run alreduce_ring -p 4 --check
+t dym_swap_verb 2 "unknown verb 'smi' \(did you mean 'sim'\?\)" $GOAL smi x
+t dym_swap_option 2 "run: unknown option '--chekc' \(did you mean '--check'\?\)" $GOAL run bcast_binomial -p 4 --chekc
+t dym_option_tune 2 "tune: unknown option '--sise' \(did you mean '--sizes'\?\)" $GOAL tune -p 4 --sise 8
+t dym_option_tune_model 2 "tune: unknown option '--node-sise' \(did you mean '--node-size'\?\)" $GOAL tune -p 4 --node-sise 8
+t tune_stray_word 2 "tune: unknown argument 'foo'" $GOAL tune -p 4 foo
+if [ -w /dev/full ]; then   # help, like every verb, exits 1 when its output cannot be written
+  t help_dev_full 1 '^goal: write error$' sh -c "$GOAL help > /dev/full"
+  t dash_help_dev_full 1 '^goal: write error$' sh -c "$GOAL --help > /dev/full"
+fi
 t dym_algo_analyze 2 "not 'gather_binomal' \(did you mean 'gather_binomial'\?\)" $GOAL analyze x --replace --gather gather_binomal
 t run_unknown_algo 2 "run: unknown algorithm 'magic'" $GOAL run magic -p 4 --check
 t run_missing_file 1 'x.goal: cannot open' $GOAL run x.goal

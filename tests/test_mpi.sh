@@ -196,6 +196,10 @@ EOF
   if printf '%s\n' "$out" | grep -q "libgoalmpi: GOAL_MPI_PARAMS=$B/mpi/bad_params: -G 0.09x: takes a number" &&
      printf '%s\n' "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed$'; then p=$((p + 1))
   else echo "FAIL $lib drop-in with a bad GOAL_MPI_PARAMS"; f=$((f + 1)); fi
+  out=$(GOAL_MPI_PARAMS="$B/mpi" preload $lib 1 "$B/mpi/test_dropin.$lib" 2>&1)   # a directory is said to be one
+  if printf '%s\n' "$out" | grep -q "libgoalmpi: GOAL_MPI_PARAMS=$B/mpi: cannot read: Is a directory" &&
+     printf '%s\n' "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed$'; then p=$((p + 1))
+  else echo "FAIL $lib drop-in with a directory as GOAL_MPI_PARAMS"; printf '%s\n' "$out" | grep GOAL_MPI_PARAMS; f=$((f + 1)); fi
   fortran_tests $lib
   if [ $lib != openmpi ]; then
     echo "skip $lib: lmp, hpcc and mpi4py are built for Open MPI only ($(ldd /usr/bin/lmp 2>/dev/null | grep -o 'libmpi[^ ]*' | head -n 1))"

@@ -196,6 +196,21 @@ static void params_line_format(void) {
     CHECK_STR(buf, "-L 480 -o 160 -g 211 -G 0.09 -O 0.02 -C 0.051 -S 833 -R 950 -T 1048576 -H 0.15\n");
     fclose(f);
 }
+/* The least max_size (what goal-probe's usage states) fits; below it the fit of C lacks
+   its two sizes from 1 KiB, which is refused before measuring. */
+static void smallest_max_size(void) {
+    sim_transport t;
+    probe_ops ops;
+    probe_result r;
+    memset(&t, 0, sizeof t);
+    t.model.L = 480; t.model.o = 160; t.model.g = 210; t.model.G = 0.09; t.model.C = 0.05;
+    ops.pingpong_fn = t_pingpong; ops.send_fn = t_send; ops.recv_fn = t_recv; ops.burst_fn = t_burst; ops.exec_fn = t_exec; ops.user = &t;
+    CHECK_EQ(probe_run(&ops, PROBE_MIN_SIZE, &r), 0);
+    CHECK_EQ(r.n, 12);   /* 1 .. 2048 */
+    CHECK(near(r.L, 480)); CHECK(near(r.o, 160));
+    CHECK_EQ(probe_run(&ops, PROBE_MIN_SIZE - 1, &r), -1);
+    CHECK_EQ(r.n, 0);    /* nothing measured */
+}
 /* A transport that fails: an error, not a fit. */
 static double t_fail(void *u, uint64_t s, int reps) { (void)u; (void)s; (void)reps; return -1; }
 static void failing_transport(void) {
@@ -215,6 +230,7 @@ int main(void) {
     RUN(recovers_handshake);
     RUN(recovers_two_regimes);
     RUN(params_line_format);
+    RUN(smallest_max_size);
     RUN(failing_transport);
     return th_done();
 }

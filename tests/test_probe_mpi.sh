@@ -21,5 +21,17 @@ for lib in openmpi mpich; do
   t "$lib: --two-regimes (-T -H in the line when seen) prints the params line too" 0 "$LINE" sh -c "timeout $HANG $run -np 2 $B/$lib/goal-probe --max-size 4096 --two-regimes | head -n 1"
   t "$lib: the copy line says the path" 0 "through libgoal" cat $T/$lib.out
   t "$lib: np 1 is bad usage" 2 "usage: mpirun -np 2 goal-probe" timeout $HANG $run -np 1 $B/$lib/goal-probe
+  t "$lib: np 1 is named" 2 "^goal-probe: needs 2 ranks \(mpirun -np 2\), not 1$" timeout $HANG $run -np 1 $B/$lib/goal-probe
+  t "$lib: an unknown option is named" 2 "^goal-probe: unknown option '--bogus'$" timeout $HANG $run -np 2 $B/$lib/goal-probe --bogus
+  t "$lib: --max-size abc is named" 2 "^goal-probe: --max-size takes bytes from 2048 to 2\^30, not 'abc'$" timeout $HANG $run -np 2 $B/$lib/goal-probe --max-size abc
+  t "$lib: --max-size 1024 is under the stated minimum" 2 "\(2048 \.\. 2\^30, default 4 MiB\)" timeout $HANG $run -np 2 $B/$lib/goal-probe --max-size 1024
+  t "$lib: --max-size 2048 (the minimum) fits" 0 "$LINE" sh -c "timeout $HANG $run -np 2 $B/$lib/goal-probe --max-size 2048 | head -n 1"
+  # a path that cannot be written fails before the measurement: no params line printed
+  t "$lib: -o /no/such/dir fails first" 1 "^goal-probe: $T/no/such/p: cannot open for writing: No such file or directory$" \
+    timeout $HANG $run -np 2 $B/$lib/goal-probe --max-size 2048 -o $T/no/such/p
+  t "$lib: ... and measures nothing" 0 "^none$" sh -c "timeout $HANG $run -np 2 $B/$lib/goal-probe --max-size 2048 -o $T/no/such/p 2>/dev/null | grep -q '^-L' || echo none"
+  echo old > $T/$lib.mode; chmod 600 $T/$lib.mode
+  t "$lib: -o over an existing file keeps its mode" 0 "^-rw-------" sh -c "timeout $HANG $run -np 2 $B/$lib/goal-probe --max-size 2048 -o $T/$lib.mode >/dev/null && ls -l $T/$lib.mode"
+  t "$lib: ... and holds the line alone" 0 "^1$" sh -c "grep -Ec '$LINE' $T/$lib.mode && [ \$(wc -l < $T/$lib.mode) = 1 ]"
 done
 t_done

@@ -292,6 +292,46 @@ static void test_fractional(void) {
     goal_sim_run_free(&r);
 }
 
+/* A bad model parameter is named in the result's message (goal_sim_run) and in the error of
+   goal_sim_algo_bound, by its goal_sim_desc field; a run that works leaves it empty. */
+static void test_param_messages(void) {
+    const char *two = "num_ranks 2\nrank 0 {\nl1: send 8b to 1\n}\nrank 1 {\nl1: recv 8b from 0\n}\n";
+    goal_sim_desc d;
+    goal_sim_run_result r;
+    goal_status st;
+    goal_algo_desc ad;
+    goal_error err;
+    double ns;
+    int left_out;
+    memset(&d, 0, sizeof d);
+    r = sim_desc(two, &d, &st);
+    CHECK(st == GOAL_OK && r.msg[0] == 0);
+    goal_sim_run_free(&r);
+    d.G = -1.5;
+    r = sim_desc(two, &d, &st);
+    CHECK_EQ(st, GOAL_ERR_ARG);
+    CHECK_STR(r.msg, "goal_sim_desc.G = -1.5: a time in ns is >= 0 (GOAL_SIM_ZERO: a real 0), has at most 3 decimals and is at most 2^53 ps");
+    goal_sim_run_free(&r);
+    d.G = 0; d.intra_o = 0.0001;
+    r = sim_desc(two, &d, &st);
+    CHECK(st == GOAL_ERR_ARG && strncmp(r.msg, "goal_sim_desc.intra_o = 0.0001: ", 32) == 0);
+    goal_sim_run_free(&r);
+    d.intra_o = 0; d.S = -7;
+    r = sim_desc(two, &d, &st);
+    CHECK(st == GOAL_ERR_ARG && strcmp(r.msg, "goal_sim_desc.S = -7: bytes are >= 0 (GOAL_SIM_ZERO: a real 0)") == 0);
+    goal_sim_run_free(&r);
+    d.S = 0; d.stop_ns = -2;
+    r = sim_desc(two, &d, &st);
+    CHECK(st == GOAL_ERR_ARG && strcmp(r.msg, "goal_sim_desc.stop_ns = -2: ns are >= 0") == 0);
+    goal_sim_run_free(&r);
+    d.stop_ns = 0; d.L = -3;
+    memset(&ad, 0, sizeof ad);
+    ad.algo = "bcast_binomial";
+    ad.count = 8;
+    CHECK_EQ(goal_sim_algo_bound(&ad, 4, &d, &ns, &left_out, &err), GOAL_ERR_ARG);
+    CHECK(strncmp(err.msg, "goal_sim_desc.L = -3: ", 22) == 0);
+}
+
 /* -C: CPU time per byte of a local exec, against times computed by hand with the default
    L 2500, o 1500, g 1000, G 6 and C 0.25. Rank 0: exec copy of 1000 B 0..250, the send of
    1000 B takes the CPU until 250 + o = 1750, calc 100 then until 1850 (calc is not scaled).
@@ -651,6 +691,7 @@ int main(void) {
     RUN(test_events);
     RUN(test_time_overflow);
     RUN(test_fractional);
+    RUN(test_param_messages);
     RUN(test_exec_cost);
     RUN(test_two_level);
     RUN(test_rendezvous);

@@ -96,5 +96,29 @@ bad $GOAL trace $T/two.goal --params $T/bad.txt | grep -q "^1 goal: trace: --par
 : > $T/empty.txt; echo "--params $T/p.txt" > $T/nest.txt
 [ "$(bad $GOAL sim $T/two.goal --params $T/empty.txt)" = "1 goal: sim: --params $T/empty.txt: no model options in the file" ] &&
 [ "$(bad $GOAL sim $T/two.goal --params $T/nest.txt)" = "1 goal: sim: --params $T/nest.txt: --params inside a params file" ]; ok $? "empty and nested params files"
+# Options that change nothing alone are said (the run goes on, exit 0); together, nothing is said.
+[ "$(bad $GOAL sim $T/two.goal -T 100)" = "0 goal: sim: warning: -T without -H changes nothing (-T B -H ns/B go together)" ] &&
+[ "$(bad $GOAL sim $T/two.goal -H 0.5)" = "0 goal: sim: warning: -H without -T changes nothing (-T B -H ns/B go together)" ] &&
+[ "$(bad $GOAL svg $T/two.goal --intra-L 5)" = "0 goal: svg: warning: --intra-L without --node-size changes nothing" ] &&
+[ "$(bad $GOAL tune -p 2 --coll barrier --intra-g 5)" = "0 goal: tune: warning: --intra-g without --node-size changes nothing" ] &&
+[ "$(bad $GOAL sim $T/two.goal -T 100 -H 0.5 --node-size 1 --intra-L 5)" = "0 " ]; ok $? "-T, -H, --intra-* alone warn"
+# sim's -o is the overhead: a file name there gets a hint
+[ "$(bad $GOAL sim $T/two.goal -o out.txt)" = "2 goal: sim: -o out.txt: takes a number (ns, up to 3 decimals); -o is the CPU overhead here, not an output file (goal sim --help lists its options)" ]
+ok $? "sim -o FILE: the hint that -o is the overhead"
+# Every verb that simulates names the action whose time overflows, as sim does.
+printf 'rank #0 { a: calc 9223372036854775807; b: calc 9223372036854775807; c: calc 9223372036854775807; requ b -> a; requ c -> b; }' > $T/ov.goal
+printf 'num_ranks 2; rank #0 { big: send 0,9223372036854775807 to 1; } rank #1 { recv 0,9223372036854775807 from 0; }' > $T/ovsend.goal
+want=$(bad $GOAL sim $T/ovsend.goal | sed 's/goal: sim: //')
+r=0; case "$want" in "1 simulated time overflows (past 2^64-1 ps, about 213 days) at rank 0 big (send"*) ;; *) r=1 ;; esac
+for v in html svg trace; do
+  for f in ov ovsend; do
+    [ "$(bad $GOAL $v $T/$f.goal -o $T/x.out | sed "s/goal: $v: //")" = "$(bad $GOAL sim $T/$f.goal | sed 's/goal: sim: //')" ] || r=1
+  done
+done
+[ ! -e $T/x.out ] || r=1
+ok $r "html, svg, trace name the overflowing action as sim does (a send of 2^63-1 bytes: $want)"
+# Parse errors start with goal: as every other message
+[ "$(bad $GOAL sim $D/../../run/nonexistent 2>/dev/null | cut -c1-7)" = "1 goal:" ] &&
+[ "$(printf 'rank #0 { sned; }' | bad $GOAL check -)" = "1 goal: <stdin>: line 1, col 11: expected send, recv, exec, calc or nop, found 'sned'" ]; ok $? "parse errors start with goal:"
 echo "$pass passed, $fail failed"
 [ $fail = 0 ]

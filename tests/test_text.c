@@ -442,7 +442,17 @@ static const bad_case bad[] = {
     {"num_ranks 1\nrank 0\n}\n", GOAL_ERR_SYNTAX, 2, 7, "expected '{', found the end of the line"},
     {"num_ranks 5\nrank 0 {\n}\n", GOAL_ERR_SYNTAX, 1, 11, "num_ranks 5, but the rest of the file cannot hold that many rank blocks"},
     {"num_ranks 1\nrank 0 {\nl1: send 1b to 0 tag 2147483648\n}\n", GOAL_ERR_SYNTAX, 3, 22, "a tag is out of range (at most 2147483647)"},
+    /* a byte that is no text is shown escaped, the message one line of text */
+    {"rank #0 { \xff }", GOAL_ERR_SYNTAX, 1, 11, "expected a statement (send, recv, exec, calc, nop, requ, irequ or a label), found '\\xff'"},
+    {"rank #0 { send 0,1 to 0 \x1b; }", GOAL_ERR_SYNTAX, 1, 25, "expected ';', found '\\x1b'"},
 };
+/* A NUL byte (which the table's C strings cannot hold): found '\0'. */
+static void test_error_nul(void) {
+    goal_error err;
+    goal_world *w = parse_as("rank #0 { \0 }", 13, GOAL_DIALECT_AUTO, &err);
+    CHECK(w == NULL);
+    CHECK_STR(err.msg, "t.goal: line 1, col 11: expected a statement (send, recv, exec, calc, nop, requ, irequ or a label), found '\\0'");
+}
 
 static void test_error_table(void) {
     size_t k;
@@ -663,6 +673,7 @@ int main(void) {
     RUN(test_reference_cases);
     RUN(test_lgs_details);
     RUN(test_error_table);
+    RUN(test_error_nul);
     RUN(test_prefixes);
     RUN(test_op_type_text);
     RUN(test_sparse_text);

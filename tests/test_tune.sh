@@ -75,8 +75,22 @@ t "--params FILE equals the options" 0 "^" cmp $T/a $T/b
 t "fractional model: 12 allreduce lines" 0 "^12$" sh -c "grep -c '^allreduce ' $T/a"
 
 # Large worlds are skipped with a note; bad usage exits 2.
-t "p^2 worlds are skipped and said so" 0 "^# skipped alltoall_linear at p=4096 from size 8: more than 8388608 actions" $GOAL tune -p 4096 --coll alltoall --sizes 8
+t "p^2 worlds are skipped and said so (nothing left: exit 1)" 1 "^# skipped alltoall_linear at p=4096 from size 8: more than 8388608 actions" $GOAL tune -p 4096 --coll alltoall --sizes 8
 t "-p missing exits 2" 2 "-p N is missing" $GOAL tune
 t "unknown collective exits 2" 2 "--coll takes" $GOAL tune -p 4 --coll bcastx
 t "bad size exits 2" 2 "--sizes takes" $GOAL tune -p 4 --sizes 8,x
+# Nothing that fits is an error, not an empty answer; a plot that cannot be written fails first.
+t "nothing fits exits 1" 1 "^goal: tune: no configuration could be simulated at p=16777216 \(the # lines say why\)$" \
+  timeout 120 $GOAL tune -p 16777216 --coll barrier
+t "... with the # lines" 1 "^# skipped barrier_linear at p=16777216" timeout 120 $GOAL tune -p 16777216 --coll barrier
+t "... and no empty env line" 0 "^0$" sh -c "timeout 120 $GOAL tune -p 16777216 --coll barrier --format env 2>/dev/null | wc -l"
+t "... and no plot" 0 "^none$" sh -c "timeout 120 $GOAL tune -p 16777216 --coll barrier --svg $T/none.svg; [ -e $T/none.svg ] || echo none"
+t "--svg to a missing directory fails before simulating" 1 "^goal: $T/no/such/x.svg: cannot open for writing: No such file or directory$" \
+  sh -c "$GOAL tune -p 64 --svg $T/no/such/x.svg | grep -c '^bcast'"
+t "... printing no table" 1 "^0$" sh -c "$GOAL tune -p 64 --svg $T/no/such/x.svg 2>/dev/null | grep -c '^bcast'"
+# The progress line counts the configurations (on a terminal: script gives one).
+if command -v script >/dev/null; then
+  t "progress counts configurations" 0 "goal tune: running, [0-9]+ s, [0-9]+ of [0-9]+ configurations" \
+    sh -c "GOAL_PROGRESS_AFTER=0 script -qec '$GOAL tune -p 64 --coll bcast --sizes 8,65536' /dev/null | tr '\r' '\n'"
+fi
 t_done

@@ -34,10 +34,12 @@ extern const cli_verb cli_verbs[];
 extern const size_t cli_nverbs;
 /* cli_help.c: the printers and the suggestions. */
 int cli_help(int argc, char **argv);                  /* goal help [VERB|--markdown|--man] */
-int cli_help_all(void *f);                            /* every synopsis on f (a FILE *); 0 on stdout, else 2 */
+int cli_help_all(void *f);                            /* every synopsis on f (a FILE *); 0 on stdout (1 if it fails), else 2 */
 /* Runs a verb; after ~2 s, with standard error a terminal, shows a progress line. */
 int cli_progress_run(cli_verb_fn fn, int argc, char **argv);
 void cli_progress_end(void);   /* stops and erases the progress line, if one runs */
+/* How far the verb is, shown on the progress line: ", COUNT of TOTAL WHAT" (any thread). */
+void cli_progress_count(unsigned long count, unsigned long total, const char *what);
 int cli_help_verb(const char *verb);                  /* VERB's usage on stdout; 0, or 2 if unknown */
 /* The closest of n words (or a NULL-terminated list when n < 0) to word, NULL if none is close. */
 const char *cli_suggest(const char *word, const char *const *words, int n);
@@ -54,10 +56,13 @@ int cli_usage(const char *fmt, ...);                 /* "goal: ..." on stderr; r
 int cli_fail(const char *fmt, ...);                  /* "goal: ..." on stderr; returns 1 */
 /* Reads a whole file ("-" = standard input); prints the error and returns 1 on failure. */
 int cli_read(const char *path, char **data, size_t *len);
+/* Reads a params file: its first GOAL_SIM_PARAMS_MAX bytes at most (goal_sim_params refuses
+   that many), so a long one (/dev/zero) is refused after a few KiB. 0, or 1 after a message. */
+int cli_read_params(const char *path, char **text, size_t *len);
 /* Reads a world: a world file (by its magic) or text in either dialect. Returns 0 or 1. */
 int cli_load_world(const char *path, goal_world **w);
-/* For the verbs that keep state per rank and per action of the whole world (check, sim,
-   dot, trace, svg, run, analyze): 0 when about CLI_WORLD_BYTES per rank and per action fit
+/* For the verbs that keep state or write output per rank and per action of the whole world
+   (check, sim, dot, trace, svg, html, run, analyze, asm, stats): 0 when about CLI_WORLD_BYTES per rank and per action fit
    the memory limit, else 1 after a message naming the counts. */
 #define CLI_WORLD_BYTES 64u
 int cli_world_fits(const char *path, const goal_world *w);
@@ -126,5 +131,12 @@ int cli_html_write(const goal_world *w, const goal_sim_desc *d, const char *name
    returns 0 or 2. */
 int cli_model_opt(int argc, char **argv, int *i, goal_sim_desc *d, int *rc);
 int cli_sim_args(int argc, char **argv, const char **file, goal_sim_desc *d, const char **out);
+/* Warns (on stderr) of model options that change nothing alone: -T or -H without the other,
+   --intra-* without --node-size. */
+void cli_model_warn(const char *verb, const goal_sim_desc *d);
+/* Why a simulation of w stopped with st, as every verb that simulates says it: the action
+   whose time overflowed, or each stuck action on a line and their count. Returns the exit
+   status (3 for a deadlock, else 1). */
+int cli_sim_failed(const char *verb, const goal_world *w, const goal_sim_run_result *res, goal_status st);
 const char *cli_time(uint64_t ps, char *buf);   /* ps as ns: "1500", "1500.08"; buf of 32 */
 #endif

@@ -144,7 +144,8 @@ int cli_analyze(int argc, char **argv) {
     if ((rc = an_args(argc, argv, &file, &mode, &out, &rd)) || (rc = cli_load_world(file, &w))) return rc;
     if (cli_world_fits(file, w)) rc = CLI_BAD_INPUT;
     else if (mode == AN_WAITS) rc = an_waits(w);
-    else if (goal_analyze(w, &d, &r, &err) != GOAL_OK) rc = cli_fail("%s: %s", file, err.msg);
+    else if (goal_analyze(w, &d, &r, &err) != GOAL_OK)
+        rc = cli_fail("%s: %s%s", file, err.msg, err.status == GOAL_ERR_MATCH ? " (goal check FILE lists every finding)" : "");
     else {
         if (mode == AN_DATAFLOW) an_dataflow(&r);
         if (mode == AN_COLLECTIVES) an_collectives(&r);

@@ -27,20 +27,21 @@ const char *cli_algo_name(const char *name) {
 }
 
 /* ---- suggestions ----------------------------------------------------------------------- */
-/* Edit distance (insert, delete, substitute), for words up to 63 characters. */
+/* Edit distance (insert, delete, substitute, and swap two neighbouring letters: the
+   commonest typo, "smi" for "sim", counts as one edit), for words up to 63 characters. */
 static int distance(const char *a, const char *b) {
-    int row[64], n = (int)strlen(b), i, j;
+    int rows[3][64], n = (int)strlen(b), i, j;
+    int *before = rows[0], *prev = rows[1], *row = rows[2], *t;
     if (n > 63 || strlen(a) > 63) return 99;
     for (j = 0; j <= n; j++) row[j] = j;
     for (i = 1; a[i - 1]; i++) {
-        int diag = row[0], up;
+        t = before; before = prev; prev = row; row = t;
         row[0] = i;
         for (j = 1; j <= n; j++) {
-            up = row[j];
-            row[j] = diag + (a[i - 1] != b[j - 1]);
-            if (up + 1 < row[j]) row[j] = up + 1;
+            row[j] = prev[j - 1] + (a[i - 1] != b[j - 1]);
+            if (prev[j] + 1 < row[j]) row[j] = prev[j] + 1;
             if (row[j - 1] + 1 < row[j]) row[j] = row[j - 1] + 1;
-            diag = up;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && before[j - 2] + 1 < row[j]) row[j] = before[j - 2] + 1;
         }
     }
     return row[n];
@@ -109,7 +110,8 @@ int cli_help_all(void *out) {
                "  goal --version                     the version of libgoal\n"
                "  goal --max-memory BYTES VERB ...   refuse inputs needing more (default: half the memory)\n"
                "exit status: 0 success, 1 bad input, 2 bad usage, 3 deadlock\n");
-    return f == stdout ? CLI_OK : CLI_USAGE;
+    if (f != stdout) return CLI_USAGE;
+    return cli_close_out(stdout) ? CLI_BAD_INPUT : CLI_OK;
 }
 
 int cli_help_verb(const char *verb) {

@@ -302,10 +302,9 @@ int cli_html_write(const goal_world *w, const goal_sim_desc *d, const char *name
     FILE *f;
     int rc;
     if (st != GOAL_OK) {
+        rc = cli_sim_failed("html", w, &t.result, st);
         goal_sim_timeline_free(&t);
-        if (st != GOAL_ERR_DEADLOCK) return cli_fail("html: %s", goal_strerror(st));
-        cli_fail("html: %s (run goal sim FILE for the stuck actions)", goal_strerror(st));
-        return CLI_DEADLOCK;
+        return rc;
     }
     if (!(f = (FILE *)cli_open_out(out))) { goal_sim_timeline_free(&t); return CLI_BAD_INPUT; }
     if (!page_write(f, w, &t, name)) {
@@ -326,7 +325,7 @@ int cli_html(int argc, char **argv) {
     memset(&d, 0, sizeof d);
     if ((rc = cli_sim_args(argc, argv, &file, &d, &out)) || (rc = cli_load_world(file, &w))) return rc;
     page_name(file, name, sizeof name);
-    rc = cli_html_write(w, &d, name, out);
+    rc = cli_world_fits(file, w) ? CLI_BAD_INPUT : cli_html_write(w, &d, name, out);
     goal_world_destroy(w);
     return rc;
 }

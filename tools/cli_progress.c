@@ -15,6 +15,8 @@ typedef struct progress {
     pthread_cond_t done_cv;
     int done, shown;
     const char *verb;
+    unsigned long count, total;   /* cli_progress_count: how far, when the verb says */
+    const char *what;
     long after_ms;
 } progress;
 
@@ -28,17 +30,22 @@ static int wait_until(progress *p, const struct timespec *start, long ms) {
     return p->done;
 }
 
+/* "goal VERB: running, S s[, COUNT of TOTAL WHAT]" over the line. Holds p->lock. */
+static void progress_draw(progress *p, long s) {
+    char line[160], count[96] = "";
+    int n;
+    if (p->total) snprintf(count, sizeof count, ", %lu of %lu %s", p->count, p->total, p->what);
+    n = snprintf(line, sizeof line, "\rgoal %s: running, %ld s%s ", p->verb, s, count);
+    p->shown = write(2, line, (size_t)n) == n;
+}
 static void *progress_main(void *arg) {
     progress *p = (progress *)arg;
     struct timespec start;
     long ms;
     clock_gettime(CLOCK_REALTIME, &start);
     pthread_mutex_lock(&p->lock);
-    for (ms = p->after_ms; ms == 0 || !wait_until(p, &start, ms); ms += 1000) {   /* 0: at once */
-        char line[128];
-        int n = snprintf(line, sizeof line, "\rgoal %s: running, %ld s ", p->verb, ms / 1000);
-        p->shown = write(2, line, (size_t)n) == n;
-    }
+    for (ms = p->after_ms; ms == 0 || !wait_until(p, &start, ms); ms += 1000) progress_draw(p, ms / 1000);   /* 0: at once */
+    if (p->shown && p->total) progress_draw(p, ms / 1000);   /* the count reached, however short the run */
     if (p->shown && write(2, "\r\033[K", 4) != 4) p->shown = 0;   /* erased: the output follows */
     pthread_mutex_unlock(&p->lock);
     return NULL;
@@ -68,6 +75,16 @@ void cli_progress_end(void) {
     pthread_cond_destroy(&p->done_cv);
 }
 
+void cli_progress_count(unsigned long count, unsigned long total, const char *what) {
+    progress *p = &cli_prog.p;
+    if (!cli_prog.running) return;
+    pthread_mutex_lock(&p->lock);
+    p->count = count;
+    p->total = total;
+    p->what = what;
+    pthread_mutex_unlock(&p->lock);
+}
+
 int cli_progress_run(cli_verb_fn fn, int argc, char **argv) {
     progress *p = &cli_prog.p;
     const char *env = getenv("GOAL_PROGRESS_AFTER");
@@ -77,6 +94,7 @@ int cli_progress_run(cli_verb_fn fn, int argc, char **argv) {
     setvbuf(stdout, outbuf, _IOFBF, sizeof outbuf);
     setvbuf(stderr, errbuf, _IOFBF, sizeof errbuf);
     p->done = p->shown = 0;
+    p->total = 0;
     p->verb = argv[0];
     p->after_ms = env && *env ? atol(env) : 2000;
     pthread_mutex_init(&p->lock, NULL);

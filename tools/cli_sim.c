@@ -23,8 +23,22 @@ int cli_model_opt(int argc, char **argv, int *i, goal_sim_desc *d, int *rc) {
     if (arity < 0 || (arity && !cli_opt(argc, argv, i, name, &v))) return 0;
     if (goal_sim_param(d, name, v, &err) == GOAL_OK) return 1;
     if (strcmp(name, "-S") == 0) *rc = cli_usage("%s: -S %s", argv[0], err.msg);
-    else *rc = cli_usage("%s: %s %s%s%s", argv[0], name, v ? v : "", v ? ": " : "", err.msg);
+    else *rc = cli_usage("%s: %s %s%s%s%s", argv[0], name, v ? v : "", v ? ": " : "", err.msg,
+                         strcmp(name, "-o") == 0 ? "; -o is the CPU overhead here, not an output file" : "");
     return 1;
+}
+
+/* Options that change nothing alone: -T and -H go together, --intra-* need --node-size.
+   Said on standard error; the run goes on. */
+void cli_model_warn(const char *verb, const goal_sim_desc *d) {
+    static const char *const intra[] = {"--intra-L", "--intra-o", "--intra-g", "--intra-G", "--intra-O"};
+    const double v[] = {d->intra_L, d->intra_o, d->intra_g, d->intra_G, d->intra_O};
+    int k;
+    if ((d->T > 0) != (d->H != 0))
+        fprintf(stderr, "goal: %s: warning: %s without %s changes nothing (-T B -H ns/B go together)\n", verb, d->T > 0 ? "-T" : "-H",
+                d->T > 0 ? "-H" : "-T");
+    for (k = 0; k < 5 && !d->node_size; k++)
+        if (v[k] != 0) fprintf(stderr, "goal: %s: warning: %s without --node-size changes nothing\n", verb, intra[k]);
 }
 
 /* --params FILE: one line of model options as `goal sim` takes them (what `goal probe`
@@ -35,7 +49,7 @@ static int model_params(const char *verb, const char *path, goal_sim_desc *d) {
     size_t len;
     goal_error err;
     goal_status st;
-    if (cli_read(path, &text, &len)) return CLI_BAD_INPUT;
+    if (cli_read_params(path, &text, &len)) return CLI_BAD_INPUT;
     st = goal_sim_params(d, text, len, &err);
     free(text);
     return st == GOAL_OK ? CLI_OK : cli_fail("%s: --params %s: %s", verb, path, err.msg);
@@ -61,6 +75,7 @@ int cli_sim_args(int argc, char **argv, const char **file, goal_sim_desc *d, con
         }
     }
     if (rc == CLI_OK && !*file) return cli_usage("%s: FILE is missing", argv[0]);
+    if (rc == CLI_OK && d) cli_model_warn(argv[0], d);
     return rc;
 }
 
@@ -82,21 +97,20 @@ static const char *sim_action(const goal_world *w, goal_sim_ref at, char *what, 
     *strchr(what, ':') = 0;
     return what;
 }
-/* The reason a simulation stopped, one stuck action per line on stderr. */
-static int sim_failed(const goal_world *w, const goal_sim_run_result *res, goal_status st) {
+int cli_sim_failed(const char *verb, const goal_world *w, const goal_sim_run_result *res, goal_status st) {
     size_t k;
     char what[200];
     if (st == GOAL_ERR_LIMIT && res->overflow.rank >= 0)
-        return cli_fail("sim: simulated time overflows (past 2^64-1 ps, about 213 days) at %s",
+        return cli_fail("%s: simulated time overflows (past 2^64-1 ps, about 213 days) at %s", verb,
                         sim_action(w, res->overflow, what, sizeof what));
-    if (st != GOAL_ERR_DEADLOCK && st != GOAL_ERR_MATCH) return cli_fail("sim: %s", goal_strerror(st));
+    if (st != GOAL_ERR_DEADLOCK && st != GOAL_ERR_MATCH) return cli_fail("%s: %s", verb, goal_strerror(st));
     for (k = 0; k < res->nstuck; k++) {
         fprintf(stderr, "goal: %s: %s\n", sim_action(w, res->stuck[k], what, sizeof what),
                 st == GOAL_ERR_MATCH ? "its message is never received" : res->stuck_started[k] ? "started, never matched" : "never starts");
     }
     if (st == GOAL_ERR_MATCH)
-        return cli_fail("sim: %lu message%s never received", (unsigned long)res->nstuck, res->nstuck == 1 ? " was" : "s were");
-    cli_fail("sim: deadlock: %lu action%s never complete%s", (unsigned long)res->nstuck, cli_s(res->nstuck), res->nstuck == 1 ? "s" : "");
+        return cli_fail("%s: %lu message%s never received", verb, (unsigned long)res->nstuck, res->nstuck == 1 ? " was" : "s were");
+    cli_fail("%s: deadlock: %lu action%s never complete%s", verb, (unsigned long)res->nstuck, cli_s(res->nstuck), res->nstuck == 1 ? "s" : "");
     return CLI_DEADLOCK;
 }
 
@@ -156,7 +170,7 @@ int cli_sim(int argc, char **argv) {
     if (verbose) sim_params(&d);
     st = critical ? goal_sim_timeline_run(w, &d, &t) : goal_sim_run(w, &d, res);
     if (!critical) t.ncritical = 0;
-    if (st != GOAL_OK) rc = sim_failed(w, res, st);
+    if (st != GOAL_OK) rc = cli_sim_failed("sim", w, res, st);
     for (r = 0; st == GOAL_OK && r < res->nranks; r++) printf("rank %ld %s\n", (long)r, cli_time(res->finish_ps[r], tb));
     if (st == GOAL_OK) printf("max %s\n", cli_time(res->max_ps, tb));
     if (st == GOAL_OK && critical) sim_critical(w, &t);

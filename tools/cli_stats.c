@@ -21,6 +21,7 @@ int cli_stats(int argc, char **argv) {
     unsigned long long ta = 0, te = 0, tb = 0, tc = 0;
     int r, rc = cli_lang_args(argc, argv, &file, NULL, NULL);
     if (rc || (rc = cli_load_world(file, &w))) return rc;
+    if (cli_world_fits(file, w)) { goal_world_destroy(w); return CLI_BAD_INPUT; }   /* a line per rank, unset ones too */
     for (r = 0; r < goal_world_nranks(w); r++) {
         goal_schedule s;
         unsigned long long cb;

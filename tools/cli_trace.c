@@ -4,19 +4,27 @@
 #include <string.h>
 #include "cli.h"
 
+/* Why the drawing's simulation stopped with st, as goal sim says it (the drawing keeps no
+   result: simulated again to find the action). */
+static int draw_failed(const char *verb, const goal_world *w, const goal_sim_desc *d, goal_status st) {
+    goal_sim_run_result res;
+    int rc;
+    if (st != GOAL_ERR_DEADLOCK && st != GOAL_ERR_MATCH && st != GOAL_ERR_LIMIT) return cli_fail("%s: %s", verb, goal_strerror(st));
+    goal_sim_run(w, d, &res);
+    rc = cli_sim_failed(verb, w, &res, st);
+    goal_sim_run_free(&res);
+    return rc;
+}
 /* Writes with draw(w, ...) to OUT; a simulation that cannot finish exits 3. */
-static int draw_out(const goal_world *w, const char *out, goal_status (*draw)(const goal_world *, const goal_sim_desc *, goal_write_fn, void *),
-                    const goal_sim_desc *d) {
+static int draw_out(const char *verb, const goal_world *w, const char *out,
+                    goal_status (*draw)(const goal_world *, const goal_sim_desc *, goal_write_fn, void *), const goal_sim_desc *d) {
     void *f = cli_open_out(out);
     goal_status st;
     int rc;
     if (!f) return CLI_BAD_INPUT;
     st = draw(w, d, cli_write_file, f);
     rc = cli_finish_out(f, st == GOAL_OK);
-    if (st == GOAL_ERR_DEADLOCK) { cli_fail("%s (run goal sim FILE for the stuck actions)", goal_strerror(st)); return CLI_DEADLOCK; }
-    if (st == GOAL_ERR_LIMIT) return cli_fail("simulated time overflows (past 2^64-1 ps) or 2^31 actions (goal sim FILE says which)");
-    if (st != GOAL_OK) return cli_fail("%s", goal_strerror(st));
-    return rc;
+    return st != GOAL_OK && st != GOAL_ERR_IO ? draw_failed(verb, w, d, st) : rc;
 }
 int cli_timeline(int argc, char **argv, goal_status (*draw)(const goal_world *, const goal_sim_desc *, goal_write_fn, void *)) {
     const char *file, *out = NULL;
@@ -26,7 +34,7 @@ int cli_timeline(int argc, char **argv, goal_status (*draw)(const goal_world *, 
     memset(&d, 0, sizeof d);
     rc = cli_sim_args(argc, argv, &file, &d, &out);
     if (rc || (rc = cli_load_world(file, &w))) return rc;
-    rc = cli_world_fits(file, w) ? CLI_BAD_INPUT : draw_out(w, out, draw, &d);
+    rc = cli_world_fits(file, w) ? CLI_BAD_INPUT : draw_out(argv[0], w, out, draw, &d);
     goal_world_destroy(w);
     return rc;
 }

@@ -79,6 +79,7 @@ typedef struct tune {
     int ncfg;
     tune_job *job;
     int njob, next, ngroups;
+    int ntodo, ndecided;       /* jobs to simulate, and those simulated or pruned (progress) */
     int prune, bounding;       /* prune: skip what cannot win; bounding: the workers compute bounds */
     int *order;                /* the jobs to simulate, by (group, bound) */
     int norder;
@@ -145,10 +146,11 @@ static int tune_args(int argc, char **argv, tune *t) {
         } else if (strcmp(argv[i], "--all") == 0) {
             t->all = 1;
         } else if (!cli_model_opt(argc, argv, &i, &t->model, &rc)) {
-            return cli_usage("tune: unknown argument '%s'", argv[i]);
+            return argv[i][0] == '-' ? cli_unknown_option("tune", argv[i]) : cli_usage("tune: unknown argument '%s'", argv[i]);
         }
     }
     if (rc == CLI_OK && !t->p) return cli_usage("tune: -p N is missing");
+    if (rc == CLI_OK) cli_model_warn("tune", &t->model);
     return rc;
 }
 
@@ -301,6 +303,7 @@ static int tune_next_pruned(tune *t) {
         if (j->state != TUNE_TODO) continue;
         if (tune_best_time(t, j->group) >= 0 && j->bound > tune_best_time(t, j->group)) {
             j->state = TUNE_SLOWER;
+            t->ndecided++;
             t->grp[j->group].open--;
             continue;
         }
@@ -343,6 +346,7 @@ static void *tune_worker(void *arg) {
         tune_run_job(t, &t->job[k], stop);
         pthread_mutex_lock(&t->mu);
         if (t->prune) tune_finished(t, k);
+        cli_progress_count((unsigned long)++t->ndecided, (unsigned long)t->ntodo, "configurations");
         pthread_mutex_unlock(&t->mu);
     }
 }
@@ -430,6 +434,7 @@ static int tune_run(tune *t) {
     int k;
     pthread_mutex_init(&t->mu, NULL);
     if (t->prune && !tune_plan(t)) return pthread_mutex_destroy(&t->mu), 0;
+    for (k = 0; k < t->njob; k++) t->ntodo += t->job[k].state == TUNE_TODO;
     tune_workers(t);
     pthread_mutex_destroy(&t->mu);
     for (k = 0; k < t->njob; k++) {
@@ -584,10 +589,8 @@ static void svg_panel(FILE *f, const tune *t, int first, int end, double y0) {
         if (has) svg_curve(f, t, &fr, first, end, c, wins, row, row), row++;
     }
 }
-static int tune_write_svg(const tune *t) {
-    FILE *f = (FILE *)cli_open_out(t->svg);
+static void tune_write_svg(const tune *t, FILE *f) {
     int k, end, npanels = 0;
-    if (!f) return CLI_BAD_INPUT;
     for (k = 0; k < t->njob; k = end, npanels++)
         for (end = k; end < t->njob && t->cfg[t->job[end].cfg].coll == t->cfg[t->job[k].cfg].coll; end++) {}
     fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%g' height='%g' font-family='sans-serif' font-size='13'>\n", SVG_W,
@@ -598,27 +601,42 @@ static int tune_write_svg(const tune *t) {
         svg_panel(f, t, k, end, SVG_H * npanels);
     }
     fprintf(f, "</svg>\n");
-    return cli_close_out(f);
 }
 
+/* Whether some configuration was simulated to its end. */
+static int tune_any_done(const tune *t) {
+    int k;
+    for (k = 0; k < t->njob && t->job[k].state != TUNE_DONE; k++) {}
+    return k < t->njob;
+}
+/* The output, once every job ran: nothing but the notes (and exit 1) when no configuration
+   could be simulated; the plot goes to svg (opened before the run, so that a bad path fails
+   at once). */
+static int tune_output(tune *t, FILE *svg) {
+    int rc = CLI_OK, any = tune_any_done(t);
+    tune_mark_winners(t);
+    if (any) t->env ? tune_print_env(t, stdout) : tune_print_table(t, stdout);
+    tune_print_notes(t, t->env ? stderr : stdout);
+    if (!any) rc = cli_fail("tune: no configuration could be simulated at p=%lld (the # lines say why)", t->p);
+    if (svg && any) tune_write_svg(t, svg);
+    if (svg && cli_finish_out(svg, any)) rc = CLI_BAD_INPUT;
+    return cli_close_out(stdout) ? CLI_BAD_INPUT : rc;
+}
 int cli_tune(int argc, char **argv) {
     tune t;
+    FILE *svg = NULL;
     int rc;
     memset(&t, 0, sizeof t);
     tune_default_sizes(&t);
     t.colls = (1u << TUNE_NCOLLS) - 1;
     if ((rc = tune_args(argc, argv, &t)) != CLI_OK) return rc;
+    if (t.svg && !(svg = (FILE *)cli_open_out(t.svg))) return CLI_BAD_INPUT;
     tune_keep_memory();
     t.prune = !t.all && !t.svg;
     if (!tune_configs(&t) || !tune_jobs(&t)) rc = cli_fail("tune: out of memory");
     if (rc == CLI_OK && !tune_run(&t)) rc = cli_fail("tune: out of memory");
-    if (rc == CLI_OK) {
-        tune_mark_winners(&t);
-        if (t.env) tune_print_env(&t, stdout), tune_print_notes(&t, stderr);
-        else tune_print_table(&t, stdout), tune_print_notes(&t, stdout);
-        if (t.svg) rc = tune_write_svg(&t);
-        if (cli_close_out(stdout)) rc = CLI_BAD_INPUT;
-    }
+    if (rc == CLI_OK) rc = tune_output(&t, svg);
+    else if (svg) cli_finish_out(svg, 0);
     free(t.cfg);
     free(t.job);
     free(t.order);

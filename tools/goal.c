@@ -1,5 +1,5 @@
 /* goal - the command-line tool of libgoal. See README.md for every verb. */
-#define _POSIX_C_SOURCE 200809L   /* mkstemp, fchmod, unlink: output goes through a temporary file */
+#define _XOPEN_SOURCE 700   /* mkstemp, fchmod, lstat, realpath: output goes through a temporary file */
 #include <errno.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -198,37 +198,49 @@ static int cli_memory_opt(int *argc, char **argv) {
     return CLI_OK;
 }
 
-int cli_read(const char *path, char **data, size_t *len) {
+/* Reads path ("-": standard input) into a new buffer: *len bytes, at most max; *more is set
+   when the file holds more (not read). 0, or 1 after a message. */
+static int cli_read_upto(const char *path, uint64_t max, char **data, size_t *len, int *more) {
     FILE *f = strcmp(path, "-") == 0 ? stdin : fopen(path, "rb");
-    size_t cap = 1 << 16, n = 0, k;
-    uint64_t lim = cli_memory_limit();
-    char *buf, sz[32];
-    int nomem = 0, err;
+    size_t cap = max < (1u << 16) ? (size_t)max + 1 : 1u << 16, n = 0, k;
+    char *buf;
+    int err;
     if (!f) return cli_fail("%s: cannot open: %s", path, strerror(errno));
+    *more = 0;
     buf = (char *)malloc(cap);
-    nomem = !buf;
     while (buf && (k = fread(buf + n, 1, cap - n, f)) > 0) {
-        n += k;
-        if (n == cap) {
-            char *nb = cap * 2 > lim ? NULL : (char *)realloc(buf, cap * 2);
-            if (!nb) { nomem = 1; break; }
-            buf = nb;
-            cap *= 2;
-        }
+        char *nb;
+        size_t grown = cap * 2 > max + 1 ? (size_t)max + 1 : cap * 2;   /* room for one byte past max */
+        if ((n += k) < cap) continue;
+        if (n > max) { *more = 1; n = (size_t)max; break; }
+        if (!(nb = (char *)realloc(buf, grown))) { free(buf); buf = NULL; break; }
+        buf = nb;
+        cap = grown;
     }
     err = errno;
-    if (nomem || ferror(f)) {
+    if (!buf || ferror(f)) {
         if (f != stdin) fclose(f);
         free(buf);
-        if (nomem && cap * 2 > lim)
-            return cli_fail("%s: larger than the memory limit of %s (--max-memory BYTES)", path, cli_size(lim, sz));
-        return nomem ? cli_fail("%s: out of memory after reading %llu bytes", path, (unsigned long long)n)
-                     : cli_fail("%s: cannot read: %s", path, strerror(err));
+        return !buf ? cli_fail("%s: out of memory after reading %llu bytes", path, (unsigned long long)n)
+                    : cli_fail("%s: cannot read: %s", path, strerror(err));
     }
     if (f != stdin) fclose(f);
     *data = buf;
     *len = n;
     return CLI_OK;
+}
+int cli_read(const char *path, char **data, size_t *len) {
+    uint64_t lim = cli_memory_limit();
+    char sz[32];
+    int more;
+    if (cli_read_upto(path, lim, data, len, &more)) return CLI_BAD_INPUT;
+    if (!more) return CLI_OK;
+    free(*data);
+    return cli_fail("%s: larger than the memory limit of %s (--max-memory BYTES)", path, cli_size(lim, sz));
+}
+int cli_read_params(const char *path, char **text, size_t *len) {
+    int more;
+    return cli_read_upto(path, GOAL_SIM_PARAMS_MAX, text, len, &more);
 }
 
 int cli_load_world(const char *path, goal_world **w) {
@@ -245,21 +257,24 @@ int cli_load_world(const char *path, goal_world **w) {
         memset(&d, 0, sizeof d);
         d.filename = strcmp(path, "-") == 0 ? "<stdin>" : path;
         st = goal_parse(data, len, &d, w, &err);
-        if (st != GOAL_OK) fprintf(stderr, "%s\n", err.msg);
+        if (st != GOAL_OK) fprintf(stderr, "goal: %s\n", err.msg);
     }
     free(data);
     return st == GOAL_OK ? CLI_OK : CLI_BAD_INPUT;
 }
 
 /* Files named with -o are written to OUT.tmp.XXXXXX in the same directory and renamed to
-   OUT when complete, so a failed write or an interrupt never leaves a truncated OUT. The few
-   files open at once are listed here, for cli_finish_out and for the signal handler. */
+   OUT when complete, so a failed write or an interrupt never leaves a truncated OUT. What OUT
+   names is kept: a symbolic link's target is written that way (the link stays), an existing
+   file keeps its mode, and a device, a FIFO or a file with other hard links is written
+   directly (a rename would replace it). The few files open at once are listed here, for
+   cli_finish_out and for the signal handler; tmp is NULL when written directly. */
 enum { CLI_MAX_OUT = 8 };
-static struct { FILE *f; char *tmp; const char *final; } cli_outs[CLI_MAX_OUT];
+static struct { FILE *f; char *tmp, *target; const char *final; } cli_outs[CLI_MAX_OUT];
 static void cli_on_signal(int sig) {
     int k;
     for (k = 0; k < CLI_MAX_OUT; k++)
-        if (cli_outs[k].f) unlink(cli_outs[k].tmp);
+        if (cli_outs[k].f && cli_outs[k].tmp) unlink(cli_outs[k].tmp);
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -278,25 +293,49 @@ int cli_world_fits(const char *path, const goal_world *w) {
 static void cli_catch(int sig) {   /* a signal ignored when we started stays ignored */
     if (signal(sig, cli_on_signal) == SIG_IGN) signal(sig, SIG_IGN);
 }
+/* The temporary file next to target, with the mode an existing target has (else what a
+   plain fopen would give); its FILE, or NULL with errno set. */
+static FILE *cli_open_tmp(char *tmp, const char *target, const struct stat *old) {
+    mode_t mask = umask(0);
+    int fd;
+    FILE *f;
+    umask(mask);
+    sprintf(tmp, "%s.tmp.XXXXXX", target);
+    if ((fd = mkstemp(tmp)) < 0) return NULL;
+    if (fchmod(fd, old ? old->st_mode & 0777 : 0666 & ~mask) != 0 || !(f = fdopen(fd, "wb"))) {
+        int e = errno;
+        close(fd);
+        unlink(tmp);
+        errno = e;
+        return NULL;
+    }
+    return f;
+}
+/* Opens slot k for path: directly, or through a temporary file next to what path names. */
+static FILE *cli_open_slot(int k, const char *path) {
+    struct stat st;
+    int exists = stat(path, &st) == 0;
+    char *target = NULL;
+    if (exists && (!S_ISREG(st.st_mode) || st.st_nlink > 1)) return fopen(path, "wb");   /* written where it is */
+    if (exists && !(target = realpath(path, NULL))) return NULL;   /* through symbolic links: the file itself */
+    if (!exists && errno == ENOENT && lstat(path, &st) == 0) return fopen(path, "wb");   /* a dangling link: creates its target */
+    if (!(cli_outs[k].tmp = (char *)malloc(strlen(target ? target : path) + 12))) { free(target); errno = ENOMEM; return NULL; }
+    cli_outs[k].target = target;
+    if ((cli_outs[k].f = cli_open_tmp(cli_outs[k].tmp, target ? target : path, exists ? &st : NULL)) != NULL) return cli_outs[k].f;
+    free(cli_outs[k].tmp);
+    free(target);
+    cli_outs[k].tmp = cli_outs[k].target = NULL;
+    return NULL;
+}
 void *cli_open_out(const char *path) {
-    int k, fd;
-    mode_t mask;
+    int k;
     if (!path || strcmp(path, "-") == 0) return stdout;
     for (k = 0; k < CLI_MAX_OUT && cli_outs[k].f; k++) {}
-    if (k == CLI_MAX_OUT || !(cli_outs[k].tmp = (char *)malloc(strlen(path) + 12))) { cli_fail("%s: out of memory", path); return NULL; }
-    sprintf(cli_outs[k].tmp, "%s.tmp.XXXXXX", path);
+    if (k == CLI_MAX_OUT) { cli_fail("%s: too many files open for writing", path); return NULL; }
     cli_catch(SIGINT);
     cli_catch(SIGTERM);
     signal(SIGXFSZ, SIG_IGN);   /* a file size limit is a write error (EFBIG), not death */
-    if ((fd = mkstemp(cli_outs[k].tmp)) < 0 || !(cli_outs[k].f = fdopen(fd, "wb"))) {
-        cli_fail("%s: cannot open for writing: %s", path, strerror(errno));
-        if (fd >= 0) { close(fd); unlink(cli_outs[k].tmp); }
-        free(cli_outs[k].tmp);
-        return NULL;
-    }
-    mask = umask(0);   /* the permissions a plain fopen would give */
-    umask(mask);
-    fchmod(fd, 0666 & ~mask);
+    if (!(cli_outs[k].f = cli_open_slot(k, path))) { cli_fail("%s: cannot open for writing: %s", path, strerror(errno)); return NULL; }
     cli_outs[k].final = path;
     return cli_outs[k].f;
 }
@@ -309,13 +348,15 @@ int cli_finish_out(void *f, int keep) {
     for (k = 0; k < CLI_MAX_OUT && cli_outs[k].f != f; k++) {}
     if (k == CLI_MAX_OUT) return cli_fail("write error");
     bad |= fclose((FILE *)f) != 0;
-    if (bad || !keep) unlink(cli_outs[k].tmp);
-    else if (rename(cli_outs[k].tmp, cli_outs[k].final) != 0) {
+    if (cli_outs[k].tmp && (bad || !keep)) unlink(cli_outs[k].tmp);
+    else if (cli_outs[k].tmp && rename(cli_outs[k].tmp, cli_outs[k].target ? cli_outs[k].target : cli_outs[k].final) != 0) {
         bad = 1;
         cli_fail("%s: cannot rename %s to it: %s", cli_outs[k].final, cli_outs[k].tmp, strerror(errno));
         unlink(cli_outs[k].tmp);
     }
     free(cli_outs[k].tmp);
+    free(cli_outs[k].target);
+    cli_outs[k].tmp = cli_outs[k].target = NULL;
     cli_outs[k].f = NULL;
     return bad ? cli_fail("%s: write error", cli_outs[k].final) : CLI_OK;
 }

@@ -70,6 +70,7 @@ typedef struct probe_ops {
 #define PROBE_MAX_SIZES 40
 #define PROBE_BURST 16          /* messages in a burst */
 #define PROBE_LARGE 65536       /* G is fitted from sizes of at least this many bytes */
+#define PROBE_MIN_SIZE 2048     /* the least max_size: C is fitted from two sizes of 1 KiB and more */
 typedef struct probe_result {
     double L, o, g, G, O, C;    /* ns, ns per byte */
     uint64_t S;                 /* largest eager size (bytes); max_size when none waits */
@@ -240,10 +241,11 @@ static int probe_fits(probe_result *r) {
     return 0;
 }
 
-/* Measures and fits. Returns 0, or -1 (a transport call failed, or too few eager sizes). */
+/* Measures and fits. Returns 0, or -1 (max_size under PROBE_MIN_SIZE, a transport call
+   failed, or too few eager sizes). */
 static int probe_run(const probe_ops *ops, uint64_t max_size, probe_result *r) {
     memset(r, 0, sizeof *r);
-    if (max_size < 4 || probe_sweep(ops, max_size, r) != 0) return -1;
+    if (max_size < PROBE_MIN_SIZE || probe_sweep(ops, max_size, r) != 0) return -1;
     probe_eager_limit(ops, r);
     return probe_fits(r);
 }
