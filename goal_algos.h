@@ -80,6 +80,11 @@
    reduce_scatterv_ring   ring reduce-scatter of blocks of per-rank sizes (MPI_Reduce_scatter):
                           each step reduces the arriving partial block into itself with this
                           rank's input block, so nothing is copied
+   -- rank order for any op (ORDER OF REDUCTIONS): a binomial reduce of everything to rank 0,
+      which combines lower ranks with higher ones, then the result goes out from rank 0 --
+   allreduce_reduce_bcast         then bcast_binomial: 2 ceil(log2 p) rounds
+   reduce_scatter_reduce_scatter  the p blocks, then scatter_binomial
+   reduce_scatterv_reduce_scatterv  all blocks, then scatterv_linear
    -- bandwidth-optimal families (n bytes of data; "units": n cut in near-equal blocks, the
       first n mod k one element larger, so any n and p work) --
    bcast_scatter_allgather  van de Geijn (MPICH's long-message bcast; Barnett et al. 1994):
@@ -193,7 +198,8 @@
    reduce_rabenseifner, allreduce_recdoub, allreduce_ring, allreduce_rabenseifner (its
    fold then receives the mate's data in scratch), gather_linear, gather_binomial, gatherv_linear,
    gatherv_binomial, scatter_linear, scatter_binomial, scatterv_linear, allgather_ring,
-   allgather_recdoub, allgather_bruck, allgather_neighbor, allgatherv_ring. The others
+   allgather_recdoub, allgather_bruck, allgather_neighbor, allgatherv_ring,
+   allreduce_reduce_bcast. The others
    write OUT before they have read all of the input there (scan_linear and exscan_linear
    receive the prefix into OUT; the two-tree, pipelined-tree and dissemination
    reductions stage partial results in OUT), and alltoall and reduce-scatter
@@ -242,7 +248,8 @@
    `noncommutative`: the result is then op(x0, op(x1, ... x_{p-1})) in rank order, with the
    op applied as buf1 = op(buf1, buf2) where buf1 always holds lower ranks than buf2.
    Algorithms that do this: reduce_binomial, reduce_knomial, reduce_chain (all reduce to rank 0 and forward
-   to the root when the root is not 0), scan_linear, exscan_linear. The others return
+   to the root when the root is not 0), scan_linear, exscan_linear, allreduce_reduce_bcast,
+   reduce_scatter_reduce_scatter, reduce_scatterv_reduce_scatterv. The others return
    GOAL_ERR_OP for `noncommutative`. Floating-point results differ from a serial loop by
    rounding only (the order of combination differs).
    Every rank that gets a result gets the same bits (the values of an allreduce, of every
@@ -1726,6 +1733,43 @@ static void goal__algo_allgather_neighbor(goal__algo *c) {
     if (q < c->p && me == q - 1) goal__algo_send(c, goal__algo_at(c->out, 0, (uint64_t)c->p * c->n), q, all.id);
 }
 
+/* ---- >>> rank order for any op: reduce to rank 0, then distribute --------------------------------- */
+/* Ends one phase of a composed algorithm: what follows waits for every action of it. */
+static int32_t goal__algo_finish(goal__algo *c, int join);
+static void goal__algo_phase(goal__algo *c) { c->start = goal__algo_finish(c, 1); }
+/* Binomial reduce of `bytes` from IN (at in_offset) to rank 0 in rank order (into scratch
+   there); returns where rank 0 holds the result. */
+static goal_buf goal__algo_reduce_to_0(goal__algo *c, uint64_t bytes) {
+    goal_buf out = c->out, res;
+    uint64_t n = c->n;
+    c->root = 0; c->v = c->rank;
+    c->n = bytes;
+    c->in = goal__algo_at(c->in, 0, bytes);
+    res = c->out = c->rank == 0 ? goal__algo_scratch(c, bytes) : out;
+    goal__algo_reduce_knomial_k(c, 2);
+    goal__algo_phase(c);
+    c->in = res; c->out = out; c->n = n;
+    return res;
+}
+static void goal__algo_allreduce_reduce_bcast(goal__algo *c) {
+    c->root = 0; c->v = c->rank;
+    goal__algo_reduce_knomial_k(c, 2);   /* rank 0 reduces into OUT */
+    goal__algo_phase(c);
+    goal__algo_bcast_knomial_k(c, 2);
+}
+static void goal__algo_reduce_scatter_reduce_scatter(goal__algo *c) {
+    goal__algo_reduce_to_0(c, c->n * (uint64_t)c->p);
+    goal__algo_scatter_binomial(c);
+}
+/* With displs the blocks may lie in any order with gaps: the span of IN is reduced. */
+static void goal__algo_reduce_scatterv_reduce_scatterv(goal__algo *c) {
+    uint64_t span = 0;
+    int i;
+    for (i = 0; i < c->p; i++) if (c->io[i] + c->ic[i] > span) span = c->io[i] + c->ic[i];
+    goal__algo_reduce_to_0(c, span);
+    goal__algo_scatter_linear(c);
+}
+
 /* ---- >>> the table ------------------------------------------------------------------------------ */
 typedef void (*goal__algo_fn)(goal__algo *c);
 typedef struct goal__algo_entry { goal_algo_info info; goal__algo_fn fn; } goal__algo_entry;
@@ -1783,6 +1827,13 @@ static const goal__algo_entry goal__algo_table[] = {
     {{"allgatherv_ring", "ring allgatherv, p-1 steps", GOAL__V | GOAL__I}, goal__algo_allgather_ring},
     {{"alltoallv_pairwise", "pairwise exchange of per-pair counts, p-1 steps", GOAL__V}, goal__algo_alltoall_pairwise},
     {{"reduce_scatterv_ring", "ring reduce-scatter of per-rank counts, no copies", GOAL__X | GOAL__V | GOAL__W}, goal__algo_reduce_scatterv_ring},
+    /* rank order for non-commutative ops where the fast ones cannot keep it */
+    {{"allreduce_reduce_bcast", "binomial reduce to rank 0 in rank order, binomial bcast", GOAL__X | GOAL__O | GOAL__I | GOAL__W},
+     goal__algo_allreduce_reduce_bcast},
+    {{"reduce_scatter_reduce_scatter", "binomial reduce to rank 0 in rank order, binomial scatter", GOAL__X | GOAL__O | GOAL__W},
+     goal__algo_reduce_scatter_reduce_scatter},
+    {{"reduce_scatterv_reduce_scatterv", "binomial reduce to rank 0 in rank order, linear scatterv", GOAL__X | GOAL__O | GOAL__V | GOAL__W},
+     goal__algo_reduce_scatterv_reduce_scatterv},
 };
 #undef GOAL__R
 #undef GOAL__X
@@ -1833,7 +1884,8 @@ static goal_status goal__algo_check_op(const goal_algo_desc *d, const goal__algo
     if (!(e->info.flags & GOAL_ALGO_REDUCES)) return GOAL_OK;
     if (d->noncommutative && !(e->info.flags & GOAL_ALGO_ORDERED))
         return goal__fail(err, GOAL_ERR_OP, -1, "%s needs a commutative op (rank order: reduce_binomial, reduce_knomial, reduce_chain, "
-                               "scan_linear, exscan_linear)", e->info.name);
+                               "scan_linear, exscan_linear, allreduce_reduce_bcast, reduce_scatter_reduce_scatter, "
+                               "reduce_scatterv_reduce_scatterv)", e->info.name);
     if (d->op == GOAL_OP_USER) return GOAL_OK;
     st = goal_op_check(d->op, d->dtype);
     if (st != GOAL_OK)

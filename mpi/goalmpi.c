@@ -12,11 +12,12 @@
    Non-contiguous datatypes of the data-movement calls are packed locally (MPI_Pack) and
    unpacked at the end, so no rank's decision depends on its types' layout.
    Passed on to the PMPI_ call, and counted: intercommunicators, reductions on datatypes
-   with holes, non-commutative ops where the selected algorithm cannot keep rank order,
-   reductions on types whose element size libgoal cannot split at with an algorithm that
-   splits (one without GOAL_ALGO_WHOLE; reduce and allreduce first fall back to
-   reduce_binomial / allreduce_recdoub, which have it), sizes beyond INT_MAX bytes, alltoallv in place, collectives that GOAL_MPI_ALGOS
-   sets to "mpi".
+   with holes, sizes beyond INT_MAX bytes, alltoallv in place, collectives that GOAL_MPI_ALGOS
+   sets to "mpi". A reduction the selected algorithm cannot serve (a non-commutative op on
+   one that does not keep rank order, an element libgoal must not split on one without
+   GOAL_ALGO_WHOLE) falls back (fallback_of): reduce_binomial, allreduce_recdoub, or for a
+   non-commutative op allreduce_reduce_bcast, reduce_scatter_reduce_scatter,
+   reduce_scatterv_reduce_scatterv (a binomial reduce to rank 0 in rank order, then out).
    The decision is local: it depends only on what MPI requires to agree across ranks (type
    signature size, count, root, op, communicator), never on extra communication.
 
@@ -427,9 +428,19 @@ static int reduces_it(const goal_algo_info *algo, const goal_mpi_reduction *red,
     if (red->whole && !(algo->flags & GOAL_ALGO_WHOLE)) { *why = W_SPLIT; return 0; }
     return 1;
 }
-/* A reduction: the type and op as libgoal reduces them, if the algorithm can; else reduce
-   and allreduce fall back to reduce_binomial and allreduce_recdoub (the large-message
-   defaults split elements and ignore rank order; both rules are local: type and op). */
+/* The algorithm a reduction falls back to when the chosen one cannot serve it: one that
+   keeps whole elements, and rank order for a non-commutative op; NULL for scan and exscan. */
+static const char *fallback_of(int c, const goal_mpi_reduction *red) {
+    int nc = red->noncommutative;
+    if (c == C_REDUCE) return "reduce_binomial";
+    if (c == C_ALLREDUCE) return nc ? "allreduce_reduce_bcast" : "allreduce_recdoub";
+    if (c == C_REDUCE_SCATTER_BLOCK) return nc ? "reduce_scatter_reduce_scatter" : "reduce_scatter_ring";
+    if (c == C_REDUCE_SCATTER) return nc ? "reduce_scatterv_reduce_scatterv" : "reduce_scatterv_ring";
+    return NULL;
+}
+/* A reduction: the type and op as libgoal reduces them, if the algorithm can; else it falls
+   back (fallback_of: the large-message defaults split elements and ignore rank order; the
+   rule is local: type and op). */
 static int begin_reduce(call *k, goal_mpi_reduction *red, MPI_Datatype t, MPI_Op op, int count) {
     const goal_algo_info *alt;
     goal_status st = goal_mpi_reduction_of(t, op, count, red);
@@ -439,9 +450,7 @@ static int begin_reduce(call *k, goal_mpi_reduction *red, MPI_Datatype t, MPI_Op
         if (again) { k->algo = again; k->d.algo = again->name; }
     }
     if (!reduces_it(k->algo, red, &k->why)) {
-        if (k->c != C_REDUCE && k->c != C_ALLREDUCE) return 0;
-        alt = goal_algo_find(k->c == C_REDUCE ? "reduce_binomial" : "allreduce_recdoub");
-        if (!reduces_it(alt, red, &k->why)) return 0;
+        if (!(alt = goal_algo_find(fallback_of(k->c, red))) || !reduces_it(alt, red, &k->why)) return 0;
         k->algo = alt; k->d.algo = alt->name; k->autopick = 0;
         k->d.nway = k->d.radix = 0; k->d.segment = 0;   /* the fallback's defaults */
     }

@@ -275,6 +275,53 @@ static void test_large(void) {
             }
 }
 
+/* ---- non-commutative ops: MPI's rank-order fold, computed here -------------------------------- */
+/* x_0 op x_1 op ... op x_{p-1} of n matrices, every rank's input made locally (mat_fn: inout =
+   in x inout, in from the lower rank). */
+static void fold(unsigned char *acc, int n) {
+    unsigned char *x = (unsigned char *)malloc((size_t)n * 16);
+    int r;
+    fill(T_MAT, acc, np - 1, n);
+    for (r = np - 2; r >= 0; r--) { fill(T_MAT, x, r, n); mat_fn(x, acc, &n, &mat_t); }
+    free(x);
+}
+/* allreduce, reduce_scatter_block and reduce_scatter with the matrix product, small and past
+   the size where the defaults turn bandwidth-optimal, blocking or not, in place or not. */
+static void test_noncommutative(void) {
+    static const int sizes[2] = {5, 2048};
+    int k, z, ip, nb, i, n, rc[64], off;
+    char name[96];
+    for (k = 0; k < 3; k++)
+        for (z = 0; z < 2; z++)
+            for (ip = 0; ip < 2; ip++)
+                for (nb = 0; nb < 2; nb++) {
+                    MPI_Request q = MPI_REQUEST_NULL;
+                    size_t all = 0;
+                    unsigned char *src, *got, *want;
+                    n = sizes[z];
+                    for (i = 0, off = 0; i < np; i++) { rc[i] = k == 2 ? (i % 3) * n / 2 + 1 : n; off += i < me ? rc[i] : 0; }
+                    for (i = 0; i < np; i++) all += (size_t)(k == 0 ? (i == 0 ? n : 0) : rc[i]) * 16;
+                    src = (unsigned char *)malloc(all); got = (unsigned char *)malloc(all); want = (unsigned char *)malloc(all);
+                    fill(T_MAT, src, me, (int)(all / 16));
+                    memset(got, 0xA5, all);
+                    if (ip) memcpy(got, src, all);
+                    if (k == 0 && !nb) CHECK(MPI_Allreduce(ip ? MPI_IN_PLACE : src, got, n, mat_t, mat_mul, MPI_COMM_WORLD) == MPI_SUCCESS);
+                    if (k == 0 && nb) CHECK(MPI_Iallreduce(ip ? MPI_IN_PLACE : src, got, n, mat_t, mat_mul, MPI_COMM_WORLD, &q) == MPI_SUCCESS);
+                    if (k == 1 && !nb) CHECK(MPI_Reduce_scatter_block(ip ? MPI_IN_PLACE : src, got, n, mat_t, mat_mul, MPI_COMM_WORLD) == MPI_SUCCESS);
+                    if (k == 1 && nb) CHECK(MPI_Ireduce_scatter_block(ip ? MPI_IN_PLACE : src, got, n, mat_t, mat_mul, MPI_COMM_WORLD, &q) == MPI_SUCCESS);
+                    if (k == 2 && !nb) CHECK(MPI_Reduce_scatter(ip ? MPI_IN_PLACE : src, got, rc, mat_t, mat_mul, MPI_COMM_WORLD) == MPI_SUCCESS);
+                    if (k == 2 && nb) CHECK(MPI_Ireduce_scatter(ip ? MPI_IN_PLACE : src, got, rc, mat_t, mat_mul, MPI_COMM_WORLD, &q) == MPI_SUCCESS);
+                    MPI_Wait(&q, MPI_STATUS_IGNORE);
+                    fold(want, (int)(all / 16));
+                    if (k == 0) CHECK(!memcmp(got, want, all));
+                    else CHECK(!memcmp(got, want + (size_t)(k == 1 ? me * n : off) * 16, (size_t)rc[me] * 16));
+                    free(src); free(got); free(want);
+                    snprintf(name, sizeof name, "%s matrix product (rank order) %d%s%s", k == 0 ? "allreduce" : k == 1 ? "reduce_scatter_block" : "reduce_scatter",
+                             n, ip ? " in place" : "", nb ? " nonblocking" : "");
+                    report(name);
+                }
+}
+
 /* ---- every rank the same bits --------------------------------------------------------------- */
 static void test_identical(void) {
     static float x[1024], y[1024], lo[1024], hi[1024];
@@ -310,6 +357,7 @@ int main(int argc, char **argv) {
     test_calls();
     test_scrambled();
     test_large();
+    test_noncommutative();
     test_identical();
     MPI_Barrier(MPI_COMM_WORLD);
     tot[0] = passed; tot[1] = failed;
