@@ -12,7 +12,7 @@
    Non-contiguous datatypes of the data-movement calls are packed locally (MPI_Pack) and
    unpacked at the end, so no rank's decision depends on its types' layout.
    Passed on to the PMPI_ call, and counted: intercommunicators, reductions on datatypes
-   with holes, sizes beyond INT_MAX bytes, alltoallv in place, collectives that GOAL_MPI_ALGOS
+   with holes, sizes beyond INT_MAX bytes, collectives that GOAL_MPI_ALGOS
    sets to "mpi". A reduction the selected algorithm cannot serve (a non-commutative op on
    one that does not keep rank order, an element libgoal must not split on one without
    GOAL_ALGO_WHOLE) falls back (fallback_of): reduce_binomial, allreduce_recdoub, or for a
@@ -69,7 +69,7 @@
    flagged GOAL_ALGO_INPLACE in goal_algos.h, when no side is packed; otherwise (scan_linear,
    exscan_linear, the two-tree, pipelined-tree and dissemination reductions,
    alltoall, the reduce-scatters, non-contiguous types) it costs a copy of this rank's input
-   (all of it for alltoall and the reduce-scatters), counted as "copied"; each nonblocking call allocates its generalized request's state, and v-calls their
+   (all of it for alltoall(v) and the reduce-scatters), counted as "copied"; each nonblocking call allocates its generalized request's state, and v-calls their
    scaled counts; the schedules themselves are cached (hash) and never rebuilt. */
 #define _POSIX_C_SOURCE 200809L   /* strtok_r */
 #include <mpi.h>
@@ -881,9 +881,22 @@ int MPI_Iallgatherv(const void *s, int sc, MPI_Datatype st, void *r, const int *
     int x = do_vmove(C_ALLGATHERV, s, sc, st, r, 0, rt, rc, d, 0, comm, q);
     return x >= 0 ? x : PMPI_Iallgatherv(s, sc, st, r, rc, d, rt, comm, q);
 }
+/* alltoallv in place: the send side is the receive side's layout in recvbuf, copied (packed
+   when rt is not contiguous), since the schedule writes recvbuf while it still sends. */
+static int a2av_in_place(call *k, vside *v, int p, const int *counts, const int *displs, MPI_Datatype t, const void *user,
+                         MPI_Comm comm, void **tmp) {
+    struct unpack none;
+    long long span = 0;
+    int i;
+    in_place_native(k, 1);   /* counted as copied */
+    if (!vside_make(v, p, counts, displs, t, user, 1, comm, &none, tmp)) return 0;
+    if (*tmp) return 1;
+    for (i = 0; i < p; i++) if ((long long)v->dsp[i] + v->cnt[i] > span) span = (long long)v->dsp[i] + v->cnt[i];
+    if (!(v->buf = *tmp = copy_of(user, (size_t)span))) { vside_free(v); return 0; }
+    return 1;
+}
 /* alltoallv: this rank's four arrays; the send and receive types' extents scale each side. */
-/* alltoallv: this rank's four arrays, each side packed when its type is not contiguous.
-   In place (MPI: on every rank, so every rank passes it on alike): the library's. */
+/* alltoallv: this rank's four arrays, each side packed when its type is not contiguous. */
 static int do_a2av(const void *sbuf, const int *sc, const int *sd, MPI_Datatype st, void *rbuf, const int *rc,
                    const int *rd, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req) {
     call k;
@@ -894,8 +907,8 @@ static int do_a2av(const void *sbuf, const int *sc, const int *sd, MPI_Datatype 
     memset(&u, 0, sizeof u);
     PMPI_Comm_size(comm, &p);
     if (!begin(&k, C_ALLTOALLV, req != NULL, comm, 0)) return passed(&k) - 1;
-    if (sbuf == MPI_IN_PLACE) { k.why = W_TYPE; return passed(&k) - 1; }
-    if (!vside_make(&vs, p, sc, sd, st, sbuf, 1, comm, &u, &tmp)) { k.why = W_SIZE; return passed(&k) - 1; }
+    if (sbuf == MPI_IN_PLACE ? !a2av_in_place(&k, &vs, p, rc, rd, rt, rbuf, comm, &tmp)
+                             : !vside_make(&vs, p, sc, sd, st, sbuf, 1, comm, &u, &tmp)) { k.why = W_SIZE; return passed(&k) - 1; }
     if (!vside_make(&vr, p, rc, rd, rt, rbuf, 0, comm, &u, &tmp)) {
         vside_free(&vs); free(tmp); k.why = W_SIZE; return passed(&k) - 1;
     }

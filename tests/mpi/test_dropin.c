@@ -117,7 +117,7 @@ static void call(int k, int lib, int nb, int inplace, MPI_Datatype t, MPI_Op op,
     case K_GATHERV: rc = C2(Gatherv, Igatherv, inplace && me == root ? MPI_IN_PLACE : (const void *)in, counts[me], t, out, counts, displs, t, root, MPI_COMM_WORLD); break;
     case K_SCATTERV: rc = C2(Scatterv, Iscatterv, in, counts, displs, t, inplace && me == root ? MPI_IN_PLACE : (void *)out, counts[me], t, root, MPI_COMM_WORLD); break;
     case K_ALLGATHERV: rc = C2(Allgatherv, Iallgatherv, s, counts[me], t, out, counts, displs, t, MPI_COMM_WORLD); break;
-    default: rc = C2(Alltoallv, Ialltoallv, in, counts, displs, t, out, counts, displs, t, MPI_COMM_WORLD); break;
+    default: rc = C2(Alltoallv, Ialltoallv, s, counts, displs, t, out, counts, displs, t, MPI_COMM_WORLD); break;
     }
     (void)ext;
     CHECK(rc == MPI_SUCCESS);
@@ -125,7 +125,7 @@ static void call(int k, int lib, int nb, int inplace, MPI_Datatype t, MPI_Op op,
 }
 /* Whether call k takes op, and in place for it (MPI's rules). */
 static int reduces(int k) { return k <= K_RS; }
-static int has_inplace(int k) { return k != K_BCAST && k != K_ALLTOALLV && k != K_EXSCAN; }
+static int has_inplace(int k) { return k != K_BCAST && k != K_EXSCAN; }
 
 /* The bytes of the result to compare on this rank. */
 static size_t result_bytes(int k, int root, size_t ext) {
@@ -158,7 +158,8 @@ static void one(int k, int t, MPI_Op op, int inplace, int nb) {
             size_t at = k == K_GATHER || k == K_ALLGATHER ? (size_t)(k == K_GATHER ? root : me) * N * ext
                       : k == K_GATHERV || k == K_ALLGATHERV ? (size_t)displs[k == K_GATHERV ? root : me] * ext : 0;
             size_t len = k == K_RSB || k == K_RS || k == K_ALLTOALL ? (size_t)np * N * ext
-                       : k == K_GATHERV || k == K_ALLGATHERV ? (size_t)counts[me] * ext : N * ext;
+                       : k == K_GATHERV || k == K_ALLGATHERV ? (size_t)counts[me] * ext
+                       : k == K_ALLTOALLV ? (size_t)(displs[np - 1] + counts[np - 1]) * ext : N * ext;
             if (k != K_SCATTER && k != K_SCATTERV) memcpy(out + at, in, len);
             if (k == K_SCATTER && me == root) memcpy(out, in + (size_t)root * N * ext, N * ext);
             if (k == K_SCATTERV && me == root) memcpy(out, in + (size_t)displs[root] * ext, (size_t)counts[root] * ext);
