@@ -93,10 +93,14 @@
 #include <string.h>
 
 enum { C_BCAST, C_REDUCE, C_ALLREDUCE, C_GATHER, C_GATHERV, C_SCATTER, C_SCATTERV, C_ALLGATHER, C_ALLGATHERV,
-       C_ALLTOALL, C_ALLTOALLV, C_REDUCE_SCATTER, C_REDUCE_SCATTER_BLOCK, C_SCAN, C_EXSCAN, C_BARRIER, NCOLL };
+       C_ALLTOALL, C_ALLTOALLV, C_REDUCE_SCATTER, C_REDUCE_SCATTER_BLOCK, C_SCAN, C_EXSCAN, C_BARRIER,
+       C_ALLTOALLW, C_NEIGHBOR_ALLGATHER, C_NEIGHBOR_ALLGATHERV, C_NEIGHBOR_ALLTOALL, C_NEIGHBOR_ALLTOALLV,
+       C_NEIGHBOR_ALLTOALLW, NCOLL };
 static const char *const coll_name[NCOLL] = {
     "bcast", "reduce", "allreduce", "gather", "gatherv", "scatter", "scatterv", "allgather", "allgatherv",
-    "alltoall", "alltoallv", "reduce_scatter", "reduce_scatter_block", "scan", "exscan", "barrier"};
+    "alltoall", "alltoallv", "reduce_scatter", "reduce_scatter_block", "scan", "exscan", "barrier",
+    "alltoallw", "neighbor_allgather", "neighbor_allgatherv", "neighbor_alltoall", "neighbor_alltoallv",
+    "neighbor_alltoallw"};
 static const char *const default_algos =
     "bcast=bcast_binomial;reduce=reduce_binomial:<=2048,reduce_rabenseifner;"
     "allreduce=allreduce_recdoub:<=2048,allreduce_rabenseifner;"
@@ -104,7 +108,7 @@ static const char *const default_algos =
     "allgather=allgather_bruck:<=1024,allgather_ring;allgatherv=allgatherv_ring;"
     "alltoall=alltoall_bruck:<=256,alltoall_pairwise;alltoallv=alltoallv_pairwise;"
     "reduce_scatter=reduce_scatterv_ring;reduce_scatter_block=reduce_scatter_ring;scan=scan_linear;"
-    "exscan=exscan_linear;barrier=barrier_dissemination";
+    "exscan=exscan_linear;barrier=barrier_dissemination;alltoallw=alltoallv_pairwise";
 enum { W_INTER, W_TYPE, W_OP, W_SPLIT, W_SIZE, W_CHOSEN, W_CREATE, W_AUTO, NWHY };   /* W_TYPE: with holes, for a
    reduction, a v-call or in place (data movement packs them otherwise) */
 static const char *const why_name[NWHY] = {
@@ -142,6 +146,7 @@ typedef struct pending {      /* a nonblocking collective: its generalized reque
     void *tmp, *tmp2;         /* MPI_IN_PLACE copies, packed inputs, scratch: freed at the end */
     struct unpack {           /* a non-contiguous receive side, laid out when it finished */
         void *packed; int bytes; void *dst; int count; MPI_Datatype t; MPI_Comm comm;
+        int own_t;                    /* t was made here (alltoallw's layout): freed after */
         int nb, *counts, *at, *pat;   /* nb > 0: blocks of counts[i] elements at dst + at[i] bytes, packed at pat[i] */
     } u;
     goal_status st;
@@ -176,7 +181,8 @@ static int read_params(const char *path, int me) {
 /* The collectives with per-rank counts (MPI_Reduce_scatter among them: goal tune's
    reduce_scatter is MPI_Reduce_scatter_block). */
 static int vector_coll(int c) {
-    return c == C_GATHERV || c == C_SCATTERV || c == C_ALLGATHERV || c == C_ALLTOALLV || c == C_REDUCE_SCATTER;
+    return c == C_GATHERV || c == C_SCATTERV || c == C_ALLGATHERV || c == C_ALLTOALLV || c == C_REDUCE_SCATTER ||
+           c == C_ALLTOALLW;
 }
 /* A rule's "@nway=N", "@segment=B", "@radix=K" (what goal tune prints) from r on, cut off
    r; 0 for an unknown parameter or a bad value. */
@@ -349,6 +355,8 @@ static void unpack(struct unpack *u, goal_status st) {
     }
     free(u->packed); free(u->counts); free(u->at); free(u->pat);
     u->packed = NULL; u->counts = u->at = u->pat = NULL;
+    if (u->own_t) PMPI_Type_free(&u->t);
+    u->own_t = 0;
 }
 /* One test of every nonblocking operation in flight; finished ones complete their request. */
 static void progress(void) {
@@ -927,6 +935,73 @@ int MPI_Ialltoallv(const void *s, const int *sc, const int *sd, MPI_Datatype st,
                    const int *rd, MPI_Datatype rt, MPI_Comm comm, MPI_Request *q) {
     int x = do_a2av(s, sc, sd, st, r, rc, rd, rt, comm, q);
     return x >= 0 ? x : PMPI_Ialltoallv(s, sc, sd, st, r, rc, rd, rt, comm, q);
+}
+
+/* alltoallw: per-peer types and byte displacements. A side whose blocks are all contiguous
+   (size equal to extent) moves in place; otherwise one struct type describes its p blocks,
+   packed (send) or unpacked at the end (receive) in one call: blocks one after the other. */
+static int wside_make(vside *v, int p, const int *counts, const int *displs, const MPI_Datatype *types, const void *user,
+                      int send, int force, MPI_Comm comm, struct unpack *u, void **tmp) {
+    MPI_Datatype *ts = (MPI_Datatype *)malloc((size_t)p * sizeof *ts), w;
+    MPI_Aint *at = (MPI_Aint *)malloc((size_t)p * sizeof *at);
+    long long total = 0;
+    int i, size, direct = !force, pos = 0, ok = ts && at;
+    v->cnt = (int *)malloc((size_t)p * sizeof(int)); v->dsp = (int *)malloc((size_t)p * sizeof(int));
+    for (i = 0; ok && i < p; i++) {
+        ts[i] = counts[i] ? types[i] : MPI_BYTE;   /* a type of an empty block may be any handle */
+        at[i] = displs[i];
+        ok = v->cnt && v->dsp && PMPI_Type_size(ts[i], &size) == MPI_SUCCESS && (long long)size * counts[i] <= INT_MAX - total;
+        if (!ok) break;
+        direct = direct && goal_mpi_contiguous_bytes(ts[i], counts[i]) == (long long)size * counts[i];
+        v->cnt[i] = size * counts[i];
+        v->dsp[i] = (int)total;
+        total += v->cnt[i];
+    }
+    v->buf = (void *)(uintptr_t)user;
+    if (ok && direct) for (i = 0; i < p; i++) v->dsp[i] = displs[i];
+    if (ok && !direct && (ok = PMPI_Type_create_struct(p, counts, at, ts, &w) == MPI_SUCCESS) != 0) {
+        ok = PMPI_Type_commit(&w) == MPI_SUCCESS && (v->buf = malloc((size_t)total + 1)) != NULL;
+        if (ok && send) PMPI_Pack(user, 1, w, v->buf, (int)total, &pos, comm);
+        if (ok && send) *tmp = v->buf;
+        if (ok && !send) { u->packed = v->buf; u->bytes = (int)total; u->dst = (void *)(uintptr_t)user; u->count = 1; u->t = w; u->comm = comm; u->own_t = 1; }
+        else PMPI_Type_free(&w);
+    }
+    free(ts); free(at);
+    if (!ok) vside_free(v);
+    return ok;
+}
+static int do_a2aw(const void *sbuf, const int *sc, const int *sd, const MPI_Datatype *st, void *rbuf, const int *rc,
+                   const int *rd, const MPI_Datatype *rt, MPI_Comm comm, MPI_Request *req) {
+    call k;
+    vside vs, vr;
+    struct unpack u, none;
+    void *tmp = NULL;
+    int p = 1, x, ip = sbuf == MPI_IN_PLACE;
+    memset(&u, 0, sizeof u);
+    memset(&vs, 0, sizeof vs);
+    memset(&vr, 0, sizeof vr);
+    PMPI_Comm_size(comm, &p);
+    if (!begin(&k, C_ALLTOALLW, req != NULL, comm, 0)) return passed(&k) - 1;
+    if (ip) in_place_native(&k, 1);   /* recvbuf's blocks are packed first: a copy */
+    if (!wside_make(&vs, p, ip ? rc : sc, ip ? rd : sd, ip ? rt : st, ip ? rbuf : sbuf, 1, ip, comm, &none, &tmp) ||
+        !wside_make(&vr, p, rc, rd, rt, rbuf, 0, 0, comm, &u, &tmp)) {
+        vside_free(&vs); free(tmp); k.why = W_SIZE; return passed(&k) - 1;
+    }
+    k.d.counts = vs.cnt; k.d.displs = vs.dsp; k.d.recv_counts = vr.cnt; k.d.recv_displs = vr.dsp;
+    served(&k);
+    x = run_unpack(k.m, &k.d, NULL, vs.buf, vr.buf, tmp, NULL, &u, comm, req);
+    vside_free(&vs); vside_free(&vr);
+    return x;
+}
+int MPI_Alltoallw(const void *s, const int *sc, const int *sd, const MPI_Datatype *st, void *r, const int *rc,
+                  const int *rd, const MPI_Datatype *rt, MPI_Comm comm) {
+    int x = do_a2aw(s, sc, sd, st, r, rc, rd, rt, comm, NULL);
+    return x >= 0 ? x : PMPI_Alltoallw(s, sc, sd, st, r, rc, rd, rt, comm);
+}
+int MPI_Ialltoallw(const void *s, const int *sc, const int *sd, const MPI_Datatype *st, void *r, const int *rc,
+                   const int *rd, const MPI_Datatype *rt, MPI_Comm comm, MPI_Request *q) {
+    int x = do_a2aw(s, sc, sd, st, r, rc, rd, rt, comm, q);
+    return x >= 0 ? x : PMPI_Ialltoallw(s, sc, sd, st, r, rc, rd, rt, comm, q);
 }
 
 /* ---- completion calls: they progress libgoal too --------------------------------------------- */
