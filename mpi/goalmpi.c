@@ -6,7 +6,7 @@
    cache, progress) is goal_mpi.h's; this file only maps MPI's calls onto it.
 
    Intercepted: MPI_Bcast, Reduce, Allreduce, Gather(v), Scatter(v), Allgather(v),
-   Alltoall(v), Reduce_scatter, Reduce_scatter_block, Scan, Exscan, Barrier and their
+   Alltoall(v,w), Reduce_scatter, Reduce_scatter_block, Scan, Exscan, Barrier and their
    nonblocking forms (which return generalized requests), MPI_Wait/Test/Waitall/Testall/
    Waitany/Testany/Waitsome/Testsome (which also progress libgoal), MPI_Finalize.
    Non-contiguous datatypes of the data-movement calls are packed locally (MPI_Pack) and
@@ -36,7 +36,8 @@
        allgatherv=allgatherv_ring  alltoall=alltoall_bruck:<=256,alltoall_pairwise
        alltoallv=alltoallv_pairwise  reduce_scatter=reduce_scatterv_ring
        reduce_scatter_block=reduce_scatter_ring  scan=scan_linear  exscan=exscan_linear
-       barrier=barrier_dissemination
+       barrier=barrier_dissemination  alltoallw=alltoallv_pairwise (on bytes: each side's
+       blocks packed into one buffer by a struct type unless all are contiguous)
      Chosen by simulation (`goal tune -p 4 --format env`: Rabenseifner from 2048 bytes for
      reduce and allreduce at p = 4, from 512 at p = 8 and 16) and measured through the
      drop-in at np 2 under Open MPI on 2 shared cores (median of 90 calls): allreduce at
