@@ -277,7 +277,10 @@
    (MPI_PROC_NULL) sends or receives nothing, its block keeps its place. A rank may appear
    several times (a multigraph, a periodic dimension of size 1 or 2): the k-th send from a
    to b matches b's k-th receive from a, since sends are posted in list order and so are
-   receives. Read from d: count, dtype, tag, slots, offsets, alloc and the arrays (d->algo
+   receives. With `cartesian` (lists as MPI_Cart_shift gives them, both the same) messages
+   keep their direction instead, as MPI has it: block 2k+1 (to the +1 neighbour in dimension
+   k) arrives in the receiver's block 2k (from its -1 neighbour), block 2k in block 2k+1;
+   tags d->tag and d->tag + 1 tell the directions apart when both neighbours are one rank. Read from d: count, dtype, tag, slots, offsets, alloc and the arrays (d->algo
    is not). goal_algo_neighbor_world builds every rank's part (d[r] and nb[r] for rank r):
    the lists must agree (rank a lists b as a destination as often as b lists a as a source).
      int src[2] = {left, right}, dst[2] = {left, right};            // a ring, as MPI_Cart
@@ -392,6 +395,8 @@ typedef struct goal_algo_neighbors {   /* one rank's neighbourhood (NEIGHBOURHOO
     int ndests;                  /* sends block i of IN to dests[i] */
     const int *dests;
     int allgather;               /* 1: IN is one block of d->count, sent to every destination */
+    int cartesian;               /* 1: MPI_Cart's lists (-1, +1 per dimension): what goes to the
+                                    +1 neighbour arrives in its -1 block, and the reverse */
 } goal_algo_neighbors;
 /* Appends rank goal_graph_rank(g)'s part of the neighbourhood collective nb to g, after
    the nafter actions in after. Returns the action that completes it, or a negative status. */
@@ -2193,6 +2198,7 @@ static void goal__nbr_messages(goal__algo *c, const goal_algo_neighbors *nb) {
     for (i = 0; i < nb->ndests; i++) {
         goal_buf b = nb->allgather ? c->in : goal__nbr_block(c, c->in, d->counts, d->displs, i, &packed);
         if (nb->dests[i] < 0) continue;
+        c->tag = d->tag + (nb->cartesian ? (i & 1) ^ 1 : 0);   /* the direction it arrives from */
         id = goal__algo_send(c, b, nb->dests[i], -1);
         goal__algo_order(c, id, prev);
         prev = id;
@@ -2200,6 +2206,7 @@ static void goal__nbr_messages(goal__algo *c, const goal_algo_neighbors *nb) {
     for (i = 0, prev = -1, packed = 0; i < nb->nsources; i++) {
         goal_buf b = goal__nbr_block(c, c->out, d->recv_counts, d->recv_displs, i, &packed);
         if (nb->sources[i] < 0) continue;
+        c->tag = d->tag + (nb->cartesian ? i & 1 : 0);
         id = goal__algo_recv(c, b, nb->sources[i], -1);
         goal__algo_order(c, id, prev);
         prev = id;

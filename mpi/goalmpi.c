@@ -6,9 +6,13 @@
    cache, progress) is goal_mpi.h's; this file only maps MPI's calls onto it.
 
    Intercepted: MPI_Bcast, Reduce, Allreduce, Gather(v), Scatter(v), Allgather(v),
-   Alltoall(v,w), Reduce_scatter, Reduce_scatter_block, Scan, Exscan, Barrier and their
-   nonblocking forms (which return generalized requests), MPI_Wait/Test/Waitall/Testall/
-   Waitany/Testany/Waitsome/Testsome (which also progress libgoal), MPI_Finalize.
+   Alltoall(v,w), Reduce_scatter, Reduce_scatter_block, Scan, Exscan, Barrier,
+   Neighbor_allgather(v), Neighbor_alltoall(v,w) and their nonblocking forms (which return
+   generalized requests), MPI_Wait/Test/Waitall/Testall/Waitany/Testany/Waitsome/Testsome
+   (which also progress libgoal), MPI_Finalize. The neighbourhood calls take their lists from
+   the communicator's topology (Cartesian: -1, +1 per dimension, directions kept; graph,
+   distributed graph: repeated pairs in order) into goal_algo_neighbor_build's schedule;
+   without a topology they are passed on ("no topology").
    Non-contiguous datatypes of the data-movement calls are packed locally (MPI_Pack) and
    unpacked at the end, so no rank's decision depends on its types' layout.
    Passed on to the PMPI_ call, and counted: intercommunicators, reductions on datatypes
@@ -110,12 +114,12 @@ static const char *const default_algos =
     "alltoall=alltoall_bruck:<=256,alltoall_pairwise;alltoallv=alltoallv_pairwise;"
     "reduce_scatter=reduce_scatterv_ring;reduce_scatter_block=reduce_scatter_ring;scan=scan_linear;"
     "exscan=exscan_linear;barrier=barrier_dissemination;alltoallw=alltoallv_pairwise";
-enum { W_INTER, W_TYPE, W_OP, W_SPLIT, W_SIZE, W_CHOSEN, W_CREATE, W_AUTO, NWHY };   /* W_TYPE: with holes, for a
+enum { W_INTER, W_TYPE, W_OP, W_SPLIT, W_SIZE, W_CHOSEN, W_CREATE, W_AUTO, W_TOPO, NWHY };   /* W_TYPE: with holes, for a
    reduction, a v-call or in place (data movement packs them otherwise) */
 static const char *const why_name[NWHY] = {
     "intercommunicator", "datatype with holes", "non-commutative op on an unordered algorithm",
     "element size the algorithm would split", "over INT_MAX bytes", "GOAL_MPI_ALGOS says mpi",
-    "goal_mpi_create failed", "auto could not choose"};
+    "goal_mpi_create failed", "auto could not choose", "no topology"};
 
 #define MAX_RULES 8
 #define MAX_PICKS 32   /* distinct algorithms auto picked per collective (more than any has) */
@@ -386,10 +390,17 @@ static int finish_blocking(goal_mpi *m, goal_status st, goal_mpi_request *r, voi
 }
 /* Starts d on m: blocking when req is NULL, else a generalized request in *req; u (may be
    NULL) unpacks the output when it finished. */
+static int track(goal_mpi *m, goal_status st, goal_mpi_request *r, void *tmp, void *tmp2, struct unpack *u, MPI_Comm comm,
+                 MPI_Request *req);
 static int run_unpack(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, const void *in, void *out,
                       void *tmp, void *tmp2, struct unpack *u, MPI_Comm comm, MPI_Request *req) {
     goal_mpi_request *r = NULL;
     goal_status st = goal_mpi_algo_start_fns(m, d, fns, fns ? 1 : 0, in, out, &r);
+    return track(m, st, r, tmp, tmp2, u, comm, req);
+}
+/* An operation started (st) as r: waited for when req is NULL, else a generalized request. */
+static int track(goal_mpi *m, goal_status st, goal_mpi_request *r, void *tmp, void *tmp2, struct unpack *u, MPI_Comm comm,
+                 MPI_Request *req) {
     pending *p;
     struct unpack none;
     if (!u) { memset(&none, 0, sizeof none); u = &none; }
@@ -755,10 +766,11 @@ static int vside_make(vside *v, int p, const int *counts, const int *displs, MPI
     if (contig) return 1;
     if (!(v->buf = malloc((size_t)total + 1))) { vside_free(v); return 0; }
     if (send) {
-        for (i = 0; i < p; i++) {
+        for (i = 0, at = 0; i < p; i++) {   /* displs NULL (neighbour calls): blocks one after the other */
             pos = 0;
-            PMPI_Pack((const char *)user + (displs ? (long long)displs[i] : 0) * ext, counts[i], t, (char *)v->buf + v->dsp[i],
+            PMPI_Pack((const char *)user + (displs ? (long long)displs[i] : at) * ext, counts[i], t, (char *)v->buf + v->dsp[i],
                       v->cnt[i], &pos, comm);
+            at += counts[i];
         }
         *tmp = v->buf;
         return 1;
@@ -953,7 +965,7 @@ static int wside_make(vside *v, int p, const int *counts, const int *displs, con
         at[i] = displs[i];
         ok = v->cnt && v->dsp && PMPI_Type_size(ts[i], &size) == MPI_SUCCESS && (long long)size * counts[i] <= INT_MAX - total;
         if (!ok) break;
-        direct = direct && goal_mpi_contiguous_bytes(ts[i], counts[i]) == (long long)size * counts[i];
+        direct = direct && displs[i] >= 0 && goal_mpi_contiguous_bytes(ts[i], counts[i]) == (long long)size * counts[i];
         v->cnt[i] = size * counts[i];
         v->dsp[i] = (int)total;
         total += v->cnt[i];
@@ -1003,6 +1015,178 @@ int MPI_Ialltoallw(const void *s, const int *sc, const int *sd, const MPI_Dataty
                    const int *rd, const MPI_Datatype *rt, MPI_Comm comm, MPI_Request *q) {
     int x = do_a2aw(s, sc, sd, st, r, rc, rd, rt, comm, q);
     return x >= 0 ? x : PMPI_Ialltoallw(s, sc, sd, st, r, rc, rd, rt, comm, q);
+}
+
+/* ---- neighbourhood collectives --------------------------------------------------------------- */
+/* One side of a neighbourhood call as MPI gives it: count (allgather, alltoall) or counts and
+   displacements (v: in elements; w: in bytes, with a type per block in ts). */
+typedef struct nbr_side { const void *buf; int count; const int *counts, *displs; MPI_Datatype t; const MPI_Datatype *ts; } nbr_side;
+typedef struct nbr_args { goal_algo_desc d; goal_algo_neighbors nb; } nbr_args;
+static int32_t nbr_build(goal_graph *g, const void *args, goal_error *err) {
+    const nbr_args *a = (const nbr_args *)args;
+    return goal_algo_neighbor_build(g, &a->d, &a->nb, NULL, 0, NULL, err);
+}
+/* The communicator's neighbours in MPI's order (Cartesian: -1 then +1 per dimension), one
+   malloc'd array (sources, then destinations), MPI_PROC_NULL as -1; NULL without topology. */
+static int *nbr_lists(MPI_Comm comm, int *ns, int *nd) {
+    int topo = MPI_UNDEFINED, me = 0, k, w = 0, *l = NULL, *wt = NULL;
+    PMPI_Topo_test(comm, &topo);
+    PMPI_Comm_rank(comm, &me);
+    *ns = *nd = 0;
+    if (topo == MPI_CART) PMPI_Cartdim_get(comm, ns), *ns *= 2;
+    if (topo == MPI_GRAPH) PMPI_Graph_neighbors_count(comm, me, ns);
+    if (topo == MPI_DIST_GRAPH) PMPI_Dist_graph_neighbors_count(comm, ns, nd, &w);
+    else *nd = *ns;
+    if ((topo != MPI_CART && topo != MPI_GRAPH && topo != MPI_DIST_GRAPH) ||
+        !(l = (int *)malloc((size_t)(*ns + *nd + 1) * sizeof(int))) || !(wt = (int *)malloc((size_t)(*ns + *nd + 1) * sizeof(int)))) {
+        free(l); return NULL;
+    }
+    for (k = 0; topo == MPI_CART && k < *ns / 2; k++) PMPI_Cart_shift(comm, k, 1, &l[2 * k], &l[2 * k + 1]);
+    if (topo == MPI_GRAPH) PMPI_Graph_neighbors(comm, me, *ns, l);
+    if (topo == MPI_DIST_GRAPH) PMPI_Dist_graph_neighbors(comm, *ns, l, wt, *nd, l + *ns, wt + *ns);
+    else memcpy(l + *ns, l, (size_t)*ns * sizeof(int));   /* the same list both ways */
+    for (k = 0; k < *ns + *nd; k++) if (l[k] == MPI_PROC_NULL) l[k] = -1;
+    free(wt);
+    return l;
+}
+/* A side as bytes for goal_algo_neighbor_build (n blocks; one: allgather's single send block). */
+static int nbr_side_bytes(const nbr_side *s, int n, int send, MPI_Comm comm, vside *v, struct unpack *u, void **tmp) {
+    int *cnt = NULL, ok, i;
+    if (s->ts) return wside_make(v, n, s->counts, s->displs, s->ts, s->buf, send, 0, comm, u, tmp);
+    if (!s->counts && !(cnt = (int *)malloc((size_t)(n + 1) * sizeof(int)))) return 0;
+    for (i = 0; cnt && i < n; i++) cnt[i] = s->count;
+    ok = vside_make(v, n, s->counts ? s->counts : cnt, s->displs, s->t, s->buf, send, comm, u, tmp);
+    free(cnt);
+    return ok;
+}
+/* Bytes a side's blocks span from its buffer. */
+static uint64_t nbr_span(const vside *v, int n) {
+    uint64_t span = 0;
+    int i;
+    for (i = 0; i < n; i++) if ((uint64_t)v->dsp[i] + (uint64_t)v->cnt[i] > span) span = (uint64_t)v->dsp[i] + (uint64_t)v->cnt[i];
+    return span;
+}
+/* The cache key: the collective (what the ranks agree on), then this rank's lists and layout. */
+static int *nbr_key(int c, const nbr_args *a, size_t *len) {
+    int ns = a->nb.nsources, nd = a->nb.ndests, nsd = a->nb.allgather ? 0 : nd, *k, at = 0, i;
+    *len = (size_t)(4 + 3 * ns + 3 * nd + 2 * nsd) * sizeof(int);
+    if (!(k = (int *)malloc(*len))) return NULL;
+    k[at++] = c; k[at++] = (int)a->d.count; k[at++] = ns; k[at++] = nd + a->nb.cartesian * (1 << 30);
+    for (i = 0; i < ns; i++) { k[at++] = a->nb.sources[i]; k[at++] = a->d.recv_counts[i]; k[at++] = a->d.recv_displs[i]; }
+    for (i = 0; i < nd; i++) k[at++] = a->nb.dests[i];
+    for (i = 0; i < nsd; i++) { k[at++] = a->d.counts[i]; k[at++] = a->d.displs[i]; }
+    *len = (size_t)at * sizeof(int);
+    return k;
+}
+static int do_neighbor(int c, const nbr_side *snd, const nbr_side *rcv, MPI_Comm comm, MPI_Request *req) {
+    call k;
+    vside vs, vr;
+    struct unpack u, none;
+    void *tmp = NULL;
+    int ns = 0, nd = 0, *l, *key = NULL, *zc = NULL, ag = c == C_NEIGHBOR_ALLGATHER || c == C_NEIGHBOR_ALLGATHERV, x;
+    nbr_side r2;
+    nbr_args a;
+    goal_mpi_coll coll;
+    goal_slot slots[2];
+    goal_mpi_request *r = NULL;
+    goal_status st;
+    size_t keylen = 0;
+    memset(&k, 0, sizeof k); memset(&u, 0, sizeof u); memset(&vs, 0, sizeof vs); memset(&vr, 0, sizeof vr);
+    memset(&a, 0, sizeof a); memset(&coll, 0, sizeof coll);
+    k.c = c; k.nb = req != NULL;
+    if (!(k.m = comm_goal(comm, &k.why))) return passed(&k) - 1;
+    if (G.nrules[c] > 0 && !G.rules[c][0].algo) { k.why = W_CHOSEN; return passed(&k) - 1; }
+    if (!(l = nbr_lists(comm, &ns, &nd))) { k.why = W_TOPO; return passed(&k) - 1; }
+    r2 = *rcv;
+    if (rcv->ts && (zc = (int *)malloc((size_t)(ns + 1) * sizeof(int))) != NULL)   /* MPI_PROC_NULL's blocks stay */
+        for (x = 0, r2.counts = zc; x < ns; x++) zc[x] = l[x] < 0 ? 0 : rcv->counts[x];
+    if ((rcv->ts && !zc) || !nbr_side_bytes(snd, ag ? 1 : nd, 1, comm, &vs, &none, &tmp) || !nbr_side_bytes(&r2, ns, 0, comm, &vr, &u, &tmp)) {
+        vside_free(&vs); free(tmp); free(l); free(zc); k.why = W_SIZE; return passed(&k) - 1;
+    }
+    a.d.dtype = GOAL_UINT8; a.d.count = ag ? (uint64_t)vs.cnt[0] : 0;
+    a.d.counts = ag ? NULL : vs.cnt; a.d.displs = ag ? NULL : vs.dsp; a.d.recv_counts = vr.cnt; a.d.recv_displs = vr.dsp;
+    a.nb.nsources = ns; a.nb.sources = l; a.nb.ndests = nd; a.nb.dests = l + ns; a.nb.allgather = ag;
+    PMPI_Topo_test(comm, &a.nb.cartesian);
+    a.nb.cartesian = a.nb.cartesian == MPI_CART;
+    for (x = 0; u.counts && x < ns; x++) if (l[x] < 0) u.counts[x] = 0;   /* MPI_PROC_NULL: its block stays */
+    slots[0].data = vs.buf; slots[0].size = nbr_span(&vs, ag ? 1 : nd);
+    slots[1].data = vr.buf; slots[1].size = nbr_span(&vr, ns);
+    coll.build_fn = nbr_build; coll.args = &a; coll.slots = slots; coll.nslots = 2;
+    coll.key = key = nbr_key(c, &a, &keylen); coll.keylen = keylen; coll.agreed = sizeof(int);
+    served(&k);
+    st = key ? goal_mpi_start(k.m, &coll, &r) : GOAL_ERR_NOMEM;
+    x = track(k.m, st, r, tmp, NULL, &u, comm, req);
+    free(key); free(l); free(zc); vside_free(&vs); vside_free(&vr);
+    return x;
+}
+/* The MPI calls: each side described, then do_neighbor. */
+static nbr_side nbr_one(const void *buf, int count, MPI_Datatype t) { nbr_side s = {buf, count, NULL, NULL, t, NULL}; return s; }
+static nbr_side nbr_v(const void *buf, const int *counts, const int *displs, MPI_Datatype t) {
+    nbr_side s = {buf, 0, counts, displs, t, NULL};
+    return s;
+}
+static nbr_side nbr_w(const void *buf, const int *counts, const MPI_Aint *displs, const MPI_Datatype *ts, int *idispls, int n) {
+    nbr_side s = {buf, 0, counts, idispls, MPI_BYTE, ts};
+    int i;
+    for (i = 0; i < n; i++) idispls[i] = (int)displs[i];   /* nbr_w_call checked the range */
+    return s;
+}
+static int nbr_call(int c, nbr_side s, nbr_side r, MPI_Comm comm, MPI_Request *req) { return do_neighbor(c, &s, &r, comm, req); }
+int MPI_Neighbor_allgather(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, MPI_Comm comm) {
+    int x = nbr_call(C_NEIGHBOR_ALLGATHER, nbr_one(s, sc, st), nbr_one(r, rc, rt), comm, NULL);
+    return x >= 0 ? x : PMPI_Neighbor_allgather(s, sc, st, r, rc, rt, comm);
+}
+int MPI_Ineighbor_allgather(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, MPI_Comm comm, MPI_Request *q) {
+    int x = nbr_call(C_NEIGHBOR_ALLGATHER, nbr_one(s, sc, st), nbr_one(r, rc, rt), comm, q);
+    return x >= 0 ? x : PMPI_Ineighbor_allgather(s, sc, st, r, rc, rt, comm, q);
+}
+int MPI_Neighbor_allgatherv(const void *s, int sc, MPI_Datatype st, void *r, const int *rc, const int *rd, MPI_Datatype rt,
+                            MPI_Comm comm) {
+    int x = nbr_call(C_NEIGHBOR_ALLGATHERV, nbr_one(s, sc, st), nbr_v(r, rc, rd, rt), comm, NULL);
+    return x >= 0 ? x : PMPI_Neighbor_allgatherv(s, sc, st, r, rc, rd, rt, comm);
+}
+int MPI_Ineighbor_allgatherv(const void *s, int sc, MPI_Datatype st, void *r, const int *rc, const int *rd, MPI_Datatype rt,
+                             MPI_Comm comm, MPI_Request *q) {
+    int x = nbr_call(C_NEIGHBOR_ALLGATHERV, nbr_one(s, sc, st), nbr_v(r, rc, rd, rt), comm, q);
+    return x >= 0 ? x : PMPI_Ineighbor_allgatherv(s, sc, st, r, rc, rd, rt, comm, q);
+}
+int MPI_Neighbor_alltoall(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, MPI_Comm comm) {
+    int x = nbr_call(C_NEIGHBOR_ALLTOALL, nbr_one(s, sc, st), nbr_one(r, rc, rt), comm, NULL);
+    return x >= 0 ? x : PMPI_Neighbor_alltoall(s, sc, st, r, rc, rt, comm);
+}
+int MPI_Ineighbor_alltoall(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, MPI_Comm comm, MPI_Request *q) {
+    int x = nbr_call(C_NEIGHBOR_ALLTOALL, nbr_one(s, sc, st), nbr_one(r, rc, rt), comm, q);
+    return x >= 0 ? x : PMPI_Ineighbor_alltoall(s, sc, st, r, rc, rt, comm, q);
+}
+int MPI_Neighbor_alltoallv(const void *s, const int *sc, const int *sd, MPI_Datatype st, void *r, const int *rc, const int *rd,
+                           MPI_Datatype rt, MPI_Comm comm) {
+    int x = nbr_call(C_NEIGHBOR_ALLTOALLV, nbr_v(s, sc, sd, st), nbr_v(r, rc, rd, rt), comm, NULL);
+    return x >= 0 ? x : PMPI_Neighbor_alltoallv(s, sc, sd, st, r, rc, rd, rt, comm);
+}
+int MPI_Ineighbor_alltoallv(const void *s, const int *sc, const int *sd, MPI_Datatype st, void *r, const int *rc, const int *rd,
+                            MPI_Datatype rt, MPI_Comm comm, MPI_Request *q) {
+    int x = nbr_call(C_NEIGHBOR_ALLTOALLV, nbr_v(s, sc, sd, st), nbr_v(r, rc, rd, rt), comm, q);
+    return x >= 0 ? x : PMPI_Ineighbor_alltoallv(s, sc, sd, st, r, rc, rd, rt, comm, q);
+}
+/* alltoallw's displacements are MPI_Aint: as int (beyond int's range: passed on). */
+static int nbr_w_call(const void *s, const int *sc, const MPI_Aint *sd, const MPI_Datatype *st, void *r, const int *rc,
+                      const MPI_Aint *rd, const MPI_Datatype *rt, MPI_Comm comm, MPI_Request *q) {
+    int ns = 0, nd = 0, *l = nbr_lists(comm, &ns, &nd), *d = (int *)malloc((size_t)(ns + nd + 1) * sizeof(int)), x = -1, i;
+    for (i = 0; d && i < ns + nd; i++) if ((i < nd ? sd[i] : rd[i - nd]) > INT_MAX || (i < nd ? sd[i] : rd[i - nd]) < INT_MIN) break;
+    if (d && i == ns + nd)
+        x = nbr_call(C_NEIGHBOR_ALLTOALLW, nbr_w(s, sc, sd, st, d, nd), nbr_w(r, rc, rd, rt, d + nd, ns), comm, q);
+    free(l); free(d);
+    return x;
+}
+int MPI_Neighbor_alltoallw(const void *s, const int *sc, const MPI_Aint *sd, const MPI_Datatype *st, void *r, const int *rc,
+                           const MPI_Aint *rd, const MPI_Datatype *rt, MPI_Comm comm) {
+    int x = nbr_w_call(s, sc, sd, st, r, rc, rd, rt, comm, NULL);
+    return x >= 0 ? x : PMPI_Neighbor_alltoallw(s, sc, sd, st, r, rc, rd, rt, comm);
+}
+int MPI_Ineighbor_alltoallw(const void *s, const int *sc, const MPI_Aint *sd, const MPI_Datatype *st, void *r, const int *rc,
+                            const MPI_Aint *rd, const MPI_Datatype *rt, MPI_Comm comm, MPI_Request *q) {
+    int x = nbr_w_call(s, sc, sd, st, r, rc, rd, rt, comm, q);
+    return x >= 0 ? x : PMPI_Ineighbor_alltoallw(s, sc, sd, st, r, rc, rd, rt, comm, q);
 }
 
 /* ---- completion calls: they progress libgoal too --------------------------------------------- */

@@ -1,6 +1,6 @@
 /* test_neighbor.c - goal_algos.h's neighbourhood generator (goal_algo_neighbor_build /
    _world) on the in-process ranks: rings as MPI_Cart builds them (periods of size 1 and 2
-   list one rank twice), random multigraphs with repeated pairs and MPI_PROC_NULL (-1)
+   list one rank twice; with `cartesian`, blocks keep their direction), random multigraphs with repeated pairs and MPI_PROC_NULL (-1)
    entries, allgather and alltoall(v) modes, packed and displaced blocks. Every block of OUT
    is checked against the reference computed here: the k-th receive at b from a holds a's
    block of its k-th send to b; blocks of -1 and gaps keep their 0xA5 bytes. */
@@ -13,6 +13,7 @@
 enum { MAXP = 9, MAXN = 24 };
 typedef struct graph {
     int p, ns[MAXP], nd[MAXP], src[MAXP][MAXN], dst[MAXP][MAXN];
+    int cartesian;   /* MPI_Cart's semantics: block 2k+1 arrives in block 2k, 2k in 2k+1 */
 } graph;
 
 /* The occurrence index of the i-th entry of list among entries equal to it. */
@@ -40,12 +41,12 @@ static void run_graph(const graph *g, int mode) {
     int r, i, e, at;
     for (r = 0; r < g->p; r++) {
         for (i = 0, at = 0; i < g->nd[r]; i++) {
-            sc[r][i] = g->dst[r][i] < 0 ? 2 : size_of(r, g->dst[r][i], occurrence(g->dst[r], i), mode);
+            sc[r][i] = g->dst[r][i] < 0 ? 2 : size_of(r, g->dst[r][i], g->cartesian ? 0 : occurrence(g->dst[r], i), mode);
             at += sc[r][i] + 1;
         }
         for (i = 0; i < g->nd[r]; i++) { at -= sc[r][i] + 1; sd[r][i] = at; }   /* reverse order, gaps */
         for (i = 0, at = 0; i < g->ns[r]; i++) {
-            rc[r][i] = g->src[r][i] < 0 ? 2 : size_of(g->src[r][i], r, occurrence(g->src[r], i), mode);
+            rc[r][i] = g->src[r][i] < 0 ? 2 : size_of(g->src[r][i], r, g->cartesian ? 0 : occurrence(g->src[r], i), mode);
             at += rc[r][i] + 1;
         }
         for (i = 0; i < g->ns[r]; i++) { at -= rc[r][i] + 1; rd[r][i] = at; }
@@ -54,7 +55,7 @@ static void run_graph(const graph *g, int mode) {
         if (mode) { d[r].counts = sc[r]; d[r].recv_counts = rc[r]; }
         if (mode == 2) { d[r].displs = sd[r]; d[r].recv_displs = rd[r]; }
         nb[r].nsources = g->ns[r]; nb[r].sources = g->src[r]; nb[r].ndests = g->nd[r]; nb[r].dests = g->dst[r];
-        nb[r].allgather = mode == 0;
+        nb[r].allgather = mode == 0; nb[r].cartesian = g->cartesian;
         memset(in[r], 0, sizeof in[r]);
         for (i = 0, at = 0; i < (mode ? g->nd[r] : 1); i++) {
             int off = mode == 2 ? sd[r][i] : at;
@@ -80,6 +81,7 @@ static void run_graph(const graph *g, int mode) {
             at += mode ? rc[r][i] : 3;
             if (a < 0) continue;
             for (j = 0; j < g->nd[a] && !(g->dst[a][j] == r && occurrence(g->dst[a], j) == k); j++) {}
+            if (g->cartesian) j = i ^ 1;   /* what a sent in the other direction */
             CHECK(j < g->nd[a]);
             for (e = 0; e < (mode ? rc[r][i] : 3); e++) want[off + e] = value(a, mode ? j : 0, e);
         }
@@ -88,7 +90,9 @@ static void run_graph(const graph *g, int mode) {
     }
 }
 
-/* A ring of p ranks as MPI_Cart_shift lists it: (left, right); periodic or with -1 at the ends. */
+/* A ring of p ranks as MPI_Cart_shift lists it: (left, right); periodic or with -1 at the ends.
+   As a graph (repeated pairs in order) and with `cartesian` (directions kept: at p 1 and 2
+   the two differ). */
 static void ring(graph *g, int p, int periodic) {
     int r;
     memset(g, 0, sizeof *g);
@@ -104,8 +108,12 @@ static void test_rings(void) {
     graph g;
     int p, periodic, mode;
     for (p = 1; p <= 5; p++)
-        for (periodic = 0; periodic < 2; periodic++)
-            for (mode = 0; mode < 3; mode++) { ring(&g, p, periodic); run_graph(&g, mode); }
+        for (periodic = 0; periodic < 4; periodic++)
+            for (mode = 0; mode < 3; mode++) {
+                ring(&g, p, periodic % 2);
+                g.cartesian = periodic / 2;
+                run_graph(&g, mode);
+            }
 }
 
 static unsigned next(uint64_t *s) { *s = *s * 6364136223846793005ull + 1442695040888963407ull; return (unsigned)(*s >> 33); }

@@ -313,6 +313,106 @@ static void test_alltoallw(void) {
             }
 }
 
+/* ---- neighbourhood collectives ----------------------------------------------------------------- */
+/* Each call on comm, blocking and not, ints and 2-of-3-int blocks (holes), against PMPI_. The
+   pair (a, b) exchanges (a + b) % 3 + 1 elements (v) of kind (a + b) % 3 (w: int, 3 ints,
+   2 of 3 ints), the same both ways, so repeated pairs agree on every message. */
+static void nbr_calls(MPI_Comm comm, const char *topo) {
+    static unsigned char src[4096], got[4096], want[4096];
+    int ns = 0, nd = 0, sl[64], dl[64], sc[64], sd[64], rc[64], rd[64], two[64], i, k, t, nb, pass, topo_kind = 0, repeated = 0;
+    MPI_Aint swd[64], rwd[64];
+    MPI_Datatype stw[64], rtw[64], kinds[3] = {MPI_INT, tri_t, vec_t};
+    char name[128];
+    MPI_Topo_test(comm, &topo_kind);
+    if (topo_kind == MPI_CART) {
+        int nd_ = 0, j;
+        MPI_Cartdim_get(comm, &nd_);
+        for (j = 0; j < nd_; j++) MPI_Cart_shift(comm, j, 1, &sl[2 * j], &sl[2 * j + 1]);
+        ns = nd = 2 * nd_;
+        memcpy(dl, sl, sizeof sl);
+    } else if (topo_kind == MPI_GRAPH) {
+        MPI_Graph_neighbors_count(comm, me, &ns);
+        MPI_Graph_neighbors(comm, me, ns, sl);
+        nd = ns;
+        memcpy(dl, sl, sizeof sl);
+    } else {
+        int w, sw[64], dw[64];
+        MPI_Dist_graph_neighbors_count(comm, &ns, &nd, &w);
+        MPI_Dist_graph_neighbors(comm, ns, sl, sw, nd, dl, dw);
+    }
+    for (i = 0; i < nd; i++) {
+        int b = dl[i] < 0 ? me : dl[i];
+        sc[i] = (me + b) % 3 + 1; sd[i] = 5 * (nd - 1 - i); stw[i] = kinds[(me + b) % 3]; swd[i] = 48 * (nd - 1 - i) + 4;
+    }
+    for (i = 0; i < ns; i++) {
+        int a = sl[i] < 0 ? me : sl[i];
+        rc[i] = (me + a) % 3 + 1; rd[i] = 5 * i + 1; rtw[i] = kinds[(me + a) % 3]; rwd[i] = 48 * i + 8; two[i] = 2;
+    }
+    for (i = 0; i < ns * ns; i++) repeated |= i / ns != i % ns && sl[i / ns] >= 0 && sl[i / ns] == sl[i % ns];
+    for (i = 0; i < nd * nd; i++) repeated |= i / nd != i % nd && dl[i / nd] >= 0 && dl[i / nd] == dl[i % nd];
+    for (k = 0; k < 5; k++)
+        for (t = 0; t < (k == 4 ? 1 : 2); t++)
+            for (nb = 0; nb < 2; nb++) {
+                MPI_Datatype ty = t ? vec_t : MPI_INT;
+                for (pass = 0; pass < 2; pass++) {
+                    unsigned char *out = pass ? want : got;
+                    MPI_Request q = MPI_REQUEST_NULL, *qp = nb ? &q : NULL;
+                    int rc_ = 0;
+                    fill(T_INT, src, me, 1000);
+                    memset(out, 0xA5, sizeof got);
+                    if (pass) qp = NULL;   /* Open MPI 4.1's own MPI_Ineighbor_* lose the direction
+                                              of a Cartesian neighbour listed twice: the blocking
+                                              call is the reference */
+#define NB(F, ...) (pass ? (qp ? PMPI_Ineighbor_##F(__VA_ARGS__, qp) : PMPI_Neighbor_##F(__VA_ARGS__)) \
+                        : (qp ? MPI_Ineighbor_##F(__VA_ARGS__, qp) : MPI_Neighbor_##F(__VA_ARGS__)))
+                    if (k == 0) rc_ = NB(allgather, src, 3, ty, out, 3, ty, comm);
+                    if (k == 1) rc_ = NB(allgatherv, src, 2, ty, out, two, rd, ty, comm);
+                    if (k == 2) rc_ = NB(alltoall, src, 3, ty, out, 3, ty, comm);
+                    if (k == 3) rc_ = NB(alltoallv, src, sc, sd, ty, out, rc, rd, ty, comm);
+                    if (k == 4) rc_ = NB(alltoallw, src, sc, swd, stw, out, rc, rwd, rtw, comm);
+#undef NB
+                    CHECK(rc_ == MPI_SUCCESS);
+                    if (pass) PMPI_Wait(&q, MPI_STATUS_IGNORE); else MPI_Wait(&q, MPI_STATUS_IGNORE);
+                }
+#ifdef MPICH_VERSION
+                /* MPICH 4.0 disagrees with itself where a rank is listed twice (its alltoall
+                   reverses a multigraph's repeated pairs, its alltoallv keeps their order; on a
+                   ring of 1 its alltoall keeps directions, its alltoallv not): no reference
+                   there; tests/test_neighbor.c checks those semantics */
+                if (repeated) continue;
+#endif
+                CHECK(!memcmp(got, want, sizeof got));
+                snprintf(name, sizeof name, "neighbor_%s on %s, %s%s", k == 0 ? "allgather" : k == 1 ? "allgatherv" : k == 2 ? "alltoall" : k == 3 ? "alltoallv" : "alltoallw",
+                         topo, k == 4 ? "per-neighbour types" : t ? "2 of 3 ints" : "int", nb ? " nonblocking" : "");
+                report(name);
+            }
+}
+static void test_neighbors(void) {
+    MPI_Comm c;
+    int dims[2] = {0, 0}, periods[2] = {1, 0}, ring = np, per = 1, s[3], d[3], ws[3] = {1, 1, 1};
+    MPI_Dims_create(np, 2, dims);
+    MPI_Cart_create(MPI_COMM_WORLD, 2, dims, periods, 0, &c);
+    nbr_calls(c, "a 2-d Cartesian grid (periodic, not periodic)");
+    MPI_Comm_free(&c);
+    MPI_Cart_create(MPI_COMM_WORLD, 1, &ring, &per, 0, &c);
+    nbr_calls(c, "a periodic ring (np 1, 2: one rank twice)");
+    MPI_Comm_free(&c);
+    {   /* a ring as MPI_Graph_create takes it */
+        int *index = (int *)malloc((size_t)np * sizeof(int)), *edges = (int *)malloc((size_t)np * 2 * sizeof(int)), i;
+        for (i = 0; i < np; i++) { index[i] = 2 * (i + 1); edges[2 * i] = (i + np - 1) % np; edges[2 * i + 1] = (i + 1) % np; }
+        MPI_Graph_create(MPI_COMM_WORLD, np, index, edges, 0, &c);
+        nbr_calls(c, "a graph ring");
+        MPI_Comm_free(&c);
+        free(index); free(edges);
+    }
+    s[0] = s[2] = (me + np - 1) % np; s[1] = (me + 1) % np;   /* a multigraph: two edges from the left */
+    d[0] = d[2] = (me + 1) % np; d[1] = (me + np - 1) % np;
+    MPI_Dist_graph_create_adjacent(MPI_COMM_WORLD, 3, s, ws, 3, d, ws, MPI_INFO_NULL, 0, &c);   /* weights: Open MPI's
+                                                                     MPI_UNWEIGHTED trips gcc's bounds check */
+    nbr_calls(c, "a distributed multigraph");
+    MPI_Comm_free(&c);
+}
+
 /* ---- non-commutative ops: MPI's rank-order fold, computed here -------------------------------- */
 /* x_0 op x_1 op ... op x_{p-1} of n matrices, every rank's input made locally (mat_fn: inout =
    in x inout, in from the lower rank). */
@@ -397,6 +497,7 @@ int main(int argc, char **argv) {
     test_large();
     test_noncommutative();
     test_alltoallw();
+    test_neighbors();
     test_identical();
     MPI_Barrier(MPI_COMM_WORLD);
     tot[0] = passed; tot[1] = failed;
