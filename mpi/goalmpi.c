@@ -12,7 +12,11 @@
    (which also progress libgoal), MPI_Finalize. The neighbourhood calls take their lists from
    the communicator's topology (Cartesian: -1, +1 per dimension, directions kept; graph,
    distributed graph: repeated pairs in order) into goal_algo_neighbor_build's schedule;
-   without a topology they are passed on ("no topology").
+   without a topology they are passed on ("no topology"). Where mpi.h is MPI 4 (MPICH 4.0;
+   not Open MPI 4.1): MPI_Bcast_init, Reduce_init, Allreduce_init, Allgather_init,
+   Alltoall_init, Barrier_init with MPI_Start/Startall, the completion calls and
+   MPI_Request_free; each start runs the nonblocking form (counted there: ibcast ...), its
+   schedule built at the first start and cached. The other _init calls are the library's.
    Non-contiguous datatypes of the data-movement calls are packed locally (MPI_Pack) and
    unpacked at the end, so no rank's decision depends on its types' layout.
    Passed on to the PMPI_ call, and counted: intercommunicators, reductions on datatypes
@@ -1189,40 +1193,191 @@ int MPI_Ineighbor_alltoallw(const void *s, const int *sc, const MPI_Aint *sd, co
     return x >= 0 ? x : PMPI_Ineighbor_alltoallw(s, sc, sd, st, r, rc, rd, rt, comm, q);
 }
 
+/* ---- persistent collectives (MPI 4) ------------------------------------------------------------ */
+/* The program holds a persistent receive from MPI_PROC_NULL (MPI's own persistent request:
+   MPI_Start activates it, a completion leaves it inactive, MPI_Request_free frees it);
+   MPI_Start runs the collective as its nonblocking form (its schedule cached from the first
+   start on) into g, and the completion calls finish g before they look at the handle. */
+enum { P_BCAST, P_REDUCE, P_ALLREDUCE, P_ALLGATHER, P_ALLTOALL, P_BARRIER };
+typedef struct persist {
+    MPI_Request h, g;
+    int kind, active, n, rn, root;
+    const void *s;
+    void *r;
+    MPI_Datatype t, rt;
+    MPI_Op op;
+    MPI_Comm comm;
+    struct persist *next;
+} persist;
+static persist *persists;   /* every persistent collective not yet freed */
+static persist *persist_of(MPI_Request r) {
+    persist *p;
+    for (p = persists; p && r != MPI_REQUEST_NULL && p->h != r; p = p->next) {}
+    return r == MPI_REQUEST_NULL ? NULL : p;
+}
+static int persist_start(persist *p) {
+    int rc = MPI_SUCCESS;
+    switch (p->kind) {
+    case P_BCAST: rc = MPI_Ibcast(p->r, p->n, p->t, p->root, p->comm, &p->g); break;
+    case P_REDUCE: rc = MPI_Ireduce(p->s, p->r, p->n, p->t, p->op, p->root, p->comm, &p->g); break;
+    case P_ALLREDUCE: rc = MPI_Iallreduce(p->s, p->r, p->n, p->t, p->op, p->comm, &p->g); break;
+    case P_ALLGATHER: rc = MPI_Iallgather(p->s, p->n, p->t, p->r, p->rn, p->rt, p->comm, &p->g); break;
+    case P_ALLTOALL: rc = MPI_Ialltoall(p->s, p->n, p->t, p->r, p->rn, p->rt, p->comm, &p->g); break;
+    default: rc = MPI_Ibarrier(p->comm, &p->g); break;
+    }
+    p->active = rc == MPI_SUCCESS;
+    return rc == MPI_SUCCESS ? PMPI_Start(&p->h) : rc;
+}
+/* Wait-type calls: every active persistent collective among reqs is finished first. */
+static void persist_finish(const MPI_Request *reqs, int n) {
+    int i;
+    persist *p;
+    for (i = 0; persists && i < n; i++)
+        if ((p = persist_of(reqs[i])) != NULL && p->active) { MPI_Wait(&p->g, MPI_STATUS_IGNORE); p->active = 0; }
+}
+/* Test-type calls: whether the persistent collective behind r (if any) is done. */
+static int persist_done(MPI_Request r) {
+    persist *p = persists ? persist_of(r) : NULL;
+    int flag = 1;
+    if (p && p->active) { MPI_Test(&p->g, &flag, MPI_STATUS_IGNORE); p->active = !flag; }
+    return flag;
+}
+/* Testany / Testsome: the unfinished ones hidden from the library (MPI_REQUEST_NULL) while
+   it tests; their handles go back in after. Returns how many were hidden. */
+static int persist_hide(MPI_Request *reqs, int n, MPI_Request *saved) {
+    int i, k = 0;
+    for (i = 0; persists && i < n; i++) {
+        saved[i] = MPI_REQUEST_NULL;
+        if (!persist_done(reqs[i])) { saved[i] = reqs[i]; reqs[i] = MPI_REQUEST_NULL; k++; }
+    }
+    return k;
+}
+static void persist_unhide(MPI_Request *reqs, int n, const MPI_Request *saved) {
+    int i;
+    for (i = 0; persists && i < n; i++) if (saved[i] != MPI_REQUEST_NULL) reqs[i] = saved[i];
+}
+#if MPI_VERSION >= 4
+static int persist_init(int kind, const void *s, void *r, int n, MPI_Datatype t, int rn, MPI_Datatype rt, MPI_Op op, int root,
+                        MPI_Comm comm, MPI_Request *req) {
+    persist *p = (persist *)calloc(1, sizeof *p);
+    int rc;
+    if (!p) return PMPI_Comm_call_errhandler(comm, MPI_ERR_NO_MEM), MPI_ERR_NO_MEM;
+    p->kind = kind; p->s = s; p->r = r; p->n = n; p->t = t; p->rn = rn; p->rt = rt; p->op = op; p->root = root; p->comm = comm;
+    if ((rc = PMPI_Recv_init(NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0, comm, &p->h)) != MPI_SUCCESS) { free(p); return rc; }
+    p->next = persists; persists = p;
+    *req = p->h;
+    return MPI_SUCCESS;
+}
+int MPI_Bcast_init(void *b, int n, MPI_Datatype t, int root, MPI_Comm comm, MPI_Info info, MPI_Request *q) {
+    (void)info;
+    return persist_init(P_BCAST, NULL, b, n, t, 0, t, MPI_OP_NULL, root, comm, q);
+}
+int MPI_Reduce_init(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *q) {
+    (void)info;
+    return persist_init(P_REDUCE, s, r, n, t, 0, t, op, root, comm, q);
+}
+int MPI_Allreduce_init(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *q) {
+    (void)info;
+    return persist_init(P_ALLREDUCE, s, r, n, t, 0, t, op, 0, comm, q);
+}
+int MPI_Allgather_init(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *q) {
+    (void)info;
+    return persist_init(P_ALLGATHER, s, r, sc, st, rc, rt, MPI_OP_NULL, 0, comm, q);
+}
+int MPI_Alltoall_init(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *q) {
+    (void)info;
+    return persist_init(P_ALLTOALL, s, r, sc, st, rc, rt, MPI_OP_NULL, 0, comm, q);
+}
+int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *q) {
+    (void)info;
+    return persist_init(P_BARRIER, NULL, NULL, 0, MPI_BYTE, 0, MPI_BYTE, MPI_OP_NULL, 0, comm, q);
+}
+#endif
+int MPI_Start(MPI_Request *r) {
+    persist *p = persists ? persist_of(*r) : NULL;
+    return p ? persist_start(p) : PMPI_Start(r);
+}
+int MPI_Startall(int n, MPI_Request *reqs) {
+    int i, rc = MPI_SUCCESS;
+    if (!persists) return PMPI_Startall(n, reqs);
+    for (i = 0; i < n && rc == MPI_SUCCESS; i++) rc = MPI_Start(&reqs[i]);
+    return rc;
+}
+int MPI_Request_free(MPI_Request *r) {
+    persist *p = persists ? persist_of(*r) : NULL, **pp;
+    if (!p) return PMPI_Request_free(r);
+    persist_finish(r, 1);
+    for (pp = &persists; *pp != p; pp = &(*pp)->next) {}
+    *pp = p->next;
+    free(p);
+    return PMPI_Request_free(r);
+}
+
 /* ---- completion calls: they progress libgoal too --------------------------------------------- */
 int MPI_Wait(MPI_Request *req, MPI_Status *s) {
     int flag = 0, rc;
+    persist_finish(req, 1);
     if (!G.pending) return PMPI_Wait(req, s);
     while ((rc = PMPI_Test(req, &flag, s)) == MPI_SUCCESS && !flag) progress();
     return rc;
 }
-int MPI_Test(MPI_Request *req, int *flag, MPI_Status *s) { progress(); return PMPI_Test(req, flag, s); }
+int MPI_Test(MPI_Request *req, int *flag, MPI_Status *s) {
+    progress();
+    if (!persist_done(*req)) return *flag = 0, MPI_SUCCESS;
+    return PMPI_Test(req, flag, s);
+}
 int MPI_Waitall(int n, MPI_Request *reqs, MPI_Status *s) {
     int flag = 0, rc;
+    persist_finish(reqs, n);
     if (!G.pending) return PMPI_Waitall(n, reqs, s);
     while ((rc = PMPI_Testall(n, reqs, &flag, s)) == MPI_SUCCESS && !flag) progress();
     return rc;
 }
-int MPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status *s) { progress(); return PMPI_Testall(n, reqs, flag, s); }
+int MPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status *s) {
+    int i;
+    progress();
+    for (i = 0; persists && i < n; i++) if (!persist_done(reqs[i])) return *flag = 0, MPI_SUCCESS;
+    return PMPI_Testall(n, reqs, flag, s);
+}
 int MPI_Waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *s) {
     int flag = 0, rc;
+    persist_finish(reqs, n);
     if (!G.pending) return PMPI_Waitany(n, reqs, idx, s);
     while ((rc = PMPI_Testany(n, reqs, idx, &flag, s)) == MPI_SUCCESS && !flag) progress();
     return rc;
 }
 int MPI_Testany(int n, MPI_Request *reqs, int *idx, int *flag, MPI_Status *s) {
+    MPI_Request *saved = persists ? (MPI_Request *)malloc((size_t)(n + 1) * sizeof *saved) : NULL;
+    int hid, rc;
     progress();
-    return PMPI_Testany(n, reqs, idx, flag, s);
+    if (!saved) return PMPI_Testany(n, reqs, idx, flag, s);
+    hid = persist_hide(reqs, n, saved);
+    rc = PMPI_Testany(n, reqs, idx, flag, s);
+    persist_unhide(reqs, n, saved);
+    if (hid && *idx == MPI_UNDEFINED) *flag = 0;   /* not "all inactive": one is running */
+    free(saved);
+    return rc;
 }
 int MPI_Waitsome(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *s) {
     int rc;
+    persist_finish(reqs, n);
     if (!G.pending) return PMPI_Waitsome(n, reqs, out, idx, s);
     while ((rc = PMPI_Testsome(n, reqs, out, idx, s)) == MPI_SUCCESS && *out == 0) progress();
     return rc;
 }
 int MPI_Testsome(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *s) {
+    MPI_Request *saved = persists ? (MPI_Request *)malloc((size_t)(n + 1) * sizeof *saved) : NULL;
+    int hid, rc;
     progress();
-    return PMPI_Testsome(n, reqs, out, idx, s);
+    if (!saved) return PMPI_Testsome(n, reqs, out, idx, s);
+    hid = persist_hide(reqs, n, saved);
+    rc = PMPI_Testsome(n, reqs, out, idx, s);
+    persist_unhide(reqs, n, saved);
+    if (hid && *out == MPI_UNDEFINED) *out = 0;
+    free(saved);
+    return rc;
 }
 
 /* ---- the end ------------------------------------------------------------------------------- */
