@@ -6,7 +6,7 @@
    public API; goal.h's implementation must be compiled somewhere (GOAL_IMPLEMENTATION).
 
    Sections: OVERVIEW · STEP BY STEP · ALGORITHMS · LOCAL COPIES · BUFFERS ·
-             VECTOR COLLECTIVES · ORDER OF REDUCTIONS · COMPOSING · ERRORS · LICENSE
+             VECTOR COLLECTIVES · ORDER OF REDUCTIONS · NEIGHBOURHOODS · COMPOSING · ERRORS · LICENSE
 
    OVERVIEW
    --------
@@ -80,6 +80,11 @@
    reduce_scatterv_ring   ring reduce-scatter of blocks of per-rank sizes (MPI_Reduce_scatter):
                           each step reduces the arriving partial block into itself with this
                           rank's input block, so nothing is copied
+   -- rank order for any op (ORDER OF REDUCTIONS): a binomial reduce of everything to rank 0,
+      which combines lower ranks with higher ones, then the result goes out from rank 0 --
+   allreduce_reduce_bcast         then bcast_binomial: 2 ceil(log2 p) rounds
+   reduce_scatter_reduce_scatter  the p blocks, then scatter_binomial
+   reduce_scatterv_reduce_scatterv  all blocks, then scatterv_linear
    -- bandwidth-optimal families (n bytes of data; "units": n cut in near-equal blocks, the
       first n mod k one element larger, so any n and p work) --
    bcast_scatter_allgather  van de Geijn (MPICH's long-message bcast; Barnett et al. 1994):
@@ -193,7 +198,8 @@
    reduce_rabenseifner, allreduce_recdoub, allreduce_ring, allreduce_rabenseifner (its
    fold then receives the mate's data in scratch), gather_linear, gather_binomial, gatherv_linear,
    gatherv_binomial, scatter_linear, scatter_binomial, scatterv_linear, allgather_ring,
-   allgather_recdoub, allgather_bruck, allgather_neighbor, allgatherv_ring. The others
+   allgather_recdoub, allgather_bruck, allgather_neighbor, allgatherv_ring,
+   allreduce_reduce_bcast. The others
    write OUT before they have read all of the input there (scan_linear and exscan_linear
    receive the prefix into OUT; the two-tree, pipelined-tree and dissemination
    reductions stage partial results in OUT), and alltoall and reduce-scatter
@@ -242,7 +248,8 @@
    `noncommutative`: the result is then op(x0, op(x1, ... x_{p-1})) in rank order, with the
    op applied as buf1 = op(buf1, buf2) where buf1 always holds lower ranks than buf2.
    Algorithms that do this: reduce_binomial, reduce_knomial, reduce_chain (all reduce to rank 0 and forward
-   to the root when the root is not 0), scan_linear, exscan_linear. The others return
+   to the root when the root is not 0), scan_linear, exscan_linear, allreduce_reduce_bcast,
+   reduce_scatter_reduce_scatter, reduce_scatterv_reduce_scatterv. The others return
    GOAL_ERR_OP for `noncommutative`. Floating-point results differ from a serial loop by
    rounding only (the order of combination differs).
    Every rank that gets a result gets the same bits (the values of an allreduce, of every
@@ -258,6 +265,28 @@
    rounds and folds them on every rank in rank-order layout by the same tree: blocks
    [0, L/2) op= [L - L/2, L) for L = p, then L - L/2, ... down to 1. With integer ops
    (associative, so any order gives the same bits) it sends partial results as before.
+
+   NEIGHBOURHOODS
+   --------------
+   goal_algo_neighbor_build appends a rank's part of a neighbourhood collective (MPI's
+   MPI_Neighbor_allgather(v) / _alltoall(v,w)) given its neighbour lists: it sends block i of
+   IN to dests[i] and receives block i of OUT from sources[i]; with `allgather` IN is one
+   block (d->count elements), sent to every destination. Blocks as in VECTOR COLLECTIVES:
+   d->counts / d->displs give IN's blocks (one per destination), d->recv_counts /
+   d->recv_displs OUT's (one per source), NULL = `count` each / packed. A negative rank
+   (MPI_PROC_NULL) sends or receives nothing, its block keeps its place. A rank may appear
+   several times (a multigraph, a periodic dimension of size 1 or 2): the k-th send from a
+   to b matches b's k-th receive from a, since sends are posted in list order and so are
+   receives. With `cartesian` (lists as MPI_Cart_shift gives them, both the same) messages
+   keep their direction instead, as MPI has it: block 2k+1 (to the +1 neighbour in dimension
+   k) arrives in the receiver's block 2k (from its -1 neighbour), block 2k in block 2k+1;
+   tags d->tag and d->tag + 1 tell the directions apart when both neighbours are one rank. Read from d: count, dtype, tag, slots, offsets, alloc and the arrays (d->algo
+   is not). goal_algo_neighbor_world builds every rank's part (d[r] and nb[r] for rank r):
+   the lists must agree (rank a lists b as a destination as often as b lists a as a source).
+     int src[2] = {left, right}, dst[2] = {left, right};            // a ring, as MPI_Cart
+     goal_algo_neighbors nb = {2, src, 2, dst, 1};                   // allgather
+     goal_algo_desc d = {0}; d.count = n; d.dtype = GOAL_FLOAT64;
+     int32_t done = goal_algo_neighbor_build(g, &d, &nb, NULL, 0, NULL, &err);
 
    COMPOSING
    ---------
@@ -359,6 +388,23 @@ GOAL_API int32_t goal_algo_build(goal_graph *g, const goal_algo_desc *d, const i
                                  goal_algo_part *part, goal_error *err);
 /* Builds and compiles every rank's part into a new world of nranks ranks. */
 GOAL_API goal_status goal_algo_world(goal_world **out, const goal_algo_desc *d, int nranks, goal_error *err);
+
+typedef struct goal_algo_neighbors {   /* one rank's neighbourhood (NEIGHBOURHOODS) */
+    int nsources;                /* receives block i of OUT from sources[i] */
+    const int *sources;          /*   a negative rank: none (MPI_PROC_NULL) */
+    int ndests;                  /* sends block i of IN to dests[i] */
+    const int *dests;
+    int allgather;               /* 1: IN is one block of d->count, sent to every destination */
+    int cartesian;               /* 1: MPI_Cart's lists (-1, +1 per dimension): what goes to the
+                                    +1 neighbour arrives in its -1 block, and the reverse */
+} goal_algo_neighbors;
+/* Appends rank goal_graph_rank(g)'s part of the neighbourhood collective nb to g, after
+   the nafter actions in after. Returns the action that completes it, or a negative status. */
+GOAL_API int32_t goal_algo_neighbor_build(goal_graph *g, const goal_algo_desc *d, const goal_algo_neighbors *nb,
+                                          const int32_t *after, int nafter, goal_algo_part *part, goal_error *err);
+/* Builds every rank's part (d[r], nb[r]: rank r's desc and lists) into a new world. */
+GOAL_API goal_status goal_algo_neighbor_world(goal_world **out, const goal_algo_desc *d, const goal_algo_neighbors *nb,
+                                              int nranks, goal_error *err);
 
 #ifdef __cplusplus
 }
@@ -1725,6 +1771,43 @@ static void goal__algo_allgather_neighbor(goal__algo *c) {
     if (q < c->p && me == q - 1) goal__algo_send(c, goal__algo_at(c->out, 0, (uint64_t)c->p * c->n), q, all.id);
 }
 
+/* ---- >>> rank order for any op: reduce to rank 0, then distribute --------------------------------- */
+/* Ends one phase of a composed algorithm: what follows waits for every action of it. */
+static int32_t goal__algo_finish(goal__algo *c, int join);
+static void goal__algo_phase(goal__algo *c) { c->start = goal__algo_finish(c, 1); }
+/* Binomial reduce of `bytes` from IN (at in_offset) to rank 0 in rank order (into scratch
+   there); returns where rank 0 holds the result. */
+static goal_buf goal__algo_reduce_to_0(goal__algo *c, uint64_t bytes) {
+    goal_buf out = c->out, res;
+    uint64_t n = c->n;
+    c->root = 0; c->v = c->rank;
+    c->n = bytes;
+    c->in = goal__algo_at(c->in, 0, bytes);
+    res = c->out = c->rank == 0 ? goal__algo_scratch(c, bytes) : out;
+    goal__algo_reduce_knomial_k(c, 2);
+    goal__algo_phase(c);
+    c->in = res; c->out = out; c->n = n;
+    return res;
+}
+static void goal__algo_allreduce_reduce_bcast(goal__algo *c) {
+    c->root = 0; c->v = c->rank;
+    goal__algo_reduce_knomial_k(c, 2);   /* rank 0 reduces into OUT */
+    goal__algo_phase(c);
+    goal__algo_bcast_knomial_k(c, 2);
+}
+static void goal__algo_reduce_scatter_reduce_scatter(goal__algo *c) {
+    goal__algo_reduce_to_0(c, c->n * (uint64_t)c->p);
+    goal__algo_scatter_binomial(c);
+}
+/* With displs the blocks may lie in any order with gaps: the span of IN is reduced. */
+static void goal__algo_reduce_scatterv_reduce_scatterv(goal__algo *c) {
+    uint64_t span = 0;
+    int i;
+    for (i = 0; i < c->p; i++) if (c->io[i] + c->ic[i] > span) span = c->io[i] + c->ic[i];
+    goal__algo_reduce_to_0(c, span);
+    goal__algo_scatter_linear(c);
+}
+
 /* ---- >>> the table ------------------------------------------------------------------------------ */
 typedef void (*goal__algo_fn)(goal__algo *c);
 typedef struct goal__algo_entry { goal_algo_info info; goal__algo_fn fn; } goal__algo_entry;
@@ -1782,6 +1865,13 @@ static const goal__algo_entry goal__algo_table[] = {
     {{"allgatherv_ring", "ring allgatherv, p-1 steps", GOAL__V | GOAL__I}, goal__algo_allgather_ring},
     {{"alltoallv_pairwise", "pairwise exchange of per-pair counts, p-1 steps", GOAL__V}, goal__algo_alltoall_pairwise},
     {{"reduce_scatterv_ring", "ring reduce-scatter of per-rank counts, no copies", GOAL__X | GOAL__V | GOAL__W}, goal__algo_reduce_scatterv_ring},
+    /* rank order for non-commutative ops where the fast ones cannot keep it */
+    {{"allreduce_reduce_bcast", "binomial reduce to rank 0 in rank order, binomial bcast", GOAL__X | GOAL__O | GOAL__I | GOAL__W},
+     goal__algo_allreduce_reduce_bcast},
+    {{"reduce_scatter_reduce_scatter", "binomial reduce to rank 0 in rank order, binomial scatter", GOAL__X | GOAL__O | GOAL__W},
+     goal__algo_reduce_scatter_reduce_scatter},
+    {{"reduce_scatterv_reduce_scatterv", "binomial reduce to rank 0 in rank order, linear scatterv", GOAL__X | GOAL__O | GOAL__V | GOAL__W},
+     goal__algo_reduce_scatterv_reduce_scatterv},
 };
 #undef GOAL__R
 #undef GOAL__X
@@ -1832,7 +1922,8 @@ static goal_status goal__algo_check_op(const goal_algo_desc *d, const goal__algo
     if (!(e->info.flags & GOAL_ALGO_REDUCES)) return GOAL_OK;
     if (d->noncommutative && !(e->info.flags & GOAL_ALGO_ORDERED))
         return goal__fail(err, GOAL_ERR_OP, -1, "%s needs a commutative op (rank order: reduce_binomial, reduce_knomial, reduce_chain, "
-                               "scan_linear, exscan_linear)", e->info.name);
+                               "scan_linear, exscan_linear, allreduce_reduce_bcast, reduce_scatter_reduce_scatter, "
+                               "reduce_scatterv_reduce_scatterv)", e->info.name);
     if (d->op == GOAL_OP_USER) return GOAL_OK;
     st = goal_op_check(d->op, d->dtype);
     if (st != GOAL_OK)
@@ -2058,6 +2149,113 @@ goal_status goal_algo_world(goal_world **out, const goal_algo_desc *d, int nrank
         int32_t done;
         if ((st = goal_graph_reset(g, r, nranks)) != GOAL_OK) { goal__fail(err, st, -1, "%s", goal_strerror(st)); break; }
         done = goal__algo_build(g, d, e, NULL, 0, NULL, 0, err);
+        st = done < 0 ? (goal_status)done : goal_world_add_graph(w, g, err);
+    }
+    goal_graph_destroy(g);
+    if (st != GOAL_OK) { goal_world_destroy(w); return st; }
+    *out = w;
+    return GOAL_OK;
+}
+
+/* ---- >>> neighbourhoods ------------------------------------------------------------------------ */
+/* Block i of a side: counts[i] elements (NULL: count) at displs[i] (NULL: after the previous). */
+static goal_buf goal__nbr_block(const goal__algo *c, goal_buf base, const int *counts, const int *displs, int i, uint64_t *packed) {
+    uint64_t n = (counts ? (uint64_t)counts[i] : c->count) * c->es, off = displs ? (uint64_t)displs[i] * c->es : *packed;
+    *packed += n;
+    return goal__algo_at(base, off, n);
+}
+static goal_status goal__nbr_check_list(const int *list, int n, int p, const char *what, goal_error *err) {
+    int i;
+    if (n < 0 || (n > 0 && !list)) return goal__fail(err, GOAL_ERR_ARG, -1, "neighbourhood: %d %s but no list", n, what);
+    for (i = 0; i < n; i++)
+        if (list[i] >= p) return goal__fail(err, GOAL_ERR_RANK, -1, "neighbourhood: %s[%d] = %d is out of range (%d ranks)", what, i, list[i], p);
+    return GOAL_OK;
+}
+static goal_status goal__nbr_check(const goal_algo_desc *desc, const goal_algo_neighbors *nb, int p, goal_error *err) {
+    goal_algo_desc named, *d = &named;   /* d->algo names the arrays' errors */
+    goal_status st;
+    if (!desc || !nb) return goal__fail(err, GOAL_ERR_ARG, -1, "neighbourhood: no desc or no lists given");
+    named = *desc;
+    named.algo = "neighbourhood";
+    if (!goal_dtype_name(d->dtype) || goal_op_check(GOAL_OP_COPY, d->dtype) == GOAL_ERR_TYPE)
+        return goal__fail(err, GOAL_ERR_TYPE, -1, "neighbourhood: unsupported datatype 0x%x", (unsigned)d->dtype);
+    if (d->tag < 0) return goal__fail(err, GOAL_ERR_ARG, -1, "neighbourhood: tag %d is negative", d->tag);
+    if (d->count > GOAL_SIZE_MAX / 8 / goal_dtype_size(d->dtype)) return goal__fail(err, GOAL_ERR_SIZE, -1, "neighbourhood: count too large");
+    if ((st = goal__nbr_check_list(nb->sources, nb->nsources, p, "sources", err)) != GOAL_OK) return st;
+    if ((st = goal__nbr_check_list(nb->dests, nb->ndests, p, "dests", err)) != GOAL_OK) return st;
+    if ((st = goal__algo_check_ints(d, d->counts, nb->allgather ? 0 : (size_t)nb->ndests, "counts", 1, err)) != GOAL_OK) return st;
+    if ((st = goal__algo_check_ints(d, d->displs, nb->allgather ? 0 : (size_t)nb->ndests, "displs", 0, err)) != GOAL_OK) return st;
+    if ((st = goal__algo_check_ints(d, d->recv_counts, (size_t)nb->nsources, "recv_counts", 1, err)) != GOAL_OK) return st;
+    return goal__algo_check_ints(d, d->recv_displs, (size_t)nb->nsources, "recv_displs", 0, err);
+}
+/* Sends in list order, receives in list order: FIFO per pair of ranks, duplicates included. */
+static void goal__nbr_messages(goal__algo *c, const goal_algo_neighbors *nb) {
+    const goal_algo_desc *d = c->d;
+    uint64_t packed = 0;
+    int32_t prev = -1, id;
+    int i;
+    for (i = 0; i < nb->ndests; i++) {
+        goal_buf b = nb->allgather ? c->in : goal__nbr_block(c, c->in, d->counts, d->displs, i, &packed);
+        if (nb->dests[i] < 0) continue;
+        c->tag = d->tag + (nb->cartesian ? (i & 1) ^ 1 : 0);   /* the direction it arrives from */
+        id = goal__algo_send(c, b, nb->dests[i], -1);
+        goal__algo_order(c, id, prev);
+        prev = id;
+    }
+    for (i = 0, prev = -1, packed = 0; i < nb->nsources; i++) {
+        goal_buf b = goal__nbr_block(c, c->out, d->recv_counts, d->recv_displs, i, &packed);
+        if (nb->sources[i] < 0) continue;
+        c->tag = d->tag + (nb->cartesian ? i & 1 : 0);
+        id = goal__algo_recv(c, b, nb->sources[i], -1);
+        goal__algo_order(c, id, prev);
+        prev = id;
+    }
+}
+static int32_t goal__nbr_build(goal_graph *g, const goal_algo_desc *d, const goal_algo_neighbors *nb, const int32_t *after,
+                               int nafter, goal_algo_part *part, int join, goal_error *err) {
+    goal__algo c;
+    goal_status st;
+    int32_t done;
+    if (!g) return goal__fail(err, GOAL_ERR_ARG, -1, "no graph given");
+    if ((st = goal__nbr_check(d, nb, goal_graph_nranks(g), err)) != GOAL_OK) return st;
+    if (nafter < 0 || (nafter > 0 && !after)) return goal__fail(err, GOAL_ERR_ARG, -1, "after: %d actions but no list", nafter);
+    goal__algo_init(&c, g, d);
+    if ((st = goal__algo_start(&c, after, nafter, err)) != GOAL_OK) return st;
+    goal__nbr_messages(&c, nb);
+    done = goal__algo_finish(&c, join);
+    goal__free(&c.alloc, c.used);
+    if (c.st == GOAL_OK) c.st = goal_graph_status(g);
+    if (c.st != GOAL_OK)
+        return goal__fail(err, c.st, -1, "neighbourhood, rank %d: %s", c.rank, goal_graph_status(g) != GOAL_OK ? goal_graph_message(g) : goal_strerror(c.st));
+    if (part) { part->done = done; part->scratch_end = c.scratch; }
+    return done;
+}
+int32_t goal_algo_neighbor_build(goal_graph *g, const goal_algo_desc *d, const goal_algo_neighbors *nb, const int32_t *after,
+                                 int nafter, goal_algo_part *part, goal_error *err) {
+    return goal__nbr_build(g, d, nb, after, nafter, part, 1, err);
+}
+goal_status goal_algo_neighbor_world(goal_world **out, const goal_algo_desc *d, const goal_algo_neighbors *nb, int nranks,
+                                     goal_error *err) {
+    goal_graph *g = NULL;
+    goal_graph_desc gd;
+    goal_world_desc wd;
+    goal_world *w = NULL;
+    goal_status st;
+    int r;
+    if (!out || !d || !nb || nranks <= 0) return goal__fail(err, GOAL_ERR_ARG, -1, "neighbourhood world: no output, desc, lists or ranks");
+    *out = NULL;
+    memset(&gd, 0, sizeof gd);
+    gd.nranks = nranks; gd.alloc = d->alloc;
+    memset(&wd, 0, sizeof wd);
+    wd.nranks = nranks; wd.alloc = d->alloc;
+    if ((st = goal_world_create(&w, &wd, err)) != GOAL_OK || (st = goal_graph_create(&g, &gd, err)) != GOAL_OK) {
+        goal_world_destroy(w);
+        return st;
+    }
+    for (r = 0; r < nranks && st == GOAL_OK; r++) {
+        int32_t done;
+        if ((st = goal_graph_reset(g, r, nranks)) != GOAL_OK) { goal__fail(err, st, -1, "%s", goal_strerror(st)); break; }
+        done = goal__nbr_build(g, &d[r], &nb[r], NULL, 0, NULL, 0, err);
         st = done < 0 ? (goal_status)done : goal_world_add_graph(w, g, err);
     }
     goal_graph_destroy(g);

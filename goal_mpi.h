@@ -248,6 +248,8 @@ typedef struct goal_mpi_coll {   /* zero-initialise, then set what differs */
     uint32_t nslots;
     const goal_user_fn *user_fns;
     uint32_t nuser_fns;
+    size_t agreed;               /* CHECKS compares the first `agreed` bytes of key (the rest
+                                    is each rank's own, as neighbour lists); 0: all of it */
 } goal_mpi_coll;
 typedef struct goal_mpi_request goal_mpi_request;
 /* Builds (or finds) this rank's schedule and starts it; *req is NULL when it failed. */
@@ -853,7 +855,7 @@ static int goal__mpi_vector(const char *algo);
 static uint64_t goal__mpi_digest(const goal_mpi_coll *c, int p) {
     const goal_algo_desc *d = (const goal_algo_desc *)c->args;
     size_t agreed[2];
-    agreed[0] = 0; agreed[1] = c->keylen;
+    agreed[0] = 0; agreed[1] = c->agreed && c->agreed < c->keylen ? c->agreed : c->keylen;
     if (c->build_fn == goal__mpi_algo_build) goal__mpi_algo_key(d, p, goal__mpi_vector(d->algo), NULL, agreed);
     if (agreed[1] == agreed[0]) return goal__hash(GOAL__HASH_SEED, "", 0);   /* a NULL key plus 0 is undefined in C */
     return goal__hash(GOAL__HASH_SEED, (const unsigned char *)c->key + agreed[0], agreed[1] - agreed[0]);

@@ -6,10 +6,18 @@
    cache, progress) is goal_mpi.h's; this file only maps MPI's calls onto it.
 
    Intercepted: MPI_Bcast, Reduce, Allreduce, Gather(v), Scatter(v), Allgather(v),
-   Alltoall(v), Reduce_scatter, Reduce_scatter_block, Scan, Exscan, Barrier and their
-   nonblocking forms (which return generalized requests), MPI_Wait/Test/Waitall/Testall/
-   Waitany/Testany/Waitsome/Testsome (which also progress libgoal), MPI_Op_create/Op_free
-   (each op gets a twin, below), MPI_Finalize.
+   Alltoall(v,w), Reduce_scatter, Reduce_scatter_block, Scan, Exscan, Barrier,
+   Neighbor_allgather(v), Neighbor_alltoall(v,w) and their nonblocking forms (which return
+   generalized requests), MPI_Wait/Test/Waitall/Testall/Waitany/Testany/Waitsome/Testsome
+   (which also progress libgoal), MPI_Op_create/Op_free (each op gets a twin, below),
+   MPI_Finalize. The neighbourhood calls take their lists from
+   the communicator's topology (Cartesian: -1, +1 per dimension, directions kept; graph,
+   distributed graph: repeated pairs in order) into goal_algo_neighbor_build's schedule;
+   without a topology they are passed on ("no topology"). Where mpi.h is MPI 4 (MPICH 4.0;
+   not Open MPI 4.1): MPI_Bcast_init, Reduce_init, Allreduce_init, Allgather_init,
+   Alltoall_init, Barrier_init with MPI_Start/Startall, the completion calls and
+   MPI_Request_free; each start runs the nonblocking form (counted there: ibcast ...), its
+   schedule built at the first start and cached. The other _init calls are the library's.
    MPI's handle rules: the caller may free a nonblocking call's op and datatypes once it
    returned, and MPI_Op_create hand the freed op's handle to a new op before the wait. So a
    nonblocking call holds its own references until it ends: its derived types kept past the
@@ -25,12 +33,13 @@
    sentinels and passed to the C entry points (Open MPI's own Fortran layer calls PMPI_*, which
    would bypass the drop-in); GOAL_MPI_STATS counts the calls from Fortran.
    Passed on to the PMPI_ call, and counted: intercommunicators, reductions on datatypes
-   with holes, non-commutative ops where the selected algorithm cannot keep rank order,
-   reductions on types whose element size libgoal cannot split at with an algorithm that
-   splits (one without GOAL_ALGO_WHOLE; reduce and allreduce first fall back to
-   reduce_binomial / allreduce_recdoub, which have it), sizes beyond INT_MAX bytes, alltoallv in place, collectives that GOAL_MPI_ALGOS
+   with holes, sizes beyond INT_MAX bytes, collectives that GOAL_MPI_ALGOS
    sets to "mpi", nonblocking reductions with a user op made behind the drop-in (Open MPI's
-   Fortran layer calls PMPI_Op_create: no twin can be made).
+   Fortran layer calls PMPI_Op_create: no twin can be made). A reduction the selected algorithm cannot serve (a non-commutative op on
+   one that does not keep rank order, an element libgoal must not split on one without
+   GOAL_ALGO_WHOLE) falls back (fallback_of): reduce_binomial, allreduce_recdoub, or for a
+   non-commutative op allreduce_reduce_bcast, reduce_scatter_reduce_scatter,
+   reduce_scatterv_reduce_scatterv (a binomial reduce to rank 0 in rank order, then out).
    The decision is local: it depends only on what MPI requires to agree across ranks (type
    signature size, count, root, op, communicator), never on extra communication.
 
@@ -56,7 +65,8 @@
        allgatherv=allgatherv_ring  alltoall=alltoall_bruck:<=256,alltoall_pairwise
        alltoallv=alltoallv_pairwise  reduce_scatter=reduce_scatterv_ring
        reduce_scatter_block=reduce_scatter_ring  scan=scan_linear  exscan=exscan_linear
-       barrier=barrier_dissemination
+       barrier=barrier_dissemination  alltoallw=alltoallv_pairwise (on bytes: each side's
+       blocks packed into one buffer by a struct type unless all are contiguous)
      Chosen by simulation (`goal tune -p 4 --format env`: Rabenseifner from 2048 bytes for
      reduce and allreduce at p = 4, from 512 at p = 8 and 16) and measured through the
      drop-in at np 2 under Open MPI on 2 shared cores (median of 90 calls): allreduce at
@@ -93,7 +103,7 @@
    flagged GOAL_ALGO_INPLACE in goal_algos.h, when no side is packed; otherwise (scan_linear,
    exscan_linear, the two-tree, pipelined-tree and dissemination reductions,
    alltoall, the reduce-scatters, non-contiguous types) it costs a copy of this rank's input
-   (all of it for alltoall and the reduce-scatters), counted as "copied"; each nonblocking call allocates its generalized request's state, and v-calls their
+   (all of it for alltoall(v) and the reduce-scatters), counted as "copied"; each nonblocking call allocates its generalized request's state, and v-calls their
    scaled counts; the schedules themselves are cached (hash) and never rebuilt. */
 #include <mpi.h>
 /* goal_mpi.h's own MPI calls must reach the library, not the interceptors below. */
@@ -126,10 +136,14 @@
 #endif
 
 enum { C_BCAST, C_REDUCE, C_ALLREDUCE, C_GATHER, C_GATHERV, C_SCATTER, C_SCATTERV, C_ALLGATHER, C_ALLGATHERV,
-       C_ALLTOALL, C_ALLTOALLV, C_REDUCE_SCATTER, C_REDUCE_SCATTER_BLOCK, C_SCAN, C_EXSCAN, C_BARRIER, NCOLL };
+       C_ALLTOALL, C_ALLTOALLV, C_REDUCE_SCATTER, C_REDUCE_SCATTER_BLOCK, C_SCAN, C_EXSCAN, C_BARRIER,
+       C_ALLTOALLW, C_NEIGHBOR_ALLGATHER, C_NEIGHBOR_ALLGATHERV, C_NEIGHBOR_ALLTOALL, C_NEIGHBOR_ALLTOALLV,
+       C_NEIGHBOR_ALLTOALLW, NCOLL };
 static const char *const coll_name[NCOLL] = {
     "bcast", "reduce", "allreduce", "gather", "gatherv", "scatter", "scatterv", "allgather", "allgatherv",
-    "alltoall", "alltoallv", "reduce_scatter", "reduce_scatter_block", "scan", "exscan", "barrier"};
+    "alltoall", "alltoallv", "reduce_scatter", "reduce_scatter_block", "scan", "exscan", "barrier",
+    "alltoallw", "neighbor_allgather", "neighbor_allgatherv", "neighbor_alltoall", "neighbor_alltoallv",
+    "neighbor_alltoallw"};
 static const char *const default_algos =
     "bcast=bcast_binomial;reduce=reduce_binomial:<=2048,reduce_rabenseifner;"
     "allreduce=allreduce_recdoub:<=2048,allreduce_rabenseifner;"
@@ -137,13 +151,13 @@ static const char *const default_algos =
     "allgather=allgather_bruck:<=1024,allgather_ring;allgatherv=allgatherv_ring;"
     "alltoall=alltoall_bruck:<=256,alltoall_pairwise;alltoallv=alltoallv_pairwise;"
     "reduce_scatter=reduce_scatterv_ring;reduce_scatter_block=reduce_scatter_ring;scan=scan_linear;"
-    "exscan=exscan_linear;barrier=barrier_dissemination";
-enum { W_INTER, W_TYPE, W_OP, W_SPLIT, W_SIZE, W_CHOSEN, W_CREATE, W_AUTO, W_HANDLE, NWHY };   /* W_TYPE: with holes, for a
+    "exscan=exscan_linear;barrier=barrier_dissemination;alltoallw=alltoallv_pairwise";
+enum { W_INTER, W_TYPE, W_OP, W_SPLIT, W_SIZE, W_CHOSEN, W_CREATE, W_AUTO, W_HANDLE, W_TOPO, NWHY };   /* W_TYPE: with holes, for a
    reduction, a v-call or in place (data movement packs them otherwise) */
 static const char *const why_name[NWHY] = {
     "intercommunicator", "datatype with holes", "non-commutative op on an unordered algorithm",
     "element size the algorithm would split", "over INT_MAX bytes", "GOAL_MPI_ALGOS says mpi",
-    "goal_mpi_create failed", "auto could not choose", "user op not made through MPI_Op_create"};
+    "goal_mpi_create failed", "auto could not choose", "user op not made through MPI_Op_create", "no topology"};
 /* An op of MPI_Op_create and its twin, the same function made again: nonblocking calls reduce
    with the twin, so that the caller may free the op (and MPI_Op_create hand its handle to a
    new op) before the wait. The twin lives until the op was freed and no call uses it. */
@@ -193,6 +207,7 @@ typedef struct pending {      /* a nonblocking collective: its generalized reque
     void *tmp, *tmp2;         /* MPI_IN_PLACE copies, packed inputs, scratch: freed at the end */
     struct unpack {           /* a non-contiguous receive side, laid out when it finished */
         void *packed; int bytes; void *dst; int count; MPI_Datatype t; MPI_Comm comm;
+        int own_t;                    /* t was made here (alltoallw's layout): freed after */
         int nb, *counts, *at, *pat;   /* nb > 0: blocks of counts[i] elements at dst + at[i] bytes, packed at pat[i] */
     } u;
     goal_status st;
@@ -506,6 +521,8 @@ static void unpack(struct unpack *u, goal_status st) {
     }
     free(u->packed); free(u->counts); free(u->at); free(u->pat);
     u->packed = NULL; u->counts = u->at = u->pat = NULL;
+    if (u->own_t) PMPI_Type_free(&u->t);
+    u->own_t = 0;
 }
 /* One test of every nonblocking operation in flight; finished ones complete their request. */
 static void progress(void) {
@@ -535,16 +552,27 @@ static int finish_blocking(goal_mpi *m, goal_status st, goal_mpi_request *r, voi
 }
 /* Starts d on m: blocking when req is NULL, else a generalized request in *req; u (may be
    NULL) unpacks the output when it finished. */
+static int track(goal_mpi *m, goal_status st, goal_mpi_request *r, void *tmp, void *tmp2, struct unpack *u, MPI_Comm comm,
+                 MPI_Request *req);
+/* A nonblocking call's receive type, unpacked after the call returned, held (MPI lets the
+   caller free it); GOAL_ERR_TYPE when it cannot be. A type made here needs no hold. */
+static goal_status hold_unpack(struct unpack *u, MPI_Request *req) {
+    if (!req || !u || !u->packed || !(u->count || u->nb) || u->own_t) return GOAL_OK;
+    return hold_type(&G.hold, &u->t) ? GOAL_OK : GOAL_ERR_TYPE;
+}
 static int run_unpack(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, const void *in, void *out,
                       void *tmp, void *tmp2, struct unpack *u, MPI_Comm comm, MPI_Request *req) {
     goal_mpi_request *r = NULL;
-    goal_status st = GOAL_OK;
+    goal_status st = hold_unpack(u, req);
+    if (st == GOAL_OK) st = goal_mpi_algo_start_fns(m, d, fns, fns ? 1 : 0, in, out, &r);
+    return track(m, st, r, tmp, tmp2, u, comm, req);
+}
+/* An operation started (st) as r: waited for when req is NULL, else a generalized request. */
+static int track(goal_mpi *m, goal_status st, goal_mpi_request *r, void *tmp, void *tmp2, struct unpack *u, MPI_Comm comm,
+                 MPI_Request *req) {
     pending *p;
     struct unpack none;
     if (!u) { memset(&none, 0, sizeof none); u = &none; }
-    if (req && u->packed && (u->count || u->nb) && !hold_type(&G.hold, &u->t))   /* unpacked after the call returned */
-        st = GOAL_ERR_TYPE;
-    if (st == GOAL_OK) st = goal_mpi_algo_start_fns(m, d, fns, fns ? 1 : 0, in, out, &r);
     if (!req) return finish_blocking(m, st, r, tmp, tmp2, u, comm);
     if (st != GOAL_OK || !(p = (pending *)calloc(1, sizeof *p))) {
         unpack(u, GOAL_ERR_STATE);
@@ -593,9 +621,19 @@ static int reduces_it(const goal_algo_info *algo, const goal_mpi_reduction *red,
     if (red->whole && !(algo->flags & GOAL_ALGO_WHOLE)) { *why = W_SPLIT; return 0; }
     return 1;
 }
-/* A reduction: the type and op as libgoal reduces them, if the algorithm can; else reduce
-   and allreduce fall back to reduce_binomial and allreduce_recdoub (the large-message
-   defaults split elements and ignore rank order; both rules are local: type and op). */
+/* The algorithm a reduction falls back to when the chosen one cannot serve it: one that
+   keeps whole elements, and rank order for a non-commutative op; NULL for scan and exscan. */
+static const char *fallback_of(int c, const goal_mpi_reduction *red) {
+    int nc = red->noncommutative;
+    if (c == C_REDUCE) return "reduce_binomial";
+    if (c == C_ALLREDUCE) return nc ? "allreduce_reduce_bcast" : "allreduce_recdoub";
+    if (c == C_REDUCE_SCATTER_BLOCK) return nc ? "reduce_scatter_reduce_scatter" : "reduce_scatter_ring";
+    if (c == C_REDUCE_SCATTER) return nc ? "reduce_scatterv_reduce_scatterv" : "reduce_scatterv_ring";
+    return NULL;
+}
+/* A reduction: the type and op as libgoal reduces them, if the algorithm can; else it falls
+   back (fallback_of: the large-message defaults split elements and ignore rank order; the
+   rule is local: type and op). */
 static int begin_reduce(call *k, goal_mpi_reduction *red, MPI_Datatype t, MPI_Op op, int count) {
     const goal_algo_info *alt;
     goal_status st = goal_mpi_reduction_of(t, op, count, red);
@@ -610,9 +648,7 @@ static int begin_reduce(call *k, goal_mpi_reduction *red, MPI_Datatype t, MPI_Op
         if (again) { k->algo = again; k->d.algo = again->name; }
     }
     if (!reduces_it(k->algo, red, &k->why)) {
-        if (k->c != C_REDUCE && k->c != C_ALLREDUCE) return 0;
-        alt = goal_algo_find(k->c == C_REDUCE ? "reduce_binomial" : "allreduce_recdoub");
-        if (!reduces_it(alt, red, &k->why)) return 0;
+        if (!(alt = goal_algo_find(fallback_of(k->c, red))) || !reduces_it(alt, red, &k->why)) return 0;
         k->algo = alt; k->d.algo = alt->name; k->autopick = 0;
         k->d.nway = k->d.radix = 0; k->d.segment = 0;   /* the fallback's defaults */
     }
@@ -918,10 +954,11 @@ static int vside_make(vside *v, int p, const int *counts, const int *displs, MPI
     if (contig) return 1;
     if (!(v->buf = malloc((size_t)total + 1))) { vside_free(v); return 0; }
     if (send) {
-        for (i = 0; i < p; i++) {
+        for (i = 0, at = 0; i < p; i++) {   /* displs NULL (neighbour calls): blocks one after the other */
             pos = 0;
-            PMPI_Pack((const char *)user + (displs ? (long long)displs[i] : 0) * ext, counts[i], t, (char *)v->buf + v->dsp[i],
+            PMPI_Pack((const char *)user + (displs ? (long long)displs[i] : at) * ext, counts[i], t, (char *)v->buf + v->dsp[i],
                       v->cnt[i], &pos, comm);
+            at += counts[i];
         }
         *tmp = v->buf;
         return 1;
@@ -1053,9 +1090,22 @@ int MPI_Iallgatherv(const void *s, int sc, MPI_Datatype st, void *r, const int *
     int x = do_vmove(C_ALLGATHERV, s, sc, st, r, 0, rt, rc, d, 0, comm, q);
     return x >= 0 ? x : PMPI_Iallgatherv(s, sc, st, r, rc, d, rt, comm, q);
 }
+/* alltoallv in place: the send side is the receive side's layout in recvbuf, copied (packed
+   when rt is not contiguous), since the schedule writes recvbuf while it still sends. */
+static int a2av_in_place(call *k, vside *v, int p, const int *counts, const int *displs, MPI_Datatype t, const void *user,
+                         MPI_Comm comm, void **tmp) {
+    struct unpack none;
+    long long span = 0;
+    int i;
+    in_place_native(k, 1);   /* counted as copied */
+    if (!vside_make(v, p, counts, displs, t, user, 1, comm, &none, tmp)) return 0;
+    if (*tmp) return 1;
+    for (i = 0; i < p; i++) if ((long long)v->dsp[i] + v->cnt[i] > span) span = (long long)v->dsp[i] + v->cnt[i];
+    if (!(v->buf = *tmp = copy_of(user, (size_t)span))) { vside_free(v); return 0; }
+    return 1;
+}
 /* alltoallv: this rank's four arrays; the send and receive types' extents scale each side. */
-/* alltoallv: this rank's four arrays, each side packed when its type is not contiguous.
-   In place (MPI: on every rank, so every rank passes it on alike): the library's. */
+/* alltoallv: this rank's four arrays, each side packed when its type is not contiguous. */
 static int do_a2av(const void *sbuf, const int *sc, const int *sd, MPI_Datatype st, void *rbuf, const int *rc,
                    const int *rd, MPI_Datatype rt, MPI_Comm comm, MPI_Request *req) {
     call k;
@@ -1066,8 +1116,8 @@ static int do_a2av(const void *sbuf, const int *sc, const int *sd, MPI_Datatype 
     memset(&u, 0, sizeof u);
     PMPI_Comm_size(comm, &p);
     if (!begin(&k, C_ALLTOALLV, req != NULL, comm, 0)) return passed(&k) - 1;
-    if (sbuf == MPI_IN_PLACE) { k.why = W_TYPE; return passed(&k) - 1; }
-    if (!vside_make(&vs, p, sc, sd, st, sbuf, 1, comm, &u, &tmp)) { k.why = W_SIZE; return passed(&k) - 1; }
+    if (sbuf == MPI_IN_PLACE ? !a2av_in_place(&k, &vs, p, rc, rd, rt, rbuf, comm, &tmp)
+                             : !vside_make(&vs, p, sc, sd, st, sbuf, 1, comm, &u, &tmp)) { k.why = W_SIZE; return passed(&k) - 1; }
     if (!vside_make(&vr, p, rc, rd, rt, rbuf, 0, comm, &u, &tmp)) {
         vside_free(&vs); free(tmp); k.why = W_SIZE; return passed(&k) - 1;
     }
@@ -1103,41 +1153,431 @@ int MPI_Op_free(MPI_Op *op) {
     if (u) { u->freed = 1; userop_drop(u); }
     return PMPI_Op_free(op);
 }
+/* alltoallw: per-peer types and byte displacements. A side whose blocks are all contiguous
+   (size equal to extent) moves in place; otherwise one struct type describes its p blocks,
+   packed (send) or unpacked at the end (receive) in one call: blocks one after the other. */
+static int wside_make(vside *v, int p, const int *counts, const int *displs, const MPI_Datatype *types, const void *user,
+                      int send, int force, MPI_Comm comm, struct unpack *u, void **tmp) {
+    MPI_Datatype *ts = (MPI_Datatype *)malloc((size_t)p * sizeof *ts), w;
+    MPI_Aint *at = (MPI_Aint *)malloc((size_t)p * sizeof *at);
+    long long total = 0;
+    int i, size, direct = !force, pos = 0, ok = ts && at;
+    v->cnt = (int *)malloc((size_t)p * sizeof(int)); v->dsp = (int *)malloc((size_t)p * sizeof(int));
+    for (i = 0; ok && i < p; i++) {
+        ts[i] = counts[i] ? types[i] : MPI_BYTE;   /* a type of an empty block may be any handle */
+        at[i] = displs[i];
+        ok = v->cnt && v->dsp && PMPI_Type_size(ts[i], &size) == MPI_SUCCESS && (long long)size * counts[i] <= INT_MAX - total;
+        if (!ok) break;
+        direct = direct && displs[i] >= 0 && goal_mpi_contiguous_bytes(ts[i], counts[i]) == (long long)size * counts[i];
+        v->cnt[i] = size * counts[i];
+        v->dsp[i] = (int)total;
+        total += v->cnt[i];
+    }
+    v->buf = (void *)(uintptr_t)user;
+    if (ok && direct) for (i = 0; i < p; i++) v->dsp[i] = displs[i];
+    if (ok && !direct && (ok = PMPI_Type_create_struct(p, counts, at, ts, &w) == MPI_SUCCESS) != 0) {
+        ok = PMPI_Type_commit(&w) == MPI_SUCCESS && (v->buf = malloc((size_t)total + 1)) != NULL;
+        if (ok && send) PMPI_Pack(user, 1, w, v->buf, (int)total, &pos, comm);
+        if (ok && send) *tmp = v->buf;
+        if (ok && !send) { u->packed = v->buf; u->bytes = (int)total; u->dst = (void *)(uintptr_t)user; u->count = 1; u->t = w; u->comm = comm; u->own_t = 1; }
+        else PMPI_Type_free(&w);
+    }
+    free(ts); free(at);
+    if (!ok) vside_free(v);
+    return ok;
+}
+static int do_a2aw(const void *sbuf, const int *sc, const int *sd, const MPI_Datatype *st, void *rbuf, const int *rc,
+                   const int *rd, const MPI_Datatype *rt, MPI_Comm comm, MPI_Request *req) {
+    call k;
+    vside vs, vr;
+    struct unpack u, none;
+    void *tmp = NULL;
+    int p = 1, x, ip = sbuf == MPI_IN_PLACE;
+    memset(&u, 0, sizeof u);
+    memset(&vs, 0, sizeof vs);
+    memset(&vr, 0, sizeof vr);
+    PMPI_Comm_size(comm, &p);
+    if (!begin(&k, C_ALLTOALLW, req != NULL, comm, 0)) return passed(&k) - 1;
+    if (ip) in_place_native(&k, 1);   /* recvbuf's blocks are packed first: a copy */
+    if (!wside_make(&vs, p, ip ? rc : sc, ip ? rd : sd, ip ? rt : st, ip ? rbuf : sbuf, 1, ip, comm, &none, &tmp) ||
+        !wside_make(&vr, p, rc, rd, rt, rbuf, 0, 0, comm, &u, &tmp)) {
+        vside_free(&vs); free(tmp); k.why = W_SIZE; return passed(&k) - 1;
+    }
+    k.d.counts = vs.cnt; k.d.displs = vs.dsp; k.d.recv_counts = vr.cnt; k.d.recv_displs = vr.dsp;
+    served(&k);
+    x = run_unpack(k.m, &k.d, NULL, vs.buf, vr.buf, tmp, NULL, &u, comm, req);
+    vside_free(&vs); vside_free(&vr);
+    return x;
+}
+int MPI_Alltoallw(const void *s, const int *sc, const int *sd, const MPI_Datatype *st, void *r, const int *rc,
+                  const int *rd, const MPI_Datatype *rt, MPI_Comm comm) {
+    int x = do_a2aw(s, sc, sd, st, r, rc, rd, rt, comm, NULL);
+    return x >= 0 ? x : PMPI_Alltoallw(s, sc, sd, st, r, rc, rd, rt, comm);
+}
+int MPI_Ialltoallw(const void *s, const int *sc, const int *sd, const MPI_Datatype *st, void *r, const int *rc,
+                   const int *rd, const MPI_Datatype *rt, MPI_Comm comm, MPI_Request *q) {
+    int x = do_a2aw(s, sc, sd, st, r, rc, rd, rt, comm, q);
+    return x >= 0 ? x : PMPI_Ialltoallw(s, sc, sd, st, r, rc, rd, rt, comm, q);
+}
+
+/* ---- neighbourhood collectives --------------------------------------------------------------- */
+/* One side of a neighbourhood call as MPI gives it: count (allgather, alltoall) or counts and
+   displacements (v: in elements; w: in bytes, with a type per block in ts). */
+typedef struct nbr_side { const void *buf; int count; const int *counts, *displs; MPI_Datatype t; const MPI_Datatype *ts; } nbr_side;
+typedef struct nbr_args { goal_algo_desc d; goal_algo_neighbors nb; } nbr_args;
+static int32_t nbr_build(goal_graph *g, const void *args, goal_error *err) {
+    const nbr_args *a = (const nbr_args *)args;
+    return goal_algo_neighbor_build(g, &a->d, &a->nb, NULL, 0, NULL, err);
+}
+/* The communicator's neighbours in MPI's order (Cartesian: -1 then +1 per dimension), one
+   malloc'd array (sources, then destinations), MPI_PROC_NULL as -1; NULL without topology. */
+static int *nbr_lists(MPI_Comm comm, int *ns, int *nd) {
+    int topo = MPI_UNDEFINED, me = 0, k, w = 0, *l = NULL, *wt = NULL;
+    PMPI_Topo_test(comm, &topo);
+    PMPI_Comm_rank(comm, &me);
+    *ns = *nd = 0;
+    if (topo == MPI_CART) PMPI_Cartdim_get(comm, ns), *ns *= 2;
+    if (topo == MPI_GRAPH) PMPI_Graph_neighbors_count(comm, me, ns);
+    if (topo == MPI_DIST_GRAPH) PMPI_Dist_graph_neighbors_count(comm, ns, nd, &w);
+    else *nd = *ns;
+    if ((topo != MPI_CART && topo != MPI_GRAPH && topo != MPI_DIST_GRAPH) ||
+        !(l = (int *)malloc((size_t)(*ns + *nd + 1) * sizeof(int))) || !(wt = (int *)malloc((size_t)(*ns + *nd + 1) * sizeof(int)))) {
+        free(l); return NULL;
+    }
+    for (k = 0; topo == MPI_CART && k < *ns / 2; k++) PMPI_Cart_shift(comm, k, 1, &l[2 * k], &l[2 * k + 1]);
+    if (topo == MPI_GRAPH) PMPI_Graph_neighbors(comm, me, *ns, l);
+    if (topo == MPI_DIST_GRAPH) PMPI_Dist_graph_neighbors(comm, *ns, l, wt, *nd, l + *ns, wt + *ns);
+    else memcpy(l + *ns, l, (size_t)*ns * sizeof(int));   /* the same list both ways */
+    for (k = 0; k < *ns + *nd; k++) if (l[k] == MPI_PROC_NULL) l[k] = -1;
+    free(wt);
+    return l;
+}
+/* A side as bytes for goal_algo_neighbor_build (n blocks; one: allgather's single send block). */
+static int nbr_side_bytes(const nbr_side *s, int n, int send, MPI_Comm comm, vside *v, struct unpack *u, void **tmp) {
+    int *cnt = NULL, ok, i;
+    if (s->ts) return wside_make(v, n, s->counts, s->displs, s->ts, s->buf, send, 0, comm, u, tmp);
+    if (!s->counts && !(cnt = (int *)malloc((size_t)(n + 1) * sizeof(int)))) return 0;
+    for (i = 0; cnt && i < n; i++) cnt[i] = s->count;
+    ok = vside_make(v, n, s->counts ? s->counts : cnt, s->displs, s->t, s->buf, send, comm, u, tmp);
+    free(cnt);
+    return ok;
+}
+/* Bytes a side's blocks span from its buffer. */
+static uint64_t nbr_span(const vside *v, int n) {
+    uint64_t span = 0;
+    int i;
+    for (i = 0; i < n; i++) if ((uint64_t)v->dsp[i] + (uint64_t)v->cnt[i] > span) span = (uint64_t)v->dsp[i] + (uint64_t)v->cnt[i];
+    return span;
+}
+/* The cache key: the collective (what the ranks agree on), then this rank's lists and layout. */
+static int *nbr_key(int c, const nbr_args *a, size_t *len) {
+    int ns = a->nb.nsources, nd = a->nb.ndests, nsd = a->nb.allgather ? 0 : nd, *k, at = 0, i;
+    *len = (size_t)(4 + 3 * ns + 3 * nd + 2 * nsd) * sizeof(int);
+    if (!(k = (int *)malloc(*len))) return NULL;
+    k[at++] = c; k[at++] = (int)a->d.count; k[at++] = ns; k[at++] = nd + a->nb.cartesian * (1 << 30);
+    for (i = 0; i < ns; i++) { k[at++] = a->nb.sources[i]; k[at++] = a->d.recv_counts[i]; k[at++] = a->d.recv_displs[i]; }
+    for (i = 0; i < nd; i++) k[at++] = a->nb.dests[i];
+    for (i = 0; i < nsd; i++) { k[at++] = a->d.counts[i]; k[at++] = a->d.displs[i]; }
+    *len = (size_t)at * sizeof(int);
+    return k;
+}
+static int do_neighbor(int c, const nbr_side *snd, const nbr_side *rcv, MPI_Comm comm, MPI_Request *req) {
+    call k;
+    vside vs, vr;
+    struct unpack u, none;
+    void *tmp = NULL;
+    int ns = 0, nd = 0, *l, *key = NULL, *zc = NULL, ag = c == C_NEIGHBOR_ALLGATHER || c == C_NEIGHBOR_ALLGATHERV, x;
+    nbr_side r2;
+    nbr_args a;
+    goal_mpi_coll coll;
+    goal_slot slots[2];
+    goal_mpi_request *r = NULL;
+    goal_status st;
+    size_t keylen = 0;
+    memset(&k, 0, sizeof k); memset(&u, 0, sizeof u); memset(&vs, 0, sizeof vs); memset(&vr, 0, sizeof vr);
+    memset(&a, 0, sizeof a); memset(&coll, 0, sizeof coll);
+    k.c = c; k.nb = req != NULL;
+    if (!(k.m = comm_goal(comm, &k.why))) return passed(&k) - 1;
+    if (G.nrules[c] > 0 && !G.rules[c][0].algo) { k.why = W_CHOSEN; return passed(&k) - 1; }
+    if (!(l = nbr_lists(comm, &ns, &nd))) { k.why = W_TOPO; return passed(&k) - 1; }
+    r2 = *rcv;
+    if (rcv->ts && (zc = (int *)malloc((size_t)(ns + 1) * sizeof(int))) != NULL)   /* MPI_PROC_NULL's blocks stay */
+        for (x = 0, r2.counts = zc; x < ns; x++) zc[x] = l[x] < 0 ? 0 : rcv->counts[x];
+    if ((rcv->ts && !zc) || !nbr_side_bytes(snd, ag ? 1 : nd, 1, comm, &vs, &none, &tmp) || !nbr_side_bytes(&r2, ns, 0, comm, &vr, &u, &tmp)) {
+        vside_free(&vs); free(tmp); free(l); free(zc); k.why = W_SIZE; return passed(&k) - 1;
+    }
+    a.d.dtype = GOAL_UINT8; a.d.count = ag ? (uint64_t)vs.cnt[0] : 0;
+    a.d.counts = ag ? NULL : vs.cnt; a.d.displs = ag ? NULL : vs.dsp; a.d.recv_counts = vr.cnt; a.d.recv_displs = vr.dsp;
+    a.nb.nsources = ns; a.nb.sources = l; a.nb.ndests = nd; a.nb.dests = l + ns; a.nb.allgather = ag;
+    PMPI_Topo_test(comm, &a.nb.cartesian);
+    a.nb.cartesian = a.nb.cartesian == MPI_CART;
+    for (x = 0; u.counts && x < ns; x++) if (l[x] < 0) u.counts[x] = 0;   /* MPI_PROC_NULL: its block stays */
+    slots[0].data = vs.buf; slots[0].size = nbr_span(&vs, ag ? 1 : nd);
+    slots[1].data = vr.buf; slots[1].size = nbr_span(&vr, ns);
+    coll.build_fn = nbr_build; coll.args = &a; coll.slots = slots; coll.nslots = 2;
+    coll.key = key = nbr_key(c, &a, &keylen); coll.keylen = keylen; coll.agreed = sizeof(int);
+    served(&k);
+    st = key ? hold_unpack(&u, req) : GOAL_ERR_NOMEM;
+    if (st == GOAL_OK) st = goal_mpi_start(k.m, &coll, &r);
+    x = track(k.m, st, r, tmp, NULL, &u, comm, req);
+    free(key); free(l); free(zc); vside_free(&vs); vside_free(&vr);
+    return x;
+}
+/* The MPI calls: each side described, then do_neighbor. */
+static nbr_side nbr_one(const void *buf, int count, MPI_Datatype t) { nbr_side s = {buf, count, NULL, NULL, t, NULL}; return s; }
+static nbr_side nbr_v(const void *buf, const int *counts, const int *displs, MPI_Datatype t) {
+    nbr_side s = {buf, 0, counts, displs, t, NULL};
+    return s;
+}
+static nbr_side nbr_w(const void *buf, const int *counts, const MPI_Aint *displs, const MPI_Datatype *ts, int *idispls, int n) {
+    nbr_side s = {buf, 0, counts, idispls, MPI_BYTE, ts};
+    int i;
+    for (i = 0; i < n; i++) idispls[i] = (int)displs[i];   /* nbr_w_call checked the range */
+    return s;
+}
+static int nbr_call(int c, nbr_side s, nbr_side r, MPI_Comm comm, MPI_Request *req) { return do_neighbor(c, &s, &r, comm, req); }
+int MPI_Neighbor_allgather(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, MPI_Comm comm) {
+    int x = nbr_call(C_NEIGHBOR_ALLGATHER, nbr_one(s, sc, st), nbr_one(r, rc, rt), comm, NULL);
+    return x >= 0 ? x : PMPI_Neighbor_allgather(s, sc, st, r, rc, rt, comm);
+}
+int MPI_Ineighbor_allgather(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, MPI_Comm comm, MPI_Request *q) {
+    int x = nbr_call(C_NEIGHBOR_ALLGATHER, nbr_one(s, sc, st), nbr_one(r, rc, rt), comm, q);
+    return x >= 0 ? x : PMPI_Ineighbor_allgather(s, sc, st, r, rc, rt, comm, q);
+}
+int MPI_Neighbor_allgatherv(const void *s, int sc, MPI_Datatype st, void *r, const int *rc, const int *rd, MPI_Datatype rt,
+                            MPI_Comm comm) {
+    int x = nbr_call(C_NEIGHBOR_ALLGATHERV, nbr_one(s, sc, st), nbr_v(r, rc, rd, rt), comm, NULL);
+    return x >= 0 ? x : PMPI_Neighbor_allgatherv(s, sc, st, r, rc, rd, rt, comm);
+}
+int MPI_Ineighbor_allgatherv(const void *s, int sc, MPI_Datatype st, void *r, const int *rc, const int *rd, MPI_Datatype rt,
+                             MPI_Comm comm, MPI_Request *q) {
+    int x = nbr_call(C_NEIGHBOR_ALLGATHERV, nbr_one(s, sc, st), nbr_v(r, rc, rd, rt), comm, q);
+    return x >= 0 ? x : PMPI_Ineighbor_allgatherv(s, sc, st, r, rc, rd, rt, comm, q);
+}
+int MPI_Neighbor_alltoall(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, MPI_Comm comm) {
+    int x = nbr_call(C_NEIGHBOR_ALLTOALL, nbr_one(s, sc, st), nbr_one(r, rc, rt), comm, NULL);
+    return x >= 0 ? x : PMPI_Neighbor_alltoall(s, sc, st, r, rc, rt, comm);
+}
+int MPI_Ineighbor_alltoall(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, MPI_Comm comm, MPI_Request *q) {
+    int x = nbr_call(C_NEIGHBOR_ALLTOALL, nbr_one(s, sc, st), nbr_one(r, rc, rt), comm, q);
+    return x >= 0 ? x : PMPI_Ineighbor_alltoall(s, sc, st, r, rc, rt, comm, q);
+}
+int MPI_Neighbor_alltoallv(const void *s, const int *sc, const int *sd, MPI_Datatype st, void *r, const int *rc, const int *rd,
+                           MPI_Datatype rt, MPI_Comm comm) {
+    int x = nbr_call(C_NEIGHBOR_ALLTOALLV, nbr_v(s, sc, sd, st), nbr_v(r, rc, rd, rt), comm, NULL);
+    return x >= 0 ? x : PMPI_Neighbor_alltoallv(s, sc, sd, st, r, rc, rd, rt, comm);
+}
+int MPI_Ineighbor_alltoallv(const void *s, const int *sc, const int *sd, MPI_Datatype st, void *r, const int *rc, const int *rd,
+                            MPI_Datatype rt, MPI_Comm comm, MPI_Request *q) {
+    int x = nbr_call(C_NEIGHBOR_ALLTOALLV, nbr_v(s, sc, sd, st), nbr_v(r, rc, rd, rt), comm, q);
+    return x >= 0 ? x : PMPI_Ineighbor_alltoallv(s, sc, sd, st, r, rc, rd, rt, comm, q);
+}
+/* alltoallw's displacements are MPI_Aint: as int (beyond int's range: passed on). */
+static int nbr_w_call(const void *s, const int *sc, const MPI_Aint *sd, const MPI_Datatype *st, void *r, const int *rc,
+                      const MPI_Aint *rd, const MPI_Datatype *rt, MPI_Comm comm, MPI_Request *q) {
+    int ns = 0, nd = 0, *l = nbr_lists(comm, &ns, &nd), *d = (int *)malloc((size_t)(ns + nd + 1) * sizeof(int)), x = -1, i;
+    for (i = 0; d && i < ns + nd; i++) if ((i < nd ? sd[i] : rd[i - nd]) > INT_MAX || (i < nd ? sd[i] : rd[i - nd]) < INT_MIN) break;
+    if (d && i == ns + nd)
+        x = nbr_call(C_NEIGHBOR_ALLTOALLW, nbr_w(s, sc, sd, st, d, nd), nbr_w(r, rc, rd, rt, d + nd, ns), comm, q);
+    free(l); free(d);
+    return x;
+}
+int MPI_Neighbor_alltoallw(const void *s, const int *sc, const MPI_Aint *sd, const MPI_Datatype *st, void *r, const int *rc,
+                           const MPI_Aint *rd, const MPI_Datatype *rt, MPI_Comm comm) {
+    int x = nbr_w_call(s, sc, sd, st, r, rc, rd, rt, comm, NULL);
+    return x >= 0 ? x : PMPI_Neighbor_alltoallw(s, sc, sd, st, r, rc, rd, rt, comm);
+}
+int MPI_Ineighbor_alltoallw(const void *s, const int *sc, const MPI_Aint *sd, const MPI_Datatype *st, void *r, const int *rc,
+                            const MPI_Aint *rd, const MPI_Datatype *rt, MPI_Comm comm, MPI_Request *q) {
+    int x = nbr_w_call(s, sc, sd, st, r, rc, rd, rt, comm, q);
+    return x >= 0 ? x : PMPI_Ineighbor_alltoallw(s, sc, sd, st, r, rc, rd, rt, comm, q);
+}
+
+/* ---- persistent collectives (MPI 4) ------------------------------------------------------------ */
+/* The program holds a persistent receive from MPI_PROC_NULL (MPI's own persistent request:
+   MPI_Start activates it, a completion leaves it inactive, MPI_Request_free frees it);
+   MPI_Start runs the collective as its nonblocking form (its schedule cached from the first
+   start on) into g, and the completion calls finish g before they look at the handle. */
+enum { P_BCAST, P_REDUCE, P_ALLREDUCE, P_ALLGATHER, P_ALLTOALL, P_BARRIER };
+typedef struct persist {
+    MPI_Request h, g;
+    int kind, active, n, rn, root;
+    const void *s;
+    void *r;
+    MPI_Datatype t, rt;
+    MPI_Op op;
+    MPI_Comm comm;
+    struct persist *next;
+} persist;
+static persist *persists;   /* every persistent collective not yet freed */
+static persist *persist_of(MPI_Request r) {
+    persist *p;
+    for (p = persists; p && r != MPI_REQUEST_NULL && p->h != r; p = p->next) {}
+    return r == MPI_REQUEST_NULL ? NULL : p;
+}
+static int persist_start(persist *p) {
+    int rc = MPI_SUCCESS;
+    switch (p->kind) {
+    case P_BCAST: rc = MPI_Ibcast(p->r, p->n, p->t, p->root, p->comm, &p->g); break;
+    case P_REDUCE: rc = MPI_Ireduce(p->s, p->r, p->n, p->t, p->op, p->root, p->comm, &p->g); break;
+    case P_ALLREDUCE: rc = MPI_Iallreduce(p->s, p->r, p->n, p->t, p->op, p->comm, &p->g); break;
+    case P_ALLGATHER: rc = MPI_Iallgather(p->s, p->n, p->t, p->r, p->rn, p->rt, p->comm, &p->g); break;
+    case P_ALLTOALL: rc = MPI_Ialltoall(p->s, p->n, p->t, p->r, p->rn, p->rt, p->comm, &p->g); break;
+    default: rc = MPI_Ibarrier(p->comm, &p->g); break;
+    }
+    p->active = rc == MPI_SUCCESS;
+    return rc == MPI_SUCCESS ? PMPI_Start(&p->h) : rc;
+}
+/* Wait-type calls: every active persistent collective among reqs is finished first. */
+static void persist_finish(const MPI_Request *reqs, int n) {
+    int i;
+    persist *p;
+    for (i = 0; persists && i < n; i++)
+        if ((p = persist_of(reqs[i])) != NULL && p->active) { MPI_Wait(&p->g, MPI_STATUS_IGNORE); p->active = 0; }
+}
+/* Test-type calls: whether the persistent collective behind r (if any) is done. */
+static int persist_done(MPI_Request r) {
+    persist *p = persists ? persist_of(r) : NULL;
+    int flag = 1;
+    if (p && p->active) { MPI_Test(&p->g, &flag, MPI_STATUS_IGNORE); p->active = !flag; }
+    return flag;
+}
+/* Testany / Testsome: the unfinished ones hidden from the library (MPI_REQUEST_NULL) while
+   it tests; their handles go back in after. Returns how many were hidden. */
+static int persist_hide(MPI_Request *reqs, int n, MPI_Request *saved) {
+    int i, k = 0;
+    for (i = 0; persists && i < n; i++) {
+        saved[i] = MPI_REQUEST_NULL;
+        if (!persist_done(reqs[i])) { saved[i] = reqs[i]; reqs[i] = MPI_REQUEST_NULL; k++; }
+    }
+    return k;
+}
+static void persist_unhide(MPI_Request *reqs, int n, const MPI_Request *saved) {
+    int i;
+    for (i = 0; persists && i < n; i++) if (saved[i] != MPI_REQUEST_NULL) reqs[i] = saved[i];
+}
+#if MPI_VERSION >= 4
+static int persist_init(int kind, const void *s, void *r, int n, MPI_Datatype t, int rn, MPI_Datatype rt, MPI_Op op, int root,
+                        MPI_Comm comm, MPI_Request *req) {
+    persist *p = (persist *)calloc(1, sizeof *p);
+    int rc;
+    if (!p) return PMPI_Comm_call_errhandler(comm, MPI_ERR_NO_MEM), MPI_ERR_NO_MEM;
+    p->kind = kind; p->s = s; p->r = r; p->n = n; p->t = t; p->rn = rn; p->rt = rt; p->op = op; p->root = root; p->comm = comm;
+    if ((rc = PMPI_Recv_init(NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0, comm, &p->h)) != MPI_SUCCESS) { free(p); return rc; }
+    p->next = persists; persists = p;
+    *req = p->h;
+    return MPI_SUCCESS;
+}
+int MPI_Bcast_init(void *b, int n, MPI_Datatype t, int root, MPI_Comm comm, MPI_Info info, MPI_Request *q) {
+    (void)info;
+    return persist_init(P_BCAST, NULL, b, n, t, 0, t, MPI_OP_NULL, root, comm, q);
+}
+int MPI_Reduce_init(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm, MPI_Info info, MPI_Request *q) {
+    (void)info;
+    return persist_init(P_REDUCE, s, r, n, t, 0, t, op, root, comm, q);
+}
+int MPI_Allreduce_init(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *q) {
+    (void)info;
+    return persist_init(P_ALLREDUCE, s, r, n, t, 0, t, op, 0, comm, q);
+}
+int MPI_Allgather_init(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, MPI_Comm comm, MPI_Info info,
+                       MPI_Request *q) {
+    (void)info;
+    return persist_init(P_ALLGATHER, s, r, sc, st, rc, rt, MPI_OP_NULL, 0, comm, q);
+}
+int MPI_Alltoall_init(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, MPI_Comm comm, MPI_Info info,
+                      MPI_Request *q) {
+    (void)info;
+    return persist_init(P_ALLTOALL, s, r, sc, st, rc, rt, MPI_OP_NULL, 0, comm, q);
+}
+int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *q) {
+    (void)info;
+    return persist_init(P_BARRIER, NULL, NULL, 0, MPI_BYTE, 0, MPI_BYTE, MPI_OP_NULL, 0, comm, q);
+}
+#endif
+int MPI_Start(MPI_Request *r) {
+    persist *p = persists ? persist_of(*r) : NULL;
+    return p ? persist_start(p) : PMPI_Start(r);
+}
+int MPI_Startall(int n, MPI_Request *reqs) {
+    int i, rc = MPI_SUCCESS;
+    if (!persists) return PMPI_Startall(n, reqs);
+    for (i = 0; i < n && rc == MPI_SUCCESS; i++) rc = MPI_Start(&reqs[i]);
+    return rc;
+}
+int MPI_Request_free(MPI_Request *r) {
+    persist *p = persists ? persist_of(*r) : NULL, **pp;
+    if (!p) return PMPI_Request_free(r);
+    persist_finish(r, 1);
+    for (pp = &persists; *pp != p; pp = &(*pp)->next) {}
+    *pp = p->next;
+    free(p);
+    return PMPI_Request_free(r);
+}
 
 /* ---- completion calls: they progress libgoal too --------------------------------------------- */
 int MPI_Wait(MPI_Request *req, MPI_Status *s) {
     int flag = 0, rc;
+    persist_finish(req, 1);
     if (!G.pending) return PMPI_Wait(req, s);
     while ((rc = PMPI_Test(req, &flag, s)) == MPI_SUCCESS && !flag) progress();
     return rc;
 }
-int MPI_Test(MPI_Request *req, int *flag, MPI_Status *s) { progress(); return PMPI_Test(req, flag, s); }
+int MPI_Test(MPI_Request *req, int *flag, MPI_Status *s) {
+    progress();
+    if (!persist_done(*req)) return *flag = 0, MPI_SUCCESS;
+    return PMPI_Test(req, flag, s);
+}
 int MPI_Waitall(int n, MPI_Request *reqs, MPI_Status *s) {
     int flag = 0, rc;
+    persist_finish(reqs, n);
     if (!G.pending) return PMPI_Waitall(n, reqs, s);
     while ((rc = PMPI_Testall(n, reqs, &flag, s)) == MPI_SUCCESS && !flag) progress();
     return rc;
 }
-int MPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status *s) { progress(); return PMPI_Testall(n, reqs, flag, s); }
+int MPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status *s) {
+    int i;
+    progress();
+    for (i = 0; persists && i < n; i++) if (!persist_done(reqs[i])) return *flag = 0, MPI_SUCCESS;
+    return PMPI_Testall(n, reqs, flag, s);
+}
 int MPI_Waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *s) {
     int flag = 0, rc;
+    persist_finish(reqs, n);
     if (!G.pending) return PMPI_Waitany(n, reqs, idx, s);
     while ((rc = PMPI_Testany(n, reqs, idx, &flag, s)) == MPI_SUCCESS && !flag) progress();
     return rc;
 }
 int MPI_Testany(int n, MPI_Request *reqs, int *idx, int *flag, MPI_Status *s) {
+    MPI_Request *saved = persists ? (MPI_Request *)malloc((size_t)(n + 1) * sizeof *saved) : NULL;
+    int hid, rc;
     progress();
-    return PMPI_Testany(n, reqs, idx, flag, s);
+    if (!saved) return PMPI_Testany(n, reqs, idx, flag, s);
+    hid = persist_hide(reqs, n, saved);
+    rc = PMPI_Testany(n, reqs, idx, flag, s);
+    persist_unhide(reqs, n, saved);
+    if (hid && *idx == MPI_UNDEFINED) *flag = 0;   /* not "all inactive": one is running */
+    free(saved);
+    return rc;
 }
 int MPI_Waitsome(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *s) {
     int rc;
+    persist_finish(reqs, n);
     if (!G.pending) return PMPI_Waitsome(n, reqs, out, idx, s);
     while ((rc = PMPI_Testsome(n, reqs, out, idx, s)) == MPI_SUCCESS && *out == 0) progress();
     return rc;
 }
 int MPI_Testsome(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *s) {
+    MPI_Request *saved = persists ? (MPI_Request *)malloc((size_t)(n + 1) * sizeof *saved) : NULL;
+    int hid, rc;
     progress();
-    return PMPI_Testsome(n, reqs, out, idx, s);
+    if (!saved) return PMPI_Testsome(n, reqs, out, idx, s);
+    hid = persist_hide(reqs, n, saved);
+    rc = PMPI_Testsome(n, reqs, out, idx, s);
+    persist_unhide(reqs, n, saved);
+    if (hid && *out == MPI_UNDEFINED) *out = 0;
+    free(saved);
+    return rc;
 }
 
 /* ---- the end ------------------------------------------------------------------------------- */

@@ -301,9 +301,11 @@ static void test_data_full(void) {
 
 /* Non-commutative (2x2 matrix products) in rank order, every root. */
 static void test_noncommutative(void) {
-    static const char *const ordered[] = {"reduce_binomial", "reduce_chain", "scan_linear", "exscan_linear", "reduce_knomial"};
+    static const char *const ordered[] = {"reduce_binomial", "reduce_chain", "scan_linear", "exscan_linear", "reduce_knomial",
+                                          "allreduce_reduce_bcast", "reduce_scatter_reduce_scatter",
+                                          "reduce_scatterv_reduce_scatterv"};
     int a, p, root;
-    for (a = 0; a < 5; a++)
+    for (a = 0; a < 8; a++)
         for (p = 1; p <= (th_full() ? 33 : 12); p++)
             for (root = 0; root < p; root++) {
                 goal_algo_desc d = desc_of(ordered[a], root, 8, GOAL_UINT32, GOAL_OP_USER);
@@ -611,8 +613,8 @@ static void test_allocator(void) {
 
 /* ---- vector collectives ------------------------------------------------------------------------- */
 static const char *const vec_names[] = {"gatherv_linear", "gatherv_binomial", "scatterv_linear", "allgatherv_ring",
-                                        "alltoallv_pairwise", "reduce_scatterv_ring"};
-#define NVEC 6
+                                        "alltoallv_pairwise", "reduce_scatterv_ring", "reduce_scatterv_reduce_scatterv"};
+#define NVEC 7
 
 /* One row of p counts (pattern 0: all `count`, as counts = NULL would; 1: random 0..7 with
    zeros; 2: random, displacements with gaps; 3: random, blocks in reverse rank order with
@@ -951,7 +953,8 @@ static void test_list(void) {
         CHECK(goal_algo_list(i) != NULL);
     }
     for (i = 0; i < NBW; i++) CHECK(goal_algo_find(bw_algos[i]) != NULL);
-    CHECK(goal_algo_list(25 + NVEC + NBW) == NULL);   /* the vector collectives: test_vector_list */
+    CHECK(goal_algo_find("allreduce_reduce_bcast") != NULL && goal_algo_find("reduce_scatter_reduce_scatter") != NULL);
+    CHECK(goal_algo_list(25 + NVEC + NBW + 2) == NULL);   /* the vector collectives: test_vector_list */
     CHECK(goal_algo_list(-1) == NULL);
     CHECK(goal_algo_find("nope") == NULL);
 }

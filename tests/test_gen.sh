@@ -2,7 +2,7 @@
 # goal gen (and goal run ALGO): the list, both dialects, options, errors and exit statuses.
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-t list_count 0 '^43$' sh -c "$GOAL gen --list | wc -l | tr -d ' '"
+t list_count 0 '^46$' sh -c "$GOAL gen --list | wc -l | tr -d ' '"
 t list_line 0 '^reduce_aspen +Aspen reduce' $GOAL gen --list
 t loggopsim 0 "^send 8b to 4 tag 0$" $GOAL gen bcast_binomial -p 5
 t loggopsim_requires 0 '^l2 requires l1$' $GOAL gen bcast_binomial -p 5
