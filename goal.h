@@ -221,7 +221,7 @@ typedef struct goal_error {
 /* ---- actions ----------------------------------------------------------------------- */
 typedef enum goal_kind { GOAL_NOP = 0, GOAL_SEND = 1, GOAL_RECV = 2, GOAL_EXEC = 3, GOAL_CALC = 4 } goal_kind;
 
-/* Sum first: a zeroed op is sum (the binary schedule numbers ops as before, max = 0). */
+/* Sum first: a zeroed op is sum (the binary schedule keeps its own numbers: max = 0 there). */
 #define GOAL_OP_LIST(X) X(SUM, "sum") X(PROD, "prod") X(LAND, "land") X(LOR, "lor")          \
     X(LXOR, "lxor") X(BAND, "band") X(BOR, "bor") X(BXOR, "bxor") X(COPY, "copy")           \
     X(MAX, "max") X(MIN, "min")
@@ -231,7 +231,7 @@ typedef enum goal_op { GOAL_OP_LIST(GOAL__OP_ENUM) GOAL_OP_USER, GOAL_OP_COUNT }
 
 /* A datatype is a class (high nibble) and log2 of its width in bytes with bit 1 flipped
    (low nibble), so that a zeroed dtype is Int32 (the binary schedule stores the width
-   unflipped, as before). Float8 and Float16 have names so that they can be rejected clearly. */
+   unflipped). Float8 and Float16 have names so that they can be rejected clearly. */
 typedef enum goal_dtype {
     GOAL_INT32 = 0x00, GOAL_INT64 = 0x01, GOAL_INT8 = 0x02, GOAL_INT16 = 0x03,
     GOAL_UINT32 = 0x10, GOAL_UINT64 = 0x11, GOAL_UINT8 = 0x12, GOAL_UINT16 = 0x13,

@@ -264,7 +264,7 @@
    on every rank, so with floating point or a user op it gathers the raw blocks in its
    rounds and folds them on every rank in rank-order layout by the same tree: blocks
    [0, L/2) op= [L - L/2, L) for L = p, then L - L/2, ... down to 1. With integer ops
-   (associative, so any order gives the same bits) it sends partial results as before.
+   (associative, so any order gives the same bits) it sends partial results.
 
    NEIGHBOURHOODS
    --------------

@@ -3,7 +3,7 @@
    simulated time of every bcast, reduce, allreduce and allgather algorithm at p = 8, 64,
    1024 and 8 B, 64 KiB, 4 MiB of int32 (per block for allgather; segmented algorithms in
    64 KiB segments), then the bytes each rank sends (as `goal stats` counts them) at p = 64,
-   4 MiB, and the issue's targets. Figures, not pass/fail. */
+   4 MiB, and the targets. Figures, not pass/fail. */
 #define GOAL_ALL_IMPLEMENTATION
 #include "goal.h"
 #include "goal_algos.h"

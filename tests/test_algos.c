@@ -108,7 +108,7 @@ static goal_algo_desc desc_of(const char *algo, int root, uint64_t count, goal_d
 }
 
 /* A zeroed desc means sum on Int32: its exec actions say so and its messages carry count * 4
-   bytes (it meant max on Int8 before; the binary schedule still numbers them as before). */
+   bytes (it meant max on Int8 before; the binary schedule keeps its own numbers). */
 static void test_zero_desc_defaults(void) {
     goal_algo_desc d;
     goal_world *w;
@@ -444,7 +444,7 @@ static void test_identical_minmax(void) {
                 }
     }
 }
-/* The issue's case: float32 sum of 1e6, -1e6, 0.01 at p = 3 (0 on two ranks, 0.01 on one). */
+/* The reported case: float32 sum of 1e6, -1e6, 0.01 at p = 3 (0 on two ranks, 0.01 on one). */
 static void test_identical_issue17(void) {
     double x[3] = {1e6, -1e6, 0.01};
     int nway;

@@ -145,7 +145,7 @@ static void recovers_with_noise(void) {
     if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
 }
 /* A rendezvous handshake (-R): the ping-pong's half round trip jumps by R after S, exactly
-   without noise, within 10% with 3% noise; the other parameters as before. */
+   without noise, within 10% with 3% noise; the other parameters likewise. */
 static void recovers_handshake(void) {
     probe_result r = probe_with(5000, 1500, 2500, 2, 0, 0, 4096, 3000, 0, 0, 0);
     CHECK(fabs(r.R - 3000) < 1); CHECK_EQ(r.S, 4096); CHECK(near(r.L, 5000)); CHECK(near(r.G, 2));

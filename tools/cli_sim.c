@@ -126,7 +126,7 @@ static void sim_params(const goal_sim_desc *desc) {
     const double intra[] = {d.intra_L, d.intra_o, d.intra_g, d.intra_G, d.intra_O};
     fprintf(stderr, "goal sim: parameters");
     for (k = 0; k < 7; k++) fprintf(stderr, " %s %.15g", names[k], sim_param_used(v[k]));
-    if (sim_param_used(d.R) > 0) fprintf(stderr, " -R %.15g", d.R);   /* only when set: the line as before */
+    if (sim_param_used(d.R) > 0) fprintf(stderr, " -R %.15g", d.R);   /* only when set: LogGOPSim's line otherwise */
     if (d.T > 0) fprintf(stderr, " -T %lld -H %.15g", (long long)d.T, sim_param_used(d.H));
     if (d.node_size > 0) fprintf(stderr, " --node-size %ld", (long)d.node_size);
     for (k = 0; d.node_size > 0 && k < 5; k++) fprintf(stderr, " %s %.15g", intra_names[k], sim_param_used(intra[k]));
