@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The goal command under bad sizes, failing output and small misuse: a clear message and exit 1 (or 2 for usage), never a run until memory is gone, never a
-# truncated file under the final name.
+# The goal command under bad sizes, failing output and small misuse: a clear message and
+# exit 1 (or 2 for usage), never a run until memory is gone, never a truncated file under
+# the final name.
 . "$(dirname "$0")/lib.sh"
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # item 5: sizes are checked before anything is allocated
