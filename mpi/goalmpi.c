@@ -260,11 +260,15 @@ static int parse_number(const char *s, unsigned long long max, unsigned long lon
 /* Whether algorithm a serves collective c: the collective goal_sim_coll_of finds in its name
    (the one lookup there is of an algorithm's collective) is that of c's default algorithm,
    and so is its form: vector or not, and for the vector ones, which that lookup does not
-   know, rooted and reducing (registry flags). */
+   know, rooted and reducing (registry flags) and the family the default's name begins with
+   (gatherv_ of gatherv_linear: the default table's names are FAMILY_ALGORITHM). */
 static int fits(int c, const goal_algo_info *a) {
     const goal_algo_info *d = G.kind[c];
     unsigned form = GOAL_ALGO_VECTOR | (d && (d->flags & GOAL_ALGO_VECTOR) ? GOAL_ALGO_ROOTED | GOAL_ALGO_REDUCES : 0);
-    return !d || (goal_sim_coll_of(a->name) == goal_sim_coll_of(d->name) && (a->flags & form) == (d->flags & form));
+    const char *family = d ? strrchr(d->name, '_') : NULL;
+    if (!d) return 1;
+    if (goal_sim_coll_of(a->name) != goal_sim_coll_of(d->name) || (a->flags & form) != (d->flags & form)) return 0;
+    return goal_sim_coll_of(d->name) >= 0 || !family || !strncmp(a->name, d->name, (size_t)(family - d->name) + 1);
 }
 /* A rule's "@nway=N@segment=B@radix=K" (what goal tune prints), at points past the '@', for
    algo (flags: what it takes) into out; 0 with why. */

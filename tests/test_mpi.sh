@@ -192,6 +192,8 @@ allreduce=allreduce_dissemination@nway=1000000000|allreduce rule 'allreduce_diss
 bcast=:<=5|bcast rule ':<=5': no algorithm
 gatherv=alltoallv_pairwise|gatherv rule 'alltoallv_pairwise': alltoallv_pairwise is not an algorithm of gatherv
 exscan=scan_linear|exscan rule 'scan_linear': scan_linear is not an algorithm of exscan
+gatherv=scatterv_linear|gatherv rule 'scatterv_linear': scatterv_linear is not an algorithm of gatherv
+allgatherv=alltoallv_pairwise|allgatherv rule 'alltoallv_pairwise': alltoallv_pairwise is not an algorithm of allgatherv
 EOF
   echo "-G 0.09x" >"$B/mpi/bad_params"   # a bad params file is said and leaves the defaults
   out=$(GOAL_MPI_PARAMS="$B/mpi/bad_params" preload $lib 1 "$B/mpi/test_dropin.$lib" 2>&1)
