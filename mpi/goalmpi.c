@@ -1402,10 +1402,12 @@ int MPI_Ineighbor_alltoallw(const void *s, const int *sc, const MPI_Aint *sd, co
    MPI_Start activates it, a completion leaves it inactive, MPI_Request_free frees it);
    MPI_Start runs the collective as its nonblocking form (its schedule cached from the first
    start on) into g, and the completion calls finish g before they look at the handle. */
-enum { P_BCAST, P_REDUCE, P_ALLREDUCE, P_ALLGATHER, P_ALLTOALL, P_BARRIER };
+enum { P_BCAST, P_REDUCE, P_ALLREDUCE, P_ALLGATHER, P_ALLTOALL, P_BARRIER, P_GATHER, P_SCATTER, P_RSB, P_SCAN, P_EXSCAN,
+       P_GATHERV, P_SCATTERV, P_ALLGATHERV, P_ALLTOALLV, P_REDUCE_SCATTER };
 typedef struct persist {
     MPI_Request h, g;
     int kind, active, n, rn, root;
+    const int *sc, *sd, *rc, *rd;   /* the v-forms' arrays: MPI keeps them the caller's until freed */
     const void *s;
     void *r;
     MPI_Datatype t, rt;
@@ -1427,6 +1429,16 @@ static int persist_start(persist *p) {
     case P_ALLREDUCE: rc = MPI_Iallreduce(p->s, p->r, p->n, p->t, p->op, p->comm, &p->g); break;
     case P_ALLGATHER: rc = MPI_Iallgather(p->s, p->n, p->t, p->r, p->rn, p->rt, p->comm, &p->g); break;
     case P_ALLTOALL: rc = MPI_Ialltoall(p->s, p->n, p->t, p->r, p->rn, p->rt, p->comm, &p->g); break;
+    case P_GATHER: rc = MPI_Igather(p->s, p->n, p->t, p->r, p->rn, p->rt, p->root, p->comm, &p->g); break;
+    case P_SCATTER: rc = MPI_Iscatter(p->s, p->n, p->t, p->r, p->rn, p->rt, p->root, p->comm, &p->g); break;
+    case P_RSB: rc = MPI_Ireduce_scatter_block(p->s, p->r, p->n, p->t, p->op, p->comm, &p->g); break;
+    case P_SCAN: rc = MPI_Iscan(p->s, p->r, p->n, p->t, p->op, p->comm, &p->g); break;
+    case P_EXSCAN: rc = MPI_Iexscan(p->s, p->r, p->n, p->t, p->op, p->comm, &p->g); break;
+    case P_GATHERV: rc = MPI_Igatherv(p->s, p->n, p->t, p->r, p->rc, p->rd, p->rt, p->root, p->comm, &p->g); break;
+    case P_SCATTERV: rc = MPI_Iscatterv(p->s, p->sc, p->sd, p->t, p->r, p->rn, p->rt, p->root, p->comm, &p->g); break;
+    case P_ALLGATHERV: rc = MPI_Iallgatherv(p->s, p->n, p->t, p->r, p->rc, p->rd, p->rt, p->comm, &p->g); break;
+    case P_ALLTOALLV: rc = MPI_Ialltoallv(p->s, p->sc, p->sd, p->t, p->r, p->rc, p->rd, p->rt, p->comm, &p->g); break;
+    case P_REDUCE_SCATTER: rc = MPI_Ireduce_scatter(p->s, p->r, p->rc, p->t, p->op, p->comm, &p->g); break;
     default: rc = MPI_Ibarrier(p->comm, &p->g); break;
     }
     p->active = rc == MPI_SUCCESS;
@@ -1497,6 +1509,60 @@ int MPI_Alltoall_init(const void *s, int sc, MPI_Datatype st, void *r, int rc, M
 int MPI_Barrier_init(MPI_Comm comm, MPI_Info info, MPI_Request *q) {
     (void)info;
     return persist_init(P_BARRIER, NULL, NULL, 0, MPI_BYTE, 0, MPI_BYTE, MPI_OP_NULL, 0, comm, q);
+}
+int MPI_Gather_init(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, int root, MPI_Comm comm,
+                    MPI_Info info, MPI_Request *q) {
+    (void)info;
+    return persist_init(P_GATHER, s, r, sc, st, rc, rt, MPI_OP_NULL, root, comm, q);
+}
+int MPI_Scatter_init(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, int root, MPI_Comm comm,
+                     MPI_Info info, MPI_Request *q) {
+    (void)info;
+    return persist_init(P_SCATTER, s, r, sc, st, rc, rt, MPI_OP_NULL, root, comm, q);
+}
+int MPI_Reduce_scatter_block_init(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                                  MPI_Request *q) {
+    (void)info;
+    return persist_init(P_RSB, s, r, n, t, 0, t, op, 0, comm, q);
+}
+int MPI_Scan_init(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *q) {
+    (void)info;
+    return persist_init(P_SCAN, s, r, n, t, 0, t, op, 0, comm, q);
+}
+int MPI_Exscan_init(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Info info, MPI_Request *q) {
+    (void)info;
+    return persist_init(P_EXSCAN, s, r, n, t, 0, t, op, 0, comm, q);
+}
+/* The v-forms: persist_init, then the arrays. */
+static int persist_v(int rc, MPI_Request *q, const int *sc, const int *sd, const int *rcs, const int *rd) {
+    persist *p = rc == MPI_SUCCESS ? persist_of(*q) : NULL;
+    if (p) { p->sc = sc; p->sd = sd; p->rc = rcs; p->rd = rd; }
+    return rc;
+}
+int MPI_Gatherv_init(const void *s, int sc, MPI_Datatype st, void *r, const int *rc, const int *rd, MPI_Datatype rt, int root,
+                     MPI_Comm comm, MPI_Info info, MPI_Request *q) {
+    (void)info;
+    return persist_v(persist_init(P_GATHERV, s, r, sc, st, 0, rt, MPI_OP_NULL, root, comm, q), q, NULL, NULL, rc, rd);
+}
+int MPI_Scatterv_init(const void *s, const int *sc, const int *sd, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, int root,
+                      MPI_Comm comm, MPI_Info info, MPI_Request *q) {
+    (void)info;
+    return persist_v(persist_init(P_SCATTERV, s, r, 0, st, rc, rt, MPI_OP_NULL, root, comm, q), q, sc, sd, NULL, NULL);
+}
+int MPI_Allgatherv_init(const void *s, int sc, MPI_Datatype st, void *r, const int *rc, const int *rd, MPI_Datatype rt,
+                        MPI_Comm comm, MPI_Info info, MPI_Request *q) {
+    (void)info;
+    return persist_v(persist_init(P_ALLGATHERV, s, r, sc, st, 0, rt, MPI_OP_NULL, 0, comm, q), q, NULL, NULL, rc, rd);
+}
+int MPI_Alltoallv_init(const void *s, const int *sc, const int *sd, MPI_Datatype st, void *r, const int *rc, const int *rd,
+                       MPI_Datatype rt, MPI_Comm comm, MPI_Info info, MPI_Request *q) {
+    (void)info;
+    return persist_v(persist_init(P_ALLTOALLV, s, r, 0, st, 0, rt, MPI_OP_NULL, 0, comm, q), q, sc, sd, rc, rd);
+}
+int MPI_Reduce_scatter_init(const void *s, void *r, const int *rc, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Info info,
+                            MPI_Request *q) {
+    (void)info;
+    return persist_v(persist_init(P_REDUCE_SCATTER, s, r, 0, t, 0, t, op, 0, comm, q), q, NULL, NULL, rc, NULL);
 }
 #endif
 int MPI_Start(MPI_Request *r) {

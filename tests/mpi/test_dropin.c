@@ -556,8 +556,50 @@ static void test_persistent(void) {
     for (i = 0; i < M; i++) { MPI_Request_free(&q[i]); CHECK(q[i] == MPI_REQUEST_NULL); }
     report("persistent bcast, reduce, allreduce, allgather, alltoall, barrier: 4 starts each");
 }
+/* The other collectives' _init, each started 3 times (Startall) with new data, against PMPI;
+   the v-forms with counts 1 + (rank % 3) per block (alltoallv: 1 + (i + j) % 3 between i and j). */
+static void test_persistent_more(void) {
+    enum { M = 10, L = 5 };
+    static int x[M][64 * L * 3], y[M][64 * L * 3], ref[M][64 * L * 3];
+    int cnt[64], dsp[64], pc[64], pd[64], round, i, j, root = np / 2, total = 0;
+    MPI_Request q[M];
+    MPI_Status sts[M];   /* MPI_STATUSES_IGNORE trips gcc's bounds check */
+    for (i = 0; i < np; i++) { cnt[i] = 1 + i % 3; dsp[i] = total; total += cnt[i]; }
+    for (i = 0, j = 0; i < np; i++) { pc[i] = 1 + (me + i) % 3; pd[i] = j; j += pc[i]; }   /* alltoallv: i's to me = mine to i */
+    MPI_Gather_init(x[0], L, MPI_INT, y[0], L, MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &q[0]);
+    MPI_Scatter_init(x[1], L, MPI_INT, y[1], L, MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &q[1]);
+    MPI_Reduce_scatter_block_init(x[2], y[2], L, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &q[2]);
+    MPI_Scan_init(x[3], y[3], L, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &q[3]);
+    MPI_Exscan_init(x[4], y[4], L, MPI_INT, MPI_MAX, MPI_COMM_WORLD, MPI_INFO_NULL, &q[4]);
+    MPI_Gatherv_init(x[5], cnt[me], MPI_INT, y[5], cnt, dsp, MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &q[5]);
+    MPI_Scatterv_init(x[6], cnt, dsp, MPI_INT, y[6], cnt[me], MPI_INT, root, MPI_COMM_WORLD, MPI_INFO_NULL, &q[6]);
+    MPI_Allgatherv_init(x[7], cnt[me], MPI_INT, y[7], cnt, dsp, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &q[7]);
+    MPI_Alltoallv_init(x[8], pc, pd, MPI_INT, y[8], pc, pd, MPI_INT, MPI_COMM_WORLD, MPI_INFO_NULL, &q[8]);
+    MPI_Reduce_scatter_init(x[9], y[9], cnt, MPI_INT, MPI_SUM, MPI_COMM_WORLD, MPI_INFO_NULL, &q[9]);
+    for (round = 0; round < 3; round++) {
+        for (i = 0; i < M; i++)
+            for (j = 0; j < 64 * L * 3; j++) { x[i][j] = me * 1000 + round * 100 + i * 10 + j % 7; y[i][j] = ref[i][j] = -1; }
+        MPI_Startall(M, q);
+        MPI_Waitall(M, q, sts);
+        PMPI_Gather(x[0], L, MPI_INT, ref[0], L, MPI_INT, root, MPI_COMM_WORLD);
+        PMPI_Scatter(x[1], L, MPI_INT, ref[1], L, MPI_INT, root, MPI_COMM_WORLD);
+        PMPI_Reduce_scatter_block(x[2], ref[2], L, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        PMPI_Scan(x[3], ref[3], L, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        PMPI_Exscan(x[4], ref[4], L, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+        if (me == 0) memcpy(ref[4], y[4], sizeof ref[4]);   /* rank 0's exscan output is undefined */
+        PMPI_Gatherv(x[5], cnt[me], MPI_INT, ref[5], cnt, dsp, MPI_INT, root, MPI_COMM_WORLD);
+        PMPI_Scatterv(x[6], cnt, dsp, MPI_INT, ref[6], cnt[me], MPI_INT, root, MPI_COMM_WORLD);
+        PMPI_Allgatherv(x[7], cnt[me], MPI_INT, ref[7], cnt, dsp, MPI_INT, MPI_COMM_WORLD);
+        PMPI_Alltoallv(x[8], pc, pd, MPI_INT, ref[8], pc, pd, MPI_INT, MPI_COMM_WORLD);
+        PMPI_Reduce_scatter(x[9], ref[9], cnt, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        for (i = 0; i < M; i++) CHECK(!memcmp(y[i], ref[i], sizeof ref[i]));
+    }
+    for (i = 0; i < M; i++) MPI_Request_free(&q[i]);
+    report("persistent gather, scatter, reduce_scatter_block, scan, exscan and the v-forms: 3 starts each");
+}
 #else
 static void test_persistent(void) {}
+static void test_persistent_more(void) {}
 #endif
 
 /* ---- non-commutative ops: MPI's rank-order fold, computed here -------------------------------- */
@@ -651,6 +693,7 @@ int main(int argc, char **argv) {
         test_alltoallw();
         test_neighbors();
         test_persistent();
+        test_persistent_more();
         test_identical();
         test_handles();
     }
