@@ -88,7 +88,7 @@ shape:
 # to the tracked corpus the inputs of the working one that reach new coverage (a deliberate step).
 fuzz: | $(B)/fuzz
 	@for f in $(FUZZERS); do \
-	  $(CLANG) -g -O1 -I. -fsanitize=fuzzer,address,undefined tests/fuzz/$$f.c -o $(B)/fuzz/$$f $(LDLIBS) || exit 1; \
+	  $(CLANG) -g -O1 -I. -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined tests/fuzz/$$f.c -o $(B)/fuzz/$$f $(LDLIBS) || exit 1; \
 	  mkdir -p $(B)/fuzz/$$f-corpus && cp -rn tests/fuzz/$$f/. $(B)/fuzz/$$f-corpus/ || exit 1; \
 	  echo "== $$f for $(FUZZ_SECONDS) s"; \
 	  ./$(B)/fuzz/$$f -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=2048 -timeout=10 -print_final_stats=1 \

@@ -1244,7 +1244,7 @@ static int32_t goal__graph_append(goal_graph *g, const goal_action *a) {
         return goal__graph_fail(g, GOAL_ERR_NOMEM, "out of memory");
     if (bufs > 0) goal__graph_touch(g, &a->buf);
     if (bufs > 1) goal__graph_touch(g, &a->buf2);
-    goal__copy32(g->words + g->nwords, w, nw);   /* a nop: words may be NULL */
+    if (nw) goal__copy32(g->words + g->nwords, w, nw);   /* words may be NULL: no NULL + 0 */
     g->nwords += nw;
     g->head[g->n] = head;
     g->poff[g->n + 1] = (uint32_t)g->nwords;
@@ -1654,7 +1654,7 @@ static void goal__cc_action(const goal__cc *c, uint32_t i, uint32_t *recs, uint3
     if (ns >= GOAL__ESC) *b++ = GOAL__LE32(ns);
     if (nd >= GOAL__ESC) *b++ = GOAL__LE32(nd);
     for (k = 0; k < nd; k++) *b++ = GOAL__LE32(c->dep[c->start[i] + k]);
-    goal__copy32(b, g->words + g->poff[i], np);  /* nops only: words may be NULL */
+    if (np) goal__copy32(b, g->words + g->poff[i], np);  /* nops only: words may be NULL */
     *off = (uint32_t)(b + np - body);
 }
 
