@@ -14,10 +14,10 @@
    the communicator's topology (Cartesian: -1, +1 per dimension, directions kept; graph,
    distributed graph: repeated pairs in order) into goal_algo_neighbor_build's schedule;
    without a topology they are passed on ("no topology"). Where mpi.h is MPI 4 (MPICH 4.0;
-   not Open MPI 4.1): MPI_Bcast_init, Reduce_init, Allreduce_init, Allgather_init,
-   Alltoall_init, Barrier_init with MPI_Start/Startall, the completion calls and
-   MPI_Request_free; each start runs the nonblocking form (counted there: ibcast ...), its
-   schedule built at the first start and cached. The other _init calls are the library's.
+   not Open MPI 4.1): the persistent collectives (MPI_Bcast_init ... MPI_Reduce_scatter_init,
+   the v-forms included) with MPI_Start/Startall, the completion calls and MPI_Request_free;
+   each start runs the nonblocking form (counted there: ibcast ...), its schedule built at
+   the first start and cached. MPI_Alltoallw_init and MPI_Neighbor_*_init are the library's.
    MPI's handle rules: the caller may free a nonblocking call's op and datatypes once it
    returned, and MPI_Op_create hand the freed op's handle to a new op before the wait. So a
    nonblocking call holds its own references until it ends: its derived types kept past the
