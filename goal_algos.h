@@ -2123,24 +2123,21 @@ int32_t goal_algo_build(goal_graph *g, const goal_algo_desc *d, const int32_t *a
     return goal__algo_build(g, d, NULL, after, nafter, part, 1, err);
 }
 
-goal_status goal_algo_world(goal_world **out, const goal_algo_desc *d, int nranks, goal_error *err) {
+/* Rank r's part into g (reset for r), as world_of builds every rank: ctx is the caller's. */
+typedef int32_t (*goal__rank_fn)(goal_graph *g, int r, const void *ctx, goal_error *err);
+/* The world of nranks ranks, each built by fn into one graph reset per rank. */
+static goal_status goal__world_of(goal_world **out, int nranks, goal_allocator alloc, goal__rank_fn fn, const void *ctx,
+                                  goal_error *err) {
     goal_graph *g = NULL;
     goal_graph_desc gd;
     goal_world_desc wd;
     goal_world *w = NULL;
-    const goal__algo_entry *e;
     goal_status st;
     int r;
-    if (!out) return goal__fail(err, GOAL_ERR_ARG, -1, "no output given");
-    *out = NULL;
-    if ((st = goal_algo_check(d, nranks, err)) != GOAL_OK) return st;
-    e = goal__algo_entry_of(d->algo);
     memset(&gd, 0, sizeof gd);
-    gd.nranks = nranks;
-    gd.alloc = d->alloc;
+    gd.nranks = nranks; gd.alloc = alloc;
     memset(&wd, 0, sizeof wd);
-    wd.nranks = nranks;
-    wd.alloc = d->alloc;
+    wd.nranks = nranks; wd.alloc = alloc;
     if ((st = goal_world_create(&w, &wd, err)) != GOAL_OK || (st = goal_graph_create(&g, &gd, err)) != GOAL_OK) {
         goal_world_destroy(w);
         return st;
@@ -2148,13 +2145,28 @@ goal_status goal_algo_world(goal_world **out, const goal_algo_desc *d, int nrank
     for (r = 0; r < nranks && st == GOAL_OK; r++) {
         int32_t done;
         if ((st = goal_graph_reset(g, r, nranks)) != GOAL_OK) { goal__fail(err, st, -1, "%s", goal_strerror(st)); break; }
-        done = goal__algo_build(g, d, e, NULL, 0, NULL, 0, err);
+        done = fn(g, r, ctx, err);
         st = done < 0 ? (goal_status)done : goal_world_add_graph(w, g, err);
     }
     goal_graph_destroy(g);
     if (st != GOAL_OK) { goal_world_destroy(w); return st; }
     *out = w;
     return GOAL_OK;
+}
+typedef struct goal__algo_ctx { const goal_algo_desc *d; const goal__algo_entry *e; } goal__algo_ctx;
+static int32_t goal__algo_rank(goal_graph *g, int r, const void *ctx, goal_error *err) {
+    const goal__algo_ctx *c = (const goal__algo_ctx *)ctx;
+    (void)r;
+    return goal__algo_build(g, c->d, c->e, NULL, 0, NULL, 0, err);
+}
+goal_status goal_algo_world(goal_world **out, const goal_algo_desc *d, int nranks, goal_error *err) {
+    goal__algo_ctx c;
+    goal_status st;
+    if (!out) return goal__fail(err, GOAL_ERR_ARG, -1, "no output given");
+    *out = NULL;
+    if ((st = goal_algo_check(d, nranks, err)) != GOAL_OK) return st;
+    c.d = d; c.e = goal__algo_entry_of(d->algo);
+    return goal__world_of(out, nranks, d->alloc, goal__algo_rank, &c, err);
 }
 
 /* ---- >>> neighbourhoods ------------------------------------------------------------------------ */
@@ -2234,34 +2246,18 @@ int32_t goal_algo_neighbor_build(goal_graph *g, const goal_algo_desc *d, const g
                                  int nafter, goal_algo_part *part, goal_error *err) {
     return goal__nbr_build(g, d, nb, after, nafter, part, 1, err);
 }
+typedef struct goal__nbr_ctx { const goal_algo_desc *d; const goal_algo_neighbors *nb; } goal__nbr_ctx;
+static int32_t goal__nbr_rank(goal_graph *g, int r, const void *ctx, goal_error *err) {
+    const goal__nbr_ctx *c = (const goal__nbr_ctx *)ctx;
+    return goal__nbr_build(g, &c->d[r], &c->nb[r], NULL, 0, NULL, 0, err);
+}
 goal_status goal_algo_neighbor_world(goal_world **out, const goal_algo_desc *d, const goal_algo_neighbors *nb, int nranks,
                                      goal_error *err) {
-    goal_graph *g = NULL;
-    goal_graph_desc gd;
-    goal_world_desc wd;
-    goal_world *w = NULL;
-    goal_status st;
-    int r;
+    goal__nbr_ctx c;
     if (!out || !d || !nb || nranks <= 0) return goal__fail(err, GOAL_ERR_ARG, -1, "neighbourhood world: no output, desc, lists or ranks");
     *out = NULL;
-    memset(&gd, 0, sizeof gd);
-    gd.nranks = nranks; gd.alloc = d->alloc;
-    memset(&wd, 0, sizeof wd);
-    wd.nranks = nranks; wd.alloc = d->alloc;
-    if ((st = goal_world_create(&w, &wd, err)) != GOAL_OK || (st = goal_graph_create(&g, &gd, err)) != GOAL_OK) {
-        goal_world_destroy(w);
-        return st;
-    }
-    for (r = 0; r < nranks && st == GOAL_OK; r++) {
-        int32_t done;
-        if ((st = goal_graph_reset(g, r, nranks)) != GOAL_OK) { goal__fail(err, st, -1, "%s", goal_strerror(st)); break; }
-        done = goal__nbr_build(g, &d[r], &nb[r], NULL, 0, NULL, 0, err);
-        st = done < 0 ? (goal_status)done : goal_world_add_graph(w, g, err);
-    }
-    goal_graph_destroy(g);
-    if (st != GOAL_OK) { goal_world_destroy(w); return st; }
-    *out = w;
-    return GOAL_OK;
+    c.d = d; c.nb = nb;
+    return goal__world_of(out, nranks, d->alloc, goal__nbr_rank, &c, err);
 }
 
 #endif /* GOAL_ALGOS_IMPLEMENTATION */
