@@ -476,7 +476,7 @@ static int hold_type(held *h, MPI_Datatype *t) {
    Open MPI's Fortran layer calls PMPI_Op_create). */
 static userop *userop_of(MPI_Op op) {
     userop *u;
-    for (u = G.userops; u && (u->freed || u->op != op); u = u->next) {}
+    for (u = G.userops; u && u->twin != op && (u->freed || u->op != op); u = u->next) {}   /* a twin is its own */
     return u;
 }
 static int predefined_op(MPI_Op op) {
@@ -1300,7 +1300,7 @@ static int do_neighbor(int c, const nbr_side *snd, const nbr_side *rcv, MPI_Comm
     size_t keylen = 0;
     memset(&k, 0, sizeof k); memset(&u, 0, sizeof u); memset(&vs, 0, sizeof vs); memset(&vr, 0, sizeof vr);
     memset(&a, 0, sizeof a); memset(&coll, 0, sizeof coll);
-    k.c = c; k.nb = req != NULL;
+    k.c = c; k.nb = req != NULL; k.fortran = G.in_fortran;
     if (!(k.m = comm_goal(comm, &k.why))) return passed(&k) - 1;
     if (G.nrules[c] > 0 && !G.rules[c][0].algo) { k.why = W_CHOSEN; return passed(&k) - 1; }
     if (!(l = nbr_lists(comm, &ns, &nd))) { k.why = W_TOPO; return passed(&k) - 1; }
@@ -1413,6 +1413,7 @@ typedef struct persist {
     MPI_Datatype t, rt;
     MPI_Op op;
     MPI_Comm comm;
+    held hold;                      /* t, rt and op as the program may free them after _init */
     struct persist *next;
 } persist;
 static persist *persists;   /* every persistent collective not yet freed */
@@ -1479,6 +1480,8 @@ static int persist_init(int kind, const void *s, void *r, int n, MPI_Datatype t,
     int rc;
     if (!p) return PMPI_Comm_call_errhandler(comm, MPI_ERR_NO_MEM), MPI_ERR_NO_MEM;
     p->kind = kind; p->s = s; p->r = r; p->n = n; p->t = t; p->rn = rn; p->rt = rt; p->op = op; p->root = root; p->comm = comm;
+    hold_type(&p->hold, &p->t); hold_type(&p->hold, &p->rt);   /* what cannot be held is used as it is */
+    hold_op(&p->hold, &p->op);
     if ((rc = PMPI_Recv_init(NULL, 0, MPI_BYTE, MPI_PROC_NULL, 0, comm, &p->h)) != MPI_SUCCESS) { free(p); return rc; }
     p->next = persists; persists = p;
     *req = p->h;
@@ -1581,6 +1584,7 @@ int MPI_Request_free(MPI_Request *r) {
     persist_finish(r, 1);
     for (pp = &persists; *pp != p; pp = &(*pp)->next) {}
     *pp = p->next;
+    release(&p->hold);
     free(p);
     return PMPI_Request_free(r);
 }
@@ -1611,19 +1615,29 @@ int MPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status *s) {
     for (i = 0; persists && i < n; i++) if (!persist_done(reqs[i])) return *flag = 0, MPI_SUCCESS;
     return PMPI_Testall(n, reqs, flag, s);
 }
-int MPI_Waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *s) {
+int MPI_Waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *s) {   /* "any", not all of the persistent ones */
     int flag = 0, rc;
-    persist_finish(reqs, n);
-    if (!G.pending) return PMPI_Waitany(n, reqs, idx, s);
-    while ((rc = PMPI_Testany(n, reqs, idx, &flag, s)) == MPI_SUCCESS && !flag) progress();
+    if (!G.pending && !persists) return PMPI_Waitany(n, reqs, idx, s);
+    while ((rc = MPI_Testany(n, reqs, idx, &flag, s)) == MPI_SUCCESS && !flag) {}
     return rc;
 }
 int MPI_Testany(int n, MPI_Request *reqs, int *idx, int *flag, MPI_Status *s) {
     MPI_Request *saved = persists ? (MPI_Request *)malloc((size_t)(n + 1) * sizeof *saved) : NULL;
-    int hid, rc;
+    int hid = 0, rc, i;
+    persist *p;
     progress();
     if (!saved) return PMPI_Testany(n, reqs, idx, flag, s);
-    hid = persist_hide(reqs, n, saved);
+    for (i = 0; i < n; i++) {   /* one that finishes now is this call's; the running ones hidden */
+        saved[i] = MPI_REQUEST_NULL;
+        if ((p = persist_of(reqs[i])) == NULL || !p->active) continue;
+        if (persist_done(reqs[i])) {   /* reported here: MPICH's Testany skips a started receive from MPI_PROC_NULL */
+            persist_unhide(reqs, i, saved);
+            free(saved);
+            *idx = i; *flag = 1;
+            return PMPI_Wait(&reqs[i], s);
+        }
+        saved[i] = reqs[i]; reqs[i] = MPI_REQUEST_NULL; hid++;
+    }
     rc = PMPI_Testany(n, reqs, idx, flag, s);
     persist_unhide(reqs, n, saved);
     if (hid && *idx == MPI_UNDEFINED) *flag = 0;   /* not "all inactive": one is running */
@@ -1632,9 +1646,8 @@ int MPI_Testany(int n, MPI_Request *reqs, int *idx, int *flag, MPI_Status *s) {
 }
 int MPI_Waitsome(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *s) {
     int rc;
-    persist_finish(reqs, n);
-    if (!G.pending) return PMPI_Waitsome(n, reqs, out, idx, s);
-    while ((rc = PMPI_Testsome(n, reqs, out, idx, s)) == MPI_SUCCESS && *out == 0) progress();
+    if (!G.pending && !persists) return PMPI_Waitsome(n, reqs, out, idx, s);
+    while ((rc = MPI_Testsome(n, reqs, out, idx, s)) == MPI_SUCCESS && *out == 0) {}
     return rc;
 }
 int MPI_Testsome(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *s) {
@@ -1694,6 +1707,7 @@ static void print_stats(void) {
                     pass += G.passed[nb][c][w];
                     len += (size_t)snprintf(why + len, len < sizeof why ? sizeof why - len : 0, "%s%llu %s",
                                             !len ? " (" : why[len - 1] == ';' ? " " : ", ", G.passed[nb][c][w], why_name[w]);
+                    if (len >= sizeof why) len = sizeof why - 1;   /* cut: the next one starts at the end */
                 }
             if (!G.served[nb][c] && !pass) continue;
             fprintf(stderr, "%s%s: %llu libgoal%s, %llu passed on%s%s\n", nb ? "i" : "", coll_name[c], G.served[nb][c],

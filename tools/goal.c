@@ -318,6 +318,7 @@ static FILE *cli_open_slot(int k, const char *path) {
     char *target = NULL;
     if (exists && (!S_ISREG(st.st_mode) || st.st_nlink > 1)) return fopen(path, "wb");   /* written where it is */
     if (exists && !(target = realpath(path, NULL))) return NULL;   /* through symbolic links: the file itself */
+    if (!exists && errno != ENOENT) return NULL;   /* a loop of links, a path through a file: said as fopen would */
     if (!exists && errno == ENOENT && lstat(path, &st) == 0) return fopen(path, "wb");   /* a dangling link: creates its target */
     if (!(cli_outs[k].tmp = (char *)malloc(strlen(target ? target : path) + 12))) { free(target); errno = ENOMEM; return NULL; }
     cli_outs[k].target = target;

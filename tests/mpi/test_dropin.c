@@ -597,9 +597,34 @@ static void test_persistent_more(void) {
     for (i = 0; i < M; i++) MPI_Request_free(&q[i]);
     report("persistent gather, scatter, reduce_scatter_block, scan, exscan and the v-forms: 3 starts each");
 }
+/* A persistent allreduce whose user op and derived type are freed after _init, a max op
+   made in their place, then started twice and completed by MPI_Waitany: the sum each time. */
+static void test_persistent_handles(void) {
+    int x[8], y[8], ref[8], i, k, idx;
+    MPI_Op op, other;
+    MPI_Datatype pair, t2;
+    MPI_Request q;
+    MPI_Type_contiguous(2, MPI_INT, &pair); MPI_Type_commit(&pair);
+    MPI_Op_create(pair_sum_fn, 1, &op);
+    MPI_Allreduce_init(x, y, 4, pair, op, MPI_COMM_WORLD, MPI_INFO_NULL, &q);
+    MPI_Op_free(&op); MPI_Type_free(&pair);
+    MPI_Op_create(max_fn, 1, &other);
+    MPI_Type_contiguous(3, MPI_INT, &t2); MPI_Type_commit(&t2);
+    for (k = 0; k < 2; k++) {
+        for (i = 0; i < 8; i++) { x[i] = me * 10 + i + k; y[i] = -1; }
+        MPI_Start(&q);
+        MPI_Waitany(1, &q, &idx, MPI_STATUS_IGNORE);
+        PMPI_Allreduce(x, ref, 8, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(idx == 0 && !memcmp(y, ref, sizeof ref));
+    }
+    MPI_Request_free(&q);
+    MPI_Op_free(&other); MPI_Type_free(&t2);
+    report("persistent allreduce: user op and type freed after _init, a new op made: the sum");
+}
 #else
 static void test_persistent(void) {}
 static void test_persistent_more(void) {}
+static void test_persistent_handles(void) {}
 #endif
 
 /* ---- non-commutative ops: MPI's rank-order fold, computed here -------------------------------- */
@@ -694,6 +719,7 @@ int main(int argc, char **argv) {
         test_neighbors();
         test_persistent();
         test_persistent_more();
+        test_persistent_handles();
         test_identical();
         test_handles();
     }
