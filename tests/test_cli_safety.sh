@@ -85,6 +85,9 @@ t out_symlink_target 0 '^num_ranks 3$' sh -c "$GOAL gen bcast_binomial -p 3 -o $
 t out_symlink_kept 0 '^l.* -> target$' ls -l "$tmp/own/link"
 ln -s absent "$tmp/own/dangling"
 t out_dangling_symlink 0 '^num_ranks 2$' sh -c "$GOAL gen bcast_binomial -p 2 -o $tmp/own/dangling && head -1 $tmp/own/absent"
+ln -s loop "$tmp/own/loop"   # a link to itself: the write fails, the link stays
+t out_symlink_loop 1 'loop' $GOAL gen bcast_binomial -p 2 -o "$tmp/own/loop"
+t out_symlink_loop_kept 0 '^l.* -> loop$' ls -l "$tmp/own/loop"
 echo old > "$tmp/own/private"; chmod 600 "$tmp/own/private"
 t out_mode_kept 0 '^-rw-------' sh -c "$GOAL gen bcast_binomial -p 2 -o $tmp/own/private && ls -l $tmp/own/private"
 echo old > "$tmp/own/hard1"; ln "$tmp/own/hard1" "$tmp/own/hard2"
