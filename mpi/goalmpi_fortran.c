@@ -440,16 +440,24 @@ static void gf_some_k(const gf_statuses *k, int wait, MPI_Fint *n, MPI_Fint *req
     }
 GF_COMPLETION(, gf_f77())
 
-static void gf_start(MPI_Fint *req, MPI_Fint *ierr) {
+static void gf_start(MPI_Fint *req, MPI_Fint *ierr) {   /* a persistent collective's start: from Fortran */
     MPI_Request c = MPI_Request_f2c(*req);
-    gf_rc(ierr, MPI_Start(&c));
+    int rc;
+    goal__mpi_from_fortran(1);
+    rc = MPI_Start(&c);
+    goal__mpi_from_fortran(0);
+    gf_rc(ierr, rc);
 }
 static void gf_startall(MPI_Fint *n, MPI_Fint *req, MPI_Fint *ierr) {
     gf_statuses k = gf_f77();
     MPI_Status *none;
     MPI_Request *c = gf_requests(&k, *n, req, NULL, &none);
+    int rc;
     if (!c) { gf_rc(ierr, MPI_ERR_NO_MEM); return; }
-    gf_rc(ierr, MPI_Startall(*n, c));
+    goal__mpi_from_fortran(1);
+    rc = MPI_Startall(*n, c);
+    goal__mpi_from_fortran(0);
+    gf_rc(ierr, rc);
     free(c);
 }
 static void gf_request_free(MPI_Fint *req, MPI_Fint *ierr) {
