@@ -727,6 +727,7 @@ int main(int argc, char **argv) {
     tot[0] = passed; tot[1] = failed;
     PMPI_Reduce(tot, all, 2, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
     if (me == 0) printf("%d passed, %d failed\n", all[0], all[1]);
+    fflush(stdout);   /* before MPI_Finalize's stats on stderr, so mpirun cannot cut the line in two */
     MPI_Op_free(&mat_mul); MPI_Op_free(&user_sum);
     MPI_Type_free(&mat_t); MPI_Type_free(&tri_t); MPI_Type_free(&vec_t);
     free(in); free(a); free(b);
