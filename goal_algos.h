@@ -2086,13 +2086,26 @@ static void goal__algo_in_place(goal__algo *c) {
     else c->in = c->out;   /* allreduce, scan, exscan */
 }
 
+/* A part's end: its last action (joined when join), temporaries freed, a failure named with
+   what (the algorithm) and the rank; else part filled and the last action returned. */
+static int32_t goal__algo_end(goal__algo *c, int join, const char *what, goal_algo_part *part, goal_error *err) {
+    int32_t done = goal__algo_finish(c, join);
+    goal__free(&c->alloc, c->used);
+    goal__free(&c->alloc, c->vmem);
+    if (c->st == GOAL_OK) c->st = goal_graph_status(c->g);
+    if (c->st != GOAL_OK) {
+        const char *m = goal_graph_status(c->g) != GOAL_OK ? goal_graph_message(c->g) : goal_strerror(c->st);
+        return goal__fail(err, c->st, -1, "%s, rank %d: %s", what, c->rank, m);
+    }
+    if (part) { part->done = done; part->scratch_end = c->scratch; }
+    return done;
+}
 /* e: d's algorithm when d was checked for g's number of ranks (goal_algo_world, once for
    every rank: the name lookups were a few percent of building a big world); else NULL. */
 static int32_t goal__algo_build(goal_graph *g, const goal_algo_desc *d, const goal__algo_entry *e, const int32_t *after,
                                 int nafter, goal_algo_part *part, int join, goal_error *err) {
     goal__algo c;
     goal_status st;
-    int32_t done;
     if (!g) return goal__fail(err, GOAL_ERR_ARG, -1, "no graph given");
     if (!e) {
         if ((st = goal_algo_check(d, goal_graph_nranks(g), err)) != GOAL_OK) return st;
@@ -2107,16 +2120,7 @@ static int32_t goal__algo_build(goal_graph *g, const goal_algo_desc *d, const go
     if ((st = goal__algo_start(&c, after, nafter, err)) != GOAL_OK) return st;
     goal__algo_in_place(&c);
     e->fn(&c);
-    done = goal__algo_finish(&c, join);
-    goal__free(&c.alloc, c.used);
-    goal__free(&c.alloc, c.vmem);
-    if (c.st == GOAL_OK) c.st = goal_graph_status(g);
-    if (c.st != GOAL_OK) {
-        const char *m = goal_graph_status(g) != GOAL_OK ? goal_graph_message(g) : goal_strerror(c.st);
-        return goal__fail(err, c.st, -1, "%s, rank %d: %s", d->algo, c.rank, m);
-    }
-    if (part) { part->done = done; part->scratch_end = c.scratch; }
-    return done;
+    return goal__algo_end(&c, join, d->algo, part, err);
 }
 int32_t goal_algo_build(goal_graph *g, const goal_algo_desc *d, const int32_t *after, int nafter, goal_algo_part *part,
                         goal_error *err) {
@@ -2227,20 +2231,13 @@ static int32_t goal__nbr_build(goal_graph *g, const goal_algo_desc *d, const goa
                                int nafter, goal_algo_part *part, int join, goal_error *err) {
     goal__algo c;
     goal_status st;
-    int32_t done;
     if (!g) return goal__fail(err, GOAL_ERR_ARG, -1, "no graph given");
     if ((st = goal__nbr_check(d, nb, goal_graph_nranks(g), err)) != GOAL_OK) return st;
     if (nafter < 0 || (nafter > 0 && !after)) return goal__fail(err, GOAL_ERR_ARG, -1, "after: %d actions but no list", nafter);
     goal__algo_init(&c, g, d);
     if ((st = goal__algo_start(&c, after, nafter, err)) != GOAL_OK) return st;
     goal__nbr_messages(&c, nb);
-    done = goal__algo_finish(&c, join);
-    goal__free(&c.alloc, c.used);
-    if (c.st == GOAL_OK) c.st = goal_graph_status(g);
-    if (c.st != GOAL_OK)
-        return goal__fail(err, c.st, -1, "neighbourhood, rank %d: %s", c.rank, goal_graph_status(g) != GOAL_OK ? goal_graph_message(g) : goal_strerror(c.st));
-    if (part) { part->done = done; part->scratch_end = c.scratch; }
-    return done;
+    return goal__algo_end(&c, join, "neighbourhood", part, err);
 }
 int32_t goal_algo_neighbor_build(goal_graph *g, const goal_algo_desc *d, const goal_algo_neighbors *nb, const int32_t *after,
                                  int nafter, goal_algo_part *part, goal_error *err) {
