@@ -21,7 +21,7 @@ EXAMPLES := $(patsubst examples/%.c,$(B)/examples/%,$(filter-out examples/mpi_%,
 BENCHES  := $(patsubst bench/%.c,$(B)/bench/%,$(wildcard bench/*.c))
 FUZZERS  := $(patsubst tests/fuzz/%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all run test test-full bench install uninstall clean deps fuzz fuzz-merge check-asan check-tsan check-valgrind compile-tests
+.PHONY: all run test test-full bench install uninstall clean deps fuzz fuzz-merge check-asan check-tsan check-valgrind compile-tests build-tests
 all: $(B)/goal $(B)/goal.1 $(EXAMPLES)
 
 $(B)/goal: $(TOOL_OBJ)
@@ -61,7 +61,10 @@ REPLAYS := $(patsubst %,$(B)/tests/replay_%,$(FUZZERS))
 run: all
 	./$(B)/goal demo
 
-test: deps all $(TESTS) compile-tests $(REPLAYS)
+# Everything make test runs, built (CI builds it once before running checks side by side).
+build-tests: all $(TESTS) compile-tests $(REPLAYS)
+
+test: deps build-tests
 	@GOAL=./$(B)/goal tests/run.sh $(TESTS) $(B)/tests/cpp_compile $(B)/tests/multi_tu \
 	    $(foreach r,$(REPLAYS),"$(r) tests/fuzz/$(patsubst $(B)/tests/replay_%,%,$(r))") $(SCRIPTS)
 
