@@ -27,6 +27,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <math.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,29 +127,35 @@ static void tune_default_sizes(tune *t) {
     t->sizes[t->nsizes++] = 16u << 20;
 }
 
+static int tune_set_sizes(const char *verb, const cli_option *o, const char *v, void *t) {
+    (void)verb; (void)o;
+    return tune_sizes((tune *)t, v) ? CLI_OK : -1;
+}
+static int tune_set_colls(const char *verb, const cli_option *o, const char *v, void *t) {
+    (void)verb; (void)o;
+    return tune_coll_list((tune *)t, v) ? CLI_OK : -1;
+}
+static int tune_set_format(const char *verb, const cli_option *o, const char *v, void *t) {
+    (void)verb; (void)o;
+    if (!v || (strcmp(v, "env") != 0 && strcmp(v, "table") != 0)) return -1;
+    ((tune *)t)->env = strcmp(v, "env") == 0;
+    return CLI_OK;
+}
+const cli_option cli_tune_options[] = {
+    {"-p", "N", NULL, "number of ranks (required)", cli_set_int, offsetof(tune, p), 1, 1 << 24, "takes a number of ranks from 1 to 16777216"},
+    {"-o", "ns", "1500", "CPU overhead per message (same as --overhead)", cli_set_model, offsetof(tune, model), 0, 0, NULL},
+    {"--sizes", "LIST", "8,32,...,8388608,16777216", "message sizes in bytes (powers of 4 from 8, and 16 MiB)", tune_set_sizes, 0, 0, 0,
+     "takes up to 64 byte counts, e.g. 8,1024,65536"},
+    {"--coll", "LIST", "all ten", "bcast reduce allreduce allgather alltoall gather scatter reduce_scatter barrier scan", tune_set_colls, 0, 0,
+     0, "takes a list of bcast reduce allreduce allgather alltoall gather scatter reduce_scatter barrier scan"},
+    {"--all", NULL, NULL, "every configuration, not only the fastest", cli_set_flag, offsetof(tune, all), 0, 0, NULL},
+    {"--format", "F", "table", "table (COLL SIZE ALGO TIME) or env (the GOAL_MPI_ALGOS string)", tune_set_format, 0, 0, 0,
+     "takes table or env"},
+    {"--svg", "OUT", NULL, "time against size, log-log, one panel per collective", cli_set_text, offsetof(tune, svg), 0, 0, "needs a file name"},
+    CLI_END};
 static int tune_args(int argc, char **argv, tune *t) {
-    const char *v;
-    int i, rc = CLI_OK;
-    for (i = 1; i < argc && rc == CLI_OK; i++) {
-        if (cli_opt(argc, argv, &i, "-p", &v)) {
-            if (!cli_int(v, 1, 1 << 24, &t->p)) return cli_usage("tune: -p takes a number of ranks from 1 to 16777216");
-        } else if (cli_opt(argc, argv, &i, "--sizes", &v)) {
-            if (!tune_sizes(t, v)) return cli_usage("tune: --sizes takes up to 64 byte counts, e.g. 8,1024,65536");
-        } else if (cli_opt(argc, argv, &i, "--coll", &v)) {
-            if (!tune_coll_list(t, v))
-                return cli_usage("tune: --coll takes a list of bcast reduce allreduce allgather alltoall gather scatter reduce_scatter barrier scan");
-        } else if (cli_opt(argc, argv, &i, "--format", &v)) {
-            if (!v || (strcmp(v, "env") != 0 && strcmp(v, "table") != 0)) return cli_usage("tune: --format takes table or env");
-            t->env = strcmp(v, "env") == 0;
-        } else if (cli_opt(argc, argv, &i, "--svg", &v)) {
-            if (!v) return cli_usage("tune: --svg needs a file name");
-            t->svg = v;
-        } else if (strcmp(argv[i], "--all") == 0) {
-            t->all = 1;
-        } else if (!cli_model_opt(argc, argv, &i, &t->model, &rc)) {
-            return argv[i][0] == '-' ? cli_unknown_option("tune", argv[i]) : cli_usage("tune: unknown argument '%s'", argv[i]);
-        }
-    }
+    cli_form f = {cli_tune_options, t, cli_model_options, &t->model, NULL, 0, NULL};
+    int rc = cli_parse(argc, argv, &f);
     if (rc == CLI_OK && !t->p) return cli_usage("tune: -p N is missing");
     if (rc == CLI_OK) cli_model_warn("tune", &t->model);
     return rc;
