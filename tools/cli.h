@@ -174,6 +174,12 @@ int cli_trace(int argc, char **argv);
 int cli_timeline(int argc, char **argv, goal_status (*draw)(const goal_world *, const goal_sim_desc *, goal_write_fn, void *));
 int cli_svg(int argc, char **argv);
 int cli_tune(int argc, char **argv);      /* every algorithm simulated, the fastest per size (cli_tune.c) */
+/* The plot of goal tune (cli_plot.c): time against size, log-log, a panel per collective and a
+   curve per configuration, thick when it wins at some size, a dot where; as SVG on f (a FILE *). */
+typedef struct cli_plot_point { uint64_t size; double time; int win; } cli_plot_point;
+typedef struct cli_plot_curve { const char *label; const cli_plot_point *pts; size_t n; int wins; } cli_plot_curve;
+typedef struct cli_plot_panel { const char *title; const cli_plot_curve *curves; size_t n; } cli_plot_panel;
+void cli_plot_svg(void *f, const cli_plot_panel *panels, size_t n, long long p);   /* titled "TITLE, p = P" */
 int cli_html(int argc, char **argv);      /* the interactive page (cli_html.c) */
 /* Writes w's page, simulated with d and titled NAME, to out (NULL or "-": standard output);
    returns the exit status. */
