@@ -109,8 +109,8 @@ static int gen_set_ranks(const char *verb, const cli_option *o, const char *v, v
     cli_ranks *r = (cli_ranks *)field;
     int n = 0;
     if (r->v) return cli_usage("%s: %s given twice", verb, o->name);
-    if (v && (n = parse_list(v, &r->v)) == -2) return cli_usage("%s: a LIST holds at most %d ranks", verb, LIST_MAX);
-    if (!v || n < 0) return cli_usage("%s: a LIST is ranks and ranges: 0-7,9", verb);
+    if (v && (n = parse_list(v, &r->v)) == -2) return cli_usage("%s: %s %s: a LIST holds at most %d ranks", verb, o->name, v, LIST_MAX);
+    if (!v || n < 0) return cli_usage("%s: %s %s%sa LIST is ranks and ranges: 0-7,9", verb, o->name, v ? v : "", v ? ": " : "");
     r->n = n;
     return CLI_OK;
 }
