@@ -28,8 +28,12 @@ typedef int (*cli_verb_fn)(int argc, char **argv);
    goal_sim_desc) or the verb's own; at is the field's offset in the struct the verb hands
    cli_parse for that table. A value that is missing or bad is said as "goal: VERB: NAME BAD"
    from the row's last field. Adding an option is adding its row and its field: help, man
-   page, parsing and suggestions follow. An option several verbs take in the same way goes
-   in a shared table (cli_model_options, cli_algo_options), the second table of a cli_verb row. */
+   page, parsing and suggestions follow (goal html --from T: a `long long from;` in
+   html_args and {"--from", "T", NULL, "...", cli_set_int, offsetof(html_args, from), 0,
+   LLONG_MAX, "takes ..."}). Only the one-line synopsis (cli_verbs' usage, and the README's
+   verb table that goal help --markdown prints from it) is text to extend by hand, when the
+   option belongs there. An option several verbs take in the same way goes in a shared table
+   (cli_model_options, cli_algo_options), the second table of a cli_verb row. */
 typedef struct cli_option cli_option;
 /* Reads value (NULL for a flag or when the value is missing) into field: 0, -1 when it is
    missing or bad (cli_parse then says so from the row), or an exit status after a message. */
@@ -91,7 +95,7 @@ int cli_load_world(const char *path, goal_world **w);
    the memory limit, else 1 after a message naming the counts. */
 #define CLI_WORLD_BYTES 64u
 int cli_world_fits(const char *path, const goal_world *w);
-/* Opens OUT for writing ("-" or NULL = standard output); returns NULL after a message. */
+/* Output (cli_out.c). Opens OUT for writing ("-" or NULL = standard output); returns NULL after a message. */
 void *cli_open_out(const char *path);
 int cli_close_out(void *f);                          /* 0, or 1 after a message */
 /* Closes OUT from cli_open_out: a file is renamed into place when keep and all went well,
