@@ -44,7 +44,7 @@ struct cli_option {
     const char *def;         /* the default, or NULL when there is none */
     const char *help;        /* one line */
     cli_set_fn set;          /* how the value is read */
-    size_t at;               /* where it goes: the field's offset in the verb's struct */
+    size_t at;               /* where it goes: the field's offset in the verb's struct (0: the struct) */
     long long lo, hi;        /* cli_set_int: the range; other setters may use lo as a value */
     const char *bad;         /* what follows "VERB: NAME " when the value is missing or bad */
 };

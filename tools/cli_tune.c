@@ -126,6 +126,7 @@ static void tune_default_sizes(tune *t) {
     t->sizes[t->nsizes++] = 16u << 20;
 }
 
+/* --sizes, --coll and --format: into the whole tune (their rows' at is 0). */
 static int tune_set_sizes(const char *verb, const cli_option *o, const char *v, void *t) {
     (void)verb; (void)o;
     return tune_sizes((tune *)t, v) ? CLI_OK : -1;
