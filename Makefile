@@ -26,7 +26,7 @@ all: $(B)/goal $(B)/goal.1 $(EXAMPLES)
 
 $(B)/goal: $(TOOL_OBJ)
 	$(CC) $(OPT) $^ -o $@ $(LDLIBS)
-# The man page is printed from the same usage tables as goal --help (tools/goal.c).
+# The man page is printed from the same tables as goal --help (tools/goal.c and each verb's options).
 $(B)/goal.1: $(B)/goal
 	./$(B)/goal help --man >$@
 $(B)/tools/%.o: tools/%.c $(wildcard tools/*.h) $(HEADERS) | $(B)/tools

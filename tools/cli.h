@@ -12,22 +12,51 @@ enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_USAGE = 2, CLI_DEADLOCK = 3 };
 /* A verb: argv[0] is the verb itself. Returns the exit status. */
 typedef int (*cli_verb_fn)(int argc, char **argv);
 
-/* The usage text, in one place (goal.c): one row per verb (a verb may have several rows,
-   one per form), each with its options. goal --help, goal help VERB, goal VERB --help,
-   the man page (goal help --man) and the README's verb table (goal help --markdown, checked
-   by tests/test_help.sh) are all printed from it. */
-typedef struct cli_option {
+/* The usage text and the options: one row per verb form in goal.c (a verb may have several
+   rows, one per form), each pointing at its option tables. goal --help, goal help VERB,
+   goal VERB --help, the man page (goal help --man), the README's verb table (goal help
+   --markdown, checked by tests/test_help.sh), the parsing (cli_parse) and the "did you mean"
+   of an unknown option are all made from them.
+
+   An option is one row of its verb's table (in tools/cli_VERB.c, next to the struct its
+   values go into): its name, its value's name (NULL for a flag), its default and its help
+   line, then how its value is read and where it goes:
+       {"--seed", "S", "1", "seed of the random input", cli_set_int, offsetof(cli_gen_opts, seed),
+        0, 1LL << 62, "takes a number"},
+   The setter is cli_set_flag (a flag: the int becomes 1), cli_set_text (the value as it is),
+   cli_set_int (a number from lo to hi into a long long), cli_set_model (a model option into a
+   goal_sim_desc) or the verb's own; at is the field's offset in the struct the verb hands
+   cli_parse for that table. A value that is missing or bad is said as "goal: VERB: NAME BAD"
+   from the row's last field. Adding an option is adding its row and its field: help, man
+   page, parsing and suggestions follow (goal html --from T: a `long long from;` in
+   html_args and {"--from", "T", NULL, "...", cli_set_int, offsetof(html_args, from), 0,
+   LLONG_MAX, "takes ..."}). Only the one-line synopsis (cli_verbs' usage, and the README's
+   verb table that goal help --markdown prints from it) is text to extend by hand, when the
+   option belongs there. An option several verbs take in the same way goes in a shared table
+   (cli_model_options, cli_algo_options), the second table of a cli_verb row. */
+typedef struct cli_option cli_option;
+/* Reads value (NULL for a flag or when the value is missing) into field: 0, -1 when it is
+   missing or bad (cli_parse then says so from the row), or an exit status after a message. */
+typedef int (*cli_set_fn)(const char *verb, const cli_option *o, const char *value, void *field);
+struct cli_option {
     const char *name;        /* "--root" */
     const char *arg;         /* "R", or NULL for a flag */
     const char *def;         /* the default, or NULL when there is none */
     const char *help;        /* one line */
-} cli_option;
+    cli_set_fn set;          /* how the value is read */
+    size_t at;               /* where it goes: the field's offset in the verb's struct (0: the struct) */
+    long long lo, hi;        /* cli_set_int: the range; other setters may use lo as a value */
+    const char *bad;         /* what follows "VERB: NAME " when the value is missing or bad */
+};
+#define CLI_END {NULL, NULL, NULL, NULL, NULL, 0, 0, 0, NULL}
+/* "-o OUT" into the const char * at offsetof(type, field). */
+#define CLI_OUT_ROW(help, type, field) {"-o", "OUT", "standard output", help, cli_set_text, offsetof(type, field), 0, 0, "needs a file name"}
 typedef struct cli_verb {
     const char *name;
     cli_verb_fn fn;
     const char *usage;       /* what follows "goal NAME " in the synopsis */
     const char *summary;     /* one line: what it does */
-    const cli_option *opts;  /* this form's own options, ending in {NULL} (or NULL) */
+    const cli_option *opts;  /* this form's own options, ending in CLI_END (or NULL) */
     const cli_option *shared;/* a group of options several verbs take (or NULL) */
 } cli_verb;
 extern const cli_verb cli_verbs[];
@@ -66,7 +95,7 @@ int cli_load_world(const char *path, goal_world **w);
    the memory limit, else 1 after a message naming the counts. */
 #define CLI_WORLD_BYTES 64u
 int cli_world_fits(const char *path, const goal_world *w);
-/* Opens OUT for writing ("-" or NULL = standard output); returns NULL after a message. */
+/* Output (cli_out.c). Opens OUT for writing ("-" or NULL = standard output); returns NULL after a message. */
 void *cli_open_out(const char *path);
 int cli_close_out(void *f);                          /* 0, or 1 after a message */
 /* Closes OUT from cli_open_out: a file is renamed into place when keep and all went well,
@@ -78,23 +107,50 @@ uint64_t cli_memory_limit(void);
 int cli_fits(const char *what, uint64_t bytes);
 const char *cli_s(unsigned long long n);             /* "s" unless n is 1: "1 error", "2 errors" */
 int cli_write_file(void *user, const char *data, size_t len);   /* a goal_write_fn on a FILE* */
-/* Option helpers: is argv[*i] the option name (taking a value)? Sets *val and advances. */
+/* ---- the option parser (cli_parse.c) ---- */
+/* What one verb form reads from its arguments: its own options into own, a shared group
+   into group, and at most one operand (a word not starting with '-'; "-" alone is one). */
+typedef struct cli_form {
+    const cli_option *opts;  /* the form's own options (as in its cli_verbs row), or NULL */
+    void *own;               /* the struct their fields are in */
+    const cli_option *shared;/* the shared group (cli_model_options, cli_algo_options), or NULL */
+    void *group;             /* the struct its fields are in */
+    const char *operand;     /* "FILE", "ALGO", "VERB", or NULL when the form takes none */
+    int need;                /* 1: without the operand, "VERB: FILE is missing" */
+    const char *value;       /* out: the operand, or NULL */
+} cli_form;
+/* Parses argv[1..] (argv[0] is the verb) into f: "--name value", "--name=value", flags; an
+   unknown option with the closest one ("did you mean"), a missing or bad value, a second
+   operand and a missing needed one are usage errors. 0, or the exit status after a message. */
+int cli_parse(int argc, char **argv, cli_form *f);
+int cli_set_flag(const char *verb, const cli_option *o, const char *value, void *field);   /* int = 1 */
+int cli_set_text(const char *verb, const cli_option *o, const char *value, void *field);   /* const char * */
+int cli_set_int(const char *verb, const cli_option *o, const char *value, void *field);    /* long long in [lo, hi] */
+/* --dialect paper|loggopsim into a goal_dialect. */
+int cli_set_dialect(const char *verb, const cli_option *o, const char *value, void *field);
+/* Is argv[*i] the option name (taking a value)? Sets *val (NULL when missing) and advances. */
 int cli_opt(int argc, char **argv, int *i, const char *name, const char **val);
 int cli_int(const char *s, long long lo, long long hi, long long *out);   /* 1 when s is an integer in range */
+/* The option tables, each in its verb's file (the shared ones: cli_model.c, cli_gen.c). */
+extern const cli_option cli_fmt_options[], cli_asm_options[], cli_demo_options[], cli_run_options[], cli_run_algo_options[],
+    cli_sim_options[], cli_dot_options[], cli_trace_options[], cli_html_options[], cli_gen_options[], cli_algo_options[],
+    cli_analyze_options[], cli_tune_options[], cli_help_options[], cli_model_options[];
 
 int cli_fmt(int argc, char **argv);
-/* The language verbs' arguments (cli_fmt.c): FILE, and -o OUT (when out) and --dialect D
-   (when dialect); 0, or 2 after a usage message. */
-int cli_lang_args(int argc, char **argv, const char **file, const char **out, const char **dialect);
-int cli_write_world(const goal_world *w, goal_dialect d, const char *out);   /* as text to OUT; 0 or 1 */
+/* FILE and no option (dis, stats, check): the file, or NULL after a usage message in *rc. */
+const char *cli_file_only(int argc, char **argv, int *rc);
+int cli_write_world(const goal_world *w, goal_dialect d, const char *out);   /* as text to OUT (cli_out.c); 0 or 1 */
 int cli_asm(int argc, char **argv);
 int cli_dis(int argc, char **argv);
 int cli_stats(int argc, char **argv);
 int cli_gen(int argc, char **argv);
-/* The gen options (cli_gen.c), which goal run ALGO takes too. */
+/* The gen options (cli_gen.c), which goal run ALGO takes too: cli_algo_options reads them
+   and cli_gen_parse puts them into d. */
+typedef struct cli_ranks { int *v; int n; } cli_ranks;   /* a rank LIST: "0-7,9" */
 typedef struct cli_gen_opts {
     goal_algo_desc d;
-    long long p;
+    long long p, root, size, nway, segment, radix;   /* size in bytes; 0: the generator's default */
+    cli_ranks participants, receivers;
     goal_dialect dialect;
     const char *out;
     int check, threads;
@@ -122,15 +178,21 @@ int cli_trace(int argc, char **argv);
 int cli_timeline(int argc, char **argv, goal_status (*draw)(const goal_world *, const goal_sim_desc *, goal_write_fn, void *));
 int cli_svg(int argc, char **argv);
 int cli_tune(int argc, char **argv);      /* every algorithm simulated, the fastest per size (cli_tune.c) */
+/* The plot of goal tune (cli_plot.c): time against size, log-log, a panel per collective and a
+   curve per configuration, thick when it wins at some size, a dot where; as SVG on f (a FILE *). */
+typedef struct cli_plot_point { uint64_t size; double time; int win; } cli_plot_point;
+typedef struct cli_plot_curve { const char *label; const cli_plot_point *pts; size_t n; int wins; } cli_plot_curve;
+typedef struct cli_plot_panel { const char *title; const cli_plot_curve *curves; size_t n; } cli_plot_panel;
+void cli_plot_svg(void *f, const cli_plot_panel *panels, size_t n, long long p);   /* titled "TITLE, p = P" */
 int cli_html(int argc, char **argv);      /* the interactive page (cli_html.c) */
 /* Writes w's page, simulated with d and titled NAME, to out (NULL or "-": standard output);
    returns the exit status. */
 int cli_html_write(const goal_world *w, const goal_sim_desc *d, const char *name, const char *out);
-/* Shared by sim, trace and svg: a model option into d (1 if it was one; *rc = 2 if bad), and
-   FILE with the model options (when d) and -o OUT (when out: then the overhead is --overhead);
-   returns 0 or 2. */
-int cli_model_opt(int argc, char **argv, int *i, goal_sim_desc *d, int *rc);
-int cli_sim_args(int argc, char **argv, const char **file, goal_sim_desc *d, const char **out);
+/* The model options (cli_model.c): cli_model_options is their table, the shared group of sim,
+   trace, svg, html and tune (into a goal_sim_desc); cli_set_model reads one (the row's name,
+   as goal_sim_param takes it), cli_set_params a --params FILE. */
+int cli_set_model(const char *verb, const cli_option *o, const char *value, void *field);
+int cli_set_params(const char *verb, const cli_option *o, const char *value, void *field);
 /* Warns (on stderr) of model options that change nothing alone: -T or -H without the other,
    --intra-* without --node-size. */
 void cli_model_warn(const char *verb, const goal_sim_desc *d);

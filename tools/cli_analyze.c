@@ -1,5 +1,6 @@
 /* goal analyze: wait sets, dataflow in SST form, collective detection and replacement
    (goal_analyze.h, the cDAG paper). */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,50 +63,48 @@ static void an_collectives(const goal_analyze_result *r) {
     }
 }
 
-/* --bcast ALGO etc. into the replacement desc; 1 when argv[*i] was one. */
-static int an_algo_opt(int argc, char **argv, int *i, goal_analyze_replace_desc *d, int *rc) {
-    static const char *const names[] = {"--bcast", "--barrier", "--gather", "--scatter", "--allgather", "--alltoall"};
-    const char **fields[6];
-    const char *v, *near;
-    int k;
-    fields[0] = &d->bcast; fields[1] = &d->barrier; fields[2] = &d->gather;
-    fields[3] = &d->scatter; fields[4] = &d->allgather; fields[5] = &d->alltoall;
-    for (k = 0; k < 6; k++) {
-        if (!cli_opt(argc, argv, i, names[k], &v)) continue;
-        if (!v || !goal_algo_find(v)) {
-            near = v ? cli_algo_suggest(v) : NULL;
-            *rc = cli_usage("analyze: %s needs an algorithm name (goal_algos.h), not '%s'%s%s%s", names[k], v ? v : "",
-                            near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
-        } else *fields[k] = v;
-        return 1;
-    }
-    return 0;
+typedef struct an_args {
+    int mode;
+    const char *out;
+    goal_analyze_replace_desc rd;
+} an_args;
+/* --waits etc.: one of them, its mode in the row's lo. */
+static int an_set_mode(const char *verb, const cli_option *o, const char *v, void *field) {
+    (void)verb; (void)v;
+    if (*(int *)field) return cli_usage("analyze: one of --waits, --dataflow, --collectives, --replace");
+    *(int *)field = (int)o->lo;
+    return CLI_OK;
 }
-static int an_args(int argc, char **argv, const char **file, int *mode, const char **out, goal_analyze_replace_desc *d) {
-    static const char *const modes[] = {"--waits", "--dataflow", "--collectives", "--replace"};
-    int i, k, rc = CLI_OK;
-    const char *v;
-    for (i = 1; i < argc && rc == CLI_OK; i++) {
-        for (k = 0; k < 4 && strcmp(argv[i], modes[k]) != 0; k++) {}
-        if (k < 4) {
-            if (*mode) return cli_usage("analyze: one of --waits, --dataflow, --collectives, --replace");
-            *mode = k + 1;
-        } else if (an_algo_opt(argc, argv, &i, d, &rc)) {
-        } else if (cli_opt(argc, argv, &i, "-o", &v)) {
-            if (!v) return cli_usage("analyze: -o needs a file name");
-            *out = v;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_unknown_option("analyze", argv[i]);
-        } else if (*file) {
-            return cli_usage("analyze: one FILE only");
-        } else {
-            *file = argv[i];
-        }
-    }
+/* --bcast ALGO etc.: an algorithm of goal_algos.h, else the closest one named. */
+static int an_set_algo(const char *verb, const cli_option *o, const char *v, void *field) {
+    const char *near = v && !goal_algo_find(v) ? cli_algo_suggest(v) : NULL;
+    (void)verb;
+    if (v && goal_algo_find(v)) { *(const char **)field = v; return CLI_OK; }
+    return cli_usage("analyze: %s needs an algorithm name (goal_algos.h), not '%s'%s%s%s", o->name, v ? v : "",
+                     near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+}
+#define AN_MODE(name, m, help) {name, NULL, NULL, help, an_set_mode, offsetof(an_args, mode), m, 0, NULL}
+#define AN_ALGO(coll, def, help) {"--" #coll, "ALGO", def, help, an_set_algo, offsetof(an_args, rd.coll), 0, 0, NULL}
+const cli_option cli_analyze_options[] = {
+    AN_MODE("--waits", AN_WAITS, "the ranks each rank synchronises with"),
+    AN_MODE("--dataflow", AN_DATAFLOW, "where every range of user memory comes from (the SST)"),
+    AN_MODE("--collectives", AN_COLLECTIVES, "the collectives found, one per line"),
+    AN_MODE("--replace", AN_REPLACE, "the world with every collective replaced by a libgoal algorithm"),
+    CLI_OUT_ROW("output file of --replace", an_args, out),
+    AN_ALGO(bcast, "bcast_binomial", "--replace: algorithm for broadcasts"),
+    AN_ALGO(barrier, "barrier_dissemination", "--replace: algorithm for barriers"),
+    AN_ALGO(gather, "gather_binomial", "--replace: algorithm for gathers"),
+    AN_ALGO(scatter, "scatter_binomial", "--replace: algorithm for scatters"),
+    AN_ALGO(allgather, "allgather_bruck", "--replace: algorithm for allgathers"),
+    AN_ALGO(alltoall, "alltoall_bruck", "--replace: algorithm for alltoalls"),
+    CLI_END};
+static int an_args_parse(int argc, char **argv, an_args *a, const char **file) {
+    cli_form f = {cli_analyze_options, a, NULL, NULL, "FILE", 1, NULL};
+    int rc = cli_parse(argc, argv, &f);
+    *file = f.value;
     if (rc != CLI_OK) return rc;
-    if (!*file) return cli_usage("analyze: FILE is missing");
-    if (!*mode) return cli_usage("analyze: say what: --waits, --dataflow, --collectives or --replace -o OUT");
-    if ((*mode == AN_REPLACE) != (*out != NULL)) return cli_usage("analyze: -o OUT goes with --replace (and only with it)");
+    if (!a->mode) return cli_usage("analyze: say what: --waits, --dataflow, --collectives or --replace -o OUT");
+    if ((a->mode == AN_REPLACE) != (a->out != NULL)) return cli_usage("analyze: -o OUT goes with --replace (and only with it)");
     return CLI_OK;
 }
 /* The replaced world as paper-dialect text into OUT; what replaced what on stdout. */
@@ -132,16 +131,17 @@ static int an_replace(const goal_world *w, const goal_analyze_result *r, goal_an
 }
 
 int cli_analyze(int argc, char **argv) {
-    const char *file = NULL, *out = NULL;
-    int mode = 0, rc;
+    const char *file;
+    int mode, rc;
     goal_world *w;
-    goal_analyze_replace_desc rd;
+    an_args a;
     goal_analyze_desc d;
     goal_analyze_result r;
     goal_error err;
-    memset(&rd, 0, sizeof rd);
+    memset(&a, 0, sizeof a);
     memset(&d, 0, sizeof d);
-    if ((rc = an_args(argc, argv, &file, &mode, &out, &rd)) || (rc = cli_load_world(file, &w))) return rc;
+    if ((rc = an_args_parse(argc, argv, &a, &file)) || (rc = cli_load_world(file, &w))) return rc;
+    mode = a.mode;
     if (cli_world_fits(file, w)) rc = CLI_BAD_INPUT;
     else if (mode == AN_WAITS) rc = an_waits(w);
     else if (goal_analyze(w, &d, &r, &err) != GOAL_OK)
@@ -149,7 +149,7 @@ int cli_analyze(int argc, char **argv) {
     else {
         if (mode == AN_DATAFLOW) an_dataflow(&r);
         if (mode == AN_COLLECTIVES) an_collectives(&r);
-        if (mode == AN_REPLACE) rc = an_replace(w, &r, &rd, out);
+        if (mode == AN_REPLACE) rc = an_replace(w, &r, &a.rd, a.out);
         goal_analyze_free(&r);
     }
     goal_world_destroy(w);

@@ -4,14 +4,14 @@
 #include "cli.h"
 
 int cli_check(int argc, char **argv) {
-    const char *file;
     goal_world *w;
     goal_sim_check_result res;
     goal_sim_check_desc d;
     goal_status st;
     size_t k;
     char line[400];
-    int rc = cli_sim_args(argc, argv, &file, NULL, NULL);
+    int rc;
+    const char *file = cli_file_only(argc, argv, &rc);
     if (rc || (rc = cli_load_world(file, &w))) return rc;
     if (cli_world_fits(file, w)) { goal_world_destroy(w); return CLI_BAD_INPUT; }
     memset(&d, 0, sizeof d);

@@ -2,6 +2,7 @@
    algorithms for a small p, verify them, simulate them, run them in-process with the data
    checked, and draw them, printing where the pictures are. */
 #include <errno.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -97,16 +98,19 @@ static int demo_one(const char *dir, goal_algo_desc *d, const char *story) {
     goal_world_destroy(w);
     return bad;
 }
+typedef struct demo_args { const char *dir; } demo_args;
+const cli_option cli_demo_options[] = {
+    {"-o", "DIR", "build/demo", "where the pictures go", cli_set_text, offsetof(demo_args, dir), 0, 0, "needs a directory name"},
+    CLI_END};
 int cli_demo(int argc, char **argv) {
-    const char *dir = "build/demo", *v;
-    int i, bad = 0;
+    demo_args a = {"build/demo"};
+    cli_form f = {cli_demo_options, &a, NULL, NULL, NULL, 0, NULL};
+    const char *dir;
+    int bad = 0, rc;
     static const int receivers[] = {0, 5};
     goal_algo_desc d;
-    for (i = 1; i < argc; i++) {
-        if (cli_opt(argc, argv, &i, "-o", &v) && v) dir = v;
-        else if (argv[i][0] == '-') return cli_unknown_option("demo", argv[i]);
-        else return cli_usage("demo: unknown argument '%s'", argv[i]);
-    }
+    if ((rc = cli_parse(argc, argv, &f)) != CLI_OK) return rc;
+    dir = a.dir;
     if (demo_mkdir(dir)) return CLI_BAD_INPUT;
     printf("libgoal %s: one rank's part of a collective is a DAG of send, recv and exec actions.\n", goal_version());
     memset(&d, 0, sizeof d);

@@ -1,26 +1,36 @@
 /* goal dot: Graphviz DOT of one rank's DAG, or of all ranks and their messages (goal_sim.h). */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
 
+typedef struct dot_args {
+    long long rank;            /* -1: all ranks */
+    int fold;
+    const char *out;
+} dot_args;
+const cli_option cli_dot_options[] = {
+    {"--rank", "R", "all ranks", "draw one rank's DAG", cli_set_int, offsetof(dot_args, rank), 0, 0x7FFFFFFF, "takes a rank number"},
+    {"--fold", NULL, NULL, "leave out nops and local copies, joining their edges", cli_set_flag, offsetof(dot_args, fold), 0, 0, NULL},
+    CLI_OUT_ROW("output file", dot_args, out),
+    CLI_END};
+
 int cli_dot(int argc, char **argv) {
-    const char *file = NULL, *out = NULL, *v;
-    long long rank = -1;
+    dot_args a = {-1, 0, NULL};
+    cli_form form = {cli_dot_options, &a, NULL, NULL, "FILE", 1, NULL};
+    const char *file, *out;
+    long long rank;
     goal_world *w;
     void *f;
     goal_status st;
-    int i, rc;
-    char **rest = argv;
-    int nrest = 1;
+    int rc;
     goal_sim_dot_desc dd;
     memset(&dd, 0, sizeof dd);
-    for (i = 1; i < argc; i++) {
-        if (cli_opt(argc, argv, &i, "--rank", &v)) {
-            if (!cli_int(v, 0, 0x7FFFFFFF, &rank)) return cli_usage("dot: --rank takes a rank number");
-        } else if (strcmp(argv[i], "--fold") == 0) dd.fold = 1;
-        else rest[nrest++] = argv[i];
-    }
-    if ((rc = cli_sim_args(nrest, rest, &file, NULL, &out)) || (rc = cli_load_world(file, &w))) return rc;
+    if ((rc = cli_parse(argc, argv, &form)) || (rc = cli_load_world(form.value, &w))) return rc;
+    file = form.value;
+    out = a.out;
+    rank = a.rank;
+    dd.fold = a.fold;
     if (rank < 0 && cli_world_fits(file, w)) rc = CLI_BAD_INPUT;
     else if (rank >= goal_world_nranks(w)) rc = cli_fail("dot: rank %lld is out of range (%d ranks)", rank, goal_world_nranks(w));
     else if (!(f = cli_open_out(out))) rc = CLI_BAD_INPUT;

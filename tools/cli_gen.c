@@ -1,5 +1,6 @@
 /* goal gen: print the schedules of a collective algorithm (goal_algos.h) for all ranks.
    Here too: the gen options, which goal run ALGO (cli_run.c) takes as well. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -95,98 +96,93 @@ static int gen_counts(cli_gen_opts *o, const char *verb) {
     return 0;
 }
 
-/* One option of gen / run at argv[*i]: 0 handled, 2 usage error, -1 not an option of ours. */
-static int gen_option(int argc, char **argv, int *i, cli_gen_opts *o, const char *verb) {
-    const char *v = NULL;
-    long long x;
-    int **slot = NULL, *list, n, *count = NULL;
-    if (cli_opt(argc, argv, i, "-p", &v)) {
-        if (!cli_int(v, 1, 1 << 30, &o->p)) return cli_usage("%s: -p takes a number of ranks from 1 to %d", verb, 1 << 30);
-    } else if (cli_opt(argc, argv, i, "--root", &v)) {
-        if (!cli_int(v, 0, 1 << 30, &x)) return cli_usage("%s: --root takes a rank from 0 to %d", verb, 1 << 30);
-        o->d.root = (int)x;
-    } else if (cli_opt(argc, argv, i, "--size", &v)) {
-        if (!cli_int(v, 0, 1LL << 50, &x)) return cli_usage("%s: --size takes bytes from 0 to 2^50", verb);
-        o->d.count = (uint64_t)x;   /* bytes for now: divided by the type size at the end */
-    } else if (cli_opt(argc, argv, i, "--type", &v)) {
-        if (!v || !parse_type(v, &o->d.dtype)) return cli_usage("%s: --type takes int8..int64, uint8..uint64, float32 or float64", verb);
-    } else if (cli_opt(argc, argv, i, "--op", &v)) {
-        if (!v || !parse_op(v, &o->d.op)) return cli_usage("%s: --op takes max min sum prod land lor lxor band bor bxor copy", verb);
-    } else if (cli_opt(argc, argv, i, "--nway", &v)) {
-        if (!cli_int(v, 1, 1 << 30, &x)) return cli_usage("%s: --nway takes a number from 1 to %d", verb, 1 << 30);
-        o->d.nway = (int)x;
-    } else if (cli_opt(argc, argv, i, "--segment", &v)) {
-        if (!cli_int(v, 1, 1LL << 50, &x)) return cli_usage("%s: --segment takes bytes from 1 to 2^50", verb);
-        o->d.segment = (uint64_t)x;
-    } else if (cli_opt(argc, argv, i, "--counts", &v)) {
-        if (!v) return cli_usage("%s: --counts takes element counts: 3,0,5", verb);
-        o->counts = v;
-    } else if (cli_opt(argc, argv, i, "--counts-seed", &v)) {
-        if (!cli_int(v, 0, 1LL << 62, &o->counts_seed)) return cli_usage("%s: --counts-seed takes a number", verb);
-    } else if (cli_opt(argc, argv, i, "--radix", &v)) {
-        if (!cli_int(v, 2, 1 << 30, &x)) return cli_usage("%s: --radix takes a number >= 2", verb);
-        o->d.radix = (int)x;
-    } else if (cli_opt(argc, argv, i, "--participants", &v)) {
-        slot = (int **)&o->d.participants; count = &o->d.nparticipants;
-    } else if (cli_opt(argc, argv, i, "--receivers", &v)) {
-        slot = (int **)&o->d.receivers; count = &o->d.nreceivers;
-    } else if (cli_opt(argc, argv, i, "--dialect", &v)) {
-        if (v && strcmp(v, "paper") == 0) o->dialect = GOAL_DIALECT_PAPER;
-        else if (v && strcmp(v, "loggopsim") == 0) o->dialect = GOAL_DIALECT_LOGGOPSIM;
-        else return cli_usage("%s: --dialect takes paper or loggopsim", verb);
-    } else return -1;
-    if (!slot) return 0;
-    if (*slot) return cli_usage("%s: %s given twice", verb, argv[*i - 1]);
-    if (v && (n = parse_list(v, &list)) == -2) return cli_usage("%s: a LIST holds at most %d ranks", verb, LIST_MAX);
-    if (!v || n < 0) return cli_usage("%s: a LIST is ranks and ranges: 0-7,9", verb);
-    *slot = list;
-    *count = n;
-    return 0;
+static int gen_set_type(const char *verb, const cli_option *o, const char *v, void *field) {
+    (void)verb; (void)o;
+    return v && parse_type(v, (goal_dtype *)field) ? CLI_OK : -1;
 }
+static int gen_set_op(const char *verb, const cli_option *o, const char *v, void *field) {
+    (void)verb; (void)o;
+    return v && parse_op(v, (goal_op *)field) ? CLI_OK : -1;
+}
+/* --participants LIST, --receivers LIST: once each. */
+static int gen_set_ranks(const char *verb, const cli_option *o, const char *v, void *field) {
+    cli_ranks *r = (cli_ranks *)field;
+    int n = 0;
+    if (r->v) return cli_usage("%s: %s given twice", verb, o->name);
+    if (v && (n = parse_list(v, &r->v)) == -2) return cli_usage("%s: %s %s: a LIST holds at most %d ranks", verb, o->name, v, LIST_MAX);
+    if (!v || n < 0) return cli_usage("%s: %s %s%sa LIST is ranks and ranges: 0-7,9", verb, o->name, v ? v : "", v ? ": " : "");
+    r->n = n;
+    return CLI_OK;
+}
+#define GEN_AT(field) cli_set_int, offsetof(cli_gen_opts, field)
+const cli_option cli_algo_options[] = {   /* gen and run ALGO */
+    {"-p", "N", NULL, "number of ranks (required)", GEN_AT(p), 1, 1 << 30, "takes a number of ranks from 1 to 1073741824"},
+    {"--root", "R", "0", "root rank", GEN_AT(root), 0, 1 << 30, "takes a rank from 0 to 1073741824"},
+    {"--size", "BYTES", "8", "bytes per block (a whole number of elements)", GEN_AT(size), 0, 1LL << 50, "takes bytes from 0 to 2^50"},
+    {"--type", "T", "int32", "int8..int64, uint8..uint64, float32, float64", gen_set_type, offsetof(cli_gen_opts, d.dtype), 0, 0,
+     "takes int8..int64, uint8..uint64, float32 or float64"},
+    {"--op", "OP", "sum", "max min sum prod land lor lxor band bor bxor copy", gen_set_op, offsetof(cli_gen_opts, d.op), 0, 0,
+     "takes max min sum prod land lor lxor band bor bxor copy"},
+    {"--nway", "K", "1", "dissemination fan-out", GEN_AT(nway), 1, 1 << 30, "takes a number from 1 to 1073741824"},
+    {"--segment", "BYTES", "1024", "pipeline segment of the chains and pipelined trees", GEN_AT(segment), 1, 1LL << 50,
+     "takes bytes from 1 to 2^50"},
+    {"--radix", "K", "4", "k-nomial trees: the radix (2 is the binomial tree)", GEN_AT(radix), 2, 1 << 30, "takes a number >= 2"},
+    {"--participants", "LIST", "all ranks", "reduce_aspen: the ranks contributing, e.g. 0-7,9", gen_set_ranks,
+     offsetof(cli_gen_opts, participants), 0, 0, NULL},
+    {"--receivers", "LIST", "the root", "reduce_aspen: the ranks receiving the result", gen_set_ranks, offsetof(cli_gen_opts, receivers),
+     0, 0, NULL},
+    {"--counts", "LIST", "--size bytes each", "vector collectives: p element counts (alltoallv: p x p, row by row)", cli_set_text,
+     offsetof(cli_gen_opts, counts), 0, 0, "takes element counts: 3,0,5"},
+    {"--counts-seed", "S", NULL, "vector collectives: counts 0..7 drawn from seed S", GEN_AT(counts_seed), 0, 1LL << 62, "takes a number"},
+    CLI_END};
+const cli_option cli_gen_options[] = {
+    {"--dialect", "D", "loggopsim", "loggopsim, or paper (keeps buffers and exec actions)", cli_set_dialect, offsetof(cli_gen_opts, dialect),
+     0, 0, "takes paper or loggopsim"},
+    CLI_OUT_ROW("output file", cli_gen_opts, out),
+    CLI_END};
 
 void cli_gen_free(cli_gen_opts *o) {
-    free((void *)o->d.participants);
-    free((void *)o->d.receivers);
+    free(o->participants.v);
+    free(o->receivers.v);
     free((void *)o->d.counts);
 }
 
+/* The options into o->d, once parsed; 0 or a usage error. */
+static int gen_desc(cli_gen_opts *o, const char *verb) {
+    size_t es = goal_dtype_size(o->d.dtype);
+    o->d.root = (int)o->root;
+    o->d.nway = (int)o->nway;
+    o->d.segment = (uint64_t)o->segment;
+    o->d.radix = (int)o->radix;
+    o->d.participants = o->participants.v;
+    o->d.nparticipants = o->participants.n;
+    o->d.receivers = o->receivers.v;
+    o->d.nreceivers = o->receivers.n;
+    if ((o->participants.v || o->receivers.v) && !(goal_algo_find(o->d.algo)->flags & GOAL_ALGO_SETS))
+        return cli_usage("%s: %s takes no participant or receiver set (--participants, --receivers)", verb, o->d.algo);
+    if (!o->p) return cli_usage("%s: -p N missing", verb);
+    if ((uint64_t)o->size % es) return cli_usage("%s: --size %llu is not a whole number of %s elements", verb,
+                                                 (unsigned long long)o->size, goal_dtype_name(o->d.dtype));
+    o->d.count = (uint64_t)o->size / es;
+    return gen_counts(o, verb);
+}
+
 int cli_gen_parse(int argc, char **argv, cli_gen_opts *o, int run) {
-    const char *verb = run ? "run" : "gen", *v;
-    size_t es;
-    int i, rc;
+    const char *verb = run ? "run" : "gen";
+    cli_form f = {run ? cli_run_algo_options : cli_gen_options, o, cli_algo_options, o, "ALGO", 0, NULL};
+    int rc;
     memset(o, 0, sizeof o[0]);
-    o->d.count = 8;
+    o->size = 8;
     o->d.dtype = GOAL_INT32;
     o->d.op = GOAL_OP_SUM;
     o->dialect = GOAL_DIALECT_LOGGOPSIM;
     o->seed = 1;
     o->counts_seed = -1;
-    for (i = 1; i < argc; i++) {
-        if ((rc = gen_option(argc, argv, &i, o, verb)) > 0) return rc;
-        if (rc == 0) continue;
-        if (run && strcmp(argv[i], "--check") == 0) o->check = 1;
-        else if (run && strcmp(argv[i], "--threads") == 0) o->threads = 1;
-        else if (run && cli_opt(argc, argv, &i, "--seed", &v)) {
-            if (!cli_int(v, 0, 1LL << 62, &o->seed)) return cli_usage("run: --seed takes a number");
-        } else if (!run && cli_opt(argc, argv, &i, "-o", &v)) {
-            if (!v) return cli_usage("gen: -o needs a file name");
-            o->out = v;
-        }
-        else if (argv[i][0] == '-') return cli_unknown_option(verb, argv[i]);
-        else if (o->d.algo) return cli_usage("%s: one algorithm only ('%s' and '%s')", verb, o->d.algo, argv[i]);
-        else o->d.algo = argv[i];
-    }
-    if (!o->d.algo) return cli_usage("%s: ALGO missing (goal gen --list)", verb);
+    if ((rc = cli_parse(argc, argv, &f)) != CLI_OK) return rc;
+    if (!(o->d.algo = f.value)) return cli_usage("%s: ALGO missing (goal gen --list)", verb);
     if (!cli_algo_name(o->d.algo)) return cli_unknown_algo(verb, o->d.algo);
     o->d.algo = cli_algo_name(o->d.algo);   /* Schedgen's names too */
-    if ((o->d.participants || o->d.receivers) && !(goal_algo_find(o->d.algo)->flags & GOAL_ALGO_SETS))
-        return cli_usage("%s: %s takes no participant or receiver set (--participants, --receivers)", verb, o->d.algo);
-    if (!o->p) return cli_usage("%s: -p N missing", verb);
-    es = goal_dtype_size(o->d.dtype);
-    if (o->d.count % es) return cli_usage("%s: --size %llu is not a whole number of %s elements", verb,
-                                          (unsigned long long)o->d.count, goal_dtype_name(o->d.dtype));
-    o->d.count /= es;
-    return gen_counts(o, verb);
+    return gen_desc(o, verb);
 }
 
 /* Sizes checked before anything is built: segments make actions (a world holds fewer than

@@ -1,6 +1,7 @@
 /* goal help: the usage text of goal.c's tables printed for a terminal (goal --help, goal help
    VERB, goal VERB --help), as the README's verb table (goal help --markdown) and as the man
    page (goal help --man); "did you mean" suggestions; LogGOPSim Schedgen's pattern names. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -187,11 +188,21 @@ static void man(void) {
            ".SH SEE ALSO\nThe README.md of libgoal and the doc block at the top of each header.\n");
 }
 
+typedef struct help_args { int markdown, man; } help_args;
+const cli_option cli_help_options[] = {
+    {"--markdown", NULL, NULL, "the README's verb table (tests/test_help.sh compares them)", cli_set_flag, offsetof(help_args, markdown), 0,
+     0, NULL},
+    {"--man", NULL, NULL, "the man page goal.1 (troff), as make installs it", cli_set_flag, offsetof(help_args, man), 0, 0, NULL},
+    CLI_END};
 int cli_help(int argc, char **argv) {
-    if (argc < 2) return cli_help_all(stdout);
-    if (argc > 2) return cli_usage("help: one VERB only");
-    if (strcmp(argv[1], "--markdown") == 0) markdown();
-    else if (strcmp(argv[1], "--man") == 0) man();
-    else return cli_help_verb(argv[1]);
+    help_args a = {0, 0};
+    cli_form f = {cli_help_options, &a, NULL, NULL, "VERB", 0, NULL};
+    int rc = cli_parse(argc, argv, &f);
+    if (rc != CLI_OK) return rc;
+    if (a.markdown + a.man + (f.value != NULL) > 1) return cli_usage("help: one of VERB, --markdown, --man");
+    if (f.value) return cli_help_verb(f.value);
+    if (a.markdown) markdown();
+    else if (a.man) man();
+    else return cli_help_all(stdout);
     return cli_close_out(stdout) ? CLI_BAD_INPUT : CLI_OK;
 }

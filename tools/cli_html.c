@@ -2,6 +2,7 @@
    (style and script) is tools/html_page.html, turned into html_page.inc by the Makefile;
    this file writes the simulation (goal_sim_timeline_run) into it as one JSON object of
    compact columns (json_data), which the page decodes into typed arrays. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <ctype.h>
@@ -316,16 +317,23 @@ int cli_html_write(const goal_world *w, const goal_sim_desc *d, const char *name
     rc = cli_close_out(f);
     return rc;
 }
+typedef struct html_args {
+    goal_sim_desc model;
+    const char *out;
+} html_args;
+const cli_option cli_html_options[] = {CLI_OUT_ROW("output file", html_args, out), CLI_END};
 int cli_html(int argc, char **argv) {
-    const char *file, *out = NULL;
+    html_args a;
+    cli_form f = {cli_html_options, &a, cli_model_options, &a.model, "FILE", 1, NULL};
     char name[256];
     goal_world *w;
-    goal_sim_desc d;
     int rc;
-    memset(&d, 0, sizeof d);
-    if ((rc = cli_sim_args(argc, argv, &file, &d, &out)) || (rc = cli_load_world(file, &w))) return rc;
-    page_name(file, name, sizeof name);
-    rc = cli_world_fits(file, w) ? CLI_BAD_INPUT : cli_html_write(w, &d, name, out);
+    memset(&a, 0, sizeof a);
+    if ((rc = cli_parse(argc, argv, &f)) != CLI_OK) return rc;
+    cli_model_warn("html", &a.model);
+    if ((rc = cli_load_world(f.value, &w))) return rc;
+    page_name(f.value, name, sizeof name);
+    rc = cli_world_fits(f.value, w) ? CLI_BAD_INPUT : cli_html_write(w, &a.model, name, a.out);
     goal_world_destroy(w);
     return rc;
 }

@@ -1,5 +1,6 @@
 /* goal run: execute every rank of a world in this process (goal_sched.h's world runner);
    goal run ALGO: run an algorithm over the in-process ranks on random data and check it. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -79,6 +80,12 @@ static int run_slots_fit(const char *path, const goal_schedule *s, int n, uint32
     return cli_fits(what, total);
 }
 
+const cli_option cli_run_algo_options[] = {
+    {"--check", NULL, NULL, "compare every rank's result with a reference (required)", cli_set_flag, offsetof(cli_gen_opts, check), 0, 0,
+     NULL},
+    {"--threads", NULL, NULL, "one thread per rank", cli_set_flag, offsetof(cli_gen_opts, threads), 0, 0, NULL},
+    {"--seed", "S", "1", "seed of the random input", cli_set_int, offsetof(cli_gen_opts, seed), 0, 1LL << 62, "takes a number"},
+    CLI_END};
 static int run_algo(int argc, char **argv) {
     cli_gen_opts o;
     goal_error err;
@@ -113,9 +120,19 @@ int cli_algo_verify(const goal_algo_desc *d, int p, char *msg, size_t len) {
     return st != GOAL_OK || res.rank >= 0;
 }
 
+typedef struct run_args { int threads, trace; } run_args;
+const cli_option cli_run_options[] = {
+    {"--threads", NULL, NULL, "one thread per rank (default: the ranks in turn, in one thread)", cli_set_flag, offsetof(run_args, threads),
+     0, 0, NULL},
+    {"--trace", NULL, NULL, "print every step: step N rank R start|done LABEL description", cli_set_flag, offsetof(run_args, trace), 0, 0,
+     NULL},
+    CLI_END};
+
 int cli_run(int argc, char **argv) {
-    const char *path = NULL;
-    int threads = 0, trace = 0, i, n, rc = CLI_OK;
+    const char *path;
+    run_args a = {0, 0};
+    cli_form f = {cli_run_options, &a, NULL, NULL, "FILE", 1, NULL};
+    int threads, trace, i, n, rc = CLI_OK;
     run_ctx c;
     goal_slot *slot = NULL;               /* nslots per rank */
     const goal_slot **slots = NULL;
@@ -126,14 +143,10 @@ int cli_run(int argc, char **argv) {
     /* A known algorithm name runs that algorithm on random data, checked (goal_algos.h). */
     if (argc > 1 && cli_algo_name(argv[1])) return run_algo(argc, argv);
     if (argc > 1 && names_algo(argc, argv)) return cli_unknown_algo("run", argv[1]);
-    for (i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "--threads") == 0) threads = 1;
-        else if (strcmp(argv[i], "--trace") == 0) trace = 1;
-        else if (argv[i][0] == '-' && argv[i][1]) return cli_unknown_option("run", argv[i]);
-        else if (path) return cli_usage("run: one FILE only");
-        else path = argv[i];
-    }
-    if (!path) return cli_usage("run: FILE missing");
+    if ((rc = cli_parse(argc, argv, &f)) != CLI_OK) return rc;
+    path = f.value;
+    threads = a.threads;
+    trace = a.trace;
     if (trace && threads) return cli_usage("run: --trace steps ranks deterministically; drop --threads");
     memset(&c, 0, sizeof c);
     if (cli_load_world(path, &c.w)) return CLI_BAD_INPUT;

@@ -1,83 +1,9 @@
-/* goal sim: simulate a whole world (goal_sim.h). Here too: the model options and FILE and
-   -o OUT, which check, dot, trace, svg, html and tune parse with it. */
+/* goal sim: simulate a whole world (goal_sim.h). Here too: how every simulating verb says why
+   a simulation stopped, and a simulated time (cli_sim_failed, cli_time). */
+#include <stddef.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include "cli.h"
-
-static int model_params(const char *verb, const char *path, goal_sim_desc *d);
-
-/* One model option at argv[*i] into d (goal_sim_param_arity: the library's one list, the
-   same letters as LogGOPSim; --overhead is -o for the verbs where -o names the output;
-   --params FILE reads them from a file). Returns 1 when it was one (and *rc = 2 after a
-   usage message if its value is bad; 1 for a bad params file). */
-int cli_model_opt(int argc, char **argv, int *i, goal_sim_desc *d, int *rc) {
-    const char *v = NULL, *name = argv[*i];
-    int arity = goal_sim_param_arity(name);
-    goal_error err;
-    if (strcmp(name, "--params") == 0 && cli_opt(argc, argv, i, "--params", &v)) {
-        if (!v) *rc = cli_usage("%s: --params needs a file name", argv[0]);
-        else if (model_params(argv[0], v, d)) *rc = CLI_BAD_INPUT;
-        return 1;
-    }
-    if (arity < 0 || (arity && !cli_opt(argc, argv, i, name, &v))) return 0;
-    if (goal_sim_param(d, name, v, &err) == GOAL_OK) return 1;
-    if (strcmp(name, "-S") == 0) *rc = cli_usage("%s: -S %s", argv[0], err.msg);
-    else *rc = cli_usage("%s: %s %s%s%s%s", argv[0], name, v ? v : "", v ? ": " : "", err.msg,
-                         strcmp(name, "-o") == 0 ? "; -o is the CPU overhead here, not an output file" : "");
-    return 1;
-}
-
-/* Options that change nothing alone: -T and -H go together, --intra-* need --node-size.
-   Said on standard error; the run goes on. */
-void cli_model_warn(const char *verb, const goal_sim_desc *d) {
-    static const char *const intra[] = {"--intra-L", "--intra-o", "--intra-g", "--intra-G", "--intra-O"};
-    const double v[] = {d->intra_L, d->intra_o, d->intra_g, d->intra_G, d->intra_O};
-    int k;
-    if ((d->T > 0) != (d->H != 0))
-        fprintf(stderr, "goal: %s: warning: %s without %s changes nothing (-T B -H ns/B go together)\n", verb, d->T > 0 ? "-T" : "-H",
-                d->T > 0 ? "-H" : "-T");
-    for (k = 0; k < 5 && !d->node_size; k++)
-        if (v[k] != 0) fprintf(stderr, "goal: %s: warning: %s without --node-size changes nothing\n", verb, intra[k]);
-}
-
-/* --params FILE: one line of model options as `goal sim` takes them (what `goal probe`
-   prints), e.g. "-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536"; -o is the overhead here on
-   every verb. The library parses it (goal_sim_params). Returns 0, or 1 after a message. */
-static int model_params(const char *verb, const char *path, goal_sim_desc *d) {
-    char *text;
-    size_t len;
-    goal_error err;
-    goal_status st;
-    if (cli_read_params(path, &text, &len)) return CLI_BAD_INPUT;
-    st = goal_sim_params(d, text, len, &err);
-    free(text);
-    return st == GOAL_OK ? CLI_OK : cli_fail("%s: --params %s: %s", verb, path, err.msg);
-}
-
-/* FILE, the model options (when d) and -o OUT (when out). Returns 0 or 2. */
-int cli_sim_args(int argc, char **argv, const char **file, goal_sim_desc *d, const char **out) {
-    int i, rc = CLI_OK;
-    const char *v;
-    *file = NULL;
-    for (i = 1; i < argc && rc == CLI_OK; i++) {
-        if (out && cli_opt(argc, argv, &i, "-o", &v)) {
-            if (!v) return cli_usage("%s: -o needs a file name", argv[0]);
-            *out = v;
-        } else if (d && cli_model_opt(argc, argv, &i, d, &rc)) {
-            continue;
-        } else if (argv[i][0] == '-' && argv[i][1]) {
-            return cli_unknown_option(argv[0], argv[i]);
-        } else if (*file) {
-            return cli_usage("%s: one FILE only", argv[0]);
-        } else {
-            *file = argv[i];
-        }
-    }
-    if (rc == CLI_OK && !*file) return cli_usage("%s: FILE is missing", argv[0]);
-    if (rc == CLI_OK && d) cli_model_warn(argv[0], d);
-    return rc;
-}
 
 /* A simulated time (ps) in ns: an integer when whole, else up to 3 decimals. */
 const char *cli_time(uint64_t ps, char *buf) {
@@ -148,33 +74,42 @@ static void sim_critical(const goal_world *w, const goal_sim_timeline *t) {
         }
     }
 }
+typedef struct sim_args {
+    goal_sim_desc model;
+    int verbose, critical;
+} sim_args;
+const cli_option cli_sim_options[] = {
+    {"-o", "ns", "1500", "CPU overhead per message (same as --overhead)", cli_set_model, offsetof(sim_args, model), 0, 0, NULL},
+    {"--verbose", NULL, NULL, "print the parameters used on standard error", cli_set_flag, offsetof(sim_args, verbose), 0, 0, NULL},
+    {"--critical", NULL, NULL, "then the critical path, one event a line (critical rank R ... / critical message S -> R round K ...)",
+     cli_set_flag, offsetof(sim_args, critical), 0, 0, NULL},
+    CLI_END};
+
 int cli_sim(int argc, char **argv) {
     const char *file;
     goal_world *w;
-    goal_sim_desc d;
+    sim_args a;
+    cli_form f = {cli_sim_options, &a, cli_model_options, &a.model, "FILE", 1, NULL};
     goal_sim_timeline t;
     goal_sim_run_result *res = &t.result;
     goal_status st;
     int32_t r;
-    int rc, i, n = 1, critical = 0, verbose = 0;
+    int rc;
     char tb[32];
-    memset(&d, 0, sizeof d);
-    for (i = 1; i < argc; i++) {   /* --critical and --verbose out, the rest to the shared parser */
-        if (strcmp(argv[i], "--critical") == 0) critical = 1;
-        else if (strcmp(argv[i], "--verbose") == 0) verbose = 1;
-        else argv[n++] = argv[i];
-    }
-    rc = cli_sim_args(n, argv, &file, &d, NULL);
-    if (rc || (rc = cli_load_world(file, &w))) return rc;
+    memset(&a, 0, sizeof a);
+    if ((rc = cli_parse(argc, argv, &f)) != CLI_OK) return rc;
+    cli_model_warn("sim", &a.model);
+    file = f.value;
+    if ((rc = cli_load_world(file, &w))) return rc;
     if (cli_world_fits(file, w)) { goal_world_destroy(w); return CLI_BAD_INPUT; }
-    if (verbose) sim_params(&d);
-    st = critical ? goal_sim_timeline_run(w, &d, &t) : goal_sim_run(w, &d, res);
-    if (!critical) t.ncritical = 0;
+    if (a.verbose) sim_params(&a.model);
+    st = a.critical ? goal_sim_timeline_run(w, &a.model, &t) : goal_sim_run(w, &a.model, res);
+    if (!a.critical) t.ncritical = 0;
     if (st != GOAL_OK) rc = cli_sim_failed("sim", w, res, st);
     for (r = 0; st == GOAL_OK && r < res->nranks; r++) printf("rank %ld %s\n", (long)r, cli_time(res->finish_ps[r], tb));
     if (st == GOAL_OK) printf("max %s\n", cli_time(res->max_ps, tb));
-    if (st == GOAL_OK && critical) sim_critical(w, &t);
-    if (critical) goal_sim_timeline_free(&t); else goal_sim_run_free(res);
+    if (st == GOAL_OK && a.critical) sim_critical(w, &t);
+    if (a.critical) goal_sim_timeline_free(&t); else goal_sim_run_free(res);
     goal_world_destroy(w);
     return cli_close_out(stdout) ? CLI_BAD_INPUT : rc;
 }

@@ -16,10 +16,10 @@ static unsigned long long copy_bytes(const goal_schedule *s) {
 }
 
 int cli_stats(int argc, char **argv) {
-    const char *file;
     goal_world *w;
     unsigned long long ta = 0, te = 0, tb = 0, tc = 0;
-    int r, rc = cli_lang_args(argc, argv, &file, NULL, NULL);
+    int r, rc;
+    const char *file = cli_file_only(argc, argv, &rc);
     if (rc || (rc = cli_load_world(file, &w))) return rc;
     if (cli_world_fits(file, w)) { goal_world_destroy(w); return CLI_BAD_INPUT; }   /* a line per rank, unset ones too */
     for (r = 0; r < goal_world_nranks(w); r++) {

@@ -1,5 +1,6 @@
 /* goal trace: the simulated timeline as Chrome trace-event JSON (goal_sim.h). Here too: what
    goal svg shares with it. */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
@@ -26,15 +27,21 @@ static int draw_out(const char *verb, const goal_world *w, const char *out,
     rc = cli_finish_out(f, st == GOAL_OK);
     return st != GOAL_OK && st != GOAL_ERR_IO ? draw_failed(verb, w, d, st) : rc;
 }
+typedef struct draw_args {
+    goal_sim_desc model;
+    const char *out;
+} draw_args;
+const cli_option cli_trace_options[] = {CLI_OUT_ROW("output file", draw_args, out), CLI_END};   /* trace and svg */
 int cli_timeline(int argc, char **argv, goal_status (*draw)(const goal_world *, const goal_sim_desc *, goal_write_fn, void *)) {
-    const char *file, *out = NULL;
+    draw_args a;
+    cli_form f = {cli_trace_options, &a, cli_model_options, &a.model, "FILE", 1, NULL};
     goal_world *w;
-    goal_sim_desc d;
     int rc;
-    memset(&d, 0, sizeof d);
-    rc = cli_sim_args(argc, argv, &file, &d, &out);
-    if (rc || (rc = cli_load_world(file, &w))) return rc;
-    rc = cli_world_fits(file, w) ? CLI_BAD_INPUT : draw_out(argv[0], w, out, draw, &d);
+    memset(&a, 0, sizeof a);
+    if ((rc = cli_parse(argc, argv, &f)) != CLI_OK) return rc;
+    cli_model_warn(argv[0], &a.model);
+    if ((rc = cli_load_world(f.value, &w))) return rc;
+    rc = cli_world_fits(f.value, w) ? CLI_BAD_INPUT : draw_out(argv[0], w, a.out, draw, &a.model);
     goal_world_destroy(w);
     return rc;
 }

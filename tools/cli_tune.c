@@ -25,8 +25,8 @@
    there is other work. The output is the same: a stopped or skipped configuration is
    slower than one already found, and the order only decides how soon. */
 #define _POSIX_C_SOURCE 200809L
-#include <math.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -126,29 +126,36 @@ static void tune_default_sizes(tune *t) {
     t->sizes[t->nsizes++] = 16u << 20;
 }
 
+/* --sizes, --coll and --format: into the whole tune (their rows' at is 0). */
+static int tune_set_sizes(const char *verb, const cli_option *o, const char *v, void *t) {
+    (void)verb; (void)o;
+    return tune_sizes((tune *)t, v) ? CLI_OK : -1;
+}
+static int tune_set_colls(const char *verb, const cli_option *o, const char *v, void *t) {
+    (void)verb; (void)o;
+    return tune_coll_list((tune *)t, v) ? CLI_OK : -1;
+}
+static int tune_set_format(const char *verb, const cli_option *o, const char *v, void *t) {
+    (void)verb; (void)o;
+    if (!v || (strcmp(v, "env") != 0 && strcmp(v, "table") != 0)) return -1;
+    ((tune *)t)->env = strcmp(v, "env") == 0;
+    return CLI_OK;
+}
+const cli_option cli_tune_options[] = {
+    {"-p", "N", NULL, "number of ranks (required)", cli_set_int, offsetof(tune, p), 1, 1 << 24, "takes a number of ranks from 1 to 16777216"},
+    {"-o", "ns", "1500", "CPU overhead per message (same as --overhead)", cli_set_model, offsetof(tune, model), 0, 0, NULL},
+    {"--sizes", "LIST", "8,32,...,8388608,16777216", "message sizes in bytes (powers of 4 from 8, and 16 MiB)", tune_set_sizes, 0, 0, 0,
+     "takes up to 64 byte counts, e.g. 8,1024,65536"},
+    {"--coll", "LIST", "all ten", "bcast reduce allreduce allgather alltoall gather scatter reduce_scatter barrier scan", tune_set_colls, 0, 0,
+     0, "takes a list of bcast reduce allreduce allgather alltoall gather scatter reduce_scatter barrier scan"},
+    {"--all", NULL, NULL, "every configuration, not only the fastest", cli_set_flag, offsetof(tune, all), 0, 0, NULL},
+    {"--format", "F", "table", "table (COLL SIZE ALGO TIME) or env (the GOAL_MPI_ALGOS string)", tune_set_format, 0, 0, 0,
+     "takes table or env"},
+    {"--svg", "OUT", NULL, "time against size, log-log, one panel per collective", cli_set_text, offsetof(tune, svg), 0, 0, "needs a file name"},
+    CLI_END};
 static int tune_args(int argc, char **argv, tune *t) {
-    const char *v;
-    int i, rc = CLI_OK;
-    for (i = 1; i < argc && rc == CLI_OK; i++) {
-        if (cli_opt(argc, argv, &i, "-p", &v)) {
-            if (!cli_int(v, 1, 1 << 24, &t->p)) return cli_usage("tune: -p takes a number of ranks from 1 to 16777216");
-        } else if (cli_opt(argc, argv, &i, "--sizes", &v)) {
-            if (!tune_sizes(t, v)) return cli_usage("tune: --sizes takes up to 64 byte counts, e.g. 8,1024,65536");
-        } else if (cli_opt(argc, argv, &i, "--coll", &v)) {
-            if (!tune_coll_list(t, v))
-                return cli_usage("tune: --coll takes a list of bcast reduce allreduce allgather alltoall gather scatter reduce_scatter barrier scan");
-        } else if (cli_opt(argc, argv, &i, "--format", &v)) {
-            if (!v || (strcmp(v, "env") != 0 && strcmp(v, "table") != 0)) return cli_usage("tune: --format takes table or env");
-            t->env = strcmp(v, "env") == 0;
-        } else if (cli_opt(argc, argv, &i, "--svg", &v)) {
-            if (!v) return cli_usage("tune: --svg needs a file name");
-            t->svg = v;
-        } else if (strcmp(argv[i], "--all") == 0) {
-            t->all = 1;
-        } else if (!cli_model_opt(argc, argv, &i, &t->model, &rc)) {
-            return argv[i][0] == '-' ? cli_unknown_option("tune", argv[i]) : cli_usage("tune: unknown argument '%s'", argv[i]);
-        }
-    }
+    cli_form f = {cli_tune_options, t, cli_model_options, &t->model, NULL, 0, NULL};
+    int rc = cli_parse(argc, argv, &f);
     if (rc == CLI_OK && !t->p) return cli_usage("tune: -p N is missing");
     if (rc == CLI_OK) cli_model_warn("tune", &t->model);
     return rc;
@@ -517,90 +524,43 @@ static void tune_print_env(const tune *t, FILE *f) {
     fputc('\n', f);
 }
 
-/* ---- the plot: one panel per collective, log-log, one curve per configuration ------------- */
-#define SVG_W 760.0
-#define SVG_H 300.0
-#define SVG_X0 70.0
-#define SVG_X1 520.0
-static const char *const svg_colours[] = {"#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b",
-                                          "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
-
-typedef struct svg_frame { double y0, lx0, lx1, ly0, ly1; } svg_frame;
-static double svg_x(const svg_frame *fr, uint64_t size) {
-    double lx = log2((double)(size ? size : 1));
-    return fr->lx1 > fr->lx0 ? SVG_X0 + (lx - fr->lx0) / (fr->lx1 - fr->lx0) * (SVG_X1 - SVG_X0) : (SVG_X0 + SVG_X1) / 2;
-}
-static double svg_y(const svg_frame *fr, double time) {
-    double ly = log10(time > 1 ? time : 1);
-    return fr->ly1 > fr->ly0 ? fr->y0 + SVG_H - 40 - (ly - fr->ly0) / (fr->ly1 - fr->ly0) * (SVG_H - 70) : fr->y0 + SVG_H / 2;
-}
-/* The ranges of one collective's jobs [first, end). */
-static void svg_frame_of(const tune *t, int first, int end, double y0, svg_frame *fr) {
-    int k, any = 0;
-    memset(fr, 0, sizeof *fr);
-    fr->y0 = y0;
-    for (k = first; k < end; k++) {
-        const tune_job *j = &t->job[k];
-        double lx = log2((double)(j->size ? j->size : 1)), ly = log10(j->time > 1 ? j->time : 1);
-        if (j->state != TUNE_DONE) continue;
-        if (!any++) { fr->lx0 = fr->lx1 = lx; fr->ly0 = fr->ly1 = ly; }
-        fr->lx0 = lx < fr->lx0 ? lx : fr->lx0; fr->lx1 = lx > fr->lx1 ? lx : fr->lx1;
-        fr->ly0 = ly < fr->ly0 ? ly : fr->ly0; fr->ly1 = ly > fr->ly1 ? ly : fr->ly1;
-    }
-    fr->ly0 = floor(fr->ly0);
-    fr->ly1 = ceil(fr->ly1 > fr->ly0 ? fr->ly1 : fr->ly0 + 1);
-}
-static void svg_axes(FILE *f, const svg_frame *fr, const char *coll, long long p) {
-    double e;
-    fprintf(f, "<text x='%g' y='%g' font-weight='bold'>%s, p = %lld</text>\n", SVG_X0, fr->y0 + 20, coll, p);
-    fprintf(f, "<path d='M%g %g V%g H%g' stroke='black' fill='none'/>\n", SVG_X0, fr->y0 + 30, fr->y0 + SVG_H - 40, SVG_X1);
-    for (e = fr->ly0; e <= fr->ly1; e++)
-        fprintf(f, "<text x='%g' y='%g' text-anchor='end' font-size='11'>1e%g ns</text>\n", SVG_X0 - 4, svg_y(fr, pow(10, e)) + 4, e);
-    for (e = ceil(fr->lx0); e <= fr->lx1; e += 2)
-        fprintf(f, "<text x='%g' y='%g' text-anchor='middle' font-size='11'>2^%g</text>\n", svg_x(fr, (uint64_t)pow(2, e)), fr->y0 + SVG_H - 24, e);
-    fprintf(f, "<text x='%g' y='%g' text-anchor='middle' font-size='11'>message size (bytes)</text>\n", (SVG_X0 + SVG_X1) / 2, fr->y0 + SVG_H - 8);
-}
-/* One configuration's curve; thick when it wins at some size. */
-static void svg_curve(FILE *f, const tune *t, const svg_frame *fr, int first, int end, int cfg, int wins, int colour, int row) {
-    int k, n = 0;
-    const char *col = svg_colours[colour % 10];
-    fprintf(f, "<g><title>%s</title><path fill='none' stroke='%s' stroke-width='%d' opacity='%s' d='", t->cfg[cfg].label, col,
-            wins ? 3 : 1, wins ? "1" : "0.55");
-    for (k = first; k < end; k++)
-        if (t->job[k].cfg == cfg && t->job[k].state == TUNE_DONE)
-            fprintf(f, "%s%.1f %.1f", n++ ? " L" : "M", svg_x(fr, t->job[k].size), svg_y(fr, t->job[k].time));
-    fprintf(f, "'/>");
-    for (k = first; k < end; k++)
-        if (t->job[k].cfg == cfg && t->job[k].win)
-            fprintf(f, "<circle cx='%.1f' cy='%.1f' r='4' fill='%s'/>", svg_x(fr, t->job[k].size), svg_y(fr, t->job[k].time), col);
-    fprintf(f, "</g>\n<text x='%g' y='%g' font-size='11' fill='%s'%s>%s</text>\n", SVG_X1 + 16, fr->y0 + 40 + 13.0 * row, col,
-            wins ? " font-weight='bold'" : "", t->cfg[cfg].label);
-}
-/* One panel: the jobs of one collective are jobs[first, end). */
-static void svg_panel(FILE *f, const tune *t, int first, int end, double y0) {
-    svg_frame fr;
-    int c, k, row = 0;
-    svg_frame_of(t, first, end, y0, &fr);
-    svg_axes(f, &fr, goal_sim_coll_name(t->cfg[t->job[first].cfg].coll), t->p);
+/* ---- the plot (cli_plot.c): a panel per collective, a curve per configuration ------------ */
+/* A panel's curves: each configuration with a finished job in jobs[first, end), its points
+   in size order. Appends to curve[*nc] and pt[*n]. */
+static void tune_panel(const tune *t, int first, int end, cli_plot_curve *curve, size_t *nc, cli_plot_point *pt, size_t *n) {
+    int c, k;
     for (c = 0; c < t->ncfg; c++) {
-        int has = 0, wins = 0;
-        for (k = first; k < end; k++)
-            if (t->job[k].cfg == c && t->job[k].state == TUNE_DONE) { has = 1; wins |= t->job[k].win; }
-        if (has) svg_curve(f, t, &fr, first, end, c, wins, row, row), row++;
+        size_t from = *n;
+        int wins = 0;
+        for (k = first; k < end; k++) {
+            const tune_job *j = &t->job[k];
+            if (j->cfg != c || j->state != TUNE_DONE) continue;
+            pt[*n].size = j->size; pt[*n].time = j->time; pt[(*n)++].win = j->win;
+            wins |= j->win;
+        }
+        if (*n == from) continue;
+        curve[*nc].label = t->cfg[c].label; curve[*nc].pts = &pt[from];
+        curve[*nc].n = *n - from; curve[(*nc)++].wins = wins;
     }
 }
-static void tune_write_svg(const tune *t, FILE *f) {
-    int k, end, npanels = 0;
-    for (k = 0; k < t->njob; k = end, npanels++)
+/* 0 when out of memory. */
+static int tune_write_svg(const tune *t, FILE *f) {
+    cli_plot_panel panel[TUNE_NCOLLS];
+    cli_plot_curve *curve = (cli_plot_curve *)malloc((size_t)t->njob * sizeof *curve + 1);
+    cli_plot_point *pt = (cli_plot_point *)malloc((size_t)t->njob * sizeof *pt + 1);
+    size_t np = 0, nc = 0, n = 0;
+    int k, end;
+    for (k = 0; curve && pt && k < t->njob; k = end, np++) {
         for (end = k; end < t->njob && t->cfg[t->job[end].cfg].coll == t->cfg[t->job[k].cfg].coll; end++) {}
-    fprintf(f, "<svg xmlns='http://www.w3.org/2000/svg' width='%g' height='%g' font-family='sans-serif' font-size='13'>\n", SVG_W,
-            SVG_H * npanels + 10);
-    fprintf(f, "<rect width='100%%' height='100%%' fill='white'/>\n");
-    for (k = 0, npanels = 0; k < t->njob; k = end, npanels++) {
-        for (end = k; end < t->njob && t->cfg[t->job[end].cfg].coll == t->cfg[t->job[k].cfg].coll; end++) {}
-        svg_panel(f, t, k, end, SVG_H * npanels);
+        panel[np].title = goal_sim_coll_name(t->cfg[t->job[k].cfg].coll);
+        panel[np].curves = &curve[nc];
+        tune_panel(t, k, end, curve, &nc, pt, &n);
+        panel[np].n = (size_t)(&curve[nc] - panel[np].curves);
     }
-    fprintf(f, "</svg>\n");
+    if (curve && pt) cli_plot_svg(f, panel, np, t->p);
+    free(curve);
+    free(pt);
+    return curve && pt;
 }
 
 /* Whether some configuration was simulated to its end. */
@@ -618,8 +578,8 @@ static int tune_output(tune *t, FILE *svg) {
     if (any) t->env ? tune_print_env(t, stdout) : tune_print_table(t, stdout);
     tune_print_notes(t, t->env ? stderr : stdout);
     if (!any) rc = cli_fail("tune: no configuration could be simulated at p=%lld (the # lines say why)", t->p);
-    if (svg && any) tune_write_svg(t, svg);
-    if (svg && cli_finish_out(svg, any)) rc = CLI_BAD_INPUT;
+    if (svg && any && !tune_write_svg(t, svg)) rc = cli_fail("tune: out of memory");
+    if (svg && cli_finish_out(svg, any && rc == CLI_OK)) rc = CLI_BAD_INPUT;
     return cli_close_out(stdout) ? CLI_BAD_INPUT : rc;
 }
 int cli_tune(int argc, char **argv) {
