@@ -59,6 +59,7 @@ static int rec_grow(void **a, uint64_t *cap, uint64_t have, uint64_t n, size_t s
     if (have + n <= *cap) return 1;
     while (c < have + n) c *= 2;
     if (!(b = realloc(*a, (size_t)c * size))) return 0;
+    memset((char *)b + have * size, 0, (size_t)(c - have) * size);   /* its page faults now, at once */
     *a = b; *cap = c;
     return 1;
 }
