@@ -72,6 +72,17 @@ for lib in openmpi mpich; do
   t "${lib}_unwritable" 0 "^1 $rc 0$" bash -c "printf '%s\n' \"\$1\" | grep -c 'libgoalmpi: GOAL_MPI_RECORD=$pre: cannot write $pre.0.part: No such file or directory; not recording' | tr '\n' ' '; echo $rc \$(printf '%s\n' \"\$1\" | grep -c '^record:')" - "$res"
   t "${lib}_unwritable_program" 0 "^same$" bash -c "cat $tmp/$lib-nodir.log.0 $tmp/$lib-nodir.log.1 | cmp -s - <(cat $tmp/$lib-2.log.0 $tmp/$lib-2.log.1) && echo same"
 done
+# Fortran: the drop-in's Fortran entry points call its C ones, so every collective of
+# tests/mpi/test_fortran.f90 is recorded (a start anchor per call and rank, as the stats count them)
+if command -v mpif90.openmpi >/dev/null && mpif90.openmpi -cpp -O0 -g -w -J "$tmp" tests/mpi/test_fortran.f90 -o "$tmp/test_fortran" 2>/dev/null; then
+  pre="$tmp/fortran"
+  res=$(cd "$tmp" && GOAL_MPI_RECORD=$pre GOAL_MPI_STATS=1 run openmpi 3 "$tmp/test_fortran" 2>&1)
+  calls=$(printf '%s\n' "$res" | sed -n 's/^libgoalmpi .*: \([0-9]*\) collective calls.*/\1/p')
+  t fortran_check 0 "^ok: 3 ranks, [1-9][0-9]* messages matched" $GOAL check "$pre.goal"
+  t fortran_anchors 0 "^$((3 * ${calls:-0})) [1-9]" bash -c "echo \$(grep -cE '^  [a-z_]+_c[0-9]+_n[0-9]+_b[0-9]+_rm?[0-9]+_i[0-9]+: nop' $pre.goal) ${calls:-0}"
+else
+  echo "FAIL fortran: mpif90.openmpi cannot build tests/mpi/test_fortran.f90 (make deps)"; fail=$((fail + 1))
+fi
 # LAMMPS's LJ melt at np 2 (Debian builds lmp for Open MPI): recorded, checked, simulated
 if command -v lmp >/dev/null && ldd "$(command -v lmp)" | grep -q 'libmpi\.so'; then
   pre="$tmp/melt"
