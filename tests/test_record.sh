@@ -50,6 +50,15 @@ for lib in openmpi mpich; do
     echo "FAIL $lib: build"; fail=$((fail + 1)); continue
   fi
   for n in 1 2 3 4 5; do check_run $lib $n; done
+  # the drop-in's own test (every intercepted call, every completion call) recorded: its
+  # checks still pass, and the recording matches
+  pre="$tmp/$lib-dropin"
+  if mpicc.$lib -std=c99 -O2 tests/mpi/test_dropin.c -o "$tmp/test_dropin.$lib"; then
+    t "${lib}_dropin_recorded" 0 "^[1-9][0-9]* passed, 0 failed$" env GOAL_MPI_RECORD=$pre bash -c "$(declare -f run); HANG=$HANG BA=$BA run $lib 3 $tmp/test_dropin.$lib"
+    t "${lib}_dropin_check" 0 "^ok: 3 ranks, [1-9][0-9]* messages matched" $GOAL check "$pre.goal"
+  else
+    echo "FAIL $lib: tests/mpi/test_dropin.c build"; fail=$((fail + 1))
+  fi
   # no MPI_Finalize: the parts stay; goal record assembles and checks them, then names a missing one
   pre="$tmp/$lib-nofin"
   GOAL_MPI_RECORD=$pre run $lib 3 "$B/mpi/test_record.$lib" "$pre.log" nofinalize >/dev/null 2>&1
