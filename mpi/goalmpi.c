@@ -411,6 +411,7 @@ typedef struct call {
 static void record_coll(const call *k, int is_served);
 static void record_coll_end(void);
 static int record_passed_end(int rc);
+static int record_passed_req(int rc, MPI_Request *q);
 static void record_request(MPI_Request r);
 static void record_finalize(void);
 /* The algorithm for k's collective and bytes per block (auto: among GOAL_ALGO_ORDERED ones
@@ -624,51 +625,52 @@ static void *copy_of(const void *src, size_t bytes) {
 
 /* ---- the collectives ----------------------------------------------------------------------- */
 /* A call passed on is the library's until it returns (the recorder times it): each PMPI_
-   collective below ends through record_passed_end. */
+   collective below ends through record_passed_end, a nonblocking one through
+   record_passed_req with its request. */
 #define PMPI_Bcast(...) record_passed_end(PMPI_Bcast(__VA_ARGS__))
-#define PMPI_Ibcast(...) record_passed_end(PMPI_Ibcast(__VA_ARGS__))
+#define PMPI_Ibcast(a0, a1, a2, a3, a4, q) record_passed_req(PMPI_Ibcast(a0, a1, a2, a3, a4, q), q)
 #define PMPI_Allreduce(...) record_passed_end(PMPI_Allreduce(__VA_ARGS__))
-#define PMPI_Iallreduce(...) record_passed_end(PMPI_Iallreduce(__VA_ARGS__))
+#define PMPI_Iallreduce(a0, a1, a2, a3, a4, a5, q) record_passed_req(PMPI_Iallreduce(a0, a1, a2, a3, a4, a5, q), q)
 #define PMPI_Reduce(...) record_passed_end(PMPI_Reduce(__VA_ARGS__))
-#define PMPI_Ireduce(...) record_passed_end(PMPI_Ireduce(__VA_ARGS__))
+#define PMPI_Ireduce(a0, a1, a2, a3, a4, a5, a6, q) record_passed_req(PMPI_Ireduce(a0, a1, a2, a3, a4, a5, a6, q), q)
 #define PMPI_Scan(...) record_passed_end(PMPI_Scan(__VA_ARGS__))
-#define PMPI_Iscan(...) record_passed_end(PMPI_Iscan(__VA_ARGS__))
+#define PMPI_Iscan(a0, a1, a2, a3, a4, a5, q) record_passed_req(PMPI_Iscan(a0, a1, a2, a3, a4, a5, q), q)
 #define PMPI_Exscan(...) record_passed_end(PMPI_Exscan(__VA_ARGS__))
-#define PMPI_Iexscan(...) record_passed_end(PMPI_Iexscan(__VA_ARGS__))
+#define PMPI_Iexscan(a0, a1, a2, a3, a4, a5, q) record_passed_req(PMPI_Iexscan(a0, a1, a2, a3, a4, a5, q), q)
 #define PMPI_Reduce_scatter_block(...) record_passed_end(PMPI_Reduce_scatter_block(__VA_ARGS__))
-#define PMPI_Ireduce_scatter_block(...) record_passed_end(PMPI_Ireduce_scatter_block(__VA_ARGS__))
+#define PMPI_Ireduce_scatter_block(a0, a1, a2, a3, a4, a5, q) record_passed_req(PMPI_Ireduce_scatter_block(a0, a1, a2, a3, a4, a5, q), q)
 #define PMPI_Reduce_scatter(...) record_passed_end(PMPI_Reduce_scatter(__VA_ARGS__))
-#define PMPI_Ireduce_scatter(...) record_passed_end(PMPI_Ireduce_scatter(__VA_ARGS__))
+#define PMPI_Ireduce_scatter(a0, a1, a2, a3, a4, a5, q) record_passed_req(PMPI_Ireduce_scatter(a0, a1, a2, a3, a4, a5, q), q)
 #define PMPI_Gather(...) record_passed_end(PMPI_Gather(__VA_ARGS__))
-#define PMPI_Igather(...) record_passed_end(PMPI_Igather(__VA_ARGS__))
+#define PMPI_Igather(a0, a1, a2, a3, a4, a5, a6, a7, q) record_passed_req(PMPI_Igather(a0, a1, a2, a3, a4, a5, a6, a7, q), q)
 #define PMPI_Scatter(...) record_passed_end(PMPI_Scatter(__VA_ARGS__))
-#define PMPI_Iscatter(...) record_passed_end(PMPI_Iscatter(__VA_ARGS__))
+#define PMPI_Iscatter(a0, a1, a2, a3, a4, a5, a6, a7, q) record_passed_req(PMPI_Iscatter(a0, a1, a2, a3, a4, a5, a6, a7, q), q)
 #define PMPI_Allgather(...) record_passed_end(PMPI_Allgather(__VA_ARGS__))
-#define PMPI_Iallgather(...) record_passed_end(PMPI_Iallgather(__VA_ARGS__))
+#define PMPI_Iallgather(a0, a1, a2, a3, a4, a5, a6, q) record_passed_req(PMPI_Iallgather(a0, a1, a2, a3, a4, a5, a6, q), q)
 #define PMPI_Alltoall(...) record_passed_end(PMPI_Alltoall(__VA_ARGS__))
-#define PMPI_Ialltoall(...) record_passed_end(PMPI_Ialltoall(__VA_ARGS__))
+#define PMPI_Ialltoall(a0, a1, a2, a3, a4, a5, a6, q) record_passed_req(PMPI_Ialltoall(a0, a1, a2, a3, a4, a5, a6, q), q)
 #define PMPI_Gatherv(...) record_passed_end(PMPI_Gatherv(__VA_ARGS__))
-#define PMPI_Igatherv(...) record_passed_end(PMPI_Igatherv(__VA_ARGS__))
+#define PMPI_Igatherv(a0, a1, a2, a3, a4, a5, a6, a7, a8, q) record_passed_req(PMPI_Igatherv(a0, a1, a2, a3, a4, a5, a6, a7, a8, q), q)
 #define PMPI_Scatterv(...) record_passed_end(PMPI_Scatterv(__VA_ARGS__))
-#define PMPI_Iscatterv(...) record_passed_end(PMPI_Iscatterv(__VA_ARGS__))
+#define PMPI_Iscatterv(a0, a1, a2, a3, a4, a5, a6, a7, a8, q) record_passed_req(PMPI_Iscatterv(a0, a1, a2, a3, a4, a5, a6, a7, a8, q), q)
 #define PMPI_Allgatherv(...) record_passed_end(PMPI_Allgatherv(__VA_ARGS__))
-#define PMPI_Iallgatherv(...) record_passed_end(PMPI_Iallgatherv(__VA_ARGS__))
+#define PMPI_Iallgatherv(a0, a1, a2, a3, a4, a5, a6, a7, q) record_passed_req(PMPI_Iallgatherv(a0, a1, a2, a3, a4, a5, a6, a7, q), q)
 #define PMPI_Alltoallv(...) record_passed_end(PMPI_Alltoallv(__VA_ARGS__))
-#define PMPI_Ialltoallv(...) record_passed_end(PMPI_Ialltoallv(__VA_ARGS__))
+#define PMPI_Ialltoallv(a0, a1, a2, a3, a4, a5, a6, a7, a8, q) record_passed_req(PMPI_Ialltoallv(a0, a1, a2, a3, a4, a5, a6, a7, a8, q), q)
 #define PMPI_Alltoallw(...) record_passed_end(PMPI_Alltoallw(__VA_ARGS__))
-#define PMPI_Ialltoallw(...) record_passed_end(PMPI_Ialltoallw(__VA_ARGS__))
+#define PMPI_Ialltoallw(a0, a1, a2, a3, a4, a5, a6, a7, a8, q) record_passed_req(PMPI_Ialltoallw(a0, a1, a2, a3, a4, a5, a6, a7, a8, q), q)
 #define PMPI_Barrier(...) record_passed_end(PMPI_Barrier(__VA_ARGS__))
-#define PMPI_Ibarrier(...) record_passed_end(PMPI_Ibarrier(__VA_ARGS__))
+#define PMPI_Ibarrier(a0, q) record_passed_req(PMPI_Ibarrier(a0, q), q)
 #define PMPI_Neighbor_allgather(...) record_passed_end(PMPI_Neighbor_allgather(__VA_ARGS__))
-#define PMPI_Ineighbor_allgather(...) record_passed_end(PMPI_Ineighbor_allgather(__VA_ARGS__))
+#define PMPI_Ineighbor_allgather(a0, a1, a2, a3, a4, a5, a6, q) record_passed_req(PMPI_Ineighbor_allgather(a0, a1, a2, a3, a4, a5, a6, q), q)
 #define PMPI_Neighbor_allgatherv(...) record_passed_end(PMPI_Neighbor_allgatherv(__VA_ARGS__))
-#define PMPI_Ineighbor_allgatherv(...) record_passed_end(PMPI_Ineighbor_allgatherv(__VA_ARGS__))
+#define PMPI_Ineighbor_allgatherv(a0, a1, a2, a3, a4, a5, a6, a7, q) record_passed_req(PMPI_Ineighbor_allgatherv(a0, a1, a2, a3, a4, a5, a6, a7, q), q)
 #define PMPI_Neighbor_alltoall(...) record_passed_end(PMPI_Neighbor_alltoall(__VA_ARGS__))
-#define PMPI_Ineighbor_alltoall(...) record_passed_end(PMPI_Ineighbor_alltoall(__VA_ARGS__))
+#define PMPI_Ineighbor_alltoall(a0, a1, a2, a3, a4, a5, a6, q) record_passed_req(PMPI_Ineighbor_alltoall(a0, a1, a2, a3, a4, a5, a6, q), q)
 #define PMPI_Neighbor_alltoallv(...) record_passed_end(PMPI_Neighbor_alltoallv(__VA_ARGS__))
-#define PMPI_Ineighbor_alltoallv(...) record_passed_end(PMPI_Ineighbor_alltoallv(__VA_ARGS__))
+#define PMPI_Ineighbor_alltoallv(a0, a1, a2, a3, a4, a5, a6, a7, a8, q) record_passed_req(PMPI_Ineighbor_alltoallv(a0, a1, a2, a3, a4, a5, a6, a7, a8, q), q)
 #define PMPI_Neighbor_alltoallw(...) record_passed_end(PMPI_Neighbor_alltoallw(__VA_ARGS__))
-#define PMPI_Ineighbor_alltoallw(...) record_passed_end(PMPI_Ineighbor_alltoallw(__VA_ARGS__))
+#define PMPI_Ineighbor_alltoallw(a0, a1, a2, a3, a4, a5, a6, a7, a8, q) record_passed_req(PMPI_Ineighbor_alltoallw(a0, a1, a2, a3, a4, a5, a6, a7, a8, q), q)
 /* Every entry point: the goal_mpi and the algorithm, or 0 with the reason counted (root:
    known also to a call passed on, which the recorder records). */
 static int begin(call *k, int c, int nb, MPI_Comm comm, long long bytes, int root) {

@@ -514,8 +514,8 @@ static void record_coll(const call *k, int is_served) {
     if (ends && !nends) ends[nends++] = (uint32_t)start;
     end = ends ? rec_add(RECORD_END, 0, -1, RECORD_ANCHOR_REF(k->c, c), ends, nends) : -1;
     free(ends);
-    if (!k->nb || !is_served) rec_front_set(end);   /* a nonblocking call passed on: as if it finished at once */
-    else R.coll_end = end;
+    if (!k->nb) rec_front_set(end);
+    else R.coll_end = end;   /* until track or record_passed_req names its request */
 }
 /* The collective begun by record_coll returned (blocking: finished). */
 static void record_coll_end(void) {
@@ -523,7 +523,17 @@ static void record_coll_end(void) {
     R.in_coll = 0;
     rec_leave();
 }
-static int record_passed_end(int rc) { record_coll_end(); return rc; }
+static int record_passed_end(int rc) {
+    if (R.coll_end >= 0 && R.on) rec_front_add((uint32_t)R.coll_end);   /* no request named: as if finished */
+    R.coll_end = -1;
+    record_coll_end();
+    return rc;
+}
+/* A nonblocking call passed on returned its request: the end anchor is released with it. */
+static int record_passed_req(int rc, MPI_Request *q) {
+    if (rc == MPI_SUCCESS) record_request(*q);
+    return record_passed_end(rc);
+}
 /* A nonblocking collective's generalized request: its completion releases the end anchor. */
 static void record_request(MPI_Request r) {
     if (R.coll_end >= 0 && R.on) rec_req_add(r, R.coll_end, 0, 0);
