@@ -109,14 +109,14 @@ fuzz-merge:
 	done
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-# The MPI scripts (test_qe.sh among them, and test_readme.sh, which runs the README's mpirun
+# The MPI scripts (test_qe.sh and test_record.sh among them, and test_readme.sh, which runs the README's mpirun
 # lines) build or run their own programs, unsanitised, and test_compile.sh only compiles:
 # make test runs them once.
 check-asan:
 	@$(MAKE) --no-print-directory B=build-asan OPT="-O1 -g $(SAN_FLAGS)" LDLIBS="$(LDLIBS) $(SAN_FLAGS)" \
 	    build-asan/goal $(patsubst $(B)/%,build-asan/%,$(TESTS) $(REPLAYS) $(EXAMPLES))
 	@GOAL=./build-asan/goal tests/run.sh $(patsubst $(B)/%,build-asan/%,$(TESTS)) \
-	    $(foreach r,$(FUZZERS),"build-asan/tests/replay_$(r) tests/fuzz/$(r)") $(filter-out %_mpi.sh %_readme.sh %_qe.sh %_compile.sh,$(SCRIPTS))
+	    $(foreach r,$(FUZZERS),"build-asan/tests/replay_$(r) tests/fuzz/$(r)") $(filter-out %_mpi.sh %_record.sh %_readme.sh %_qe.sh %_compile.sh,$(SCRIPTS))
 
 check-tsan:
 	@$(MAKE) --no-print-directory B=build-tsan OPT="-O1 -g -fsanitize=thread" LDLIBS="$(LDLIBS) -fsanitize=thread" \
@@ -152,7 +152,7 @@ BENCH_MPI_NP ?= 2 4
 # The drop-in (mpi/goalmpi.c), one per MPI ABI: LD_PRELOAD it under an unmodified program;
 # and goal-probe (mpi/goal_probe.c), which measures the LogGOPS parameters.
 mpi-lib: $(B)/openmpi/libgoalmpi.so $(B)/mpich/libgoalmpi.so $(B)/openmpi/goal-probe $(B)/mpich/goal-probe
-$(B)/%/libgoalmpi.so: mpi/goalmpi.c mpi/goalmpi_fortran.c $(HEADERS)
+$(B)/%/libgoalmpi.so: mpi/goalmpi.c mpi/goalmpi_fortran.c mpi/goalmpi_record.c tools/record.h $(HEADERS)
 	@mkdir -p $(@D)
 	mpicc.$* $(WARN) -O2 -g -fPIC -shared -I. mpi/goalmpi.c -o $@ -lm -lpthread
 test-mpi: deps $(B)/goal

@@ -171,6 +171,7 @@ int cli_demo(int argc, char **argv);
 int cli_run(int argc, char **argv);
 int cli_analyze(int argc, char **argv);   /* wait sets, dataflow, collectives (cli_analyze.c) */
 int cli_check(int argc, char **argv);
+int cli_record(int argc, char **argv);   /* a recording's parts into PREFIX.goal, checked (cli_record.c) */
 int cli_sim(int argc, char **argv);
 int cli_dot(int argc, char **argv);
 int cli_trace(int argc, char **argv);
