@@ -25,6 +25,8 @@ static const cli_option model_opts[] = {   /* sim, trace, svg: LogGOPSim's lette
     {"-R", "ns", "0", "rendezvous handshake: a message over -S bytes arrives this much later (LogGOPSim: none)"},
     {"-T", "B", "0", "with -H: a message's bytes beyond the first T cost -H per byte instead of -G (0: one -G, LogGOPSim's)"},
     {"-H", "ns/B", "0", "with -T: gap per byte beyond T bytes, on both NICs and in the receive (0: free; unset: off)"},
+    {"-E", "ns", "0", "the executor's CPU cost per message (libgoal's): a send or receive costs -o plus this"},
+    {"-F", "ns", "0", "a call's fixed cost (libgoal's): every rank starts this much later"},
     {"--overhead", "ns", "1500", "CPU overhead per message (LogGOPSim's -o)"},
     {"--node-size", "K", NULL, "two-level model: nodes of K consecutive ranks; -L -o -g -G -O are then between nodes"},
     {"--intra-L", "ns", "-L", "two-level: latency inside a node"},
