@@ -12,8 +12,8 @@
    calls (MPI_Send / MPI_Recv, a C loop); what libgoal adds to them is measured apart on
    libgoal's own path, the one the collectives and COLL_auto take (a schedule of the
    measurement's sends and receives, run with goal_mpi_run): -F, an empty call (cache
-   lookup, executor start, completion), and -E, its send and receive overheads less the
-   bare ones (tools/probe.h). So the model predicts what goal_mpi runs, and without -E -F it
+   lookup, executor start, completion), and -E, its send and receive overheads and its
+   ping-pong less the bare ones (tools/probe.h). So the model predicts what goal_mpi runs, and without -E -F it
    is the library's LogGOPS. --bare leaves libgoal's path out (no -E -F; C then from a C loop).
    The local exec cost C (-C) is rank 0's own: a sum of doubles into a buffer (an exec
    action, GOAL_OP_SUM on Float64), what libgoal's executor runs for a reduction; a # line
@@ -174,6 +174,7 @@ static double op_exec(void *u, uint64_t s, int reps) { return measure_goal((prob
 static double op_call(void *u, int reps) { return measure_goal((probe_mpi *)u, CMD_NOP, 0, 1, 0, reps); }
 static double op_lsend(void *u, uint64_t s, double d, int reps) { return measure_goal((probe_mpi *)u, CMD_SEND, s, 1, d, reps); }
 static double op_lrecv(void *u, uint64_t s, double d, int reps) { return measure_goal((probe_mpi *)u, CMD_RECV, s, 1, d, reps); }
+static double op_lpingpong(void *u, uint64_t s, int reps) { return measure_goal((probe_mpi *)u, CMD_PINGPONG, s, 1, 0, reps); }
 
 /* Rank 1: serves commands until CMD_QUIT. */
 static void serve(probe_mpi *m) {
@@ -223,7 +224,7 @@ static int lead(probe_mpi *m, probe_out *out, int two_regimes) {
     int rc;
     memset(&ops, 0, sizeof ops);
     ops.pingpong_fn = op_pingpong; ops.send_fn = op_send; ops.recv_fn = op_recv; ops.burst_fn = op_burst; ops.exec_fn = op_exec;
-    if (m->gm) { ops.call_fn = op_call; ops.lsend_fn = op_lsend; ops.lrecv_fn = op_lrecv; }
+    if (m->gm) { ops.call_fn = op_call; ops.lsend_fn = op_lsend; ops.lrecv_fn = op_lrecv; ops.lpingpong_fn = op_lpingpong; }
     ops.user = m;
     rc = probe_run(&ops, m->max_size, &r);
     copy = measure_goal(m, CMD_COPY, m->max_size, 1, 0, 5) / (double)m->max_size;

@@ -57,10 +57,15 @@
    libgoal's path (call_fn, lsend_fn, lrecv_fn; else both are 0 and left out of the line):
      F              an empty call through libgoal (a schedule of one nop): its time, the
                     median of PROBE_RUNS measurements.
-     E              the send and receive overheads through libgoal's executor less the bare
-                    ones, at the eager sizes up to PROBE_SMALL: (lsend - send + lrecv - recv)/2
-                    - F, their median over those sizes (the bare curves hold o and O, the
-                    libgoal ones o + E + F and the same O).
+     E              measured two ways at the eager sizes up to PROBE_SMALL, each the median
+                    over those sizes: the send and receive overheads through libgoal's
+                    executor less the bare ones, (lsend - send + lrecv - recv)/2 - F (the
+                    bare curves hold o and O, the libgoal ones o + E + F and the same O); and
+                    the ping-pong through libgoal less the bare one, (lrtt - rtt - F)/4 (a
+                    round trip is two sends and two receives: F + 4(o + E) + 2L). E is the
+                    smaller: noise only adds time, and a loaded machine can inflate one
+                    set of curves for seconds (an E of 2.2 us from the overheads where the
+                    ping-pong said 25 ns).
    S and R are measured PROBE_RUNS times (S: the walk up the sizes and the bisection afresh
    each time; R: the ping-pong above S afresh, the first run the sweep's), the median kept,
    every run printed (probe_print_fit). A value whose middle runs (the second and the
@@ -89,6 +94,7 @@ typedef struct probe_ops {
     double (*call_fn)(void *user, int reps);                               /* libgoal: an empty call (one nop); NULL: no E, F */
     double (*lsend_fn)(void *user, uint64_t size, double delay, int reps); /* libgoal: send_fn through the executor */
     double (*lrecv_fn)(void *user, uint64_t size, double delay, int reps); /* libgoal: recv_fn through the executor */
+    double (*lpingpong_fn)(void *user, uint64_t size, int reps);           /* libgoal: pingpong_fn through the executor */
     void *user;
 } probe_ops;
 
@@ -111,7 +117,8 @@ typedef struct probe_result {
     double R_run[PROBE_RUNS];
     int S_wide, R_wide;         /* 1: the runs are too far apart; the value is left out of the line */
     int nsmall;                 /* sizes with lsend, lrecv (the first nsmall of the sweep) */
-    double lsend[PROBE_MAX_SIZES], lrecv[PROBE_MAX_SIZES];
+    double lsend[PROBE_MAX_SIZES], lrecv[PROBE_MAX_SIZES], lrtt[PROBE_MAX_SIZES];
+    double E_overheads, E_pingpong;   /* E's two measurements (see the top) */
     double res_rtt, res_send, res_recv, res_gap, res_exec;   /* relative RMS residuals of the fits */
     int n;                      /* sizes measured */
     uint64_t size[PROBE_MAX_SIZES];
@@ -165,7 +172,9 @@ static int probe_sweep(const probe_ops *ops, uint64_t max_size, probe_result *r)
         r->gap[k] = (bn - b1) / (PROBE_BURST - 1);
         if ((r->exec[k] = ops->exec_fn(ops->user, s, reps)) < 0) return -1;
         if (!ops->call_fn || s > PROBE_SMALL) continue;
-        if ((r->lsend[k] = ops->lsend_fn(ops->user, s, d, reps)) < 0 || (r->lrecv[k] = ops->lrecv_fn(ops->user, s, d, reps)) < 0) return -1;
+        if ((r->lsend[k] = ops->lsend_fn(ops->user, s, d, reps)) < 0 || (r->lrecv[k] = ops->lrecv_fn(ops->user, s, d, reps)) < 0 ||
+            (r->lrtt[k] = ops->lpingpong_fn(ops->user, s, reps)) < 0)
+            return -1;
         r->nsmall = k + 1;
     }
     return 0;
@@ -314,16 +323,21 @@ static int probe_handshakes(const probe_ops *ops, probe_result *r) {
 }
 /* F and E (see the top); 0, or -1 when a call failed. Without libgoal's path both stay 0. */
 static int probe_libgoal(const probe_ops *ops, probe_result *r) {
-    double v[PROBE_MAX_SIZES];
+    double v[PROBE_MAX_SIZES], w[PROBE_MAX_SIZES];
     int k, m = 0;
     if (!ops->call_fn) return 0;
     for (k = 0; k < PROBE_RUNS; k++)
         if ((v[k] = ops->call_fn(ops->user, probe_reps(0))) < 0) return -1;
     r->F = probe_median(v, PROBE_RUNS);
     for (k = 0; k < r->nsmall; k++)
-        if (r->size[k] <= r->S) v[m++] = (r->lsend[k] - r->os[k] + r->lrecv[k] - r->orecv[k]) / 2 - r->F;
-    r->E = m ? probe_median(v, m) : 0;
-    if (r->E < 0) r->E = 0;   /* within the noise of the bare overheads */
+        if (r->size[k] <= r->S) {
+            w[m] = (r->lrtt[k] - r->rtt[k] - r->F) / 4;
+            v[m++] = (r->lsend[k] - r->os[k] + r->lrecv[k] - r->orecv[k]) / 2 - r->F;
+        }
+    r->E_overheads = m ? probe_median(v, m) : 0;
+    r->E_pingpong = m ? probe_median(w, m) : 0;
+    r->E = r->E_overheads < r->E_pingpong ? r->E_overheads : r->E_pingpong;
+    if (r->E < 0) r->E = 0;   /* within the noise of the bare curves */
     return 0;
 }
 
@@ -380,7 +394,9 @@ static void probe_print_runs(FILE *f, const probe_result *r) {
 static void probe_print_fit(FILE *f, const probe_result *r) {
     int k;
     probe_print_runs(f, r);
-    if (r->F > 0) fprintf(f, "# libgoal adds: -F %.0f ns a call, -E %.1f ns a message (bare MPI: -o %.1f)\n", r->F, r->E, r->o);
+    if (r->F > 0)
+        fprintf(f, "# libgoal adds: -F %.0f ns a call, -E %.1f ns a message (overheads %.1f, ping-pong %.1f; bare MPI: -o %.1f)\n", r->F, r->E,
+                r->E_overheads, r->E_pingpong, r->o);
     fprintf(f, "# residuals (relative RMS): ping-pong %.3f, send overhead %.3f, receive overhead %.3f, gap %.3f, exec %.3f\n",
             r->res_rtt, r->res_send, r->res_recv, r->res_gap, r->res_exec);
     fprintf(f, "# size rtt send_overhead recv_overhead gap exec (ns)\n");
