@@ -54,7 +54,7 @@
    relative errors, of the fit over every size.
 
    What libgoal adds (goal_sim.h's -E -F), when the transport has the three calls of
-   libgoal's path (call_fn, lsend_fn, lrecv_fn; else both are 0 and left out of the line):
+   libgoal's path (call_fn, lsend_fn, lrecv_fn, lpingpong_fn; else both are 0 and left out of the line):
      F              an empty call through libgoal (a schedule of one nop): its time, the
                     median of PROBE_RUNS measurements.
      E              measured two ways at the eager sizes up to PROBE_SMALL, each the median
