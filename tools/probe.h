@@ -53,7 +53,7 @@
    512 KiB message costs 0.033 ns/B). The residual of a fit is the root mean square of its
    relative errors, of the fit over every size.
 
-   What libgoal adds (goal_sim.h's -E -F), when the transport has the three calls of
+   What libgoal adds (goal_sim.h's -E -F), when the transport has the four calls of
    libgoal's path (call_fn, lsend_fn, lrecv_fn, lpingpong_fn; else both are 0 and left out of the line):
      F              an empty call through libgoal (a schedule of one nop): its time, the
                     median of PROBE_RUNS measurements.
