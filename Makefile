@@ -182,18 +182,26 @@ bench-mpi: deps
 	        $(B)/mpi/bench_dropin.$$lib $$lib 2>/dev/null | { [ $$lib$$n = openmpi2 ] && cat || tail -n +2; } || exit 1; \
 	  done; \
 	done
+	@$(MAKE) --no-print-directory bench-model
+# bench-model (part of bench-mpi): per library, BENCH_MODEL_PROBES probes back to back, then
+# bench_model at np 2 under each probe's line (bench/mpi/bench_model.c); the machine's load
+# (uptime) before each, as shared machines make the timings noisy.
+BENCH_MODEL_PROBES ?= 3
+.PHONY: bench-model
+bench-model: $(B)/openmpi/goal-probe $(B)/mpich/goal-probe
+	@mkdir -p $(B)/mpi
 	@echo "== np 2: the model (goal-probe's parameters) against the machine; auto against every fixed algorithm"
-	@echo "   (each library twice from one probe: its params line, then the line with -T -H, goal-probe --two-regimes)"
 	@for lib in openmpi mpich; do \
 	  mpicc.$$lib $(WARN) -O3 -g -DNDEBUG -I. bench/mpi/bench_model.c -o $(B)/mpi/bench_model.$$lib -lm -lpthread || exit 1; \
 	  extra=; [ $$lib = openmpi ] && extra=--oversubscribe; \
-	  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 mpirun.$$lib $$extra -np 2 \
-	      $(B)/$$lib/goal-probe --two-regimes -o $(B)/mpi/probe-$$lib-two.params >/dev/null 2>&1 || exit 1; \
-	  sed 's/ -T [0-9]* -H [0-9.]*//' $(B)/mpi/probe-$$lib-two.params > $(B)/mpi/probe-$$lib.params; \
-	  for p in probe-$$lib probe-$$lib-two; do \
-	    echo "-- $$lib"; \
-	    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 600 mpirun.$$lib $$extra -np 2 \
-	        $(B)/mpi/bench_model.$$lib $(B)/mpi/$$p.params 2>/dev/null || exit 1; \
+	  for k in $$(seq $(BENCH_MODEL_PROBES)); do \
+	    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 mpirun.$$lib $$extra -np 2 \
+	        $(B)/$$lib/goal-probe -o $(B)/mpi/probe-$$lib-$$k.params > $(B)/mpi/probe-$$lib-$$k.out 2>&1 || exit 1; \
+	  done; \
+	  for k in $$(seq $(BENCH_MODEL_PROBES)); do \
+	    echo "-- $$lib, probe $$k of $(BENCH_MODEL_PROBES) ($$(grep -E '^# (S|R) runs' $(B)/mpi/probe-$$lib-$$k.out | tr '\n' ' '));$$(uptime | sed 's/.*load/ load/')"; \
+	    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 900 mpirun.$$lib $$extra -np 2 \
+	        $(B)/mpi/bench_model.$$lib $(B)/mpi/probe-$$lib-$$k.params 2>/dev/null || exit 1; \
 	  done; \
 	done
 

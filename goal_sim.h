@@ -69,7 +69,14 @@
      message beyond its first T cost H each instead of G, on both NICs and in the receive's
      max(O, G): g + (T-1) G + (s-T) H for s > T bytes (shared memory's cost per byte rises
      once a message and its copies leave the cache); goal probe measures both
-   TIME RESOLUTION: L, o, g, G, O, C, R, H are doubles in ns (G, O per byte) and may be fractional
+     · E 0: what libgoal's executor adds per message (libgoal's): a send costs o + E + (s-1) O
+     on the CPU and its message arrives at t + o + E + L, a receive costs o + E + (s-1)
+     max(O, G) · F 0: a call's fixed cost (libgoal's: schedule lookup, executor start,
+     completion): every CPU of every rank starts at F, so an empty schedule takes F. goal
+     probe measures o on bare MPI calls and E, F through libgoal's executor, so that the
+     model predicts what goal_mpi runs while L o g G O S stay LogGOPSim's; E = F = 0 (the
+     default) is LogGOPSim's model, exactly
+   TIME RESOLUTION: L, o, g, G, O, C, R, H, E, F are doubles in ns (G, O per byte) and may be fractional
    down to 0.001 ns (G 0.08 = 12.5 GB/s); finer values, negative ones, NaN and values over
    2^53 ps are GOAL_ERR_ARG. Inside, time is an unsigned 64-bit count of picoseconds, so the
    simulation stays exact integer arithmetic and deterministic: with integer parameters
@@ -113,13 +120,15 @@
                  (rank r on node r / K). A message between two ranks of one node costs
                  intra_L, intra_o, intra_g, intra_G, intra_O (`--intra-L` .. `--intra-O`;
                  each 0 = the inter-node value), one between nodes L, o, g, G, O, in the
-                 formulas above. S, C, R, T and H are one for both, and a rank has one sending and
+                 formulas above. S, C, R, T, H, E and F are one for both, and a rank has one sending and
                  one receiving NIC clock for both kinds of message (one injection point).
                  K = 1 gives LogGOPS exactly; K >= p is LogGOPS with the intra parameters.
    Params files: goal_sim_params reads one line of model options, as `goal sim` takes them
    and goal probe writes them ("-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536");
-   goal_sim_param sets one option; goal_sim_param_arity says whether a word is one (the one
-   list of model options: the CLI asks it too); goal_sim_defaults fills in the defaults (the
+   goal_sim_param sets one option; goal_sim_param_arity says whether a word is one;
+   goal_sim_param_info(i) is row i of the one table of model options (name, value kind,
+   unit, default, help, field of goal_sim_desc), which the command line lists in its help
+   and parses with; goal_sim_defaults fills in the defaults (the
    ones `goal sim --verbose` prints). `goal sim --params`, `goal tune` and the MPI drop-in's
    GOAL_MPI_PARAMS all parse with these.
 
@@ -280,6 +289,11 @@ typedef struct goal_sim_desc {
                                   per byte instead of G; 0 (the default) = one G, LogGOPSim's */
     double H;                  /* ns per byte beyond T, fractions down to 0.001 ns; 0 = off
                                   (one G), GOAL_SIM_ZERO = free */
+    double E;                  /* ns the executor adds per message on the CPU (libgoal's, not
+                                  LogGOPSim's): a send or receive costs o + E, its message
+                                  leaves E later; 0 (the default) and GOAL_SIM_ZERO = none */
+    double F;                  /* ns a call costs before its first action (libgoal's): every
+                                  CPU of every rank starts at F; 0 and GOAL_SIM_ZERO = none */
     int32_t node_size;         /* > 0: the two-level model, nodes of node_size consecutive ranks
                                   (rank r on node r / node_size); 0 = LogGOPS, one level */
     double intra_L, intra_o, intra_g, intra_G, intra_O;   /* two-level: L, o, g, G, O between
@@ -329,10 +343,28 @@ typedef goal_sim_run_result goal_sim_result;
 #define goal_sim_write_dot_with goal_sim_write_dot
 
 /* ---- model options (a params file) ---------------------------------------------------- */
-/* The one list of model options, shared by every verb, params files and the drop-in:
-   1 when name takes a value ("-L" "-o" "--overhead" "-g" "-G" "-O" "-C" "-R" "-H" "--intra-L"
-   "--intra-o" "--intra-g" "--intra-G" "--intra-O": ns, up to 3 decimals; "-S" "-T": bytes;
-   "--node-size": ranks), 0 for a flag ("--loggopsim-compat"), -1 when it is no model option. */
+typedef enum goal_sim_param_kind {
+    GOAL_SIM_PARAM_NS,         /* a double in ns (or ns per byte), up to 3 decimals */
+    GOAL_SIM_PARAM_BYTES,      /* an int64_t count of bytes */
+    GOAL_SIM_PARAM_RANKS,      /* an int32_t count of ranks */
+    GOAL_SIM_PARAM_FLAG        /* an int set to 1; takes no value */
+} goal_sim_param_kind;
+/* One model option: the one table every verb, params files, the drop-in and the command
+   line's help read (goal_sim_param_info). */
+typedef struct goal_sim_param_row {
+    const char *name;          /* as goal sim and params files take it: "-L", "--intra-L" */
+    goal_sim_param_kind kind;
+    int arity;                 /* 1: takes a value; 0: a flag */
+    const char *unit;          /* "ns", "ns/B", "B", "K" (ranks); NULL for a flag */
+    const char *dflt;          /* the default as text ("2500", "-L"); NULL: none */
+    const char *help;          /* one line, for help texts */
+    size_t offset;             /* the field of goal_sim_desc it sets */
+} goal_sim_param_row;
+/* Row i of the model options (LogGOPSim's letters first, then libgoal's, then the
+   two-level ones), NULL past the end. */
+GOAL_API const goal_sim_param_row *goal_sim_param_info(size_t i);
+/* 1 when name is a model option that takes a value (goal_sim_param_info), 0 for a flag
+   ("--loggopsim-compat"), -1 when it is no model option. */
 GOAL_API int goal_sim_param_arity(const char *name);
 /* Sets one model option as `goal sim` takes it (see goal_sim_param_arity; a flag's value is
    unused). GOAL_OK, or GOAL_ERR_ARG with why not in err->msg (e.g. "takes a number (ns, up
@@ -980,6 +1012,8 @@ typedef struct goal__sim {
     uint64_t S, C, R;                /* eager limit in bytes; ps per byte of a local exec; ps a
                                         rendezvous message (over S bytes) arrives later */
     uint64_t T, H;                   /* bytes of a message beyond T cost H ps each, not G; off: T 2^64-1 */
+    uint64_t E, F;                   /* ps the executor adds per message (CPU, and before it leaves); ps
+                                        every CPU starts at (a call's fixed cost) */
     uint32_t node_size;              /* two-level: ranks per node */
     int compat;
     uint64_t stop_ps;                /* the desc's stop_ns: stop once a rank's time must reach it; 0 = never */
@@ -1091,21 +1125,23 @@ typedef struct goal__sim_model {
 
 /* LogGOPS on one link, the formulas LogGOPSim uses. */
 GOAL__HOT uint64_t goal__sim_link_send(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
-    return goal__sim_after(m, t, k->o, s, k->O);
+    return goal__sim_after(m, t, k->o + m->E, s, k->O);   /* each at most 2^53: no overflow */
 }
 GOAL__HOT uint64_t goal__sim_link_recv(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
     /* LogGOPSim charges max((s-1) O, (s-1) G); for 0 bytes in compat, of the wrapped values */
-    if (!s && m->compat) return t + k->o + (~(uint64_t)0 * k->O > ~(uint64_t)0 * k->G ? ~(uint64_t)0 * k->O : ~(uint64_t)0 * k->G);
-    if (goal__sim_big(m, s)) return goal__sim_after_big(m, t, k->o, s, k->O > k->G ? k->O : k->G, k->O > m->H ? k->O : m->H);
-    return goal__sim_after(m, t, k->o, s, k->O > k->G ? k->O : k->G);
+    uint64_t o = k->o + m->E;
+    if (!s && m->compat) return t + o + (~(uint64_t)0 * k->O > ~(uint64_t)0 * k->G ? ~(uint64_t)0 * k->O : ~(uint64_t)0 * k->G);
+    if (goal__sim_big(m, s)) return goal__sim_after_big(m, t, o, s, k->O > k->G ? k->O : k->G, k->O > m->H ? k->O : m->H);
+    return goal__sim_after(m, t, o, s, k->O > k->G ? k->O : k->G);
 }
 GOAL__HOT uint64_t goal__sim_link_nic(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
     return goal__sim_big(m, s) ? goal__sim_after_big(m, t, k->g, s, k->G, m->H) : goal__sim_after(m, t, k->g, s, k->G);
 }
 /* A rendezvous message arrives R later: its handshake (a request to send and the answer
-   before the data) is the round trip LogGOPSim leaves out. */
+   before the data) is the round trip LogGOPSim leaves out. The executor's E comes before
+   the library's send call, so the message leaves E later too. */
 GOAL__HOT uint64_t goal__sim_link_wire(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
-    t = goal__sim_add(m, goal__sim_add(m, t, k->o), k->L);
+    t = goal__sim_add(m, goal__sim_add(m, t, k->o + m->E), k->L);
     return s > m->S ? goal__sim_add(m, t, m->R) : t;
 }
 static int goal__sim_eager(const goal__sim *m, uint64_t s) { return s <= m->S; }
@@ -1189,6 +1225,7 @@ static goal_status goal__sim_model_init(goal__sim *m, const goal_sim_desc *d) {
     const double intra[5] = {d->intra_L, d->intra_o, d->intra_g, d->intra_G, d->intra_O};
     if (goal__sim_link_init(&m->link[0], inter, &loggopsim) || goal__sim_link_init(&m->link[1], intra, &m->link[0]) ||
         goal__sim_param(d->C, GOAL__SIM_PS, &m->C) || goal__sim_param(d->R, 0, &m->R) || goal__sim_param(d->H, 0, &m->H) ||
+        goal__sim_param(d->E, 0, &m->E) || goal__sim_param(d->F, 0, &m->F) ||
         d->S < GOAL_SIM_ZERO || d->T < GOAL_SIM_ZERO || d->node_size < 0)
         return GOAL_ERR_ARG;
     m->S = d->S == 0 ? 65535u : d->S < 0 ? 0u : (uint64_t)d->S;
@@ -1836,7 +1873,10 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
     if (!m->more) return GOAL_ERR_NOMEM;
     memset(m->more, 0, p * m->nmore * sizeof(uint64_t));
     for (r = 0; r < p; r++) {
-        m->rk[r].cpu = m->rk[r].nics = m->rk[r].nicr = 0;
+        uint32_t c;
+        m->rk[r].cpu = m->F;   /* a call's fixed cost: every CPU is busy until F */
+        for (c = 1; c < m->ncpu; c++) *goal__sim_cpu(m, r, (uint8_t)c) = m->F;
+        m->rk[r].nics = m->rk[r].nicr = 0;
         m->rk[r].posted = m->rk[r].unexp = GOAL__NONE;
     }
     return GOAL_OK;
@@ -2732,29 +2772,39 @@ static const char *goal__sim_count(const char *s, int32_t *out) {
     *out = (int32_t)v;
     return NULL;
 }
-/* Every model option: its name, what its value is, and where it goes in goal_sim_desc. */
-enum { GOAL__SIM_OPT_NS, GOAL__SIM_OPT_BYTES, GOAL__SIM_OPT_RANKS, GOAL__SIM_OPT_FLAG };
-typedef struct goal__sim_opt { const char *name; int kind; size_t at; } goal__sim_opt;
-static const goal__sim_opt goal__sim_opts[] = {
-    {"-L", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, L)},
-    {"-o", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, o)},
-    {"--overhead", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, o)},
-    {"-g", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, g)},
-    {"-G", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, G)},
-    {"-O", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, O)},
-    {"-C", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, C)},
-    {"-S", GOAL__SIM_OPT_BYTES, offsetof(goal_sim_desc, S)},
-    {"-R", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, R)},
-    {"-T", GOAL__SIM_OPT_BYTES, offsetof(goal_sim_desc, T)},
-    {"-H", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, H)},
-    {"--loggopsim-compat", GOAL__SIM_OPT_FLAG, offsetof(goal_sim_desc, loggopsim_compat)},
-    {"--node-size", GOAL__SIM_OPT_RANKS, offsetof(goal_sim_desc, node_size)},
-    {"--intra-L", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, intra_L)},
-    {"--intra-o", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, intra_o)},
-    {"--intra-g", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, intra_g)},
-    {"--intra-G", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, intra_G)},
-    {"--intra-O", GOAL__SIM_OPT_NS, offsetof(goal_sim_desc, intra_O)},
+/* Every model option, once: its name, value, default, help and field in goal_sim_desc. */
+#define GOAL__SIM_AT(f) offsetof(goal_sim_desc, f)
+static const goal_sim_param_row goal__sim_opts[] = {
+    {"-L", GOAL_SIM_PARAM_NS, 1, "ns", "2500", "latency", GOAL__SIM_AT(L)},
+    {"-o", GOAL_SIM_PARAM_NS, 1, "ns", "1500", "CPU overhead per message (same as --overhead)", GOAL__SIM_AT(o)},
+    {"--overhead", GOAL_SIM_PARAM_NS, 1, "ns", "1500", "CPU overhead per message (LogGOPSim's -o)", GOAL__SIM_AT(o)},
+    {"-g", GOAL_SIM_PARAM_NS, 1, "ns", "1000", "gap between messages (NIC)", GOAL__SIM_AT(g)},
+    {"-G", GOAL_SIM_PARAM_NS, 1, "ns/B", "6", "gap per byte", GOAL__SIM_AT(G)},
+    {"-O", GOAL_SIM_PARAM_NS, 1, "ns/B", "0", "CPU overhead per byte", GOAL__SIM_AT(O)},
+    {"-C", GOAL_SIM_PARAM_NS, 1, "ns/B", "1", "CPU time per byte of a local exec (copy or reduction; calc is not scaled)", GOAL__SIM_AT(C)},
+    {"-S", GOAL_SIM_PARAM_BYTES, 1, "B", "65535", "eager limit: larger messages use rendezvous", GOAL__SIM_AT(S)},
+    {"-R", GOAL_SIM_PARAM_NS, 1, "ns", "0", "rendezvous handshake: a message over -S bytes arrives this much later (LogGOPSim: none)",
+     GOAL__SIM_AT(R)},
+    {"-T", GOAL_SIM_PARAM_BYTES, 1, "B", "0", "with -H: a message's bytes beyond the first T cost -H per byte instead of -G (0: one -G, LogGOPSim's)",
+     GOAL__SIM_AT(T)},
+    {"-H", GOAL_SIM_PARAM_NS, 1, "ns/B", "0", "with -T: gap per byte beyond T bytes, on both NICs and in the receive (0: free; unset: off)",
+     GOAL__SIM_AT(H)},
+    {"-E", GOAL_SIM_PARAM_NS, 1, "ns", "0", "the executor's CPU cost per message (libgoal's): a send or receive costs -o plus this",
+     GOAL__SIM_AT(E)},
+    {"-F", GOAL_SIM_PARAM_NS, 1, "ns", "0", "a call's fixed cost (libgoal's): every rank starts this much later", GOAL__SIM_AT(F)},
+    {"--loggopsim-compat", GOAL_SIM_PARAM_FLAG, 0, NULL, NULL, "charge 0-byte messages -G, as LogGOPSim's wrap-around does",
+     GOAL__SIM_AT(loggopsim_compat)},
+    {"--node-size", GOAL_SIM_PARAM_RANKS, 1, "K", NULL, "two-level model: nodes of K consecutive ranks; -L -o -g -G -O are then between nodes",
+     GOAL__SIM_AT(node_size)},
+    {"--intra-L", GOAL_SIM_PARAM_NS, 1, "ns", "-L", "two-level: latency inside a node", GOAL__SIM_AT(intra_L)},
+    {"--intra-o", GOAL_SIM_PARAM_NS, 1, "ns", "--overhead", "two-level: CPU overhead per message inside a node", GOAL__SIM_AT(intra_o)},
+    {"--intra-g", GOAL_SIM_PARAM_NS, 1, "ns", "-g", "two-level: gap between messages inside a node", GOAL__SIM_AT(intra_g)},
+    {"--intra-G", GOAL_SIM_PARAM_NS, 1, "ns/B", "-G", "two-level: gap per byte inside a node", GOAL__SIM_AT(intra_G)},
+    {"--intra-O", GOAL_SIM_PARAM_NS, 1, "ns/B", "-O", "two-level: CPU overhead per byte inside a node", GOAL__SIM_AT(intra_O)},
 };
+#undef GOAL__SIM_AT
+#define GOAL__SIM_NOPTS (sizeof goal__sim_opts / sizeof goal__sim_opts[0])
+const goal_sim_param_row *goal_sim_param_info(size_t i) { return i < GOAL__SIM_NOPTS ? &goal__sim_opts[i] : NULL; }
 /* Which field of d goal__sim_model_init (or stop_ns) refuses, and why, into msg (GOAL_MSG_MAX
    bytes; empty when none does): the field named as in goal_sim_desc. */
 static void goal__sim_desc_why(const goal_sim_desc *d, char *msg) {
@@ -2763,42 +2813,42 @@ static void goal__sim_desc_why(const goal_sim_desc *d, char *msg) {
     size_t k, j;
     uint64_t ps;
     msg[0] = 0;
-    for (k = 0; k < sizeof goal__sim_opts / sizeof goal__sim_opts[0] && !msg[0]; k++) {
-        const goal__sim_opt *o = &goal__sim_opts[k];
-        double v = o->kind == GOAL__SIM_OPT_NS ? *(const double *)(const void *)(field + o->at) : 0;
-        int64_t n = o->kind == GOAL__SIM_OPT_BYTES ? *(const int64_t *)(const void *)(field + o->at) : 0;
+    for (k = 0; k < GOAL__SIM_NOPTS && !msg[0]; k++) {
+        const goal_sim_param_row *o = &goal__sim_opts[k];
+        double v = o->kind == GOAL_SIM_PARAM_NS ? *(const double *)(const void *)(field + o->offset) : 0;
+        int64_t n = o->kind == GOAL_SIM_PARAM_BYTES ? *(const int64_t *)(const void *)(field + o->offset) : 0;
         const char *s = o->name + strspn(o->name, "-");
         for (j = 0; s[j] && j + 1 < sizeof name; j++) name[j] = s[j] == '-' ? '_' : s[j];   /* "--intra-L": intra_L */
         name[j] = 0;
-        if (o->kind == GOAL__SIM_OPT_NS && goal__sim_param(v, 0, &ps) != GOAL_OK)
+        if (o->kind == GOAL_SIM_PARAM_NS && goal__sim_param(v, 0, &ps) != GOAL_OK)
             snprintf(msg, GOAL_MSG_MAX, "goal_sim_desc.%s = %.15g: a time in ns is >= 0 (GOAL_SIM_ZERO: a real 0), has at most 3 decimals "
                                         "and is at most 2^53 ps", name, v);
-        else if (o->kind == GOAL__SIM_OPT_BYTES && n < GOAL_SIM_ZERO)
+        else if (o->kind == GOAL_SIM_PARAM_BYTES && n < GOAL_SIM_ZERO)
             snprintf(msg, GOAL_MSG_MAX, "goal_sim_desc.%s = %lld: bytes are >= 0 (GOAL_SIM_ZERO: a real 0)", name, (long long)n);
     }
     if (!msg[0] && d->node_size < 0) snprintf(msg, GOAL_MSG_MAX, "goal_sim_desc.node_size = %ld: ranks are >= 0", (long)d->node_size);
     if (!msg[0] && !(d->stop_ns >= 0)) snprintf(msg, GOAL_MSG_MAX, "goal_sim_desc.stop_ns = %.15g: ns are >= 0", d->stop_ns);
 }
-static const goal__sim_opt *goal__sim_opt_of(const char *name) {
+static const goal_sim_param_row *goal__sim_opt_of(const char *name) {
     size_t k;
-    for (k = 0; name && k < sizeof goal__sim_opts / sizeof goal__sim_opts[0]; k++)
+    for (k = 0; name && k < GOAL__SIM_NOPTS; k++)
         if (strcmp(name, goal__sim_opts[k].name) == 0) return &goal__sim_opts[k];
     return NULL;
 }
 int goal_sim_param_arity(const char *name) {
-    const goal__sim_opt *o = goal__sim_opt_of(name);
-    return !o ? -1 : o->kind != GOAL__SIM_OPT_FLAG;
+    const goal_sim_param_row *o = goal__sim_opt_of(name);
+    return !o ? -1 : o->arity;
 }
 static const char *goal__sim_param_why(goal_sim_desc *d, const char *name, const char *value) {
-    const goal__sim_opt *o = goal__sim_opt_of(name);
+    const goal_sim_param_row *o = goal__sim_opt_of(name);
     char *field = (char *)d;
     const char *why;
     uint64_t ps = 0;
     if (!d || !o) return "is not a model option";
-    field += o->at;
-    if (o->kind == GOAL__SIM_OPT_FLAG) { *(int *)(void *)field = 1; return NULL; }
-    if (o->kind == GOAL__SIM_OPT_BYTES) return value ? goal__sim_bytes(value, (int64_t *)(void *)field) : "takes a number of bytes >= 0";
-    if (o->kind == GOAL__SIM_OPT_RANKS) return goal__sim_count(value ? value : "", (int32_t *)(void *)field);
+    field += o->offset;
+    if (o->kind == GOAL_SIM_PARAM_FLAG) { *(int *)(void *)field = 1; return NULL; }
+    if (o->kind == GOAL_SIM_PARAM_BYTES) return value ? goal__sim_bytes(value, (int64_t *)(void *)field) : "takes a number of bytes >= 0";
+    if (o->kind == GOAL_SIM_PARAM_RANKS) return goal__sim_count(value ? value : "", (int32_t *)(void *)field);
     if (!value) return "takes a number";
     if ((why = goal__sim_ps(value, &ps)) != NULL) return why;
     *(double *)(void *)field = ps ? (double)ps / 1000.0 : GOAL_SIM_ZERO;
@@ -2818,8 +2868,19 @@ static int goal__sim_word(const char *text, size_t len, size_t *at, char *w, siz
     w[k] = 0;
     return 1;
 }
+/* The model options' names, one space between, into buf (n bytes, cut short if need be). */
+static const char *goal__sim_opt_names(char *buf, size_t n) {
+    size_t k, at = 0;
+    buf[0] = 0;
+    for (k = 0; k < GOAL__SIM_NOPTS && at + 1 < n; k++) {
+        int w = snprintf(buf + at, n - at, "%s%s", k ? " " : "", goal__sim_opts[k].name);
+        if (w < 0) break;
+        at += (size_t)w;
+    }
+    return buf;
+}
 goal_status goal_sim_params(goal_sim_desc *d, const char *text, size_t len, goal_error *err) {
-    char w[128], v[128];
+    char w[128], v[256];
     const char *why;
     size_t at = 0;
     int n = 0, arity;
@@ -2829,7 +2890,7 @@ goal_status goal_sim_params(goal_sim_desc *d, const char *text, size_t len, goal
     for (; goal__sim_word(text, len, &at, w, sizeof w); n++) {
         if (strcmp(w, "--params") == 0) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "--params inside a params file");
         if ((arity = goal_sim_param_arity(w)) < 0)
-            return goal__fail(err, GOAL_ERR_SYNTAX, -1, "'%s' is not a model option (-L -o -g -G -O -C -S -R -T -H, --loggopsim-compat, --node-size, --intra-L -o -g -G -O)", w);
+            return goal__fail(err, GOAL_ERR_SYNTAX, -1, "'%s' is not a model option (%s)", w, goal__sim_opt_names(v, sizeof v));
         if (!arity || !goal__sim_word(text, len, &at, v, sizeof v)) v[0] = 0;
         if ((why = goal__sim_param_why(d, w, v)) != NULL) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "%s %s: %s", w, v, why);
     }
@@ -2855,6 +2916,8 @@ goal_status goal_sim_defaults(const goal_sim_desc *desc, goal_sim_desc *out) {
     goal__sim_link_out(&m.link[1], &out->intra_L, &out->intra_o, &out->intra_g, &out->intra_G, &out->intra_O);
     out->C = goal__sim_ns_of(m.C);
     out->R = goal__sim_ns_of(m.R);
+    out->E = goal__sim_ns_of(m.E);
+    out->F = goal__sim_ns_of(m.F);
     out->T = m.T != ~(uint64_t)0 ? (int64_t)m.T : 0;
     out->H = m.T != ~(uint64_t)0 ? goal__sim_ns_of(m.H) : 0;
     out->S = m.S ? (int64_t)m.S : GOAL_SIM_ZERO;

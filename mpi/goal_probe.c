@@ -1,17 +1,20 @@
 /* goal-probe: measures the LogGOPS parameters between two MPI ranks and prints them as one
    line of `goal sim` options (-R, the rendezvous handshake, only when the ping-pong shows
-   one), then the fit's residuals and the measured curves (# lines).
+   one; -E -F, what libgoal adds, unless --bare), then the runs of S and R, the fit's
+   residuals and the measured curves (# lines).
      mpirun -np 2 build/openmpi/goal-probe [-o FILE] [--max-size BYTES] [--bare] [--two-regimes]
    -o FILE writes the params line alone to FILE (what --params FILE reads; it is opened
    first, so that a path that cannot be written fails before the measurement). Rank 0 runs the
    measurements of tools/probe.h; rank 1 serves them: for each one rank 0 first sends a
-   command (what, size, count, delay), then both sides do their part. Times: the fastest of
-   the repetitions (MPI_Wtime), as preemption on a shared machine only ever adds time.
-   Every message and local exec goes through libgoal's own path, the one the collectives
-   and COLL_auto take: a schedule of the measurement's sends and receives (or its exec),
-   run with goal_mpi_run, so the fixed cost of a libgoal operation (cache lookup, executor,
-   progress) is in o and the model predicts what goal_mpi runs. --bare measures bare MPI
-   calls instead (MPI_Send / MPI_Recv, a C loop): the library's own LogGOPS parameters.
+   command (what, size, count, delay, path), then both sides do their part. Times: the
+   fastest of the repetitions (MPI_Wtime), as preemption on a shared machine only ever adds
+   time. The LogGOPS parameters (L o g G O S R) are the library's own, measured on bare MPI
+   calls (MPI_Send / MPI_Recv, a C loop); what libgoal adds to them is measured apart on
+   libgoal's own path, the one the collectives and COLL_auto take (a schedule of the
+   measurement's sends and receives, run with goal_mpi_run): -F, an empty call (cache
+   lookup, executor start, completion), and -E, its send and receive overheads and its
+   ping-pong less the bare ones (tools/probe.h). So the model predicts what goal_mpi runs, and without -E -F it
+   is the library's LogGOPS. --bare leaves libgoal's path out (no -E -F; C then from a C loop).
    The local exec cost C (-C) is rank 0's own: a sum of doubles into a buffer (an exec
    action, GOAL_OP_SUM on Float64), what libgoal's executor runs for a reduction; a # line
    gives a copy's (GOAL_OP_COPY) cost per byte too.
@@ -32,13 +35,14 @@
 #include <string.h>
 #include "../tools/probe.h"
 
-enum { CMD_QUIT, CMD_PINGPONG, CMD_SEND, CMD_RECV, CMD_BURST, CMD_EXEC, CMD_COPY };
+enum { CMD_QUIT, CMD_PINGPONG, CMD_SEND, CMD_RECV, CMD_BURST, CMD_EXEC, CMD_COPY, CMD_NOP };
 typedef struct probe_mpi {
     char *buf;                 /* slot 0: what is sent, received, reduced from */
     double *acc;               /* slot 1: the local exec's result */
     uint64_t max_size;
     double *t;                 /* one time per repetition */
-    goal_mpi *gm;              /* libgoal's path; NULL: bare MPI (--bare) */
+    goal_mpi *gm;              /* libgoal's path; NULL: bare MPI alone (--bare) */
+    int via;                   /* the next command goes through gm */
 } probe_mpi;
 typedef struct probe_cmd { int what, rank, size, n; } probe_cmd;   /* a schedule's key */
 
@@ -64,6 +68,7 @@ static int32_t probe_build(goal_graph *g, const void *args, goal_error *err) {
     int32_t a = -1, last = -1;
     int k, peer = 1 - c->rank;
     (void)err;
+    if (c->what == CMD_NOP) return goal_graph_nop(g);
     if (c->what == CMD_EXEC) return goal_graph_exec(g, GOAL_OP_SUM, GOAL_FLOAT64, acc, ex);
     if (c->what == CMD_COPY) return goal_graph_exec(g, GOAL_OP_COPY, GOAL_UINT8, goal_buffer(1, 0, (uint64_t)c->size), b);
     if (c->what == CMD_PINGPONG) {
@@ -106,6 +111,7 @@ static void reduce_once(probe_mpi *m, uint64_t s) {
 /* The command with bare MPI calls (--bare). */
 static void bare(probe_mpi *m, int rank, int what, int size, int n) {
     int k, peer = 1 - rank;
+    if (what == CMD_NOP) return;
     if (what == CMD_EXEC) reduce_once(m, (uint64_t)size);
     else if (what == CMD_COPY) memcpy(m->acc, m->buf, (size_t)size);
     else if (what == CMD_PINGPONG && rank == 0) {
@@ -129,12 +135,12 @@ static void bare(probe_mpi *m, int rank, int what, int size, int n) {
 /* Both ranks: one repetition of a command; rank 0 returns its time in s. The side that
    acts second waits `delay` ns first (send: the receiver; recv: rank 0), and a last
    0-byte message keeps the next repetition from starting early. */
-static double once(probe_mpi *m, int rank, int what, int size, int n, double delay) {
+static double once(probe_mpi *m, int rank, int what, int size, int n, double delay, int via) {
     double t0;
     int sync = what == CMD_SEND || what == CMD_RECV;
     if ((what == CMD_RECV && rank == 0) || (what == CMD_SEND && rank == 1)) spin(delay);
     t0 = MPI_Wtime();
-    if (m->gm) via_goal(m, rank, what, size, n);
+    if (via) via_goal(m, rank, what, size, n);
     else bare(m, rank, what, size, n);
     t0 = MPI_Wtime() - t0;
     if (sync && rank == 0) MPI_Send(m->buf, 0, MPI_BYTE, 1, 1, MPI_COMM_WORLD);
@@ -142,32 +148,43 @@ static double once(probe_mpi *m, int rank, int what, int size, int n, double del
     return t0;
 }
 
-/* Rank 0: tells rank 1 what comes, then measures reps times (after one warm-up). */
+/* Rank 0: tells rank 1 what comes, then measures reps times (after one warm-up); through
+   libgoal when m->via, which it clears (bare MPI is the default path). */
 static double measure(probe_mpi *m, int what, uint64_t size, int n, double delay, int reps) {
-    double cmd[4];
-    int k;
-    cmd[0] = what; cmd[1] = (double)size; cmd[2] = n; cmd[3] = delay;
-    MPI_Send(cmd, 4, MPI_DOUBLE, 1, 2, MPI_COMM_WORLD);
+    double cmd[5];
+    int k, via = m->via && m->gm;
+    m->via = 0;
+    cmd[0] = what; cmd[1] = (double)size; cmd[2] = n; cmd[3] = delay; cmd[4] = via;
+    MPI_Send(cmd, 5, MPI_DOUBLE, 1, 2, MPI_COMM_WORLD);
     MPI_Send(&reps, 1, MPI_INT, 1, 2, MPI_COMM_WORLD);
-    once(m, 0, what, (int)size, n, delay);
-    for (k = 0; k < reps; k++) m->t[k] = once(m, 0, what, (int)size, n, delay);
+    once(m, 0, what, (int)size, n, delay, via);
+    for (k = 0; k < reps; k++) m->t[k] = once(m, 0, what, (int)size, n, delay, via);
     return min_ns(m->t, reps);
+}
+/* The same through libgoal (goal_mpi_run), when goal-probe has it (not --bare). */
+static double measure_goal(probe_mpi *m, int what, uint64_t size, int n, double delay, int reps) {
+    m->via = 1;
+    return measure(m, what, size, n, delay, reps);
 }
 static double op_pingpong(void *u, uint64_t s, int reps) { return measure((probe_mpi *)u, CMD_PINGPONG, s, 1, 0, reps); }
 static double op_send(void *u, uint64_t s, double d, int reps) { return measure((probe_mpi *)u, CMD_SEND, s, 1, d, reps); }
 static double op_recv(void *u, uint64_t s, double d, int reps) { return measure((probe_mpi *)u, CMD_RECV, s, 1, d, reps); }
 static double op_burst(void *u, uint64_t s, int n, int reps) { return measure((probe_mpi *)u, CMD_BURST, s, n, 0, reps); }
-static double op_exec(void *u, uint64_t s, int reps) { return measure((probe_mpi *)u, CMD_EXEC, s, 1, 0, reps); }
+static double op_exec(void *u, uint64_t s, int reps) { return measure_goal((probe_mpi *)u, CMD_EXEC, s, 1, 0, reps); }
+static double op_call(void *u, int reps) { return measure_goal((probe_mpi *)u, CMD_NOP, 0, 1, 0, reps); }
+static double op_lsend(void *u, uint64_t s, double d, int reps) { return measure_goal((probe_mpi *)u, CMD_SEND, s, 1, d, reps); }
+static double op_lrecv(void *u, uint64_t s, double d, int reps) { return measure_goal((probe_mpi *)u, CMD_RECV, s, 1, d, reps); }
+static double op_lpingpong(void *u, uint64_t s, int reps) { return measure_goal((probe_mpi *)u, CMD_PINGPONG, s, 1, 0, reps); }
 
 /* Rank 1: serves commands until CMD_QUIT. */
 static void serve(probe_mpi *m) {
-    double cmd[4];
+    double cmd[5];
     int reps, k;
     for (;;) {
-        MPI_Recv(cmd, 4, MPI_DOUBLE, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Recv(cmd, 5, MPI_DOUBLE, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
         if ((int)cmd[0] == CMD_QUIT) return;
         MPI_Recv(&reps, 1, MPI_INT, 0, 2, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
-        for (k = 0; k <= reps; k++) once(m, 1, (int)cmd[0], (int)cmd[1], (int)cmd[2], cmd[3]);
+        for (k = 0; k <= reps; k++) once(m, 1, (int)cmd[0], (int)cmd[1], (int)cmd[2], cmd[3], cmd[4] != 0);
     }
 }
 
@@ -202,14 +219,16 @@ static void out_drop(probe_out *o) {
 static int lead(probe_mpi *m, probe_out *out, int two_regimes) {
     probe_ops ops;
     probe_result r;
-    double quit[4] = {CMD_QUIT, 0, 0, 0}, copy;
+    double quit[5] = {CMD_QUIT, 0, 0, 0, 0}, copy;
     uint64_t T;
     int rc;
+    memset(&ops, 0, sizeof ops);
     ops.pingpong_fn = op_pingpong; ops.send_fn = op_send; ops.recv_fn = op_recv; ops.burst_fn = op_burst; ops.exec_fn = op_exec;
+    if (m->gm) { ops.call_fn = op_call; ops.lsend_fn = op_lsend; ops.lrecv_fn = op_lrecv; ops.lpingpong_fn = op_lpingpong; }
     ops.user = m;
     rc = probe_run(&ops, m->max_size, &r);
-    copy = measure(m, CMD_COPY, m->max_size, 1, 0, 5) / (double)m->max_size;
-    MPI_Send(quit, 4, MPI_DOUBLE, 1, 2, MPI_COMM_WORLD);
+    copy = measure_goal(m, CMD_COPY, m->max_size, 1, 0, 5) / (double)m->max_size;
+    MPI_Send(quit, 5, MPI_DOUBLE, 1, 2, MPI_COMM_WORLD);
     if (rc != 0) {
         fprintf(stderr, "goal-probe: too few eager sizes to fit (every send waited for its receiver)\n");
         if (out->f) out_drop(out);
@@ -220,8 +239,11 @@ static int lead(probe_mpi *m, probe_out *out, int two_regimes) {
     probe_print_params(stdout, &r);
     probe_print_fit(stdout, &r);
     if (T && !two_regimes) printf("# a second cost per byte: -T %llu -H %.3f (in the line with --two-regimes)\n", (unsigned long long)T, r.H);
-    printf("# copy of %llu bytes: %.4f ns per byte (-C is the reduction's); measured %s\n", (unsigned long long)m->max_size, copy,
-           m->gm ? "through libgoal (goal_mpi_run)" : "on bare MPI calls (--bare)");
+    printf("# copy of %llu bytes: %.4f ns per byte (-C is the reduction's); C and -E -F measured %s\n", (unsigned long long)m->max_size, copy,
+           m->gm ? "through libgoal (goal_mpi_run)" : "on bare MPI calls (--bare): no -E -F");
+    if (r.S_wide || (r.R_wide && r.R >= 0.001))
+        fprintf(stderr, "goal-probe: warning: %s left out of the line: its runs disagree (# lines); probe again on a quieter machine\n",
+                r.S_wide ? "-S and -R" : "-R");
     return out->f ? out_write(out, &r) : 0;
 }
 
@@ -233,6 +255,7 @@ static int setup(probe_mpi *m, int bare_mpi) {
     m->acc = (double *)calloc(m->max_size / sizeof(double) + 1, sizeof(double));
     m->t = (double *)malloc(64 * sizeof *m->t);
     m->gm = NULL;
+    m->via = 0;
     if (!m->buf || !m->acc || !m->t) { fprintf(stderr, "goal-probe: out of memory\n"); return 1; }
     memset(&md, 0, sizeof md);
     md.comm = MPI_COMM_WORLD;

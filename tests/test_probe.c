@@ -2,7 +2,9 @@
    transport whose every measurement is a small world simulated under a known LogGOPS model
    (goal_sim.h), with and without noise: the fit must recover the parameters within 10%
    and the eager limit S to the byte; a rendezvous handshake (-R) within 10%, none where
-   the model has none; a second cost per byte (-T -H): T to the byte, H within 10%. */
+   the model has none; a second cost per byte (-T -H): T to the byte, H within 10%; what
+   libgoal adds (-E -F: the transport's libgoal path simulates them, its bare one not)
+   within 10%; S or R whose runs disagree left out of the line. */
 #define GOAL_ALL_IMPLEMENTATION
 #include "goal.h"
 #include "goal_sim.h"
@@ -10,14 +12,22 @@
 #include "harness.h"
 
 typedef struct sim_transport {
-    goal_sim_desc model;
+    goal_sim_desc model;       /* libgoal's path: with E and F */
+    goal_sim_desc bare;        /* bare MPI: the model without E and F (probe_with) */
+    int flaky_S;               /* 1: the eager limit is 300 or 30000 bytes, in turns of 20 sends */
+    unsigned sends;
+    double slow_overheads;     /* ns added to libgoal's send and receive overheads (a loaded spell) */
     double noise;              /* relative: each time is multiplied by 1 +- noise */
     uint64_t seed;
 } sim_transport;
 
 /* Rank 0's finish time in ns of a two-rank world whose ranks are built by the callbacks. */
 typedef void (*rank_fn)(goal_graph *g, uint64_t size, double delay, int n);
+static double sim_world_of(const goal_sim_desc *md, rank_fn r0, rank_fn r1, uint64_t size, double delay, int n);
 static double sim_world(sim_transport *t, rank_fn r0, rank_fn r1, uint64_t size, double delay, int n) {
+    return sim_world_of(&t->bare, r0, r1, size, delay, n);
+}
+static double sim_world_of(const goal_sim_desc *md, rank_fn r0, rank_fn r1, uint64_t size, double delay, int n) {
     goal_graph_desc gd;
     goal_graph *g;
     goal_world *w;
@@ -31,7 +41,7 @@ static double sim_world(sim_transport *t, rank_fn r0, rank_fn r1, uint64_t size,
         r0(g, size, delay, n);
         if (goal_world_add_graph(w, g, &err) == GOAL_OK && goal_graph_reset(g, 1, 2) == GOAL_OK) {
             r1(g, size, delay, n);
-            if (goal_world_add_graph(w, g, &err) == GOAL_OK && goal_sim_run(w, &t->model, &res) == GOAL_OK) ns = res.finish_ps[0] / 1000.0;
+            if (goal_world_add_graph(w, g, &err) == GOAL_OK && goal_sim_run(w, md, &res) == GOAL_OK) ns = res.finish_ps[0] / 1000.0;
             goal_sim_run_free(&res);
         }
         goal_graph_destroy(g);
@@ -73,17 +83,42 @@ static void bu1(goal_graph *g, uint64_t s, double d, int n) {
 
 /* The receive overhead is what follows the receiver's calc of delay. */
 static double t_pingpong(void *u, uint64_t s, int reps) { (void)reps; return noisy((sim_transport *)u, sim_world((sim_transport *)u, pp0, pp1, s, 0, 0)); }
-static double t_send(void *u, uint64_t s, double d, int reps) { (void)reps; return noisy((sim_transport *)u, sim_world((sim_transport *)u, so0, so1, s, d, 0)); }
-static double t_recv(void *u, uint64_t s, double d, int reps) {
-    double t = sim_world((sim_transport *)u, ro0, ro1, s, d, 0);
+/* A send's time under md; flaky_S moves its eager limit (a transport whose S noise moves). */
+static double send_on(sim_transport *t, goal_sim_desc *md, uint64_t s, double d) {
+    if (t->flaky_S) md->S = ++t->sends / 20 % 2 ? 300 : 30000;
+    return noisy(t, sim_world_of(md, so0, so1, s, d, 0));
+}
+static double recv_on(sim_transport *t, const goal_sim_desc *md, uint64_t s, double d) {
+    double ns = sim_world_of(md, ro0, ro1, s, d, 0);
+    return noisy(t, ns < 0 ? ns : ns - (double)(uint64_t)d);
+}
+static double t_send(void *u, uint64_t s, double d, int reps) { (void)reps; return send_on((sim_transport *)u, &((sim_transport *)u)->bare, s, d); }
+static double t_recv(void *u, uint64_t s, double d, int reps) { (void)reps; return recv_on((sim_transport *)u, &((sim_transport *)u)->bare, s, d); }
+static double t_lsend(void *u, uint64_t s, double d, int reps) {
     (void)reps;
-    return noisy((sim_transport *)u, t < 0 ? t : t - (double)(uint64_t)d);
+    return send_on((sim_transport *)u, &((sim_transport *)u)->model, s, d) + ((sim_transport *)u)->slow_overheads;
+}
+static double t_lrecv(void *u, uint64_t s, double d, int reps) {
+    (void)reps;
+    return recv_on((sim_transport *)u, &((sim_transport *)u)->model, s, d) + ((sim_transport *)u)->slow_overheads;
+}
+static double t_lpingpong(void *u, uint64_t s, int reps) {
+    sim_transport *t = (sim_transport *)u;
+    (void)reps;
+    return noisy(t, sim_world_of(&t->model, pp0, pp1, s, 0, 0));
 }
 static double t_burst(void *u, uint64_t s, int n, int reps) { (void)reps; return noisy((sim_transport *)u, sim_world((sim_transport *)u, bu0, bu1, s, 0, n)); }
 /* A local exec of s bytes (rank 1 idle). */
 static void ex0(goal_graph *g, uint64_t s, double d, int n) { (void)d; (void)n; goal_graph_exec(g, GOAL_OP_SUM, GOAL_INT8, goal_buffer(0, 0, s), goal_buffer(1, 0, s)); }
 static void idle(goal_graph *g, uint64_t s, double d, int n) { (void)g; (void)s; (void)d; (void)n; }
 static double t_exec(void *u, uint64_t s, int reps) { (void)reps; return noisy((sim_transport *)u, sim_world((sim_transport *)u, ex0, idle, s, 0, 0)); }
+/* An empty call through libgoal: a nop on rank 0 under the model with F. */
+static void nop0(goal_graph *g, uint64_t s, double d, int n) { (void)s; (void)d; (void)n; goal_graph_nop(g); }
+static double t_call(void *u, int reps) {
+    sim_transport *t = (sim_transport *)u;
+    (void)reps;
+    return noisy(t, sim_world_of(&t->model, nop0, idle, 0, 0, 0));
+}
 
 static int near(double got, double want) { return fabs(got - want) <= 0.10 * want; }
 
@@ -97,7 +132,27 @@ static probe_result probe_with(double L, double o, double g, double G, double O,
     t.model.L = L; t.model.o = o; t.model.g = g; t.model.G = G; t.model.O = O ? O : GOAL_SIM_ZERO; t.model.S = S; t.model.C = C; t.model.R = R; t.model.T = T; t.model.H = H;
     t.noise = noise;
     t.seed = 42;
+    t.bare = t.model;
+    memset(&ops, 0, sizeof ops);
     ops.pingpong_fn = t_pingpong; ops.send_fn = t_send; ops.recv_fn = t_recv; ops.burst_fn = t_burst; ops.exec_fn = t_exec;
+    ops.user = &t;
+    CHECK_EQ(probe_run(&ops, 1 << 22, &r), 0);
+    return r;
+}
+/* Probes a transport whose libgoal path adds E per message and F per call (goal_sim.h's -E
+   -F) to a LogGOPS model; flaky_S: its eager limit moves from send to send. */
+static probe_result probe_libgoal_with(double E, double F, double noise, int flaky_S, double slow_overheads) {
+    sim_transport t;
+    probe_ops ops;
+    probe_result r;
+    memset(&t, 0, sizeof t);
+    t.model.L = 20; t.model.o = 100; t.model.g = 80; t.model.G = 0.05; t.model.O = GOAL_SIM_ZERO; t.model.S = 4096; t.model.C = 0.04;
+    t.model.R = 900;
+    t.bare = t.model;
+    t.model.E = E; t.model.F = F;
+    t.noise = noise; t.seed = 7; t.flaky_S = flaky_S; t.slow_overheads = slow_overheads;
+    ops.pingpong_fn = t_pingpong; ops.send_fn = t_send; ops.recv_fn = t_recv; ops.burst_fn = t_burst; ops.exec_fn = t_exec;
+    ops.call_fn = t_call; ops.lsend_fn = t_lsend; ops.lrecv_fn = t_lrecv; ops.lpingpong_fn = t_lpingpong;
     ops.user = &t;
     CHECK_EQ(probe_run(&ops, 1 << 22, &r), 0);
     return r;
@@ -194,6 +249,12 @@ static void params_line_format(void) {
     rewind(f);
     CHECK(fgets(buf, sizeof buf, f) != NULL);
     CHECK_STR(buf, "-L 480 -o 160 -g 211 -G 0.09 -O 0.02 -C 0.051 -S 833 -R 950 -T 1048576 -H 0.15\n");
+    rewind(f);
+    r.T = 0; r.E = 41.25; r.F = 650.4;   /* -E -F only when measured through libgoal */
+    probe_print_params(f, &r);
+    rewind(f);
+    CHECK(fgets(buf, sizeof buf, f) != NULL);
+    CHECK_STR(buf, "-L 480 -o 160 -g 211 -G 0.09 -O 0.02 -C 0.051 -S 833 -R 950 -E 41.25 -F 650\n");
     fclose(f);
 }
 /* The least max_size (what goal-probe's usage states) fits; below it the fit of C lacks
@@ -203,7 +264,9 @@ static void smallest_max_size(void) {
     probe_ops ops;
     probe_result r;
     memset(&t, 0, sizeof t);
+    memset(&ops, 0, sizeof ops);
     t.model.L = 480; t.model.o = 160; t.model.g = 210; t.model.G = 0.09; t.model.C = 0.05;
+    t.bare = t.model;
     ops.pingpong_fn = t_pingpong; ops.send_fn = t_send; ops.recv_fn = t_recv; ops.burst_fn = t_burst; ops.exec_fn = t_exec; ops.user = &t;
     CHECK_EQ(probe_run(&ops, PROBE_MIN_SIZE, &r), 0);
     CHECK_EQ(r.n, 12);   /* 1 .. 2048 */
@@ -218,8 +281,61 @@ static void failing_transport(void) {
     probe_ops ops;
     probe_result r;
     memset(&t, 0, sizeof t);
+    memset(&ops, 0, sizeof ops);
     ops.pingpong_fn = t_fail; ops.send_fn = t_send; ops.recv_fn = t_recv; ops.burst_fn = t_burst; ops.exec_fn = t_exec; ops.user = &t;
     CHECK_EQ(probe_run(&ops, 1 << 10, &r), -1);
+}
+
+/* What libgoal adds: E (both ways) and F within 10% (with 1% noise too), the bare
+   parameters as without them; E the smaller of its two measurements when the overheads
+   are inflated; none measured (no libgoal path): 0 and out of the line. */
+static void recovers_libgoal_costs(void) {
+    probe_result r = probe_libgoal_with(60, 700, 0, 0, 0);
+    CHECK(near(r.E, 60)); CHECK(near(r.E_overheads, 60)); CHECK(near(r.E_pingpong, 60)); CHECK(near(r.F, 700)); CHECK(near(r.o, 100)); CHECK(near(r.L, 20)); CHECK_EQ(r.S, 4096); CHECK(near(r.R, 900));
+    CHECK(!r.S_wide && !r.R_wide);
+    if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
+    r = probe_libgoal_with(60, 700, 0.01, 0, 0);   /* E is a difference of overheads 15 times larger: their noise, 15-fold */
+    CHECK(near(r.E, 60)); CHECK(near(r.F, 700)); CHECK(near(r.o, 100)); CHECK_EQ(r.S, 4096); CHECK(near(r.R, 900));
+    if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
+    r = probe_libgoal_with(250.5, 2000, 0.01, 0, 0);
+    CHECK(near(r.E, 250.5)); CHECK(near(r.F, 2000)); CHECK(near(r.o, 100));
+    r = probe_libgoal_with(60, 700, 0.01, 0, 2000);   /* overheads inflated: E from the ping-pong */
+    CHECK(near(r.E, 60)); CHECK(r.E_overheads > 1000); CHECK(near(r.F, 700));
+    r = probe_with(20, 100, 80, 0.05, 0, 0.04, 4096, 900, 0, 0, 0);
+    CHECK(r.E == 0 && r.F == 0);
+}
+/* An eager limit that moves between runs is too noisy to print: -S and -R are left out of
+   the line and a # line says so; the runs are printed. */
+static void wide_S_left_out(void) {
+    probe_result r = probe_libgoal_with(60, 700, 0, 1, 0);
+    char buf[400];
+    FILE *f = tmpfile();
+    CHECK(r.S_wide);
+    if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
+    probe_print_params(f, &r);
+    probe_print_fit(f, &r);
+    rewind(f);
+    CHECK(fgets(buf, sizeof buf, f) != NULL && strstr(buf, " -S ") == NULL && strstr(buf, " -R ") == NULL && strstr(buf, " -E ") != NULL);
+    CHECK(fgets(buf, sizeof buf, f) != NULL && strncmp(buf, "# S runs:", 9) == 0);
+    CHECK(fgets(buf, sizeof buf, f) != NULL && strncmp(buf, "# R runs:", 9) == 0);
+    CHECK(fgets(buf, sizeof buf, f) != NULL && strstr(buf, "# -S and -R left out: S's runs differ over 2x") == buf);
+    fclose(f);
+}
+/* A negative L is 0 in the line and said. */
+static void negative_L_said(void) {
+    probe_result r;
+    char buf[400];
+    FILE *f = tmpfile();
+    memset(&r, 0, sizeof r);
+    r.L_fit = -35; r.o = 100; r.g = 80; r.C = 0.04; r.S = 4096;
+    probe_print_params(f, &r);
+    probe_print_fit(f, &r);
+    rewind(f);
+    CHECK(fgets(buf, sizeof buf, f) != NULL);
+    CHECK_STR(buf, "-L 0 -o 100 -g 80 -G 0 -O 0 -C 0.04 -S 4096\n");
+    CHECK(fgets(buf, sizeof buf, f) && fgets(buf, sizeof buf, f) && fgets(buf, sizeof buf, f));
+    CHECK_STR(buf, "# L: the fit gives -35 ns (the round trip is under two overheads: noise), 0 in the line\n");
+    fclose(f);
 }
 
 int main(void) {
@@ -232,5 +348,8 @@ int main(void) {
     RUN(params_line_format);
     RUN(smallest_max_size);
     RUN(failing_transport);
+    RUN(recovers_libgoal_costs);
+    RUN(wide_S_left_out);
+    RUN(negative_L_said);
     return th_done();
 }

@@ -457,6 +457,72 @@ static void test_big_bytes(void) {
     goal_sim_run_free(&r);
 }
 
+/* -E, -F: the executor's cost per message and a call's fixed cost, against times computed
+   by hand with test_big_bytes's model (L 100, o 10, g 20, G 1, O 0, all eager). E 5: rank
+   0's send takes its CPU for o + E = 15 and arrives at 115; rank 1 takes it until 115 + 15
+   + 1000 G = 1130, its reply's CPU until 1145, arriving at 1245, taken by rank 0 until 1245
+   + 15 + 7 G = 1267. Two sends in a row: the second when the NIC is free (1020), CPU until
+   1035, arriving at 1135 when rank 1's receiving NIC is free (115 + 20 + 1000 G), taken
+   until 1157. F 1000: every CPU starts at 1000, so every time is 1000 later, the idle
+   rank's too; E = F = 0 (or GOAL_SIM_ZERO) is LogGOPS as before. Both models charge them. */
+static void test_executor_costs(void) {
+    const char *back = "num_ranks 2\nrank 0 {\nl1: send 1001b to 1\nl3: recv 8b from 1\n}\n"
+                       "rank 1 {\nl1: recv 1001b from 0\nl2: send 8b to 0\nl2 requires l1\n}\n";
+    const char *two = "num_ranks 3\nrank 0 {\nl1: send 1001b to 1\nl2: send 8b to 1\n}\nrank 1 {\nl1: recv 1001b from 0\nl2: recv 8b from 0\n}\n"
+                      "rank 2 {\n}\n";
+    static const struct { double E, F; int32_t node_size; uint64_t want[5]; } cases[] = {   /* back 0, 1; two 0, 1, 2 */
+        {0, 0, 0, {1247000, 1130000, 1030000, 1147000, 0}}, {GOAL_SIM_ZERO, GOAL_SIM_ZERO, 0, {1247000, 1130000, 1030000, 1147000, 0}},
+        {5, 0, 0, {1267000, 1145000, 1035000, 1157000, 0}}, {0, 1000, 0, {2247000, 2130000, 2030000, 2147000, 1000000}},
+        {5, 1000, 0, {2267000, 2145000, 2035000, 2157000, 1000000}}, {5, 1000, 1, {2267000, 2145000, 2035000, 2157000, 1000000}},
+        {0.125, 0, 0, {1247500, 1130375, 1030125, 1147250, 0}}};
+    goal_sim_desc d, out;
+    goal_sim_run_result r;
+    goal_status st;
+    size_t k;
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        memset(&d, 0, sizeof d);
+        CHECK(goal_sim_params(&d, "-L 100 -o 10 -g 20 -G 1 -O 0 -S 100000", 38, NULL) == GOAL_OK);
+        d.E = cases[k].E; d.F = cases[k].F; d.node_size = cases[k].node_size;
+        check_finish_pair(back, two, &d, cases[k].want, 3);
+    }
+    memset(&d, 0, sizeof d);
+    CHECK(goal_sim_params(&d, "-E 41.5 -F 650", 14, NULL) == GOAL_OK && d.E == 41.5 && d.F == 650);
+    CHECK(goal_sim_defaults(&d, &out) == GOAL_OK && out.E == 41.5 && out.F == 650);
+    CHECK(goal_sim_defaults(NULL, &out) == GOAL_OK && out.E == GOAL_SIM_ZERO && out.F == GOAL_SIM_ZERO);
+    CHECK(goal_sim_param_arity("-E") == 1 && goal_sim_param_arity("-F") == 1);
+    CHECK(goal_sim_param(&d, "-E", "-1", NULL) == GOAL_ERR_ARG && goal_sim_param(&d, "-F", "1.0001", NULL) == GOAL_ERR_ARG);
+    d.F = -3;
+    r = sim_desc(two, &d, &st);
+    CHECK_EQ(st, GOAL_ERR_ARG);
+    CHECK(strstr(r.msg, "goal_sim_desc.F = -3") != NULL);
+    goal_sim_run_free(&r);
+}
+
+/* goal_sim_param_info is the one table: every row's name is a model option of its arity,
+   its field is where goal_sim_param puts the value, NULL past the end. */
+static void test_param_info(void) {
+    const goal_sim_param_row *row;
+    goal_sim_desc d;
+    size_t i;
+    int seen_E = 0;
+    for (i = 0; (row = goal_sim_param_info(i)) != NULL; i++) {
+        const char *v = row->kind == GOAL_SIM_PARAM_RANKS ? "3" : row->kind == GOAL_SIM_PARAM_BYTES ? "1234" : "2.5";
+        const char *field;
+        memset(&d, 0, sizeof d);
+        field = (const char *)&d + row->offset;
+        CHECK_EQ(goal_sim_param_arity(row->name), row->arity);
+        CHECK(row->help && *row->help && (row->arity == 0) == (row->unit == NULL));
+        CHECK_EQ(goal_sim_param(&d, row->name, row->arity ? v : NULL, NULL), GOAL_OK);
+        if (row->kind == GOAL_SIM_PARAM_NS) CHECK(*(const double *)(const void *)field == 2.5);
+        if (row->kind == GOAL_SIM_PARAM_BYTES) CHECK(*(const int64_t *)(const void *)field == 1234);
+        if (row->kind == GOAL_SIM_PARAM_RANKS) CHECK(*(const int32_t *)(const void *)field == 3);
+        if (row->kind == GOAL_SIM_PARAM_FLAG) CHECK(*(const int *)(const void *)field == 1);
+        seen_E += strcmp(row->name, "-E") == 0 || strcmp(row->name, "-F") == 0;
+    }
+    CHECK(i >= 20 && seen_E == 2);
+    CHECK(goal_sim_param_info(i) == NULL && goal_sim_param_info((size_t)-1) == NULL);
+}
+
 /* The two-level model (--node-size), against times computed by hand: 4 ranks in nodes of 2,
    inter-node L 1000, o 100, g 200, G 1, O 0; intra-node L 10, o 20, g 30, G 0.1, O 0.05; all
    messages 1001 B. Rank 0 sends to 1 (same node): CPU 0..20 + 1000 O = 70, NIC 0..30 + 1000 G
@@ -540,7 +606,8 @@ static void test_tune_bound(void) {
                                          "-L 12 -o 96 -g 80 -G 0.042 -O 0.008 -S 1024 -C 0.05",
                                          "-L 1000 -o 100 -g 200 -G 1 --node-size 2 --intra-L 10 --intra-o 20 --intra-G 0.1",
                                          "-L 12 -o 96 -g 80 -G 0.042 -S 1000 -R 900.5",
-                                         "-L 12 -o 96 -g 80 -G 0.042 -O 0.05 -S 1000 -T 600 -H 0.1"};
+                                         "-L 12 -o 96 -g 80 -G 0.042 -O 0.05 -S 1000 -T 600 -H 0.1",
+                                         "-L 12 -o 96 -g 80 -G 0.042 -S 1000 -E 40.5 -F 700"};
     static const int32_t ps[] = {1, 2, 3, 5, 8, 13, 24};
     static const uint64_t sizes[] = {0, 8, 1000, 65536};
     const goal_algo_info *a;
@@ -696,6 +763,8 @@ int main(void) {
     RUN(test_two_level);
     RUN(test_rendezvous);
     RUN(test_big_bytes);
+    RUN(test_executor_costs);
+    RUN(test_param_info);
     RUN(test_defaults);
     RUN(test_tune_bound);
     RUN(test_tune_bound_walk);

@@ -19,6 +19,12 @@ $GOAL sim $D/binomialtreebcast_p8_d1024.goal > $T/out; rc=$?
 [ "$($GOAL sim $D/handwritten/ping_1b.goal -S 0 -R 100.5 | tail -n 1)" = "max 5600.5" ] && [ "$($GOAL sim $D/handwritten/ping_1b.goal -R 100.5 | tail -n 1)" = "max 5500" ]; ok $? "sim -R: a rendezvous message (over -S) arrives R later, an eager one not"
 [ "$($GOAL sim $D/handwritten/ping_1024b.goal -T 512 -H 10 | tail -n 1)" = "max 13686" ] && [ "$($GOAL sim $D/handwritten/ping_1024b.goal -T 512 | tail -n 1)" = "max 11638" ] && [ "$($GOAL sim $D/handwritten/ping_1024b.goal -T 1024 -H 10 | tail -n 1)" = "max 11638" ]; ok $? "sim -T -H: bytes beyond T cost H (4000 + 1500 + 511 x 6 + 512 x 10), -T alone or a message of T bytes not"
 $GOAL sim $D/handwritten/ping_1024b.goal -T 512 -H 10 --verbose 2>&1 >/dev/null | grep -q -- " -T 512 -H 10$"; ok $? "sim --verbose prints -T and -H when set"
+[ "$($GOAL sim $D/handwritten/ping_1b.goal -E 20 | tail -n 1)" = "max 5540" ] && [ "$($GOAL sim $D/handwritten/ping_1b.goal -F 100.5 | tail -n 1)" = "max 5600.5" ] && [ "$($GOAL sim $D/handwritten/ping_1b.goal -E 0 -F 0 | tail -n 1)" = "max 5500" ]; ok $? "sim -E -F: the executor's cost per message (the message leaves E later, the receive costs E more: 5500 + 2 x 20) and a call's fixed cost; 0 changes nothing"
+echo "-L 2500 -E 20.5 -F 100" > $T/ef.params
+$GOAL sim $D/handwritten/ping_1b.goal --params $T/ef.params --verbose 2>&1 >/dev/null | grep -q -- " -E 20.5 -F 100$"; ok $? "sim --params: -E -F round-trip (--verbose prints them)"
+[ "$($GOAL sim $D/handwritten/ping_1b.goal -E -1 2>&1; echo $?)" = "$(printf 'goal: sim: -E -1: takes a number >= 0 (goal sim --help lists its options)\n2')" ]; ok $? "sim -E -1 is named, exit 2"
+echo "-E x" > $T/ef.params
+$GOAL sim $D/handwritten/ping_1b.goal --params $T/ef.params 2>&1 | grep -q -- "--params $T/ef.params: -E x: takes a number (ns, up to 3 decimals)$"; ok $? "sim --params with -E x is named"
 
 printf 'num_ranks 2\nrank 0 {\nl1: recv 1b from 1\nl2: send 1b to 1\nl2 requires l1\n}\nrank 1 {\nl1: recv 1b from 0\nl2: send 1b to 0\nl2 requires l1\n}\n' > $T/cycle.goal
 $GOAL sim $T/cycle.goal > /dev/null 2> $T/err; rc=$?

@@ -54,6 +54,8 @@ static void sim_params(const goal_sim_desc *desc) {
     for (k = 0; k < 7; k++) fprintf(stderr, " %s %.15g", names[k], sim_param_used(v[k]));
     if (sim_param_used(d.R) > 0) fprintf(stderr, " -R %.15g", d.R);   /* only when set: LogGOPSim's line otherwise */
     if (d.T > 0) fprintf(stderr, " -T %lld -H %.15g", (long long)d.T, sim_param_used(d.H));
+    if (sim_param_used(d.E) > 0) fprintf(stderr, " -E %.15g", d.E);
+    if (sim_param_used(d.F) > 0) fprintf(stderr, " -F %.15g", d.F);
     if (d.node_size > 0) fprintf(stderr, " --node-size %ld", (long)d.node_size);
     for (k = 0; d.node_size > 0 && k < 5; k++) fprintf(stderr, " %s %.15g", intra_names[k], sim_param_used(intra[k]));
     fprintf(stderr, "%s\n", d.loggopsim_compat ? " --loggopsim-compat" : "");

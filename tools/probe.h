@@ -10,8 +10,12 @@
      recv overhead  the receive call alone, D ns after the message was sent: o + (s-1)·max(O,G)
      burst          n sends back to back, then a reply: the time per extra message is the
                     gap g + (s-1)·G (when g >= o, as on real networks)
-     S              the largest eager size: the jump in the send overhead, found between two
-                    sizes of the sweep and then bisected to the byte.
+     S              the largest eager size: the largest size of the sweep whose send returns
+                    before its receiver arrives, every larger one waiting, then bisected to
+                    the byte up to the next size. Walked down from the largest size, so
+                    that a smaller size whose send waits now and then (Open MPI's shared
+                    memory at 512 B - 1 KiB, with its eager limit at 4 KiB) is not taken
+                    for the limit.
      R              the rendezvous handshake (goal_sim.h's -R): the jump of the ping-pong's
                     half round trip at a size s_k above S (up to PROBE_LARGE), less what the
                     size difference explains: its rise from s_(k-1) less (s_k - s_(k-1))
@@ -49,13 +53,36 @@
    512 KiB message costs 0.033 ns/B). The residual of a fit is the root mean square of its
    relative errors, of the fit over every size.
 
-   A transport is five calls on the probing rank; each returns a time in ns (a typical one,
+   What libgoal adds (goal_sim.h's -E -F), when the transport has the four calls of
+   libgoal's path (call_fn, lsend_fn, lrecv_fn, lpingpong_fn; else both are 0 and left out of the line):
+     F              an empty call through libgoal (a schedule of one nop): its time, the
+                    median of PROBE_RUNS measurements.
+     E              measured two ways at the eager sizes up to PROBE_SMALL, each the median
+                    over those sizes: the send and receive overheads through libgoal's
+                    executor less the bare ones, (lsend - send + lrecv - recv)/2 - F (the
+                    bare curves hold o and O, the libgoal ones o + E + F and the same O); and
+                    the ping-pong through libgoal less the bare one, (lrtt - rtt - F)/4 (a
+                    round trip is two sends and two receives: F + 4(o + E) + 2L). E is the
+                    smaller: noise only adds time, and a loaded machine can inflate one
+                    set of curves for seconds (an E of 2.2 us from the overheads where the
+                    ping-pong said 25 ns).
+   S and R are measured PROBE_RUNS times (S: the walk up the sizes and the bisection afresh
+   each time; R: the ping-pong above S afresh, the first run the sweep's), the median kept,
+   every run printed (probe_print_fit). A value whose middle runs (the second and the
+   second last, sorted) are apart by more than PROBE_WIDE (S: the larger over twice the
+   smaller; R: by over half the larger) is too noisy to stand for the machine: it is left
+   out of the params line and a # line says so (S out takes R with it). L is the fit's
+   intercept; a negative one (the round trip under two overheads: noise, or o measured on
+   another path than the round trip) is 0 in the line and said in a # line, not hidden.
+
+   A transport is these calls on the probing rank; each returns a time in ns (a typical one,
    e.g. the median over `reps`), or a negative number when it failed. */
 #ifndef GOAL_PROBE_TOOL_H
 #define GOAL_PROBE_TOOL_H
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct probe_ops {
@@ -64,6 +91,10 @@ typedef struct probe_ops {
     double (*recv_fn)(void *user, uint64_t size, double delay, int reps);  /* the receive call, delay ns after the peer's send */
     double (*burst_fn)(void *user, uint64_t size, int n, int reps);        /* n sends back to back, then a 0-byte reply */
     double (*exec_fn)(void *user, uint64_t size, int reps);                /* a local reduction of size bytes */
+    double (*call_fn)(void *user, int reps);                               /* libgoal: an empty call (one nop); NULL: no E, F */
+    double (*lsend_fn)(void *user, uint64_t size, double delay, int reps); /* libgoal: send_fn through the executor */
+    double (*lrecv_fn)(void *user, uint64_t size, double delay, int reps); /* libgoal: recv_fn through the executor */
+    double (*lpingpong_fn)(void *user, uint64_t size, int reps);           /* libgoal: pingpong_fn through the executor */
     void *user;
 } probe_ops;
 
@@ -71,12 +102,23 @@ typedef struct probe_ops {
 #define PROBE_BURST 16          /* messages in a burst */
 #define PROBE_LARGE 65536       /* G is fitted from sizes of at least this many bytes */
 #define PROBE_MIN_SIZE 2048     /* the least max_size: C is fitted from two sizes of 1 KiB and more */
+#define PROBE_SMALL 1024        /* E is measured at the eager sizes up to this many bytes */
+#define PROBE_RUNS 5            /* S and R are measured this many times */
+#define PROBE_WIDE 2.0          /* S: the middle runs' ratio beyond which it is too noisy */
 typedef struct probe_result {
     double L, o, g, G, O, C;    /* ns, ns per byte */
     uint64_t S;                 /* largest eager size (bytes); max_size when none waits */
     double R;                   /* ns a rendezvous message arrives later (its handshake); 0: none seen */
     uint64_t T;                 /* bytes beyond which a message's bytes cost H, not G (-T -H); 0: one G */
     double H;
+    double E, F;                /* ns libgoal's executor adds per message, per call; 0: not measured */
+    double L_fit;               /* the fit's L before a negative one is made 0 */
+    uint64_t S_run[PROBE_RUNS]; /* S of every run, and R */
+    double R_run[PROBE_RUNS];
+    int S_wide, R_wide;         /* 1: the runs are too far apart; the value is left out of the line */
+    int nsmall;                 /* sizes with lsend, lrecv (the first nsmall of the sweep) */
+    double lsend[PROBE_MAX_SIZES], lrecv[PROBE_MAX_SIZES], lrtt[PROBE_MAX_SIZES];
+    double E_overheads, E_pingpong;   /* E's two measurements (see the top) */
     double res_rtt, res_send, res_recv, res_gap, res_exec;   /* relative RMS residuals of the fits */
     int n;                      /* sizes measured */
     uint64_t size[PROBE_MAX_SIZES];
@@ -129,26 +171,50 @@ static int probe_sweep(const probe_ops *ops, uint64_t max_size, probe_result *r)
         if ((b1 = ops->burst_fn(ops->user, s, 1, reps)) < 0 || (bn = ops->burst_fn(ops->user, s, PROBE_BURST, reps)) < 0) return -1;
         r->gap[k] = (bn - b1) / (PROBE_BURST - 1);
         if ((r->exec[k] = ops->exec_fn(ops->user, s, reps)) < 0) return -1;
+        if (!ops->call_fn || s > PROBE_SMALL) continue;
+        if ((r->lsend[k] = ops->lsend_fn(ops->user, s, d, reps)) < 0 || (r->lrecv[k] = ops->lrecv_fn(ops->user, s, d, reps)) < 0 ||
+            (r->lrtt[k] = ops->lpingpong_fn(ops->user, s, reps)) < 0)
+            return -1;
+        r->nsmall = k + 1;
     }
     return 0;
 }
 
-/* S: the first size of the sweep whose send waits, then bisection below it. */
-static void probe_eager_limit(const probe_ops *ops, probe_result *r) {
+/* One run of S: the largest size of the sweep whose send is eager (fresh: measured again,
+   else the sweep's send overheads), walking down, then bisection above it. */
+static uint64_t probe_eager_once(const probe_ops *ops, const probe_result *r, int fresh) {
     uint64_t lo, hi;
     double t;
     int k;
-    for (k = 0; k < r->n && r->os[k] < probe_delay(r->rtt[k]) / 2; k++) {}
-    if (k == r->n) { r->S = r->size[r->n - 1]; return; }
-    if (k == 0) { r->S = 0; return; }
-    lo = r->size[k - 1];
-    hi = r->size[k];
+    for (k = r->n - 1; k >= 0; k--)
+        if (fresh ? probe_eager(ops, r->size[k], probe_delay(r->rtt[k]), &t) : r->os[k] < probe_delay(r->rtt[k]) / 2) break;
+    if (k == r->n - 1) return r->size[r->n - 1];
+    if (k < 0) return 0;
+    lo = r->size[k];
+    hi = r->size[k + 1];
     while (hi - lo > 1) {
         uint64_t mid = lo + (hi - lo) / 2;
-        if (probe_eager(ops, mid, probe_delay(r->rtt[k]), &t)) lo = mid;
+        if (probe_eager(ops, mid, probe_delay(r->rtt[k + 1]), &t)) lo = mid;
         else hi = mid;
     }
-    r->S = lo;
+    return lo;
+}
+static int probe_cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+/* The median of v[0..n) (sorted in place). */
+static double probe_median(double *v, int n) {
+    qsort(v, (size_t)n, sizeof v[0], probe_cmp);
+    return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+/* S: PROBE_RUNS runs, the median; too wide when the middle ones differ over PROBE_WIDE times. */
+static void probe_eager_limit(const probe_ops *ops, probe_result *r) {
+    double v[PROBE_RUNS];
+    int j;
+    for (j = 0; j < PROBE_RUNS; j++) v[j] = (double)(r->S_run[j] = probe_eager_once(ops, r, j > 0));
+    r->S = (uint64_t)probe_median(v, PROBE_RUNS);
+    r->S_wide = v[PROBE_RUNS - 2] > PROBE_WIDE * v[1];
 }
 
 /* The slope b of y = a + b·x for a given a, least squares on relative errors over use[k];
@@ -231,13 +297,47 @@ static int probe_fits(probe_result *r) {
     if (r->size[r->n - 1] >= PROBE_LARGE) r->G = probe_slope(r->g, x, r->gap, probe_sizes(r, PROBE_LARGE, UINT64_MAX, use), r->n);
     probe_two_regimes(r, x);
     r->o = (os_o + or_o) / 2;
-    r->L = rtt0 - 2 * r->o;
-    if (r->L < 0) r->L = 0;
+    r->L_fit = rtt0 - 2 * r->o;
+    r->L = r->L_fit > 0 ? r->L_fit : 0;   /* a negative fit is said (probe_print_fit) */
     if (r->O < 0) r->O = 0;
     if (r->G < 0) r->G = 0;
     if (r->g < 0) r->g = 0;
     if (r->C < 0.001) r->C = 0.001;   /* the finest -C goal sim takes (0 would mean its default, 1) */
-    r->R = probe_handshake(r);
+    return 0;
+}
+/* R: PROBE_RUNS runs of probe_handshake, the first on the sweep's round trips, the others
+   on round trips measured again from half of S to twice PROBE_LARGE; the median; too wide
+   when the middle runs differ by over half the larger. Returns 0, or -1 when a call failed. */
+static int probe_handshakes(const probe_ops *ops, probe_result *r) {
+    probe_result c = *r;
+    double v[PROBE_RUNS];
+    int j, k;
+    for (j = 0; j < PROBE_RUNS; j++) {
+        for (k = 0; j > 0 && k < r->n && r->size[k] <= 2 * PROBE_LARGE; k++)
+            if (2 * r->size[k] > r->S && (c.rtt[k] = ops->pingpong_fn(ops->user, r->size[k], probe_reps(r->size[k]))) < 0) return -1;
+        v[j] = r->R_run[j] = probe_handshake(&c);
+    }
+    r->R = probe_median(v, PROBE_RUNS);
+    r->R_wide = v[PROBE_RUNS - 2] - v[1] > v[PROBE_RUNS - 2] / 2;
+    return 0;
+}
+/* F and E (see the top); 0, or -1 when a call failed. Without libgoal's path both stay 0. */
+static int probe_libgoal(const probe_ops *ops, probe_result *r) {
+    double v[PROBE_MAX_SIZES], w[PROBE_MAX_SIZES];
+    int k, m = 0;
+    if (!ops->call_fn) return 0;
+    for (k = 0; k < PROBE_RUNS; k++)
+        if ((v[k] = ops->call_fn(ops->user, probe_reps(0))) < 0) return -1;
+    r->F = probe_median(v, PROBE_RUNS);
+    for (k = 0; k < r->nsmall; k++)
+        if (r->size[k] <= r->S) {
+            w[m] = (r->lrtt[k] - r->rtt[k] - r->F) / 4;
+            v[m++] = (r->lsend[k] - r->os[k] + r->lrecv[k] - r->orecv[k]) / 2 - r->F;
+        }
+    r->E_overheads = m ? probe_median(v, m) : 0;
+    r->E_pingpong = m ? probe_median(w, m) : 0;
+    r->E = r->E_overheads < r->E_pingpong ? r->E_overheads : r->E_pingpong;
+    if (r->E < 0) r->E = 0;   /* within the noise of the bare curves */
     return 0;
 }
 
@@ -247,7 +347,8 @@ static int probe_run(const probe_ops *ops, uint64_t max_size, probe_result *r) {
     memset(r, 0, sizeof *r);
     if (max_size < PROBE_MIN_SIZE || probe_sweep(ops, max_size, r) != 0) return -1;
     probe_eager_limit(ops, r);
-    return probe_fits(r);
+    if (probe_fits(r) != 0 || probe_handshakes(ops, r) != 0) return -1;
+    return probe_libgoal(ops, r);
 }
 
 /* A number as goal sim takes it: whole ns from 100 on, else at most 3 decimals. */
@@ -269,15 +370,33 @@ static void probe_print_params(FILE *f, const probe_result *r) {
     probe_num(f, " -G", r->G);
     probe_num(f, " -O", r->O);
     probe_num(f, " -C", r->C);
-    fprintf(f, " -S %llu", (unsigned long long)r->S);
-    if (r->R >= 0.001) probe_num(f, " -R", r->R);   /* only when a handshake was seen */
+    if (!r->S_wide) fprintf(f, " -S %llu", (unsigned long long)r->S);   /* too noisy: out (a # line says so) */
+    if (r->R >= 0.001 && !r->S_wide && !r->R_wide) probe_num(f, " -R", r->R);   /* only when a handshake was seen */
     if (r->T) fprintf(f, " -T %llu", (unsigned long long)r->T);   /* only when two regimes were seen */
     if (r->T) probe_num(f, " -H", r->H);
+    if (r->F > 0) probe_num(f, " -E", r->E);   /* only when measured through libgoal */
+    if (r->F > 0) probe_num(f, " -F", r->F);
     fputc('\n', f);
+}
+/* The runs of S and R, and what was left out of the line and why, as comment lines. */
+static void probe_print_runs(FILE *f, const probe_result *r) {
+    int j;
+    fprintf(f, "# S runs:");
+    for (j = 0; j < PROBE_RUNS; j++) fprintf(f, " %llu", (unsigned long long)r->S_run[j]);
+    fprintf(f, " (median %llu)\n# R runs:", (unsigned long long)r->S);
+    for (j = 0; j < PROBE_RUNS; j++) fprintf(f, " %.0f", r->R_run[j]);
+    fprintf(f, " ns (median %.0f)\n", r->R);
+    if (r->S_wide) fprintf(f, "# -S and -R left out: S's runs differ over %.0fx (a loaded machine? probe again)\n", PROBE_WIDE);
+    else if (r->R_wide && r->R >= 0.001) fprintf(f, "# -R left out: R's runs differ by over half (a loaded machine? probe again)\n");
+    if (r->L_fit < 0) fprintf(f, "# L: the fit gives %.0f ns (the round trip is under two overheads: noise), 0 in the line\n", r->L_fit);
 }
 /* The fit's residuals and the measured curves, as comment lines. */
 static void probe_print_fit(FILE *f, const probe_result *r) {
     int k;
+    probe_print_runs(f, r);
+    if (r->F > 0)
+        fprintf(f, "# libgoal adds: -F %.0f ns a call, -E %.1f ns a message (overheads %.1f, ping-pong %.1f; bare MPI: -o %.1f)\n", r->F, r->E,
+                r->E_overheads, r->E_pingpong, r->o);
     fprintf(f, "# residuals (relative RMS): ping-pong %.3f, send overhead %.3f, receive overhead %.3f, gap %.3f, exec %.3f\n",
             r->res_rtt, r->res_send, r->res_recv, r->res_gap, r->res_exec);
     fprintf(f, "# size rtt send_overhead recv_overhead gap exec (ns)\n");
