@@ -134,7 +134,7 @@ int cli_int(const char *s, long long lo, long long hi, long long *out);   /* 1 w
 /* The option tables, each in its verb's file (the shared ones: cli_model.c, cli_gen.c). */
 extern const cli_option cli_fmt_options[], cli_asm_options[], cli_demo_options[], cli_run_options[], cli_run_algo_options[],
     cli_sim_options[], cli_dot_options[], cli_trace_options[], cli_html_options[], cli_gen_options[], cli_algo_options[],
-    cli_analyze_options[], cli_tune_options[], cli_help_options[], cli_model_options[];
+    cli_analyze_options[], cli_tune_options[], cli_help_options[];
 
 int cli_fmt(int argc, char **argv);
 /* FILE and no option (dis, stats, check): the file, or NULL after a usage message in *rc. */
@@ -190,8 +190,11 @@ int cli_html(int argc, char **argv);      /* the interactive page (cli_html.c) *
    returns the exit status. */
 int cli_html_write(const goal_world *w, const goal_sim_desc *d, const char *name, const char *out);
 /* The model options (cli_model.c): cli_model_options is their table, the shared group of sim,
-   trace, svg, html and tune (into a goal_sim_desc); cli_set_model reads one (the row's name,
-   as goal_sim_param takes it), cli_set_params a --params FILE. */
+   trace, svg, html and tune (into a goal_sim_desc), filled from the library's table by
+   cli_model_init before any verb runs; cli_set_model reads one (the row's name, as
+   goal_sim_param takes it), cli_set_params a --params FILE. */
+extern cli_option cli_model_options[];
+void cli_model_init(void);
 int cli_set_model(const char *verb, const cli_option *o, const char *value, void *field);
 int cli_set_params(const char *verb, const cli_option *o, const char *value, void *field);
 /* Warns (on stderr) of model options that change nothing alone: -T or -H without the other,

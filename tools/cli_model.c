@@ -5,34 +5,28 @@
 #include <string.h>
 #include "cli.h"
 
-/* The names, values and defaults are the library's: goal_sim_param reads every row (by its
-   name) and goal_sim_defaults has the defaults (tests/test_help.sh compares them with
-   goal sim --verbose). The library has no list of its options with their help lines yet, so
-   this table is the one copy of that list in tools/, to be built from the library's list
-   when goal_sim.h has one. -o is not here: it is the overhead on sim and tune (their own
-   row) and the output file on the verbs that write one; --params is the command's own. */
-#define CLI_MODEL(name, arg, def, help) {name, arg, def, help, cli_set_model, 0, 0, 0, NULL}
-const cli_option cli_model_options[] = {   /* LogGOPSim's letters and defaults */
-    CLI_MODEL("-L", "ns", "2500", "latency"),
-    CLI_MODEL("-g", "ns", "1000", "gap between messages (NIC)"),
-    CLI_MODEL("-G", "ns/B", "6", "gap per byte"),
-    CLI_MODEL("-O", "ns/B", "0", "CPU overhead per byte"),
-    CLI_MODEL("-C", "ns/B", "1", "CPU time per byte of a local exec (copy or reduction; calc is not scaled)"),
-    CLI_MODEL("-S", "B", "65535", "eager limit: larger messages use rendezvous"),
-    CLI_MODEL("-R", "ns", "0", "rendezvous handshake: a message over -S bytes arrives this much later (LogGOPSim: none)"),
-    CLI_MODEL("-T", "B", "0", "with -H: a message's bytes beyond the first T cost -H per byte instead of -G (0: one -G, LogGOPSim's)"),
-    CLI_MODEL("-H", "ns/B", "0", "with -T: gap per byte beyond T bytes, on both NICs and in the receive (0: free; unset: off)"),
-    CLI_MODEL("--overhead", "ns", "1500", "CPU overhead per message (LogGOPSim's -o)"),
-    CLI_MODEL("--node-size", "K", NULL, "two-level model: nodes of K consecutive ranks; -L -o -g -G -O are then between nodes"),
-    CLI_MODEL("--intra-L", "ns", "-L", "two-level: latency inside a node"),
-    CLI_MODEL("--intra-o", "ns", "--overhead", "two-level: CPU overhead per message inside a node"),
-    CLI_MODEL("--intra-g", "ns", "-g", "two-level: gap between messages inside a node"),
-    CLI_MODEL("--intra-G", "ns/B", "-G", "two-level: gap per byte inside a node"),
-    CLI_MODEL("--intra-O", "ns/B", "-O", "two-level: CPU overhead per byte inside a node"),
-    {"--params", "FILE", NULL, "one line of these options (what goal probe prints); later options override it", cli_set_params, 0, 0, 0,
-     "needs a file name"},
-    CLI_MODEL("--loggopsim-compat", NULL, NULL, "charge 0-byte messages -G, as LogGOPSim's wrap-around does"),
-    CLI_END};
+/* The library's table of model options (goal_sim_param_info: names, values, defaults, help)
+   is the one list; this is its copy in cli_option rows, filled by cli_model_init. -o is left
+   out: it is the overhead on sim and tune (their own row) and the output file on the verbs
+   that write one. --params is the command's own. The size: the library's rows and --params,
+   with room to spare; cli_model_init stops at it. */
+cli_option cli_model_options[48];
+
+void cli_model_init(void) {
+    const goal_sim_param_row *r;
+    size_t i, n = 0, cap = sizeof cli_model_options / sizeof cli_model_options[0] - 2;
+    for (i = 0; (r = goal_sim_param_info(i)) != NULL && n < cap; i++) {
+        cli_option o = {NULL, NULL, NULL, NULL, cli_set_model, 0, 0, 0, NULL};
+        if (strcmp(r->name, "-o") == 0) continue;
+        o.name = r->name; o.arg = r->arity ? r->unit : NULL; o.def = r->dflt; o.help = r->help;
+        cli_model_options[n++] = o;
+    }
+    {
+        cli_option params = {"--params", "FILE", NULL, "one line of these options (what goal probe prints); later options override it",
+                             cli_set_params, 0, 0, 0, "needs a file name"};
+        cli_model_options[n] = params;
+    }
+}
 
 /* One model option into the goal_sim_desc at field, as goal_sim_param takes it. A bad value
    is said with the library's reason. */
