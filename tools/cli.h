@@ -114,6 +114,10 @@ int cli_algo_verify(const goal_algo_desc *d, int p, char *msg, size_t len);
 int cli_demo(int argc, char **argv);
 int cli_run(int argc, char **argv);
 int cli_analyze(int argc, char **argv);   /* wait sets, dataflow, collectives (cli_analyze.c) */
+/* --coll COLL=ALGO on a recording (sim, tune; cli_analyze.c): *w replaced by w with the n
+   specs' calls re-generated (goal_analyze_replan), a warning for a collective it never
+   calls. 0, or the exit status after a message (2: a bad spec, 1: the world refused). */
+int cli_replan(const char *verb, goal_world **w, char **specs, int n);
 int cli_check(int argc, char **argv);
 int cli_sim(int argc, char **argv);
 int cli_dot(int argc, char **argv);

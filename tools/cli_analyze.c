@@ -155,3 +155,46 @@ int cli_analyze(int argc, char **argv) {
     goal_world_destroy(w);
     return cli_close_out(stdout) ? CLI_BAD_INPUT : rc;
 }
+
+/* ---- re-planning a recording (sim --coll, tune on a recording) -------------------------------- */
+/* COLL=ALGO into plan: 0, or 2 after a usage message (an unknown collective or algorithm). */
+static int replan_spec(const char *verb, const char *spec, goal_analyze_plan *plan, char *coll, size_t len) {
+    const char *eq = strchr(spec, '='), *names[GOAL_ANALYZE_NCOLLS + 1];
+    size_t n = eq ? (size_t)(eq - spec) : 0;
+    int k;
+    if (!eq || n == 0 || n >= len || !eq[1]) return cli_usage("%s: --coll takes COLL=ALGO, e.g. allreduce=allreduce_ring (or allreduce=ring)", verb);
+    memcpy(coll, spec, n);
+    coll[n] = 0;
+    for (k = 0; k < GOAL_ANALYZE_NCOLLS; k++) names[k] = goal_analyze_coll_name(k);
+    names[k] = NULL;
+    for (k = 0; k < GOAL_ANALYZE_NCOLLS && strcmp(names[k], coll) != 0; k++) {}
+    if (k == GOAL_ANALYZE_NCOLLS) {
+        const char *near = cli_suggest(coll, names, -1);
+        return cli_usage("%s: --coll: unknown collective '%s'%s%s%s", verb, coll, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+    }
+    plan->coll = names[k];
+    plan->algo = eq + 1;
+    if (goal_analyze_coll_algo(coll, eq + 1)) return CLI_OK;
+    if (!goal_algo_find(eq + 1) && !cli_algo_name(eq + 1)) return cli_unknown_algo(verb, eq + 1);
+    return cli_usage("%s: --coll %s: '%s' is not an algorithm of %s (goal help gen lists them)", verb, spec, eq + 1, coll);
+}
+int cli_replan(const char *verb, goal_world **w, char **specs, int n) {
+    goal_analyze_plan plans[GOAL_ANALYZE_NCOLLS];
+    char colls[GOAL_ANALYZE_NCOLLS][32];
+    goal_analyze_replan_desc d;
+    goal_world *out;
+    goal_error err;
+    int k, rc;
+    if (n > GOAL_ANALYZE_NCOLLS) return cli_usage("%s: --coll at most %d times", verb, GOAL_ANALYZE_NCOLLS);
+    memset(plans, 0, sizeof plans);
+    for (k = 0; k < n; k++)
+        if ((rc = replan_spec(verb, specs[k], &plans[k], colls[k], sizeof colls[k])) != CLI_OK) return rc;
+    memset(&d, 0, sizeof d);
+    d.plans = plans; d.nplans = (size_t)n;
+    if (goal_analyze_replan(*w, &d, &out, &err) != GOAL_OK) return cli_fail("%s: --coll: %s", verb, err.msg);
+    for (k = 0; k < n; k++)
+        if (!plans[k].calls) fprintf(stderr, "goal: %s: warning: the world calls no %s (no anchor %s_c...): nothing re-planned\n", verb, plans[k].coll, plans[k].coll);
+    goal_world_destroy(*w);
+    *w = out;
+    return CLI_OK;
+}

@@ -156,16 +156,21 @@ int cli_sim(int argc, char **argv) {
     goal_sim_run_result *res = &t.result;
     goal_status st;
     int32_t r;
-    int rc, i, n = 1, critical = 0, verbose = 0;
-    char tb[32];
+    int rc, i, n = 1, critical = 0, verbose = 0, ncoll = 0;
+    char tb[32], **coll = (char **)calloc((size_t)argc, sizeof *coll);
     memset(&d, 0, sizeof d);
-    for (i = 1; i < argc; i++) {   /* --critical and --verbose out, the rest to the shared parser */
+    if (!coll) return cli_fail("sim: out of memory");
+    for (i = 1; i < argc; i++) {   /* --critical, --verbose and --coll out, the rest to the shared parser */
         if (strcmp(argv[i], "--critical") == 0) critical = 1;
         else if (strcmp(argv[i], "--verbose") == 0) verbose = 1;
+        else if (strcmp(argv[i], "--coll") == 0 && i + 1 < argc) coll[ncoll++] = argv[++i];
+        else if (strcmp(argv[i], "--coll") == 0) { free(coll); return cli_usage("sim: --coll needs COLL=ALGO"); }
         else argv[n++] = argv[i];
     }
     rc = cli_sim_args(n, argv, &file, &d, NULL);
-    if (rc || (rc = cli_load_world(file, &w))) return rc;
+    if (rc || (rc = cli_load_world(file, &w))) { free(coll); return rc; }
+    if (ncoll && (rc = cli_replan("sim", &w, coll, ncoll)) != CLI_OK) { free(coll); goal_world_destroy(w); return rc; }
+    free(coll);
     if (cli_world_fits(file, w)) { goal_world_destroy(w); return CLI_BAD_INPUT; }
     if (verbose) sim_params(&d);
     st = critical ? goal_sim_timeline_run(w, &d, &t) : goal_sim_run(w, &d, res);

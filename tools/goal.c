@@ -66,6 +66,7 @@ static const cli_option sim_opts[] = {
     {"-o", "ns", "1500", "CPU overhead per message (same as --overhead)"},
     {"--verbose", NULL, NULL, "print the parameters used on standard error"},
     {"--critical", NULL, NULL, "then the critical path, one event a line (critical rank R ... / critical message S -> R round K ...)"},
+    {"--coll", "COLL=ALGO", NULL, "a recording: its calls of COLL re-generated with ALGO (or its short name: allreduce=ring); repeatable"},
     CLI_END};
 static const cli_option dot_opts[] = {
     {"--rank", "R", "all ranks", "draw one rank's DAG"},
@@ -114,7 +115,7 @@ const cli_verb cli_verbs[] = {
     {"run", cli_run, "ALGO -p N [gen options] [--threads] [--seed S] --check",
      "run an algorithm on random data, compare every rank with a reference", run_algo_opts, algo_opts},
     {"check", cli_check, "FILE", "match sends and receives across ranks (cDAG Algorithm 1, MPI rules), find deadlocks", NULL, NULL},
-    {"sim", cli_sim, "FILE [-L ns] [-o ns] [-g ns] [-G ns/B] [-O ns/B] [-C ns/B] [-S B] [-R ns] [-T B -H ns/B] [--node-size K [--intra-L ns] [--intra-o ns] [--intra-g ns] [--intra-G ns/B] [--intra-O ns/B]] [--params FILE] [--loggopsim-compat] [--verbose] [--critical]",
+    {"sim", cli_sim, "FILE [-L ns] [-o ns] [-g ns] [-G ns/B] [-O ns/B] [-C ns/B] [-S B] [-R ns] [-T B -H ns/B] [--node-size K [--intra-L ns] [--intra-o ns] [--intra-g ns] [--intra-G ns/B] [--intra-O ns/B]] [--params FILE] [--loggopsim-compat] [--verbose] [--critical] [--coll COLL=ALGO]...",
      "LogGOPS simulation, as LogGOPSim: rank R T per rank, then max T", sim_opts, model_opts},
     {"dot", cli_dot, "FILE [--rank R] [--fold] [-o OUT]",
      "Graphviz DOT: one rank's DAG, or all ranks (in rank order, with a legend) and messages", dot_opts, NULL},
