@@ -295,14 +295,42 @@ static int page_write(FILE *f, const goal_world *w, const goal_sim_timeline *t, 
     }
     return 1;
 }
-/* Writes the page of w simulated with d to out (NULL or "-": standard output). */
-int cli_html_write(const goal_world *w, const goal_sim_desc *d, const char *name, const char *out) {
+/* --from/--to: only the events that overlap [from, to] ns stay (the critical path's too,
+   renumbered); the actions, the finish times and the end of the run stay whole. */
+static size_t timeline_window(goal_sim_timeline *t, uint64_t from, uint64_t to) {
+    size_t k, n = 0, c = 0, *at = (size_t *)malloc((t->nevents + 1) * sizeof *at);
+    if (!at) return (size_t)-1;
+    for (k = 0; k < t->nevents; k++) {
+        at[k] = (size_t)-1;
+        if (t->events[k].end < from || t->events[k].start > to) continue;
+        at[k] = n;
+        t->events[n] = t->events[k]; t->round[n] = t->round[k]; t->segment[n] = t->segment[k];
+        n++;
+    }
+    for (k = 0; k < t->ncritical; k++)
+        if (at[t->critical[k]] != (size_t)-1) t->critical[c++] = at[t->critical[k]];
+    t->nevents = n; t->ncritical = c;
+    free(at);
+    return n;
+}
+/* Writes the page of w simulated with d, the events of [from, to] ns, to out. */
+static int html_write(const goal_world *w, const goal_sim_desc *d, const char *name, const char *out, uint64_t from, uint64_t to) {
     goal_sim_timeline t;
     goal_status st = goal_sim_timeline_run(w, d, &t);
     FILE *f;
+    size_t kept;
     int rc;
     if (st != GOAL_OK) {
         rc = cli_sim_failed("html", w, &t.result, st);
+        goal_sim_timeline_free(&t);
+        return rc;
+    }
+    kept = from == 0 && to == UINT64_MAX ? t.nevents : timeline_window(&t, from, to);
+    if (kept == 0 || kept == (size_t)-1) {
+        char tb[32], tb2[32];
+        rc = kept ? cli_fail("html: %s", goal_strerror(GOAL_ERR_NOMEM))
+                  : cli_fail("html: no event from %llu ns to %s (the run ends at %s ns)", (unsigned long long)from,
+                             to == UINT64_MAX ? "the end" : cli_time(to * 1000u, tb + 0), cli_time(t.result.max_ps, tb2));
         goal_sim_timeline_free(&t);
         return rc;
     }
@@ -316,16 +344,35 @@ int cli_html_write(const goal_world *w, const goal_sim_desc *d, const char *name
     rc = cli_close_out(f);
     return rc;
 }
+/* Writes the page of w simulated with d to out (NULL or "-": standard output). */
+int cli_html_write(const goal_world *w, const goal_sim_desc *d, const char *name, const char *out) {
+    return html_write(w, d, name, out, 0, UINT64_MAX);
+}
+/* --from T0 and --to T1 taken out of argv (ns): 0, or 2 after a usage message. */
+static int html_window(int *argc, char **argv, uint64_t *from, uint64_t *to) {
+    int i, n = 1;
+    long long v;
+    for (i = 1; i < *argc; i++) {
+        int is_from = strcmp(argv[i], "--from") == 0;
+        if (!is_from && strcmp(argv[i], "--to") != 0) { argv[n++] = argv[i]; continue; }
+        if (i + 1 >= *argc || !cli_int(argv[i + 1], 0, INT64_MAX, &v)) return cli_usage("html: %s takes a time in ns", argv[i]);
+        if (is_from) *from = (uint64_t)v; else *to = (uint64_t)v;
+        i++;
+    }
+    *argc = n;
+    return *from > *to ? cli_usage("html: --from %llu is after --to %llu", (unsigned long long)*from, (unsigned long long)*to) : CLI_OK;
+}
 int cli_html(int argc, char **argv) {
     const char *file, *out = NULL;
     char name[256];
     goal_world *w;
     goal_sim_desc d;
+    uint64_t from = 0, to = UINT64_MAX;
     int rc;
     memset(&d, 0, sizeof d);
-    if ((rc = cli_sim_args(argc, argv, &file, &d, &out)) || (rc = cli_load_world(file, &w))) return rc;
+    if ((rc = html_window(&argc, argv, &from, &to)) || (rc = cli_sim_args(argc, argv, &file, &d, &out)) || (rc = cli_load_world(file, &w))) return rc;
     page_name(file, name, sizeof name);
-    rc = cli_world_fits(file, w) ? CLI_BAD_INPUT : cli_html_write(w, &d, name, out);
+    rc = cli_world_fits(file, w) ? CLI_BAD_INPUT : html_write(w, &d, name, out, from, to);
     goal_world_destroy(w);
     return rc;
 }

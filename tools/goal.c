@@ -99,6 +99,16 @@ static const cli_option tune_opts[] = {
     {"--format", "F", "table", "table (COLL SIZE ALGO TIME) or env (the GOAL_MPI_ALGOS string)"},
     {"--svg", "OUT", NULL, "time against size, log-log, one panel per collective"},
     CLI_END};
+static const cli_option html_opts[] = {
+    {"-o", "OUT", "standard output", "output file"},
+    {"--from", "T0", "0", "only the events that end at or after T0 ns (a window of a long run)"},
+    {"--to", "T1", "the end", "only the events that start at or before T1 ns"},
+    CLI_END};
+static const cli_option tune_rec_opts[] = {
+    {"--coll", "LIST", "every one it calls", "the recording's collectives to tune, e.g. allreduce,reduce_scatter_block"},
+    {"--all", NULL, NULL, "every algorithm, not only the fastest"},
+    {"--format", "F", "table", "table (COLL CALLS ALGO TIME) or env (the GOAL_MPI_ALGOS string)"},
+    CLI_END};
 static const cli_option help_opts[] = {
     {"--markdown", NULL, NULL, "the README's verb table (tests/test_help.sh compares them)"},
     {"--man", NULL, NULL, "the man page goal.1 (troff), as make installs it"},
@@ -123,8 +133,8 @@ const cli_verb cli_verbs[] = {
      "the simulated timeline as Chrome trace-event JSON (Perfetto, chrome://tracing)", out_opt, model_opts},
     {"svg", cli_svg, "FILE [model options] [--overhead ns] [-o OUT]", "the simulated timeline as an SVG picture, no Graphviz needed",
      out_opt, model_opts},
-    {"html", cli_html, "FILE [model options] [--overhead ns] [-o OUT.html]",
-     "the simulated run as one interactive page (timeline, critical path, DAGs; opens from disk)", out_opt, model_opts},
+    {"html", cli_html, "FILE [model options] [--overhead ns] [--from T0] [--to T1] [-o OUT.html]",
+     "the simulated run as one interactive page (timeline, critical path, DAGs; opens from disk)", html_opts, model_opts},
     {"gen", cli_gen, "ALGO -p N [--root R] [--size BYTES] [--type T] [--op OP] [--nway K] [--segment BYTES] [--radix K] "
                      "[--participants LIST --receivers LIST] [--counts LIST | --counts-seed S] [--dialect loggopsim|paper] [-o OUT]",
      "print the schedules of all N ranks of an algorithm as textual GOAL", gen_opts, algo_opts},
@@ -133,6 +143,8 @@ const cli_verb cli_verbs[] = {
      "cDAG analysis: wait sets, dataflow, the collectives found, or replaced", analyze_opts, NULL},
     {"tune", cli_tune, "-p N [model options | --params FILE] [--sizes LIST] [--coll LIST] [--all] [--format table|env] [--svg OUT]",
      "every algorithm of each collective simulated at p and each size: COLL SIZE ALGO TIME for the fastest", tune_opts, model_opts},
+    {"tune", cli_tune, "FILE [model options | --params FILE] [--coll LIST] [--all] [--format table|env]",
+     "a recording: per collective it calls, the whole program simulated with each algorithm: COLL CALLS ALGO TIME for the fastest", tune_rec_opts, model_opts},
     {"help", cli_help, "[VERB|--markdown|--man]", "the verbs, or one verb's usage with every option and its default", help_opts, NULL},
 };
 const size_t cli_nverbs = sizeof cli_verbs / sizeof cli_verbs[0];
