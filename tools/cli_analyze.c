@@ -62,6 +62,15 @@ static void an_collectives(const goal_analyze_result *r) {
     }
 }
 
+/* A recording's calls, named by its anchors (goal_analyze.h RE-PLANNING): "recorded COLL calls N". */
+static void an_recorded(const goal_world *w) {
+    size_t calls[GOAL_ANALYZE_NCOLLS];
+    int k;
+    goal_analyze_recorded(w, calls);
+    for (k = 0; k < GOAL_ANALYZE_NCOLLS; k++)
+        if (calls[k]) printf("recorded %s calls %lu\n", goal_analyze_coll_name(k), (unsigned long)calls[k]);
+}
+
 /* --bcast ALGO etc. into the replacement desc; 1 when argv[*i] was one. */
 static int an_algo_opt(int argc, char **argv, int *i, goal_analyze_replace_desc *d, int *rc) {
     static const char *const names[] = {"--bcast", "--barrier", "--gather", "--scatter", "--allgather", "--alltoall"};
@@ -144,13 +153,16 @@ int cli_analyze(int argc, char **argv) {
     if ((rc = an_args(argc, argv, &file, &mode, &out, &rd)) || (rc = cli_load_world(file, &w))) return rc;
     if (cli_world_fits(file, w)) rc = CLI_BAD_INPUT;
     else if (mode == AN_WAITS) rc = an_waits(w);
-    else if (goal_analyze(w, &d, &r, &err) != GOAL_OK)
-        rc = cli_fail("%s: %s%s", file, err.msg, err.status == GOAL_ERR_MATCH ? " (goal check FILE lists every finding)" : "");
-    else {
-        if (mode == AN_DATAFLOW) an_dataflow(&r);
-        if (mode == AN_COLLECTIVES) an_collectives(&r);
-        if (mode == AN_REPLACE) rc = an_replace(w, &r, &rd, out);
-        goal_analyze_free(&r);
+    else if (mode == AN_COLLECTIVES) an_recorded(w);
+    if (rc == CLI_OK && mode != AN_WAITS) {
+        if (goal_analyze(w, &d, &r, &err) != GOAL_OK)
+            rc = cli_fail("%s: %s%s", file, err.msg, err.status == GOAL_ERR_MATCH ? " (goal check FILE lists every finding)" : "");
+        else {
+            if (mode == AN_DATAFLOW) an_dataflow(&r);
+            if (mode == AN_COLLECTIVES) an_collectives(&r);
+            if (mode == AN_REPLACE) rc = an_replace(w, &r, &rd, out);
+            goal_analyze_free(&r);
+        }
     }
     goal_world_destroy(w);
     return cli_close_out(stdout) ? CLI_BAD_INPUT : rc;

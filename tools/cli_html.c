@@ -329,8 +329,8 @@ static int html_write(const goal_world *w, const goal_sim_desc *d, const char *n
     if (kept == 0 || kept == (size_t)-1) {
         char tb[32], tb2[32];
         rc = kept ? cli_fail("html: %s", goal_strerror(GOAL_ERR_NOMEM))
-                  : cli_fail("html: no event from %llu ns to %s (the run ends at %s ns)", (unsigned long long)from,
-                             to == UINT64_MAX ? "the end" : cli_time(to * 1000u, tb + 0), cli_time(t.result.max_ps, tb2));
+                  : cli_fail("html: no event from %llu ns to %s%s (the run ends at %s ns)", (unsigned long long)from,
+                             to == UINT64_MAX ? "the end" : cli_time(to * 1000u, tb), to == UINT64_MAX ? "" : " ns", cli_time(t.result.max_ps, tb2));
         goal_sim_timeline_free(&t);
         return rc;
     }
