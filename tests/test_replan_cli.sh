@@ -48,7 +48,7 @@ for c in allreduce bcast; do
 done
 t "tune --format env" 0 "^(bcast|allreduce)=[a-z_]+;(bcast|allreduce)=[a-z_]+$" $GOAL tune $T/rec5.goal --format env
 t "tune --coll on a recording" 0 "^allreduce " sh -c "$GOAL tune $T/rec5.goal --coll allreduce | grep -v '^#' | grep -c . | grep -qx 1 && $GOAL tune $T/rec5.goal --coll allreduce"
-t "tune FILE with -p" 2 "not with a recording" $GOAL tune $T/rec5.goal -p 4
+t "tune FILE with -p" 2 "a recording, FILE, takes no -p" $GOAL tune $T/rec5.goal -p 4
 t "tune FILE without collectives" 1 "no collective call" sh -c "$GOAL gen bcast_binomial -p 3 > $T/plain.goal && $GOAL tune $T/plain.goal"
 
 # html --from/--to: only the window's events; the whole run when it covers the run.

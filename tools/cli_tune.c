@@ -157,7 +157,8 @@ static int tune_args(int argc, char **argv, tune *t) {
             return argv[i][0] == '-' ? cli_unknown_option("tune", argv[i]) : cli_usage("tune: one FILE only ('%s')", argv[i]);
         }
     }
-    if (rc == CLI_OK && t->world && (t->sized || t->svg)) return cli_usage("tune: -p, --sizes and --svg are for the algorithms alone, not with a recording");
+    if (rc == CLI_OK && t->world && (t->sized || t->svg))
+        return cli_usage("tune: unknown argument '%s' (a recording, FILE, takes no -p, --sizes or --svg)", t->world);
     if (rc == CLI_OK && t->world) return CLI_OK;
     if (rc == CLI_OK && t->coll_text && !tune_coll_list(t, t->coll_text))
         return cli_usage("tune: --coll takes a list of bcast reduce allreduce allgather alltoall gather scatter reduce_scatter barrier scan");
