@@ -149,7 +149,7 @@ BENCH_MPI_NP ?= 2 4
 # The drop-in (mpi/goalmpi.c), one per MPI ABI: LD_PRELOAD it under an unmodified program;
 # and goal-probe (mpi/goal_probe.c), which measures the LogGOPS parameters.
 mpi-lib: $(B)/openmpi/libgoalmpi.so $(B)/mpich/libgoalmpi.so $(B)/openmpi/goal-probe $(B)/mpich/goal-probe
-$(B)/%/libgoalmpi.so: mpi/goalmpi.c mpi/goalmpi_fortran.c $(HEADERS)
+$(B)/%/libgoalmpi.so: mpi/goalmpi.c mpi/goalmpi_fortran.c mpi/goalmpi_record.c tools/record.h $(HEADERS)
 	@mkdir -p $(@D)
 	mpicc.$* $(WARN) -O2 -g -fPIC -shared -I. mpi/goalmpi.c -o $@ -lm -lpthread
 test-mpi: deps $(B)/goal

@@ -104,11 +104,17 @@
    exscan_linear, the two-tree, pipelined-tree and dissemination reductions,
    alltoall, the reduce-scatters, non-contiguous types) it costs a copy of this rank's input
    (all of it for alltoall(v) and the reduce-scatters), counted as "copied"; each nonblocking call allocates its generalized request's state, and v-calls their
-   scaled counts; the schedules themselves are cached (hash) and never rebuilt. */
+   scaled counts; the schedules themselves are cached (hash) and never rebuilt.
+   GOAL_MPI_RECORD=PREFIX records the program's communication as a GOAL world, PREFIX.goal
+   (goalmpi_record.c, docs/record.md). */
+#define _POSIX_C_SOURCE 200809L   /* clock_gettime: the recorder's CLOCK_MONOTONIC */
 #include <mpi.h>
 /* goal_mpi.h's own MPI calls must reach the library, not the interceptors below. */
 #define MPI_Test PMPI_Test
 #define MPI_Testsome PMPI_Testsome
+#define MPI_Isend PMPI_Isend
+#define MPI_Irecv PMPI_Irecv
+#define MPI_Recv PMPI_Recv
 #define MPI_Wait PMPI_Wait
 #define MPI_Allreduce PMPI_Allreduce
 #define MPI_Iallreduce PMPI_Iallreduce
@@ -117,6 +123,9 @@
 #include "../goal_mpi.h"
 #undef MPI_Test
 #undef MPI_Testsome
+#undef MPI_Isend
+#undef MPI_Irecv
+#undef MPI_Recv
 #undef MPI_Wait
 #undef MPI_Allreduce
 #undef MPI_Iallreduce
@@ -397,6 +406,13 @@ typedef struct call {
     const goal_algo_info *algo;
     goal_algo_desc d;
 } call;
+/* The recorder's hooks (goalmpi_record.c): a collective call begun (served or passed on),
+   returned, and its generalized request when nonblocking; MPI_Finalize. */
+static void record_coll(const call *k, int is_served);
+static void record_coll_end(void);
+static int record_passed_end(int rc);
+static void record_request(MPI_Request r);
+static void record_finalize(void);
 /* The algorithm for k's collective and bytes per block (auto: among GOAL_ALGO_ORDERED ones
    when ordered), its rule's parameters into k->d, or NULL with k->why set. */
 static const goal_algo_info *choose(call *k, int ordered) {
@@ -548,6 +564,7 @@ static int finish_blocking(goal_mpi *m, goal_status st, goal_mpi_request *r, voi
                            MPI_Comm comm) {
     if (st == GOAL_OK)
         while ((st = goal_mpi_test(&r)) == GOAL_PENDING) progress();
+    record_coll_end();
     unpack(u, st);
     free(tmp); free(tmp2);
     if (st == GOAL_OK) return MPI_SUCCESS;
@@ -582,6 +599,7 @@ static int track(goal_mpi *m, goal_status st, goal_mpi_request *r, void *tmp, vo
         unpack(u, GOAL_ERR_STATE);
         release(&G.hold);
         free(tmp); free(tmp2);
+        record_request(MPI_REQUEST_NULL);
         report_failure(m, st == GOAL_OK ? GOAL_ERR_NOMEM : st);
         return PMPI_Comm_call_errhandler(comm, MPI_ERR_OTHER), MPI_ERR_OTHER;
     }
@@ -590,6 +608,7 @@ static int track(goal_mpi *m, goal_status st, goal_mpi_request *r, void *tmp, vo
     memset(&G.hold, 0, sizeof G.hold);
     PMPI_Grequest_start(query_fn, free_fn, cancel_fn, p, &p->greq);
     *req = p->greq;
+    record_request(p->greq);
     p->next = G.pending; G.pending = p;
     return MPI_SUCCESS;
 }
@@ -604,10 +623,57 @@ static void *copy_of(const void *src, size_t bytes) {
 }
 
 /* ---- the collectives ----------------------------------------------------------------------- */
-/* Every entry point: the goal_mpi and the algorithm, or 0 with the reason counted. */
-static int begin(call *k, int c, int nb, MPI_Comm comm, long long bytes) {
+/* A call passed on is the library's until it returns (the recorder times it): each PMPI_
+   collective below ends through record_passed_end. */
+#define PMPI_Bcast(...) record_passed_end(PMPI_Bcast(__VA_ARGS__))
+#define PMPI_Ibcast(...) record_passed_end(PMPI_Ibcast(__VA_ARGS__))
+#define PMPI_Allreduce(...) record_passed_end(PMPI_Allreduce(__VA_ARGS__))
+#define PMPI_Iallreduce(...) record_passed_end(PMPI_Iallreduce(__VA_ARGS__))
+#define PMPI_Reduce(...) record_passed_end(PMPI_Reduce(__VA_ARGS__))
+#define PMPI_Ireduce(...) record_passed_end(PMPI_Ireduce(__VA_ARGS__))
+#define PMPI_Scan(...) record_passed_end(PMPI_Scan(__VA_ARGS__))
+#define PMPI_Iscan(...) record_passed_end(PMPI_Iscan(__VA_ARGS__))
+#define PMPI_Exscan(...) record_passed_end(PMPI_Exscan(__VA_ARGS__))
+#define PMPI_Iexscan(...) record_passed_end(PMPI_Iexscan(__VA_ARGS__))
+#define PMPI_Reduce_scatter_block(...) record_passed_end(PMPI_Reduce_scatter_block(__VA_ARGS__))
+#define PMPI_Ireduce_scatter_block(...) record_passed_end(PMPI_Ireduce_scatter_block(__VA_ARGS__))
+#define PMPI_Reduce_scatter(...) record_passed_end(PMPI_Reduce_scatter(__VA_ARGS__))
+#define PMPI_Ireduce_scatter(...) record_passed_end(PMPI_Ireduce_scatter(__VA_ARGS__))
+#define PMPI_Gather(...) record_passed_end(PMPI_Gather(__VA_ARGS__))
+#define PMPI_Igather(...) record_passed_end(PMPI_Igather(__VA_ARGS__))
+#define PMPI_Scatter(...) record_passed_end(PMPI_Scatter(__VA_ARGS__))
+#define PMPI_Iscatter(...) record_passed_end(PMPI_Iscatter(__VA_ARGS__))
+#define PMPI_Allgather(...) record_passed_end(PMPI_Allgather(__VA_ARGS__))
+#define PMPI_Iallgather(...) record_passed_end(PMPI_Iallgather(__VA_ARGS__))
+#define PMPI_Alltoall(...) record_passed_end(PMPI_Alltoall(__VA_ARGS__))
+#define PMPI_Ialltoall(...) record_passed_end(PMPI_Ialltoall(__VA_ARGS__))
+#define PMPI_Gatherv(...) record_passed_end(PMPI_Gatherv(__VA_ARGS__))
+#define PMPI_Igatherv(...) record_passed_end(PMPI_Igatherv(__VA_ARGS__))
+#define PMPI_Scatterv(...) record_passed_end(PMPI_Scatterv(__VA_ARGS__))
+#define PMPI_Iscatterv(...) record_passed_end(PMPI_Iscatterv(__VA_ARGS__))
+#define PMPI_Allgatherv(...) record_passed_end(PMPI_Allgatherv(__VA_ARGS__))
+#define PMPI_Iallgatherv(...) record_passed_end(PMPI_Iallgatherv(__VA_ARGS__))
+#define PMPI_Alltoallv(...) record_passed_end(PMPI_Alltoallv(__VA_ARGS__))
+#define PMPI_Ialltoallv(...) record_passed_end(PMPI_Ialltoallv(__VA_ARGS__))
+#define PMPI_Alltoallw(...) record_passed_end(PMPI_Alltoallw(__VA_ARGS__))
+#define PMPI_Ialltoallw(...) record_passed_end(PMPI_Ialltoallw(__VA_ARGS__))
+#define PMPI_Barrier(...) record_passed_end(PMPI_Barrier(__VA_ARGS__))
+#define PMPI_Ibarrier(...) record_passed_end(PMPI_Ibarrier(__VA_ARGS__))
+#define PMPI_Neighbor_allgather(...) record_passed_end(PMPI_Neighbor_allgather(__VA_ARGS__))
+#define PMPI_Ineighbor_allgather(...) record_passed_end(PMPI_Ineighbor_allgather(__VA_ARGS__))
+#define PMPI_Neighbor_allgatherv(...) record_passed_end(PMPI_Neighbor_allgatherv(__VA_ARGS__))
+#define PMPI_Ineighbor_allgatherv(...) record_passed_end(PMPI_Ineighbor_allgatherv(__VA_ARGS__))
+#define PMPI_Neighbor_alltoall(...) record_passed_end(PMPI_Neighbor_alltoall(__VA_ARGS__))
+#define PMPI_Ineighbor_alltoall(...) record_passed_end(PMPI_Ineighbor_alltoall(__VA_ARGS__))
+#define PMPI_Neighbor_alltoallv(...) record_passed_end(PMPI_Neighbor_alltoallv(__VA_ARGS__))
+#define PMPI_Ineighbor_alltoallv(...) record_passed_end(PMPI_Ineighbor_alltoallv(__VA_ARGS__))
+#define PMPI_Neighbor_alltoallw(...) record_passed_end(PMPI_Neighbor_alltoallw(__VA_ARGS__))
+#define PMPI_Ineighbor_alltoallw(...) record_passed_end(PMPI_Ineighbor_alltoallw(__VA_ARGS__))
+/* Every entry point: the goal_mpi and the algorithm, or 0 with the reason counted (root:
+   known also to a call passed on, which the recorder records). */
+static int begin(call *k, int c, int nb, MPI_Comm comm, long long bytes, int root) {
     memset(k, 0, sizeof *k);
-    k->c = c; k->nb = nb;
+    k->c = c; k->nb = nb; k->d.root = root;
     k->fortran = G.in_fortran;
     if (!(k->m = comm_goal(comm, &k->why))) return 0;
     if (bytes < 0) { k->why = W_TYPE; return 0; }
@@ -665,6 +731,7 @@ static int served(call *k) {
     int i;
     G.served[k->nb][k->c]++;
     G.fortran[k->nb][k->c][0] += (unsigned)k->fortran;
+    record_coll(k, 1);
     if (!G.stats || !k->autopick) return 1;
     for (i = 0; i < MAX_PICKS && p[i].algo && p[i].algo != k->algo; i++) {}
     if (i < MAX_PICKS) { p[i].algo = k->algo; p[i].n++; }
@@ -679,6 +746,7 @@ static int in_place_native(call *k, int packed) {
 }
 static int passed(call *k) {
     release(&G.hold);
+    record_coll(k, 0);
     G.passed[k->nb][k->c][k->why]++;
     G.fortran[k->nb][k->c][1] += (unsigned)k->fortran;
     return 0;
@@ -714,7 +782,7 @@ static int do_bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm com
     struct unpack u;
     void *data = buf;
     memset(&u, 0, sizeof u);
-    if (!begin(&k, C_BCAST, req != NULL, comm, bytes)) return passed(&k) - 1;
+    if (!begin(&k, C_BCAST, req != NULL, comm, bytes, root)) return passed(&k) - 1;
     k.d.count = (uint64_t)bytes; k.d.root = root;
     PMPI_Comm_rank(comm, &me);
     if (packed) {   /* the root sends its packed data; the others unpack what arrives */
@@ -742,7 +810,7 @@ static int do_reduction(int c, const void *sbuf, void *rbuf, int count, MPI_Data
     int me = 0;
     void *tmp = NULL;
     long long bytes = type_bytes(t, count);
-    if (!begin(&k, c, req != NULL, comm, bytes) || !begin_reduce(&k, &red, t, op, count)) return passed(&k) - 1;
+    if (!begin(&k, c, req != NULL, comm, bytes, root) || !begin_reduce(&k, &red, t, op, count)) return passed(&k) - 1;
     k.d.root = root;
     PMPI_Comm_rank(comm, &me);
     if (sbuf == MPI_IN_PLACE && !in_place_native(&k, 0)) {
@@ -792,7 +860,7 @@ static int do_rsb(const void *sbuf, void *rbuf, int n, MPI_Datatype t, MPI_Op op
     int p = 1;
     void *tmp = NULL;
     long long bytes = type_bytes(t, n);
-    if (!begin(&k, C_REDUCE_SCATTER_BLOCK, req != NULL, comm, bytes) || !begin_reduce(&k, &red, t, op, n)) return passed(&k) - 1;
+    if (!begin(&k, C_REDUCE_SCATTER_BLOCK, req != NULL, comm, bytes, 0) || !begin_reduce(&k, &red, t, op, n)) return passed(&k) - 1;
     PMPI_Comm_size(comm, &p);
     if (sbuf == MPI_IN_PLACE && !in_place_native(&k, 0)) {
         if (!(tmp = copy_of(rbuf, (size_t)bytes * (size_t)p))) { k.why = W_CREATE; return passed(&k) - 1; }
@@ -830,7 +898,7 @@ static int do_rs(const void *sbuf, void *rbuf, const int *counts, MPI_Datatype t
     void *tmp = NULL;
     PMPI_Comm_size(comm, &p);
     for (i = 0; i < p; i++) total += counts[i];
-    if (!begin(&k, C_REDUCE_SCATTER, req != NULL, comm, el < 0 ? -1 : el * total) ||
+    if (!begin(&k, C_REDUCE_SCATTER, req != NULL, comm, el < 0 ? -1 : el * total, 0) ||
         !begin_reduce(&k, &red, t, op, 1)) return passed(&k) - 1;
     if (!scaled(counts, p, red.whole ? el : 1, &sc)) { k.why = W_SIZE; return passed(&k) - 1; }
     if (sbuf == MPI_IN_PLACE && !in_place_native(&k, 0)) {
@@ -875,7 +943,7 @@ static int do_move(int c, const void *sbuf, int scount, MPI_Datatype st, void *r
     if (c == C_GATHER) block = me == root ? rb : sb;
     else if (c == C_SCATTER) block = me == root ? sb : rb;
     else block = sbuf == MPI_IN_PLACE ? rb : sb;
-    if (!begin(&k, c, req != NULL, comm, block) || block * p > INT_MAX) {
+    if (!begin(&k, c, req != NULL, comm, block, root) || block * p > INT_MAX) {
         if (k.m && block * p > INT_MAX) k.why = W_SIZE;
         return passed(&k) - 1;
     }
@@ -991,7 +1059,7 @@ static long long own_block(const void *user, int count, MPI_Datatype t, MPI_Comm
 }
 static int do_barrier(MPI_Comm comm, MPI_Request *req) {
     call k;
-    if (!begin(&k, C_BARRIER, req != NULL, comm, 0)) return passed(&k) - 1;
+    if (!begin(&k, C_BARRIER, req != NULL, comm, 0, 0)) return passed(&k) - 1;
     served(&k);
     return run(k.m, &k.d, NULL, NULL, NULL, NULL, comm, req);
 }
@@ -1016,7 +1084,7 @@ static int do_vmove(int c, const void *sbuf, int scount, MPI_Datatype st, void *
     PMPI_Comm_rank(comm, &me);
     PMPI_Comm_size(comm, &p);
     at_root = c == C_ALLGATHERV || me == root;
-    if (!begin(&k, c, req != NULL, comm, 0)) return passed(&k) - 1;
+    if (!begin(&k, c, req != NULL, comm, 0, root)) return passed(&k) - 1;
     if (at_root) ok = vside_make(&v, p, counts, displs, c == C_SCATTERV ? st : rt, c == C_SCATTERV ? sbuf : rbuf,
                                  c == C_SCATTERV, comm, &u, &tmp);
     if (ok && c == C_SCATTERV && me == root && rbuf == MPI_IN_PLACE && in_place_native(&k, tmp != NULL)) {
@@ -1119,7 +1187,7 @@ static int do_a2av(const void *sbuf, const int *sc, const int *sd, MPI_Datatype 
     int p = 1, x;
     memset(&u, 0, sizeof u);
     PMPI_Comm_size(comm, &p);
-    if (!begin(&k, C_ALLTOALLV, req != NULL, comm, 0)) return passed(&k) - 1;
+    if (!begin(&k, C_ALLTOALLV, req != NULL, comm, 0, 0)) return passed(&k) - 1;
     if (sbuf == MPI_IN_PLACE ? !a2av_in_place(&k, &vs, p, rc, rd, rt, rbuf, comm, &tmp)
                              : !vside_make(&vs, p, sc, sd, st, sbuf, 1, comm, &u, &tmp)) { k.why = W_SIZE; return passed(&k) - 1; }
     if (!vside_make(&vr, p, rc, rd, rt, rbuf, 0, comm, &u, &tmp)) {
@@ -1201,7 +1269,7 @@ static int do_a2aw(const void *sbuf, const int *sc, const int *sd, const MPI_Dat
     memset(&vs, 0, sizeof vs);
     memset(&vr, 0, sizeof vr);
     PMPI_Comm_size(comm, &p);
-    if (!begin(&k, C_ALLTOALLW, req != NULL, comm, 0)) return passed(&k) - 1;
+    if (!begin(&k, C_ALLTOALLW, req != NULL, comm, 0, 0)) return passed(&k) - 1;
     if (ip) in_place_native(&k, 1);   /* recvbuf's blocks are packed first: a copy */
     if (!wside_make(&vs, p, ip ? rc : sc, ip ? rd : sd, ip ? rt : st, ip ? rbuf : sbuf, 1, ip, comm, &none, &tmp) ||
         !wside_make(&vr, p, rc, rd, rt, rbuf, 0, 0, comm, &u, &tmp)) {
@@ -1590,6 +1658,23 @@ int MPI_Request_free(MPI_Request *r) {
 }
 
 /* ---- completion calls: they progress libgoal too --------------------------------------------- */
+/* Under their own names for the recorder, whose MPI_Wait ... call these. */
+#define MPI_Wait goalmpi__wait
+#define MPI_Test goalmpi__test
+#define MPI_Waitall goalmpi__waitall
+#define MPI_Testall goalmpi__testall
+#define MPI_Waitany goalmpi__waitany
+#define MPI_Testany goalmpi__testany
+#define MPI_Waitsome goalmpi__waitsome
+#define MPI_Testsome goalmpi__testsome
+int MPI_Wait(MPI_Request *req, MPI_Status *s);
+int MPI_Test(MPI_Request *req, int *flag, MPI_Status *s);
+int MPI_Waitall(int n, MPI_Request *reqs, MPI_Status *s);
+int MPI_Testall(int n, MPI_Request *reqs, int *flag, MPI_Status *s);
+int MPI_Waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *s);
+int MPI_Testany(int n, MPI_Request *reqs, int *idx, int *flag, MPI_Status *s);
+int MPI_Waitsome(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *s);
+int MPI_Testsome(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *s);
 int MPI_Wait(MPI_Request *req, MPI_Status *s) {
     int flag = 0, rc;
     persist_finish(req, 1);
@@ -1663,6 +1748,15 @@ int MPI_Testsome(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *s) {
     return rc;
 }
 
+#undef MPI_Wait
+#undef MPI_Test
+#undef MPI_Waitall
+#undef MPI_Testall
+#undef MPI_Waitany
+#undef MPI_Testany
+#undef MPI_Waitsome
+#undef MPI_Testsome
+
 /* ---- the end ------------------------------------------------------------------------------- */
 /* "allreduce auto: allreduce_dissemination 12, allreduce_rabenseifner 40" when auto ran any. */
 static void print_picks(int nb, int c) {
@@ -1720,6 +1814,7 @@ static void print_stats(void) {
 }
 int MPI_Finalize(void) {
     int me = 0;
+    record_finalize();
     setup();   /* GOAL_MPI_STATS, when no collective reached the drop-in */
     PMPI_Comm_rank(MPI_COMM_WORLD, &me);
     while (G.pending) progress();
@@ -1729,4 +1824,5 @@ int MPI_Finalize(void) {
     while (G.userops) { userop *u = G.userops; G.userops = u->next; free(u); }   /* MPI frees the twins */
     return PMPI_Finalize();
 }
+#include "goalmpi_record.c"    /* GOAL_MPI_RECORD */
 #include "goalmpi_fortran.c"   /* the Fortran entry points */

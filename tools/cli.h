@@ -119,6 +119,7 @@ int cli_analyze(int argc, char **argv);   /* wait sets, dataflow, collectives (c
    calls. 0, or the exit status after a message (2: a bad spec, 1: the world refused). */
 int cli_replan(const char *verb, goal_world **w, char **specs, int n);
 int cli_check(int argc, char **argv);
+int cli_record(int argc, char **argv);   /* a recording's parts into PREFIX.goal, checked (cli_record.c) */
 int cli_sim(int argc, char **argv);
 int cli_dot(int argc, char **argv);
 int cli_trace(int argc, char **argv);
