@@ -114,6 +114,7 @@
      goal analyze FILE --waits | --dataflow | --collectives | --replace [-o OUT]
                   [--bcast|--barrier|--gather|--scatter|--allgather|--alltoall ALGO]
      The output formats are in the README (goal analyze).
+     goal sim FILE --coll COLL=ALGO ... and goal tune FILE re-plan a recording (docs/replan.md).
 
    MEMORY
    ------
