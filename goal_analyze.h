@@ -102,8 +102,9 @@
      - every call gets its own tag, above every tag of the recording, so no message of one
        call matches another's; buffers: the generator's slots 1 (OUT) and scratch.
    The algorithm is a canonical name or its part after the collective's prefix ("ring" for
-   allreduce_ring; reduce_scatter_block's algorithms are reduce_scatter_*, reduce_scatter's
-   reduce_scatterv_*). Refused (GOAL_ERR_ARG, with a message): an unknown collective or
+   allreduce_ring), with the plan's nway, segment and radix (0: the defaults).
+   reduce_scatter_block's algorithms are reduce_scatter_*, reduce_scatter's
+   reduce_scatterv_*. Refused (GOAL_ERR_ARG, with a message): an unknown collective or
    algorithm, an algorithm of another collective, a collective named twice, malformed
    anchors (a label that starts as an anchor but does not parse, a start without its end,
    members whose I are not 0..m-1 or whose roots differ, an action between the anchors
@@ -222,6 +223,8 @@ GOAL_API goal_status goal_analyze_replace(const goal_world *w, const goal_analyz
 typedef struct goal_analyze_plan {   /* one collective to re-plan (RE-PLANNING) */
     const char *coll;          /* the recording's name: "allreduce", "reduce_scatter_block", ... */
     const char *algo;          /* an algorithm of it: "allreduce_ring", or "ring" */
+    int nway, radix;           /* its parameters, as goal_algo_desc's; 0: the default */
+    uint64_t segment;
     const char *used;          /* output: the canonical name of algo */
     size_t calls;              /* output: the calls re-generated; 0 when the world has none */
 } goal_analyze_plan;
@@ -1611,6 +1614,7 @@ static goal_status goal__rp_desc(goal__rp *q, const goal__rp_anchor *c, goal_alg
     memset(d, 0, sizeof *d);
     d->algo = q->d->plans[c->plan].used; d->root = c->root < 0 ? 0 : c->root; d->dtype = GOAL_INT8;
     d->tag = q->tag0 + (int32_t)c->call; d->alloc = q->a;
+    d->nway = q->d->plans[c->plan].nway; d->radix = q->d->plans[c->plan].radix; d->segment = q->d->plans[c->plan].segment;
     *counts = NULL;
     for (i = 0; i < c->size; i++)
         if (m[i].bytes > d->count) d->count = m[i].bytes;

@@ -25,6 +25,9 @@ t "unknown collective" 2 "unknown collective 'allreduc' \(did you mean 'allreduc
 t "algorithm of another collective" 2 "'bcast_binomial' is not an algorithm of allreduce" $GOAL sim $T/rec4.goal --coll allreduce=bcast_binomial
 t "unknown algorithm" 2 "unknown algorithm 'nosuch'" $GOAL sim $T/rec4.goal --coll allreduce=nosuch
 t "not COLL=ALGO" 2 "--coll takes COLL=ALGO" $GOAL sim $T/rec4.goal --coll allreduce
+$GOAL sim $T/rec4.goal --coll allreduce=dissemination@nway=1 > $T/nway1
+t "--coll with a parameter" 0 "^differs$" sh -c "$GOAL sim $T/rec4.goal --coll allreduce=dissemination@nway=3 | cmp -s - $T/nway1 || echo differs"
+t "--coll with a bad parameter" 2 "'@nwy' is not @nway=N" $GOAL sim $T/rec4.goal --coll allreduce=dissemination@nwy=3
 t "--coll without a value" 2 "--coll needs COLL=ALGO" $GOAL sim $T/rec4.goal --coll
 sed 's/allreduce_c0_n2_end/allreduce_c0_n2_xend/' $T/rec4.goal > $T/bad.goal
 t "malformed anchor" 1 "malformed anchor 'allreduce_c0_n2_xend'" $GOAL sim $T/bad.goal --coll allreduce=ring
@@ -34,7 +37,7 @@ t "a start without its end" 1 "." $GOAL sim $T/noend.goal --coll allreduce=ring
 # tune FILE: the winner per collective is the fastest of the per-algorithm sims.
 $GOAL tune $T/rec5.goal --all > $T/all; rc=$?
 t "tune --all on a recording" 0 "^allreduce 3 allreduce_ring [0-9]+$" sh -c "cat $T/all; exit $rc"
-t "tune --all: bcast's rows" 0 "^bcast 1 bcast_chain [0-9]+$" cat $T/all
+t "tune --all: bcast's rows, over the parameter grids" 0 "^bcast 1 bcast_chain@segment=65536 [0-9]+$" cat $T/all
 for c in allreduce bcast; do
   ok=1
   for a in $(awk -v c=$c '$1 == c { print $3 }' $T/all); do
@@ -46,7 +49,7 @@ for c in allreduce bcast; do
   best=$(awk -v c=$c '$1 == c && (min == "" || $4 < min) { min = $4; a = $3 } END { print a }' $T/all)
   t "tune picks the fastest $c ($best)" 0 "^$c [0-9]+ $best [0-9]+$" $GOAL tune $T/rec5.goal
 done
-t "tune --format env" 0 "^(bcast|allreduce)=[a-z_]+;(bcast|allreduce)=[a-z_]+$" $GOAL tune $T/rec5.goal --format env
+t "tune --format env" 0 "^(bcast|allreduce)=[a-z_]+(@[a-z]+=[0-9]+)?;(bcast|allreduce)=[a-z_]+(@[a-z]+=[0-9]+)?$" $GOAL tune $T/rec5.goal --format env
 t "tune --coll on a recording" 0 "^allreduce " sh -c "$GOAL tune $T/rec5.goal --coll allreduce | grep -v '^#' | grep -c . | grep -qx 1 && $GOAL tune $T/rec5.goal --coll allreduce"
 t "tune FILE with -p" 2 "a recording, FILE, takes no -p" $GOAL tune $T/rec5.goal -p 4
 t "tune FILE without collectives" 1 "no collective call" sh -c "$GOAL gen bcast_binomial -p 3 > $T/plain.goal && $GOAL tune $T/plain.goal"

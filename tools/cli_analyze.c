@@ -169,14 +169,38 @@ int cli_analyze(int argc, char **argv) {
 }
 
 /* ---- re-planning a recording (sim --coll, tune on a recording) -------------------------------- */
-/* COLL=ALGO into plan: 0, or 2 after a usage message (an unknown collective or algorithm). */
-static int replan_spec(const char *verb, const char *spec, goal_analyze_plan *plan, char *coll, size_t len) {
+/* ALGO's "@nway=N", "@segment=B", "@radix=K" (as goal tune and GOAL_MPI_ALGOS write them),
+   cut off at at, into plan: 0, or 2 after a usage message. */
+static int replan_params(const char *verb, char *at, goal_analyze_plan *plan) {
+    long long v;
+    while (at && *at == '@') {
+        char *next = strchr(at + 1, '@'), *eq = strchr(at + 1, '=');
+        if (next) *next = 0;
+        if (!eq || !cli_int(eq + 1, 1, 1LL << 40, &v)) return cli_usage("%s: --coll: '@%s' is not @nway=N, @segment=B or @radix=K", verb, at + 1);
+        *eq = 0;
+        if (strcmp(at + 1, "nway") == 0 && v < 1000) plan->nway = (int)v;
+        else if (strcmp(at + 1, "radix") == 0 && v < 1000) plan->radix = (int)v;
+        else if (strcmp(at + 1, "segment") == 0) plan->segment = (uint64_t)v;
+        else return cli_usage("%s: --coll: '@%s' is not @nway=N, @segment=B or @radix=K", verb, at + 1);
+        at = next ? next : NULL;
+        if (at) *at = '@';
+    }
+    return CLI_OK;
+}
+/* COLL=ALGO[@PARAM=V...] into plan (coll and algo: len bytes each, kept by the caller): 0,
+   or 2 after a usage message (an unknown collective or algorithm, a bad parameter). */
+static int replan_spec(const char *verb, const char *spec, goal_analyze_plan *plan, char *coll, char *algo, size_t len) {
     const char *eq = strchr(spec, '='), *names[GOAL_ANALYZE_NCOLLS + 1];
     size_t n = eq ? (size_t)(eq - spec) : 0;
-    int k;
-    if (!eq || n == 0 || n >= len || !eq[1]) return cli_usage("%s: --coll takes COLL=ALGO, e.g. allreduce=allreduce_ring (or allreduce=ring)", verb);
+    char *at;
+    int k, rc;
+    if (!eq || n == 0 || n >= len || !eq[1] || strlen(eq + 1) >= len)
+        return cli_usage("%s: --coll takes COLL=ALGO, e.g. allreduce=allreduce_ring (or allreduce=ring)", verb);
     memcpy(coll, spec, n);
     coll[n] = 0;
+    strcpy(algo, eq + 1);
+    if ((at = strchr(algo, '@')) != NULL && (rc = replan_params(verb, at, plan)) != CLI_OK) return rc;
+    if (at) *at = 0;
     for (k = 0; k < GOAL_ANALYZE_NCOLLS; k++) names[k] = goal_analyze_coll_name(k);
     names[k] = NULL;
     for (k = 0; k < GOAL_ANALYZE_NCOLLS && strcmp(names[k], coll) != 0; k++) {}
@@ -185,14 +209,14 @@ static int replan_spec(const char *verb, const char *spec, goal_analyze_plan *pl
         return cli_usage("%s: --coll: unknown collective '%s'%s%s%s", verb, coll, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
     }
     plan->coll = names[k];
-    plan->algo = eq + 1;
-    if (goal_analyze_coll_algo(coll, eq + 1)) return CLI_OK;
-    if (!goal_algo_find(eq + 1) && !cli_algo_name(eq + 1)) return cli_unknown_algo(verb, eq + 1);
-    return cli_usage("%s: --coll %s: '%s' is not an algorithm of %s (goal help gen lists them)", verb, spec, eq + 1, coll);
+    plan->algo = algo;
+    if (goal_analyze_coll_algo(coll, algo)) return CLI_OK;
+    if (!goal_algo_find(algo) && !cli_algo_name(algo)) return cli_unknown_algo(verb, algo);
+    return cli_usage("%s: --coll %s: '%s' is not an algorithm of %s (goal help gen lists them)", verb, spec, algo, coll);
 }
 int cli_replan(const char *verb, goal_world **w, char **specs, int n) {
     goal_analyze_plan plans[GOAL_ANALYZE_NCOLLS];
-    char colls[GOAL_ANALYZE_NCOLLS][32];
+    char colls[GOAL_ANALYZE_NCOLLS][96], algos[GOAL_ANALYZE_NCOLLS][96];
     goal_analyze_replan_desc d;
     goal_world *out;
     goal_error err;
@@ -200,7 +224,7 @@ int cli_replan(const char *verb, goal_world **w, char **specs, int n) {
     if (n > GOAL_ANALYZE_NCOLLS) return cli_usage("%s: --coll at most %d times", verb, GOAL_ANALYZE_NCOLLS);
     memset(plans, 0, sizeof plans);
     for (k = 0; k < n; k++)
-        if ((rc = replan_spec(verb, specs[k], &plans[k], colls[k], sizeof colls[k])) != CLI_OK) return rc;
+        if ((rc = replan_spec(verb, specs[k], &plans[k], colls[k], algos[k], sizeof colls[k])) != CLI_OK) return rc;
     memset(&d, 0, sizeof d);
     d.plans = plans; d.nplans = (size_t)n;
     if (goal_analyze_replan(*w, &d, &out, &err) != GOAL_OK) return cli_fail("%s: --coll: %s", verb, err.msg);

@@ -66,7 +66,7 @@ static const cli_option sim_opts[] = {
     {"-o", "ns", "1500", "CPU overhead per message (same as --overhead)"},
     {"--verbose", NULL, NULL, "print the parameters used on standard error"},
     {"--critical", NULL, NULL, "then the critical path, one event a line (critical rank R ... / critical message S -> R round K ...)"},
-    {"--coll", "COLL=ALGO", NULL, "a recording: its calls of COLL re-generated with ALGO (or its short name: allreduce=ring); repeatable"},
+    {"--coll", "COLL=ALGO", NULL, "a recording: its calls of COLL re-generated with ALGO (allreduce=ring, allreduce=dissemination@nway=3); repeatable"},
     CLI_END};
 static const cli_option dot_opts[] = {
     {"--rank", "R", "all ranks", "draw one rank's DAG"},
