@@ -106,14 +106,14 @@ fuzz-merge:
 	done
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-# The MPI scripts (test_qe.sh among them, and test_readme.sh, which runs the README's mpirun
+# The MPI scripts (test_qe.sh and test_record.sh among them, and test_readme.sh, which runs the README's mpirun
 # lines) build or run their own programs, unsanitised, and test_compile.sh only compiles:
 # make test runs them once.
 check-asan:
 	@$(MAKE) --no-print-directory B=build-asan OPT="-O1 -g $(SAN_FLAGS)" LDLIBS="$(LDLIBS) $(SAN_FLAGS)" \
 	    build-asan/goal $(patsubst $(B)/%,build-asan/%,$(TESTS) $(REPLAYS) $(EXAMPLES))
 	@GOAL=./build-asan/goal tests/run.sh $(patsubst $(B)/%,build-asan/%,$(TESTS)) \
-	    $(foreach r,$(FUZZERS),"build-asan/tests/replay_$(r) tests/fuzz/$(r)") $(filter-out %_mpi.sh %_readme.sh %_qe.sh %_compile.sh,$(SCRIPTS))
+	    $(foreach r,$(FUZZERS),"build-asan/tests/replay_$(r) tests/fuzz/$(r)") $(filter-out %_mpi.sh %_record.sh %_readme.sh %_qe.sh %_compile.sh,$(SCRIPTS))
 
 check-tsan:
 	@$(MAKE) --no-print-directory B=build-tsan OPT="-O1 -g -fsanitize=thread" LDLIBS="$(LDLIBS) -fsanitize=thread" \

@@ -59,6 +59,7 @@ static int rec_grow(void **a, uint64_t *cap, uint64_t have, uint64_t n, size_t s
     if (have + n <= *cap) return 1;
     while (c < have + n) c *= 2;
     if (!(b = realloc(*a, (size_t)c * size))) return 0;
+    memset((char *)b + have * size, 0, (size_t)(c - have) * size);   /* its page faults now, at once */
     *a = b; *cap = c;
     return 1;
 }
@@ -110,9 +111,9 @@ static void rec_front_add(uint32_t id) {
 static void rec_front_set(int64_t id) { if (id >= 0) { R.front[0] = (uint32_t)id; R.nfront = 1; } }
 
 /* ---- entering and leaving a call: the calc between calls ------------------------------------ */
-static void rec_start(void);
+static void rec_start(int collective);
 static int rec_enter(void) {
-    if (!R.enabled && !R.finalized) rec_start();   /* MPI_Init reached the library directly (Fortran) */
+    if (!R.enabled && !R.finalized) rec_start(0);   /* MPI_Init reached the library directly (Fortran) */
     if (!R.on) return 0;
     if (R.depth++ == 0) R.calc += rec_now() - R.t_exit;
     return 1;
@@ -533,9 +534,10 @@ static void record_request(MPI_Request r) {
 /* ---- start and end -------------------------------------------------------------------------------- */
 static void rec_write_part(int finalized);
 static void rec_at_exit(void) { if (R.enabled && !R.finalized) rec_write_part(0); }
-/* GOAL_MPI_RECORD: every rank checks that it can write its part; all record, or none
-   (the first rank that cannot says why, in one line). */
-static void rec_start(void) {
+/* GOAL_MPI_RECORD: every rank checks that it can write its part; from MPI_Init (collective)
+   all record, or none (the first rank that cannot says why, in one line); started by a
+   first call instead, each rank decides alone (that call may be a send on one rank only). */
+static void rec_start(int collective) {
     const char *prefix = getenv("GOAL_MPI_RECORD"), *max = getenv("GOAL_MPI_RECORD_MAX");
     char path[4000];
     FILE *f;
@@ -550,8 +552,8 @@ static void rec_start(void) {
     ok = strlen(prefix) < sizeof R.prefix - 32 && (f = fopen(path, "wb")) != NULL;
     if (!ok) err = errno ? errno : ENAMETOOLONG;
     else fclose(f);
-    ok = ok ? R.np : R.me;
-    (PMPI_Allreduce)(&ok, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    first = ok = ok ? R.np : R.me;
+    if (collective) (PMPI_Allreduce)(&ok, &first, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
     if (first < R.np) {
         if (first == R.me) fprintf(stderr, "libgoalmpi: GOAL_MPI_RECORD=%s: cannot write %s: %s; not recording\n", prefix, path, strerror(err));
         if (ok == R.np) remove(path);
@@ -609,12 +611,12 @@ static void record_finalize(void) {
 }
 int MPI_Init(int *argc, char ***argv) {
     int rc = PMPI_Init(argc, argv);
-    if (rc == MPI_SUCCESS) rec_start();
+    if (rc == MPI_SUCCESS) rec_start(1);
     return rc;
 }
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided) {
     int rc = PMPI_Init_thread(argc, argv, required, provided);
-    if (rc == MPI_SUCCESS) rec_start();
+    if (rc == MPI_SUCCESS) rec_start(1);
     return rc;
 }
 int MPI_Abort(MPI_Comm comm, int code) {

@@ -1,0 +1,107 @@
+#!/usr/bin/env bash
+# GOAL_MPI_RECORD (mpi/goalmpi_record.c, docs/record.md) under Open MPI and MPICH: the drop-in
+# records tests/mpi/test_record.c (every recorded call) at np 1-5; goal check must match every
+# message, and the point-to-point messages of the world must be those the program logged it
+# sent (destination and bytes, per rank). Then: a program without MPI_Finalize (goal record
+# assembles its parts; a missing part is named), GOAL_MPI_RECORD_MAX, an unwritable PREFIX,
+# and LAMMPS's LJ melt at np 2 (Open MPI: Debian's lmp), checked and simulated.
+cd "$(dirname "$0")/.." || exit 1
+. tests/lib.sh
+B=${B:-build}
+BA=$(cd "$B" 2>/dev/null && pwd || echo "$PWD/$B")
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+run() {   # run LIB NP CMD...: under the drop-in, with the GOAL_MPI_* variables set
+  local lib=$1 n=$2 v env=(); shift 2
+  for v in GOAL_MPI_RECORD GOAL_MPI_RECORD_MAX GOAL_MPI_ALGOS; do
+    [ -n "${!v+x}" ] || continue
+    if [ $lib = openmpi ]; then env+=(-x "$v"); else env+=(-env "$v" "${!v}"); fi
+  done
+  if [ $lib = openmpi ]; then timeout $HANG mpirun.openmpi --oversubscribe "${env[@]}" -x LD_PRELOAD="$BA/openmpi/libgoalmpi.so" -np "$n" "$@"
+  else timeout $HANG mpirun.mpich "${env[@]}" -env LD_PRELOAD "$BA/mpich/libgoalmpi.so" -np "$n" "$@"; fi
+}
+# The world's point-to-point sends (3000 bytes and more) of rank r as "DEST BYTES", sorted.
+world_sends() {
+  awk -v r="$2" '/^rank #/ { gsub(/[#,{]/, "", $2); in_r = ($2 == r) }
+    in_r && match($0, /send [0-9]+,[0-9]+ to [0-9]+/) { split(substr($0, RSTART, RLENGTH), f, /[ ,]/); if (f[3] >= 3000) print f[5], f[3] }' "$1" | sort
+}
+same_sends() {   # same_sends GOAL LOG NP: every rank's sends are those it logged
+  local r
+  for ((r = 0; r < $3; r++)); do
+    diff <(world_sends "$1" $r) <(sort "$2.$r") >/dev/null || { echo "rank $r: the world's sends differ from the log"; return 1; }
+  done
+  echo "sends of $3 ranks as logged"
+}
+check_run() {   # check_run LIB NP: a recording at np, checked and compared
+  local lib=$1 n=$2 pre="$tmp/$1-$2" res
+  res=$(GOAL_MPI_RECORD=$pre GOAL_MPI_ALGOS="bcast=mpi;alltoall=mpi" run $lib $n "$B/mpi/test_record.$lib" "$pre.log" 2>&1)
+  t "${lib}_np${n}_line" 0 "^record: $pre.goal: $n ranks, [1-9][0-9]* actions, measured [1-9][0-9]* ns$" printf '%s\n' "$res"
+  t "${lib}_np${n}_check" 0 "^ok: $n ranks?, [0-9]+ messages? matched" $GOAL check "$pre.goal"
+  t "${lib}_np${n}_sends" 0 "sends of $n ranks as logged" same_sends "$pre.goal" "$pre.log" $n
+  # the bcast passed on (GOAL_MPI_ALGOS: mpi) keeps its anchors and root; parts removed
+  t "${lib}_np${n}_passed_on" 0 "bcast_c0_n1_b64_r$((n - 1))_i0: nop" cat "$pre.goal"
+  t "${lib}_np${n}_parts_removed" 0 "^0$" bash -c "ls $pre.*.part 2>/dev/null | wc -l"
+}
+for lib in openmpi mpich; do
+  if ! command -v mpicc.$lib >/dev/null || ! command -v mpirun.$lib >/dev/null; then echo "FAIL $lib: mpicc.$lib / mpirun.$lib missing (make deps)"; fail=$((fail + 1)); continue; fi
+  mkdir -p "$B/mpi"
+  if ! make --no-print-directory -s "$B/$lib/libgoalmpi.so" B="$B" >/dev/null ||
+     ! mpicc.$lib -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -g tests/mpi/test_record.c -o "$B/mpi/test_record.$lib"; then
+    echo "FAIL $lib: build"; fail=$((fail + 1)); continue
+  fi
+  for n in 1 2 3 4 5; do check_run $lib $n; done
+  # the drop-in's own test (every intercepted call, every completion call) recorded: its
+  # checks still pass, and the recording matches
+  pre="$tmp/$lib-dropin"
+  if mpicc.$lib -std=c99 -O2 tests/mpi/test_dropin.c -o "$tmp/test_dropin.$lib"; then
+    t "${lib}_dropin_recorded" 0 "^[1-9][0-9]* passed, 0 failed$" env GOAL_MPI_RECORD=$pre bash -c "$(declare -f run); HANG=$HANG BA=$BA run $lib 3 $tmp/test_dropin.$lib"
+    t "${lib}_dropin_check" 0 "^ok: 3 ranks, [1-9][0-9]* messages matched" $GOAL check "$pre.goal"
+  else
+    echo "FAIL $lib: tests/mpi/test_dropin.c build"; fail=$((fail + 1))
+  fi
+  # no MPI_Finalize: the parts stay; goal record assembles and checks them, then names a missing one
+  pre="$tmp/$lib-nofin"
+  GOAL_MPI_RECORD=$pre run $lib 3 "$B/mpi/test_record.$lib" "$pre.log" nofinalize >/dev/null 2>&1
+  t "${lib}_nofinalize_parts" 0 "^3$" bash -c "ls $pre.*.part | wc -l"
+  t "${lib}_nofinalize_record" 0 "^ok: 3 ranks, [0-9]+ messages matched" $GOAL record "$pre"
+  t "${lib}_nofinalize_named" 0 "rank 2 did not call MPI_Finalize" $GOAL record "$pre"
+  t "${lib}_nofinalize_sends" 0 "sends of 3 ranks as logged" same_sends "$pre.goal" "$pre.log" 3
+  rm -f "$pre.1.part"
+  t "${lib}_missing_part" 1 "rank 1 is missing" $GOAL record "$pre"
+  # GOAL_MPI_RECORD_MAX: recording stops with one line per rank; the program is undisturbed
+  pre="$tmp/$lib-max"
+  res=$(GOAL_MPI_RECORD=$pre GOAL_MPI_RECORD_MAX=40 run $lib 2 "$B/mpi/test_record.$lib" "$pre.log" 2>&1); rc=$?
+  t "${lib}_max_said" 0 "rank 0: GOAL_MPI_RECORD_MAX actions recorded: recording stops here" printf '%s\n' "$res"
+  t "${lib}_max_once" 0 "^2$" bash -c "printf '%s\n' \"\$1\" | grep -c 'recording stops'" - "$res"
+  t "${lib}_max_program" 0 "^0 same$" bash -c "echo $rc \$(cat $pre.log.0 $pre.log.1 | cmp -s - <(cat $tmp/$lib-2.log.0 $tmp/$lib-2.log.1) && echo same)"
+  t "${lib}_max_world" 0 "^record: $pre.goal: 2 ranks, 80 actions" printf '%s\n' "$res"
+  # an unwritable PREFIX: one line at MPI_Init, the program runs on, nothing is written
+  pre="$tmp/nodir/$lib"
+  res=$(GOAL_MPI_RECORD=$pre run $lib 2 "$B/mpi/test_record.$lib" "$tmp/$lib-nodir.log" 2>&1); rc=$?
+  t "${lib}_unwritable" 0 "^1 $rc 0$" bash -c "printf '%s\n' \"\$1\" | grep -c 'libgoalmpi: GOAL_MPI_RECORD=$pre: cannot write $pre.0.part: No such file or directory; not recording' | tr '\n' ' '; echo $rc \$(printf '%s\n' \"\$1\" | grep -c '^record:')" - "$res"
+  t "${lib}_unwritable_program" 0 "^same$" bash -c "cat $tmp/$lib-nodir.log.0 $tmp/$lib-nodir.log.1 | cmp -s - <(cat $tmp/$lib-2.log.0 $tmp/$lib-2.log.1) && echo same"
+done
+# Fortran: the drop-in's Fortran entry points call its C ones, so every collective of
+# tests/mpi/test_fortran.f90 is recorded (a start anchor per call and rank, as the stats count them)
+if command -v mpif90.openmpi >/dev/null && mpif90.openmpi -cpp -O0 -g -w -J "$tmp" tests/mpi/test_fortran.f90 -o "$tmp/test_fortran" 2>/dev/null; then
+  pre="$tmp/fortran"
+  res=$(cd "$tmp" && GOAL_MPI_RECORD=$pre GOAL_MPI_STATS=1 run openmpi 3 "$tmp/test_fortran" 2>&1)
+  calls=$(printf '%s\n' "$res" | sed -n 's/^libgoalmpi .*: \([0-9]*\) collective calls.*/\1/p')
+  t fortran_check 0 "^ok: 3 ranks, [1-9][0-9]* messages matched" $GOAL check "$pre.goal"
+  t fortran_anchors 0 "^$((3 * ${calls:-0})) [1-9]" bash -c "echo \$(grep -cE '^  [a-z_]+_c[0-9]+_n[0-9]+_b[0-9]+_rm?[0-9]+_i[0-9]+: nop' $pre.goal) ${calls:-0}"
+else
+  echo "FAIL fortran: mpif90.openmpi cannot build tests/mpi/test_fortran.f90 (make deps)"; fail=$((fail + 1))
+fi
+# LAMMPS's LJ melt at np 2 (Debian builds lmp for Open MPI): recorded, checked, simulated
+if command -v lmp >/dev/null && ldd "$(command -v lmp)" | grep -q 'libmpi\.so'; then
+  pre="$tmp/melt"
+  res=$(cd "$tmp" && GOAL_MPI_RECORD=$pre run openmpi 2 lmp -in /usr/share/lammps/examples/melt/in.melt -log none 2>&1)
+  t lammps_line 0 "^record: $pre.goal: 2 ranks, [1-9][0-9]* actions, measured [1-9][0-9]* ns$" printf '%s\n' "$res"
+  t lammps_run 0 "^Total wall time" printf '%s\n' "$res"
+  t lammps_check 0 "^ok: 2 ranks, [1-9][0-9]* messages matched" $GOAL check "$pre.goal"
+  t lammps_allreduce 0 "allreduce_c0_n[0-9]+_b[0-9]+_rm1_i1: nop" cat "$pre.goal"
+  t lammps_sim 0 "^max [1-9][0-9]*" $GOAL sim "$pre.goal" --params tests/mpi/auto_params
+else
+  echo "skip lammps: no lmp built for Open MPI"
+fi
+t_done
