@@ -235,11 +235,11 @@ typedef struct goal_analyze_replan_desc {
 } goal_analyze_replan_desc;
 /* The recorded world w with every call of the planned collectives re-generated; see RE-PLANNING. */
 GOAL_API goal_status goal_analyze_replan(const goal_world *w, goal_analyze_replan_desc *desc, goal_world **out, goal_error *err);
-/* The k-th collective a recording names (0, 1, ...; "bcast" ... "barrier"), NULL past the end. */
+/* The k-th collective a recording names (0, 1, ...; "bcast" ... "neighbor_alltoallw"), NULL past the end. */
 GOAL_API const char *goal_analyze_coll_name(int k);
 /* The canonical name of algorithm `name` (canonical or short) of collective coll, or NULL. */
 GOAL_API const char *goal_analyze_coll_algo(const char *coll, const char *name);
-#define GOAL_ANALYZE_NCOLLS 16  /* the collectives a recording names */
+#define GOAL_ANALYZE_NCOLLS 22  /* the collectives a recording names */
 /* How many calls of each collective w records (calls[k], GOAL_ANALYZE_NCOLLS entries, for
    goal_analyze_coll_name(k)): its start anchors with I = 0. */
 GOAL_API void goal_analyze_recorded(const goal_world *w, size_t *calls);
@@ -1370,7 +1370,10 @@ static const goal__rp_coll goal__rp_colls[GOAL_ANALYZE_NCOLLS] = {
     {"gatherv", "gatherv", 1}, {"scatter", "scatter", 0}, {"scatterv", "scatterv", 1}, {"allgather", "allgather", 0},
     {"allgatherv", "allgatherv", 1}, {"alltoall", "alltoall", 0}, {"alltoallv", "alltoallv", 1},
     {"reduce_scatter", "reduce_scatterv", 1}, {"reduce_scatter_block", "reduce_scatter", 0}, {"scan", "scan", 0},
-    {"exscan", "exscan", 0}, {"barrier", "barrier", 0}};
+    {"exscan", "exscan", 0}, {"barrier", "barrier", 0},
+    /* recorded as their anchors only, no algorithm to re-plan them with */
+    {"alltoallw", "alltoallw", 1}, {"neighbor_allgather", "neighbor_allgather", 1}, {"neighbor_allgatherv", "neighbor_allgatherv", 1},
+    {"neighbor_alltoall", "neighbor_alltoall", 1}, {"neighbor_alltoallv", "neighbor_alltoallv", 1}, {"neighbor_alltoallw", "neighbor_alltoallw", 1}};
 
 static int goal__rp_coll_of(const char *name) {
     int k;

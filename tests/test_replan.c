@@ -219,7 +219,8 @@ static const bad_plan bad_plans[] = {
     {"unknown_collective", "allreduc", "allreduce_ring", "unknown collective 'allreduc'"},
     {"algorithm_of_another", "allreduce", "bcast_binomial", "another collective"},
     {"no_such_algorithm", "allreduce", "nosuch", "no algorithm of it"},
-    {"neighbourhood_not_replanned", "neighbor_alltoall", "alltoall_linear", "unknown collective"},
+    {"neighbourhood_not_replanned", "neighbor_alltoall", "alltoall_linear", "another collective"},
+    {"alltoallw_no_algorithm", "alltoallw", "pairwise", "no algorithm of it"},
 };
 static void test_bad_plan(const void *arg) {
     const bad_plan *c = (const bad_plan *)arg;

@@ -704,6 +704,7 @@ static int rec_coll(tune *t, const goal_world *w, int k, size_t calls, FILE *not
             return 0;
         }
     for (c = 0; c < t->ncfg; c++) rec_try(t, w, k, calls, &t->cfg[c], notes, &best, label);
+    if (!t->ncfg) fprintf(notes, "# %s: %lu call%s, no algorithm to re-plan them with\n", coll, (unsigned long)calls, cli_s(calls));
     if (!*label) return 0;
     if (!t->all && !t->env) printf("%s %lu %s %.0f\n", coll, (unsigned long)calls, label, best);
     if (t->env) snprintf(env + strlen(env), envlen - strlen(env), "%s%s=%s", *env ? ";" : "", coll, label);
