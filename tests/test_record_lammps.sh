@@ -31,5 +31,6 @@ calc=$(awk '/^rank #/ { r = $2 } { for (i = 1; i < NF; i++) if ($i == "calc") { 
 max=$($GOAL sim "$T/melt.goal" $PARAMS | awk '$1 == "max" { printf "%d", $2 }')
 t "sim: at least the slowest rank's computation ($max >= $calc)" 0 "^yes$" sh -c "[ ${max:-0} -ge $calc ] && [ $calc -gt 0 ] && echo yes"
 t "sim --coll allreduce=ring" 0 "^max [0-9]" $GOAL sim "$T/melt.goal" $PARAMS --coll allreduce=ring
-t "tune on the recording" 0 "^allreduce [0-9]+ allreduce_[a-z]+ [0-9]+$" $GOAL tune "$T/melt.goal" $PARAMS --coll allreduce
+n=$(sed -n "s/^allreduce: \([0-9]*\) libgoal.*/\1/p" "$T/out")
+t "tune on the recording" 0 "^allreduce ${n:-x} allreduce_[a-z]+(@[a-z]+=[0-9]+)? [0-9]+$" $GOAL tune "$T/melt.goal" $PARAMS --coll allreduce
 t_done
