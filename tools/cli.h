@@ -135,6 +135,8 @@ int cli_int(const char *s, long long lo, long long hi, long long *out);   /* 1 w
 extern const cli_option cli_fmt_options[], cli_asm_options[], cli_demo_options[], cli_run_options[], cli_run_algo_options[],
     cli_sim_options[], cli_dot_options[], cli_trace_options[], cli_html_options[], cli_gen_options[], cli_algo_options[],
     cli_analyze_options[], cli_tune_options[], cli_help_options[];
+/* tune FILE's rows: cli_tune_options without its first three (-p, --sizes, --svg). */
+#define cli_tune_rec_options (cli_tune_options + 3)
 
 int cli_fmt(int argc, char **argv);
 /* FILE and no option (dis, stats, check): the file, or NULL after a usage message in *rc. */
@@ -170,6 +172,11 @@ int cli_algo_verify(const goal_algo_desc *d, int p, char *msg, size_t len);
 int cli_demo(int argc, char **argv);
 int cli_run(int argc, char **argv);
 int cli_analyze(int argc, char **argv);   /* wait sets, dataflow, collectives (cli_analyze.c) */
+/* --coll COLL=ALGO on a recording (sim, tune; cli_analyze.c): *w replaced by w with the n
+   (at most GOAL_ANALYZE_NCOLLS) specs' calls re-generated (goal_analyze_replan), a warning
+   for a collective it never calls. 0, or the exit status after a message (2: a bad spec,
+   1: the world refused). */
+int cli_replan(const char *verb, goal_world **w, const char *const *specs, int n);
 int cli_check(int argc, char **argv);
 int cli_record(int argc, char **argv);   /* a recording's parts into PREFIX.goal, checked (cli_record.c) */
 int cli_sim(int argc, char **argv);

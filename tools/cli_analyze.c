@@ -63,6 +63,15 @@ static void an_collectives(const goal_analyze_result *r) {
     }
 }
 
+/* A recording's calls, named by its anchors (goal_analyze.h RE-PLANNING): "recorded COLL calls N". */
+static void an_recorded(const goal_world *w) {
+    size_t calls[GOAL_ANALYZE_NCOLLS];
+    int k;
+    goal_analyze_recorded(w, calls);
+    for (k = 0; k < GOAL_ANALYZE_NCOLLS; k++)
+        if (calls[k]) printf("recorded %s calls %lu\n", goal_analyze_coll_name(k), (unsigned long)calls[k]);
+}
+
 typedef struct an_args {
     int mode;
     const char *out;
@@ -88,7 +97,7 @@ static int an_set_algo(const char *verb, const cli_option *o, const char *v, voi
 const cli_option cli_analyze_options[] = {
     AN_MODE("--waits", AN_WAITS, "the ranks each rank synchronises with"),
     AN_MODE("--dataflow", AN_DATAFLOW, "where every range of user memory comes from (the SST)"),
-    AN_MODE("--collectives", AN_COLLECTIVES, "the collectives found, one per line"),
+    AN_MODE("--collectives", AN_COLLECTIVES, "the collectives found, one per line (a recording: first recorded COLL calls N)"),
     AN_MODE("--replace", AN_REPLACE, "the world with every collective replaced by a libgoal algorithm"),
     CLI_OUT_ROW("output file of --replace", an_args, out),
     AN_ALGO(bcast, "bcast_binomial", "--replace: algorithm for broadcasts"),
@@ -144,14 +153,83 @@ int cli_analyze(int argc, char **argv) {
     mode = a.mode;
     if (cli_world_fits(file, w)) rc = CLI_BAD_INPUT;
     else if (mode == AN_WAITS) rc = an_waits(w);
-    else if (goal_analyze(w, &d, &r, &err) != GOAL_OK)
-        rc = cli_fail("%s: %s%s", file, err.msg, err.status == GOAL_ERR_MATCH ? " (goal check FILE lists every finding)" : "");
-    else {
-        if (mode == AN_DATAFLOW) an_dataflow(&r);
-        if (mode == AN_COLLECTIVES) an_collectives(&r);
-        if (mode == AN_REPLACE) rc = an_replace(w, &r, &a.rd, a.out);
-        goal_analyze_free(&r);
+    else if (mode == AN_COLLECTIVES) an_recorded(w);
+    if (rc == CLI_OK && mode != AN_WAITS) {
+        if (goal_analyze(w, &d, &r, &err) != GOAL_OK)
+            rc = cli_fail("%s: %s%s", file, err.msg, err.status == GOAL_ERR_MATCH ? " (goal check FILE lists every finding)" : "");
+        else {
+            if (mode == AN_DATAFLOW) an_dataflow(&r);
+            if (mode == AN_COLLECTIVES) an_collectives(&r);
+            if (mode == AN_REPLACE) rc = an_replace(w, &r, &a.rd, a.out);
+            goal_analyze_free(&r);
+        }
     }
     goal_world_destroy(w);
     return cli_close_out(stdout) ? CLI_BAD_INPUT : rc;
+}
+
+/* ---- re-planning a recording (sim --coll, tune on a recording) -------------------------------- */
+/* ALGO's "@nway=N", "@segment=B", "@radix=K" (as goal tune and GOAL_MPI_ALGOS write them),
+   cut off at at, into plan: 0, or 2 after a usage message. */
+static int replan_params(const char *verb, char *at, goal_analyze_plan *plan) {
+    long long v;
+    while (at && *at == '@') {
+        char *next = strchr(at + 1, '@'), *eq = strchr(at + 1, '=');
+        if (next) *next = 0;
+        if (!eq || !cli_int(eq + 1, 1, 1LL << 40, &v)) return cli_usage("%s: --coll: '@%s' is not @nway=N, @segment=B or @radix=K", verb, at + 1);
+        *eq = 0;
+        if (strcmp(at + 1, "nway") == 0 && v < 1000) plan->nway = (int)v;
+        else if (strcmp(at + 1, "radix") == 0 && v < 1000) plan->radix = (int)v;
+        else if (strcmp(at + 1, "segment") == 0) plan->segment = (uint64_t)v;
+        else return cli_usage("%s: --coll: '@%s' is not @nway=N, @segment=B or @radix=K", verb, at + 1);
+        at = next ? next : NULL;
+        if (at) *at = '@';
+    }
+    return CLI_OK;
+}
+/* COLL=ALGO[@PARAM=V...] into plan (coll and algo: len bytes each, kept by the caller): 0,
+   or 2 after a usage message (an unknown collective or algorithm, a bad parameter). */
+static int replan_spec(const char *verb, const char *spec, goal_analyze_plan *plan, char *coll, char *algo, size_t len) {
+    const char *eq = strchr(spec, '='), *names[GOAL_ANALYZE_NCOLLS + 1];
+    size_t n = eq ? (size_t)(eq - spec) : 0;
+    char *at;
+    int k, rc;
+    if (!eq || n == 0 || n >= len || !eq[1] || strlen(eq + 1) >= len)
+        return cli_usage("%s: --coll takes COLL=ALGO, e.g. allreduce=allreduce_ring (or allreduce=ring)", verb);
+    memcpy(coll, spec, n);
+    coll[n] = 0;
+    strcpy(algo, eq + 1);
+    if ((at = strchr(algo, '@')) != NULL && (rc = replan_params(verb, at, plan)) != CLI_OK) return rc;
+    if (at) *at = 0;
+    for (k = 0; k < GOAL_ANALYZE_NCOLLS; k++) names[k] = goal_analyze_coll_name(k);
+    names[k] = NULL;
+    for (k = 0; k < GOAL_ANALYZE_NCOLLS && strcmp(names[k], coll) != 0; k++) {}
+    if (k == GOAL_ANALYZE_NCOLLS) {
+        const char *near = cli_suggest(coll, names, -1);
+        return cli_usage("%s: --coll: unknown collective '%s'%s%s%s", verb, coll, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+    }
+    plan->coll = names[k];
+    plan->algo = algo;
+    if (goal_analyze_coll_algo(coll, algo)) return CLI_OK;
+    if (!goal_algo_find(algo) && !cli_algo_name(algo)) return cli_unknown_algo(verb, algo);
+    return cli_usage("%s: --coll %s: '%s' is not an algorithm of %s (goal help gen lists them)", verb, spec, algo, coll);
+}
+int cli_replan(const char *verb, goal_world **w, const char *const *specs, int n) {
+    goal_analyze_plan plans[GOAL_ANALYZE_NCOLLS];
+    char colls[GOAL_ANALYZE_NCOLLS][96], algos[GOAL_ANALYZE_NCOLLS][96];
+    goal_analyze_replan_desc d;
+    goal_world *out;
+    goal_error err;
+    int k, rc;
+    memset(plans, 0, sizeof plans);
+    for (k = 0; k < n; k++)
+        if ((rc = replan_spec(verb, specs[k], &plans[k], colls[k], algos[k], sizeof colls[k])) != CLI_OK) return rc;
+    memset(&d, 0, sizeof d);
+    d.plans = plans; d.nplans = (size_t)n;
+    if (goal_analyze_replan(*w, &d, &out, &err) != GOAL_OK) return cli_fail("%s: --coll: %s", verb, err.msg);
+    for (k = 0; k < n; k++)
+        if (!plans[k].calls) fprintf(stderr, "goal: %s: warning: the world calls no %s (no anchor %s_c...): nothing re-planned\n", verb, plans[k].coll, plans[k].coll);
+    goal_world_destroy(*w);
+    *w = out;
+    return CLI_OK;
 }

@@ -296,14 +296,42 @@ static int page_write(FILE *f, const goal_world *w, const goal_sim_timeline *t, 
     }
     return 1;
 }
-/* Writes the page of w simulated with d to out (NULL or "-": standard output). */
-int cli_html_write(const goal_world *w, const goal_sim_desc *d, const char *name, const char *out) {
+/* --from/--to: only the events that overlap [from, to] ns stay (the critical path's too,
+   renumbered); the actions, the finish times and the end of the run stay whole. */
+static size_t timeline_window(goal_sim_timeline *t, uint64_t from, uint64_t to) {
+    size_t k, n = 0, c = 0, *at = (size_t *)malloc((t->nevents + 1) * sizeof *at);
+    if (!at) return (size_t)-1;
+    for (k = 0; k < t->nevents; k++) {
+        at[k] = (size_t)-1;
+        if (t->events[k].end < from || t->events[k].start > to) continue;
+        at[k] = n;
+        t->events[n] = t->events[k]; t->round[n] = t->round[k]; t->segment[n] = t->segment[k];
+        n++;
+    }
+    for (k = 0; k < t->ncritical; k++)
+        if (at[t->critical[k]] != (size_t)-1) t->critical[c++] = at[t->critical[k]];
+    t->nevents = n; t->ncritical = c;
+    free(at);
+    return n;
+}
+/* Writes the page of w simulated with d, the events of [from, to] ns, to out. */
+static int html_write(const goal_world *w, const goal_sim_desc *d, const char *name, const char *out, uint64_t from, uint64_t to) {
     goal_sim_timeline t;
     goal_status st = goal_sim_timeline_run(w, d, &t);
     FILE *f;
+    size_t kept;
     int rc;
     if (st != GOAL_OK) {
         rc = cli_sim_failed("html", w, &t.result, st);
+        goal_sim_timeline_free(&t);
+        return rc;
+    }
+    kept = from == 0 && to == UINT64_MAX ? t.nevents : timeline_window(&t, from, to);
+    if (kept == 0 || kept == (size_t)-1) {
+        char tb[32], tb2[32];
+        rc = kept ? cli_fail("html: %s", goal_strerror(GOAL_ERR_NOMEM))
+                  : cli_fail("html: no event from %llu ns to %s%s (the run ends at %s ns)", (unsigned long long)from,
+                             to == UINT64_MAX ? "the end" : cli_time(to * 1000u, tb), to == UINT64_MAX ? "" : " ns", cli_time(t.result.max_ps, tb2));
         goal_sim_timeline_free(&t);
         return rc;
     }
@@ -317,23 +345,38 @@ int cli_html_write(const goal_world *w, const goal_sim_desc *d, const char *name
     rc = cli_close_out(f);
     return rc;
 }
+/* Writes the page of w simulated with d to out (NULL or "-": standard output). */
+int cli_html_write(const goal_world *w, const goal_sim_desc *d, const char *name, const char *out) {
+    return html_write(w, d, name, out, 0, UINT64_MAX);
+}
 typedef struct html_args {
     goal_sim_desc model;
     const char *out;
+    long long from, to;        /* --from T0, --to T1 in ns; to -1: the end */
 } html_args;
-const cli_option cli_html_options[] = {CLI_OUT_ROW("output file", html_args, out), CLI_END};
+const cli_option cli_html_options[] = {
+    CLI_OUT_ROW("output file", html_args, out),
+    {"--from", "T0", "0", "only the events that end at or after T0 ns (a window of a long run)", cli_set_int, offsetof(html_args, from), 0,
+     INT64_MAX, "takes a time in ns"},
+    {"--to", "T1", "the end", "only the events that start at or before T1 ns", cli_set_int, offsetof(html_args, to), 0, INT64_MAX,
+     "takes a time in ns"},
+    CLI_END};
 int cli_html(int argc, char **argv) {
     html_args a;
     cli_form f = {cli_html_options, &a, cli_model_options, &a.model, "FILE", 1, NULL};
     char name[256];
     goal_world *w;
+    uint64_t to;
     int rc;
     memset(&a, 0, sizeof a);
+    a.to = -1;
     if ((rc = cli_parse(argc, argv, &f)) != CLI_OK) return rc;
+    to = a.to < 0 ? UINT64_MAX : (uint64_t)a.to;
+    if ((uint64_t)a.from > to) return cli_usage("html: --from %lld is after --to %lld", a.from, a.to);
     cli_model_warn("html", &a.model);
     if ((rc = cli_load_world(f.value, &w))) return rc;
     page_name(f.value, name, sizeof name);
-    rc = cli_world_fits(f.value, w) ? CLI_BAD_INPUT : cli_html_write(w, &a.model, name, a.out);
+    rc = cli_world_fits(f.value, w) ? CLI_BAD_INPUT : html_write(w, &a.model, name, a.out, (uint64_t)a.from, to);
     goal_world_destroy(w);
     return rc;
 }

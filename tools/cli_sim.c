@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "cli.h"
+#include "../goal_analyze.h"
 
 /* A simulated time (ps) in ns: an integer when whole, else up to 3 decimals. */
 const char *cli_time(uint64_t ps, char *buf) {
@@ -79,12 +80,24 @@ static void sim_critical(const goal_world *w, const goal_sim_timeline *t) {
 typedef struct sim_args {
     goal_sim_desc model;
     int verbose, critical;
+    const char *coll[GOAL_ANALYZE_NCOLLS];   /* --coll COLL=ALGO, as given (cli_replan reads them) */
+    int ncoll;
 } sim_args;
+/* --coll: appended to the list (one per collective at most). */
+static int sim_set_coll(const char *verb, const cli_option *o, const char *v, void *field) {
+    sim_args *a = (sim_args *)field;
+    if (!v) return -1;
+    if (a->ncoll == GOAL_ANALYZE_NCOLLS) return cli_usage("%s: %s at most %d times", verb, o->name, GOAL_ANALYZE_NCOLLS);
+    a->coll[a->ncoll++] = v;
+    return CLI_OK;
+}
 const cli_option cli_sim_options[] = {
     {"-o", "ns", "1500", "CPU overhead per message (same as --overhead)", cli_set_model, offsetof(sim_args, model), 0, 0, NULL},
     {"--verbose", NULL, NULL, "print the parameters used on standard error", cli_set_flag, offsetof(sim_args, verbose), 0, 0, NULL},
     {"--critical", NULL, NULL, "then the critical path, one event a line (critical rank R ... / critical message S -> R round K ...)",
      cli_set_flag, offsetof(sim_args, critical), 0, 0, NULL},
+    {"--coll", "COLL=ALGO", NULL, "a recording: its calls of COLL re-generated with ALGO (allreduce=ring, allreduce=dissemination@nway=3); repeatable",
+     sim_set_coll, 0, 0, 0, "needs COLL=ALGO"},
     CLI_END};
 
 int cli_sim(int argc, char **argv) {
@@ -103,6 +116,7 @@ int cli_sim(int argc, char **argv) {
     cli_model_warn("sim", &a.model);
     file = f.value;
     if ((rc = cli_load_world(file, &w))) return rc;
+    if (a.ncoll && (rc = cli_replan("sim", &w, a.coll, a.ncoll)) != CLI_OK) { goal_world_destroy(w); return rc; }
     if (cli_world_fits(file, w)) { goal_world_destroy(w); return CLI_BAD_INPUT; }
     if (a.verbose) sim_params(&a.model);
     st = a.critical ? goal_sim_timeline_run(w, &a.model, &t) : goal_sim_run(w, &a.model, res);

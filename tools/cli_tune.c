@@ -32,6 +32,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cli.h"
+#include "../goal_analyze.h"
 #ifdef __GLIBC__
 #include <malloc.h>
 #endif
@@ -75,6 +76,9 @@ typedef struct tune {
     int nsizes, all, env;
     unsigned colls;            /* bit k: goal_sim_coll_name(k) asked for */
     const char *svg;
+    const char *world;         /* FILE: a recording, tuned as a whole (tune_recording) */
+    const char *coll_text;     /* --coll as given (a recording's collective names) */
+    int sized;                 /* --sizes given (not for a recording) */
     tune_cfg *cfg;
     int ncfg;
     tune_job *job;
@@ -126,14 +130,12 @@ static void tune_default_sizes(tune *t) {
     t->sizes[t->nsizes++] = 16u << 20;
 }
 
-/* --sizes, --coll and --format: into the whole tune (their rows' at is 0). */
+/* --sizes and --format: into the whole tune (their rows' at is 0). --coll is kept as given:
+   a recording's collective names are not tune's ten, and FILE may come after it. */
 static int tune_set_sizes(const char *verb, const cli_option *o, const char *v, void *t) {
     (void)verb; (void)o;
+    ((tune *)t)->sized = 1;
     return tune_sizes((tune *)t, v) ? CLI_OK : -1;
-}
-static int tune_set_colls(const char *verb, const cli_option *o, const char *v, void *t) {
-    (void)verb; (void)o;
-    return tune_coll_list((tune *)t, v) ? CLI_OK : -1;
 }
 static int tune_set_format(const char *verb, const cli_option *o, const char *v, void *t) {
     (void)verb; (void)o;
@@ -141,21 +143,29 @@ static int tune_set_format(const char *verb, const cli_option *o, const char *v,
     ((tune *)t)->env = strcmp(v, "env") == 0;
     return CLI_OK;
 }
+#define TUNE_COLL_BAD "takes a list of bcast reduce allreduce allgather alltoall gather scatter reduce_scatter barrier scan"
+/* The rows from -o on are those of the recording form too (cli_tune_rec_options, cli.h). */
 const cli_option cli_tune_options[] = {
     {"-p", "N", NULL, "number of ranks (required)", cli_set_int, offsetof(tune, p), 1, 1 << 24, "takes a number of ranks from 1 to 16777216"},
-    {"-o", "ns", "1500", "CPU overhead per message (same as --overhead)", cli_set_model, offsetof(tune, model), 0, 0, NULL},
     {"--sizes", "LIST", "8,32,...,8388608,16777216", "message sizes in bytes (powers of 4 from 8, and 16 MiB)", tune_set_sizes, 0, 0, 0,
      "takes up to 64 byte counts, e.g. 8,1024,65536"},
-    {"--coll", "LIST", "all ten", "bcast reduce allreduce allgather alltoall gather scatter reduce_scatter barrier scan", tune_set_colls, 0, 0,
-     0, "takes a list of bcast reduce allreduce allgather alltoall gather scatter reduce_scatter barrier scan"},
-    {"--all", NULL, NULL, "every configuration, not only the fastest", cli_set_flag, offsetof(tune, all), 0, 0, NULL},
-    {"--format", "F", "table", "table (COLL SIZE ALGO TIME) or env (the GOAL_MPI_ALGOS string)", tune_set_format, 0, 0, 0,
-     "takes table or env"},
     {"--svg", "OUT", NULL, "time against size, log-log, one panel per collective", cli_set_text, offsetof(tune, svg), 0, 0, "needs a file name"},
+    {"-o", "ns", "1500", "CPU overhead per message (same as --overhead)", cli_set_model, offsetof(tune, model), 0, 0, NULL},
+    {"--coll", "LIST", "all ten; a recording: every one it calls",
+     "bcast reduce allreduce allgather alltoall gather scatter reduce_scatter barrier scan; a recording: its names, e.g. allreduce,reduce_scatter_block",
+     cli_set_text, offsetof(tune, coll_text), 0, 0, TUNE_COLL_BAD},
+    {"--all", NULL, NULL, "every configuration, not only the fastest", cli_set_flag, offsetof(tune, all), 0, 0, NULL},
+    {"--format", "F", "table", "table (COLL SIZE ALGO TIME; a recording: COLL CALLS ALGO TIME) or env (the GOAL_MPI_ALGOS string)",
+     tune_set_format, 0, 0, 0, "takes table or env"},
     CLI_END};
 static int tune_args(int argc, char **argv, tune *t) {
-    cli_form f = {cli_tune_options, t, cli_model_options, &t->model, NULL, 0, NULL};
+    cli_form f = {cli_tune_options, t, cli_model_options, &t->model, "FILE", 0, NULL};
     int rc = cli_parse(argc, argv, &f);
+    t->world = f.value;
+    if (rc == CLI_OK && t->world && (t->p || t->sized || t->svg))
+        return cli_usage("tune: unknown argument '%s' (a recording, FILE, takes no -p, --sizes or --svg)", t->world);
+    if (rc == CLI_OK && t->world) return CLI_OK;
+    if (rc == CLI_OK && t->coll_text && !tune_coll_list(t, t->coll_text)) return cli_usage("tune: --coll " TUNE_COLL_BAD);
     if (rc == CLI_OK && !t->p) return cli_usage("tune: -p N is missing");
     if (rc == CLI_OK) cli_model_warn("tune", &t->model);
     return rc;
@@ -177,20 +187,26 @@ static int tune_add_cfg(tune *t, const goal_algo_info *a, int coll, int nway, ui
     else snprintf(c->label, sizeof c->label, "%s", a->name);
     return 1;
 }
+/* Algorithm a (of collective coll), once per point of its parameter grid; 0 when out of memory. */
+static int tune_algo_configs(tune *t, const goal_algo_info *a, int coll) {
+    int k, ok = 1;
+    if (a->flags & GOAL_ALGO_NWAY)
+        for (k = 0; ok && k < (int)(sizeof tune_nways / sizeof tune_nways[0]); k++) ok = tune_add_cfg(t, a, coll, tune_nways[k], 0, 0);
+    else if (a->flags & GOAL_ALGO_SEGMENTED)
+        for (k = 0; ok && k < (int)(sizeof tune_segments / sizeof tune_segments[0]); k++) ok = tune_add_cfg(t, a, coll, 1, tune_segments[k], 0);
+    else if (a->flags & GOAL_ALGO_RADIX)
+        for (k = 0; ok && k < (int)(sizeof tune_radixes / sizeof tune_radixes[0]); k++) ok = tune_add_cfg(t, a, coll, 1, 0, tune_radixes[k]);
+    else ok = tune_add_cfg(t, a, coll, 1, 0, 0);
+    return ok;
+}
 /* Every algorithm of an asked-for collective, once per point of its parameter grid. */
 static int tune_configs(tune *t) {
     const goal_algo_info *a;
-    int i, k, coll, ok = 1;
+    int i, coll, ok = 1;
     for (i = 0; ok && (a = goal_algo_list(i)) != NULL; i++) {
         /* vector collectives (gatherv_linear, reduce_scatterv_ring) need counts: not tuned */
         if ((a->flags & GOAL_ALGO_VECTOR) || (coll = goal_sim_coll_of(a->name)) < 0 || !(t->colls >> coll & 1)) continue;
-        if (a->flags & GOAL_ALGO_NWAY)
-            for (k = 0; ok && k < (int)(sizeof tune_nways / sizeof tune_nways[0]); k++) ok = tune_add_cfg(t, a, coll, tune_nways[k], 0, 0);
-        else if (a->flags & GOAL_ALGO_SEGMENTED)
-            for (k = 0; ok && k < (int)(sizeof tune_segments / sizeof tune_segments[0]); k++) ok = tune_add_cfg(t, a, coll, 1, tune_segments[k], 0);
-        else if (a->flags & GOAL_ALGO_RADIX)
-            for (k = 0; ok && k < (int)(sizeof tune_radixes / sizeof tune_radixes[0]); k++) ok = tune_add_cfg(t, a, coll, 1, 0, tune_radixes[k]);
-        else ok = tune_add_cfg(t, a, coll, 1, 0, 0);
+        ok = tune_algo_configs(t, a, coll);
     }
     return ok;
 }
@@ -582,6 +598,103 @@ static int tune_output(tune *t, FILE *svg) {
     if (svg && cli_finish_out(svg, any && rc == CLI_OK)) rc = CLI_BAD_INPUT;
     return cli_close_out(stdout) ? CLI_BAD_INPUT : rc;
 }
+/* ---- a recording: the best algorithm per collective for the program as a whole ---------------- */
+/* The whole world simulated with plan (coll NULL: as recorded), in ns; stop > 0: given up
+   (GOAL_PENDING) once slower. GOAL_OK, or the status with why in msg. */
+static goal_status rec_time(const tune *t, const goal_world *w, goal_analyze_plan *plan, double stop, double *ns, char *msg, size_t len) {
+    goal_analyze_replan_desc d;
+    goal_world *rw = NULL;
+    goal_sim_run_result res;
+    goal_sim_desc model = t->model;
+    goal_error err;
+    goal_status st = GOAL_OK;
+    memset(&d, 0, sizeof d);
+    d.plans = plan; d.nplans = 1;
+    if (plan->coll && (st = goal_analyze_replan(w, &d, &rw, &err)) != GOAL_OK) { snprintf(msg, len, "%.200s", err.msg); return st; }
+    model.stop_ns = stop;
+    st = goal_sim_run(rw ? rw : w, &model, &res);
+    if (st == GOAL_OK) *ns = (double)res.max_ps / 1000.0;
+    else snprintf(msg, len, "%s", goal_strerror(st));
+    goal_sim_run_free(&res);
+    goal_world_destroy(rw);
+    return st;
+}
+/* Whether collective coll is asked for (--coll LIST of a recording's names, or all). */
+static int rec_asked(const tune *t, const char *coll) {
+    const char *s = t->coll_text;
+    size_t n = strlen(coll);
+    while (s && *s) {
+        size_t k = strcspn(s, ",");
+        if (k == n && strncmp(s, coll, n) == 0) return 1;
+        s += k + (s[k] == ',');
+    }
+    return !t->coll_text;
+}
+/* One configuration of collective k tried on w (tune's grids, labelled as tune labels them):
+   printed with --all; *best and its label kept when fastest. */
+static void rec_try(const tune *t, const goal_world *w, int k, size_t calls, const tune_cfg *c, FILE *notes, double *best, char *label) {
+    goal_analyze_plan plan;
+    char msg[256];
+    double ns;
+    goal_status st;
+    memset(&plan, 0, sizeof plan);
+    plan.coll = goal_analyze_coll_name(k); plan.algo = c->algo;
+    plan.nway = c->nway; plan.segment = c->segment; plan.radix = c->radix;
+    st = rec_time(t, w, &plan, *label && !t->all ? *best : 0, &ns, msg, sizeof msg);
+    if (st == GOAL_PENDING) return;
+    if (st != GOAL_OK) { fprintf(notes, "# failed %s: %s\n", c->label, msg); return; }
+    if (t->all && !t->env) printf("%s %lu %s %.0f\n", plan.coll, (unsigned long)calls, c->label, ns);
+    if (!*label || ns < *best) { *best = ns; strcpy(label, c->label); }
+}
+/* Every algorithm of collective k, over its parameter grid, tried on w: its winner (or every
+   one with --all) printed; with --format env its rule appended to env. 1 when one ran. */
+static int rec_coll(tune *t, const goal_world *w, int k, size_t calls, FILE *notes, char *env, size_t envlen) {
+    const char *coll = goal_analyze_coll_name(k);
+    const goal_algo_info *a;
+    double best = 0;
+    char label[96] = "";
+    int i, c;
+    t->ncfg = 0;
+    for (i = 0; (a = goal_algo_list(i)) != NULL; i++)
+        if (goal_analyze_coll_algo(coll, a->name) == a->name && !tune_algo_configs(t, a, 0)) {
+            cli_fail("tune: out of memory");
+            return 0;
+        }
+    for (c = 0; c < t->ncfg; c++) rec_try(t, w, k, calls, &t->cfg[c], notes, &best, label);
+    if (!t->ncfg) fprintf(notes, "# %s: %lu call%s, no algorithm to re-plan them with\n", coll, (unsigned long)calls, cli_s(calls));
+    if (!*label) return 0;
+    if (!t->all && !t->env) printf("%s %lu %s %.0f\n", coll, (unsigned long)calls, label, best);
+    if (t->env) snprintf(env + strlen(env), envlen - strlen(env), "%s%s=%s", *env ? ";" : "", coll, label);
+    return 1;
+}
+/* goal tune FILE: per collective the program calls, every algorithm of it simulated in the
+   whole program (its other collectives as recorded), the fastest printed as COLL CALLS ALGO
+   TIME; --format env: the GOAL_MPI_ALGOS string. */
+static int tune_recording(tune *t) {
+    goal_world *w;
+    size_t calls[GOAL_ANALYZE_NCOLLS];
+    double recorded;
+    char msg[256], env[1024] = "";
+    FILE *notes = t->env ? stderr : stdout;
+    int k, any = 0, rc;
+    goal_analyze_plan none;
+    memset(&none, 0, sizeof none);
+    if ((rc = cli_load_world(t->world, &w)) != CLI_OK) return rc;
+    if (cli_world_fits(t->world, w)) { goal_world_destroy(w); return CLI_BAD_INPUT; }
+    if (rec_time(t, w, &none, 0, &recorded, msg, sizeof msg) != GOAL_OK) {
+        goal_world_destroy(w);
+        return cli_fail("tune: %s: %s (goal check tells why)", t->world, msg);
+    }
+    goal_analyze_recorded(w, calls);
+    fprintf(notes, "# %s as recorded: %.0f ns\n", t->world, recorded);
+    for (k = 0; k < GOAL_ANALYZE_NCOLLS; k++)
+        if (calls[k] && rec_asked(t, goal_analyze_coll_name(k))) any |= rec_coll(t, w, k, calls[k], notes, env, sizeof env);
+    if (t->env && any) printf("%s\n", env);
+    goal_world_destroy(w);
+    if (!any) return cli_fail("tune: %s: no collective call could be re-planned (the recording names none%s)", t->world, t->coll_text ? " of --coll" : "");
+    return cli_close_out(stdout) ? CLI_BAD_INPUT : CLI_OK;
+}
+
 int cli_tune(int argc, char **argv) {
     tune t;
     FILE *svg = NULL;
@@ -590,6 +703,7 @@ int cli_tune(int argc, char **argv) {
     tune_default_sizes(&t);
     t.colls = (1u << TUNE_NCOLLS) - 1;
     if ((rc = tune_args(argc, argv, &t)) != CLI_OK) return rc;
+    if (t.world) { rc = tune_recording(&t); free(t.cfg); return rc; }
     if (t.svg && !(svg = (FILE *)cli_open_out(t.svg))) return CLI_BAD_INPUT;
     tune_keep_memory();
     t.prune = !t.all && !t.svg;

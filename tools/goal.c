@@ -24,7 +24,7 @@ const cli_verb cli_verbs[] = {
      "run an algorithm on random data, compare every rank with a reference", cli_run_algo_options, cli_algo_options},
     {"check", cli_check, "FILE", "match sends and receives across ranks (cDAG Algorithm 1, MPI rules), find deadlocks", NULL, NULL},
     {"record", cli_record, "PREFIX", "assemble a recording's parts (PREFIX.<rank>.part, GOAL_MPI_RECORD) into PREFIX.goal and check it", NULL, NULL},
-    {"sim", cli_sim, "FILE [-L ns] [-o ns] [-g ns] [-G ns/B] [-O ns/B] [-C ns/B] [-S B] [-R ns] [-T B -H ns/B] [--node-size K [--intra-L ns] [--intra-o ns] [--intra-g ns] [--intra-G ns/B] [--intra-O ns/B]] [--params FILE] [--loggopsim-compat] [--verbose] [--critical]",
+    {"sim", cli_sim, "FILE [-L ns] [-o ns] [-g ns] [-G ns/B] [-O ns/B] [-C ns/B] [-S B] [-R ns] [-T B -H ns/B] [--node-size K [--intra-L ns] [--intra-o ns] [--intra-g ns] [--intra-G ns/B] [--intra-O ns/B]] [--params FILE] [--loggopsim-compat] [--verbose] [--critical] [--coll COLL=ALGO]...",
      "LogGOPS simulation, as LogGOPSim: rank R T per rank, then max T", cli_sim_options, cli_model_options},
     {"dot", cli_dot, "FILE [--rank R] [--fold] [-o OUT]",
      "Graphviz DOT: one rank's DAG, or all ranks (in rank order, with a legend) and messages", cli_dot_options, NULL},
@@ -32,7 +32,7 @@ const cli_verb cli_verbs[] = {
      "the simulated timeline as Chrome trace-event JSON (Perfetto, chrome://tracing)", cli_trace_options, cli_model_options},
     {"svg", cli_svg, "FILE [model options] [--overhead ns] [-o OUT]", "the simulated timeline as an SVG picture, no Graphviz needed",
      cli_trace_options, cli_model_options},
-    {"html", cli_html, "FILE [model options] [--overhead ns] [-o OUT.html]",
+    {"html", cli_html, "FILE [model options] [--overhead ns] [--from T0] [--to T1] [-o OUT.html]",
      "the simulated run as one interactive page (timeline, critical path, DAGs; opens from disk)", cli_html_options, cli_model_options},
     {"gen", cli_gen, "ALGO -p N [--root R] [--size BYTES] [--type T] [--op OP] [--nway K] [--segment BYTES] [--radix K] "
                      "[--participants LIST --receivers LIST] [--counts LIST | --counts-seed S] [--dialect loggopsim|paper] [-o OUT]",
@@ -42,6 +42,8 @@ const cli_verb cli_verbs[] = {
      "cDAG analysis: wait sets, dataflow, the collectives found, or replaced", cli_analyze_options, NULL},
     {"tune", cli_tune, "-p N [model options | --params FILE] [--sizes LIST] [--coll LIST] [--all] [--format table|env] [--svg OUT]",
      "every algorithm of each collective simulated at p and each size: COLL SIZE ALGO TIME for the fastest", cli_tune_options, cli_model_options},
+    {"tune", cli_tune, "FILE [model options | --params FILE] [--coll LIST] [--all] [--format table|env]",
+     "a recording: per collective it calls, the whole program simulated with each algorithm: COLL CALLS ALGO TIME for the fastest", cli_tune_rec_options, cli_model_options},
     {"help", cli_help, "[VERB|--markdown|--man]", "the verbs, or one verb's usage with every option and its default", cli_help_options, NULL},
 };
 const size_t cli_nverbs = sizeof cli_verbs / sizeof cli_verbs[0];
