@@ -1216,10 +1216,6 @@ static goal_status goal__mpi_algo_launch(goal_mpi *m, goal__mpi_entry *e, const 
     return st;
 }
 /* ---- >>> auto -------------------------------------------------------------------------------- */
-/* Whether each collective of goal_sim.h's TUNE list (goal_sim_coll_name's order: bcast reduce
-   allreduce allgather alltoall gather scatter reduce_scatter barrier scan) is rooted: there
-   only the root passes MPI_IN_PLACE, which the other ranks cannot see. */
-static const unsigned char goal__mpi_rooted[GOAL_SIM_NCOLLS] = {1, 1, 0, 0, 0, 1, 1, 0, 0, 0};
 /* The collective of a name COLL_auto, or -1. Every start asks, so the suffix is tested
    first (other names cost a strlen), then COLL exactly: mostly one character per collective. */
 static int goal__mpi_auto_coll(const char *algo) {
@@ -1234,7 +1230,7 @@ static int goal__mpi_auto_coll(const char *algo) {
     return -1;
 }
 /* A failed pick, cached too: the search is not run again on every call. */
-static const goal_algo_info goal__mpi_no_pick = {"", "", 0};
+static const goal_algo_info goal__mpi_no_pick = {"", "", 0, GOAL_COLL_BCAST};
 goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, uint32_t require, const goal_algo_info **out) {
     int cls = 0, slot = ((require & GOAL_ALGO_ORDERED) ? 1 : 0) | ((require & GOAL_ALGO_INPLACE) ? 2 : 0);
     const goal_algo_info **cache;
@@ -1263,7 +1259,8 @@ goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, uint32_t requir
    ranks then only use for the pick). */
 static goal_status goal__mpi_auto_desc(goal_mpi *m, const goal_algo_desc *d, int coll, int in_place, goal_algo_desc *out) {
     const goal_algo_info *a;
-    int rooted = goal__mpi_rooted[coll];
+    int rooted = (goal_coll_get(coll)->flags & GOAL_COLL_ROOTED) != 0;   /* only the root passes MPI_IN_PLACE there,
+                                                                             which the other ranks cannot see */
     uint32_t require = (d->noncommutative ? GOAL_ALGO_ORDERED : 0) | ((in_place && !rooted) || d->in_place ? GOAL_ALGO_INPLACE : 0);
     goal_status st = goal_mpi_auto(m, coll, d->count * goal_dtype_size(d->dtype), require, &a);
     if (st != GOAL_OK) return st;

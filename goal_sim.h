@@ -124,7 +124,7 @@
    GOAL_MPI_PARAMS all parse with these.
 
    TUNE (this header includes goal_algos.h for it): goal_sim_best simulates every algorithm of a collective
-   (goal_sim_coll_of: the longest collective name that prefixes the algorithm's) with
+   (the collective its registry row names, goal_algos.h COLLECTIVES) with
    default parameters at p ranks and one size, and returns the fastest (ties: registry
    order); goal_sim_algo_time simulates one goal_algo_desc, leaving out worlds too big to
    simulate quickly (estimated above 2^23 actions; independent actions per rank squared and
@@ -387,12 +387,12 @@ GOAL_API void goal_sim_timeline_free(goal_sim_timeline *t);
 
 /* ---- tune: every algorithm of a collective simulated, the fastest picked (TUNE) ---------
    Shared by `goal tune` and goal_mpi.h's COLL_auto. */
-#define GOAL_SIM_NCOLLS 10
-/* The k-th collective that tune knows ("bcast" reduce allreduce allgather alltoall gather
-   scatter reduce_scatter barrier "scan"), NULL for k outside 0 .. GOAL_SIM_NCOLLS-1. */
+#define GOAL_SIM_NCOLLS GOAL_COLL_NTUNED   /* goal_algos.h's tuned collectives: they are its first rows */
+/* The k-th collective that tune knows (goal_coll_get(k)->name: "bcast" reduce allreduce allgather
+   alltoall gather scatter reduce_scatter barrier "scan"), NULL for k outside 0 .. GOAL_SIM_NCOLLS-1. */
 GOAL_API const char *goal_sim_coll_name(int k);
-/* The collective of an algorithm: the longest collective name that is a prefix of it
-   followed by '_' (reduce_scatter_ring is a reduce_scatter), or -1. */
+/* The collective of an algorithm (goal_algo_coll: its registry row names it) when it is a
+   tuned one, or -1. */
 GOAL_API int goal_sim_coll_of(const char *algo);
 /* d simulated at p ranks under model: *ns. GOAL_ERR_LIMIT with *left_out = 1 and err->msg
    when the world is left out for its size (TUNE); else goal_algo_world's / goal_sim_run's
@@ -2867,18 +2867,10 @@ goal_status goal_sim_defaults(const goal_sim_desc *desc, goal_sim_desc *out) {
                                               rank's independent actions: their sum of squares */
 #define GOAL__TUNE_MAX_SEGMENTS 512        /* longer pipelines are left out, for the same reason */
 #define GOAL__TUNE_MAX_SETS_P 4096         /* GOAL_ALGO_SETS generators take O(p) per rank to build */
-static const char *const goal__sim_colls[GOAL_SIM_NCOLLS] = {
-    "bcast", "reduce", "allreduce", "allgather", "alltoall", "gather", "scatter", "reduce_scatter", "barrier", "scan"};
-
-const char *goal_sim_coll_name(int k) { return k >= 0 && k < GOAL_SIM_NCOLLS ? goal__sim_colls[k] : NULL; }
+const char *goal_sim_coll_name(int k) { return k >= 0 && k < GOAL_SIM_NCOLLS ? goal_coll_get(k)->name : NULL; }
 int goal_sim_coll_of(const char *name) {
-    int k, best = -1;
-    size_t n, bestn = 0;
-    for (k = 0; name && k < GOAL_SIM_NCOLLS; k++) {
-        n = strlen(goal__sim_colls[k]);
-        if (strncmp(name, goal__sim_colls[k], n) == 0 && name[n] == '_' && n > bestn) { best = k; bestn = n; }
-    }
-    return best;
+    int c = goal_algo_coll(name);
+    return c < GOAL_SIM_NCOLLS ? c : -1;
 }
 /* Whether d's receives are filled by their messages, so a bound may price them by their
    buffers' bytes: the fixed-size collectives (test_recv_sizes checks every one); a vector
@@ -3285,9 +3277,9 @@ goal_status goal_sim_best(int coll, int32_t p, uint64_t bytes, const goal_sim_de
     *ns = 0;
     if (coll < 0 || coll >= GOAL_SIM_NCOLLS || p < 1 || !model) return goal__fail(err, GOAL_ERR_ARG, -1, "no collective %d, p < 1 or no model", coll);
     m = *model;
-    goal__fail(err, GOAL_ERR_ARG, -1, "%s has no algorithm with the flags asked for", goal__sim_colls[coll]);
+    goal__fail(err, GOAL_ERR_ARG, -1, "%s has no algorithm with the flags asked for", goal_sim_coll_name(coll));
     for (i = 0; (a = goal_algo_list(i)) != NULL; i++) {
-        if ((a->flags & GOAL_ALGO_VECTOR) || (a->flags & require) != require || goal_sim_coll_of(a->name) != coll) continue;
+        if ((a->flags & GOAL_ALGO_VECTOR) || (a->flags & require) != require || (int)a->coll != coll) continue;
         memset(&d, 0, sizeof d);
         d.algo = a->name; d.count = bytes; d.dtype = GOAL_INT8; d.op = GOAL_OP_SUM; d.nway = 1;
         d.segment = (a->flags & GOAL_ALGO_SEGMENTED) ? 1024 : 0;

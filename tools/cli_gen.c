@@ -203,7 +203,7 @@ int cli_gen_fits(const cli_gen_opts *o, int run) {
                         o->p, (unsigned long long)nseg);
     need = nseg * (uint64_t)o->p * GEN_ACTION_BYTES;
     if (run) {
-        ac_blocks(ac_coll_of(o->d.algo), (int)o->p, &bin, &bout);
+        goal_coll_blocks(goal_algo_coll(o->d.algo), (int)o->p, &bin, &bout);
         need = gen_mul(gen_mul(gen_mul(3u * (bin + bout), bytes), (uint64_t)o->p), 1u) + need;
     }
     return cli_fits(run ? "run" : "gen", need);

@@ -25,6 +25,7 @@
    there is other work. The output is the same: a stopped or skipped configuration is
    slower than one already found, and the order only decides how soon. */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -176,7 +177,7 @@ static int tune_configs(tune *t) {
     int i, k, coll, ok = 1;
     for (i = 0; ok && (a = goal_algo_list(i)) != NULL; i++) {
         /* vector collectives (gatherv_linear, reduce_scatterv_ring) need counts: not tuned */
-        if ((a->flags & GOAL_ALGO_VECTOR) || (coll = goal_sim_coll_of(a->name)) < 0 || !(t->colls >> coll & 1)) continue;
+        if ((a->flags & GOAL_ALGO_VECTOR) || (coll = (int)a->coll) >= TUNE_NCOLLS || !(t->colls >> coll & 1)) continue;
         if (a->flags & GOAL_ALGO_NWAY)
             for (k = 0; ok && k < (int)(sizeof tune_nways / sizeof tune_nways[0]); k++) ok = tune_add_cfg(t, a, coll, tune_nways[k], 0, 0);
         else if (a->flags & GOAL_ALGO_SEGMENTED)
@@ -202,7 +203,7 @@ static int tune_jobs(tune *t) {
     t->job = (tune_job *)calloc((size_t)t->ncfg * (size_t)t->nsizes + 1, sizeof *t->job);
     if (!t->job) return 0;
     for (coll = 0; coll < TUNE_NCOLLS; coll++) {
-        barrier = strcmp(goal_sim_coll_name(coll), "barrier") == 0;   /* a barrier has no size: once, as size 0 */
+        barrier = goal_coll_get(coll)->out_blocks == 0;   /* a barrier has no size: once, as size 0 */
         nsizes = barrier ? 1 : t->nsizes;
         for (s = 0; s < nsizes; s++) {
             first = t->njob;
@@ -496,8 +497,12 @@ static void tune_print_notes(const tune *t, FILE *f) {
 
 /* GOAL_MPI_ALGOS: per collective the winners in size order (with their parameters:
    ALGO@segment=8192), consecutive sizes with the same winner merged, each with its largest
-   size as the bound, the last without. reduce_scatter is the drop-in's reduce_scatter_block
-   (its reduce_scatter is MPI_Reduce_scatter, with per-rank counts). */
+   size as the bound, the last without. The drop-in names a collective by its MPI call
+   (goal_coll_info.mpi without MPI_, in lower case): reduce_scatter is reduce_scatter_block. */
+static void tune_print_mpi_name(FILE *f, int coll) {
+    const char *s;
+    for (s = goal_coll_get(coll)->mpi + 4; *s; s++) fputc(tolower((unsigned char)*s), f);
+}
 static void tune_print_env(const tune *t, FILE *f) {
     int best, coll = -1, prev = -1;
     uint64_t bound = 0;
@@ -506,7 +511,8 @@ static void tune_print_env(const tune *t, FILE *f) {
         if (t->cfg[t->job[best].cfg].coll != coll) {
             if (prev >= 0) fprintf(f, "%s;", t->cfg[prev].label);
             coll = t->cfg[t->job[best].cfg].coll;
-            fprintf(f, "%s=", strcmp(goal_sim_coll_name(coll), "reduce_scatter") ? goal_sim_coll_name(coll) : "reduce_scatter_block");
+            tune_print_mpi_name(f, coll);
+            fputc('=', f);
         } else if (t->job[best].cfg != prev) {
             fprintf(f, "%s:<=%llu,", t->cfg[prev].label, (unsigned long long)bound);
         }

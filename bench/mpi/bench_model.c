@@ -120,8 +120,8 @@ static void row(goal_mpi *m, const goal_sim_desc *model, int coll, uint64_t byte
     int i, n = 0, best = 0, picked = 0;
     goal_sim_best(coll, np, bytes, model, 0, &pick, &ns, NULL);
     for (i = 0; (a = goal_algo_list(i)) != NULL && n < MAX_CANDS; i++)
-        if (!(a->flags & GOAL_ALGO_VECTOR) && goal_sim_coll_of(a->name) == coll) algo[n++] = a->name;
-    snprintf(name, sizeof name, "%s_auto", goal_sim_coll_name(coll));
+        if (!(a->flags & GOAL_ALGO_VECTOR) && (int)a->coll == coll) algo[n++] = a->name;
+    snprintf(name, sizeof name, "%s_auto", goal_coll_get(coll)->name);
     algo[n] = name;   /* auto measured as a call of its own, like the others */
     measure(m, algo, n + 1, bytes, t);
     for (i = 1; i < n; i++) if (t[i] < t[best]) best = i;
@@ -133,12 +133,12 @@ static void row(goal_mpi *m, const goal_sim_desc *model, int coll, uint64_t byte
     rows++; auto_ok += t[n] <= 1.1 * t[best]; pick_ok += t[picked] <= 1.1 * t[best];
     if (bytes >= 65536) { model_cells++; model_ok += ratio >= 0.8 && ratio <= 1.25; }
     if (me == 0)
-        printf("%-9s %8llu  %-24s %10.1f %10.1f %6.2f   %-24s %10.1f %6.2f %6.2f %10.1f %6.2f\n", goal_sim_coll_name(coll),
+        printf("%-9s %8llu  %-24s %10.1f %10.1f %6.2f   %-24s %10.1f %6.2f %6.2f %10.1f %6.2f\n", goal_coll_get(coll)->name,
                (unsigned long long)bytes, pick ? pick->name : "-", ns / 1000.0, t[n], ratio, algo[best], t[best],
                t[n] / t[best], t[picked] / t[best], pred[best], twins);
 }
 int main(int argc, char **argv) {
-    static const char *const colls[] = {"bcast", "allreduce", "alltoall"};
+    static const int colls[] = {GOAL_COLL_BCAST, GOAL_COLL_ALLREDUCE, GOAL_COLL_ALLTOALL};
     char text[4096];
     size_t len = 0;
     goal_mpi_desc md;
@@ -168,9 +168,7 @@ int main(int argc, char **argv) {
                "auto picks", "pred us", "auto us", "meas/pred", "fastest fixed", "its us", "auto/it", "pick/it", "its pred", "twins");
     for (c = 0; c < 3; c++)
         for (k = 0, bytes = 8; bytes <= MAX_BYTES; bytes *= 4, k++) {
-            int i;
-            for (i = 0; i < GOAL_SIM_NCOLLS && strcmp(goal_sim_coll_name(i), colls[c]) != 0; i++) {}
-            row(m, &md.model, i, bytes);
+            row(m, &md.model, colls[c], bytes);
         }
     if (me == 0)
         printf("auto/it <= 1.1 in %d of %d rows, pick/it in %d; meas/pred within 1.25x at >= 64 KiB in %d of %d cells\n", auto_ok, rows,

@@ -171,7 +171,7 @@ static void test_auto(void) {
     goal_mpi_desc md;
     goal_mpi *m = open_auto_mpi(&md);
     buffers b;
-    int k, s, rooted[GOAL_SIM_NCOLLS];
+    int k, s;
     char name[64];
     for (k = 0; k < GOAL_SIM_NCOLLS; k++)
         for (s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++) {
@@ -181,13 +181,6 @@ static void test_auto(void) {
             test_auto_pick(m, &md.model, k, sizes[s], GOAL_ALGO_ORDERED | GOAL_ALGO_INPLACE);
         }
     CHECK(goal_mpi_auto(m, 0, 8, GOAL_ALGO_ROOTED, &none) == GOAL_ERR_ARG);
-    for (k = 0; k < GOAL_SIM_NCOLLS; k++) rooted[k] = 1;   /* goal_mpi.h's table of rooted collectives: */
-    for (k = 0; goal_algo_list(k); k++) {                   /* those whose algorithms all take a root */
-        const goal_algo_info *a = goal_algo_list(k);
-        int c = goal_sim_coll_of(a->name);
-        if (c >= 0 && !(a->flags & GOAL_ALGO_VECTOR) && !(a->flags & GOAL_ALGO_ROOTED)) rooted[c] = 0;
-    }
-    for (k = 0; k < GOAL_SIM_NCOLLS; k++) CHECK(goal__mpi_rooted[k] == rooted[k]);
     report("auto: the same pick on every rank, cached, goal_sim_best's");
     b.in = (int32_t *)malloc((size_t)np * 1000 * 4);
     b.out = (int32_t *)malloc((size_t)np * 1000 * 4);
