@@ -1016,7 +1016,7 @@ static long want_copy_blocks(const char *algo, int p, int root, int rank) {
     int v = (rank - root + p) % p, rho = 1, inner = v > 0 && v % 2 == 0 && v + 1 < p;
     long bits = 0, b;
     while (2 * rho <= p) rho *= 2;
-    if (!strncmp(algo, "bcast_", 6) || !strncmp(algo, "barrier_", 8)) return 0;
+    if (goal_algo_coll(algo) == GOAL_COLL_BCAST || goal_algo_coll(algo) == GOAL_COLL_BARRIER) return 0;
     if (!strcmp(algo, "gather_linear") || !strcmp(algo, "scatter_linear")) return v == 0;
     if (!strcmp(algo, "gather_binomial") || !strcmp(algo, "scatter_binomial")) return v == 0 || inner;
     if (!strcmp(algo, "allgather_ring") || !strcmp(algo, "alltoall_linear") || !strcmp(algo, "alltoall_pairwise")) return 1;

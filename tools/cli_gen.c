@@ -70,7 +70,7 @@ static int parse_counts(const char *s, int **out) {
 /* The per-rank counts of a vector collective from --counts or --counts-seed: p of them, p x p
    (row by row) for alltoallv. 0 or a usage error. */
 static int gen_counts(cli_gen_opts *o, const char *verb) {
-    int a2a = strncmp(o->d.algo, "alltoallv_", 10) == 0, *v = NULL, n;
+    int a2a = goal_algo_coll(o->d.algo) == GOAL_COLL_ALLTOALLV, *v = NULL, n;
     long long want = a2a ? o->p * o->p : o->p, k;
     uint64_t s = (uint64_t)o->counts_seed;
     const goal_algo_info *info = goal_algo_find(o->d.algo);

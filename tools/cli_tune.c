@@ -8,14 +8,14 @@
    nway (GOAL_ALGO_NWAY) over 1, 2, 3; segment (GOAL_ALGO_SEGMENTED) over 1, 8, 64, 512 KiB;
    radix (GOAL_ALGO_RADIX) over 2, 4, 8. A configuration is printed as ALGO@nway=N,
    ALGO@segment=B or ALGO@radix=K, which is also how GOAL_MPI_ALGOS names it (--format env).
-   A world is built straight from the generator (no text) and simulated by goal_sim.h's
-   goal_sim_algo_time, which goal_mpi.h's COLL_auto uses too (TUNE in goal_sim.h). Left out,
+   A world is built straight from the generator (no text) and simulated by goal_tune.h's
+   goal_tune_algo_time, which goal_mpi.h's COLL_auto uses too. Left out,
    and the output says so: worlds whose estimated size (rank 0's actions plus p-1 times rank
    1's) exceeds 2^23 actions or whose independent actions per rank squared exceed 2^27
    (linear roots, alltoall_linear, long pipelines), pipelines of more than 512 segments,
    GOAL_ALGO_SETS generators above 4096 ranks.
    Simulations run on one thread per core. Without --all and --svg only the winners matter:
-   every configuration's lower bound (goal_sim_algo_bound: a few ranks alone, no world) is
+   every configuration's lower bound (goal_tune_algo_bound: a few ranks alone, no world) is
    computed first, the configurations of each (collective, size) are simulated from the
    least bound up, except that the first is the one fastest at the next smaller size when
    that is known (winners change slowly with the size), and one whose bound exceeds the
@@ -39,10 +39,7 @@
 
 #define TUNE_MAX_THREADS 8
 
-#define TUNE_NCOLLS GOAL_SIM_NCOLLS
-static const int tune_nways[] = {1, 2, 3};
-static const uint64_t tune_segments[] = {1024, 8192, 65536, 524288};
-static const int tune_radixes[] = {2, 4, 8};
+#define TUNE_NCOLLS GOAL_COLL_NTUNED
 
 typedef struct tune_cfg {      /* one algorithm with one setting of its parameters */
     const char *algo;
@@ -57,7 +54,7 @@ typedef struct tune_job {      /* one configuration at one size */
     int group;                 /* its (collective, size): 0, 1, ... */
     uint64_t size;
     double time;               /* simulated ns */
-    double bound;              /* a lower bound of time (goal_sim_algo_bound) */
+    double bound;              /* a lower bound of time (goal_tune_algo_bound) */
     char msg[160];             /* why it failed */
 } tune_job;
 
@@ -156,7 +153,7 @@ static int tune_args(int argc, char **argv, tune *t) {
 }
 
 /* ---- configurations and jobs ----------------------------------------------------------- */
-static int tune_add_cfg(tune *t, const goal_algo_info *a, int coll, int nway, uint64_t segment, int radix) {
+static int tune_add_cfg(tune *t, const goal_algo_info *a, const goal_algo_desc *d) {
     tune_cfg *c;
     if (!(t->ncfg & (t->ncfg - 1)) || !t->cfg) {
         tune_cfg *n = (tune_cfg *)realloc(t->cfg, (size_t)(t->ncfg ? 2 * t->ncfg : 16) * sizeof *n);
@@ -164,27 +161,23 @@ static int tune_add_cfg(tune *t, const goal_algo_info *a, int coll, int nway, ui
         t->cfg = n;
     }
     c = &t->cfg[t->ncfg++];
-    c->algo = a->name; c->coll = coll; c->nway = nway; c->segment = segment; c->radix = radix;
-    if (a->flags & GOAL_ALGO_NWAY) snprintf(c->label, sizeof c->label, "%s@nway=%d", a->name, nway);
-    else if (a->flags & GOAL_ALGO_SEGMENTED) snprintf(c->label, sizeof c->label, "%s@segment=%llu", a->name, (unsigned long long)segment);
-    else if (a->flags & GOAL_ALGO_RADIX) snprintf(c->label, sizeof c->label, "%s@radix=%d", a->name, radix);
+    c->algo = a->name; c->coll = (int)a->coll; c->nway = d->nway; c->segment = d->segment; c->radix = d->radix;
+    if (a->flags & GOAL_ALGO_NWAY) snprintf(c->label, sizeof c->label, "%s@nway=%d", a->name, d->nway);
+    else if (a->flags & GOAL_ALGO_SEGMENTED) snprintf(c->label, sizeof c->label, "%s@segment=%llu", a->name, (unsigned long long)d->segment);
+    else if (a->flags & GOAL_ALGO_RADIX) snprintf(c->label, sizeof c->label, "%s@radix=%d", a->name, d->radix);
     else snprintf(c->label, sizeof c->label, "%s", a->name);
     return 1;
 }
-/* Every algorithm of an asked-for collective, once per point of its parameter grid. */
+/* Every algorithm of an asked-for collective, once per point of its parameter grid
+   (goal_tune_grid). */
 static int tune_configs(tune *t) {
     const goal_algo_info *a;
-    int i, k, coll, ok = 1;
+    goal_algo_desc d;
+    int i, k, ok = 1;
     for (i = 0; ok && (a = goal_algo_list(i)) != NULL; i++) {
         /* vector collectives (gatherv_linear, reduce_scatterv_ring) need counts: not tuned */
-        if ((a->flags & GOAL_ALGO_VECTOR) || (coll = (int)a->coll) >= TUNE_NCOLLS || !(t->colls >> coll & 1)) continue;
-        if (a->flags & GOAL_ALGO_NWAY)
-            for (k = 0; ok && k < (int)(sizeof tune_nways / sizeof tune_nways[0]); k++) ok = tune_add_cfg(t, a, coll, tune_nways[k], 0, 0);
-        else if (a->flags & GOAL_ALGO_SEGMENTED)
-            for (k = 0; ok && k < (int)(sizeof tune_segments / sizeof tune_segments[0]); k++) ok = tune_add_cfg(t, a, coll, 1, tune_segments[k], 0);
-        else if (a->flags & GOAL_ALGO_RADIX)
-            for (k = 0; ok && k < (int)(sizeof tune_radixes / sizeof tune_radixes[0]); k++) ok = tune_add_cfg(t, a, coll, 1, 0, tune_radixes[k]);
-        else ok = tune_add_cfg(t, a, coll, 1, 0, 0);
+        if ((a->flags & GOAL_ALGO_VECTOR) || (int)a->coll >= TUNE_NCOLLS || !(t->colls >> a->coll & 1)) continue;
+        for (k = 0; ok && goal_tune_grid(a, k, &d); k++) ok = tune_add_cfg(t, a, &d);
     }
     return ok;
 }
@@ -235,7 +228,7 @@ static void tune_desc(const tune *t, const tune_job *j, goal_algo_desc *d) {
     d->segment = c->segment;
     d->radix = c->radix;
 }
-/* The library simulates (goal_sim_algo_time, which also leaves out worlds too big for it),
+/* The library simulates (goal_tune_algo_time, which also leaves out worlds too big for it),
    stopping once the job takes longer than stop ns (> 0: the fastest so far, so it loses). */
 static void tune_run_job(const tune *t, tune_job *j, double stop) {
     goal_algo_desc d;
@@ -246,19 +239,19 @@ static void tune_run_job(const tune *t, tune_job *j, double stop) {
     tune_desc(t, j, &d);
     err.msg[0] = 0;
     model.stop_ns = stop;
-    st = goal_sim_algo_time(&d, (int32_t)t->p, &model, &j->time, &left_out, &err);
+    st = goal_tune_algo_time(&d, (int32_t)t->p, &model, &j->time, &left_out, &err);
     j->state = st == GOAL_OK ? TUNE_DONE : st == GOAL_PENDING ? TUNE_SLOWER : left_out ? TUNE_SKIP : TUNE_FAIL;
     if (st != GOAL_OK) snprintf(j->msg, sizeof j->msg, "%.159s", err.msg[0] ? err.msg : goal_strerror(st));
 }
 /* The job's lower bound; a world left out is marked so here, with the message
-   goal_sim_algo_time would give. */
+   goal_tune_algo_time would give. */
 static void tune_bound_job(const tune *t, tune_job *j) {
     goal_algo_desc d;
     goal_error err;
     int left_out = 0;
     tune_desc(t, j, &d);
     err.msg[0] = 0;
-    if (goal_sim_algo_bound(&d, (int32_t)t->p, &t->model, &j->bound, &left_out, &err) == GOAL_OK || !left_out) return;
+    if (goal_tune_algo_bound(&d, (int32_t)t->p, &t->model, &j->bound, &left_out, &err) == GOAL_OK || !left_out) return;
     j->state = TUNE_SKIP;
     snprintf(j->msg, sizeof j->msg, "%.159s", err.msg);
 }

@@ -1,12 +1,12 @@
 /* bench_model.c - the model's figures at np = 2: the LogGOPS model against the machine, and
    COLL_auto against every fixed algorithm, measured in the same run.
    For bcast, allreduce and alltoall at 8 B ... 8 MiB (powers of 4; alltoall: bytes per
-   block), every algorithm that goal_sim_best chooses among (default parameters) and
+   block), every algorithm that goal_tune_best chooses among (default parameters) and
    COLL_auto are run with goal_mpi_algo_run, all measured the same way (see measure): in a
    fresh random order per repetition, short calls in batches back to back, the median over
    the repetitions of each rank, then the slowest rank.
    Per (collective, size) one line: the algorithm COLL_auto picks under the params file, its
-   predicted time (goal_sim_best), its measured time and measured / predicted, the fastest
+   predicted time (goal_tune_best), its measured time and measured / predicted, the fastest
    fixed algorithm measured, auto's time over it, the picked algorithm's own time (called by
    name, in the same turns) over it, its predicted time, and "twins": the largest ratio of
    two measured times among fixed candidates whose schedules are identical (same world digest;
@@ -79,7 +79,7 @@ static double predict(const goal_sim_desc *model, const char *algo, uint64_t byt
     int left_out = 0;
     memset(&d, 0, sizeof d);
     d.algo = algo; d.count = bytes; d.dtype = GOAL_INT8;
-    return goal_sim_algo_time(&d, np, model, &ns, &left_out, NULL) == GOAL_OK ? ns / 1000.0 : 0;
+    return goal_tune_algo_time(&d, np, model, &ns, &left_out, NULL) == GOAL_OK ? ns / 1000.0 : 0;
 }
 static int hash_write(void *user, const char *data, size_t len) {
     *(uint64_t *)user = goal__hash(*(uint64_t *)user, data, len);
@@ -118,7 +118,7 @@ static void row(goal_mpi *m, const goal_sim_desc *model, int coll, uint64_t byte
     double ns = 0, t[MAX_CANDS + 1], pred[MAX_CANDS + 1], twins, ratio;
     char name[64];
     int i, n = 0, best = 0, picked = 0;
-    goal_sim_best(coll, np, bytes, model, 0, &pick, &ns, NULL);
+    goal_tune_best(coll, np, bytes, model, 0, &pick, &ns, NULL);
     for (i = 0; (a = goal_algo_list(i)) != NULL && n < MAX_CANDS; i++)
         if (!(a->flags & GOAL_ALGO_VECTOR) && (int)a->coll == coll) algo[n++] = a->name;
     snprintf(name, sizeof name, "%s_auto", goal_coll_get(coll)->name);
