@@ -154,6 +154,9 @@
                requires-sources' events, and for a receive its message; a message for its
                send. Irequires are not followed (they wait for a start, not an end).
    goal html (tools/cli_html.c, page in tools/html_page.html) draws the same timeline.
+   GOAL_SIM_NO_PICTURES, defined where the implementation is built, leaves the code of this
+   section out (goal_sim_write_dot, _trace, _svg, goal_sim_action_text and the timeline are
+   then not defined): for a program that only simulates, such as libgoalmpi.so.
 
    MEMORY
    ------
@@ -1982,6 +1985,7 @@ void goal_sim_run_free(goal_sim_run_result *r) {
     memset(r, 0, sizeof *r);
 }
 
+#ifndef GOAL_SIM_NO_PICTURES   /* DRAW: a program that draws nothing may leave the pictures out */
 /* ---- >>> draw: buffered output --------------------------------------------------------------- */
 typedef struct goal__sim_out {
     goal_write_fn fn;
@@ -2666,6 +2670,8 @@ goal_status goal_sim_write_svg(const goal_world *w, const goal_sim_desc *desc, g
     goal_sim_timeline_free(&t);
     return g.o.st;
 }
+#endif /* GOAL_SIM_NO_PICTURES */
+
 /* ---- >>> model options -------------------------------------------------------------------- */
 /* A LogGOPS time in ns with up to three decimals ("480", "0.08"; "1.5e3" is refused) as a
    count of ps, at most 2^53 (what goal_sim_desc takes exactly). Returns NULL or why not. */

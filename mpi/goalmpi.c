@@ -114,6 +114,7 @@
 #define MPI_Iallreduce PMPI_Iallreduce
 #define MPI_Finalize PMPI_Finalize
 #define GOAL_ALL_IMPLEMENTATION
+#define GOAL_SIM_NO_PICTURES   /* COLL_auto simulates; the drop-in draws nothing (goal_sim.h DRAW) */
 #include "../goal_mpi.h"
 #undef MPI_Test
 #undef MPI_Testsome
