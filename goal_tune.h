@@ -173,7 +173,7 @@ static goal_status goal__tune_build(goal_graph *g, const goal_algo_desc *d, int3
     done = goal_algo_build(g, d, NULL, 0, NULL, err);
     return done < 0 ? (goal_status)done : GOAL_OK;
 }
-/* What rank r's schedule s costs at least under m's model, in ps (TUNE's lower bound): its
+/* What rank r's schedule s costs at least under m's model, in ps (BOUNDS): its
    CPU takes its sends, its receives (of their buffers' bytes when fill, goal__tune_fill; else
    of 0), execs and calcs one after another; its sending NIC the sends' gaps one after another, and after
    the last of them (any may be last) that message still crosses the wire and takes its
@@ -486,7 +486,7 @@ static goal_status goal__tune_more(const goal_algo_desc *d, int32_t p, goal__tun
     goal_graph_destroy(g);
     return st;
 }
-/* Why d at p is left out (into err), or 0: the limits of TUNE. */
+/* Why d at p is left out (into err), or 0: LIMITS. */
 static int goal__tune_too_big(const goal_algo_desc *d, int32_t p, double actions, double squares, goal_error *err) {
     const goal_algo_info *a = goal_algo_find(d->algo);
     uint64_t bytes = d->count * goal_dtype_size(d->dtype);
