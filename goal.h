@@ -393,6 +393,7 @@ GOAL_API goal_status goal_schedule_write(const goal_schedule *s, goal_dialect d,
 /* ======================================================================================= */
 #if (defined(GOAL_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION) || defined(GOAL_SCHED_IMPLEMENTATION) || \
      defined(GOAL_SIM_IMPLEMENTATION) || defined(GOAL_ANALYZE_IMPLEMENTATION) || defined(GOAL_ALGOS_IMPLEMENTATION) || \
+     defined(GOAL_TUNE_IMPLEMENTATION) || \
      defined(GOAL_MPI_IMPLEMENTATION)) && \
     !defined(GOAL__SHARED_DONE)
 #define GOAL__SHARED_DONE

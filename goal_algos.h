@@ -5,7 +5,7 @@
    #include "goal_algos.h"   (GOAL_ALL_IMPLEMENTATION works as well). Needs only goal.h's
    public API; goal.h's implementation must be compiled somewhere (GOAL_IMPLEMENTATION).
 
-   Sections: OVERVIEW · STEP BY STEP · ALGORITHMS · LOCAL COPIES · BUFFERS ·
+   Sections: OVERVIEW · STEP BY STEP · COLLECTIVES · ALGORITHMS · LOCAL COPIES · BUFFERS ·
              VECTOR COLLECTIVES · ORDER OF REDUCTIONS · NEIGHBOURHOODS · COMPOSING · ERRORS · LICENSE
 
    OVERVIEW
@@ -27,6 +27,19 @@
      ... run it with goal_sched.h's goal_world_run: slot 0 = input, slot 1 = output ...
    Or one rank at a time, after other actions of that rank:
      int32_t done = goal_algo_build(g, &d, &prev, 1, NULL, &err);   // id, or < 0: error
+
+   COLLECTIVES
+   -----------
+   One table, GOAL_COLL_TABLE (an X-macro), holds each collective once: its name (the prefix
+   of its algorithms' names), the MPI call it is, whether it is rooted, reduces, takes
+   per-rank counts (vector) or is tuned (goal tune and goal_mpi.h's COLL_auto search it), its
+   blocks in IN and OUT (BUFFERS) and where MPI_IN_PLACE puts the input. goal_coll_get(c)
+   gives a row, goal_coll_find("bcast") a collective by name; each registry row names its
+   collective (goal_algo_info.coll, goal_algo_coll(name)), so nothing works it out from a
+   name. Adding a collective is one table row plus its generators; adding an algorithm one
+   registry row plus its generator.
+     int c = goal_algo_coll("reduce_scatter_ring");             // GOAL_COLL_REDUCE_SCATTER
+     printf("%s\n", goal_coll_get(c)->mpi);                      // MPI_Reduce_scatter_block
 
    ALGORITHMS   (p ranks, v = (rank - root) mod p, "rounds" = longest chain of messages)
    ----------
@@ -336,10 +349,78 @@ extern "C" {
                                     splits a buffer within a group of k elements (an MPI element
                                     libgoal moves as k bytes: goal_mpi.h DATATYPES AND OPS) */
 
+/* ---- the collectives (COLLECTIVES): one row each --------------------------------------------
+   X(ID, name, MPI call, GOAL_COLL_* flags, IN blocks, OUT blocks, in-place rule). The tuned
+   rows come first, in the order goal tune prints them (goal_sim_coll_name's indices). */
+#define GOAL_COLL_TABLE(X) \
+    X(BCAST, "bcast", "MPI_Bcast", GOAL_COLL_ROOTED | GOAL_COLL_TUNED, 0, 1, NONE) \
+    X(REDUCE, "reduce", "MPI_Reduce", GOAL_COLL_ROOTED | GOAL_COLL_REDUCES | GOAL_COLL_TUNED, 1, 1, ROOT_OUT) \
+    X(ALLREDUCE, "allreduce", "MPI_Allreduce", GOAL_COLL_REDUCES | GOAL_COLL_TUNED, 1, 1, OUT) \
+    X(ALLGATHER, "allgather", "MPI_Allgather", GOAL_COLL_TUNED, 1, GOAL_COLL_P, OWN_BLOCK) \
+    X(ALLTOALL, "alltoall", "MPI_Alltoall", GOAL_COLL_TUNED, GOAL_COLL_P, GOAL_COLL_P, NONE) \
+    X(GATHER, "gather", "MPI_Gather", GOAL_COLL_ROOTED | GOAL_COLL_TUNED, 1, GOAL_COLL_P, ROOT_OWN_BLOCK) \
+    X(SCATTER, "scatter", "MPI_Scatter", GOAL_COLL_ROOTED | GOAL_COLL_TUNED, GOAL_COLL_P, 1, ROOT_IN_BLOCK) \
+    X(REDUCE_SCATTER, "reduce_scatter", "MPI_Reduce_scatter_block", GOAL_COLL_REDUCES | GOAL_COLL_TUNED, GOAL_COLL_P, 1, NONE) \
+    X(BARRIER, "barrier", "MPI_Barrier", GOAL_COLL_TUNED, 0, 0, NONE) \
+    X(SCAN, "scan", "MPI_Scan", GOAL_COLL_REDUCES | GOAL_COLL_TUNED, 1, 1, OUT) \
+    X(EXSCAN, "exscan", "MPI_Exscan", GOAL_COLL_REDUCES, 1, 1, OUT) \
+    X(GATHERV, "gatherv", "MPI_Gatherv", GOAL_COLL_ROOTED | GOAL_COLL_VECTOR, 1, GOAL_COLL_P, ROOT_OWN_BLOCK) \
+    X(SCATTERV, "scatterv", "MPI_Scatterv", GOAL_COLL_ROOTED | GOAL_COLL_VECTOR, GOAL_COLL_P, 1, ROOT_IN_BLOCK) \
+    X(ALLGATHERV, "allgatherv", "MPI_Allgatherv", GOAL_COLL_VECTOR, 1, GOAL_COLL_P, OWN_BLOCK) \
+    X(ALLTOALLV, "alltoallv", "MPI_Alltoallv", GOAL_COLL_VECTOR, GOAL_COLL_P, GOAL_COLL_P, NONE) \
+    X(REDUCE_SCATTERV, "reduce_scatterv", "MPI_Reduce_scatter", GOAL_COLL_REDUCES | GOAL_COLL_VECTOR, GOAL_COLL_P, 1, NONE)
+
+#define GOAL_COLL_ROOTED 0x01u   /* one rank is the root */
+#define GOAL_COLL_REDUCES 0x02u  /* applies an op */
+#define GOAL_COLL_VECTOR 0x04u   /* per-rank counts and displacements (VECTOR COLLECTIVES) */
+#define GOAL_COLL_TUNED 0x08u    /* goal tune and COLL_auto search its algorithms */
+#define GOAL_COLL_P (-1)         /* blocks: p of them (one per rank) */
+
+typedef enum goal_coll {         /* GOAL_COLL_BCAST, ...: the rows of GOAL_COLL_TABLE */
+#define GOAL__COLL_ENUM(id, name, mpi, flags, in, out, inplace) GOAL_COLL_##id,
+    GOAL_COLL_TABLE(GOAL__COLL_ENUM)
+#undef GOAL__COLL_ENUM
+    GOAL_COLL_COUNT
+} goal_coll;
+enum {                           /* how many rows are GOAL_COLL_TUNED (the first ones) */
+#define GOAL__COLL_TUNED(id, name, mpi, flags, in, out, inplace) + ((flags) & GOAL_COLL_TUNED ? 1 : 0)
+    GOAL_COLL_NTUNED = 0 GOAL_COLL_TABLE(GOAL__COLL_TUNED)
+#undef GOAL__COLL_TUNED
+};
+
+typedef enum goal_coll_inplace { /* where MPI_IN_PLACE puts a rank's input (BUFFERS) */
+    GOAL_COLL_INPLACE_NONE,      /* no algorithm takes in_place (alltoall and reduce_scatter: copy the input first) */
+    GOAL_COLL_INPLACE_OUT,       /* in OUT */
+    GOAL_COLL_INPLACE_ROOT_OUT,  /* in OUT at the root; the other ranks use IN */
+    GOAL_COLL_INPLACE_OWN_BLOCK, /* in this rank's block of OUT */
+    GOAL_COLL_INPLACE_ROOT_OWN_BLOCK, /* in the root's block of OUT, at the root */
+    GOAL_COLL_INPLACE_ROOT_IN_BLOCK   /* the root's result stays in its block of IN; its OUT is unused */
+} goal_coll_inplace;
+
+typedef struct goal_coll_info {
+    goal_coll coll;
+    const char *name;            /* "bcast": its algorithms are named bcast_* */
+    const char *mpi;             /* the MPI call it is: "MPI_Bcast" */
+    unsigned flags;              /* GOAL_COLL_* */
+    int in_blocks, out_blocks;   /* blocks of `count` elements in IN and OUT: 0, 1 or GOAL_COLL_P
+                                    (a vector collective's with counts and displs NULL) */
+    goal_coll_inplace in_place;
+} goal_coll_info;
+
+/* Collective c's row, NULL outside 0 .. GOAL_COLL_COUNT-1. */
+GOAL_API const goal_coll_info *goal_coll_get(int c);
+/* The collective named name ("bcast"), or -1. */
+GOAL_API int goal_coll_find(const char *name);
+/* The collective of the algorithm named algo (its registry row), or -1 for no algorithm. */
+GOAL_API int goal_algo_coll(const char *algo);
+/* The blocks of collective c at p ranks in IN and OUT (*in, *out: 0, 1 or p). */
+GOAL_API void goal_coll_blocks(int c, int p, uint64_t *in, uint64_t *out);
+
 typedef struct goal_algo_info {
     const char *name;            /* canonical: "bcast_binomial" */
     const char *description;     /* one line */
     unsigned flags;              /* GOAL_ALGO_* */
+    goal_coll coll;              /* the collective it implements */
 } goal_algo_info;
 
 typedef struct goal_algo_desc {  /* zero-initialise, then set what differs */
@@ -1820,57 +1901,57 @@ typedef struct goal__algo_entry { goal_algo_info info; goal__algo_fn fn; } goal_
 #define GOAL__I GOAL_ALGO_INPLACE
 #define GOAL__W GOAL_ALGO_WHOLE
 static const goal__algo_entry goal__algo_table[] = {
-    {{"bcast_binomial", "binomial tree broadcast (GOAL paper, Listing 2)", GOAL__R}, goal__algo_bcast_binomial},
-    {{"reduce_binomial", "binomial tree reduce: receive, reduce, send", GOAL__R | GOAL__X | GOAL__O | GOAL__I | GOAL__W}, goal__algo_reduce_binomial},
-    {{"barrier_dissemination", "n-way dissemination barrier (Listing 3)", GOAL_ALGO_NWAY}, goal__algo_barrier_dissemination},
-    {{"allreduce_dissemination", "n-way dissemination allreduce, exact for every p", GOAL__X | GOAL_ALGO_NWAY | GOAL__W}, goal__algo_allreduce_dissemination},
-    {{"bcast_chain", "pipelined chain broadcast in segments (paper IV.C)", GOAL__R | GOAL_ALGO_SEGMENTED}, goal__algo_bcast_chain},
-    {{"reduce_chain", "pipelined chain reduce in segments", GOAL__R | GOAL__X | GOAL__O | GOAL_ALGO_SEGMENTED | GOAL__I}, goal__algo_reduce_chain},
-    {{"reduce_aspen", "Aspen reduce: any participants P to any receivers R", GOAL__R | GOAL__X | GOAL_ALGO_SETS}, goal__algo_reduce_aspen},
-    {{"allreduce_recdoub", "recursive doubling (butterfly) with non-power-of-two fold", GOAL__X | GOAL__I | GOAL__W}, goal__algo_allreduce_recdoub},
-    {{"bcast_binary", "binary tree broadcast", GOAL__R}, goal__algo_bcast_binary},
-    {{"gather_linear", "every rank sends its block to the root", GOAL__R | GOAL__I}, goal__algo_gather_linear},
-    {{"gather_binomial", "binomial tree gather", GOAL__R | GOAL__I}, goal__algo_gather_binomial},
-    {{"scatter_linear", "the root sends each rank its block", GOAL__R | GOAL__I}, goal__algo_scatter_linear},
-    {{"scatter_binomial", "binomial tree scatter", GOAL__R | GOAL__I}, goal__algo_scatter_binomial},
-    {{"allgather_ring", "ring allgather, p-1 steps", GOAL__I}, goal__algo_allgather_ring},
-    {{"allgather_recdoub", "recursive doubling allgather with non-power-of-two fold", GOAL__I}, goal__algo_allgather_recdoub},
-    {{"allgather_bruck", "Bruck allgather, ceil(log2 p) rounds", GOAL__I}, goal__algo_allgather_bruck},
-    {{"alltoall_linear", "all sends and receives at once", 0}, goal__algo_alltoall_linear},
-    {{"alltoall_pairwise", "pairwise exchange, p-1 steps", 0}, goal__algo_alltoall_pairwise},
-    {{"alltoall_bruck", "Bruck alltoall, ceil(log2 p) rounds of packed blocks", 0}, goal__algo_alltoall_bruck},
-    {{"reduce_scatter_ring", "ring reduce-scatter of p blocks", GOAL__X | GOAL__W}, goal__algo_reduce_scatter_ring},
-    {{"allreduce_ring", "ring reduce-scatter then ring allgather", GOAL__X | GOAL__I}, goal__algo_allreduce_ring},
-    {{"scan_linear", "inclusive prefix reduction along the ranks", GOAL__X | GOAL__O | GOAL__W}, goal__algo_scan_linear},
-    {{"exscan_linear", "exclusive prefix reduction along the ranks", GOAL__X | GOAL__O | GOAL__W}, goal__algo_exscan_linear},
-    {{"barrier_linear", "everyone to the root, the root to everyone", GOAL__R}, goal__algo_barrier_linear},
-    {{"bcast_doublering", "the data travels the ring both ways (Schedgen)", GOAL__R}, goal__algo_bcast_doublering},
+    {{"bcast_binomial", "binomial tree broadcast (GOAL paper, Listing 2)", GOAL__R, GOAL_COLL_BCAST}, goal__algo_bcast_binomial},
+    {{"reduce_binomial", "binomial tree reduce: receive, reduce, send", GOAL__R | GOAL__X | GOAL__O | GOAL__I | GOAL__W, GOAL_COLL_REDUCE}, goal__algo_reduce_binomial},
+    {{"barrier_dissemination", "n-way dissemination barrier (Listing 3)", GOAL_ALGO_NWAY, GOAL_COLL_BARRIER}, goal__algo_barrier_dissemination},
+    {{"allreduce_dissemination", "n-way dissemination allreduce, exact for every p", GOAL__X | GOAL_ALGO_NWAY | GOAL__W, GOAL_COLL_ALLREDUCE}, goal__algo_allreduce_dissemination},
+    {{"bcast_chain", "pipelined chain broadcast in segments (paper IV.C)", GOAL__R | GOAL_ALGO_SEGMENTED, GOAL_COLL_BCAST}, goal__algo_bcast_chain},
+    {{"reduce_chain", "pipelined chain reduce in segments", GOAL__R | GOAL__X | GOAL__O | GOAL_ALGO_SEGMENTED | GOAL__I, GOAL_COLL_REDUCE}, goal__algo_reduce_chain},
+    {{"reduce_aspen", "Aspen reduce: any participants P to any receivers R", GOAL__R | GOAL__X | GOAL_ALGO_SETS, GOAL_COLL_REDUCE}, goal__algo_reduce_aspen},
+    {{"allreduce_recdoub", "recursive doubling (butterfly) with non-power-of-two fold", GOAL__X | GOAL__I | GOAL__W, GOAL_COLL_ALLREDUCE}, goal__algo_allreduce_recdoub},
+    {{"bcast_binary", "binary tree broadcast", GOAL__R, GOAL_COLL_BCAST}, goal__algo_bcast_binary},
+    {{"gather_linear", "every rank sends its block to the root", GOAL__R | GOAL__I, GOAL_COLL_GATHER}, goal__algo_gather_linear},
+    {{"gather_binomial", "binomial tree gather", GOAL__R | GOAL__I, GOAL_COLL_GATHER}, goal__algo_gather_binomial},
+    {{"scatter_linear", "the root sends each rank its block", GOAL__R | GOAL__I, GOAL_COLL_SCATTER}, goal__algo_scatter_linear},
+    {{"scatter_binomial", "binomial tree scatter", GOAL__R | GOAL__I, GOAL_COLL_SCATTER}, goal__algo_scatter_binomial},
+    {{"allgather_ring", "ring allgather, p-1 steps", GOAL__I, GOAL_COLL_ALLGATHER}, goal__algo_allgather_ring},
+    {{"allgather_recdoub", "recursive doubling allgather with non-power-of-two fold", GOAL__I, GOAL_COLL_ALLGATHER}, goal__algo_allgather_recdoub},
+    {{"allgather_bruck", "Bruck allgather, ceil(log2 p) rounds", GOAL__I, GOAL_COLL_ALLGATHER}, goal__algo_allgather_bruck},
+    {{"alltoall_linear", "all sends and receives at once", 0, GOAL_COLL_ALLTOALL}, goal__algo_alltoall_linear},
+    {{"alltoall_pairwise", "pairwise exchange, p-1 steps", 0, GOAL_COLL_ALLTOALL}, goal__algo_alltoall_pairwise},
+    {{"alltoall_bruck", "Bruck alltoall, ceil(log2 p) rounds of packed blocks", 0, GOAL_COLL_ALLTOALL}, goal__algo_alltoall_bruck},
+    {{"reduce_scatter_ring", "ring reduce-scatter of p blocks", GOAL__X | GOAL__W, GOAL_COLL_REDUCE_SCATTER}, goal__algo_reduce_scatter_ring},
+    {{"allreduce_ring", "ring reduce-scatter then ring allgather", GOAL__X | GOAL__I, GOAL_COLL_ALLREDUCE}, goal__algo_allreduce_ring},
+    {{"scan_linear", "inclusive prefix reduction along the ranks", GOAL__X | GOAL__O | GOAL__W, GOAL_COLL_SCAN}, goal__algo_scan_linear},
+    {{"exscan_linear", "exclusive prefix reduction along the ranks", GOAL__X | GOAL__O | GOAL__W, GOAL_COLL_EXSCAN}, goal__algo_exscan_linear},
+    {{"barrier_linear", "everyone to the root, the root to everyone", GOAL__R, GOAL_COLL_BARRIER}, goal__algo_barrier_linear},
+    {{"bcast_doublering", "the data travels the ring both ways (Schedgen)", GOAL__R, GOAL_COLL_BCAST}, goal__algo_bcast_doublering},
     /* bandwidth-optimal families */
-    {{"bcast_scatter_allgather", "van de Geijn: binomial scatter, ring allgather", GOAL__R}, goal__algo_bcast_scatter_allgather},
-    {{"reduce_rabenseifner", "recursive-halving reduce-scatter, binomial gather", GOAL__R | GOAL__X | GOAL__I}, goal__algo_reduce_rabenseifner},
-    {{"allreduce_rabenseifner", "recursive-halving reduce-scatter, recursive-doubling allgather", GOAL__X | GOAL__I}, goal__algo_allreduce_rabenseifner},
-    {{"reduce_scatter_halving", "recursive-halving reduce-scatter of p blocks, any p", GOAL__X}, goal__algo_reduce_scatter_halving},
-    {{"bcast_knomial", "k-nomial tree broadcast (radix K, default 4)", GOAL__R | GOAL_ALGO_RADIX}, goal__algo_bcast_knomial},
-    {{"reduce_knomial", "k-nomial tree reduce (radix K, default 4)", GOAL__R | GOAL__X | GOAL__O | GOAL_ALGO_RADIX | GOAL__I}, goal__algo_reduce_knomial},
-    {{"bcast_pipelined_tree", "binary tree broadcast pipelined in segments", GOAL__R | GOAL__S}, goal__algo_bcast_pipelined_tree},
-    {{"reduce_pipelined_tree", "binary tree reduce pipelined in segments", GOAL__R | GOAL__X | GOAL__S}, goal__algo_reduce_pipelined_tree},
-    {{"bcast_dbtree", "two-tree broadcast (Sanders, Speck, Traff; NCCL)", GOAL__R | GOAL__S}, goal__algo_bcast_dbtree},
-    {{"reduce_dbtree", "two-tree reduce (Sanders, Speck, Traff; NCCL)", GOAL__R | GOAL__X | GOAL__S}, goal__algo_reduce_dbtree},
-    {{"allreduce_dbtree", "two-tree allreduce: reduce up, turn at rank 0, down (NCCL)", GOAL__X | GOAL__S}, goal__algo_allreduce_dbtree},
-    {{"allgather_neighbor", "neighbour exchange, p/2 steps (Chen et al. 2005)", GOAL__I}, goal__algo_allgather_neighbor},
+    {{"bcast_scatter_allgather", "van de Geijn: binomial scatter, ring allgather", GOAL__R, GOAL_COLL_BCAST}, goal__algo_bcast_scatter_allgather},
+    {{"reduce_rabenseifner", "recursive-halving reduce-scatter, binomial gather", GOAL__R | GOAL__X | GOAL__I, GOAL_COLL_REDUCE}, goal__algo_reduce_rabenseifner},
+    {{"allreduce_rabenseifner", "recursive-halving reduce-scatter, recursive-doubling allgather", GOAL__X | GOAL__I, GOAL_COLL_ALLREDUCE}, goal__algo_allreduce_rabenseifner},
+    {{"reduce_scatter_halving", "recursive-halving reduce-scatter of p blocks, any p", GOAL__X, GOAL_COLL_REDUCE_SCATTER}, goal__algo_reduce_scatter_halving},
+    {{"bcast_knomial", "k-nomial tree broadcast (radix K, default 4)", GOAL__R | GOAL_ALGO_RADIX, GOAL_COLL_BCAST}, goal__algo_bcast_knomial},
+    {{"reduce_knomial", "k-nomial tree reduce (radix K, default 4)", GOAL__R | GOAL__X | GOAL__O | GOAL_ALGO_RADIX | GOAL__I, GOAL_COLL_REDUCE}, goal__algo_reduce_knomial},
+    {{"bcast_pipelined_tree", "binary tree broadcast pipelined in segments", GOAL__R | GOAL__S, GOAL_COLL_BCAST}, goal__algo_bcast_pipelined_tree},
+    {{"reduce_pipelined_tree", "binary tree reduce pipelined in segments", GOAL__R | GOAL__X | GOAL__S, GOAL_COLL_REDUCE}, goal__algo_reduce_pipelined_tree},
+    {{"bcast_dbtree", "two-tree broadcast (Sanders, Speck, Traff; NCCL)", GOAL__R | GOAL__S, GOAL_COLL_BCAST}, goal__algo_bcast_dbtree},
+    {{"reduce_dbtree", "two-tree reduce (Sanders, Speck, Traff; NCCL)", GOAL__R | GOAL__X | GOAL__S, GOAL_COLL_REDUCE}, goal__algo_reduce_dbtree},
+    {{"allreduce_dbtree", "two-tree allreduce: reduce up, turn at rank 0, down (NCCL)", GOAL__X | GOAL__S, GOAL_COLL_ALLREDUCE}, goal__algo_allreduce_dbtree},
+    {{"allgather_neighbor", "neighbour exchange, p/2 steps (Chen et al. 2005)", GOAL__I, GOAL_COLL_ALLGATHER}, goal__algo_allgather_neighbor},
     /* vector collectives (per-rank counts and displacements) */
-    {{"gatherv_linear", "every rank sends its block of counts[rank] to the root", GOAL__R | GOAL__V | GOAL__I}, goal__algo_gather_linear},
-    {{"gatherv_binomial", "binomial tree gatherv, subtrees packed", GOAL__R | GOAL__V | GOAL__I}, goal__algo_gatherv_binomial},
-    {{"scatterv_linear", "the root sends each rank its block of counts[rank]", GOAL__R | GOAL__V | GOAL__I}, goal__algo_scatter_linear},
-    {{"allgatherv_ring", "ring allgatherv, p-1 steps", GOAL__V | GOAL__I}, goal__algo_allgather_ring},
-    {{"alltoallv_pairwise", "pairwise exchange of per-pair counts, p-1 steps", GOAL__V}, goal__algo_alltoall_pairwise},
-    {{"reduce_scatterv_ring", "ring reduce-scatter of per-rank counts, no copies", GOAL__X | GOAL__V | GOAL__W}, goal__algo_reduce_scatterv_ring},
+    {{"gatherv_linear", "every rank sends its block of counts[rank] to the root", GOAL__R | GOAL__V | GOAL__I, GOAL_COLL_GATHERV}, goal__algo_gather_linear},
+    {{"gatherv_binomial", "binomial tree gatherv, subtrees packed", GOAL__R | GOAL__V | GOAL__I, GOAL_COLL_GATHERV}, goal__algo_gatherv_binomial},
+    {{"scatterv_linear", "the root sends each rank its block of counts[rank]", GOAL__R | GOAL__V | GOAL__I, GOAL_COLL_SCATTERV}, goal__algo_scatter_linear},
+    {{"allgatherv_ring", "ring allgatherv, p-1 steps", GOAL__V | GOAL__I, GOAL_COLL_ALLGATHERV}, goal__algo_allgather_ring},
+    {{"alltoallv_pairwise", "pairwise exchange of per-pair counts, p-1 steps", GOAL__V, GOAL_COLL_ALLTOALLV}, goal__algo_alltoall_pairwise},
+    {{"reduce_scatterv_ring", "ring reduce-scatter of per-rank counts, no copies", GOAL__X | GOAL__V | GOAL__W, GOAL_COLL_REDUCE_SCATTERV}, goal__algo_reduce_scatterv_ring},
     /* rank order for non-commutative ops where the fast ones cannot keep it */
-    {{"allreduce_reduce_bcast", "binomial reduce to rank 0 in rank order, binomial bcast", GOAL__X | GOAL__O | GOAL__I | GOAL__W},
+    {{"allreduce_reduce_bcast", "binomial reduce to rank 0 in rank order, binomial bcast", GOAL__X | GOAL__O | GOAL__I | GOAL__W, GOAL_COLL_ALLREDUCE},
      goal__algo_allreduce_reduce_bcast},
-    {{"reduce_scatter_reduce_scatter", "binomial reduce to rank 0 in rank order, binomial scatter", GOAL__X | GOAL__O | GOAL__W},
+    {{"reduce_scatter_reduce_scatter", "binomial reduce to rank 0 in rank order, binomial scatter", GOAL__X | GOAL__O | GOAL__W, GOAL_COLL_REDUCE_SCATTER},
      goal__algo_reduce_scatter_reduce_scatter},
-    {{"reduce_scatterv_reduce_scatterv", "binomial reduce to rank 0 in rank order, linear scatterv", GOAL__X | GOAL__O | GOAL__V | GOAL__W},
+    {{"reduce_scatterv_reduce_scatterv", "binomial reduce to rank 0 in rank order, linear scatterv", GOAL__X | GOAL__O | GOAL__V | GOAL__W, GOAL_COLL_REDUCE_SCATTERV},
      goal__algo_reduce_scatterv_reduce_scatterv},
 };
 #undef GOAL__R
@@ -1890,6 +1971,27 @@ static const goal__algo_entry *goal__algo_entry_of(const char *name) {
         if (goal__algo_table[i].info.name[0] == name[0] && strcmp(goal__algo_table[i].info.name, name) == 0)
             return &goal__algo_table[i];
     return NULL;
+}
+static const goal_coll_info goal__colls[GOAL_COLL_COUNT] = {
+#define GOAL__COLL_ROW(id, name, mpi, flags, in, out, inplace) {GOAL_COLL_##id, name, mpi, flags, in, out, GOAL_COLL_INPLACE_##inplace},
+    GOAL_COLL_TABLE(GOAL__COLL_ROW)
+#undef GOAL__COLL_ROW
+};
+const goal_coll_info *goal_coll_get(int c) { return c >= 0 && c < GOAL_COLL_COUNT ? &goal__colls[c] : NULL; }
+int goal_coll_find(const char *name) {
+    int c;
+    for (c = 0; name && c < GOAL_COLL_COUNT; c++)
+        if (strcmp(goal__colls[c].name, name) == 0) return c;
+    return -1;
+}
+int goal_algo_coll(const char *algo) {
+    const goal__algo_entry *e = goal__algo_entry_of(algo);
+    return e ? (int)e->info.coll : -1;
+}
+void goal_coll_blocks(int c, int p, uint64_t *in, uint64_t *out) {
+    const goal_coll_info *k = goal_coll_get(c);
+    *in = !k ? 0 : k->in_blocks == GOAL_COLL_P ? (uint64_t)p : (uint64_t)k->in_blocks;
+    *out = !k ? 0 : k->out_blocks == GOAL_COLL_P ? (uint64_t)p : (uint64_t)k->out_blocks;
 }
 const goal_algo_info *goal_algo_list(int i) { return i >= 0 && i < GOAL__ALGO_COUNT ? &goal__algo_table[i].info : NULL; }
 const goal_algo_info *goal_algo_find(const char *name) {
@@ -1945,8 +2047,8 @@ static goal_status goal__algo_check_ints(const goal_algo_desc *d, const int *a, 
     return GOAL_OK;
 }
 /* The arrays of a vector collective (VECTOR COLLECTIVES). */
-static goal_status goal__algo_check_vector(const goal_algo_desc *d, int p, goal_error *err) {
-    int a2a = strncmp(d->algo, "alltoallv_", 10) == 0;
+static goal_status goal__algo_check_vector(const goal_algo_desc *d, goal_coll coll, int p, goal_error *err) {
+    int a2a = coll == GOAL_COLL_ALLTOALLV;
     size_t n = (size_t)p * (d->counts_matrix ? (size_t)p : 1);
     goal_status st;
     if (!a2a && (d->counts_matrix || d->recv_counts || d->recv_displs))
@@ -1983,7 +2085,7 @@ goal_status goal_algo_check(const goal_algo_desc *d, int p, goal_error *err) {
     if (d->in_place && !(e->info.flags & GOAL_ALGO_INPLACE))
         return goal__fail(err, GOAL_ERR_ARG, -1, "%s cannot work in place (in_place): copy the input first", e->info.name);
     if ((st = goal__algo_check_op(d, e, err)) != GOAL_OK) return st;
-    if ((e->info.flags & GOAL_ALGO_VECTOR) && (st = goal__algo_check_vector(d, p, err)) != GOAL_OK) return st;
+    if ((e->info.flags & GOAL_ALGO_VECTOR) && (st = goal__algo_check_vector(d, e->info.coll, p, err)) != GOAL_OK) return st;
     if (!(e->info.flags & GOAL_ALGO_SETS)) return GOAL_OK;
     if ((st = goal__algo_check_list(d, d->participants, d->nparticipants, p, "participant", err)) != GOAL_OK) return st;
     return goal__algo_check_list(d, d->receivers, d->nreceivers, p, "receiver", err);
@@ -2025,7 +2127,7 @@ static void goal__algo_vfill(goal__algo *c, uint64_t *cnt, uint64_t *off, const 
 }
 /* Resolves the arrays of a vector collective for this rank: IN's and OUT's blocks. The side
    with one block (gatherv's IN, scatterv's OUT) has block `rank` of counts[rank] at 0. */
-static goal_status goal__algo_vec_init(goal__algo *c, goal_error *err) {
+static goal_status goal__algo_vec_init(goal__algo *c, goal_coll coll, goal_error *err) {
     const goal_algo_desc *d = c->d;
     size_t p = (size_t)c->p, row = d->counts_matrix ? (size_t)c->rank * p : 0;
     uint64_t *m = (uint64_t *)goal__calloc(&c->alloc, 4 * p, sizeof(uint64_t));
@@ -2034,14 +2136,14 @@ static goal_status goal__algo_vec_init(goal__algo *c, goal_error *err) {
     goal__algo_vfill(c, m, m + p, d->counts, row, 1, d->displs ? d->displs + row : NULL);
     c->ic = c->oc = m;
     c->io = c->oo = m + 2 * p;                         /* zeros: the single block at 0 */
-    if (!strncmp(d->algo, "alltoallv_", 10)) {
+    if (coll == GOAL_COLL_ALLTOALLV) {
         goal__algo_vfill(c, m + 2 * p, m + 3 * p, d->counts_matrix ? d->counts : d->recv_counts, d->counts_matrix ? (size_t)c->rank : 0,
                          d->counts_matrix ? p : 1, d->recv_displs ? d->recv_displs + row : NULL);
         c->io = m + p; c->oc = m + 2 * p; c->oo = m + 3 * p;
         if (c->ic[c->rank] != c->oc[c->rank])
             return goal__fail(err, GOAL_ERR_SIZE, -1, "%s, rank %d: sends itself %llu elements but receives %llu", d->algo, c->rank,
                                    (unsigned long long)(c->ic[c->rank] / c->es), (unsigned long long)(c->oc[c->rank] / c->es));
-    } else if (!strncmp(d->algo, "scatterv_", 9) || !strncmp(d->algo, "reduce_scatterv_", 16)) c->io = m + p;
+    } else if (goal__colls[coll].in_blocks == GOAL_COLL_P) c->io = m + p;
     else c->oo = m + p;
     return GOAL_OK;
 }
@@ -2075,15 +2177,17 @@ static int32_t goal__algo_finish(goal__algo *c, int join) {
 
 /* in_place: where MPI_IN_PLACE puts this rank's input (or, at a scatter's root, leaves its
    block): the own-block copies then have the same source and destination and vanish. */
-static void goal__algo_in_place(goal__algo *c) {
-    const char *a = c->d->algo;
+static void goal__algo_in_place(goal__algo *c, goal_coll coll) {
     int root = c->rank == c->root;
     if (!c->d->in_place) return;
-    if (!strncmp(a, "allgather", 9)) c->in = goal__algo_oblk(c, c->rank);
-    else if (!strncmp(a, "gather", 6)) { if (root) c->in = goal__algo_oblk(c, c->rank); }
-    else if (!strncmp(a, "scatter", 7)) { if (root) c->out = goal__algo_iblk(c, c->rank); }
-    else if (!strncmp(a, "reduce_", 7)) { if (root) c->in = c->out; }
-    else c->in = c->out;   /* allreduce, scan, exscan */
+    switch (goal__colls[coll].in_place) {
+    case GOAL_COLL_INPLACE_OUT: c->in = c->out; break;
+    case GOAL_COLL_INPLACE_ROOT_OUT: if (root) c->in = c->out; break;
+    case GOAL_COLL_INPLACE_OWN_BLOCK: c->in = goal__algo_oblk(c, c->rank); break;
+    case GOAL_COLL_INPLACE_ROOT_OWN_BLOCK: if (root) c->in = goal__algo_oblk(c, c->rank); break;
+    case GOAL_COLL_INPLACE_ROOT_IN_BLOCK: if (root) c->out = goal__algo_iblk(c, c->rank); break;
+    default: break;   /* goal_algo_check refused in_place */
+    }
 }
 
 /* A part's end: its last action (joined when join), temporaries freed, a failure named with
@@ -2113,12 +2217,12 @@ static int32_t goal__algo_build(goal_graph *g, const goal_algo_desc *d, const go
     }
     if (nafter < 0 || (nafter > 0 && !after)) return goal__fail(err, GOAL_ERR_ARG, -1, "after: %d actions but no list", nafter);
     goal__algo_init(&c, g, d);
-    if ((e->info.flags & GOAL_ALGO_VECTOR) && (st = goal__algo_vec_init(&c, err)) != GOAL_OK) {
+    if ((e->info.flags & GOAL_ALGO_VECTOR) && (st = goal__algo_vec_init(&c, e->info.coll, err)) != GOAL_OK) {
         goal__free(&c.alloc, c.vmem);
         return st;
     }
     if ((st = goal__algo_start(&c, after, nafter, err)) != GOAL_OK) return st;
-    goal__algo_in_place(&c);
+    goal__algo_in_place(&c, e->info.coll);
     e->fn(&c);
     return goal__algo_end(&c, join, d->algo, part, err);
 }

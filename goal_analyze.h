@@ -1004,9 +1004,15 @@ size_t goal_analyze_sources(const goal_analyze_result *r, const goal_analyze_tup
     if (o.mix != GOAL_ANALYZE_NONE && o.mix >= r->nmix_) return 0;
     return goal__an_leaves((const goal__an_mix *)r->mix_, o, 0, out, 0, max);
 }
+/* The collective of goal_algos.h's table that a finding of kind k is (not p2p). */
+static goal_coll goal__an_coll(goal_analyze_kind k) {
+    static const goal_coll colls[] = {GOAL_COLL_BCAST, GOAL_COLL_GATHER, GOAL_COLL_SCATTER, GOAL_COLL_ALLGATHER,
+                                      GOAL_COLL_ALLTOALL, GOAL_COLL_BARRIER};
+    return colls[k < GOAL_ANALYZE_P2P ? k : GOAL_ANALYZE_BARRIER];
+}
 const char *goal_analyze_kind_name(goal_analyze_kind k) {
-    static const char *const names[] = {"bcast", "gather", "scatter", "allgather", "alltoall", "barrier", "p2p"};
-    return (unsigned)k <= (unsigned)GOAL_ANALYZE_P2P ? names[k] : "unknown";
+    if ((unsigned)k < (unsigned)GOAL_ANALYZE_P2P) return goal_coll_get(goal__an_coll(k))->name;
+    return k == GOAL_ANALYZE_P2P ? "p2p" : "unknown";
 }
 /* "OFFSET", or "SLOT:OFFSET" / "scratch:OFFSET" outside slot 0 (the paper dialect's forms). */
 static void goal__an_place(char *buf, size_t len, uint32_t slot, uint64_t off) {
@@ -1122,10 +1128,10 @@ static goal_status goal__rep_bcast(goal__rep *q, const goal_analyze_finding *f, 
     for (i = 0; i < r->nranks && st == GOAL_OK; i++) st = goal__rep_algo(q, i, name, tag, f->root, f->size);
     return st;
 }
-/* Block layout (goal_algos.h BUFFERS): IN holds p blocks by destination for scatter and
-   alltoall, OUT p blocks by source for gather, allgather and alltoall; otherwise one block. */
-static int goal__rep_in_blocks(goal_analyze_kind k) { return k == GOAL_ANALYZE_SCATTER || k == GOAL_ANALYZE_ALLTOALL; }
-static int goal__rep_out_blocks(goal_analyze_kind k) { return k == GOAL_ANALYZE_GATHER || k == GOAL_ANALYZE_ALLGATHER || k == GOAL_ANALYZE_ALLTOALL; }
+/* Block layout (goal_algos.h BUFFERS, the table's blocks): whether IN holds p blocks by
+   destination (scatter, alltoall) and OUT p blocks by source (gather, allgather, alltoall). */
+static int goal__rep_in_blocks(goal_analyze_kind k) { return goal_coll_get(goal__an_coll(k))->in_blocks == GOAL_COLL_P; }
+static int goal__rep_out_blocks(goal_analyze_kind k) { return goal_coll_get(goal__an_coll(k))->out_blocks == GOAL_COLL_P; }
 /* Rank r's IN (which 0) or OUT (1) is at slot:off - back: set it, or check it is already
    there. 0 when it cannot be (before offset 0, or somewhere else). */
 static int goal__rep_place(goal__rep *q, int32_t r, int which, uint32_t slot, uint64_t off, uint64_t back) {
@@ -1263,10 +1269,8 @@ static const char *goal__rep_algo_of(const goal_analyze_replace_desc *d, goal_an
 }
 /* Another collective's algorithm would build a world of other semantics. */
 static goal_status goal__rep_check_kind(goal__rep *q, goal_analyze_kind k, const char *name) {
-    const char *kind = goal_analyze_kind_name(k);
-    size_t n = strlen(kind);
-    if (strncmp(name, kind, n) == 0 && name[n] == '_') return GOAL_OK;
-    return goal__fail(q->err, GOAL_ERR_ARG, -1, "replace: %s is not an algorithm for %s", name, kind);
+    if (goal_algo_coll(name) == (int)goal__an_coll(k)) return GOAL_OK;
+    return goal__fail(q->err, GOAL_ERR_ARG, -1, "replace: %s is not an algorithm for %s", name, goal_analyze_kind_name(k));
 }
 /* Finding f by its algorithm (tag); *used = that name unless direct messages remain. */
 static goal_status goal__rep_finding(goal__rep *q, const goal_analyze_finding *f, const goal_analyze_replace_desc *d, int tag,

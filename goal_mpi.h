@@ -3,8 +3,8 @@
 
    In exactly ONE .c or .cpp file:   #define GOAL_MPI_IMPLEMENTATION   then
    #include "goal_mpi.h"   builds its implementation only; goal.h's, goal_sched.h's,
-   goal_algos.h's and goal_sim.h's must be in the program too: GOAL_ALL_IMPLEMENTATION
-   instead builds all of them in that file. goal_mpi.h includes goal_sim.h, whose simulator picks COLL_auto's algorithm.
+   goal_algos.h's, goal_sim.h's and goal_tune.h's must be in the program too: GOAL_ALL_IMPLEMENTATION
+   instead builds all of them in that file. goal_mpi.h includes goal_tune.h, whose search picks COLL_auto's algorithm.
    Compile with your MPI's wrapper: mpicc (C99 and later) or mpicxx.
 
    Sections: OVERVIEW · STEP BY STEP · TAGS AND CONTEXTS · PROGRESS · FAILURES · CHECKS ·
@@ -136,9 +136,9 @@
 
    AUTO
    ----
-   The algorithm name COLL_auto (bcast_auto, allreduce_auto, ... for the collectives of
-   goal_sim.h's TUNE: bcast reduce allreduce allgather alltoall gather scatter reduce_scatter
-   barrier scan) lets the LogGOPS model choose: goal_sim_best simulates every algorithm of
+   The algorithm name COLL_auto (bcast_auto, allreduce_auto, ... for goal_algos.h's tuned
+   collectives: bcast reduce allreduce allgather alltoall gather scatter reduce_scatter
+   barrier scan) lets the LogGOPS model choose: goal_tune_best simulates every algorithm of
    COLL with default parameters at the communicator's size under goal_mpi_desc.model (zero:
    goal_sim.h's defaults; the drop-in reads GOAL_MPI_PARAMS, what goal probe writes) and
    takes the fastest, for the block's bytes (count x dtype size) rounded up to a power of two
@@ -200,7 +200,7 @@
 */
 #include "goal_sched.h"   /* before the guard, as the ones below: an inclusion after the macro builds theirs too */
 #include "goal_algos.h"
-#include "goal_sim.h"     /* its TUNE section (goal_sim_best) picks COLL_auto */
+#include "goal_tune.h"    /* goal_tune_best picks COLL_auto (and brings goal_sim.h's model options) */
 #ifndef GOAL_MPI_H_INCLUDED
 #define GOAL_MPI_H_INCLUDED
 #include <mpi.h>
@@ -273,10 +273,10 @@ GOAL_API goal_status goal_mpi_algo_run(goal_mpi *m, const goal_algo_desc *d, con
 GOAL_API goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns,
                                              uint32_t nfns, const void *in, void *out, goal_mpi_request **req);
 
-/* COLL_auto's pick (AUTO) for collective coll (goal_sim_coll_of) at `bytes` per block, among
+/* COLL_auto's pick (AUTO) for tuned collective coll (GOAL_COLL_*, below GOAL_COLL_NTUNED) at `bytes` per block, among
    algorithms with every flag of `require` (0, GOAL_ALGO_ORDERED, GOAL_ALGO_INPLACE or both):
    computed once per size class and flags and cached; the same on every rank. GOAL_ERR_ARG
-   for a bad coll or other flags; else what goal_sim_best says. */
+   for a bad coll or other flags; else what goal_tune_best says. */
 GOAL_API goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, uint32_t require, const goal_algo_info **out);
 
 /* ---- MPI datatypes and ops (DATATYPES AND OPS) ---------------------------------------- */
@@ -398,7 +398,7 @@ struct goal_mpi {
     uint32_t window;              /* requests per channel with MPI at once */
     int check;
     goal_sim_desc model;          /* COLL_auto's (AUTO) */
-    const goal_algo_info *autos[4][GOAL_SIM_NCOLLS][66];   /* its picks by (required flags: 1
+    const goal_algo_info *autos[4][GOAL_COLL_NTUNED][66];   /* its picks by (required flags: 1
                                      ordered, 2 in place; coll; size class: 0 for 0 bytes, else
                                      1 + log2 of the bytes rounded up) */
     uint32_t timeout_ms;
@@ -1216,10 +1216,6 @@ static goal_status goal__mpi_algo_launch(goal_mpi *m, goal__mpi_entry *e, const 
     return st;
 }
 /* ---- >>> auto -------------------------------------------------------------------------------- */
-/* Whether each collective of goal_sim.h's TUNE list (goal_sim_coll_name's order: bcast reduce
-   allreduce allgather alltoall gather scatter reduce_scatter barrier scan) is rooted: there
-   only the root passes MPI_IN_PLACE, which the other ranks cannot see. */
-static const unsigned char goal__mpi_rooted[GOAL_SIM_NCOLLS] = {1, 1, 0, 0, 0, 1, 1, 0, 0, 0};
 /* The collective of a name COLL_auto, or -1. Every start asks, so the suffix is tested
    first (other names cost a strlen), then COLL exactly: mostly one character per collective. */
 static int goal__mpi_auto_coll(const char *algo) {
@@ -1227,21 +1223,21 @@ static int goal__mpi_auto_coll(const char *algo) {
     int k;
     if (n <= 5 || memcmp(algo + n - 5, "_auto", 5) != 0) return -1;
     n -= 5;
-    for (k = 0; k < GOAL_SIM_NCOLLS; k++) {
-        const char *c = goal_sim_coll_name(k);
+    for (k = 0; k < GOAL_COLL_NTUNED; k++) {
+        const char *c = goal_coll_get(k)->name;
         if (c[0] == algo[0] && strncmp(c, algo, n) == 0 && c[n] == 0) return k;
     }
     return -1;
 }
 /* A failed pick, cached too: the search is not run again on every call. */
-static const goal_algo_info goal__mpi_no_pick = {"", "", 0};
+static const goal_algo_info goal__mpi_no_pick = {"", "", 0, GOAL_COLL_BCAST};
 goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, uint32_t require, const goal_algo_info **out) {
     int cls = 0, slot = ((require & GOAL_ALGO_ORDERED) ? 1 : 0) | ((require & GOAL_ALGO_INPLACE) ? 2 : 0);
     const goal_algo_info **cache;
     double ns;
     goal_status st;
     goal_error why;
-    if (!m || !out || coll < 0 || coll >= GOAL_SIM_NCOLLS || (require & ~(GOAL_ALGO_ORDERED | GOAL_ALGO_INPLACE))) return GOAL_ERR_ARG;
+    if (!m || !out || coll < 0 || coll >= GOAL_COLL_NTUNED || (require & ~(GOAL_ALGO_ORDERED | GOAL_ALGO_INPLACE))) return GOAL_ERR_ARG;
     while (cls < 64 && bytes > (cls ? 1ull << (cls - 1) : 0)) cls++;
     if (bytes > 1ull << 63) return goal__fail(&m->err, GOAL_ERR_SIZE, m->rank, "rank %d: auto: %llu bytes", m->rank,
                                                 (unsigned long long)bytes);
@@ -1249,11 +1245,11 @@ goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, uint32_t requir
     if ((*out = *cache) == &goal__mpi_no_pick) *out = NULL;
     if (*out || *cache)
         return *out ? GOAL_OK : goal__fail(&m->err, GOAL_ERR_ARG, m->rank, "rank %d: %s_auto: no algorithm",
-                                               m->rank, goal_sim_coll_name(coll));
-    st = goal_sim_best(coll, m->size, cls ? 1ull << (cls - 1) : 0, &m->model, require, out, &ns, &why);
+                                               m->rank, goal_coll_get(coll)->name);
+    st = goal_tune_best(coll, m->size, cls ? 1ull << (cls - 1) : 0, &m->model, require, out, &ns, &why);
     if (st != GOAL_OK) {
         *cache = &goal__mpi_no_pick;
-        return goal__fail(&m->err, st, m->rank, "rank %d: %s_auto: %s", m->rank, goal_sim_coll_name(coll), why.msg);
+        return goal__fail(&m->err, st, m->rank, "rank %d: %s_auto: %s", m->rank, goal_coll_get(coll)->name, why.msg);
     }
     *cache = *out;
     return GOAL_OK;
@@ -1263,7 +1259,8 @@ goal_status goal_mpi_auto(goal_mpi *m, int coll, uint64_t bytes, uint32_t requir
    ranks then only use for the pick). */
 static goal_status goal__mpi_auto_desc(goal_mpi *m, const goal_algo_desc *d, int coll, int in_place, goal_algo_desc *out) {
     const goal_algo_info *a;
-    int rooted = goal__mpi_rooted[coll];
+    int rooted = (goal_coll_get(coll)->flags & GOAL_COLL_ROOTED) != 0;   /* only the root passes MPI_IN_PLACE there,
+                                                                             which the other ranks cannot see */
     uint32_t require = (d->noncommutative ? GOAL_ALGO_ORDERED : 0) | ((in_place && !rooted) || d->in_place ? GOAL_ALGO_INPLACE : 0);
     goal_status st = goal_mpi_auto(m, coll, d->count * goal_dtype_size(d->dtype), require, &a);
     if (st != GOAL_OK) return st;

@@ -3,11 +3,10 @@
    Chrome trace-event JSON, a self-made SVG timeline).
 
    In exactly ONE .c or .cpp file:   #define GOAL_SIM_IMPLEMENTATION   then   #include "goal_sim.h"
-   (GOAL_ALL_IMPLEMENTATION works as well.) goal.h's and goal_algos.h's implementations must
-   be in the program too. The cDAG analysis (wait sets, dataflow, collective detection,
+   (GOAL_ALL_IMPLEMENTATION works as well.) goal.h's implementation must be in the program too. The cDAG analysis (wait sets, dataflow, collective detection,
    replacement) is in goal_analyze.h, which builds on this header.
 
-   Sections: OVERVIEW · CHECK · SIMULATE · TUNE · DRAW · MEMORY · ERRORS · LIMITS · LICENSE
+   Sections: OVERVIEW · CHECK · SIMULATE · COSTS · DRAW · MEMORY · ERRORS · LIMITS · LICENSE
 
    OVERVIEW
    --------
@@ -132,18 +131,11 @@
    ones `goal sim --verbose` prints). `goal sim --params`, `goal tune` and the MPI drop-in's
    GOAL_MPI_PARAMS all parse with these.
 
-   TUNE (this header includes goal_algos.h for it): goal_sim_best simulates every algorithm of a collective
-   (goal_sim_coll_of: the longest collective name that prefixes the algorithm's) with
-   default parameters at p ranks and one size, and returns the fastest (ties: registry
-   order); goal_sim_algo_time simulates one goal_algo_desc, leaving out worlds too big to
-   simulate quickly (estimated above 2^23 actions; independent actions per rank squared and
-   summed above 2^27; pipelines over 512 segments; GOAL_ALGO_SETS generators above 4096
-   ranks) with GOAL_ERR_LIMIT and *left_out; goal_sim_algo_bound gives a lower bound of that
-   time from a few ranks built alone (no world), by which goal_sim_best and `goal tune` skip
-   configurations that cannot beat the fastest so far, and stop (goal_sim_desc.stop_ns)
-   those that turn out slower while they are simulated. `goal tune` and goal_mpi.h's
-   COLL_auto use them, so auto picks what `goal tune` finds fastest among the default
-   parameters.
+   COSTS: goal_sim_costs_create(&c, &desc, &err) gives the prices a simulation under desc
+   charges, step by step (goal_sim_cost: a send's CPU time, a receive's, a NIC gap, a
+   message's flight, a local exec or calc), without a world: goal_tune.h bounds a schedule's
+   time with them before simulating it. The tuning search (goal_tune_best and the others of
+   that name) is in goal_tune.h, which builds on this header and goal_algos.h.
 
    DRAW
    ----
@@ -171,6 +163,9 @@
                requires-sources' events, and for a receive its message; a message for its
                send. Irequires are not followed (they wait for a start, not an end).
    goal html (tools/cli_html.c, page in tools/html_page.html) draws the same timeline.
+   GOAL_SIM_NO_PICTURES, defined where the implementation is built, leaves the code of this
+   section out (goal_sim_write_dot, _trace, _svg, goal_sim_action_text and the timeline are
+   then not defined): for a program that only simulates, such as libgoalmpi.so.
 
    MEMORY
    ------
@@ -207,7 +202,6 @@
    LICENSE: MIT, as goal.h.
 */
 #include "goal.h"          /* before the guard, as the ones below: an inclusion after the macro builds theirs too */
-#include "goal_algos.h"   /* TUNE generates every algorithm of a collective */
 #ifndef GOAL_SIM_H_INCLUDED
 #define GOAL_SIM_H_INCLUDED
 
@@ -417,37 +411,24 @@ typedef struct goal_sim_timeline {
 GOAL_API goal_status goal_sim_timeline_run(const goal_world *w, const goal_sim_desc *desc, goal_sim_timeline *out);
 GOAL_API void goal_sim_timeline_free(goal_sim_timeline *t);
 
-/* ---- tune: every algorithm of a collective simulated, the fastest picked (TUNE) ---------
-   Shared by `goal tune` and goal_mpi.h's COLL_auto. */
-#define GOAL_SIM_NCOLLS 10
-/* The k-th collective that tune knows ("bcast" reduce allreduce allgather alltoall gather
-   scatter reduce_scatter barrier "scan"), NULL for k outside 0 .. GOAL_SIM_NCOLLS-1. */
-GOAL_API const char *goal_sim_coll_name(int k);
-/* The collective of an algorithm: the longest collective name that is a prefix of it
-   followed by '_' (reduce_scatter_ring is a reduce_scatter), or -1. */
-GOAL_API int goal_sim_coll_of(const char *algo);
-/* d simulated at p ranks under model: *ns. GOAL_ERR_LIMIT with *left_out = 1 and err->msg
-   when the world is left out for its size (TUNE); else goal_algo_world's / goal_sim_run's
-   status (GOAL_PENDING: it takes longer than model->stop_ns), err->msg saying what failed. */
-GOAL_API goal_status goal_sim_algo_time(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, double *ns,
-                                        int *left_out, goal_error *err);
-/* A lower bound of goal_sim_algo_time's *ns for d at p, from a few ranks' schedules built
-   alone (no world, no simulation) (TUNE): the CPU and sending NIC of each of ranks 0, 1,
-   p/3, p/2, p-2 and p-1 are busy at least for the sum of their actions' costs, and along
-   the chain of ranks each receives from (walked back from ranks 0 and p-1) a rank's held
-   actions wait for its first receive. GOAL_ERR_LIMIT and *left_out as goal_sim_algo_time
-   says for a world it leaves out; 0 when the model or the actions' CPU/NIC indices do not
-   allow a bound. goal tune and goal_sim_best skip what cannot beat the fastest so far. */
-GOAL_API goal_status goal_sim_algo_bound(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, double *ns,
-                                         int *left_out, goal_error *err);
-/* The fastest algorithm of collective coll at p ranks and `bytes` (d.count of int8: a
-   block's bytes, as goal tune's sizes) under model, with default parameters (nway 1,
-   segment 1024), among the registry's non-vector algorithms of coll that have every flag of
-   `require` (GOAL_ALGO_ORDERED for a non-commutative op); ties go to the first in registry
-   order: what `goal tune --format env` picks. GOAL_ERR_ARG for a bad coll or p < 1; when
-   no candidate could be simulated, the last one's status and err. */
-GOAL_API goal_status goal_sim_best(int coll, int32_t p, uint64_t bytes, const goal_sim_desc *model, uint32_t require,
-                                   const goal_algo_info **best, double *ns, goal_error *err);
+/* ---- costs: what the simulator charges, for bounds without a simulation (COSTS) ---------- */
+typedef struct goal_sim_costs goal_sim_costs;   /* a model's prices (opaque) */
+typedef enum goal_sim_cost_kind {
+    GOAL_SIM_COST_SEND_CPU,    /* src's CPU: a send of `bytes` to dst started at t ends */
+    GOAL_SIM_COST_RECV_CPU,    /* dst's CPU: taking a message from src that arrived at t ends */
+    GOAL_SIM_COST_NIC_GAP,     /* a NIC: the gap of a message from src to dst started at t ends */
+    GOAL_SIM_COST_WIRE,        /* a message whose send started at t arrives at dst */
+    GOAL_SIM_COST_EXEC,        /* a local exec of `bytes` started at t ends (src, dst unused) */
+    GOAL_SIM_COST_CALC         /* a calc of `bytes` ns started at t ends (src, dst unused) */
+} goal_sim_cost_kind;
+/* The prices of a simulation under desc (its model options; the world is not needed).
+   GOAL_ERR_ARG with why in err for a bad parameter; GOAL_ERR_NOMEM. */
+GOAL_API goal_status goal_sim_costs_create(goal_sim_costs **out, const goal_sim_desc *desc, goal_error *err);
+GOAL_API void goal_sim_costs_destroy(goal_sim_costs *c);
+/* When a step of kind k started at t ps ends, in ps, as the simulator computes it. */
+GOAL_API uint64_t goal_sim_cost(goal_sim_costs *c, goal_sim_cost_kind k, int32_t src, int32_t dst, uint64_t t, uint64_t bytes);
+/* 1 when a time computed since the last call passed 2^64-1 ps (then meaningless); clears it. */
+GOAL_API int goal_sim_costs_overflow(goal_sim_costs *c);
 
 #ifdef __cplusplus
 }
@@ -1738,7 +1719,7 @@ static goal_status goal__sim_token(goal__sim *m, goal__sim_ev ev) {
 
 /* ---- >>> simulate: set-up, run, result --------------------------------------------------- */
 /* stop_ns as the least time in ps that is longer ((double)ps / 1000 > stop_ns, the test
-   goal_sim_algo_time's ns would pass; monotone in ps), so that a check per event compares
+   goal_tune_algo_time's ns would pass; monotone in ps), so that a check per event compares
    integers; 0 (never) for no stop, or when no time in ps is longer. */
 static uint64_t goal__sim_stop_ps(double stop_ns) {
     double x = stop_ns * GOAL__SIM_PS;
@@ -2044,6 +2025,7 @@ void goal_sim_run_free(goal_sim_run_result *r) {
     memset(r, 0, sizeof *r);
 }
 
+#ifndef GOAL_SIM_NO_PICTURES   /* DRAW: a program that draws nothing may leave the pictures out */
 /* ---- >>> draw: buffered output --------------------------------------------------------------- */
 typedef struct goal__sim_out {
     goal_write_fn fn;
@@ -2728,6 +2710,8 @@ goal_status goal_sim_write_svg(const goal_world *w, const goal_sim_desc *desc, g
     goal_sim_timeline_free(&t);
     return g.o.st;
 }
+#endif /* GOAL_SIM_NO_PICTURES */
+
 /* ---- >>> model options -------------------------------------------------------------------- */
 /* A LogGOPS time in ns with up to three decimals ("480", "0.08"; "1.5e3" is refused) as a
    count of ps, at most 2^53 (what goal_sim_desc takes exactly). Returns NULL or why not. */
@@ -2924,440 +2908,50 @@ goal_status goal_sim_defaults(const goal_sim_desc *desc, goal_sim_desc *out) {
     return GOAL_OK;
 }
 
-/* ---- >>> tune ------------------------------------------------------------------------------ */
-#define GOAL__TUNE_MAX_ACTIONS 8388608.0   /* 2^23 actions: a few seconds and ~0.5 GB per world */
-#define GOAL__TUNE_MAX_SQUARES 134217728.0 /* 2^27: the simulator's time grows with the square of one
-                                              rank's independent actions: their sum of squares */
-#define GOAL__TUNE_MAX_SEGMENTS 512        /* longer pipelines are left out, for the same reason */
-#define GOAL__TUNE_MAX_SETS_P 4096         /* GOAL_ALGO_SETS generators take O(p) per rank to build */
-static const char *const goal__sim_colls[GOAL_SIM_NCOLLS] = {
-    "bcast", "reduce", "allreduce", "allgather", "alltoall", "gather", "scatter", "reduce_scatter", "barrier", "scan"};
-
-const char *goal_sim_coll_name(int k) { return k >= 0 && k < GOAL_SIM_NCOLLS ? goal__sim_colls[k] : NULL; }
-int goal_sim_coll_of(const char *name) {
-    int k, best = -1;
-    size_t n, bestn = 0;
-    for (k = 0; name && k < GOAL_SIM_NCOLLS; k++) {
-        n = strlen(goal__sim_colls[k]);
-        if (strncmp(name, goal__sim_colls[k], n) == 0 && name[n] == '_' && n > bestn) { best = k; bestn = n; }
-    }
-    return best;
-}
-/* Whether d's receives are filled by their messages, so a bound may price them by their
-   buffers' bytes: the fixed-size collectives (test_recv_sizes checks every one); a vector
-   collective's counts may leave room. */
-static int goal__tune_fill(const goal_algo_desc *d) {
-    const goal_algo_info *a = goal_algo_find(d->algo);
-    return a && !(a->flags & GOAL_ALGO_VECTOR);
-}
-/* Builds rank r of d at p into g. */
-static goal_status goal__tune_build(goal_graph *g, const goal_algo_desc *d, int32_t r, int32_t p, goal_error *err) {
-    goal_status st = goal_graph_reset(g, r, p);
-    int32_t done;
-    if (st != GOAL_OK) return st;
-    done = goal_algo_build(g, d, NULL, 0, NULL, err);
-    return done < 0 ? (goal_status)done : GOAL_OK;
-}
-/* What rank r's schedule s costs at least under m's model, in ps (TUNE's lower bound): its
-   CPU takes its sends, its receives (of their buffers' bytes when fill, goal__tune_fill; else
-   of 0), execs and calcs one after another; its sending NIC the sends' gaps one after another, and after
-   the last of them (any may be last) that message still crosses the wire and takes its
-   receiver's CPU. 0 when it cannot tell: LogGOPSim's 0-byte arithmetic (compat), or
-   actions on CPUs or NICs other than the first. */
-static uint64_t goal__tune_bound(goal__sim *m, const goal_schedule *s, int32_t r, int fill) {
-    const goal__sim_model *c = m->model;
-    uint64_t cpu = 0, nic = 0, gap;
-    int64_t least = INT64_MAX;   /* over the sends: what crossing and receiving add past its gap */
-    goal_action a;
-    uint32_t i;
-    if (m->compat) return 0;
-    for (i = 0; i < s->nactions; i++) {
-        goal_schedule_action(s, i, &a);
-        if (a.cpu || a.nic) return 0;
-        if (a.kind == GOAL_SEND) {
-            gap = c->nic_gap(m, r, a.peer, 0, a.buf.size);
-            nic += gap;
-            cpu = c->send_cpu(m, r, a.peer, cpu, a.buf.size);
-            a.cost = c->recv_cpu(m, r, a.peer, c->wire(m, r, a.peer, 0, a.buf.size), a.buf.size);
-            if ((int64_t)a.cost - (int64_t)gap < least) least = (int64_t)a.cost - (int64_t)gap;
-        } else if (a.kind == GOAL_RECV && a.peer != GOAL_ANY) {
-            cpu = c->recv_cpu(m, a.peer, r, cpu, fill ? a.buf.size : 0);
-        } else {
-            cpu = goal__sim_local(m, cpu, a.kind, a.kind == GOAL_CALC ? a.cost : a.buf.size);
-        }
-    }
-    if (m->over) return 0;
-    if (least != INT64_MAX && (int64_t)nic + least > 0 && (uint64_t)((int64_t)nic + least) > cpu) return (uint64_t)((int64_t)nic + least);
-    return cpu;
-}
-/* ---- the chain bound: how long a rank waits before its first receive completes -------------
-   An action that needs a receive to complete, or any action that needs such an action, is
-   held: it starts no earlier than its rank's first receive completes, at F(r). A rank
-   whose sends to q are all held sends to q no earlier than F(r), else from time 0; a
-   receive from q then completes no earlier than that message's crossing and receiving
-   (the model's wire and recv_cpu), so F(r) is at least the least of those over r's
-   receives, and the rank's time at least F(r) plus the CPU time of its held actions, one
-   after another. Ranks are built one at a time (no world), walking from a rank to those it
-   receives from, depth first; a rank not walked (past the budget, or still on the walk: a
-   cycle) counts as sending from time 0, so every F stays a lower bound. A chain of p ranks
-   is then p - 1 crossings, where the per-rank bound sees one. Like goal__tune_bound, it
-   assumes every action on CPU 0 and NIC 0 (an arrival takes the CPU its send names). */
-#define GOAL__TUNE_WALK 128              /* ranks built per starting rank, */
-#define GOAL__TUNE_WALK_ACTIONS 65536    /* and their actions at most (then one more rank) */
-#define GOAL__TUNE_WALK_BITS 10          /* the rank table: 2^10 slots for up to 2 x 129 ranks */
-typedef struct goal__walk_rank {
-    int32_t rank;
-    uint8_t done, any;                   /* F known; receives from GOAL_ANY (F: 0) */
-    uint32_t recv, nrecv;                /* in goal__walk.peers: peer << 32 | bytes it receives, by peer */
-    uint32_t unheld, nunheld;            /* in goal__walk.peers: peers it sends to unheld, sorted */
-    uint32_t next;                       /* the walk: its next receive peer to visit */
-    uint64_t F, held;                    /* its first receive's completion; its held actions' CPU time */
-} goal__walk_rank;
-typedef struct goal__walk {
-    goal__sim *m;
+/* ---- >>> costs ------------------------------------------------------------------------------ */
+struct goal_sim_costs {
+    goal__sim m;                /* its model only: no world */
+    goal_allocator alloc;
+};
+goal_status goal_sim_costs_create(goal_sim_costs **out, const goal_sim_desc *desc, goal_error *err) {
     goal_allocator a;
-    int fill;                            /* receives cost their buffer's bytes (else 0: goal__tune_fill) */
-    goal__walk_rank *rk; size_t nrk, caprk;
-    uint64_t *peers; size_t npeers, cappeers;
-    int32_t *stack; size_t nstack;
-    uint32_t tab[1u << GOAL__TUNE_WALK_BITS];   /* rank -> index in rk + 1, open addressing */
-    uint8_t *held; size_t capheld;       /* of the rank being added: which actions are held */
-    uint32_t *queue; size_t capqueue;
-    int unknown;                         /* a rank has actions on other CPUs or NICs: no bound */
-    size_t actions;                      /* built so far */
-} goal__walk;
-
-/* Rank r's slot in the table (multiplicative hashing: the high bits). */
-static size_t goal__walk_slot(int32_t r, size_t k) {
-    return (((uint32_t)r * 2654435761u >> (32 - GOAL__TUNE_WALK_BITS)) + k) & ((1u << GOAL__TUNE_WALK_BITS) - 1u);
-}
-static goal__walk_rank *goal__walk_find(const goal__walk *w, int32_t r) {
-    size_t k, s;
-    for (k = 0; w->tab[s = goal__walk_slot(r, k)]; k++)
-        if (w->rk[w->tab[s] - 1u].rank == r) return &w->rk[w->tab[s] - 1u];
-    return NULL;
-}
-static void goal__walk_put(goal__walk *w, int32_t r) {
-    size_t k = 0;
-    while (w->tab[goal__walk_slot(r, k)]) k++;
-    w->tab[goal__walk_slot(r, k)] = (uint32_t)w->nrk;
-}
-static goal_status goal__walk_peer(goal__walk *w, uint64_t v) {
-    if (GOAL__RESERVE(&w->a, w->peers, w->cappeers, w->npeers + 1u) != GOAL_OK) return GOAL_ERR_NOMEM;
-    w->peers[w->npeers++] = v;
-    return GOAL_OK;
-}
-static int goal__walk_by_value(const void *x, const void *y) {
-    uint64_t a = *(const uint64_t *)x, b = *(const uint64_t *)y;
-    return a < b ? -1 : a > b;
-}
-/* Sorts peers[from, npeers) and keeps the first of each peer (v >> shift): the least bytes. */
-static uint32_t goal__walk_unique(goal__walk *w, size_t from, int shift) {
-    size_t k, n = from;
-    if (w->npeers - from > 1) qsort(w->peers + from, w->npeers - from, sizeof *w->peers, goal__walk_by_value);
-    for (k = from; k < w->npeers; k++)
-        if (n == from || w->peers[k] >> shift != w->peers[n - 1] >> shift) w->peers[n++] = w->peers[k];
-    w->npeers = n;
-    return (uint32_t)(n - from);
-}
-/* Whether entry f sends to rank r unheld (binary search of its sorted list). */
-static int goal__walk_unheld(const goal__walk *w, const goal__walk_rank *f, int32_t r) {
-    const uint64_t *lo = w->peers + f->unheld, *hi = lo + f->nunheld;
-    while (lo < hi) {
-        const uint64_t *mid = lo + (hi - lo) / 2;
-        if (*mid < (uint64_t)(uint32_t)r) lo = mid + 1; else hi = mid;
-    }
-    return lo < w->peers + f->unheld + f->nunheld && *lo == (uint64_t)(uint32_t)r;
-}
-/* Which actions of s are held (w->held), by a walk from the receives' completions. */
-static goal_status goal__walk_held(goal__walk *w, const goal_schedule *s) {
-    uint32_t i, k, n, dep, head = 0, tail = 0;
-    const uint32_t *d;
-    goal_action a;
-    if (GOAL__RESERVE(&w->a, w->held, w->capheld, s->nactions + 1u) != GOAL_OK ||   /* + 1: never NULL for memset */
-        GOAL__RESERVE(&w->a, w->queue, w->capqueue, s->nactions + 1u) != GOAL_OK)
-        return GOAL_ERR_NOMEM;
-    memset(w->held, 0, s->nactions);
-    for (i = 0; i < s->nactions; i++) {
-        goal_schedule_action(s, i, &a);
-        if (a.kind != GOAL_RECV) continue;
-        for (n = goal_schedule_deps(s, i, &d), k = 0; k < n; k++)
-            if (!((dep = GOAL__LE32(d[k])) & GOAL__DEP_START) && !w->held[dep]) w->held[w->queue[tail++] = dep] = 1;
-    }
-    while (head < tail)
-        for (i = w->queue[head++], n = goal_schedule_deps(s, i, &d), k = 0; k < n; k++)
-            if (!w->held[dep = GOAL__LE32(d[k]) & ~GOAL__DEP_START]) w->held[w->queue[tail++] = dep] = 1;
-    return GOAL_OK;
-}
-/* Entry e of schedule s: what it receives from whom, whom it sends to unheld, its held CPU
-   time; w->unknown when the walk cannot tell (actions on other CPUs or NICs). */
-static goal_status goal__walk_fill(goal__walk *w, goal__walk_rank *e, const goal_schedule *s) {
-    goal__sim *m = w->m;
-    goal_action a;
-    goal_status st = GOAL_OK;
-    uint32_t i;
-    e->recv = (uint32_t)w->npeers;
-    for (i = 0; i < s->nactions && st == GOAL_OK; i++) {
-        goal_schedule_action(s, i, &a);
-        if (a.cpu || a.nic) w->unknown = 1;
-        else if (a.kind == GOAL_RECV && a.peer == GOAL_ANY) e->any = 1;
-        else if (a.kind == GOAL_RECV)
-            st = goal__walk_peer(w, (uint64_t)(uint32_t)a.peer << 32 | (w->fill ? (a.buf.size < 0xFFFFFFFFu ? a.buf.size : 0xFFFFFFFFu) : 0u));
-    }
-    if (st != GOAL_OK) return st;
-    e->nrecv = goal__walk_unique(w, e->recv, 32);
-    e->unheld = (uint32_t)w->npeers;
-    for (i = 0; i < s->nactions && st == GOAL_OK; i++) {
-        goal_schedule_action(s, i, &a);
-        if (a.kind == GOAL_SEND && !w->held[i]) st = goal__walk_peer(w, (uint32_t)a.peer);
-        else if (w->held[i] && a.kind != GOAL_RECV)
-            e->held = goal__sim_add(m, e->held, a.kind == GOAL_SEND ? m->model->send_cpu(m, s->rank, a.peer, 0, a.buf.size)
-                                                : goal__sim_local(m, 0, a.kind, a.kind == GOAL_CALC ? a.cost : a.buf.size));
-    }
-    if (st == GOAL_OK) e->nunheld = goal__walk_unique(w, e->unheld, 0);
-    return st;
-}
-/* Builds rank r and adds its entry. */
-static goal_status goal__walk_add(goal__walk *w, const goal_algo_desc *d, goal_graph *g, int32_t r, int32_t p, goal_error *err) {
-    goal__walk_rank *e;
-    goal_schedule s;
-    goal_status st;
-    if ((st = goal__tune_build(g, d, r, p, err)) != GOAL_OK || (st = goal_compile(g, &s, err)) != GOAL_OK) return st;
-    w->actions += s.nactions;
-    st = GOAL__RESERVE(&w->a, w->rk, w->caprk, w->nrk + 1u) != GOAL_OK ? GOAL_ERR_NOMEM : goal__walk_held(w, &s);
-    if (st == GOAL_OK) {
-        e = &w->rk[w->nrk];
-        memset(e, 0, sizeof *e);
-        e->rank = r;
-        st = goal__walk_fill(w, e, &s);
-    }
-    goal_schedule_free(&s);
-    if (st != GOAL_OK) return st;
-    w->nrk++;
-    goal__walk_put(w, r);
-    return GOAL_OK;
-}
-/* F of entry e, from the entries of the ranks it receives from (walked or not). */
-static uint64_t goal__walk_first(goal__walk *w, const goal__walk_rank *e) {
-    goal__sim *m = w->m;
-    uint64_t F = ~(uint64_t)0, t;
-    uint32_t k;
-    if (e->any || !e->nrecv) return 0;
-    for (k = e->recv; k < e->recv + e->nrecv; k++) {
-        int32_t q = (int32_t)(w->peers[k] >> 32);
-        uint64_t bytes = w->peers[k] & 0xFFFFFFFFu;
-        const goal__walk_rank *f = goal__walk_find(w, q);
-        t = f && f->done && !goal__walk_unheld(w, f, e->rank) ? f->F : 0;   /* q's sends to e are all held */
-        t = m->model->recv_cpu(m, q, e->rank, m->model->wire(m, q, e->rank, t, bytes), bytes);
-        if (t < F) F = t;
-    }
-    return F;
-}
-/* The walk from rank `start`, at most GOAL__TUNE_WALK new ranks. */
-static goal_status goal__walk_from(goal__walk *w, const goal_algo_desc *d, goal_graph *g, int32_t start, int32_t p, goal_error *err) {
-    size_t budget = w->nrk + GOAL__TUNE_WALK, actions = w->actions + GOAL__TUNE_WALK_ACTIONS;
-    goal_status st;
-    if (goal__walk_find(w, start)) return GOAL_OK;
-    if ((st = goal__walk_add(w, d, g, start, p, err)) != GOAL_OK || w->unknown) return st;
-    w->nstack = 0;
-    w->stack[w->nstack++] = (int32_t)(w->nrk - 1u);
-    while (w->nstack) {
-        goal__walk_rank *e = &w->rk[w->stack[w->nstack - 1]];
-        if (e->next < e->nrecv) {
-            int32_t q = (int32_t)(w->peers[e->recv + e->next++] >> 32);
-            if (w->nrk >= budget || w->actions >= actions || goal__walk_find(w, q)) continue;
-            if ((st = goal__walk_add(w, d, g, q, p, err)) != GOAL_OK || w->unknown) return st;
-            w->stack[w->nstack++] = (int32_t)(w->nrk - 1u);
-        } else {
-            e->F = goal__walk_first(w, e);
-            e->done = 1;
-            w->nstack--;
-        }
-    }
-    return GOAL_OK;
-}
-/* The chain bound of d at p (0 when it cannot tell), walking from ranks 0 and p - 1, the ends
-   of chains, with g as the graph to build in. */
-static goal_status goal__tune_chain(const goal_algo_desc *d, int32_t p, goal__sim *m, int fill, goal_graph *g, uint64_t *bound,
-                                    goal_error *err) {
-    goal__walk *w;
-    goal_allocator a = goal__allocator(&d->alloc);
-    goal_status st = GOAL_OK;
-    const int32_t start[2] = {0, p - 1};
-    size_t k;
-    *bound = 0;
-    if (m->compat) return GOAL_OK;
-    if (!(w = (goal__walk *)goal__new(&a, 1, sizeof *w))) return GOAL_ERR_NOMEM;
-    memset(w, 0, sizeof *w);
-    w->m = m; w->a = a; w->fill = fill;
-    if (!(w->stack = (int32_t *)goal__new(&a, 2u * GOAL__TUNE_WALK + 2u, sizeof(int32_t)))) st = GOAL_ERR_NOMEM;
-    for (k = 0; k < 2 && st == GOAL_OK && !w->unknown; k++) st = goal__walk_from(w, d, g, start[k], p, err);
-    for (k = 0; k < w->nrk && st == GOAL_OK; k++) {
-        uint64_t b = goal__sim_add(m, w->rk[k].F, w->rk[k].held);
-        if (w->rk[k].done && w->rk[k].nrecv && b > *bound) *bound = b;
-    }
-    if (w->unknown || m->over) { *bound = 0; m->over = 0; }
-    goal__free(&a, w->rk); goal__free(&a, w->peers); goal__free(&a, w->stack);
-    goal__free(&a, w->held); goal__free(&a, w->queue); goal__free(&a, w);
-    return st;
-}
-
-/* Rank r's compiled schedule into the estimate: *squares (when not NULL: its independent
-   actions squared, times p-1 for rank 1) and *bound (when m is not NULL: the larger of
-   goal__tune_bound). */
-static goal_status goal__tune_compiled(const goal_graph *g, int32_t r, int32_t p, goal__sim *m, int fill, double *squares,
-                                       uint64_t *bound, goal_error *err) {
-    goal_schedule s;
-    uint64_t b;
-    goal_status st = goal_compile(g, &s, err);
-    if (st != GOAL_OK) return st;
-    if (squares) *squares += (double)s.nindep * (double)s.nindep * (r == 0 ? 1.0 : (double)(p - 1));
-    if (m && (b = goal__tune_bound(m, &s, r, fill)) > *bound) *bound = b;
-    goal_schedule_free(&s);
-    return GOAL_OK;
-}
-/* Rank 0's actions plus p-1 times rank 1's: the world's size without building it; *squares
-   the same sum for the squares of the ranks' independent actions; *bound (when m is not
-   NULL) the larger goal__tune_bound of rank 0 and rank 1. Rank 1 is built first, and a
-   rank stops being built once it holds more actions than fit the limit (*actions is then
-   GOAL__TUNE_MAX_ACTIONS + 1: alltoall_bruck at p = 2^16 holds 1.1 M actions per rank,
-   and building it at each of tune's sizes was most of the planning); a world with too
-   many actions is not compiled (squares and bound stay 0: it is left out for its actions). */
-static goal_status goal__tune_estimate(const goal_algo_desc *d, int32_t p, goal__sim *m, int fill, double *actions,
-                                       double *squares, uint64_t *bound, goal_error *err) {
-    goal_graph_desc gd;
-    goal_graph *g[2] = {NULL, NULL};
-    goal_status st = GOAL_OK;
-    int32_t r;
-    *actions = *squares = 0;
-    *bound = 0;
-    memset(&gd, 0, sizeof gd);
-    gd.nranks = p;
-    gd.alloc = d->alloc;
-    for (r = p > 1; r >= 0 && st == GOAL_OK && *actions <= GOAL__TUNE_MAX_ACTIONS; r--) {
-        double times = r == 0 ? 1.0 : (double)(p - 1);
-        uint32_t most = (uint32_t)((GOAL__TUNE_MAX_ACTIONS - *actions) / times) + 1u;
-        if ((st = goal_graph_create(&g[r], &gd, NULL)) != GOAL_OK) break;
-        goal_graph_max_actions(g[r], most);
-        st = goal__tune_build(g[r], d, r, p, err);
-        if (st == GOAL_ERR_LIMIT && goal_graph_count(g[r]) == (int32_t)most) { *actions = GOAL__TUNE_MAX_ACTIONS + 1; st = GOAL_OK; }
-        else if (st == GOAL_OK) *actions += (double)goal_graph_count(g[r]) * times;
-    }
-    for (r = 0; r < 2 && r < p && st == GOAL_OK && *actions <= GOAL__TUNE_MAX_ACTIONS; r++)
-        st = goal__tune_compiled(g[r], r, p, m, fill, squares, bound, err);
-    goal_graph_destroy(g[0]);
-    goal_graph_destroy(g[1]);
-    return st;
-}
-/* Raises *bound (of ranks 0 and 1) by a sample of other ranks (the last ones, the middle:
-   where roles differ; allgather_bruck's rotations cost little on ranks 0 and 1) and by the
-   chain bound, for a world that is not left out. */
-static goal_status goal__tune_more(const goal_algo_desc *d, int32_t p, goal__sim *m, int fill, uint64_t *bound, goal_error *err) {
-    const int32_t sample[4] = {p / 3, p / 2, p - 2, p - 1};
-    goal_graph_desc gd;
-    goal_graph *g;
-    goal_status st;
-    uint64_t chain;
-    int k;
-    memset(&gd, 0, sizeof gd);
-    gd.nranks = p;
-    gd.alloc = d->alloc;
-    if ((st = goal_graph_create(&g, &gd, NULL)) != GOAL_OK) return st;
-    for (k = 0; k < 4 && st == GOAL_OK; k++) {
-        if (sample[k] < 2 || (k && sample[k] <= sample[k - 1])) continue;   /* ranks 0 and 1 are done; no rank twice */
-        if ((st = goal__tune_build(g, d, sample[k], p, err)) == GOAL_OK)
-            st = goal__tune_compiled(g, sample[k], p, m, fill, NULL, bound, err);
-    }
-    if (st == GOAL_OK && (st = goal__tune_chain(d, p, m, fill, g, &chain, err)) == GOAL_OK && chain > *bound) *bound = chain;
-    goal_graph_destroy(g);
-    return st;
-}
-/* Why d at p is left out (into err), or 0: the limits of TUNE. */
-static int goal__tune_too_big(const goal_algo_desc *d, int32_t p, double actions, double squares, goal_error *err) {
-    const goal_algo_info *a = goal_algo_find(d->algo);
-    uint64_t bytes = d->count * goal_dtype_size(d->dtype);
-    if (d->segment && bytes / d->segment > GOAL__TUNE_MAX_SEGMENTS)
-        goal__fail(err, GOAL_ERR_LIMIT, -1, "more than %d segments", GOAL__TUNE_MAX_SEGMENTS);
-    else if (p > GOAL__TUNE_MAX_SETS_P && a && (a->flags & GOAL_ALGO_SETS))
-        goal__fail(err, GOAL_ERR_LIMIT, -1, "its generator takes O(p) per rank (limit p = %d)", GOAL__TUNE_MAX_SETS_P);
-    else if (actions > GOAL__TUNE_MAX_ACTIONS)
-        goal__fail(err, GOAL_ERR_LIMIT, -1, "more than %.0f actions", GOAL__TUNE_MAX_ACTIONS);
-    else if (squares > GOAL__TUNE_MAX_SQUARES)
-        goal__fail(err, GOAL_ERR_LIMIT, -1, "independent actions per rank squared sum to about %.3g (limit %.3g)", squares,
-                      GOAL__TUNE_MAX_SQUARES);
-    else return 0;
-    return 1;
-}
-/* The estimate and the limits (with the bound when m is not NULL): GOAL_OK when d at p is
-   simulated, GOAL_ERR_LIMIT and *left_out when it is left out. */
-static goal_status goal__tune_check(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, goal__sim *m, uint64_t *bound,
-                                    int *left_out, goal_error *err) {
-    double actions = 0, squares = 0;
-    goal_status st;
-    int fill;
-    *left_out = 0;
-    *bound = 0;
-    if (!d || !d->algo || p < 1 || !model) return goal__fail(err, GOAL_ERR_ARG, -1, "no desc, no model or p < 1");
-    if (err) err->msg[0] = 0;
-    if (m && goal__sim_model_init(m, model) != GOAL_OK) {
+    goal_sim_costs *c;
+    if (!out || !desc) return goal__fail(err, GOAL_ERR_ARG, -1, "no out or no desc");
+    *out = NULL;
+    a = goal__allocator(&desc->alloc);
+    if (!(c = (goal_sim_costs *)goal__new(&a, 1, sizeof *c))) return goal__fail(err, GOAL_ERR_NOMEM, -1, "out of memory");
+    memset(c, 0, sizeof *c);
+    c->alloc = a;
+    c->m.compat = desc->loggopsim_compat;
+    if (goal__sim_model_init(&c->m, desc) != GOAL_OK) {
         char why[GOAL_MSG_MAX];
-        goal__sim_desc_why(model, why);
+        goal__sim_desc_why(desc, why);
+        goal__free(&a, c);
         return goal__fail(err, GOAL_ERR_ARG, -1, "%s", why);
     }
-    if ((*left_out = goal__tune_too_big(d, p, 0, 0, err)) != 0) return GOAL_ERR_LIMIT;
-    fill = goal__tune_fill(d);
-    if ((st = goal__tune_estimate(d, p, m, fill, &actions, &squares, bound, err)) != GOAL_OK) return st;
-    if ((*left_out = goal__tune_too_big(d, p, actions, squares, err)) != 0) return GOAL_ERR_LIMIT;
-    return m && p > 2 ? goal__tune_more(d, p, m, fill, bound, err) : GOAL_OK;
+    *out = c;
+    return GOAL_OK;
 }
-goal_status goal_sim_algo_bound(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, double *ns, int *left_out,
-                                goal_error *err) {
-    goal__sim m;
-    uint64_t bound;
-    goal_status st;
-    memset(&m, 0, sizeof m);
-    st = goal__tune_check(d, p, model, &m, &bound, left_out, err);
-    *ns = st == GOAL_OK ? (double)bound / 1000.0 : 0;
-    return st;
+void goal_sim_costs_destroy(goal_sim_costs *c) {
+    goal_allocator a;
+    if (!c) return;
+    a = c->alloc;
+    goal__free(&a, c);
 }
-goal_status goal_sim_algo_time(const goal_algo_desc *d, int32_t p, const goal_sim_desc *model, double *ns, int *left_out,
-                               goal_error *err) {
-    goal_world *w;
-    goal_sim_run_result res;
-    goal_status st;
-    uint64_t none;
-    *ns = 0;
-    if ((st = goal__tune_check(d, p, model, NULL, &none, left_out, err)) != GOAL_OK) return st;
-    if ((st = goal_algo_world(&w, d, p, err)) != GOAL_OK) return st;
-    st = goal_sim_run(w, model, &res);
-    if (st == GOAL_OK) *ns = (double)res.max_ps / 1000.0;
-    else goal__fail(err, st, -1, "simulation: %s", goal_strerror(st));
-    goal_sim_run_free(&res);
-    goal_world_destroy(w);
-    return st;
-}
-goal_status goal_sim_best(int coll, int32_t p, uint64_t bytes, const goal_sim_desc *model, uint32_t require,
-                          const goal_algo_info **best, double *ns, goal_error *err) {
-    const goal_algo_info *a;
-    goal_algo_desc d;
-    goal_sim_desc m;               /* stop_ns: the fastest so far (what takes longer loses) */
-    goal_status st = GOAL_ERR_ARG;
-    double t, bound;
-    int i, left_out;
-    *best = NULL;
-    *ns = 0;
-    if (coll < 0 || coll >= GOAL_SIM_NCOLLS || p < 1 || !model) return goal__fail(err, GOAL_ERR_ARG, -1, "no collective %d, p < 1 or no model", coll);
-    m = *model;
-    goal__fail(err, GOAL_ERR_ARG, -1, "%s has no algorithm with the flags asked for", goal__sim_colls[coll]);
-    for (i = 0; (a = goal_algo_list(i)) != NULL; i++) {
-        if ((a->flags & GOAL_ALGO_VECTOR) || (a->flags & require) != require || goal_sim_coll_of(a->name) != coll) continue;
-        memset(&d, 0, sizeof d);
-        d.algo = a->name; d.count = bytes; d.dtype = GOAL_INT8; d.op = GOAL_OP_SUM; d.nway = 1;
-        d.segment = (a->flags & GOAL_ALGO_SEGMENTED) ? 1024 : 0;
-        if (*best && goal_sim_algo_bound(&d, p, model, &bound, &left_out, NULL) == GOAL_OK && bound > *ns) continue;   /* cannot win */
-        m.stop_ns = *best ? *ns : 0;
-        if ((st = goal_sim_algo_time(&d, p, &m, &t, &left_out, err)) == GOAL_OK && (!*best || t < *ns)) { *best = a; *ns = t; }
+uint64_t goal_sim_cost(goal_sim_costs *c, goal_sim_cost_kind k, int32_t src, int32_t dst, uint64_t t, uint64_t bytes) {
+    goal__sim *m = &c->m;
+    switch (k) {
+    case GOAL_SIM_COST_SEND_CPU: return m->model->send_cpu(m, src, dst, t, bytes);
+    case GOAL_SIM_COST_RECV_CPU: return m->model->recv_cpu(m, src, dst, t, bytes);
+    case GOAL_SIM_COST_NIC_GAP: return m->model->nic_gap(m, src, dst, t, bytes);
+    case GOAL_SIM_COST_WIRE: return m->model->wire(m, src, dst, t, bytes);
+    case GOAL_SIM_COST_EXEC: return goal__sim_local(m, t, GOAL_EXEC, bytes);
+    default: return goal__sim_local(m, t, GOAL_CALC, bytes);
     }
-    return *best ? GOAL_OK : st;
+}
+int goal_sim_costs_overflow(goal_sim_costs *c) {
+    int over = c->m.over;
+    c->m.over = 0;
+    return over;
 }
 #endif /* GOAL_SIM_IMPLEMENTATION */

@@ -50,8 +50,8 @@
      (`goal tune -p N --format env` writes this string): bcast=bcast_knomial@radix=8,
      bcast_chain@segment=65536; unset ones keep goal_algos.h's defaults (nway and radix up
      to 1024, segment up to INT_MAX). Sizes past the last rule's bound keep the default
-     table's choice. A rule that is wrong (an algorithm of another collective: goal_sim_coll_of
-     and the registry's flags against the collective's default algorithm; a bound not
+     table's choice. A rule that is wrong (an algorithm of another collective than the
+     collective's default algorithm, goal_algo_info.coll; a bound not
      "<=BYTES" up to 2^63-1; a bound not above the rule before it, or any rule after one
      without; a parameter unknown, empty, given twice, not taken by the algorithm or out of
      range), or a collective named twice, is said once on rank 0, naming the rule and what is
@@ -120,6 +120,7 @@
 #define MPI_Iallreduce PMPI_Iallreduce
 #define MPI_Finalize PMPI_Finalize
 #define GOAL_ALL_IMPLEMENTATION
+#define GOAL_SIM_NO_PICTURES   /* COLL_auto simulates; the drop-in draws nothing (goal_sim.h DRAW) */
 #include "../goal_mpi.h"
 #undef MPI_Test
 #undef MPI_Testsome
@@ -130,6 +131,7 @@
 #undef MPI_Allreduce
 #undef MPI_Iallreduce
 #undef MPI_Finalize
+#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -226,14 +228,17 @@ typedef struct pending {      /* a nonblocking collective: its generalized reque
 } pending;
 
 /* ---- selection ------------------------------------------------------------------------------ */
-/* The collective of goal_sim.h's TUNE that c is (for auto), or -1. */
+/* Whether the MPI call mpi ("MPI_Reduce_scatter_block") is name, as coll_name has it. */
+static int is_call(const char *mpi, const char *name) {
+    for (mpi += 4; *mpi && tolower((unsigned char)*mpi) == *name; mpi++, name++) {}
+    return !*mpi && !*name;
+}
+/* The collective of goal_algos.h's table that c is when auto can pick for it (a tuned one:
+   reduce_scatter_block is, the vector reduce_scatter not), or -1. */
 static int auto_coll(int c) {
-    /* reduce_scatter is the v-form here (vector algorithms, not tuned); tune's reduce_scatter
-       is MPI's reduce_scatter_block */
-    const char *name = c == C_REDUCE_SCATTER_BLOCK ? "reduce_scatter" : c == C_REDUCE_SCATTER ? "" : coll_name[c];
     int k;
-    for (k = 0; goal_sim_coll_name(k) && strcmp(goal_sim_coll_name(k), name) != 0; k++) {}
-    return goal_sim_coll_name(k) ? k : -1;
+    for (k = 0; k < GOAL_COLL_NTUNED && !is_call(goal_coll_get(k)->mpi, coll_name[c]); k++) {}
+    return k < GOAL_COLL_NTUNED ? k : -1;
 }
 /* GOAL_MPI_PARAMS=FILE into G.model; 0 when unset or unreadable (said on rank 0). */
 static int read_params(const char *path, int me) {
@@ -266,18 +271,10 @@ static int parse_number(const char *s, unsigned long long max, unsigned long lon
     }
     return 1;
 }
-/* Whether algorithm a serves collective c: the collective goal_sim_coll_of finds in its name
-   (the one lookup there is of an algorithm's collective) is that of c's default algorithm,
-   and so is its form: vector or not, and for the vector ones, which that lookup does not
-   know, rooted and reducing (registry flags) and the family the default's name begins with
-   (gatherv_ of gatherv_linear: the default table's names are FAMILY_ALGORITHM). */
+/* Whether algorithm a serves collective c: it implements the collective of c's default
+   algorithm (goal_algo_info.coll). */
 static int fits(int c, const goal_algo_info *a) {
-    const goal_algo_info *d = G.kind[c];
-    unsigned form = GOAL_ALGO_VECTOR | (d && (d->flags & GOAL_ALGO_VECTOR) ? GOAL_ALGO_ROOTED | GOAL_ALGO_REDUCES : 0);
-    const char *family = d ? strrchr(d->name, '_') : NULL;
-    if (!d) return 1;
-    if (goal_sim_coll_of(a->name) != goal_sim_coll_of(d->name) || (a->flags & form) != (d->flags & form)) return 0;
-    return goal_sim_coll_of(d->name) >= 0 || !family || !strncmp(a->name, d->name, (size_t)(family - d->name) + 1);
+    return !G.kind[c] || a->coll == G.kind[c]->coll;
 }
 /* A rule's "@nway=N@segment=B@radix=K" (what goal tune prints), at points past the '@', for
    algo (flags: what it takes) into out; 0 with why. */

@@ -326,7 +326,7 @@ static void test_noncommutative(void) {
    where the order of combination changes the rounding; and keeps its rounds. The list comes
    from the registry, so algorithms added later are covered. */
 static int shared_result(const goal_algo_info *info) {
-    return (info->flags & GOAL_ALGO_REDUCES) && (ac_coll_of(info->name) == AC_ALLREDUCE || (info->flags & GOAL_ALGO_SETS));
+    return (info->flags & GOAL_ALGO_REDUCES) && (info->coll == GOAL_COLL_ALLREDUCE || (info->flags & GOAL_ALGO_SETS));
 }
 /* Sum: random bits, sign and exponents 2^-20..2^20; prod: random bits in +-[0.75, 1.25). */
 static double random_float(uint64_t *seed, goal_op op) {
@@ -646,7 +646,7 @@ typedef struct vec_arrays { int *counts, *displs, *rdispls, *col; } vec_arrays;
 
 /* Fills d's arrays for the pattern (alltoallv: p x p matrices, counts_matrix). */
 static void vec_setup(goal_algo_desc *d, vec_arrays *v, int p, int pattern, uint64_t seed) {
-    int a2a = !strncmp(d->algo, "alltoallv_", 10), rows = a2a ? p : 1, r, use = 0;
+    int a2a = goal_algo_coll(d->algo) == GOAL_COLL_ALLTOALLV, rows = a2a ? p : 1, r, use = 0;
     size_t P = (size_t)p;
     v->counts = (int *)calloc(P * P, sizeof(int)); v->displs = (int *)calloc(P * P, sizeof(int));
     v->rdispls = (int *)calloc(P * P, sizeof(int)); v->col = (int *)calloc(P, sizeof(int));
@@ -954,9 +954,46 @@ static void test_list(void) {
     }
     for (i = 0; i < NBW; i++) CHECK(goal_algo_find(bw_algos[i]) != NULL);
     CHECK(goal_algo_find("allreduce_reduce_bcast") != NULL && goal_algo_find("reduce_scatter_reduce_scatter") != NULL);
-    CHECK(goal_algo_list(25 + NVEC + NBW + 2) == NULL);   /* the vector collectives: test_vector_list */
+    for (i = 0; goal_algo_list(i) != NULL && i < 100000; i++) CHECK(goal_algo_find(goal_algo_list(i)->name) == goal_algo_list(i));
+    CHECK(goal_algo_list(i) == NULL);
     CHECK(goal_algo_list(-1) == NULL);
     CHECK(goal_algo_find("nope") == NULL);
+    CHECK(goal_algo_coll("nope") == -1 && goal_algo_coll(NULL) == -1);
+}
+
+/* The collective table (goal_algos.h COLLECTIVES) agrees with the registry: each algorithm's
+   name begins with its collective's, the longest such; a collective is rooted, reduces or is
+   vector when all its algorithms are, has an in-place rule when one of them takes in_place,
+   has an algorithm; the tuned rows come first; names and MPI calls are found back. */
+static void test_coll_table(void) {
+    unsigned all[GOAL_COLL_COUNT], any[GOAL_COLL_COUNT];
+    const goal_algo_info *a;
+    int c, i, k;
+    memset(all, 0xFF, sizeof all);
+    memset(any, 0, sizeof any);
+    for (i = 0; (a = goal_algo_list(i)) != NULL; i++) {
+        size_t n = strlen(goal_coll_get((int)a->coll)->name), longest = 0;
+        CHECK(strncmp(a->name, goal_coll_get((int)a->coll)->name, n) == 0 && a->name[n] == '_');
+        for (k = 0; k < GOAL_COLL_COUNT; k++) {
+            size_t m = strlen(goal_coll_get(k)->name);
+            if (strncmp(a->name, goal_coll_get(k)->name, m) == 0 && a->name[m] == '_' && m > longest) longest = m;
+        }
+        CHECK_EQ(longest, n);
+        CHECK_EQ(goal_algo_coll(a->name), (int)a->coll);
+        all[a->coll] &= a->flags;
+        any[a->coll] |= a->flags | 0x80000000u;
+    }
+    for (c = 0; c < GOAL_COLL_COUNT; c++) {
+        const goal_coll_info *k = goal_coll_get(c);
+        CHECK(k != NULL && (int)k->coll == c && goal_coll_find(k->name) == c && strncmp(k->mpi, "MPI_", 4) == 0);
+        CHECK(any[c] != 0);
+        CHECK_EQ(!!(k->flags & GOAL_COLL_ROOTED), !!(all[c] & GOAL_ALGO_ROOTED));
+        CHECK_EQ(!!(k->flags & GOAL_COLL_REDUCES), !!(all[c] & GOAL_ALGO_REDUCES));
+        CHECK_EQ(!!(k->flags & GOAL_COLL_VECTOR), !!(all[c] & GOAL_ALGO_VECTOR));
+        CHECK(k->in_place != GOAL_COLL_INPLACE_NONE || !(any[c] & GOAL_ALGO_INPLACE));
+        CHECK_EQ(!!(k->flags & GOAL_COLL_TUNED), c < GOAL_COLL_NTUNED);
+    }
+    CHECK(goal_coll_get(GOAL_COLL_COUNT) == NULL && goal_coll_get(-1) == NULL && goal_coll_find("nope") == -1);
 }
 
 /* ---- local copies ----------------------------------------------------------------------------- */
@@ -979,7 +1016,7 @@ static long want_copy_blocks(const char *algo, int p, int root, int rank) {
     int v = (rank - root + p) % p, rho = 1, inner = v > 0 && v % 2 == 0 && v + 1 < p;
     long bits = 0, b;
     while (2 * rho <= p) rho *= 2;
-    if (!strncmp(algo, "bcast_", 6) || !strncmp(algo, "barrier_", 8)) return 0;
+    if (goal_algo_coll(algo) == GOAL_COLL_BCAST || goal_algo_coll(algo) == GOAL_COLL_BARRIER) return 0;
     if (!strcmp(algo, "gather_linear") || !strcmp(algo, "scatter_linear")) return v == 0;
     if (!strcmp(algo, "gather_binomial") || !strcmp(algo, "scatter_binomial")) return v == 0 || inner;
     if (!strcmp(algo, "allgather_ring") || !strcmp(algo, "alltoall_linear") || !strcmp(algo, "alltoall_pairwise")) return 1;
@@ -1072,6 +1109,7 @@ static void test_in_place(void) {
 
 int main(void) {
     RUN(test_list);
+    RUN(test_coll_table);
     RUN(test_invalid);
     RUN(test_structure);
     RUN(test_aspen_figure4);

@@ -46,13 +46,13 @@ static void test_butterfly(void) {
 
 /* The kind an algorithm must be found as; at p = 2 the signatures coincide. */
 static goal_analyze_kind expected_kind(const char *algo, int p) {
-    int all = strncmp(algo, "all", 3) == 0;
-    if (p == 2) return all ? GOAL_ANALYZE_ALLGATHER : GOAL_ANALYZE_BCAST;
-    if (strncmp(algo, "bcast", 5) == 0) return GOAL_ANALYZE_BCAST;
-    if (strncmp(algo, "gather", 6) == 0) return GOAL_ANALYZE_GATHER;
-    if (strncmp(algo, "scatter", 7) == 0) return GOAL_ANALYZE_SCATTER;
-    if (strncmp(algo, "allgather", 9) == 0) return GOAL_ANALYZE_ALLGATHER;
-    return GOAL_ANALYZE_ALLTOALL;
+    switch (goal_algo_coll(algo)) {
+    case GOAL_COLL_BCAST: return GOAL_ANALYZE_BCAST;
+    case GOAL_COLL_GATHER: case GOAL_COLL_GATHERV: return p == 2 ? GOAL_ANALYZE_BCAST : GOAL_ANALYZE_GATHER;
+    case GOAL_COLL_SCATTER: case GOAL_COLL_SCATTERV: return p == 2 ? GOAL_ANALYZE_BCAST : GOAL_ANALYZE_SCATTER;
+    case GOAL_COLL_ALLGATHER: case GOAL_COLL_ALLGATHERV: return GOAL_ANALYZE_ALLGATHER;
+    default: return p == 2 ? GOAL_ANALYZE_ALLGATHER : GOAL_ANALYZE_ALLTOALL;
+    }
 }
 /* Rank r's part of algo, then (extra) random messages: message k goes from a random rank to
    another one after the sender's part is done, into slot 2, size 1000 + k (sizes differ so
@@ -491,7 +491,7 @@ static void test_alloc_failures(void) {
    gather, scatter, allgather, alltoall, also when the blocks lie in reverse rank order with
    gaps; with counts that differ per rank no collective of one size covers every rank. */
 static size_t vector_findings(const char *algo, int p, int layout, goal_analyze_kind want) {
-    int a2a = !strncmp(algo, "alltoallv_", 10), i, j, n = a2a ? p * p : p;
+    int a2a = goal_algo_coll(algo) == GOAL_COLL_ALLTOALLV, i, j, n = a2a ? p * p : p;
     int *cnt = (int *)calloc((size_t)n, sizeof(int)), *dsp = (int *)calloc((size_t)n, sizeof(int));
     goal_algo_desc d;
     goal_world *w = NULL;

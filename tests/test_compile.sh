@@ -42,6 +42,7 @@ declare -A CALL=(
   [goal_sched]='goal_exec_create(NULL, NULL, NULL) == GOAL_ERR_ARG'
   [goal_algos]='goal_algo_find("bcast_binomial") != NULL'
   [goal_sim]='goal_sim_check(NULL, NULL, &check_result) == GOAL_ERR_ARG'
+  [goal_tune]='goal_sim_coll_name(0) != NULL'
   [goal_analyze]='goal_analyze_waits(NULL, NULL, NULL, NULL) == GOAL_ERR_ARG'
   [goal_mpi]='goal_mpi_create(NULL, NULL, NULL) == GOAL_ERR_ARG'
 )

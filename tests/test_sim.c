@@ -3,6 +3,7 @@
    lower bound against the simulated times. */
 #define GOAL_ALL_IMPLEMENTATION
 #include "goal_sim.h"
+#include "goal_tune.h"
 #include "harness.h"
 
 #define DATA "tests/data/loggopsim/"
@@ -293,7 +294,7 @@ static void test_fractional(void) {
 }
 
 /* A bad model parameter is named in the result's message (goal_sim_run) and in the error of
-   goal_sim_algo_bound, by its goal_sim_desc field; a run that works leaves it empty. */
+   goal_tune_algo_bound, by its goal_sim_desc field; a run that works leaves it empty. */
 static void test_param_messages(void) {
     const char *two = "num_ranks 2\nrank 0 {\nl1: send 8b to 1\n}\nrank 1 {\nl1: recv 8b from 0\n}\n";
     goal_sim_desc d;
@@ -328,7 +329,7 @@ static void test_param_messages(void) {
     memset(&ad, 0, sizeof ad);
     ad.algo = "bcast_binomial";
     ad.count = 8;
-    CHECK_EQ(goal_sim_algo_bound(&ad, 4, &d, &ns, &left_out, &err), GOAL_ERR_ARG);
+    CHECK_EQ(goal_tune_algo_bound(&ad, 4, &d, &ns, &left_out, &err), GOAL_ERR_ARG);
     CHECK(strncmp(err.msg, "goal_sim_desc.L = -3: ", 22) == 0);
 }
 
@@ -598,7 +599,7 @@ static void test_defaults(void) {
     CHECK_EQ(goal_sim_defaults(NULL, NULL), GOAL_ERR_ARG);
 }
 
-/* goal_sim_algo_bound never exceeds goal_sim_algo_time (goal tune and goal_sim_best skip
+/* goal_tune_algo_bound never exceeds goal_tune_algo_time (goal tune and goal_tune_best skip
    configurations by it, so an over-estimate would change their picks), for every algorithm
    and parameter grid point tune tries, at several p and sizes, under seven models. */
 static void test_tune_bound(void) {
@@ -624,8 +625,8 @@ static void test_tune_bound(void) {
                     memset(&d, 0, sizeof d);
                     d.algo = a->name; d.count = sizes[n / 3]; d.dtype = GOAL_INT8;
                     d.nway = 1 + n % 3; d.radix = 2 + n % 3; d.segment = (a->flags & GOAL_ALGO_SEGMENTED) ? 1024u << (3 * (n % 3)) : 0;
-                    if (goal_sim_algo_time(&d, ps[k], &md, &t, &lo, NULL) != GOAL_OK) continue;
-                    CHECK(goal_sim_algo_bound(&d, ps[k], &md, &b, &lo2, NULL) == GOAL_OK && lo2 == 0);
+                    if (goal_tune_algo_time(&d, ps[k], &md, &t, &lo, NULL) != GOAL_OK) continue;
+                    CHECK(goal_tune_algo_bound(&d, ps[k], &md, &b, &lo2, NULL) == GOAL_OK && lo2 == 0);
                     if (b > t) printf("  bound %.3f > time %.3f: %s p %d size %llu model %d\n", b, t, a->name, ps[k], (unsigned long long)d.count, m);
                     CHECK(b <= t);
                     tight += b > 0.5 * t;
@@ -655,8 +656,8 @@ static void test_tune_bound_walk(void) {
                 memset(&d, 0, sizeof d);
                 d.algo = algos[i]; d.count = 8000; d.dtype = GOAL_INT8; d.op = GOAL_OP_SUM; d.nway = 1; d.radix = 4;
                 d.segment = strstr(algos[i], "chain") || strstr(algos[i], "tree") ? 1024 : 0;
-                CHECK_EQ(goal_sim_algo_time(&d, ps[k], &md, &t, &lo, NULL), GOAL_OK);
-                CHECK_EQ(goal_sim_algo_bound(&d, ps[k], &md, &b, &lo, NULL), GOAL_OK);
+                CHECK_EQ(goal_tune_algo_time(&d, ps[k], &md, &t, &lo, NULL), GOAL_OK);
+                CHECK_EQ(goal_tune_algo_bound(&d, ps[k], &md, &b, &lo, NULL), GOAL_OK);
                 if (b > t) printf("  bound %.3f > time %.3f: %s p %d model %d\n", b, t, algos[i], ps[k], m);
                 CHECK(b <= t);
                 if (i == 0 && k == 0) CHECK(b > 0.3 * t);   /* the per-rank bound alone: about 0.02 */
@@ -711,15 +712,15 @@ static void test_stop(void) {
             memset(&d, 0, sizeof d);
             memset(&md, 0, sizeof md);
             d.algo = a->name; d.count = 1000; d.dtype = GOAL_INT8; d.nway = 1;
-            CHECK(goal_sim_algo_time(&d, k, &md, &t, &lo, NULL) == GOAL_OK);
+            CHECK(goal_tune_algo_time(&d, k, &md, &t, &lo, NULL) == GOAL_OK);
             md.stop_ns = t;
-            CHECK(t == 0 || (goal_sim_algo_time(&d, k, &md, &t2, &lo, NULL) == GOAL_OK && t2 == t));
+            CHECK(t == 0 || (goal_tune_algo_time(&d, k, &md, &t2, &lo, NULL) == GOAL_OK && t2 == t));
             md.stop_ns = t - 0.001;
-            if (t > 0.001) { CHECK(goal_sim_algo_time(&d, k, &md, &t2, &lo, NULL) == GOAL_PENDING && !lo); stopped++; }
+            if (t > 0.001) { CHECK(goal_tune_algo_time(&d, k, &md, &t2, &lo, NULL) == GOAL_PENDING && !lo); stopped++; }
         }
     CHECK(stopped > 10);
     md.stop_ns = -1;
-    CHECK(goal_sim_algo_time(&d, 8, &md, &t2, &lo, NULL) == GOAL_ERR_ARG);
+    CHECK(goal_tune_algo_time(&d, 8, &md, &t2, &lo, NULL) == GOAL_ERR_ARG);
 }
 
 /* A run stops before its first event once a rank's CPU work alone (its sends, the arrivals

@@ -20,12 +20,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum ac_coll {
-    AC_BCAST, AC_REDUCE, AC_ALLREDUCE, AC_BARRIER, AC_GATHER, AC_SCATTER, AC_ALLGATHER,
-    AC_ALLTOALL, AC_REDUCE_SCATTER, AC_SCAN, AC_EXSCAN,
-    AC_GATHERV, AC_SCATTERV, AC_ALLGATHERV, AC_ALLTOALLV, AC_REDUCE_SCATTERV
-} ac_coll;
-
 typedef struct ac_result {
     int rank;                 /* first wrong rank, -1 when all right */
     uint64_t offset;          /* element index in OUT (or IN when in_changed) */
@@ -33,10 +27,6 @@ typedef struct ac_result {
     char expected[48], got[48];
 } ac_result;
 
-/* The collective an algorithm name belongs to (by its prefix; AC_BARRIER when none). */
-ac_coll ac_coll_of(const char *name);
-/* Blocks of n bytes in IN and OUT of every rank. */
-void ac_blocks(ac_coll c, int p, uint64_t *in, uint64_t *out);
 uint64_t ac_rand(uint64_t *s);   /* splitmix64: the next value from seed *s */
 /* Builds d for p ranks, runs it (threads: one thread per rank) and checks every rank.
    Returns GOAL_OK with res->rank = -1 when all is right, res->rank >= 0 at the first wrong
@@ -62,31 +52,6 @@ static int ac_matmul(void *b1, int s1, void *b2, int s2) {
         memcpy(pa + k, r, 16);
     }
     return 0;
-}
-
-ac_coll ac_coll_of(const char *name) {
-    static const struct { const char *prefix; ac_coll c; } t[] = {
-        {"gatherv_", AC_GATHERV}, {"scatterv_", AC_SCATTERV}, {"allgatherv_", AC_ALLGATHERV},
-        {"alltoallv_", AC_ALLTOALLV}, {"reduce_scatterv_", AC_REDUCE_SCATTERV},
-        {"bcast_", AC_BCAST}, {"reduce_scatter_", AC_REDUCE_SCATTER}, {"reduce_", AC_REDUCE},
-        {"allreduce_", AC_ALLREDUCE}, {"barrier_", AC_BARRIER}, {"gather_", AC_GATHER},
-        {"scatter_", AC_SCATTER}, {"allgather_", AC_ALLGATHER}, {"alltoall_", AC_ALLTOALL},
-        {"scan_", AC_SCAN}, {"exscan_", AC_EXSCAN}};
-    size_t i;
-    for (i = 0; i < sizeof t / sizeof t[0]; i++)
-        if (strncmp(name, t[i].prefix, strlen(t[i].prefix)) == 0) return t[i].c;
-    return AC_BARRIER;
-}
-void ac_blocks(ac_coll c, int p, uint64_t *in, uint64_t *out) {
-    uint64_t P = (uint64_t)p;
-    switch (c) {
-    case AC_BCAST: *in = 0; *out = 1; break;
-    case AC_BARRIER: *in = 0; *out = 0; break;
-    case AC_GATHER: case AC_ALLGATHER: *in = 1; *out = P; break;
-    case AC_SCATTER: case AC_REDUCE_SCATTER: *in = P; *out = 1; break;
-    case AC_ALLTOALL: *in = P; *out = P; break;
-    default: *in = 1; *out = 1; break;
-    }
 }
 
 /* ---- elements ------------------------------------------------------------------------------- */
@@ -217,8 +182,8 @@ static void ac_row(const goal_algo_desc *d, int p, uint64_t *cnt, uint64_t *off,
     }
 }
 /* The layout of d, independently of goal_algos.h's code; the largest IN and OUT in bytes. */
-static int ac_layout_make(const goal_algo_desc *d, ac_coll c, int p, ac_layout *L, uint64_t *insz, uint64_t *outsz) {
-    int a2a = c == AC_ALLTOALLV, r, j, rows = a2a ? p : 1, single_in = c != AC_SCATTERV && c != AC_REDUCE_SCATTERV;
+static int ac_layout_make(const goal_algo_desc *d, goal_coll c, int p, ac_layout *L, uint64_t *insz, uint64_t *outsz) {
+    int a2a = c == GOAL_COLL_ALLTOALLV, r, j, rows = a2a ? p : 1, single_in = c != GOAL_COLL_SCATTERV && c != GOAL_COLL_REDUCE_SCATTERV;
     size_t P = (size_t)p, n = (size_t)rows * P, m = d->counts_matrix ? P : 0;
     L->rows = a2a ? p : 0;
     L->scnt = (uint64_t *)calloc(4 * n, sizeof(uint64_t));
@@ -244,24 +209,24 @@ static int ac_layout_make(const goal_algo_desc *d, ac_coll c, int p, ac_layout *
     return 0;
 }
 /* Rank r's reference OUT for a vector collective. */
-static void ac_vreference(const goal_algo_desc *d, ac_coll c, const ac_bufs *b, const int *ranks, int r) {
+static void ac_vreference(const goal_algo_desc *d, goal_coll c, const ac_bufs *b, const int *ranks, int r) {
     const ac_layout *L = &b->lay;
     size_t R = (size_t)L->rows, rr = (size_t)r;
     unsigned char *w = b->want[r];
     int i;
     switch (c) {
-    case AC_GATHERV: case AC_ALLGATHERV:
-        if (c == AC_GATHERV && r != d->root) break;
+    case GOAL_COLL_GATHERV: case GOAL_COLL_ALLGATHERV:
+        if (c == GOAL_COLL_GATHERV && r != d->root) break;
         for (i = 0; i < b->p; i++) memcpy(w + L->roff[i], b->orig[i], L->rcnt[i]);
         break;
-    case AC_SCATTERV: if (!d->in_place || r != d->root) memcpy(w, b->orig[d->root] + L->soff[r], L->scnt[r]); break;
-    case AC_ALLTOALLV:
+    case GOAL_COLL_SCATTERV: if (!d->in_place || r != d->root) memcpy(w, b->orig[d->root] + L->soff[r], L->scnt[r]); break;
+    case GOAL_COLL_ALLTOALLV:
         for (i = 0; i < b->p; i++) {   /* block i of r's OUT: block r of i's IN */
             size_t mine = R * rr + (size_t)i, theirs = R * (size_t)i + rr;
             memcpy(w + L->roff[mine], b->orig[i] + L->soff[theirs], L->rcnt[mine]);
         }
         break;
-    case AC_REDUCE_SCATTERV: ac_fold_at(d, b, w, ranks, b->p, L->soff[r], L->scnt[r]); break;
+    case GOAL_COLL_REDUCE_SCATTERV: ac_fold_at(d, b, w, ranks, b->p, L->soff[r], L->scnt[r]); break;
     default: break;
     }
 }
@@ -279,7 +244,7 @@ static void ac_set(int p, const int *list, int n, int dflt, unsigned char *flag)
     if (!list) { for (i = 0; i < p; i++) flag[i] = dflt < 0 || i == dflt; return; }
     for (i = 0; i < n; i++) flag[list[i]] = 1;
 }
-static void ac_reference(const goal_algo_desc *d, ac_coll c, ac_bufs *b, int *ranks, unsigned char *flag) {
+static void ac_reference(const goal_algo_desc *d, goal_coll c, ac_bufs *b, int *ranks, unsigned char *flag) {
     int p = b->p, r, i, aspen = strcmp(d->algo, "reduce_aspen") == 0, np = 0;
     uint64_t n = b->n;
     const unsigned char *folded = NULL;   /* the full reduction, once computed */
@@ -294,24 +259,24 @@ static void ac_reference(const goal_algo_desc *d, ac_coll c, ac_bufs *b, int *ra
     for (r = 0; r < p; r++) {
         unsigned char *w = b->want[r];
         switch (c) {
-        case AC_BCAST: memcpy(w, b->orig[d->root] + b->insz, n); break;  /* root's OUT was the data */
-        case AC_REDUCE:
+        case GOAL_COLL_BCAST: memcpy(w, b->orig[d->root] + b->insz, n); break;  /* root's OUT was the data */
+        case GOAL_COLL_REDUCE:
             if (!(aspen ? flag[r] : r == d->root)) break;
             if (folded) memcpy(w, folded, n);
             else { ac_fold(d, b, w, ranks, aspen ? np : p, 0); folded = w; }
             break;
-        case AC_ALLREDUCE:
+        case GOAL_COLL_ALLREDUCE:
             if (folded) memcpy(w, folded, n);
             else { ac_fold(d, b, w, ranks, p, 0); folded = w; }
             break;
-        case AC_SCAN: ac_extend(d, b, w, r > 0 ? b->want[r - 1] : NULL, r); break;
-        case AC_EXSCAN: if (r > 0) ac_extend(d, b, w, r > 1 ? b->want[r - 1] : NULL, r - 1); break;
-        case AC_REDUCE_SCATTER: ac_fold(d, b, w, ranks, p, (uint64_t)r); break;
-        case AC_GATHER: if (r == d->root) for (i = 0; i < p; i++) memcpy(w + i * n, b->orig[i], n); break;
-        case AC_ALLGATHER: for (i = 0; i < p; i++) memcpy(w + i * n, b->orig[i], n); break;
-        case AC_SCATTER: if (!d->in_place || r != d->root) memcpy(w, b->orig[d->root] + (uint64_t)r * n, n); break;
-        case AC_ALLTOALL: for (i = 0; i < p; i++) memcpy(w + i * n, b->orig[i] + (uint64_t)r * n, n); break;
-        case AC_BARRIER: break;
+        case GOAL_COLL_SCAN: ac_extend(d, b, w, r > 0 ? b->want[r - 1] : NULL, r); break;
+        case GOAL_COLL_EXSCAN: if (r > 0) ac_extend(d, b, w, r > 1 ? b->want[r - 1] : NULL, r - 1); break;
+        case GOAL_COLL_REDUCE_SCATTER: ac_fold(d, b, w, ranks, p, (uint64_t)r); break;
+        case GOAL_COLL_GATHER: if (r == d->root) for (i = 0; i < p; i++) memcpy(w + i * n, b->orig[i], n); break;
+        case GOAL_COLL_ALLGATHER: for (i = 0; i < p; i++) memcpy(w + i * n, b->orig[i], n); break;
+        case GOAL_COLL_SCATTER: if (!d->in_place || r != d->root) memcpy(w, b->orig[d->root] + (uint64_t)r * n, n); break;
+        case GOAL_COLL_ALLTOALL: for (i = 0; i < p; i++) memcpy(w + i * n, b->orig[i] + (uint64_t)r * n, n); break;
+        case GOAL_COLL_BARRIER: break;
         default: ac_vreference(d, c, b, ranks, r); break;
         }
     }
@@ -354,33 +319,34 @@ static void ac_free(ac_bufs *b) {
 /* in_place (goal_algos.h BUFFERS): rank r's input goes where MPI_IN_PLACE has it in OUT
    (IN stays as it was, unused); a scatter's root keeps its block in IN and OUT stays 0xA5,
    as the reference's other undefined parts. */
-static void ac_in_place(const goal_algo_desc *d, ac_coll c, ac_bufs *b, int r) {
-    int root = r == d->root;
+static void ac_in_place(const goal_algo_desc *d, goal_coll c, ac_bufs *b, int r) {
+    const goal_coll_info *k = goal_coll_get(c);
+    int root = r == d->root, vector = (k->flags & GOAL_COLL_VECTOR) != 0;
     uint64_t at = 0, size = b->n;
     if (!d->in_place) return;
-    switch (c) {
-    case AC_ALLGATHER: at = (uint64_t)r * b->n; break;
-    case AC_GATHER: if (!root) return; at = (uint64_t)r * b->n; break;
-    case AC_ALLGATHERV: case AC_GATHERV:
-        if (c == AC_GATHERV && !root) return;
-        at = b->lay.roff[r]; size = b->lay.rcnt[r]; break;
-    case AC_REDUCE: if (!root) return; break;
-    case AC_ALLREDUCE: case AC_SCAN: case AC_EXSCAN: break;
-    default: return;
+    switch (k->in_place) {
+    case GOAL_COLL_INPLACE_ROOT_OWN_BLOCK: if (!root) return; /* fall through */
+    case GOAL_COLL_INPLACE_OWN_BLOCK:
+        at = vector ? b->lay.roff[r] : (uint64_t)r * b->n;
+        size = vector ? b->lay.rcnt[r] : b->n;
+        break;
+    case GOAL_COLL_INPLACE_ROOT_OUT: if (!root) return; break;
+    case GOAL_COLL_INPLACE_OUT: break;
+    default: return;   /* scatter's root keeps its block in IN */
     }
     memcpy(b->out[r] + at, b->in[r], (size_t)size);
 }
 /* Allocates every rank's IN+OUT (one block: in then out) and the reference copies. */
-static int ac_alloc(const goal_algo_desc *d, ac_coll c, int p, ac_bufs *b, uint64_t seed) {
+static int ac_alloc(const goal_algo_desc *d, goal_coll c, int p, ac_bufs *b, uint64_t seed) {
     uint64_t bin, bout, s = seed;
     int r;
     memset(b, 0, sizeof *b);
     b->p = p;
     b->n = d->count * goal_dtype_size(d->dtype);
-    if (c >= AC_GATHERV) {
+    if (goal_coll_get(c)->flags & GOAL_COLL_VECTOR) {
         if (ac_layout_make(d, c, p, &b->lay, &b->insz, &b->outsz)) return -1;
     } else {
-        ac_blocks(c, p, &bin, &bout);
+        goal_coll_blocks(c, p, &bin, &bout);
         b->insz = bin * b->n;
         b->outsz = bout * b->n;
     }
@@ -395,7 +361,7 @@ static int ac_alloc(const goal_algo_desc *d, ac_coll c, int p, ac_bufs *b, uint6
         b->want[r] = b->orig[r] + all + b->insz;
         ac_fill(d, b->in[r], b->insz, &s);
         memset(b->out[r], 0xA5, (size_t)b->outsz);
-        if (c == AC_BCAST && r == d->root) ac_fill(d, b->out[r], b->outsz, &s);
+        if (c == GOAL_COLL_BCAST && r == d->root) ac_fill(d, b->out[r], b->outsz, &s);
         ac_in_place(d, c, b, r);
         memcpy(b->orig[r], b->in[r], all - 1);
         memcpy(b->want[r], b->out[r], (size_t)b->outsz);
@@ -404,7 +370,7 @@ static int ac_alloc(const goal_algo_desc *d, ac_coll c, int p, ac_bufs *b, uint6
 }
 
 goal_status ac_check(const goal_algo_desc *d, int p, int threads, uint64_t seed, ac_result *res, goal_error *err) {
-    ac_coll c = ac_coll_of(d->algo ? d->algo : "");
+    goal_coll c = (goal_coll)goal_algo_coll(d->algo);
     goal_world *w = NULL;
     ac_bufs b;
     goal_slot *slot = NULL;

@@ -5,6 +5,7 @@
 #include "../goal.h"
 #include "../goal_algos.h"
 #include "../goal_sim.h"
+#include "../goal_tune.h"
 
 /* Exit statuses every verb keeps. */
 enum { CLI_OK = 0, CLI_BAD_INPUT = 1, CLI_USAGE = 2, CLI_DEADLOCK = 3 };

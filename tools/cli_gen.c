@@ -71,7 +71,7 @@ static int parse_counts(const char *s, int **out) {
 /* The per-rank counts of a vector collective from --counts or --counts-seed: p of them, p x p
    (row by row) for alltoallv. 0 or a usage error. */
 static int gen_counts(cli_gen_opts *o, const char *verb) {
-    int a2a = strncmp(o->d.algo, "alltoallv_", 10) == 0, *v = NULL, n;
+    int a2a = goal_algo_coll(o->d.algo) == GOAL_COLL_ALLTOALLV, *v = NULL, n;
     long long want = a2a ? o->p * o->p : o->p, k;
     uint64_t s = (uint64_t)o->counts_seed;
     const goal_algo_info *info = goal_algo_find(o->d.algo);
@@ -199,7 +199,7 @@ int cli_gen_fits(const cli_gen_opts *o, int run) {
                         o->p, (unsigned long long)nseg);
     need = nseg * (uint64_t)o->p * GEN_ACTION_BYTES;
     if (run) {
-        ac_blocks(ac_coll_of(o->d.algo), (int)o->p, &bin, &bout);
+        goal_coll_blocks(goal_algo_coll(o->d.algo), (int)o->p, &bin, &bout);
         need = gen_mul(gen_mul(gen_mul(3u * (bin + bout), bytes), (uint64_t)o->p), 1u) + need;
     }
     return cli_fits(run ? "run" : "gen", need);

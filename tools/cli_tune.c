@@ -8,14 +8,14 @@
    nway (GOAL_ALGO_NWAY) over 1, 2, 3; segment (GOAL_ALGO_SEGMENTED) over 1, 8, 64, 512 KiB;
    radix (GOAL_ALGO_RADIX) over 2, 4, 8. A configuration is printed as ALGO@nway=N,
    ALGO@segment=B or ALGO@radix=K, which is also how GOAL_MPI_ALGOS names it (--format env).
-   A world is built straight from the generator (no text) and simulated by goal_sim.h's
-   goal_sim_algo_time, which goal_mpi.h's COLL_auto uses too (TUNE in goal_sim.h). Left out,
+   A world is built straight from the generator (no text) and simulated by goal_tune.h's
+   goal_tune_algo_time, which goal_mpi.h's COLL_auto uses too. Left out,
    and the output says so: worlds whose estimated size (rank 0's actions plus p-1 times rank
    1's) exceeds 2^23 actions or whose independent actions per rank squared exceed 2^27
    (linear roots, alltoall_linear, long pipelines), pipelines of more than 512 segments,
    GOAL_ALGO_SETS generators above 4096 ranks.
    Simulations run on one thread per core. Without --all and --svg only the winners matter:
-   every configuration's lower bound (goal_sim_algo_bound: a few ranks alone, no world) is
+   every configuration's lower bound (goal_tune_algo_bound: a few ranks alone, no world) is
    computed first, the configurations of each (collective, size) are simulated from the
    least bound up, except that the first is the one fastest at the next smaller size when
    that is known (winners change slowly with the size), and one whose bound exceeds the
@@ -25,6 +25,7 @@
    there is other work. The output is the same: a stopped or skipped configuration is
    slower than one already found, and the order only decides how soon. */
 #define _POSIX_C_SOURCE 200809L
+#include <ctype.h>
 #include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -39,10 +40,7 @@
 
 #define TUNE_MAX_THREADS 8
 
-#define TUNE_NCOLLS GOAL_SIM_NCOLLS
-static const int tune_nways[] = {1, 2, 3};
-static const uint64_t tune_segments[] = {1024, 8192, 65536, 524288};
-static const int tune_radixes[] = {2, 4, 8};
+#define TUNE_NCOLLS GOAL_COLL_NTUNED
 
 typedef struct tune_cfg {      /* one algorithm with one setting of its parameters */
     const char *algo;
@@ -57,7 +55,7 @@ typedef struct tune_job {      /* one configuration at one size */
     int group;                 /* its (collective, size): 0, 1, ... */
     uint64_t size;
     double time;               /* simulated ns */
-    double bound;              /* a lower bound of time (goal_sim_algo_bound) */
+    double bound;              /* a lower bound of time (goal_tune_algo_bound) */
     char msg[160];             /* why it failed */
 } tune_job;
 
@@ -172,7 +170,7 @@ static int tune_args(int argc, char **argv, tune *t) {
 }
 
 /* ---- configurations and jobs ----------------------------------------------------------- */
-static int tune_add_cfg(tune *t, const goal_algo_info *a, int coll, int nway, uint64_t segment, int radix) {
+static int tune_add_cfg(tune *t, const goal_algo_info *a, const goal_algo_desc *d) {
     tune_cfg *c;
     if (!(t->ncfg & (t->ncfg - 1)) || !t->cfg) {
         tune_cfg *n = (tune_cfg *)realloc(t->cfg, (size_t)(t->ncfg ? 2 * t->ncfg : 16) * sizeof *n);
@@ -180,33 +178,28 @@ static int tune_add_cfg(tune *t, const goal_algo_info *a, int coll, int nway, ui
         t->cfg = n;
     }
     c = &t->cfg[t->ncfg++];
-    c->algo = a->name; c->coll = coll; c->nway = nway; c->segment = segment; c->radix = radix;
-    if (a->flags & GOAL_ALGO_NWAY) snprintf(c->label, sizeof c->label, "%s@nway=%d", a->name, nway);
-    else if (a->flags & GOAL_ALGO_SEGMENTED) snprintf(c->label, sizeof c->label, "%s@segment=%llu", a->name, (unsigned long long)segment);
-    else if (a->flags & GOAL_ALGO_RADIX) snprintf(c->label, sizeof c->label, "%s@radix=%d", a->name, radix);
+    c->algo = a->name; c->coll = (int)a->coll; c->nway = d->nway; c->segment = d->segment; c->radix = d->radix;
+    if (a->flags & GOAL_ALGO_NWAY) snprintf(c->label, sizeof c->label, "%s@nway=%d", a->name, d->nway);
+    else if (a->flags & GOAL_ALGO_SEGMENTED) snprintf(c->label, sizeof c->label, "%s@segment=%llu", a->name, (unsigned long long)d->segment);
+    else if (a->flags & GOAL_ALGO_RADIX) snprintf(c->label, sizeof c->label, "%s@radix=%d", a->name, d->radix);
     else snprintf(c->label, sizeof c->label, "%s", a->name);
     return 1;
 }
-/* Algorithm a (of collective coll), once per point of its parameter grid; 0 when out of memory. */
-static int tune_algo_configs(tune *t, const goal_algo_info *a, int coll) {
+/* Algorithm a, once per point of its parameter grid (goal_tune_grid); 0 when out of memory. */
+static int tune_algo_configs(tune *t, const goal_algo_info *a) {
+    goal_algo_desc d;
     int k, ok = 1;
-    if (a->flags & GOAL_ALGO_NWAY)
-        for (k = 0; ok && k < (int)(sizeof tune_nways / sizeof tune_nways[0]); k++) ok = tune_add_cfg(t, a, coll, tune_nways[k], 0, 0);
-    else if (a->flags & GOAL_ALGO_SEGMENTED)
-        for (k = 0; ok && k < (int)(sizeof tune_segments / sizeof tune_segments[0]); k++) ok = tune_add_cfg(t, a, coll, 1, tune_segments[k], 0);
-    else if (a->flags & GOAL_ALGO_RADIX)
-        for (k = 0; ok && k < (int)(sizeof tune_radixes / sizeof tune_radixes[0]); k++) ok = tune_add_cfg(t, a, coll, 1, 0, tune_radixes[k]);
-    else ok = tune_add_cfg(t, a, coll, 1, 0, 0);
+    for (k = 0; ok && goal_tune_grid(a, k, &d); k++) ok = tune_add_cfg(t, a, &d);
     return ok;
 }
 /* Every algorithm of an asked-for collective, once per point of its parameter grid. */
 static int tune_configs(tune *t) {
     const goal_algo_info *a;
-    int i, coll, ok = 1;
+    int i, ok = 1;
     for (i = 0; ok && (a = goal_algo_list(i)) != NULL; i++) {
         /* vector collectives (gatherv_linear, reduce_scatterv_ring) need counts: not tuned */
-        if ((a->flags & GOAL_ALGO_VECTOR) || (coll = goal_sim_coll_of(a->name)) < 0 || !(t->colls >> coll & 1)) continue;
-        ok = tune_algo_configs(t, a, coll);
+        if ((a->flags & GOAL_ALGO_VECTOR) || (int)a->coll >= TUNE_NCOLLS || !(t->colls >> a->coll & 1)) continue;
+        ok = tune_algo_configs(t, a);
     }
     return ok;
 }
@@ -225,7 +218,7 @@ static int tune_jobs(tune *t) {
     t->job = (tune_job *)calloc((size_t)t->ncfg * (size_t)t->nsizes + 1, sizeof *t->job);
     if (!t->job) return 0;
     for (coll = 0; coll < TUNE_NCOLLS; coll++) {
-        barrier = strcmp(goal_sim_coll_name(coll), "barrier") == 0;   /* a barrier has no size: once, as size 0 */
+        barrier = goal_coll_get(coll)->out_blocks == 0;   /* a barrier has no size: once, as size 0 */
         nsizes = barrier ? 1 : t->nsizes;
         for (s = 0; s < nsizes; s++) {
             first = t->njob;
@@ -257,7 +250,7 @@ static void tune_desc(const tune *t, const tune_job *j, goal_algo_desc *d) {
     d->segment = c->segment;
     d->radix = c->radix;
 }
-/* The library simulates (goal_sim_algo_time, which also leaves out worlds too big for it),
+/* The library simulates (goal_tune_algo_time, which also leaves out worlds too big for it),
    stopping once the job takes longer than stop ns (> 0: the fastest so far, so it loses). */
 static void tune_run_job(const tune *t, tune_job *j, double stop) {
     goal_algo_desc d;
@@ -268,19 +261,19 @@ static void tune_run_job(const tune *t, tune_job *j, double stop) {
     tune_desc(t, j, &d);
     err.msg[0] = 0;
     model.stop_ns = stop;
-    st = goal_sim_algo_time(&d, (int32_t)t->p, &model, &j->time, &left_out, &err);
+    st = goal_tune_algo_time(&d, (int32_t)t->p, &model, &j->time, &left_out, &err);
     j->state = st == GOAL_OK ? TUNE_DONE : st == GOAL_PENDING ? TUNE_SLOWER : left_out ? TUNE_SKIP : TUNE_FAIL;
     if (st != GOAL_OK) snprintf(j->msg, sizeof j->msg, "%.159s", err.msg[0] ? err.msg : goal_strerror(st));
 }
 /* The job's lower bound; a world left out is marked so here, with the message
-   goal_sim_algo_time would give. */
+   goal_tune_algo_time would give. */
 static void tune_bound_job(const tune *t, tune_job *j) {
     goal_algo_desc d;
     goal_error err;
     int left_out = 0;
     tune_desc(t, j, &d);
     err.msg[0] = 0;
-    if (goal_sim_algo_bound(&d, (int32_t)t->p, &t->model, &j->bound, &left_out, &err) == GOAL_OK || !left_out) return;
+    if (goal_tune_algo_bound(&d, (int32_t)t->p, &t->model, &j->bound, &left_out, &err) == GOAL_OK || !left_out) return;
     j->state = TUNE_SKIP;
     snprintf(j->msg, sizeof j->msg, "%.159s", err.msg);
 }
@@ -519,8 +512,12 @@ static void tune_print_notes(const tune *t, FILE *f) {
 
 /* GOAL_MPI_ALGOS: per collective the winners in size order (with their parameters:
    ALGO@segment=8192), consecutive sizes with the same winner merged, each with its largest
-   size as the bound, the last without. reduce_scatter is the drop-in's reduce_scatter_block
-   (its reduce_scatter is MPI_Reduce_scatter, with per-rank counts). */
+   size as the bound, the last without. The drop-in names a collective by its MPI call
+   (goal_coll_info.mpi without MPI_, in lower case): reduce_scatter is reduce_scatter_block. */
+static void tune_print_mpi_name(FILE *f, int coll) {
+    const char *s;
+    for (s = goal_coll_get(coll)->mpi + 4; *s; s++) fputc(tolower((unsigned char)*s), f);
+}
 static void tune_print_env(const tune *t, FILE *f) {
     int best, coll = -1, prev = -1;
     uint64_t bound = 0;
@@ -529,7 +526,8 @@ static void tune_print_env(const tune *t, FILE *f) {
         if (t->cfg[t->job[best].cfg].coll != coll) {
             if (prev >= 0) fprintf(f, "%s;", t->cfg[prev].label);
             coll = t->cfg[t->job[best].cfg].coll;
-            fprintf(f, "%s=", strcmp(goal_sim_coll_name(coll), "reduce_scatter") ? goal_sim_coll_name(coll) : "reduce_scatter_block");
+            tune_print_mpi_name(f, coll);
+            fputc('=', f);
         } else if (t->job[best].cfg != prev) {
             fprintf(f, "%s:<=%llu,", t->cfg[prev].label, (unsigned long long)bound);
         }
@@ -656,7 +654,7 @@ static int rec_coll(tune *t, const goal_world *w, int k, size_t calls, FILE *not
     int i, c;
     t->ncfg = 0;
     for (i = 0; (a = goal_algo_list(i)) != NULL; i++)
-        if (goal_analyze_coll_algo(coll, a->name) == a->name && !tune_algo_configs(t, a, 0)) {
+        if (goal_analyze_coll_algo(coll, a->name) == a->name && !tune_algo_configs(t, a)) {
             cli_fail("tune: out of memory");
             return 0;
         }

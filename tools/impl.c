@@ -4,4 +4,5 @@
 #include "../goal_sched.h"
 #include "../goal_algos.h"
 #include "../goal_sim.h"
+#include "../goal_tune.h"
 #include "../goal_analyze.h"

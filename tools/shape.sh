@@ -1,14 +1,16 @@
 #!/bin/bash
 # shape.sh [DIR] - the figures of the library's shape, for the tree at DIR (default:
 # this checkout): lines per header, functions over 40 lines per header (universal-ctags),
-# repeated blocks (the `duplicates` tool, when installed: its count line), and the layering:
+# repeated blocks (the `duplicates` tool, when installed: its count line), the layering:
 # which goal headers each header includes, and a check that no header includes, or calls a
-# public function of, a header above it. `make shape` runs it. Exit 1 when the layering is
-# broken, 0 otherwise.
+# public function of, a header above it; and the collective table (goal_algos.h's
+# GOAL_COLL_TABLE): its rows, the files that read it, and any comparison of a name with a
+# collective's left elsewhere. `make shape` runs it. Exit 1 when the layering is broken, 0
+# otherwise.
 set -u
 cd "${1:-.}" || exit 2
 # The layers, lowest first; headers of one layer must not use each other either.
-LAYERS=("goal.h" "goal_sched.h goal_algos.h" "goal_sim.h" "goal_analyze.h" "goal_mpi.h")
+LAYERS=("goal.h" "goal_sched.h goal_algos.h" "goal_sim.h" "goal_tune.h goal_analyze.h" "goal_mpi.h")
 LONG=40
 
 level_of() {   # the layer of header $1, or -1 when it has none
@@ -68,4 +70,17 @@ for h in $headers; do
     done
 done
 [ $bad = 0 ] && echo "ok: no header includes or calls into a higher one (or one of its own layer)"
+
+rows=$(sed -n '/^#define GOAL_COLL_TABLE/,/^$/p' goal_algos.h | grep -o 'X([A-Z_]*, "[a-z_]*"' | sed 's/.*"\(.*\)"/\1/' | tr '\n' ' ')
+echo "== the collective table (goal_algos.h GOAL_COLL_TABLE): $(echo $rows | wc -w) collectives: $rows"
+echo "   its users (lines that read it: goal_coll_get/find/blocks, goal_algo_coll, GOAL_COLL_*, .coll):"
+files=$(git ls-files '*.c' '*.h' '*.cpp' 2>/dev/null || find . -name '*.[ch]' -o -name '*.cpp')
+for f in $files; do
+    n=$(grep -cE 'goal_coll_(get|find|blocks)|goal_algo_coll|GOAL_COLL_[A-Z]|(->|\.)coll\b' "$f")
+    [ "$n" -gt 0 ] && printf '   %-30s %4d\n' "$f" "$n"
+done
+names=$(echo $rows | tr ' ' '|')
+left=$(grep -nE "strn?cmp\([^;]*\"($names)v?_?\"" $files 2>/dev/null)
+echo "   name comparisons with a collective outside the table: $(printf '%s' "$left" | grep -c .)"
+[ -n "$left" ] && printf '%s\n' "$left" | sed 's/^/     /'
 exit $bad

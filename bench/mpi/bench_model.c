@@ -1,12 +1,12 @@
 /* bench_model.c - the model's figures at np = 2: the LogGOPS model against the machine, and
    COLL_auto against every fixed algorithm, measured in the same run.
    For bcast, allreduce and alltoall at 8 B ... 8 MiB (powers of 4; alltoall: bytes per
-   block), every algorithm that goal_sim_best chooses among (default parameters) and
+   block), every algorithm that goal_tune_best chooses among (default parameters) and
    COLL_auto are run with goal_mpi_algo_run, all measured the same way (see measure): in a
    fresh random order per repetition, short calls in batches back to back, the median over
    the repetitions of each rank, then the slowest rank.
    Per (collective, size) one line: the algorithm COLL_auto picks under the params file, its
-   predicted time (goal_sim_best), its measured time and measured / predicted, the fastest
+   predicted time (goal_tune_best), its measured time and measured / predicted, the fastest
    fixed algorithm measured, auto's time over it, the picked algorithm's own time (called by
    name, in the same turns) over it, its predicted time, and "twins": the largest ratio of
    two measured times among fixed candidates whose schedules are identical (same world digest;
@@ -80,7 +80,7 @@ static double predict(const goal_sim_desc *model, const char *algo, uint64_t byt
     int left_out = 0;
     memset(&d, 0, sizeof d);
     d.algo = algo; d.count = bytes; d.dtype = GOAL_INT8;
-    return goal_sim_algo_time(&d, np, model, &ns, &left_out, NULL) == GOAL_OK ? ns / 1000.0 : 0;
+    return goal_tune_algo_time(&d, np, model, &ns, &left_out, NULL) == GOAL_OK ? ns / 1000.0 : 0;
 }
 static int hash_write(void *user, const char *data, size_t len) {
     *(uint64_t *)user = goal__hash(*(uint64_t *)user, data, len);
@@ -119,10 +119,10 @@ static void row(goal_mpi *m, const goal_sim_desc *model, int coll, uint64_t byte
     double ns = 0, t[MAX_CANDS + 1], pred[MAX_CANDS + 1], twins, ratio;
     char name[64];
     int i, n = 0, best = 0, picked = 0;
-    goal_sim_best(coll, np, bytes, model, 0, &pick, &ns, NULL);
+    goal_tune_best(coll, np, bytes, model, 0, &pick, &ns, NULL);
     for (i = 0; (a = goal_algo_list(i)) != NULL && n < MAX_CANDS; i++)
-        if (!(a->flags & GOAL_ALGO_VECTOR) && goal_sim_coll_of(a->name) == coll) algo[n++] = a->name;
-    snprintf(name, sizeof name, "%s_auto", goal_sim_coll_name(coll));
+        if (!(a->flags & GOAL_ALGO_VECTOR) && (int)a->coll == coll) algo[n++] = a->name;
+    snprintf(name, sizeof name, "%s_auto", goal_coll_get(coll)->name);
     algo[n] = name;   /* auto measured as a call of its own, like the others */
     measure(m, algo, n + 1, bytes, t);
     for (i = 1; i < n; i++) if (t[i] < t[best]) best = i;
@@ -135,12 +135,12 @@ static void row(goal_mpi *m, const goal_sim_desc *model, int coll, uint64_t byte
     if (bytes >= 65536) { model_cells++; model_ok += ratio >= 1 / 1.25 && ratio <= 1.25; }
     else { small_cells++; small_ok += ratio >= 1 / 1.5 && ratio <= 1.5; }
     if (me == 0)
-        printf("%-9s %8llu  %-24s %10.1f %10.1f %6.2f   %-24s %10.1f %6.2f %6.2f %10.1f %6.2f\n", goal_sim_coll_name(coll),
+        printf("%-9s %8llu  %-24s %10.1f %10.1f %6.2f   %-24s %10.1f %6.2f %6.2f %10.1f %6.2f\n", goal_coll_get(coll)->name,
                (unsigned long long)bytes, pick ? pick->name : "-", ns / 1000.0, t[n], ratio, algo[best], t[best],
                t[n] / t[best], t[picked] / t[best], pred[best], twins);
 }
 int main(int argc, char **argv) {
-    static const char *const colls[] = {"bcast", "allreduce", "alltoall"};
+    static const int colls[] = {GOAL_COLL_BCAST, GOAL_COLL_ALLREDUCE, GOAL_COLL_ALLTOALL};
     char text[4096];
     size_t len = 0;
     goal_mpi_desc md;
@@ -170,9 +170,7 @@ int main(int argc, char **argv) {
                "auto picks", "pred us", "auto us", "meas/pred", "fastest fixed", "its us", "auto/it", "pick/it", "its pred", "twins");
     for (c = 0; c < 3; c++)
         for (k = 0, bytes = 8; bytes <= MAX_BYTES; bytes *= 4, k++) {
-            int i;
-            for (i = 0; i < GOAL_SIM_NCOLLS && strcmp(goal_sim_coll_name(i), colls[c]) != 0; i++) {}
-            row(m, &md.model, i, bytes);
+            row(m, &md.model, colls[c], bytes);
         }
     if (me == 0)
         printf("auto/it <= 1.1 in %d of %d rows, pick/it in %d; meas/pred within 1.25x at >= 64 KiB in %d of %d cells, "

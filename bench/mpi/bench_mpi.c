@@ -22,20 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The collectives, longest name first where one prefixes another (an algorithm belongs to
-   the longest whose name and '_' begin its own). */
-enum { REDUCE_SCATTERV, REDUCE_SCATTER, ALLREDUCE, ALLGATHERV, ALLGATHER, ALLTOALLV, ALLTOALL, GATHERV, GATHER,
-       SCATTERV, SCATTER, EXSCAN, SCAN, REDUCE, BCAST, BARRIER, NCOLL };
-static const char *const coll_name[NCOLL] = {
-    "reduce_scatterv", "reduce_scatter", "allreduce", "allgatherv", "allgather", "alltoallv", "alltoall", "gatherv",
-    "gather", "scatterv", "scatter", "exscan", "scan", "reduce", "bcast", "barrier"};
-static const char *const mpi_call_name[NCOLL] = {
-    "MPI_Reduce_scatter", "MPI_Reduce_scatter_block", "MPI_Allreduce", "MPI_Allgatherv", "MPI_Allgather",
-    "MPI_Alltoallv", "MPI_Alltoall", "MPI_Gatherv", "MPI_Gather", "MPI_Scatterv", "MPI_Scatter", "MPI_Exscan",
-    "MPI_Scan", "MPI_Reduce", "MPI_Bcast", "MPI_Barrier"};
-/* The order of the table: MPI's usual order. */
-static const int coll_order[NCOLL] = {BCAST, REDUCE, ALLREDUCE, ALLGATHER, ALLTOALL, GATHER, SCATTER, REDUCE_SCATTER,
-                                      SCAN, EXSCAN, BARRIER, GATHERV, SCATTERV, ALLGATHERV, ALLTOALLV, REDUCE_SCATTERV};
 enum { NSIZES = 4, MAXVAR = 32, MAXREPS = 41 };
 static const int sizes[NSIZES] = {8, 65536, 1 << 20, 8 << 20};
 static const int reps_of[NSIZES] = {41, 21, 9, 5};
@@ -52,18 +38,9 @@ static int *counts, *displs;   /* np entries: every block n elements, packed */
 static int wanted(int c, int argc, char **argv) {
     int k;
     for (k = 3; k < argc; k++)
-        if (!strcmp(argv[k], coll_name[c])) return 1;
+        if (!strcmp(argv[k], goal_coll_get(c)->name)) return 1;
     return argc <= 3;
 }
-static int coll_of(const char *algo) {
-    int c;
-    for (c = 0; c < NCOLL; c++) {
-        size_t k = strlen(coll_name[c]);
-        if (!strncmp(algo, coll_name[c], k) && algo[k] == '_') return c;
-    }
-    return -1;
-}
-
 /* A variant: the library (algo NULL) or an algorithm with its segment (0: not segmented). */
 typedef struct variant { const goal_algo_info *algo; uint64_t segment; char label[64]; } variant;
 
@@ -73,28 +50,28 @@ static void mpi_call(int c, int n, MPI_Request *r) {
     MPI_Comm w = MPI_COMM_WORLD;
     MPI_Datatype t = MPI_INT32_T;
     switch (c) {
-    case BCAST: MPI_CALL(Bcast, Ibcast, rbuf, n, t, 0, w); break;
-    case REDUCE: MPI_CALL(Reduce, Ireduce, sbuf, rbuf, n, t, MPI_SUM, 0, w); break;
-    case ALLREDUCE: MPI_CALL(Allreduce, Iallreduce, sbuf, rbuf, n, t, MPI_SUM, w); break;
-    case ALLGATHER: MPI_CALL(Allgather, Iallgather, sbuf, n, t, rbuf, n, t, w); break;
-    case ALLGATHERV: MPI_CALL(Allgatherv, Iallgatherv, sbuf, n, t, rbuf, counts, displs, t, w); break;
-    case ALLTOALL: MPI_CALL(Alltoall, Ialltoall, sbuf, n, t, rbuf, n, t, w); break;
-    case ALLTOALLV: MPI_CALL(Alltoallv, Ialltoallv, sbuf, counts, displs, t, rbuf, counts, displs, t, w); break;
-    case GATHER: MPI_CALL(Gather, Igather, sbuf, n, t, rbuf, n, t, 0, w); break;
-    case GATHERV: MPI_CALL(Gatherv, Igatherv, sbuf, n, t, rbuf, counts, displs, t, 0, w); break;
-    case SCATTER: MPI_CALL(Scatter, Iscatter, sbuf, n, t, rbuf, n, t, 0, w); break;
-    case SCATTERV: MPI_CALL(Scatterv, Iscatterv, sbuf, counts, displs, t, rbuf, n, t, 0, w); break;
-    case REDUCE_SCATTER: MPI_CALL(Reduce_scatter_block, Ireduce_scatter_block, sbuf, rbuf, n, t, MPI_SUM, w); break;
-    case REDUCE_SCATTERV: MPI_CALL(Reduce_scatter, Ireduce_scatter, sbuf, rbuf, counts, t, MPI_SUM, w); break;
-    case SCAN: MPI_CALL(Scan, Iscan, sbuf, rbuf, n, t, MPI_SUM, w); break;
-    case EXSCAN: MPI_CALL(Exscan, Iexscan, sbuf, rbuf, n, t, MPI_SUM, w); break;
+    case GOAL_COLL_BCAST: MPI_CALL(Bcast, Ibcast, rbuf, n, t, 0, w); break;
+    case GOAL_COLL_REDUCE: MPI_CALL(Reduce, Ireduce, sbuf, rbuf, n, t, MPI_SUM, 0, w); break;
+    case GOAL_COLL_ALLREDUCE: MPI_CALL(Allreduce, Iallreduce, sbuf, rbuf, n, t, MPI_SUM, w); break;
+    case GOAL_COLL_ALLGATHER: MPI_CALL(Allgather, Iallgather, sbuf, n, t, rbuf, n, t, w); break;
+    case GOAL_COLL_ALLGATHERV: MPI_CALL(Allgatherv, Iallgatherv, sbuf, n, t, rbuf, counts, displs, t, w); break;
+    case GOAL_COLL_ALLTOALL: MPI_CALL(Alltoall, Ialltoall, sbuf, n, t, rbuf, n, t, w); break;
+    case GOAL_COLL_ALLTOALLV: MPI_CALL(Alltoallv, Ialltoallv, sbuf, counts, displs, t, rbuf, counts, displs, t, w); break;
+    case GOAL_COLL_GATHER: MPI_CALL(Gather, Igather, sbuf, n, t, rbuf, n, t, 0, w); break;
+    case GOAL_COLL_GATHERV: MPI_CALL(Gatherv, Igatherv, sbuf, n, t, rbuf, counts, displs, t, 0, w); break;
+    case GOAL_COLL_SCATTER: MPI_CALL(Scatter, Iscatter, sbuf, n, t, rbuf, n, t, 0, w); break;
+    case GOAL_COLL_SCATTERV: MPI_CALL(Scatterv, Iscatterv, sbuf, counts, displs, t, rbuf, n, t, 0, w); break;
+    case GOAL_COLL_REDUCE_SCATTER: MPI_CALL(Reduce_scatter_block, Ireduce_scatter_block, sbuf, rbuf, n, t, MPI_SUM, w); break;
+    case GOAL_COLL_REDUCE_SCATTERV: MPI_CALL(Reduce_scatter, Ireduce_scatter, sbuf, rbuf, counts, t, MPI_SUM, w); break;
+    case GOAL_COLL_SCAN: MPI_CALL(Scan, Iscan, sbuf, rbuf, n, t, MPI_SUM, w); break;
+    case GOAL_COLL_EXSCAN: MPI_CALL(Exscan, Iexscan, sbuf, rbuf, n, t, MPI_SUM, w); break;
     default: if (r) MPI_Ibarrier(w, r); else MPI_Barrier(w); break;
     }
 }
 static void goal_desc(goal_algo_desc *d, const variant *v, int n) {
     memset(d, 0, sizeof *d);
     d->algo = v->algo->name; d->dtype = GOAL_INT32; d->op = GOAL_OP_SUM; d->count = (uint64_t)n; d->segment = v->segment;
-    if (v->algo->flags & GOAL_ALGO_VECTOR) { d->counts = counts; d->recv_counts = coll_of(d->algo) == ALLTOALLV ? counts : NULL; }
+    if (v->algo->flags & GOAL_ALGO_VECTOR) { d->counts = counts; d->recv_counts = goal_algo_coll(d->algo) == GOAL_COLL_ALLTOALLV ? counts : NULL; }
 }
 static void check(goal_status st, goal_mpi *m) {
     if (st != GOAL_OK) { fprintf(stderr, "rank %d: %s\n", me, goal_mpi_error(m)->msg); MPI_Abort(MPI_COMM_WORLD, 1); }
@@ -145,10 +122,10 @@ static double sample(goal_mpi *m, int c, int n, const variant *v, double compute
 static int variants(int c, int bytes, variant *v) {
     int i, s, nv = 1;
     memset(v, 0, sizeof *v);
-    snprintf(v[0].label, sizeof v[0].label, "%s", mpi_call_name[c]);
+    snprintf(v[0].label, sizeof v[0].label, "%s", goal_coll_get(c)->mpi);
     for (i = 0; goal_algo_list(i) && nv < MAXVAR; i++) {
         const goal_algo_info *a = goal_algo_list(i);
-        if (coll_of(a->name) != c) continue;
+        if ((int)a->coll != c) continue;
         for (s = 0; s < (int)(sizeof segments / sizeof segments[0]) && nv < MAXVAR; s++) {
             int seg = (a->flags & GOAL_ALGO_SEGMENTED) != 0;
             if (seg && s > 0 && segments[s] > (uint64_t)bytes) break;
@@ -175,7 +152,7 @@ static void cell(const char *lib, FILE *csv, int c, int si) {
     static double t[MAXVAR][MAXREPS];
     variant v[MAXVAR];
     double med[MAXVAR], og, om;
-    int bytes = c == BARRIER ? 0 : sizes[si], n = bytes / 4, reps = reps_of[si], nv = variants(c, bytes, v), k, r, best = 1;
+    int bytes = c == GOAL_COLL_BARRIER ? 0 : sizes[si], n = bytes / 4, reps = reps_of[si], nv = variants(c, bytes, v), k, r, best = 1;
     double t0 = MPI_Wtime();
     goal_mpi *m;
     goal_mpi_desc md;
@@ -196,13 +173,13 @@ static void cell(const char *lib, FILE *csv, int c, int si) {
     om = median_max(t[0], r);
     og = median_max(t[1], r);
     if (me == 0) {
-        printf("%-15s %8d  %-34s %10.1f %10.1f %6.2f | %9.1f %9.1f %6.0f%% %6.0f%% | %d\n", coll_name[c], bytes,
+        printf("%-15s %8d  %-34s %10.1f %10.1f %6.2f | %9.1f %9.1f %6.0f%% %6.0f%% | %d\n", goal_coll_get(c)->name, bytes,
                v[best].label, med[best] * 1e6, med[0] * 1e6, med[best] / med[0], og * 1e6, om * 1e6,
                100 * (1 - og / med[best]), 100 * (1 - om / med[0]), nv - 1);
         fflush(stdout);
     }
     for (k = 1; csv && k < nv; k++) {
-        fprintf(csv, "%s,%d,%s,%s,%d,%.2f,%.2f,%.3f", lib, np, coll_name[c], v[k].label, bytes, med[k] * 1e6,
+        fprintf(csv, "%s,%d,%s,%s,%d,%.2f,%.2f,%.3f", lib, np, goal_coll_get(c)->name, v[k].label, bytes, med[k] * 1e6,
                 med[0] * 1e6, med[k] / med[0]);
         if (k == best) fprintf(csv, ",%.2f,%.2f,%.3f,%.3f\n", og * 1e6, om * 1e6, 1 - og / med[best], 1 - om / med[0]);
         else fprintf(csv, ",,,,\n");
@@ -261,10 +238,10 @@ int main(int argc, char **argv) {
                "ovh = NBCBench overhead (CPU time outside a computation as long as the collective), ov = overlap\n"
                "%-15s %8s  %-34s %10s %10s %6s | %9s %9s %7s %7s | %s\n", lib, np, budget, "collective", "bytes",
                "best libgoal algorithm", "goal us", "mpi us", "ratio", "goal ovh", "mpi ovh", "goal ov", "mpi ov", "tried");
-    for (k = 0; k < NCOLL; k++)
-        for (s = 0; s < NSIZES && wanted(coll_order[k], argc, argv); s++) {
-            cell(lib, csv, coll_order[k], s);
-            if (coll_order[k] == BARRIER) break;
+    for (k = 0; k < GOAL_COLL_COUNT; k++)   /* goal_algos.h's table order */
+        for (s = 0; s < NSIZES && wanted(k, argc, argv); s++) {
+            cell(lib, csv, k, s);
+            if (k == GOAL_COLL_BARRIER) break;
         }
     if (argc <= 3) bench_segments(lib, csv);
     if (csv) fclose(csv);

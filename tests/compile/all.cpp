@@ -4,6 +4,7 @@
 #include "goal_sched.h"
 #include "goal_sim.h"
 #include "goal_algos.h"
+#include "goal_tune.h"
 #include "goal_analyze.h"
 #include <cstdio>
 
@@ -19,6 +20,9 @@ int main() {
     ok = ok && goal_sim_run(nullptr, nullptr, &old_name) == GOAL_ERR_ARG;
     goal_sim_result_free(&old_name);
     ok = ok && goal_algo_find("bcast_binomial") != nullptr;
+    const goal_algo_info *best;
+    double ns;
+    ok = ok && goal_sim_coll_of("bcast_binomial") == GOAL_COLL_BCAST && goal_tune_best(-1, 1, 0, nullptr, 0, &best, &ns, nullptr) == GOAL_ERR_ARG;
     std::printf("%s cpp_compile\n", ok ? "ok" : "FAIL");
     std::printf("%d passed, %d failed\n", ok, !ok);
     return !ok;

@@ -3,6 +3,7 @@
 #include "goal_sched.h"
 #include "goal_sim.h"
 #include "goal_algos.h"
+#include "goal_tune.h"
 #include "goal_analyze.h"
 #include <stdio.h>
 int tu_a(void);

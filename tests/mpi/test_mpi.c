@@ -128,7 +128,7 @@ static void test_all_algorithms(void) {
     free(b.in); free(b.out); free(b.ref);
 }
 
-/* ---- COLL_auto (goal_mpi.h AUTO): one pick on every rank, goal_sim_best's, right results ---- */
+/* ---- COLL_auto (goal_mpi.h AUTO): one pick on every rank, goal_tune_best's, right results ---- */
 static const char auto_model[] = "-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536";
 static int algo_index(const goal_algo_info *a) {
     int i;
@@ -136,7 +136,7 @@ static int algo_index(const goal_algo_info *a) {
     return a && goal_algo_list(i) ? i : -1;
 }
 /* One (collective, bytes, required flags): every rank the same pick, cached, what
-   goal_sim_best says for the size class, with the flags; rank 0 prints "auto COLL CLASS ALGO"
+   goal_tune_best says for the size class, with the flags; rank 0 prints "auto COLL CLASS ALGO"
    for no flags (test_mpi.sh compares goal tune). */
 static void test_auto_pick(goal_mpi *m, const goal_sim_desc *model, int coll, uint64_t bytes, uint32_t require) {
     const goal_algo_info *a = NULL, *again = NULL, *best = NULL;
@@ -151,9 +151,9 @@ static void test_auto_pick(goal_mpi *m, const goal_sim_desc *model, int coll, ui
     MPI_Allreduce(MPI_IN_PLACE, idx, 2, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
     CHECK(idx[0] == algo_index(a) && -idx[1] == algo_index(a) && a != NULL);
     CHECK(goal_mpi_auto(m, coll, bytes, require, &again) == GOAL_OK && again == a);
-    CHECK(goal_sim_best(coll, np, cls, model, require, &best, &ns, NULL) == GOAL_OK && best == a);
+    CHECK(goal_tune_best(coll, np, cls, model, require, &best, &ns, NULL) == GOAL_OK && best == a);
     CHECK(!a || (a->flags & require) == require);
-    if (me == 0 && !require && a) printf("auto %s %llu %s\n", goal_sim_coll_name(coll), (unsigned long long)cls, a->name);
+    if (me == 0 && !require && a) printf("auto %s %llu %s\n", goal_coll_get(coll)->name, (unsigned long long)cls, a->name);
 }
 /* A goal_mpi whose COLL_auto uses auto_model. */
 static goal_mpi *open_auto_mpi(goal_mpi_desc *md) {
@@ -171,9 +171,9 @@ static void test_auto(void) {
     goal_mpi_desc md;
     goal_mpi *m = open_auto_mpi(&md);
     buffers b;
-    int k, s, rooted[GOAL_SIM_NCOLLS];
+    int k, s;
     char name[64];
-    for (k = 0; k < GOAL_SIM_NCOLLS; k++)
+    for (k = 0; k < GOAL_COLL_NTUNED; k++)
         for (s = 0; s < (int)(sizeof sizes / sizeof sizes[0]); s++) {
             test_auto_pick(m, &md.model, k, sizes[s], 0);
             test_auto_pick(m, &md.model, k, sizes[s], GOAL_ALGO_ORDERED);
@@ -181,19 +181,12 @@ static void test_auto(void) {
             test_auto_pick(m, &md.model, k, sizes[s], GOAL_ALGO_ORDERED | GOAL_ALGO_INPLACE);
         }
     CHECK(goal_mpi_auto(m, 0, 8, GOAL_ALGO_ROOTED, &none) == GOAL_ERR_ARG);
-    for (k = 0; k < GOAL_SIM_NCOLLS; k++) rooted[k] = 1;   /* goal_mpi.h's table of rooted collectives: */
-    for (k = 0; goal_algo_list(k); k++) {                   /* those whose algorithms all take a root */
-        const goal_algo_info *a = goal_algo_list(k);
-        int c = goal_sim_coll_of(a->name);
-        if (c >= 0 && !(a->flags & GOAL_ALGO_VECTOR) && !(a->flags & GOAL_ALGO_ROOTED)) rooted[c] = 0;
-    }
-    for (k = 0; k < GOAL_SIM_NCOLLS; k++) CHECK(goal__mpi_rooted[k] == rooted[k]);
-    report("auto: the same pick on every rank, cached, goal_sim_best's");
+    report("auto: the same pick on every rank, cached, goal_tune_best's");
     b.in = (int32_t *)malloc((size_t)np * 1000 * 4);
     b.out = (int32_t *)malloc((size_t)np * 1000 * 4);
     b.ref = (int32_t *)malloc((size_t)np * 1000 * 4);
-    for (k = 0; k < GOAL_SIM_NCOLLS; k++) {   /* COLL_auto runs its pick: MPI's results */
-        snprintf(name, sizeof name, "%s_auto", goal_sim_coll_name(k));
+    for (k = 0; k < GOAL_COLL_NTUNED; k++) {   /* COLL_auto runs its pick: MPI's results */
+        snprintf(name, sizeof name, "%s_auto", goal_coll_get(k)->name);
         test_algorithm(m, name, 5, np - 1, &b);
         test_algorithm(m, name, 1000, np / 2, &b);
     }
@@ -258,9 +251,9 @@ static void test_auto_in_place(void) {
     b.in = (int32_t *)malloc((size_t)np * 1000 * 4);
     b.out = (int32_t *)malloc((size_t)np * 1000 * 4);
     b.ref = (int32_t *)malloc((size_t)np * 1000 * 4);
-    for (k = 0; k < GOAL_SIM_NCOLLS; k++) {
+    for (k = 0; k < GOAL_COLL_NTUNED; k++) {
         if (goal_mpi_auto(m, k, 20, GOAL_ALGO_INPLACE, &a) != GOAL_OK) continue;   /* no in-place algorithm */
-        snprintf(name, sizeof name, "%s_auto", goal_sim_coll_name(k));
+        snprintf(name, sizeof name, "%s_auto", goal_coll_get(k)->name);
         test_in_place_algorithm(m, name, 5, np - 1, &b);
         test_in_place_algorithm(m, name, 1000, np / 2, &b);
     }
