@@ -109,6 +109,7 @@
 /* goal_mpi.h's own MPI calls must reach the library, not the interceptors below. */
 #define MPI_Test PMPI_Test
 #define MPI_Testsome PMPI_Testsome
+#define MPI_Waitsome PMPI_Waitsome
 #define MPI_Wait PMPI_Wait
 #define MPI_Allreduce PMPI_Allreduce
 #define MPI_Iallreduce PMPI_Iallreduce
@@ -117,6 +118,7 @@
 #include "../goal_mpi.h"
 #undef MPI_Test
 #undef MPI_Testsome
+#undef MPI_Waitsome
 #undef MPI_Wait
 #undef MPI_Allreduce
 #undef MPI_Iallreduce
@@ -543,10 +545,12 @@ static void progress(void) {
         PMPI_Grequest_complete(p->greq);   /* free_fn frees p when the request is freed */
     }
 }
-/* Blocking: waits for r while progressing the nonblocking ones (MPI's progress rule). */
+/* Blocking: waits for r while progressing the nonblocking ones (MPI's progress rule); with
+   none in flight, goal_mpi_wait, which may wait inside MPI. */
 static int finish_blocking(goal_mpi *m, goal_status st, goal_mpi_request *r, void *tmp, void *tmp2, struct unpack *u,
                            MPI_Comm comm) {
-    if (st == GOAL_OK)
+    if (st == GOAL_OK && !G.pending) st = goal_mpi_wait(&r);
+    else if (st == GOAL_OK)
         while ((st = goal_mpi_test(&r)) == GOAL_PENDING) progress();
     unpack(u, st);
     free(tmp); free(tmp2);
