@@ -334,6 +334,7 @@ typedef struct goal__mpi_entry {  /* one cached schedule */
     unsigned char key[1];         /* keylen bytes (allocated with the entry) */
 } goal__mpi_entry;
 
+typedef struct goal__mpi_dmsg { void *data; int count, peer, tag, recv; } goal__mpi_dmsg;   /* DIRECT: a post */
 struct goal_mpi_request {
     goal_mpi *m;
     goal_mpi_request *next;       /* m's list of operations in flight, or the entry's idle list */
@@ -349,7 +350,7 @@ struct goal_mpi_request {
     double t0;                    /* MPI_Wtime at the start (timeout_ms) */
     int bridge;                   /* the MPI_Reduce_local bridge it holds (DATATYPES), or -1 */
     uint32_t ndm, dleft;          /* DIRECT: messages the executor posted, those MPI still has */
-    struct goal__mpi_dmsg { void *data; int count, peer, tag, recv; } dm[GOAL__MPI_DIRECT];
+    goal__mpi_dmsg dm[GOAL__MPI_DIRECT];
     int32_t dstatus[GOAL__MPI_DIRECT];           /* GOAL_PENDING until MPI finished it */
     MPI_Request dreq[GOAL__MPI_DIRECT + 1];      /* then the failure notice's recv, for a test */
     int didx[GOAL__MPI_DIRECT + 1];
@@ -760,7 +761,7 @@ static void goal__mpi_cancel(void *user, goal_req *req) {
 /* The executor's posts are collected (its start posts every message of such a schedule). */
 static int goal__mpi_direct_post(void *user, const goal_msg *msg, goal_req *req) {
     goal_mpi_request *r = (goal_mpi_request *)user;
-    struct goal__mpi_dmsg *x = &r->dm[r->ndm];
+    goal__mpi_dmsg *x = &r->dm[r->ndm];
     int tag = goal__mpi_msg_tag(r->m, msg);
     if (tag < 0) return tag;
     if (r->ndm == GOAL__MPI_DIRECT) return goal__fail(&r->m->err, GOAL_ERR_STATE, r->m->rank, "rank %d: more messages than "
@@ -801,7 +802,7 @@ static goal_status goal__mpi_direct_issue(goal_mpi *m, goal_mpi_request *r) {
     int pass, rc;
     for (pass = 1; pass >= 0; pass--)
         for (k = 0; k < r->ndm; k++) {
-            struct goal__mpi_dmsg *x = &r->dm[k];
+            goal__mpi_dmsg *x = &r->dm[k];
             if (x->recv != pass) continue;
             rc = x->recv ? MPI_Irecv(x->data, x->count, MPI_BYTE, x->peer, x->tag, m->comm, &r->dreq[k])
                          : MPI_Isend(x->data, x->count, MPI_BYTE, x->peer, x->tag, m->comm, &r->dreq[k]);
