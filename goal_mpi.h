@@ -1169,7 +1169,7 @@ static goal_status goal__mpi_launch(goal_mpi *m, goal__mpi_entry *e, const goal_
     goal_status st = GOAL_OK;
     int rc;
     goal_mpi_request *r = goal__mpi_request(m, e, slots, nslots, fns, nfns, &st);
-    if (r && (st = goal__mpi_provision(m, goal__mpi_held(e))) != GOAL_OK) {
+    if (r && goal__mpi_held(e) && (st = goal__mpi_provision(m, goal__mpi_held(e))) != GOAL_OK) {
         r->next = e->idle; e->idle = r;
         r = NULL;
     }
@@ -1484,8 +1484,8 @@ static goal__mpi_entry *goal__mpi_memo_find(goal_mpi *m, const goal_algo_desc *d
     goal_algo_desc y;
     int k;
     if (!x->e || goal__mpi_memo_arrays(d, ip, arr) != x->shape) return NULL;
-    goal__mpi_memo_desc(d, &y);
-    if (memcmp(&y, &x->d, sizeof y) != 0 || strcmp(x->name, d->algo) != 0) return NULL;
+    if (x->shape >= 4) goal__mpi_memo_desc(d, &y);   /* with arrays: compared without their pointers */
+    if (memcmp(x->shape >= 4 ? &y : d, &x->d, sizeof y) != 0 || strcmp(x->name, d->algo) != 0) return NULL;
     for (k = 0; k < 4; k++)
         if (arr[k] && memcmp(arr[k], x->arr[k], (size_t)m->size * sizeof(int)) != 0) return NULL;
     return x->e;

@@ -195,6 +195,8 @@ static struct {
     int autocoll[NCOLL];        /* auto_coll(c), derived once */
     int keyval;
     struct comm_entry *comms;   /* in creation order, for MPI_Finalize */
+    MPI_Comm last_comm;         /* comm_goal's last answer, without MPI's attribute lookup */
+    goal_mpi *last_m;           /*   (drop_comm forgets it with its communicator) */
     struct pending *pending;    /* nonblocking operations in flight */
     userop *userops;            /* every op of MPI_Op_create, newest first */
     held hold;                  /* what the nonblocking call being started holds (begin_reduce):
@@ -422,6 +424,7 @@ static int drop_comm(MPI_Comm comm, int key, void *val, void *extra) {
     (void)comm; (void)key; (void)extra;
     for (p = &G.comms; *p && *p != e; p = &(*p)->next) {}
     if (*p) *p = e->next;
+    if (G.last_m == e->m) G.last_m = NULL;
     goal_mpi_destroy(e->m);
     free(e);
     return MPI_SUCCESS;
@@ -433,12 +436,13 @@ static goal_mpi *comm_goal(MPI_Comm comm, int *why) {
     comm_entry *e = NULL, **tail;
     goal_mpi_desc md;
     goal_error err;
+    if (G.last_m && comm == G.last_comm) return G.last_m;
     setup();
     if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) { *why = W_INTER; return NULL; }
     if (!G.keyval && PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, drop_comm, &G.keyval, NULL) != MPI_SUCCESS) {
         *why = W_CREATE; return NULL;
     }
-    if (PMPI_Comm_get_attr(comm, G.keyval, &e, &flag) == MPI_SUCCESS && flag) return e->m;
+    if (PMPI_Comm_get_attr(comm, G.keyval, &e, &flag) == MPI_SUCCESS && flag) return G.last_comm = comm, G.last_m = e->m;
     if (!(e = (comm_entry *)calloc(1, sizeof *e))) { *why = W_CREATE; return NULL; }
     memset(&md, 0, sizeof md);
     md.comm = comm; md.check = G.check; md.model = G.model;
@@ -450,7 +454,8 @@ static goal_mpi *comm_goal(MPI_Comm comm, int *why) {
     for (tail = &G.comms; *tail; tail = &(*tail)->next) {}
     *tail = e;
     PMPI_Comm_set_attr(comm, G.keyval, e);
-    return e->m;
+    G.last_comm = comm;
+    return G.last_m = e->m;
 }
 
 /* ---- progress and requests ----------------------------------------------------------------- */
