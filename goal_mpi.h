@@ -85,6 +85,14 @@
    repeated collective still allocates nothing.
    The window relies on the schedule being correct under synchronous sends (as goal_inproc
    checks): a send may wait for its recv to be posted.
+   Small messages: a schedule of one round (no message waits, through any chain of actions,
+   for another) with at most 8 messages -- every algorithm at 2 ranks, the linear ones at a
+   few -- skips the channels: the executor's posts are collected at its start and handed
+   to MPI receives first (a message then finds its receive posted), and one MPI_Testsome
+   of them and the failure notice tests it. goal_mpi_wait on the only operation in flight
+   on its goal_mpi (without timeout_ms) lets MPI wait: MPI_Waitsome on those requests (or
+   on the channels' heads, for a schedule of at most 64 messages) instead of a loop of
+   tests.
 
    FAILURES
    --------
@@ -132,7 +140,10 @@
    the vector collectives the counts and displacements (not the allocator). Entries live
    until goal_mpi_destroy: one schedule per distinct key, with the executions that finished
    on it (as many as were once in flight together), which later starts reuse: a repeated
-   collective allocates nothing.
+   collective allocates nothing. The last starts of goal_mpi_algo_* are remembered (8, by
+   the name's address and the count): a desc equal to one of them byte for byte (a vector
+   collective's arrays by content, up to 16 ranks) finds its entry without building the
+   key (nor picking COLL_auto's algorithm again).
 
    AUTO
    ----
