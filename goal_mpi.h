@@ -666,7 +666,7 @@ static void goal__mpi_follow(goal_mpi *m, goal__mpi_chan *c) {
 }
 /* One MPI_Testsome over the live channels' heads and the failure-notice recv (one progress
    call of the library, not one per request); with block, MPI_Waitsome: MPI waits until one
-   of them finished (goal_mpi_wait, BLOCKING). */
+   of them finished (goal_mpi_wait, PROGRESS). */
 static goal_status goal__mpi_test_heads(goal_mpi *m, int block) {
     int k, got = 0, rc, n = (int)m->nlive;
     if (!goal__mpi_reserve(m, n)) return goal__mpi_nomem(m, "test");
