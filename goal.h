@@ -530,9 +530,11 @@ static inline goal_status goal__created(goal_status st, const char *what, goal_e
 #define GOAL__LE32(x) (x)
 #endif
 static inline uint64_t goal__rd64(const uint8_t *p) {
-    uint64_t v = 0;
-    int i;
-    for (i = 7; i >= 0; i--) v = (v << 8) | p[i];
+    uint64_t v;
+    memcpy(&v, p, sizeof v);   /* one load (a byte loop is not always seen as one) */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_BIG_ENDIAN__
+    v = __builtin_bswap64(v);
+#endif
     return v;
 }
 static inline uint32_t goal__rd32(const uint8_t *p) {

@@ -85,6 +85,14 @@
    repeated collective still allocates nothing.
    The window relies on the schedule being correct under synchronous sends (as goal_inproc
    checks): a send may wait for its recv to be posted.
+   Small messages: a schedule of one round (no message waits, through any chain of actions,
+   for another) with at most 8 messages -- every algorithm at 2 ranks, the linear ones at a
+   few -- skips the channels: the executor's posts are collected at its start and handed
+   to MPI receives first (a message then finds its receive posted), and one MPI_Testsome
+   of them and the failure notice tests it. goal_mpi_wait on the only operation in flight
+   on its goal_mpi (without timeout_ms) lets MPI wait: MPI_Waitsome on those requests (or
+   on the channels' heads, for a schedule of at most 64 messages) instead of a loop of
+   tests.
 
    FAILURES
    --------
@@ -132,7 +140,10 @@
    the vector collectives the counts and displacements (not the allocator). Entries live
    until goal_mpi_destroy: one schedule per distinct key, with the executions that finished
    on it (as many as were once in flight together), which later starts reuse: a repeated
-   collective allocates nothing.
+   collective allocates nothing. The last starts of goal_mpi_algo_* are remembered (8, by
+   the name's address and the count): a desc equal to one of them byte for byte (a vector
+   collective's arrays by content, up to 16 ranks) finds its entry without building the
+   key (nor picking COLL_auto's algorithm again).
 
    AUTO
    ----
@@ -316,6 +327,10 @@ GOAL_API long long goal_mpi_contiguous_bytes(MPI_Datatype t, int count);
 #include <stdio.h>
 #include <string.h>
 
+/* DIRECT: a schedule whose messages depend on no message (one round: every message can be
+   posted at its start) and has at most this many of them runs without channels: its
+   executor's posts are collected, handed to MPI receives first, and MPI waits for them. */
+#define GOAL__MPI_DIRECT 8
 typedef struct goal__mpi_entry {  /* one cached schedule */
     struct goal__mpi_entry *next; /* every entry, for destroy */
     struct goal__mpi_entry *hnext;/* in its hash bucket */
@@ -324,11 +339,13 @@ typedef struct goal__mpi_entry {  /* one cached schedule */
     struct goal_mpi_request *idle; /* finished requests of this schedule, kept for reuse */
     goal_mpi_build_fn build_fn;
     size_t nmsgs;                 /* sends and recvs: the most an execution has in flight */
+    int direct;                   /* one round of at most GOAL__MPI_DIRECT messages (DIRECT) */
     size_t keylen;
     goal_schedule sched;
     unsigned char key[1];         /* keylen bytes (allocated with the entry) */
 } goal__mpi_entry;
 
+typedef struct goal__mpi_dmsg { void *data; int count, peer, tag, recv; } goal__mpi_dmsg;   /* DIRECT: a post */
 struct goal_mpi_request {
     goal_mpi *m;
     goal_mpi_request *next;       /* m's list of operations in flight, or the entry's idle list */
@@ -343,6 +360,12 @@ struct goal_mpi_request {
     uint64_t dig[4];              /* this rank's digest and its complement, then their maxima */
     double t0;                    /* MPI_Wtime at the start (timeout_ms) */
     int bridge;                   /* the MPI_Reduce_local bridge it holds (DATATYPES), or -1 */
+    uint32_t ndm, dleft;          /* DIRECT: messages the executor posted, those MPI still has */
+    goal__mpi_dmsg dm[GOAL__MPI_DIRECT];
+    int32_t dstatus[GOAL__MPI_DIRECT];           /* GOAL_PENDING until MPI finished it */
+    MPI_Request dreq[GOAL__MPI_DIRECT + 1];      /* then the failure notice's recv, for a test */
+    int didx[GOAL__MPI_DIRECT + 1];
+    MPI_Status dst[GOAL__MPI_DIRECT + 1];
 };
 
 typedef struct goal__mpi_rec {    /* a request in flight, behind goal_req.handle */
@@ -364,6 +387,17 @@ typedef struct goal__mpi_chan {   /* pending requests MPI matches in order (see 
     uint32_t slot;                /* place in the live list */
 } goal__mpi_chan;
 #define GOAL__MPI_UNREP_MASK 255u /* finished, not handed over: counted per context mod 256 */
+/* The starts of goal_mpi_algo_* remembered (CACHE): a desc seen before, compared as it is
+   (its arrays by content), finds its entry without building, hashing or walking the key. */
+#define GOAL__MPI_MEMO 8          /* remembered descs, by a hash of the name's address and count */
+#define GOAL__MPI_MEMO_P 16       /* a vector collective's arrays are kept up to this many ranks */
+typedef struct goal__mpi_memo {
+    goal__mpi_entry *e;           /* NULL: empty */
+    goal_algo_desc d;             /* the caller's desc, its array pointers cleared */
+    int shape;                    /* 1, 2: in, out were MPI_IN_PLACE; 4 << k: array k was given */
+    char name[48];                /* d.algo's text: the pointer alone could name other text later */
+    int arr[4][GOAL__MPI_MEMO_P]; /* counts, displs, recv_counts, recv_displs */
+} goal__mpi_memo;
 
 struct goal_mpi {
     MPI_Comm comm;                /* the duplicate */
@@ -374,6 +408,7 @@ struct goal_mpi {
     goal_error err;
     goal__mpi_entry *cache;
     goal__mpi_entry **ctab;       /* the cache by hash of (build_fn, key) */
+    goal__mpi_memo memo[GOAL__MPI_MEMO];
     size_t nctab, nentries;
     goal_mpi_request *active;     /* in flight */
     goal_mpi_request *failed;     /* finished with an error: kept until destroy (FAILURES) */
@@ -544,12 +579,9 @@ static goal_status goal__mpi_fill_tag(goal_mpi *m, int tag) {
         if (m->live[k]->kind == GOAL_RECV && m->live[k]->tag == tag) st = goal__mpi_fill(m, m->live[k], UINT32_MAX);
     return st;
 }
-static int goal__mpi_post(void *user, const goal_msg *msg, goal_req *req) {
-    goal_mpi *m = (goal_mpi *)user;
-    goal__mpi_rec *r;
-    goal__mpi_chan *c;
-    int tag = goal__mpi_tag(m, msg), peer = msg->peer == GOAL_ANY ? MPI_ANY_SOURCE : msg->peer;
-    goal_status st = GOAL_OK;
+/* The MPI tag of a message the transport can post, or a negative status saying why not. */
+static int goal__mpi_msg_tag(goal_mpi *m, const goal_msg *msg) {
+    int tag = goal__mpi_tag(m, msg);
     if (m->revoked) return goal__mpi_revoked(m);
     if (tag < 0) return tag;
     if (msg->size > INT_MAX)
@@ -558,6 +590,15 @@ static int goal__mpi_post(void *user, const goal_msg *msg, goal_req *req) {
     if (msg->peer >= m->size || (msg->peer < 0 && (msg->kind == GOAL_SEND || msg->peer != GOAL_ANY)))
         return goal__fail(&m->err, GOAL_ERR_PEER, m->rank, "rank %d, action %d: peer %d of %d ranks", m->rank,
                              (int)msg->action, (int)msg->peer, m->size);
+    return tag;
+}
+static int goal__mpi_post(void *user, const goal_msg *msg, goal_req *req) {
+    goal_mpi *m = (goal_mpi *)user;
+    goal__mpi_rec *r;
+    goal__mpi_chan *c;
+    int tag = goal__mpi_msg_tag(m, msg), peer = msg->peer == GOAL_ANY ? MPI_ANY_SOURCE : msg->peer;
+    goal_status st = GOAL_OK;
+    if (tag < 0) return tag;
     if (msg->kind == GOAL_RECV && peer == MPI_ANY_SOURCE && (st = goal__mpi_fill_tag(m, tag)) != GOAL_OK) return st;
     if (!(r = goal__mpi_rec_new(m))) return goal__mpi_nomem(m, "post");
     if (!(c = goal__mpi_channel(m, (int)msg->kind, peer, tag))) { goal__mpi_rec_free(m, r); return goal__mpi_nomem(m, "post"); }
@@ -624,13 +665,14 @@ static void goal__mpi_follow(goal_mpi *m, goal__mpi_chan *c) {
     }
 }
 /* One MPI_Testsome over the live channels' heads and the failure-notice recv (one progress
-   call of the library, not one per request). */
-static goal_status goal__mpi_test_heads(goal_mpi *m) {
+   call of the library, not one per request); with block, MPI_Waitsome: MPI waits until one
+   of them finished (goal_mpi_wait, PROGRESS). */
+static goal_status goal__mpi_test_heads(goal_mpi *m, int block) {
     int k, got = 0, rc, n = (int)m->nlive;
     if (!goal__mpi_reserve(m, n)) return goal__mpi_nomem(m, "test");
     for (k = 0; k < n; k++) { m->snap[k] = m->live[k]; m->mreq[k] = m->live[k]->head->req; }
     m->mreq[n] = m->notice_recv;
-    rc = MPI_Testsome(n + 1, m->mreq, &got, m->idx, m->mst);
+    rc = block ? MPI_Waitsome(n + 1, m->mreq, &got, m->idx, m->mst) : MPI_Testsome(n + 1, m->mreq, &got, m->idx, m->mst);
     m->notice_recv = m->mreq[n];
     if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) return goal__mpi_mpi_failed(m, rc, "MPI_Testsome");
     for (k = 0; got != MPI_UNDEFINED && k < got; k++) {
@@ -683,14 +725,16 @@ static int goal__mpi_batch(goal_mpi *m, goal_req *reqs, int n) {
 #else
 #define GOAL__MPI_WORLD_RAISES 0
 #endif
-/* The one MPI_Testsome of a progress pass (goal__mpi_test_heads). */
-static goal_status goal__mpi_sweep(goal_mpi *m) {
+static goal_status goal__mpi_direct_test(goal_mpi *m, goal_mpi_request *r, int block);
+/* The one MPI_Testsome of a progress pass (goal__mpi_test_heads), or with block the
+   MPI_Waitsome of a wait; with r, of r's messages alone (DIRECT). */
+static goal_status goal__mpi_sweep(goal_mpi *m, goal_mpi_request *r, int block) {
     MPI_Errhandler app;
     goal_status st;
-    if (!GOAL__MPI_WORLD_RAISES) return goal__mpi_test_heads(m);
+    if (!GOAL__MPI_WORLD_RAISES) return r ? goal__mpi_direct_test(m, r, block) : goal__mpi_test_heads(m, block);
     MPI_Comm_get_errhandler(MPI_COMM_WORLD, &app);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    st = goal__mpi_test_heads(m);
+    st = r ? goal__mpi_direct_test(m, r, block) : goal__mpi_test_heads(m, block);
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, app);
     MPI_Errhandler_free(&app);
     return st;
@@ -703,7 +747,7 @@ static int goal__mpi_test(void *user, goal_req *reqs, int n, int block) {
     goal_status st;
     (void)block;
     if (m->revoked) return goal__mpi_revoked(m);
-    if (!m->swept && (st = goal__mpi_sweep(m)) != GOAL_OK) return st;
+    if (!m->swept && (st = goal__mpi_sweep(m, NULL, 0)) != GOAL_OK) return st;
     return goal__mpi_batch(m, reqs, n);
 }
 static void goal__mpi_cancel(void *user, goal_req *req) {
@@ -722,6 +766,120 @@ static void goal__mpi_cancel(void *user, goal_req *req) {
         goal__mpi_unlink(m, r);
     }
     goal__mpi_rec_free(m, r);
+}
+
+/* ---- >>> DIRECT: one round of messages, handed to MPI together --------------------------- */
+/* The executor's posts are collected (its start posts every message of such a schedule). */
+static int goal__mpi_direct_post(void *user, const goal_msg *msg, goal_req *req) {
+    goal_mpi_request *r = (goal_mpi_request *)user;
+    goal__mpi_dmsg *x = &r->dm[r->ndm];
+    int tag = goal__mpi_msg_tag(r->m, msg);
+    if (tag < 0) return tag;
+    if (r->ndm == GOAL__MPI_DIRECT) return goal__fail(&r->m->err, GOAL_ERR_STATE, r->m->rank, "rank %d: more messages than "
+                                                      "the schedule has", r->m->rank);
+    x->data = msg->data; x->count = (int)msg->size; x->tag = tag; x->recv = msg->kind == GOAL_RECV;
+    x->peer = msg->peer == GOAL_ANY ? MPI_ANY_SOURCE : msg->peer;
+    r->dstatus[r->ndm] = GOAL_PENDING;
+    r->dreq[r->ndm] = MPI_REQUEST_NULL;
+    req->handle = r; req->word = r->ndm++;
+    return GOAL_PENDING;
+}
+static int goal__mpi_direct_done(void *user, goal_req *reqs, int n, int block) {
+    const goal_mpi_request *r = (const goal_mpi_request *)user;
+    int k, done = 0;
+    (void)block;
+    for (k = 0; k < n; k++) {
+        if (r->dstatus[reqs[k].word] == GOAL_PENDING) continue;
+        reqs[k].status = r->dstatus[reqs[k].word];
+        reqs[k].handle = NULL;
+        done++;
+    }
+    return done;
+}
+static void goal__mpi_direct_cancel(void *user, goal_req *req) {
+    goal_mpi_request *r = (goal_mpi_request *)user;
+    MPI_Request *q = &r->dreq[req->word];
+    if (!req->handle) return;
+    req->handle = NULL;
+    if (*q == MPI_REQUEST_NULL) return;
+    MPI_Cancel(q);
+    if (r->dm[req->word].recv) MPI_Wait(q, MPI_STATUS_IGNORE);   /* as goal__mpi_cancel (FAILURES) */
+    else MPI_Request_free(q);
+}
+/* Hands the collected messages to MPI, receives first, so that a message finds its receive
+   posted (not MPI's unexpected queue); the order within each kind is the executor's. */
+static goal_status goal__mpi_direct_issue(goal_mpi *m, goal_mpi_request *r) {
+    uint32_t k;
+    int pass, rc;
+    for (pass = 1; pass >= 0; pass--)
+        for (k = 0; k < r->ndm; k++) {
+            goal__mpi_dmsg *x = &r->dm[k];
+            if (x->recv != pass) continue;
+            rc = x->recv ? MPI_Irecv(x->data, x->count, MPI_BYTE, x->peer, x->tag, m->comm, &r->dreq[k])
+                         : MPI_Isend(x->data, x->count, MPI_BYTE, x->peer, x->tag, m->comm, &r->dreq[k]);
+            if (rc != MPI_SUCCESS) { r->dreq[k] = MPI_REQUEST_NULL; return goal__mpi_mpi_failed(m, rc, x->recv ? "MPI_Irecv" : "MPI_Isend"); }
+            r->dleft++;
+        }
+    return GOAL_OK;
+}
+/* Starts r's execution and hands its messages to MPI. */
+static goal_status goal__mpi_direct_start(goal_mpi *m, goal_mpi_request *r) {
+    goal_status st;
+    r->ndm = r->dleft = 0;
+    if ((st = goal_exec_start(r->e)) != GOAL_PENDING) return st;
+    return (st = goal__mpi_direct_issue(m, r)) == GOAL_OK ? GOAL_PENDING : st;
+}
+/* One MPI_Testsome (with block, MPI_Waitsome) of r's messages and the failure notice. */
+static goal_status goal__mpi_direct_test(goal_mpi *m, goal_mpi_request *r, int block) {
+    int got = 0, k, n = (int)r->ndm, rc;
+    goal_status st = GOAL_OK;
+    r->dreq[n] = m->notice_recv;
+    rc = block ? MPI_Waitsome(n + 1, r->dreq, &got, r->didx, r->dst) : MPI_Testsome(n + 1, r->dreq, &got, r->didx, r->dst);
+    m->notice_recv = r->dreq[n];
+    if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) return goal__mpi_mpi_failed(m, rc, block ? "MPI_Waitsome" : "MPI_Testsome");
+    for (k = 0; got != MPI_UNDEFINED && k < got; k++) {
+        int i = r->didx[k], e = rc == MPI_ERR_IN_STATUS ? r->dst[k].MPI_ERROR : MPI_SUCCESS;
+        if (i == n) { m->revoked = 1; continue; }
+        r->dreq[i] = MPI_REQUEST_NULL;   /* completed, or failed: gone either way */
+        r->dstatus[i] = e == MPI_SUCCESS ? GOAL_OK : goal__mpi_mpi_failed(m, e, "MPI_Testsome");
+        if (e != MPI_SUCCESS && st == GOAL_OK) st = (goal_status)r->dstatus[i];
+        r->dleft--;
+    }
+    return m->revoked ? goal__mpi_revoked(m) : st;
+}
+/* A test of r (with block, a wait in MPI); its execution learns of its messages once all
+   finished. */
+static goal_status goal__mpi_direct_step(goal_mpi *m, goal_mpi_request *r, int block) {
+    goal_status st = r->dleft ? goal__mpi_sweep(m, r, block) : GOAL_OK;
+    if (st != GOAL_OK) return st;
+    return r->dleft == 0 ? goal_exec_test(r->e) : GOAL_PENDING;
+}
+static goal_transport goal__mpi_direct_transport(goal_mpi_request *r) {
+    goal_transport t;
+    t.user = r; t.post = goal__mpi_direct_post; t.test = goal__mpi_direct_done; t.cancel = goal__mpi_direct_cancel;
+    return t;
+}
+/* Whether s is one round of at most GOAL__MPI_DIRECT messages: no message waits (through
+   any chain of actions) for another. Kahn's walk over at most 64 actions. */
+static int goal__mpi_one_round(const goal_schedule *s, size_t nmsgs) {
+    uint32_t cnt[64], queue[64], i, head = 0, tail = 0, n = s->nactions;
+    unsigned char after[64];   /* 1: a message comes before it */
+    if (nmsgs == 0 || nmsgs > GOAL__MPI_DIRECT || n > 64) return 0;
+    for (i = 0; i < n; i++) { cnt[i] = goal_schedule_nsrc(s, i); after[i] = 0; }
+    for (i = 0; i < s->nindep; i++) queue[tail++] = GOAL__LE32(s->indep[i]);
+    while (head < tail) {
+        const uint32_t *deps;
+        uint32_t j = queue[head++], nd = goal_schedule_deps(s, j, &deps), k;
+        uint32_t kind = GOAL__KIND(GOAL__LE32(s->recs[2 * j]));
+        int msg = kind == GOAL_SEND || kind == GOAL_RECV;
+        if (msg && after[j]) return 0;
+        for (k = 0; k < nd; k++) {
+            uint32_t d = GOAL__LE32(deps[k]) & ~GOAL__DEP_START;
+            after[d] |= (unsigned char)(msg || after[j]);
+            if (--cnt[d] == 0) queue[tail++] = d;
+        }
+    }
+    return 1;
 }
 
 /* ---- >>> the communicator --------------------------------------------------------------- */
@@ -843,6 +1001,7 @@ static goal__mpi_entry *goal__mpi_build(goal_mpi *m, const goal_mpi_coll *c, goa
     e->build_fn = c->build_fn;
     e->idle = NULL;
     e->nmsgs = goal__mpi_messages(&e->sched);
+    e->direct = goal__mpi_one_round(&e->sched, e->nmsgs);
     e->keylen = c->keylen;
     if (c->keylen) memcpy(e->key, c->key, c->keylen);
     return e;
@@ -915,6 +1074,10 @@ static void goal__mpi_settle(goal_mpi_request *r, goal_status st) {
     }
     goal_mpi_revoke(m, st);
 }
+/* Starts r's execution: DIRECT, or on the channels. */
+static goal_status goal__mpi_begin(goal_mpi *m, goal_mpi_request *r) {
+    return r->entry->direct ? goal__mpi_direct_start(m, r) : goal_exec_start(r->e);
+}
 /* CHECKS: the digests agree (every rank learns the same from the maxima), then it starts. */
 static goal_status goal__mpi_check_test(goal_mpi *m, goal_mpi_request *r) {
     int flag = 0, rc = MPI_Test(&r->chk, &flag, MPI_STATUS_IGNORE);
@@ -925,19 +1088,26 @@ static goal_status goal__mpi_check_test(goal_mpi *m, goal_mpi_request *r) {
         return goal__fail(&m->err, GOAL_ERR_MATCH, m->rank, "rank %d: collective %lu (context %lu): the ranks "
                              "disagree on (algorithm, parameters, count, type, op, root) (goal_mpi_desc.check)",
                              m->rank, (unsigned long)(m->seq - 1), (unsigned long)r->context);
-    return goal_exec_start(r->e);
+    return goal__mpi_begin(m, r);
 }
 static goal_status goal__mpi_timed_out(goal_mpi *m, goal_mpi_request *r) {
     return goal__fail(&m->err, GOAL_ERR_TRANSPORT, m->rank, "rank %d: an operation (context %lu) did not finish "
                          "within %lu ms (goal_mpi_desc.timeout_ms): revoked", m->rank, (unsigned long)r->context,
                          (unsigned long)m->timeout_ms);
 }
-/* Whether an operation in flight has started executing (passed its check). */
+/* Whether an operation in flight on the channels has started executing (passed its check). */
 static int goal__mpi_executing(const goal_mpi *m) {
     const goal_mpi_request *r;
     for (r = m->active; r; r = r->next)
-        if (r->st == GOAL_PENDING && !r->checking) return 1;
+        if (r->st == GOAL_PENDING && !r->checking && !r->entry->direct) return 1;
     return 0;
+}
+/* Whether r's execution has nothing to learn from a test: none of its requests finished
+   since the last one, and it is small enough that goal__mpi_batch would not count the test
+   (its idle count only holds back executions of more than 64 requests). */
+static int goal__mpi_unchanged(const goal_mpi *m, const goal_mpi_request *r) {
+    return !r->checking && !r->entry->direct && m->unrep[r->context & GOAL__MPI_UNREP_MASK] == 0 && r->entry->nmsgs <= 64 &&
+           !(m->timeout_ms || m->revoked);
 }
 /* One pass over m's operations in flight: one sweep of MPI's requests for all of them when
    one executes (a failed sweep is left to each execution's own test, which reports it; a
@@ -947,12 +1117,13 @@ static void goal__mpi_progress(goal_mpi *m) {
     goal_mpi_request *r;
     double now = m->timeout_ms ? MPI_Wtime() : 0;
     m->err.status = GOAL_OK;
-    m->swept = !m->revoked && goal__mpi_executing(m) && goal__mpi_sweep(m) == GOAL_OK;
+    m->swept = !m->revoked && goal__mpi_executing(m) && goal__mpi_sweep(m, NULL, 0) == GOAL_OK;
     for (r = m->active; r; r = r->next) {
-        if (r->st != GOAL_PENDING) continue;
+        if (r->st != GOAL_PENDING || (m->swept && goal__mpi_unchanged(m, r))) continue;
         if (m->revoked) goal__mpi_settle(r, goal__mpi_revoked(m));
         else if (m->timeout_ms && (now - r->t0) * 1000 > m->timeout_ms) goal__mpi_settle(r, goal__mpi_timed_out(m, r));
-        else goal__mpi_settle(r, r->checking ? goal__mpi_check_test(m, r) : goal_exec_test(r->e));
+        else if (r->checking) goal__mpi_settle(r, goal__mpi_check_test(m, r));
+        else goal__mpi_settle(r, r->entry->direct ? goal__mpi_direct_step(m, r, 0) : goal_exec_test(r->e));
     }
     m->swept = 0;
 }
@@ -974,13 +1145,15 @@ static goal_mpi_request *goal__mpi_request(goal_mpi *m, goal__mpi_entry *e, cons
     }
     memset(r, 0, sizeof *r);
     memset(&d, 0, sizeof d);
-    d.schedule = &e->sched; d.transport = goal_mpi_transport(m);
+    d.schedule = &e->sched; d.transport = e->direct ? goal__mpi_direct_transport(r) : goal_mpi_transport(m);
     d.slots = slots; d.nslots = nslots; d.user_fns = fns; d.nuser_fns = nfns;
     d.alloc = m->a;
     r->m = m; r->entry = e; r->fns = fns; r->nfns = nfns;
     if ((*st = goal_exec_create(&r->e, &d, &m->err)) != GOAL_OK) { goal__mpi_free(m, r); return NULL; }
     return r;
 }
+/* The messages of an execution of e that the channels hold (DIRECT ones bypass them). */
+static size_t goal__mpi_held(const goal__mpi_entry *e) { return e->direct ? 0 : e->nmsgs; }
 /* Records, channels and test scratch for `more` messages beyond those of the operations in
    flight, allocated now so that posts and tests of a repeated collective never allocate. */
 static goal_status goal__mpi_provision(goal_mpi *m, size_t more) {
@@ -1007,7 +1180,7 @@ static goal_status goal__mpi_launch(goal_mpi *m, goal__mpi_entry *e, const goal_
     goal_status st = GOAL_OK;
     int rc;
     goal_mpi_request *r = goal__mpi_request(m, e, slots, nslots, fns, nfns, &st);
-    if (r && (st = goal__mpi_provision(m, e->nmsgs)) != GOAL_OK) {
+    if (r && goal__mpi_held(e) && (st = goal__mpi_provision(m, goal__mpi_held(e))) != GOAL_OK) {
         r->next = e->idle; e->idle = r;
         r = NULL;
     }
@@ -1022,26 +1195,30 @@ static goal_status goal__mpi_launch(goal_mpi *m, goal__mpi_entry *e, const goal_
     r->t0 = m->timeout_ms ? MPI_Wtime() : 0;
     goal__mpi_bridge_hold(r->bridge = goal__mpi_bridge_index(fns), 1);
     *req = r;
-    if (!m->check) { goal__mpi_settle(r, goal_exec_start(r->e)); return GOAL_OK; }
+    if (!m->check) { goal__mpi_settle(r, goal__mpi_begin(m, r)); return GOAL_OK; }
     r->dig[0] = e->digest; r->dig[1] = ~e->digest;
     rc = MPI_Iallreduce(r->dig, r->dig + 2, 2, MPI_UINT64_T, MPI_MAX, m->comm, &r->chk);
     r->checking = rc == MPI_SUCCESS;
     goal__mpi_settle(r, rc == MPI_SUCCESS ? goal__mpi_check_test(m, r) : goal__mpi_mpi_failed(m, rc, "MPI_Iallreduce (check)"));
     return GOAL_OK;
 }
-/* The checks every start makes; then the cache entry for c. */
-static goal__mpi_entry *goal__mpi_prepare(goal_mpi *m, const goal_mpi_coll *c, goal_status *st) {
+/* The checks every start makes: 0 with *st when m cannot start another operation. */
+static int goal__mpi_admit(goal_mpi *m, goal_status *st) {
     goal_mpi_request *r;
     uint32_t next = (uint32_t)(m->seq % m->contexts);
-    if (m->revoked) { *st = goal__mpi_revoked(m); return NULL; }
+    if (m->revoked) { *st = goal__mpi_revoked(m); return 0; }
     for (r = m->active; r; r = r->next)
         if (r->context == next) {
             *st = goal__fail(&m->err, GOAL_ERR_LIMIT, m->rank, "rank %d: more than %lu collectives in flight on one "
                                 "goal_mpi (context %lu is still in use)", m->rank, (unsigned long)m->contexts,
                                 (unsigned long)next);
-            return NULL;
+            return 0;
         }
-    return goal__mpi_lookup(m, c, st);
+    return 1;
+}
+/* The checks every start makes; then the cache entry for c. */
+static goal__mpi_entry *goal__mpi_prepare(goal_mpi *m, const goal_mpi_coll *c, goal_status *st) {
+    return goal__mpi_admit(m, st) ? goal__mpi_lookup(m, c, st) : NULL;
 }
 goal_status goal_mpi_start(goal_mpi *m, const goal_mpi_coll *c, goal_mpi_request **req) {
     goal__mpi_entry *e;
@@ -1058,7 +1235,7 @@ static goal_status goal__mpi_finish_request(goal_mpi_request **req) {
     goal_mpi_request *r = *req, **p;
     goal_mpi *m = r->m;
     goal_status st = r->st;
-    m->msgs -= r->entry->nmsgs;
+    m->msgs -= goal__mpi_held(r->entry);
     goal__mpi_bridge_hold(r->bridge, -1);
     for (p = &m->active; *p != r; p = &(*p)->next) {}
     *p = r->next;
@@ -1072,11 +1249,27 @@ goal_status goal_mpi_test(goal_mpi_request **req) {
     goal__mpi_progress((*req)->m);
     return (*req)->st == GOAL_PENDING ? GOAL_PENDING : goal__mpi_finish_request(req);
 }
+/* Whether r, executing, is all that is in flight on its goal_mpi, with no timeout to watch:
+   then a wait for it may block in MPI (PROGRESS). */
+static int goal__mpi_alone(const goal_mpi_request *r) {
+    const goal_mpi *m = r->m;
+    return m->active == r && !r->next && r->st == GOAL_PENDING && !r->checking && !(m->timeout_ms || m->revoked);
+}
 goal_status goal_mpi_wait(goal_mpi_request **req) {
     goal_mpi_request *r;
     if (!req || !*req) return GOAL_ERR_ARG;
     r = *req;
-    while (r->st == GOAL_PENDING) goal__mpi_progress(r->m);
+    while (r->st == GOAL_PENDING) {
+        if (r->entry->direct && goal__mpi_alone(r)) {   /* MPI waits for its messages */
+            r->m->err.status = GOAL_OK;
+            goal__mpi_settle(r, goal__mpi_direct_step(r->m, r, 1));
+            continue;
+        }
+        goal__mpi_progress(r->m);
+        /* Small enough that every finished request reaches the execution at the next test,
+           with requests on the channels: MPI may wait for one (a failure is that test's). */
+        if (goal__mpi_alone(r) && goal__mpi_unchanged(r->m, r) && r->m->nlive > 0) goal__mpi_sweep(r->m, NULL, 1);
+    }
     return goal__mpi_finish_request(req);
 }
 goal_status goal_mpi_run(goal_mpi *m, const goal_mpi_coll *c) {
@@ -1273,6 +1466,55 @@ static goal_status goal__mpi_auto_desc(goal_mpi *m, const goal_algo_desc *d, int
     return GOAL_OK;
 }
 
+/* ---- >>> remembered starts (CACHE) ------------------------------------------------------ */
+static goal__mpi_memo *goal__mpi_memo_slot(goal_mpi *m, const goal_algo_desc *d) {
+    uint64_t h = ((uint64_t)(uintptr_t)d->algo >> 4 ^ d->count) * 0x9E3779B97F4A7C15ull;
+    return &m->memo[(h >> 32) & (GOAL__MPI_MEMO - 1)];
+}
+/* d's arrays in memo order; the shape bits they add to ip. */
+static int goal__mpi_memo_arrays(const goal_algo_desc *d, int ip, const int **arr) {
+    int k;
+    arr[0] = d->counts; arr[1] = d->displs; arr[2] = d->recv_counts; arr[3] = d->recv_displs;
+    for (k = 0; k < 4; k++) ip |= arr[k] ? 4 << k : 0;
+    return ip;
+}
+/* d as remembered: copied byte for byte (padding too, so that memcmp compares like with
+   like), its array pointers cleared (the arrays are compared by content). */
+static void goal__mpi_memo_desc(const goal_algo_desc *d, goal_algo_desc *out) {
+    memcpy(out, d, sizeof *out);
+    out->counts = out->displs = out->recv_counts = out->recv_displs = NULL;
+}
+/* The entry a start of d (ip: which of in, out was MPI_IN_PLACE) found before, or NULL. A
+   desc equal in every byte, name and arrays names the same key: the same schedule. */
+static goal__mpi_entry *goal__mpi_memo_find(goal_mpi *m, const goal_algo_desc *d, int ip) {
+    const goal__mpi_memo *x = goal__mpi_memo_slot(m, d);
+    const int *arr[4];
+    goal_algo_desc y;
+    int k;
+    if (!x->e || goal__mpi_memo_arrays(d, ip, arr) != x->shape) return NULL;
+    if (x->shape >= 4) goal__mpi_memo_desc(d, &y);   /* with arrays: compared without their pointers */
+    if (memcmp(x->shape >= 4 ? &y : d, &x->d, sizeof y) != 0 || strcmp(x->name, d->algo) != 0) return NULL;
+    for (k = 0; k < 4; k++)
+        if (arr[k] && memcmp(arr[k], x->arr[k], (size_t)m->size * sizeof(int)) != 0) return NULL;
+    return x->e;
+}
+/* Remembers that d (ip) found e; not for descs with lists, a p x p matrix, arrays of more
+   than GOAL__MPI_MEMO_P ranks or a long name (those take the key every time). */
+static void goal__mpi_memo_keep(goal_mpi *m, const goal_algo_desc *d, int ip, goal__mpi_entry *e) {
+    goal__mpi_memo *x = goal__mpi_memo_slot(m, d);
+    const int *arr[4];
+    int k, shape = goal__mpi_memo_arrays(d, ip, arr);
+    if (d->participants || d->receivers || d->counts_matrix || strlen(d->algo) >= sizeof x->name ||
+        (shape >= 4 && m->size > GOAL__MPI_MEMO_P))
+        return;
+    goal__mpi_memo_desc(d, &x->d);
+    x->shape = shape;
+    for (k = 0; k < 4; k++)
+        if (arr[k]) memcpy(x->arr[k], arr[k], (size_t)m->size * sizeof(int));
+    strcpy(x->name, d->algo);
+    x->e = e;
+}
+
 goal_status goal_mpi_algo_start(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out, goal_mpi_request **req) {
     return goal_mpi_algo_start_fns(m, d, NULL, 0, in, out, req);
 }
@@ -1284,9 +1526,15 @@ goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const 
     goal_algo_desc ip;
     goal_status st = GOAL_OK;
     goal_algo_desc picked;
-    int coll, vec;
+    const goal_algo_desc *asked = d;
+    int coll, vec, place = (in == MPI_IN_PLACE) | (out == MPI_IN_PLACE) << 1;
     if (req) *req = NULL;
     if (!m || !d || !d->algo || !req) return GOAL_ERR_ARG;
+    if ((e = goal__mpi_memo_find(m, d, place)) != NULL) {   /* a repeated start: no key, no auto */
+        if (!goal__mpi_admit(m, &st)) return goal_mpi_revoke(m, st), st;
+        if (in == MPI_IN_PLACE) in = NULL; else if (out == MPI_IN_PLACE) out = NULL;
+        return goal__mpi_algo_launch(m, e, d, fns, nfns, in, out, req);
+    }
     if ((coll = goal__mpi_auto_coll(d->algo)) >= 0) {
         if ((st = goal__mpi_auto_desc(m, d, coll, in == MPI_IN_PLACE || out == MPI_IN_PLACE, &picked)) != GOAL_OK)
             return goal_mpi_revoke(m, st), st;
@@ -1307,6 +1555,7 @@ goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const 
         goal__mpi_algo_key(d, m->size, vec, key, NULL);
         c.key = key;
         e = goal__mpi_prepare(m, &c, &st);
+        if (e) goal__mpi_memo_keep(m, asked, place, e);
         if (e) st = goal__mpi_algo_launch(m, e, d, fns, nfns, in, out, req);
         else goal_mpi_revoke(m, st);
     }

@@ -115,6 +115,7 @@
 #define MPI_Isend PMPI_Isend
 #define MPI_Irecv PMPI_Irecv
 #define MPI_Recv PMPI_Recv
+#define MPI_Waitsome PMPI_Waitsome
 #define MPI_Wait PMPI_Wait
 #define MPI_Allreduce PMPI_Allreduce
 #define MPI_Iallreduce PMPI_Iallreduce
@@ -127,6 +128,7 @@
 #undef MPI_Isend
 #undef MPI_Irecv
 #undef MPI_Recv
+#undef MPI_Waitsome
 #undef MPI_Wait
 #undef MPI_Allreduce
 #undef MPI_Iallreduce
@@ -204,6 +206,8 @@ static struct {
     int autocoll[NCOLL];        /* auto_coll(c), derived once */
     int keyval;
     struct comm_entry *comms;   /* in creation order, for MPI_Finalize */
+    MPI_Comm last_comm;         /* comm_goal's last answer, without MPI's attribute lookup */
+    goal_mpi *last_m;           /*   (drop_comm forgets it with its communicator) */
     struct pending *pending;    /* nonblocking operations in flight */
     userop *userops;            /* every op of MPI_Op_create, newest first */
     held hold;                  /* what the nonblocking call being started holds (begin_reduce):
@@ -434,6 +438,7 @@ static int drop_comm(MPI_Comm comm, int key, void *val, void *extra) {
     (void)comm; (void)key; (void)extra;
     for (p = &G.comms; *p && *p != e; p = &(*p)->next) {}
     if (*p) *p = e->next;
+    if (G.last_m == e->m) G.last_m = NULL;
     goal_mpi_destroy(e->m);
     free(e);
     return MPI_SUCCESS;
@@ -445,12 +450,13 @@ static goal_mpi *comm_goal(MPI_Comm comm, int *why) {
     comm_entry *e = NULL, **tail;
     goal_mpi_desc md;
     goal_error err;
+    if (G.last_m && comm == G.last_comm) return G.last_m;
     setup();
     if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) { *why = W_INTER; return NULL; }
     if (!G.keyval && PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, drop_comm, &G.keyval, NULL) != MPI_SUCCESS) {
         *why = W_CREATE; return NULL;
     }
-    if (PMPI_Comm_get_attr(comm, G.keyval, &e, &flag) == MPI_SUCCESS && flag) return e->m;
+    if (PMPI_Comm_get_attr(comm, G.keyval, &e, &flag) == MPI_SUCCESS && flag) return G.last_comm = comm, G.last_m = e->m;
     if (!(e = (comm_entry *)calloc(1, sizeof *e))) { *why = W_CREATE; return NULL; }
     memset(&md, 0, sizeof md);
     md.comm = comm; md.check = G.check; md.model = G.model;
@@ -462,7 +468,8 @@ static goal_mpi *comm_goal(MPI_Comm comm, int *why) {
     for (tail = &G.comms; *tail; tail = &(*tail)->next) {}
     *tail = e;
     PMPI_Comm_set_attr(comm, G.keyval, e);
-    return e->m;
+    G.last_comm = comm;
+    return G.last_m = e->m;
 }
 
 /* ---- progress and requests ----------------------------------------------------------------- */
@@ -557,10 +564,12 @@ static void progress(void) {
         PMPI_Grequest_complete(p->greq);   /* free_fn frees p when the request is freed */
     }
 }
-/* Blocking: waits for r while progressing the nonblocking ones (MPI's progress rule). */
+/* Blocking: waits for r while progressing the nonblocking ones (MPI's progress rule); with
+   none in flight, goal_mpi_wait, which may wait inside MPI. */
 static int finish_blocking(goal_mpi *m, goal_status st, goal_mpi_request *r, void *tmp, void *tmp2, struct unpack *u,
                            MPI_Comm comm) {
-    if (st == GOAL_OK)
+    if (st == GOAL_OK && !G.pending) st = goal_mpi_wait(&r);
+    else if (st == GOAL_OK)
         while ((st = goal_mpi_test(&r)) == GOAL_PENDING) progress();
     record_coll_end();
     unpack(u, st);
