@@ -1367,46 +1367,43 @@ goal_status goal_analyze_replace(const goal_world *w, const goal_analyze_result 
 }
 
 /* ---- >>> analyze: re-planning a recording ------------------------------------------------------ */
-/* The recording's collective names (the drop-in's) and the prefix of their algorithms. */
-typedef struct goal__rp_coll { const char *name, *prefix; int vector; } goal__rp_coll;
-static const goal__rp_coll goal__rp_colls[GOAL_ANALYZE_NCOLLS] = {
-    {"bcast", "bcast", 0}, {"reduce", "reduce", 0}, {"allreduce", "allreduce", 0}, {"gather", "gather", 0},
-    {"gatherv", "gatherv", 1}, {"scatter", "scatter", 0}, {"scatterv", "scatterv", 1}, {"allgather", "allgather", 0},
-    {"allgatherv", "allgatherv", 1}, {"alltoall", "alltoall", 0}, {"alltoallv", "alltoallv", 1},
-    {"reduce_scatter", "reduce_scatterv", 1}, {"reduce_scatter_block", "reduce_scatter", 0}, {"scan", "scan", 0},
-    {"exscan", "exscan", 0}, {"barrier", "barrier", 0},
-    /* recorded as their anchors only, no algorithm to re-plan them with */
-    {"alltoallw", "alltoallw", 1}, {"neighbor_allgather", "neighbor_allgather", 1}, {"neighbor_allgatherv", "neighbor_allgatherv", 1},
-    {"neighbor_alltoall", "neighbor_alltoall", 1}, {"neighbor_alltoallv", "neighbor_alltoallv", 1}, {"neighbor_alltoallw", "neighbor_alltoallw", 1}};
+/* The calls a recording names, in the drop-in's order (its recorded lines follow it): each
+   an MPI call's name in lower case without "MPI_". The collective table of goal_algos.h has
+   the first 16 (goal__rp_row); the rest are recorded as their anchors only, no algorithm to
+   re-plan them with. */
+static const char *const goal__rp_names[GOAL_ANALYZE_NCOLLS] = {
+    "bcast", "reduce", "allreduce", "gather", "gatherv", "scatter", "scatterv", "allgather", "allgatherv",
+    "alltoall", "alltoallv", "reduce_scatter", "reduce_scatter_block", "scan", "exscan", "barrier",
+    "alltoallw", "neighbor_allgather", "neighbor_allgatherv", "neighbor_alltoall", "neighbor_alltoallv",
+    "neighbor_alltoallw"};
 
 static int goal__rp_coll_of(const char *name) {
     int k;
     for (k = 0; name && k < GOAL_ANALYZE_NCOLLS; k++)
-        if (strcmp(goal__rp_colls[k].name, name) == 0) return k;
+        if (strcmp(goal__rp_names[k], name) == 0) return k;
     return -1;
 }
-const char *goal_analyze_coll_name(int k) { return k >= 0 && k < GOAL_ANALYZE_NCOLLS ? goal__rp_colls[k].name : NULL; }
-/* Whether algorithm a is one of collective k's: the longest prefix followed by '_' is k's
-   (reduce_scatter_ring is reduce_scatter_block's, not reduce's). */
-static int goal__rp_algo_is(int k, const char *a) {
-    size_t n = strlen(goal__rp_colls[k].prefix), m;
-    int j;
-    if (strncmp(a, goal__rp_colls[k].prefix, n) != 0 || a[n] != '_') return 0;
-    for (j = 0; j < GOAL_ANALYZE_NCOLLS; j++) {
-        m = strlen(goal__rp_colls[j].prefix);
-        if (m > n && strncmp(a, goal__rp_colls[j].prefix, m) == 0 && a[m] == '_') return 0;
+const char *goal_analyze_coll_name(int k) { return k >= 0 && k < GOAL_ANALYZE_NCOLLS ? goal__rp_names[k] : NULL; }
+/* The table row whose MPI call ("MPI_Reduce_scatter_block") recorded call k is, or -1. */
+static int goal__rp_row(int k) {
+    int c;
+    for (c = 0; c < GOAL_COLL_COUNT; c++) {
+        const char *m = goal_coll_get(c)->mpi + 4, *n = goal__rp_names[k];
+        for (; *m && (*m >= 'A' && *m <= 'Z' ? *m - 'A' + 'a' : *m) == *n; m++, n++) {}
+        if (!*m && !*n) return c;
     }
-    return 1;
+    return -1;
 }
 const char *goal_analyze_coll_algo(const char *coll, const char *name) {
     const goal_algo_info *a;
     char full[96];
-    int k = goal__rp_coll_of(coll);
-    if (k < 0 || !name) return NULL;
-    if ((a = goal_algo_find(name)) != NULL) return goal__rp_algo_is(k, a->name) ? a->name : NULL;
-    if ((size_t)snprintf(full, sizeof full, "%s_%s", goal__rp_colls[k].prefix, name) >= sizeof full) return NULL;
-    a = goal_algo_find(full);
-    return a && goal__rp_algo_is(k, a->name) ? a->name : NULL;
+    int k = goal__rp_coll_of(coll), row = k < 0 ? -1 : goal__rp_row(k);
+    if (row < 0 || !name) return NULL;
+    if ((a = goal_algo_find(name)) == NULL) {
+        if ((size_t)snprintf(full, sizeof full, "%s_%s", goal_coll_get(row)->name, name) >= sizeof full) return NULL;
+        a = goal_algo_find(full);
+    }
+    return a && (int)a->coll == row ? a->name : NULL;
 }
 
 typedef struct goal__rp_anchor {   /* one member's anchors of one recorded call */
@@ -1616,7 +1613,7 @@ static goal_status goal__rp_inside(goal__rp *q, uint32_t k) {
 /* The algorithm's description for call c: int8 elements, the members' sizes. */
 static goal_status goal__rp_desc(goal__rp *q, const goal__rp_anchor *c, goal_algo_desc *d, int **counts) {
     const goal__rp_anchor *m = &q->starts[c->first];
-    int k = goal__rp_coll_of(q->d->plans[c->plan].coll);
+    int row = goal__rp_row(goal__rp_coll_of(q->d->plans[c->plan].coll));
     int32_t i;
     memset(d, 0, sizeof *d);
     d->algo = q->d->plans[c->plan].used; d->root = c->root < 0 ? 0 : c->root; d->dtype = GOAL_INT8;
@@ -1625,8 +1622,8 @@ static goal_status goal__rp_desc(goal__rp *q, const goal__rp_anchor *c, goal_alg
     *counts = NULL;
     for (i = 0; i < c->size; i++)
         if (m[i].bytes > d->count) d->count = m[i].bytes;
-    if (!goal__rp_colls[k].vector) return GOAL_OK;
-    if (strcmp(goal__rp_colls[k].name, "alltoallv") == 0)
+    if (!(goal_coll_get(row)->flags & GOAL_COLL_VECTOR)) return GOAL_OK;
+    if (row == GOAL_COLL_ALLTOALLV)
         return goal__rp_fail(q, c, "alltoallv needs every pair's count, the anchors carry each rank's own only");
     if (d->count > 0x7FFFFFFFu) return goal__rp_fail(q, c, "a member's count is past 2^31-1 bytes");
     if (!(*counts = (int *)goal__new(&q->a, (size_t)c->size, sizeof(int)))) return goal__fail(q->err, GOAL_ERR_NOMEM, -1, "out of memory");
@@ -1800,8 +1797,8 @@ void goal_analyze_recorded(const goal_world *w, size_t *calls) {
             const char *l = goal_schedule_label(&s, i, buf);
             goal__rp_anchor c;
             for (k = 0; k < GOAL_ANALYZE_NCOLLS; k++) {
-                size_t n = strlen(goal__rp_colls[k].name);
-                if (strncmp(l, goal__rp_colls[k].name, n) == 0 && goal__rp_parse(l + n, &c) == 1 && c.index == 0) calls[k]++;
+                size_t n = strlen(goal__rp_names[k]);
+                if (strncmp(l, goal__rp_names[k], n) == 0 && goal__rp_parse(l + n, &c) == 1 && c.index == 0) calls[k]++;
             }
         }
     }

@@ -2,8 +2,8 @@
    LogGOPS model, and print the fastest (or all): the table, the GOAL_MPI_ALGOS string, a plot.
 
    The algorithms come from goal_algos.h's registry: an algorithm belongs to the collective
-   whose name is the longest prefix of its own followed by '_' (reduce_scatter_ring is a
-   reduce_scatter, reduce_aspen a reduce), so generators added later join by their names.
+   its registry row names (reduce_scatter_ring is a reduce_scatter, reduce_aspen a reduce),
+   so generators added later join through their rows.
    Tunable parameters are searched over small grids, chosen by the algorithm's flags:
    nway (GOAL_ALGO_NWAY) over 1, 2, 3; segment (GOAL_ALGO_SEGMENTED) over 1, 8, 64, 512 KiB;
    radix (GOAL_ALGO_RADIX) over 2, 4, 8. A configuration is printed as ALGO@nway=N,
