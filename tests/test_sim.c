@@ -465,7 +465,7 @@ static void test_big_bytes(void) {
    + 15 + 7 G = 1267. Two sends in a row: the second when the NIC is free (1020), CPU until
    1035, arriving at 1135 when rank 1's receiving NIC is free (115 + 20 + 1000 G), taken
    until 1157. F 1000: every CPU starts at 1000, so every time is 1000 later, the idle
-   rank's too; E = F = 0 (or GOAL_SIM_ZERO) is LogGOPS as before. Both models charge them. */
+   rank's too; E = F = 0 (or GOAL_SIM_ZERO) is plain LogGOPS. Both models charge them. */
 static void test_executor_costs(void) {
     const char *back = "num_ranks 2\nrank 0 {\nl1: send 1001b to 1\nl3: recv 8b from 1\n}\n"
                        "rank 1 {\nl1: recv 1001b from 0\nl2: send 8b to 0\nl2 requires l1\n}\n";
