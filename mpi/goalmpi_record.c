@@ -543,7 +543,18 @@ static void record_request(MPI_Request r) {
 
 /* ---- start and end -------------------------------------------------------------------------------- */
 static void rec_write_part(int finalized);
-static void rec_at_exit(void) { if (R.enabled && !R.finalized) rec_write_part(0); }
+/* At exit without MPI_Finalize: the part, then a wait of at most 10 s for the other ranks'
+   parts (a nonblocking barrier), since a launcher may end the job when its first rank exits
+   (MPICH's does) and cut a part still being written. A rank that never comes costs the wait. */
+static void rec_at_exit(void) {
+    MPI_Request req;
+    struct timespec ms = {0, 1000000};
+    int done = 0, fin = 1, k;
+    if (!R.enabled || R.finalized) return;
+    rec_write_part(0);
+    if (PMPI_Finalized(&fin) != MPI_SUCCESS || fin || PMPI_Ibarrier(MPI_COMM_WORLD, &req) != MPI_SUCCESS) return;
+    for (k = 0; k < 10000 && PMPI_Test(&req, &done, MPI_STATUS_IGNORE) == MPI_SUCCESS && !done; k++) nanosleep(&ms, NULL);
+}
 /* GOAL_MPI_RECORD: every rank checks that it can write its part; from MPI_Init (collective)
    all record, or none (the first rank that cannot says why, in one line); started by a
    first call instead, each rank decides alone (that call may be a send on one rank only). */
