@@ -5,18 +5,21 @@
    (GOAL_ALL_IMPLEMENTATION works as well.) goal.h's, goal_algos.h's and goal_sim.h's
    implementations must be in the program too.
 
-   Sections: OVERVIEW · STEP BY STEP · LIMITS · BOUNDS · PARAMETERS · OLD NAMES · LICENSE
+   Sections: OVERVIEW · STEP BY STEP · LIMITS · BOUNDS · PARAMETERS · PLANNER · CONFIGURATION ·
+   OLD NAMES · LICENSE
 
    OVERVIEW
    --------
    The collectives searched are goal_algos.h's tuned ones (GOAL_COLL_TUNED: the first
    GOAL_COLL_NTUNED rows of its table); an algorithm belongs to the collective its registry
-   row names. goal_tune_best simulates every non-vector algorithm of a collective with default
-   parameters (nway 1, segment 1024, radix 4) at p ranks and one size, and returns the fastest
-   (ties: registry order): what `goal tune --format env` picks among the defaults, and what
-   COLL_auto runs. goal_tune_algo_time simulates one goal_algo_desc; goal_tune_algo_bound gives
-   a lower bound of that time without a simulation. `goal tune` (tools/cli_tune.c) searches
-   the parameter grid (goal_tune_grid) with the same two calls on every core.
+   row names. The planner (goal_tune_plan, goal_tune_run) simulates configurations (an
+   algorithm with its parameters) at p ranks and a list of sizes on some threads, and marks
+   the fastest of each (collective, size). goal_tune_best is the planner on one thread for
+   one collective and size, every non-vector algorithm with default parameters (nway 1,
+   segment 1024, radix 4): what COLL_auto runs. `goal tune` (tools/cli_tune.c) is the
+   planner over the parameter grid (goal_tune_grid) on every core. goal_tune_algo_time
+   simulates one goal_algo_desc; goal_tune_algo_bound gives a lower bound of that time
+   without a simulation.
 
    STEP BY STEP
    ------------
@@ -37,8 +40,8 @@
    goal_tune_algo_bound prices a few ranks' schedules built alone (ranks 0, 1, p/3, p/2, p-2,
    p-1) with goal_sim.h's costs (COSTS): each one's CPU and sending NIC are busy at least for
    the sum of their actions' costs, and along the chain of ranks each receives from (walked
-   back from ranks 0 and p-1) a rank's held actions wait for its first receive. goal_tune_best
-   and `goal tune` skip a configuration whose bound exceeds the fastest time so far, and stop
+   back from ranks 0 and p-1) a rank's held actions wait for its first receive. The planner,
+   pruning, skips a configuration whose bound exceeds the fastest time so far, and stops
    (goal_sim_desc.stop_ns) one that turns out slower while it is simulated: neither changes
    the result, only how soon it comes.
 
@@ -47,6 +50,33 @@
    goal_tune_grid(a, i, &d) sets d's tunable parameters to the i-th point of a's grid: nway
    (GOAL_ALGO_NWAY) 1, 2, 3; segment (GOAL_ALGO_SEGMENTED) 1, 8, 64, 512 KiB; radix
    (GOAL_ALGO_RADIX) 2, 4, 8; one point for an algorithm without them.
+
+   PLANNER
+   -------
+     goal_tune_plan t = {0};
+     t.p = 1024; t.model = model; t.prune = 1; t.threads = 2;
+     for (i = 0; (a = goal_algo_list(i)) != NULL; i++)
+         if (a->coll == GOAL_COLL_BCAST && !(a->flags & GOAL_ALGO_VECTOR)) goal_tune_add_algo(&t, a, 1);
+     goal_tune_add_jobs(&t, 1u << GOAL_COLL_BCAST, sizes, nsizes);
+     goal_tune_run(&t, &err);      // t.job[k].win: the fastest of its (collective, size)
+     goal_tune_plan_free(&t);
+   A job is one configuration at one size; a segmented one whose segment holds the whole
+   message is the same schedule as the smallest such segment and is simulated once. Without
+   prune every job is simulated (in job order, t.threads at a time). With prune only the
+   winners matter: every job's bound is computed first; the jobs of each (collective, size)
+   are simulated from the least bound up, in waves (every group's least bound, then every
+   group's second, ...; within a wave by size), except that a group's first is the
+   configuration fastest at the next smaller size when that is known (winners change
+   slowly with the size); a job whose bound exceeds its group's fastest time is not
+   simulated, one simulated is stopped once slower (state GOAL_TUNE_SLOWER), and a job that
+   would start without such a time while one is coming waits if there is other work. The
+   winners are those of a full run: a stopped or skipped job is slower than one found, and
+   the order only decides how soon. t.progress is called (under the planner's lock) after
+   each simulation.
+
+   CONFIGURATION
+   -------------
+   GOAL_TUNE_NO_THREADS   no pthreads: the planner runs on the calling thread only
 
    OLD NAMES (kept for one release, CHANGELOG.md): goal_sim_best, goal_sim_algo_time and
    goal_sim_algo_bound are these calls; GOAL_SIM_NCOLLS, goal_sim_coll_name and
@@ -86,6 +116,53 @@ GOAL_API goal_status goal_tune_best(int coll, int32_t p, uint64_t bytes, const g
    d->radix (1, 0, 0 where a takes none); 0 past the last point, d unchanged. */
 GOAL_API int goal_tune_grid(const goal_algo_info *a, int i, goal_algo_desc *d);
 
+/* ---- the planner (PLANNER) ---- */
+typedef struct goal_tune_cfg {   /* one algorithm with one setting of its parameters */
+    const char *algo;
+    int coll, nway, radix;
+    uint64_t segment;
+    char label[96];              /* as GOAL_MPI_ALGOS names it: "bcast_chain@segment=8192" */
+} goal_tune_cfg;
+/* A job's state once goal_tune_run returns: simulated; left out (LIMITS); failed; slower
+   than the fastest of its (collective, size), so not simulated to its end (pruning). */
+enum { GOAL_TUNE_DONE = 1, GOAL_TUNE_SKIP, GOAL_TUNE_FAIL, GOAL_TUNE_SLOWER };
+typedef struct goal_tune_job {   /* one configuration at one size */
+    int cfg, state, same_as;     /* same_as: the job whose schedule this one is (or -1) */
+    int group;                   /* its (collective, size): 0, 1, ... */
+    int win;                     /* the fastest of its group (ties: the first) */
+    goal_status status;          /* goal_tune_algo_time's, for a job not done */
+    uint64_t size;
+    double time;                 /* simulated ns */
+    double bound;                /* a lower bound of time (goal_tune_algo_bound), when pruning */
+    char msg[160];               /* why it was left out or failed */
+} goal_tune_job;
+typedef struct goal_tune_plan {
+    /* in */
+    int32_t p;
+    goal_sim_desc model;
+    int prune;                   /* only the winners: skip or stop what cannot win */
+    int threads;                 /* simulations at once (0: 1; always 1 with GOAL_TUNE_NO_THREADS) */
+    void (*progress)(void *arg, unsigned long done, unsigned long total);   /* may be NULL */
+    void *progress_arg;
+    /* built by goal_tune_add_algo and goal_tune_add_jobs, read after goal_tune_run */
+    goal_tune_cfg *cfg;
+    int ncfg;
+    goal_tune_job *job;
+    int njob, ngroups;
+} goal_tune_plan;
+/* Adds algorithm a to t's configurations: once per point of its grid (goal_tune_grid), or
+   with grid 0 once with default parameters (nway 1, segment 1024, the generator's radix).
+   GOAL_ERR_NOMEM. */
+GOAL_API goal_status goal_tune_add_algo(goal_tune_plan *t, const goal_algo_info *a, int grid);
+/* t's jobs: for each tuned collective in order whose bit is set in colls (bit k: GOAL_COLL
+   k), for each of sizes (ascending) in order (a barrier once, as size 0), a group of every
+   configuration of that collective. Replaces earlier jobs. GOAL_ERR_NOMEM. */
+GOAL_API goal_status goal_tune_add_jobs(goal_tune_plan *t, unsigned colls, const uint64_t *sizes, int nsizes);
+/* Runs t's jobs (PLANNER) and marks each group's winner. GOAL_ERR_ARG (p < 1), GOAL_ERR_NOMEM. */
+GOAL_API goal_status goal_tune_run(goal_tune_plan *t, goal_error *err);
+/* Frees t->cfg and t->job. */
+GOAL_API void goal_tune_plan_free(goal_tune_plan *t);
+
 /* The old names, kept for one release (CHANGELOG.md). */
 #define goal_sim_best goal_tune_best
 #define goal_sim_algo_time goal_tune_algo_time
@@ -107,8 +184,12 @@ GOAL_API int goal_sim_coll_of(const char *algo);
 #if (defined(GOAL_TUNE_IMPLEMENTATION) || defined(GOAL_ALL_IMPLEMENTATION)) && !defined(GOAL__TUNE_IMPL_DONE)
 #define GOAL__TUNE_IMPL_DONE
 
+#include <stdio.h>    /* snprintf */
 #include <stdlib.h>   /* qsort */
 #include <string.h>
+#ifndef GOAL_TUNE_NO_THREADS
+#include <pthread.h>
+#endif
 
 const char *goal_sim_coll_name(int k) { return k >= 0 && k < GOAL_COLL_NTUNED ? goal_coll_get(k)->name : NULL; }
 int goal_sim_coll_of(const char *name) {
@@ -548,28 +629,372 @@ goal_status goal_tune_algo_time(const goal_algo_desc *d, int32_t p, const goal_s
     goal_world_destroy(w);
     return st;
 }
+/* ---- >>> the planner -------------------------------------------------------------------- */
+#ifndef GOAL_TUNE_NO_THREADS
+#define GOAL__TUNE_LOCK(r) pthread_mutex_lock(&(r)->mu)
+#define GOAL__TUNE_UNLOCK(r) pthread_mutex_unlock(&(r)->mu)
+#else
+#define GOAL__TUNE_LOCK(r) ((void)0)
+#define GOAL__TUNE_UNLOCK(r) ((void)0)
+#endif
+#define GOAL__TUNE_TODO 0
+#define GOAL__TUNE_SAME (-1)
+#define GOAL__TUNE_RUNNING (-2)
+
+goal_status goal_tune_add_algo(goal_tune_plan *t, const goal_algo_info *a, int grid) {
+    goal_tune_cfg *c;
+    goal_algo_desc d;
+    int k;
+    for (k = 0; grid ? goal_tune_grid(a, k, &d) : k == 0; k++) {
+        if (!grid) { d.nway = 1; d.segment = (a->flags & GOAL_ALGO_SEGMENTED) ? 1024 : 0; d.radix = 0; }
+        if (!(t->ncfg & (t->ncfg - 1)) || !t->cfg) {
+            goal_tune_cfg *n = (goal_tune_cfg *)realloc(t->cfg, (size_t)(t->ncfg ? 2 * t->ncfg : 16) * sizeof *n);
+            if (!n) return GOAL_ERR_NOMEM;
+            t->cfg = n;
+        }
+        c = &t->cfg[t->ncfg++];
+        c->algo = a->name; c->coll = (int)a->coll; c->nway = d.nway; c->segment = d.segment; c->radix = d.radix;
+        if (a->flags & GOAL_ALGO_NWAY) snprintf(c->label, sizeof c->label, "%s@nway=%d", a->name, d.nway);
+        else if ((a->flags & GOAL_ALGO_SEGMENTED) && d.segment) snprintf(c->label, sizeof c->label, "%s@segment=%llu", a->name, (unsigned long long)d.segment);
+        else if ((a->flags & GOAL_ALGO_RADIX) && d.radix) snprintf(c->label, sizeof c->label, "%s@radix=%d", a->name, d.radix);
+        else snprintf(c->label, sizeof c->label, "%s", a->name);
+    }
+    return GOAL_OK;
+}
+/* A segmented configuration whose segment holds the whole message is the same schedule as
+   the one with the smallest such segment: simulated once. */
+static int goal__tune_same_as(const goal_tune_plan *t, const goal_tune_job *j, int first) {
+    const goal_tune_cfg *c = &t->cfg[j->cfg];
+    int k;
+    if (!c->segment || c->segment < j->size) return -1;
+    for (k = first; k < t->njob && &t->job[k] != j; k++)
+        if (t->job[k].size == j->size && t->cfg[t->job[k].cfg].algo == c->algo && t->cfg[t->job[k].cfg].segment >= j->size) return k;
+    return -1;
+}
+goal_status goal_tune_add_jobs(goal_tune_plan *t, unsigned colls, const uint64_t *sizes, int nsizes) {
+    int coll, s, c, first, barrier, n;
+    free(t->job);
+    t->njob = t->ngroups = 0;
+    t->job = (goal_tune_job *)calloc((size_t)t->ncfg * (size_t)nsizes + 1, sizeof *t->job);
+    if (!t->job) return GOAL_ERR_NOMEM;
+    for (coll = 0; coll < GOAL_COLL_NTUNED; coll++) {
+        if (!(colls >> coll & 1)) continue;
+        barrier = goal_coll_get(coll)->out_blocks == 0;   /* a barrier has no size: once, as size 0 */
+        n = barrier && nsizes ? 1 : nsizes;
+        for (s = 0; s < n; s++) {
+            first = t->njob;
+            for (c = 0; c < t->ncfg; c++) {
+                goal_tune_job *j = &t->job[t->njob];
+                if (t->cfg[c].coll != coll) continue;
+                j->cfg = c;
+                j->size = barrier ? 0 : sizes[s];
+                j->same_as = goal__tune_same_as(t, j, first);
+                j->state = j->same_as >= 0 ? GOAL__TUNE_SAME : GOAL__TUNE_TODO;
+                j->group = t->ngroups;
+                t->njob++;
+            }
+            t->ngroups++;
+        }
+    }
+    return GOAL_OK;
+}
+void goal_tune_plan_free(goal_tune_plan *t) {
+    free(t->cfg);
+    free(t->job);
+    t->cfg = NULL; t->job = NULL;
+    t->ncfg = t->njob = t->ngroups = 0;
+}
+
+typedef struct goal__tune_group {   /* one (collective, size), when pruning */
+    int first, end;            /* its jobs: job[first, end); first = -1: none */
+    int coll;
+    int best_job;              /* its fastest finished so far (what could win), or -1 */
+    int running;               /* how many of its jobs are being simulated */
+    int open;                  /* how many are to do or running: its fastest may still change */
+} goal__tune_group;
+typedef struct goal__tune_run {
+    goal_tune_plan *t;
+    int next, bounding;        /* bounding: the workers compute bounds */
+    int ntodo, ndecided;       /* jobs to simulate, and those simulated or pruned (progress) */
+    int *order;                /* the jobs to simulate, by (group, bound) */
+    int norder;
+    goal__tune_group *grp;     /* when pruning: per group */
+#ifndef GOAL_TUNE_NO_THREADS
+    pthread_mutex_t mu;
+#endif
+} goal__tune_run;
+
+static void goal__tune_desc(const goal_tune_plan *t, const goal_tune_job *j, goal_algo_desc *d) {
+    const goal_tune_cfg *c = &t->cfg[j->cfg];
+    memset(d, 0, sizeof *d);
+    d->algo = c->algo;
+    d->count = j->size;            /* int8: bytes */
+    d->dtype = GOAL_INT8;
+    d->op = GOAL_OP_SUM;
+    d->nway = c->nway;
+    d->segment = c->segment;
+    d->radix = c->radix;
+}
+/* Simulates j, stopping once it takes longer than stop ns (> 0: the fastest so far, so it loses). */
+static void goal__tune_run_job(const goal_tune_plan *t, goal_tune_job *j, double stop) {
+    goal_algo_desc d;
+    goal_sim_desc model = t->model;
+    goal_error err;
+    int left_out = 0;
+    goal__tune_desc(t, j, &d);
+    err.msg[0] = 0;
+    model.stop_ns = stop;
+    j->status = goal_tune_algo_time(&d, t->p, &model, &j->time, &left_out, &err);
+    j->state = j->status == GOAL_OK ? GOAL_TUNE_DONE : j->status == GOAL_PENDING ? GOAL_TUNE_SLOWER : left_out ? GOAL_TUNE_SKIP : GOAL_TUNE_FAIL;
+    if (j->status != GOAL_OK) snprintf(j->msg, sizeof j->msg, "%.159s", err.msg[0] ? err.msg : goal_strerror(j->status));
+}
+/* The job's lower bound; a world left out is marked so here, with the message
+   goal_tune_algo_time would give. */
+static void goal__tune_bound_job(const goal_tune_plan *t, goal_tune_job *j) {
+    goal_algo_desc d;
+    goal_error err;
+    int left_out = 0;
+    goal__tune_desc(t, j, &d);
+    err.msg[0] = 0;
+    if (goal_tune_algo_bound(&d, t->p, &t->model, &j->bound, &left_out, &err) == GOAL_OK || !left_out) return;
+    j->state = GOAL_TUNE_SKIP;
+    j->status = GOAL_ERR_LIMIT;
+    snprintf(j->msg, sizeof j->msg, "%.159s", err.msg);
+}
+/* Group g's fastest time so far, or -1. */
+static double goal__tune_best_time(const goal__tune_run *r, int g) {
+    return r->grp[g].best_job >= 0 ? r->t->job[r->grp[g].best_job].time : -1;
+}
+/* The group of the next smaller size of g's collective, or -1. */
+static int goal__tune_prev(const goal__tune_run *r, int g) {
+    return g > 0 && r->grp[g - 1].first >= 0 && r->grp[g - 1].coll == r->grp[g].coll ? g - 1 : -1;
+}
+/* The first job of j's group to simulate, when none has finished: the configuration that
+   is fastest so far at the nearest smaller size of the collective (winners change slowly
+   with the size), if it is still to do; else j. Once it has finished, the group's other
+   configurations stop as soon as they are slower than it, not slower than a poor first.
+   The groups of one collective list the same configurations in the same order
+   (goal_tune_add_jobs), so that configuration is at the same offset in j's group. */
+static goal_tune_job *goal__tune_hint(const goal__tune_run *r, goal_tune_job *j) {
+    goal_tune_job *h;
+    int p;
+    for (p = goal__tune_prev(r, j->group); p >= 0 && r->grp[p].best_job < 0; p = goal__tune_prev(r, p)) {}
+    if (p < 0) return j;
+    h = &r->t->job[r->grp[j->group].first + (r->grp[p].best_job - r->grp[p].first)];
+    return h->state == GOAL__TUNE_TODO ? h : j;
+}
+/* 1: j had better wait, as it would run without a stop while one is coming: its group has
+   no time yet but a job running, or the next smaller size (goal__tune_hint's source) is not
+   decided yet. So a collective's sizes run one after another, each started by the winner
+   of the size before, while other collectives fill the threads. */
+static int goal__tune_waiting(const goal__tune_run *r, const goal_tune_job *j) {
+    int p = goal__tune_prev(r, j->group);
+    if (r->grp[j->group].best_job >= 0) return 0;
+    return r->grp[j->group].running || (p >= 0 && r->grp[p].open);
+}
+/* The next job for a worker when pruning (under the lock), or -1: in r->order, the first
+   that need not wait (goal__tune_waiting; else the first that waits), by goal__tune_hint
+   when its group has no time yet, passing over those that cannot win (GOAL_TUNE_SLOWER). */
+static int goal__tune_next_pruned(goal__tune_run *r) {
+    goal_tune_plan *t = r->t;
+    int i, pick = -1;
+    goal_tune_job *j;
+    for (i = r->next; i < r->norder; i++) {
+        j = &t->job[r->order[i]];
+        if (j->state != GOAL__TUNE_TODO) continue;
+        if (goal__tune_best_time(r, j->group) >= 0 && j->bound > goal__tune_best_time(r, j->group)) {
+            j->state = GOAL_TUNE_SLOWER;
+            j->status = GOAL_PENDING;
+            r->ndecided++;
+            r->grp[j->group].open--;
+            continue;
+        }
+        if (pick < 0) pick = i;
+        if (!goal__tune_waiting(r, j)) { pick = i; break; }
+    }
+    while (r->next < r->norder && t->job[r->order[r->next]].state != GOAL__TUNE_TODO) r->next++;
+    if (pick < 0) return -1;
+    j = &t->job[r->order[pick]];
+    if (r->grp[j->group].best_job < 0) j = goal__tune_hint(r, j);
+    j->state = GOAL__TUNE_RUNNING;
+    r->grp[j->group].running++;
+    return (int)(j - t->job);
+}
+/* The next job for a worker (under the lock), or -1: in job order, or when pruning, by
+   goal__tune_next_pruned. */
+static int goal__tune_next(goal__tune_run *r) {
+    if (r->t->prune && !r->bounding) return goal__tune_next_pruned(r);
+    while (r->next < r->t->njob && r->t->job[r->next].state != GOAL__TUNE_TODO) r->next++;
+    return r->next < r->t->njob ? r->next++ : -1;
+}
+/* Job k finished (under the lock): its group's fastest so far. */
+static void goal__tune_finished(goal__tune_run *r, int k) {
+    goal__tune_group *g = &r->grp[r->t->job[k].group];
+    g->running--;
+    g->open--;
+    if (r->t->job[k].state == GOAL_TUNE_DONE && (g->best_job < 0 || r->t->job[k].time < r->t->job[g->best_job].time)) g->best_job = k;
+}
+static void *goal__tune_worker(void *arg) {
+    goal__tune_run *r = (goal__tune_run *)arg;
+    goal_tune_plan *t = r->t;
+    double stop;
+    int k;
+    for (;;) {
+        GOAL__TUNE_LOCK(r);
+        k = goal__tune_next(r);
+        stop = k >= 0 && t->prune && !r->bounding && goal__tune_best_time(r, t->job[k].group) > 0 ? goal__tune_best_time(r, t->job[k].group) : 0;
+        GOAL__TUNE_UNLOCK(r);
+        if (k < 0) return NULL;
+        if (r->bounding) { goal__tune_bound_job(t, &t->job[k]); continue; }
+        goal__tune_run_job(t, &t->job[k], stop);
+        GOAL__TUNE_LOCK(r);
+        if (t->prune) goal__tune_finished(r, k);
+        ++r->ndecided;
+        if (t->progress) t->progress(t->progress_arg, (unsigned long)r->ndecided, (unsigned long)r->ntodo);
+        GOAL__TUNE_UNLOCK(r);
+    }
+}
+/* Runs goal__tune_worker on t->threads threads (this one among them). */
+static void goal__tune_workers(goal__tune_run *r) {
+#ifndef GOAL_TUNE_NO_THREADS
+    pthread_t th[64];
+    int k, started = 0, n = r->t->threads < 64 ? r->t->threads : 64;
+    r->next = 0;
+    for (k = 1; k < n; k++)
+        if (pthread_create(&th[started], NULL, goal__tune_worker, r) == 0) started++;
+    goal__tune_worker(r);
+    for (k = 0; k < started; k++) pthread_join(th[k], NULL);
+#else
+    r->next = 0;
+    goal__tune_worker(r);
+#endif
+}
+/* What the plan sorts jobs by: qsort has no context argument in C99, so a copy of each
+   job's keys rather than its index into t->job. */
+typedef struct goal__tune_key {
+    int group, wave, k;        /* wave: the job's rank by bound in its group */
+    uint64_t size;
+    double bound;
+} goal__tune_key;
+static int goal__tune_by_bound(const void *x, const void *y) {
+    const goal__tune_key *a = (const goal__tune_key *)x, *b = (const goal__tune_key *)y;
+    if (a->group != b->group) return a->group < b->group ? -1 : 1;
+    if (a->bound != b->bound) return a->bound < b->bound ? -1 : 1;
+    return a->k < b->k ? -1 : 1;
+}
+static int goal__tune_by_wave(const void *x, const void *y) {
+    const goal__tune_key *a = (const goal__tune_key *)x, *b = (const goal__tune_key *)y;
+    if (a->wave != b->wave) return a->wave < b->wave ? -1 : 1;
+    if (a->size != b->size) return a->size < b->size ? -1 : 1;
+    return goal__tune_by_bound(x, y);
+}
+/* Bounds first; then in waves: every group's least bound, every group's second least, ...
+   so that when a group's later configurations start, its fastest time so far is known
+   (the other threads would otherwise take them while the first is still running). Within
+   a wave by size, so that a group's smaller neighbour has likely finished when its first
+   job starts, for goal__tune_hint. */
+static goal_status goal__tune_plan(goal__tune_run *r) {
+    goal_tune_plan *t = r->t;
+    goal__tune_key *key;
+    int k;
+    r->order = (int *)malloc((size_t)t->njob * sizeof *r->order + 1);
+    r->grp = (goal__tune_group *)calloc((size_t)t->ngroups + 1, sizeof *r->grp);
+    if (!r->order || !r->grp) return GOAL_ERR_NOMEM;
+    for (k = 0; k < t->ngroups; k++) r->grp[k].first = r->grp[k].best_job = -1;
+    for (k = 0; k < t->njob; k++) {
+        goal__tune_group *g = &r->grp[t->job[k].group];
+        if (g->first < 0) g->first = k, g->coll = t->cfg[t->job[k].cfg].coll;
+        g->end = k + 1;
+    }
+    r->bounding = 1;
+    goal__tune_workers(r);
+    r->bounding = 0;
+    if (!(key = (goal__tune_key *)malloc((size_t)t->njob * sizeof *key + 1))) return GOAL_ERR_NOMEM;
+    for (k = 0; k < t->njob; k++) {
+        const goal_tune_job *j = &t->job[k];
+        if (j->state != GOAL__TUNE_TODO) continue;
+        key[r->norder].group = j->group; key[r->norder].k = k;
+        key[r->norder].size = j->size; key[r->norder++].bound = j->bound;
+        r->grp[j->group].open++;
+    }
+    qsort(key, (size_t)r->norder, sizeof *key, goal__tune_by_bound);
+    for (k = 0; k < r->norder; k++) key[k].wave = k && key[k - 1].group == key[k].group ? key[k - 1].wave + 1 : 0;
+    qsort(key, (size_t)r->norder, sizeof *key, goal__tune_by_wave);
+    for (k = 0; k < r->norder; k++) r->order[k] = key[k].k;
+    free(key);
+    return GOAL_OK;
+}
+/* Each group's fastest finished job (ties: the first) is its winner. */
+static void goal__tune_mark_winners(goal_tune_plan *t) {
+    int k, first = 0;
+    for (k = 0; k <= t->njob; k++) {
+        int b = -1, i;
+        if (k < t->njob && t->job[k].group == t->job[first].group) continue;
+        for (i = first; i < k; i++)
+            if (t->job[i].state == GOAL_TUNE_DONE && (b < 0 || t->job[i].time < t->job[b].time)) b = i;
+        if (b >= 0) t->job[b].win = 1;
+        first = k;
+    }
+}
+goal_status goal_tune_run(goal_tune_plan *t, goal_error *err) {
+    goal__tune_run r;
+    goal_status st = GOAL_OK;
+    int k;
+    if (!t || t->p < 1) return goal__fail(err, GOAL_ERR_ARG, -1, "no plan or p < 1");
+    memset(&r, 0, sizeof r);
+    r.t = t;
+    if (t->threads < 1) t->threads = 1;
+#ifdef GOAL_TUNE_NO_THREADS
+    t->threads = 1;
+#else
+    pthread_mutex_init(&r.mu, NULL);
+#endif
+    if (t->prune) st = goal__tune_plan(&r);
+    for (k = 0; k < t->njob; k++) r.ntodo += t->job[k].state == GOAL__TUNE_TODO;
+    if (st == GOAL_OK) goal__tune_workers(&r);
+#ifndef GOAL_TUNE_NO_THREADS
+    pthread_mutex_destroy(&r.mu);
+#endif
+    free(r.order);
+    free(r.grp);
+    if (st != GOAL_OK) return goal__fail(err, st, -1, "out of memory");
+    for (k = 0; k < t->njob; k++) {
+        goal_tune_job *j = &t->job[k];
+        if (j->state != GOAL__TUNE_SAME) continue;
+        j->state = t->job[j->same_as].state;
+        j->status = t->job[j->same_as].status;
+        j->time = t->job[j->same_as].time;
+        memcpy(j->msg, t->job[j->same_as].msg, sizeof j->msg);
+    }
+    goal__tune_mark_winners(t);
+    return GOAL_OK;
+}
+/* The planner with pruning on one thread for one (collective, size), with default
+   parameters. */
 goal_status goal_tune_best(int coll, int32_t p, uint64_t bytes, const goal_sim_desc *model, uint32_t require,
                            const goal_algo_info **best, double *ns, goal_error *err) {
+    goal_tune_plan t;
     const goal_algo_info *a;
-    goal_algo_desc d;
-    goal_sim_desc m;               /* stop_ns: the fastest so far (what takes longer loses) */
-    goal_status st = GOAL_ERR_ARG;
-    double t, bound;
-    int i, left_out;
+    goal_status st = GOAL_OK;
+    int i, last = -1;
     *best = NULL;
     *ns = 0;
     if (coll < 0 || coll >= GOAL_COLL_NTUNED || p < 1 || !model) return goal__fail(err, GOAL_ERR_ARG, -1, "no collective %d, p < 1 or no model", coll);
-    m = *model;
-    goal__fail(err, GOAL_ERR_ARG, -1, "%s has no algorithm with the flags asked for", goal_coll_get(coll)->name);
-    for (i = 0; (a = goal_algo_list(i)) != NULL; i++) {
-        if ((a->flags & GOAL_ALGO_VECTOR) || (a->flags & require) != require || (int)a->coll != coll) continue;
-        memset(&d, 0, sizeof d);
-        d.algo = a->name; d.count = bytes; d.dtype = GOAL_INT8; d.op = GOAL_OP_SUM; d.nway = 1;
-        d.segment = (a->flags & GOAL_ALGO_SEGMENTED) ? 1024 : 0;
-        if (*best && goal_tune_algo_bound(&d, p, model, &bound, &left_out, NULL) == GOAL_OK && bound > *ns) continue;   /* cannot win */
-        m.stop_ns = *best ? *ns : 0;
-        if ((st = goal_tune_algo_time(&d, p, &m, &t, &left_out, err)) == GOAL_OK && (!*best || t < *ns)) { *best = a; *ns = t; }
+    memset(&t, 0, sizeof t);
+    t.p = p; t.model = *model; t.prune = 1; t.threads = 1;
+    for (i = 0; st == GOAL_OK && (a = goal_algo_list(i)) != NULL; i++)
+        if (!(a->flags & GOAL_ALGO_VECTOR) && (a->flags & require) == require && (int)a->coll == coll) st = goal_tune_add_algo(&t, a, 0);
+    if (st == GOAL_OK) st = goal_tune_add_jobs(&t, 1u << coll, &bytes, 1);
+    if (st == GOAL_OK) st = goal_tune_run(&t, err);
+    else goal__fail(err, st, -1, "out of memory");
+    for (i = 0; st == GOAL_OK && i < t.njob; i++) {
+        if (t.job[i].win) { *best = goal_algo_find(t.cfg[t.job[i].cfg].algo); *ns = t.job[i].time; }
+        if (t.job[i].state == GOAL_TUNE_SKIP || t.job[i].state == GOAL_TUNE_FAIL) last = i;
     }
-    return *best ? GOAL_OK : st;
+    if (st == GOAL_OK && !*best && last >= 0) st = goal__fail(err, t.job[last].status, -1, "%s", t.job[last].msg);
+    else if (st == GOAL_OK && !*best) st = goal__fail(err, GOAL_ERR_ARG, -1, "%s has no algorithm with the flags asked for", goal_coll_get(coll)->name);
+    goal_tune_plan_free(&t);
+    return st;
 }
+
 #endif /* GOAL_TUNE_IMPLEMENTATION */

@@ -187,6 +187,7 @@ int cli_trace(int argc, char **argv);
 int cli_timeline(int argc, char **argv, goal_status (*draw)(const goal_world *, const goal_sim_desc *, goal_write_fn, void *));
 int cli_svg(int argc, char **argv);
 int cli_tune(int argc, char **argv);      /* every algorithm simulated, the fastest per size (cli_tune.c) */
+void cli_tune_init(void);                 /* tune's --coll help from the collective table, before any verb runs */
 /* The plot of goal tune (cli_plot.c): time against size, log-log, a panel per collective and a
    curve per configuration, thick when it wins at some size, a dot where; as SVG on f (a FILE *). */
 typedef struct cli_plot_point { uint64_t size; double time; int win; } cli_plot_point;

@@ -8,25 +8,14 @@
    nway (GOAL_ALGO_NWAY) over 1, 2, 3; segment (GOAL_ALGO_SEGMENTED) over 1, 8, 64, 512 KiB;
    radix (GOAL_ALGO_RADIX) over 2, 4, 8. A configuration is printed as ALGO@nway=N,
    ALGO@segment=B or ALGO@radix=K, which is also how GOAL_MPI_ALGOS names it (--format env).
-   A world is built straight from the generator (no text) and simulated by goal_tune.h's
-   goal_tune_algo_time, which goal_mpi.h's COLL_auto uses too. Left out,
-   and the output says so: worlds whose estimated size (rank 0's actions plus p-1 times rank
-   1's) exceeds 2^23 actions or whose independent actions per rank squared exceed 2^27
-   (linear roots, alltoall_linear, long pipelines), pipelines of more than 512 segments,
-   GOAL_ALGO_SETS generators above 4096 ranks.
-   Simulations run on one thread per core. Without --all and --svg only the winners matter:
-   every configuration's lower bound (goal_tune_algo_bound: a few ranks alone, no world) is
-   computed first, the configurations of each (collective, size) are simulated from the
-   least bound up, except that the first is the one fastest at the next smaller size when
-   that is known (winners change slowly with the size), and one whose bound exceeds the
-   fastest time found so far is not simulated (it cannot win); one simulated is stopped as
-   soon as it takes longer than that (goal_sim_desc.stop_ns), so a loser never runs to its
-   end, and a job that would start without such a time while one is being found waits if
-   there is other work. The output is the same: a stopped or skipped configuration is
-   slower than one already found, and the order only decides how soon. */
+   The search is goal_tune.h's planner (goal_tune_run, PLANNER there), which COLL_auto runs
+   too (goal_tune_best): worlds too big to simulate quickly are left out (LIMITS there) and
+   the output says so. Simulations run on one thread per core; without --all and --svg the
+   planner prunes (only the winners matter), which changes how soon, not what is printed.
+   This file is the verb: its options, the output (table, env, plot, notes), the progress,
+   and the recording form (tune FILE). */
 #define _POSIX_C_SOURCE 200809L
 #include <ctype.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,32 +31,8 @@
 
 #define TUNE_NCOLLS GOAL_COLL_NTUNED
 
-typedef struct tune_cfg {      /* one algorithm with one setting of its parameters */
-    const char *algo;
-    int coll, nway, radix;
-    uint64_t segment;
-    char label[96];            /* "bcast_chain@segment=8192" */
-} tune_cfg;
-
-enum { TUNE_TODO, TUNE_DONE, TUNE_SKIP, TUNE_FAIL, TUNE_SAME, TUNE_SLOWER, TUNE_RUNNING };
-typedef struct tune_job {      /* one configuration at one size */
-    int cfg, state, same_as, win;   /* win: the fastest of its (collective, size) */
-    int group;                 /* its (collective, size): 0, 1, ... */
-    uint64_t size;
-    double time;               /* simulated ns */
-    double bound;              /* a lower bound of time (goal_tune_algo_bound) */
-    char msg[160];             /* why it failed */
-} tune_job;
-
-typedef struct tune_group {   /* one (collective, size), when pruning */
-    int first, end;            /* its jobs: job[first, end); first = -1: none */
-    int coll;
-    int best_job;              /* its fastest finished so far (what could win), or -1 */
-    int running;               /* how many of its jobs are being simulated */
-    int open;                  /* how many are to do or running: its fastest may still change */
-} tune_group;
-
 typedef struct tune {
+    goal_tune_plan pl;         /* the configurations and jobs, searched by goal_tune_run */
     long long p;
     goal_sim_desc model;
     uint64_t sizes[64];
@@ -77,16 +42,6 @@ typedef struct tune {
     const char *world;         /* FILE: a recording, tuned as a whole (tune_recording) */
     const char *coll_text;     /* --coll as given (a recording's collective names) */
     int sized;                 /* --sizes given (not for a recording) */
-    tune_cfg *cfg;
-    int ncfg;
-    tune_job *job;
-    int njob, next, ngroups;
-    int ntodo, ndecided;       /* jobs to simulate, and those simulated or pruned (progress) */
-    int prune, bounding;       /* prune: skip what cannot win; bounding: the workers compute bounds */
-    int *order;                /* the jobs to simulate, by (group, bound) */
-    int norder;
-    tune_group *grp;           /* when pruning: per group */
-    pthread_mutex_t mu;
 } tune;
 
 /* ---- options -------------------------------------------------------------------------- */
@@ -141,7 +96,19 @@ static int tune_set_format(const char *verb, const cli_option *o, const char *v,
     ((tune *)t)->env = strcmp(v, "env") == 0;
     return CLI_OK;
 }
-#define TUNE_COLL_BAD "takes a list of bcast reduce allreduce allgather alltoall gather scatter reduce_scatter barrier scan"
+/* --coll's help and complaint name the tuned collectives of goal_algos.h's table, written
+   by cli_tune_init: "bcast reduce ... scan" (room for twice today's). */
+static char tune_coll_help[320], tune_coll_bad[240];
+void cli_tune_init(void) {
+    size_t n = 0;
+    int k;
+    char names[200];
+    names[0] = 0;
+    for (k = 0; k < TUNE_NCOLLS && n < sizeof names; k++)
+        n += (size_t)snprintf(names + n, sizeof names - n, "%s%s", k ? " " : "", goal_coll_get(k)->name);
+    snprintf(tune_coll_help, sizeof tune_coll_help, "%s; a recording: its names, e.g. allreduce,reduce_scatter_block", names);
+    snprintf(tune_coll_bad, sizeof tune_coll_bad, "takes a list of %s", names);
+}
 /* The rows from -o on are those of the recording form too (cli_tune_rec_options, cli.h). */
 const cli_option cli_tune_options[] = {
     {"-p", "N", NULL, "number of ranks (required)", cli_set_int, offsetof(tune, p), 1, 1 << 24, "takes a number of ranks from 1 to 16777216"},
@@ -150,8 +117,7 @@ const cli_option cli_tune_options[] = {
     {"--svg", "OUT", NULL, "time against size, log-log, one panel per collective", cli_set_text, offsetof(tune, svg), 0, 0, "needs a file name"},
     {"-o", "ns", "1500", "CPU overhead per message (same as --overhead)", cli_set_model, offsetof(tune, model), 0, 0, NULL},
     {"--coll", "LIST", "all ten; a recording: every one it calls",
-     "bcast reduce allreduce allgather alltoall gather scatter reduce_scatter barrier scan; a recording: its names, e.g. allreduce,reduce_scatter_block",
-     cli_set_text, offsetof(tune, coll_text), 0, 0, TUNE_COLL_BAD},
+     tune_coll_help, cli_set_text, offsetof(tune, coll_text), 0, 0, tune_coll_bad},
     {"--all", NULL, NULL, "every configuration, not only the fastest", cli_set_flag, offsetof(tune, all), 0, 0, NULL},
     {"--format", "F", "table", "table (COLL SIZE ALGO TIME; a recording: COLL CALLS ALGO TIME) or env (the GOAL_MPI_ALGOS string)",
      tune_set_format, 0, 0, 0, "takes table or env"},
@@ -163,35 +129,12 @@ static int tune_args(int argc, char **argv, tune *t) {
     if (rc == CLI_OK && t->world && (t->p || t->sized || t->svg))
         return cli_usage("tune: unknown argument '%s' (a recording, FILE, takes no -p, --sizes or --svg)", t->world);
     if (rc == CLI_OK && t->world) return CLI_OK;
-    if (rc == CLI_OK && t->coll_text && !tune_coll_list(t, t->coll_text)) return cli_usage("tune: --coll " TUNE_COLL_BAD);
+    if (rc == CLI_OK && t->coll_text && !tune_coll_list(t, t->coll_text)) return cli_usage("tune: --coll %s", tune_coll_bad);
     if (rc == CLI_OK && !t->p) return cli_usage("tune: -p N is missing");
     if (rc == CLI_OK) cli_model_warn("tune", &t->model);
     return rc;
 }
-
-/* ---- configurations and jobs ----------------------------------------------------------- */
-static int tune_add_cfg(tune *t, const goal_algo_info *a, const goal_algo_desc *d) {
-    tune_cfg *c;
-    if (!(t->ncfg & (t->ncfg - 1)) || !t->cfg) {
-        tune_cfg *n = (tune_cfg *)realloc(t->cfg, (size_t)(t->ncfg ? 2 * t->ncfg : 16) * sizeof *n);
-        if (!n) return 0;
-        t->cfg = n;
-    }
-    c = &t->cfg[t->ncfg++];
-    c->algo = a->name; c->coll = (int)a->coll; c->nway = d->nway; c->segment = d->segment; c->radix = d->radix;
-    if (a->flags & GOAL_ALGO_NWAY) snprintf(c->label, sizeof c->label, "%s@nway=%d", a->name, d->nway);
-    else if (a->flags & GOAL_ALGO_SEGMENTED) snprintf(c->label, sizeof c->label, "%s@segment=%llu", a->name, (unsigned long long)d->segment);
-    else if (a->flags & GOAL_ALGO_RADIX) snprintf(c->label, sizeof c->label, "%s@radix=%d", a->name, d->radix);
-    else snprintf(c->label, sizeof c->label, "%s", a->name);
-    return 1;
-}
-/* Algorithm a, once per point of its parameter grid (goal_tune_grid); 0 when out of memory. */
-static int tune_algo_configs(tune *t, const goal_algo_info *a) {
-    goal_algo_desc d;
-    int k, ok = 1;
-    for (k = 0; ok && goal_tune_grid(a, k, &d); k++) ok = tune_add_cfg(t, a, &d);
-    return ok;
-}
+/* ---- the search (goal_tune.h's planner) ------------------------------------------------ */
 /* Every algorithm of an asked-for collective, once per point of its parameter grid. */
 static int tune_configs(tune *t) {
     const goal_algo_info *a;
@@ -199,172 +142,13 @@ static int tune_configs(tune *t) {
     for (i = 0; ok && (a = goal_algo_list(i)) != NULL; i++) {
         /* vector collectives (gatherv_linear, reduce_scatterv_ring) need counts: not tuned */
         if ((a->flags & GOAL_ALGO_VECTOR) || (int)a->coll >= TUNE_NCOLLS || !(t->colls >> a->coll & 1)) continue;
-        ok = tune_algo_configs(t, a);
+        ok = goal_tune_add_algo(&t->pl, a, 1) == GOAL_OK;
     }
     return ok;
 }
-/* A segmented configuration whose segment holds the whole message is the same schedule as
-   the one with the smallest such segment: simulated once. */
-static int tune_same_as(const tune *t, const tune_job *j, int first) {
-    const tune_cfg *c = &t->cfg[j->cfg];
-    int k;
-    if (!c->segment || c->segment < j->size) return -1;
-    for (k = first; k < t->njob && &t->job[k] != j; k++)
-        if (t->job[k].size == j->size && t->cfg[t->job[k].cfg].algo == c->algo && t->cfg[t->job[k].cfg].segment >= j->size) return k;
-    return -1;
-}
-static int tune_jobs(tune *t) {
-    int coll, s, c, first, barrier, nsizes;
-    t->job = (tune_job *)calloc((size_t)t->ncfg * (size_t)t->nsizes + 1, sizeof *t->job);
-    if (!t->job) return 0;
-    for (coll = 0; coll < TUNE_NCOLLS; coll++) {
-        barrier = goal_coll_get(coll)->out_blocks == 0;   /* a barrier has no size: once, as size 0 */
-        nsizes = barrier ? 1 : t->nsizes;
-        for (s = 0; s < nsizes; s++) {
-            first = t->njob;
-            for (c = 0; c < t->ncfg; c++) {
-                tune_job *j = &t->job[t->njob];
-                if (t->cfg[c].coll != coll) continue;
-                j->cfg = c;
-                j->size = barrier ? 0 : t->sizes[s];
-                j->same_as = tune_same_as(t, j, first);
-                j->state = j->same_as >= 0 ? TUNE_SAME : TUNE_TODO;
-                j->group = t->ngroups;
-                t->njob++;
-            }
-            t->ngroups++;
-        }
-    }
-    return 1;
-}
-
-/* ---- simulation ------------------------------------------------------------------------ */
-static void tune_desc(const tune *t, const tune_job *j, goal_algo_desc *d) {
-    const tune_cfg *c = &t->cfg[j->cfg];
-    memset(d, 0, sizeof *d);
-    d->algo = c->algo;
-    d->count = j->size;            /* int8: bytes */
-    d->dtype = GOAL_INT8;
-    d->op = GOAL_OP_SUM;
-    d->nway = c->nway;
-    d->segment = c->segment;
-    d->radix = c->radix;
-}
-/* The library simulates (goal_tune_algo_time, which also leaves out worlds too big for it),
-   stopping once the job takes longer than stop ns (> 0: the fastest so far, so it loses). */
-static void tune_run_job(const tune *t, tune_job *j, double stop) {
-    goal_algo_desc d;
-    goal_sim_desc model = t->model;
-    goal_error err;
-    goal_status st;
-    int left_out = 0;
-    tune_desc(t, j, &d);
-    err.msg[0] = 0;
-    model.stop_ns = stop;
-    st = goal_tune_algo_time(&d, (int32_t)t->p, &model, &j->time, &left_out, &err);
-    j->state = st == GOAL_OK ? TUNE_DONE : st == GOAL_PENDING ? TUNE_SLOWER : left_out ? TUNE_SKIP : TUNE_FAIL;
-    if (st != GOAL_OK) snprintf(j->msg, sizeof j->msg, "%.159s", err.msg[0] ? err.msg : goal_strerror(st));
-}
-/* The job's lower bound; a world left out is marked so here, with the message
-   goal_tune_algo_time would give. */
-static void tune_bound_job(const tune *t, tune_job *j) {
-    goal_algo_desc d;
-    goal_error err;
-    int left_out = 0;
-    tune_desc(t, j, &d);
-    err.msg[0] = 0;
-    if (goal_tune_algo_bound(&d, (int32_t)t->p, &t->model, &j->bound, &left_out, &err) == GOAL_OK || !left_out) return;
-    j->state = TUNE_SKIP;
-    snprintf(j->msg, sizeof j->msg, "%.159s", err.msg);
-}
-/* Group g's fastest time so far, or -1. */
-static double tune_best_time(const tune *t, int g) {
-    return t->grp[g].best_job >= 0 ? t->job[t->grp[g].best_job].time : -1;
-}
-/* The group of the next smaller size of g's collective, or -1. */
-static int tune_prev(const tune *t, int g) {
-    return g > 0 && t->grp[g - 1].first >= 0 && t->grp[g - 1].coll == t->grp[g].coll ? g - 1 : -1;
-}
-/* The first job of j's group to simulate, when none has finished: the configuration that
-   is fastest so far at the nearest smaller size of the collective (winners change slowly
-   with the size), if it is still to do; else j. Once it has finished, the group's other
-   configurations stop as soon as they are slower than it, not slower than a poor first.
-   The groups of one collective list the same configurations in the same order (tune_jobs),
-   so that configuration is at the same offset in j's group. */
-static tune_job *tune_hint(const tune *t, tune_job *j) {
-    tune_job *h;
-    int p;
-    for (p = tune_prev(t, j->group); p >= 0 && t->grp[p].best_job < 0; p = tune_prev(t, p)) {}
-    if (p < 0) return j;
-    h = &t->job[t->grp[j->group].first + (t->grp[p].best_job - t->grp[p].first)];
-    return h->state == TUNE_TODO ? h : j;
-}
-/* 1: j had better wait, as it would run without a stop while one is coming: its group has
-   no time yet but a job running, or the next smaller size (tune_hint's source) is not
-   decided yet. So a collective's sizes run one after another, each started by the winner
-   of the size before, while other collectives fill the threads. */
-static int tune_waiting(const tune *t, const tune_job *j) {
-    int p = tune_prev(t, j->group);
-    if (t->grp[j->group].best_job >= 0) return 0;
-    return t->grp[j->group].running || (p >= 0 && t->grp[p].open);
-}
-/* The next job for a worker when pruning (under the lock), or -1: in t->order, the first
-   that need not wait (tune_waiting; else the first that waits), by tune_hint when its
-   group has no time yet, passing over those that cannot win (TUNE_SLOWER). */
-static int tune_next_pruned(tune *t) {
-    int i, pick = -1;
-    tune_job *j;
-    for (i = t->next; i < t->norder; i++) {
-        j = &t->job[t->order[i]];
-        if (j->state != TUNE_TODO) continue;
-        if (tune_best_time(t, j->group) >= 0 && j->bound > tune_best_time(t, j->group)) {
-            j->state = TUNE_SLOWER;
-            t->ndecided++;
-            t->grp[j->group].open--;
-            continue;
-        }
-        if (pick < 0) pick = i;
-        if (!tune_waiting(t, j)) { pick = i; break; }
-    }
-    while (t->next < t->norder && t->job[t->order[t->next]].state != TUNE_TODO) t->next++;
-    if (pick < 0) return -1;
-    j = &t->job[t->order[pick]];
-    if (t->grp[j->group].best_job < 0) j = tune_hint(t, j);
-    j->state = TUNE_RUNNING;
-    t->grp[j->group].running++;
-    return (int)(j - t->job);
-}
-/* The next job for a worker (under the lock), or -1: in job order, or when pruning, by
-   tune_next_pruned. */
-static int tune_next(tune *t) {
-    if (t->prune && !t->bounding) return tune_next_pruned(t);
-    while (t->next < t->njob && t->job[t->next].state != TUNE_TODO) t->next++;
-    return t->next < t->njob ? t->next++ : -1;
-}
-/* Job k finished (under the lock): its group's fastest so far. */
-static void tune_finished(tune *t, int k) {
-    tune_group *g = &t->grp[t->job[k].group];
-    g->running--;
-    g->open--;
-    if (t->job[k].state == TUNE_DONE && (g->best_job < 0 || t->job[k].time < t->job[g->best_job].time)) g->best_job = k;
-}
-static void *tune_worker(void *arg) {
-    tune *t = (tune *)arg;
-    double stop;
-    int k;
-    for (;;) {
-        pthread_mutex_lock(&t->mu);
-        k = tune_next(t);
-        stop = k >= 0 && t->prune && !t->bounding && tune_best_time(t, t->job[k].group) > 0 ? tune_best_time(t, t->job[k].group) : 0;
-        pthread_mutex_unlock(&t->mu);
-        if (k < 0) return NULL;
-        if (t->bounding) { tune_bound_job(t, &t->job[k]); continue; }
-        tune_run_job(t, &t->job[k], stop);
-        pthread_mutex_lock(&t->mu);
-        if (t->prune) tune_finished(t, k);
-        cli_progress_count((unsigned long)++t->ndecided, (unsigned long)t->ntodo, "configurations");
-        pthread_mutex_unlock(&t->mu);
-    }
+static void tune_progress(void *arg, unsigned long done, unsigned long total) {
+    (void)arg;
+    cli_progress_count(done, total, "configurations");
 }
 /* Every job allocates and frees a world and a simulator of up to some hundred MB: glibc
    would hand blocks above its mmap threshold back to the kernel at every free, which then
@@ -379,133 +163,39 @@ static void tune_keep_memory(void) {
     mallopt(M_TRIM_THRESHOLD, 1 << 30);
 #endif
 }
-/* Runs tune_worker on one thread per core. */
-static void tune_workers(tune *t) {
-    pthread_t th[TUNE_MAX_THREADS];
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    int k, started = 0;
-    if (n < 1) n = 1;
-    if (n > TUNE_MAX_THREADS) n = TUNE_MAX_THREADS;
-    t->next = 0;
-    for (k = 1; k < n; k++)
-        if (pthread_create(&th[started], NULL, tune_worker, t) == 0) started++;
-    tune_worker(t);
-    for (k = 0; k < started; k++) pthread_join(th[k], NULL);
-}
-/* What the plan sorts jobs by: qsort has no context argument in C99, so a copy of each
-   job's keys rather than its index into t->job. */
-typedef struct tune_key {
-    int group, wave, k;        /* wave: the job's rank by bound in its group */
-    uint64_t size;
-    double bound;
-} tune_key;
-static int tune_by_bound(const void *x, const void *y) {
-    const tune_key *a = (const tune_key *)x, *b = (const tune_key *)y;
-    if (a->group != b->group) return a->group < b->group ? -1 : 1;
-    if (a->bound != b->bound) return a->bound < b->bound ? -1 : 1;
-    return a->k < b->k ? -1 : 1;
-}
-static int tune_by_wave(const void *x, const void *y) {
-    const tune_key *a = (const tune_key *)x, *b = (const tune_key *)y;
-    if (a->wave != b->wave) return a->wave < b->wave ? -1 : 1;
-    if (a->size != b->size) return a->size < b->size ? -1 : 1;
-    return tune_by_bound(x, y);
-}
-/* Bounds first; then in waves: every group's least bound, every group's second least, ...
-   so that when a group's later configurations start, its fastest time so far is known
-   (the other threads would otherwise take them while the first is still running). Within
-   a wave by size, so that a group's smaller neighbour has likely finished when its first
-   job starts, for tune_hint. */
-static int tune_plan(tune *t) {
-    tune_key *key;
-    int k;
-    t->order = (int *)malloc((size_t)t->njob * sizeof *t->order + 1);
-    t->grp = (tune_group *)calloc((size_t)t->ngroups + 1, sizeof *t->grp);
-    if (!t->order || !t->grp) return 0;
-    for (k = 0; k < t->ngroups; k++) t->grp[k].first = t->grp[k].best_job = -1;
-    for (k = 0; k < t->njob; k++) {
-        tune_group *g = &t->grp[t->job[k].group];
-        if (g->first < 0) g->first = k, g->coll = t->cfg[t->job[k].cfg].coll;
-        g->end = k + 1;
-    }
-    t->bounding = 1;
-    tune_workers(t);
-    t->bounding = 0;
-    if (!(key = (tune_key *)malloc((size_t)t->njob * sizeof *key + 1))) return 0;
-    for (k = 0; k < t->njob; k++) {
-        const tune_job *j = &t->job[k];
-        if (j->state != TUNE_TODO) continue;
-        key[t->norder].group = j->group; key[t->norder].k = k;
-        key[t->norder].size = j->size; key[t->norder++].bound = j->bound;
-        t->grp[j->group].open++;
-    }
-    qsort(key, (size_t)t->norder, sizeof *key, tune_by_bound);
-    for (k = 0; k < t->norder; k++) key[k].wave = k && key[k - 1].group == key[k].group ? key[k - 1].wave + 1 : 0;
-    qsort(key, (size_t)t->norder, sizeof *key, tune_by_wave);
-    for (k = 0; k < t->norder; k++) t->order[k] = key[k].k;
-    free(key);
-    return 1;
-}
+/* The jobs, run on one thread per core (at most TUNE_MAX_THREADS); 0 when out of memory. */
 static int tune_run(tune *t) {
-    int k;
-    pthread_mutex_init(&t->mu, NULL);
-    if (t->prune && !tune_plan(t)) return pthread_mutex_destroy(&t->mu), 0;
-    for (k = 0; k < t->njob; k++) t->ntodo += t->job[k].state == TUNE_TODO;
-    tune_workers(t);
-    pthread_mutex_destroy(&t->mu);
-    for (k = 0; k < t->njob; k++) {
-        tune_job *j = &t->job[k];
-        if (j->state != TUNE_SAME) continue;
-        j->state = t->job[j->same_as].state;
-        j->time = t->job[j->same_as].time;
-        memcpy(j->msg, t->job[j->same_as].msg, sizeof j->msg);
-    }
-    return 1;
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    t->pl.p = (int32_t)t->p;
+    t->pl.model = t->model;
+    t->pl.prune = !t->all && !t->svg;
+    t->pl.threads = n < 1 ? 1 : n > TUNE_MAX_THREADS ? TUNE_MAX_THREADS : (int)n;
+    t->pl.progress = tune_progress;
+    return tune_configs(t) && goal_tune_add_jobs(&t->pl, t->colls, t->sizes, t->nsizes) == GOAL_OK && goal_tune_run(&t->pl, NULL) == GOAL_OK;
 }
 
 /* ---- output ---------------------------------------------------------------------------- */
-/* The fastest finished job among jobs[first, end) (ties: the first), or -1. */
-static int tune_best(const tune *t, int first, int end) {
-    int k, best = -1;
-    for (k = first; k < end; k++)
-        if (t->job[k].state == TUNE_DONE && (best < 0 || t->job[k].time < t->job[best].time)) best = k;
-    return best;
-}
-/* The jobs of one (collective, size) are consecutive: the end of the group at first. */
-static int tune_group_end(const tune *t, int first) {
-    int k = first;
-    while (k < t->njob && t->cfg[t->job[k].cfg].coll == t->cfg[t->job[first].cfg].coll && t->job[k].size == t->job[first].size) k++;
-    return k;
-}
-
-static void tune_mark_winners(tune *t) {
-    int k, end, best;
-    for (k = 0; k < t->njob; k = end) {
-        end = tune_group_end(t, k);
-        if ((best = tune_best(t, k, end)) >= 0) t->job[best].win = 1;
-    }
-}
 /* COLL SIZE ALGO TIME: the winners, or (--all) every configuration that was simulated. */
 static void tune_print_table(const tune *t, FILE *f) {
     int k;
-    for (k = 0; k < t->njob; k++) {
-        const tune_job *j = &t->job[k];
-        if (j->state == TUNE_DONE && (j->win || t->all))
-            fprintf(f, "%s %llu %s %.0f\n", goal_sim_coll_name(t->cfg[j->cfg].coll), (unsigned long long)j->size, t->cfg[j->cfg].label, j->time);
+    for (k = 0; k < t->pl.njob; k++) {
+        const goal_tune_job *j = &t->pl.job[k];
+        if (j->state == GOAL_TUNE_DONE && (j->win || t->all))
+            fprintf(f, "%s %llu %s %.0f\n", goal_sim_coll_name(t->pl.cfg[j->cfg].coll), (unsigned long long)j->size, t->pl.cfg[j->cfg].label, j->time);
     }
 }
 
 /* What was left out: one line per configuration (from its first skipped size), and failures. */
 static void tune_print_notes(const tune *t, FILE *f) {
     int c, k;
-    for (c = 0; c < t->ncfg; c++) {
+    for (c = 0; c < t->pl.ncfg; c++) {
         int skipped = 0;
-        for (k = 0; k < t->njob; k++) {
-            const tune_job *j = &t->job[k];
+        for (k = 0; k < t->pl.njob; k++) {
+            const goal_tune_job *j = &t->pl.job[k];
             if (j->cfg != c) continue;
-            if (j->state == TUNE_SKIP && !skipped++)
-                fprintf(f, "# skipped %s at p=%lld from size %llu: %s\n", t->cfg[c].label, t->p, (unsigned long long)j->size, j->msg);
-            if (j->state == TUNE_FAIL) fprintf(f, "# failed %s size %llu: %s\n", t->cfg[c].label, (unsigned long long)j->size, j->msg);
+            if (j->state == GOAL_TUNE_SKIP && !skipped++)
+                fprintf(f, "# skipped %s at p=%lld from size %llu: %s\n", t->pl.cfg[c].label, t->p, (unsigned long long)j->size, j->msg);
+            if (j->state == GOAL_TUNE_FAIL) fprintf(f, "# failed %s size %llu: %s\n", t->pl.cfg[c].label, (unsigned long long)j->size, j->msg);
         }
     }
 }
@@ -521,20 +211,20 @@ static void tune_print_mpi_name(FILE *f, int coll) {
 static void tune_print_env(const tune *t, FILE *f) {
     int best, coll = -1, prev = -1;
     uint64_t bound = 0;
-    for (best = 0; best < t->njob; best++) {
-        if (!t->job[best].win) continue;
-        if (t->cfg[t->job[best].cfg].coll != coll) {
-            if (prev >= 0) fprintf(f, "%s;", t->cfg[prev].label);
-            coll = t->cfg[t->job[best].cfg].coll;
+    for (best = 0; best < t->pl.njob; best++) {
+        if (!t->pl.job[best].win) continue;
+        if (t->pl.cfg[t->pl.job[best].cfg].coll != coll) {
+            if (prev >= 0) fprintf(f, "%s;", t->pl.cfg[prev].label);
+            coll = t->pl.cfg[t->pl.job[best].cfg].coll;
             tune_print_mpi_name(f, coll);
             fputc('=', f);
-        } else if (t->job[best].cfg != prev) {
-            fprintf(f, "%s:<=%llu,", t->cfg[prev].label, (unsigned long long)bound);
+        } else if (t->pl.job[best].cfg != prev) {
+            fprintf(f, "%s:<=%llu,", t->pl.cfg[prev].label, (unsigned long long)bound);
         }
-        prev = t->job[best].cfg;
-        bound = t->job[best].size;
+        prev = t->pl.job[best].cfg;
+        bound = t->pl.job[best].size;
     }
-    if (prev >= 0) fprintf(f, "%s", t->cfg[prev].label);
+    if (prev >= 0) fprintf(f, "%s", t->pl.cfg[prev].label);
     fputc('\n', f);
 }
 
@@ -543,30 +233,30 @@ static void tune_print_env(const tune *t, FILE *f) {
    in size order. Appends to curve[*nc] and pt[*n]. */
 static void tune_panel(const tune *t, int first, int end, cli_plot_curve *curve, size_t *nc, cli_plot_point *pt, size_t *n) {
     int c, k;
-    for (c = 0; c < t->ncfg; c++) {
+    for (c = 0; c < t->pl.ncfg; c++) {
         size_t from = *n;
         int wins = 0;
         for (k = first; k < end; k++) {
-            const tune_job *j = &t->job[k];
-            if (j->cfg != c || j->state != TUNE_DONE) continue;
+            const goal_tune_job *j = &t->pl.job[k];
+            if (j->cfg != c || j->state != GOAL_TUNE_DONE) continue;
             pt[*n].size = j->size; pt[*n].time = j->time; pt[(*n)++].win = j->win;
             wins |= j->win;
         }
         if (*n == from) continue;
-        curve[*nc].label = t->cfg[c].label; curve[*nc].pts = &pt[from];
+        curve[*nc].label = t->pl.cfg[c].label; curve[*nc].pts = &pt[from];
         curve[*nc].n = *n - from; curve[(*nc)++].wins = wins;
     }
 }
 /* 0 when out of memory. */
 static int tune_write_svg(const tune *t, FILE *f) {
     cli_plot_panel panel[TUNE_NCOLLS];
-    cli_plot_curve *curve = (cli_plot_curve *)malloc((size_t)t->njob * sizeof *curve + 1);
-    cli_plot_point *pt = (cli_plot_point *)malloc((size_t)t->njob * sizeof *pt + 1);
+    cli_plot_curve *curve = (cli_plot_curve *)malloc((size_t)t->pl.njob * sizeof *curve + 1);
+    cli_plot_point *pt = (cli_plot_point *)malloc((size_t)t->pl.njob * sizeof *pt + 1);
     size_t np = 0, nc = 0, n = 0;
     int k, end;
-    for (k = 0; curve && pt && k < t->njob; k = end, np++) {
-        for (end = k; end < t->njob && t->cfg[t->job[end].cfg].coll == t->cfg[t->job[k].cfg].coll; end++) {}
-        panel[np].title = goal_sim_coll_name(t->cfg[t->job[k].cfg].coll);
+    for (k = 0; curve && pt && k < t->pl.njob; k = end, np++) {
+        for (end = k; end < t->pl.njob && t->pl.cfg[t->pl.job[end].cfg].coll == t->pl.cfg[t->pl.job[k].cfg].coll; end++) {}
+        panel[np].title = goal_sim_coll_name(t->pl.cfg[t->pl.job[k].cfg].coll);
         panel[np].curves = &curve[nc];
         tune_panel(t, k, end, curve, &nc, pt, &n);
         panel[np].n = (size_t)(&curve[nc] - panel[np].curves);
@@ -580,15 +270,14 @@ static int tune_write_svg(const tune *t, FILE *f) {
 /* Whether some configuration was simulated to its end. */
 static int tune_any_done(const tune *t) {
     int k;
-    for (k = 0; k < t->njob && t->job[k].state != TUNE_DONE; k++) {}
-    return k < t->njob;
+    for (k = 0; k < t->pl.njob && t->pl.job[k].state != GOAL_TUNE_DONE; k++) {}
+    return k < t->pl.njob;
 }
 /* The output, once every job ran: nothing but the notes (and exit 1) when no configuration
    could be simulated; the plot goes to svg (opened before the run, so that a bad path fails
    at once). */
 static int tune_output(tune *t, FILE *svg) {
     int rc = CLI_OK, any = tune_any_done(t);
-    tune_mark_winners(t);
     if (any) t->env ? tune_print_env(t, stdout) : tune_print_table(t, stdout);
     tune_print_notes(t, t->env ? stderr : stdout);
     if (!any) rc = cli_fail("tune: no configuration could be simulated at p=%lld (the # lines say why)", t->p);
@@ -630,7 +319,7 @@ static int rec_asked(const tune *t, const char *coll) {
 }
 /* One configuration of collective k tried on w (tune's grids, labelled as tune labels them):
    printed with --all; *best and its label kept when fastest. */
-static void rec_try(const tune *t, const goal_world *w, int k, size_t calls, const tune_cfg *c, FILE *notes, double *best, char *label) {
+static void rec_try(const tune *t, const goal_world *w, int k, size_t calls, const goal_tune_cfg *c, FILE *notes, double *best, char *label) {
     goal_analyze_plan plan;
     char msg[256];
     double ns;
@@ -652,14 +341,14 @@ static int rec_coll(tune *t, const goal_world *w, int k, size_t calls, FILE *not
     double best = 0;
     char label[96] = "";
     int i, c;
-    t->ncfg = 0;
+    t->pl.ncfg = 0;
     for (i = 0; (a = goal_algo_list(i)) != NULL; i++)
-        if (goal_analyze_coll_algo(coll, a->name) == a->name && !tune_algo_configs(t, a)) {
+        if (goal_analyze_coll_algo(coll, a->name) == a->name && goal_tune_add_algo(&t->pl, a, 1) != GOAL_OK) {
             cli_fail("tune: out of memory");
             return 0;
         }
-    for (c = 0; c < t->ncfg; c++) rec_try(t, w, k, calls, &t->cfg[c], notes, &best, label);
-    if (!t->ncfg) fprintf(notes, "# %s: %lu call%s, no algorithm to re-plan them with\n", coll, (unsigned long)calls, cli_s(calls));
+    for (c = 0; c < t->pl.ncfg; c++) rec_try(t, w, k, calls, &t->pl.cfg[c], notes, &best, label);
+    if (!t->pl.ncfg) fprintf(notes, "# %s: %lu call%s, no algorithm to re-plan them with\n", coll, (unsigned long)calls, cli_s(calls));
     if (!*label) return 0;
     if (!t->all && !t->env) printf("%s %lu %s %.0f\n", coll, (unsigned long)calls, label, best);
     if (t->env) snprintf(env + strlen(env), envlen - strlen(env), "%s%s=%s", *env ? ";" : "", coll, label);
@@ -701,17 +390,12 @@ int cli_tune(int argc, char **argv) {
     tune_default_sizes(&t);
     t.colls = (1u << TUNE_NCOLLS) - 1;
     if ((rc = tune_args(argc, argv, &t)) != CLI_OK) return rc;
-    if (t.world) { rc = tune_recording(&t); free(t.cfg); return rc; }
+    if (t.world) { rc = tune_recording(&t); goal_tune_plan_free(&t.pl); return rc; }
     if (t.svg && !(svg = (FILE *)cli_open_out(t.svg))) return CLI_BAD_INPUT;
     tune_keep_memory();
-    t.prune = !t.all && !t.svg;
-    if (!tune_configs(&t) || !tune_jobs(&t)) rc = cli_fail("tune: out of memory");
-    if (rc == CLI_OK && !tune_run(&t)) rc = cli_fail("tune: out of memory");
+    if (!tune_run(&t)) rc = cli_fail("tune: out of memory");
     if (rc == CLI_OK) rc = tune_output(&t, svg);
     else if (svg) cli_finish_out(svg, 0);
-    free(t.cfg);
-    free(t.job);
-    free(t.order);
-    free(t.grp);
+    goal_tune_plan_free(&t.pl);
     return rc;
 }

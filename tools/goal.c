@@ -199,6 +199,7 @@ int main(int argc, char **argv) {
     size_t k;
     const char *names[sizeof cli_verbs / sizeof cli_verbs[0]], *near;
     cli_model_init();
+    cli_tune_init();
     if (cli_memory_opt(&argc, argv)) return CLI_USAGE;
     if (argc < 2) return cli_help_all(stderr);
     if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) return cli_help_all(stdout);
