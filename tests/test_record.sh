@@ -3,8 +3,8 @@
 # records tests/mpi/test_record.c (every recorded call) at np 1-5; goal check must match every
 # message, and the point-to-point messages of the world must be those the program logged it
 # sent (destination and bytes, per rank). Then: a program without MPI_Finalize (goal record
-# assembles its parts; a missing part is named), GOAL_MPI_RECORD_MAX, an unwritable PREFIX,
-# and LAMMPS's LJ melt at np 2 (Open MPI: Debian's lmp), checked and simulated.
+# assembles its parts; a missing part is named), GOAL_MPI_RECORD_MAX, an unwritable PREFIX
+# (LAMMPS: tests/test_record_lammps.sh).
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
 B=${B:-build}
@@ -92,16 +92,5 @@ if command -v mpif90.openmpi >/dev/null && mpif90.openmpi -cpp -O0 -g -w -J "$tm
 else
   echo "FAIL fortran: mpif90.openmpi cannot build tests/mpi/test_fortran.f90 (make deps)"; fail=$((fail + 1))
 fi
-# LAMMPS's LJ melt at np 2 (Debian builds lmp for Open MPI): recorded, checked, simulated
-if command -v lmp >/dev/null && ldd "$(command -v lmp)" | grep -q 'libmpi\.so'; then
-  pre="$tmp/melt"
-  res=$(cd "$tmp" && GOAL_MPI_RECORD=$pre run openmpi 2 lmp -in /usr/share/lammps/examples/melt/in.melt -log none 2>&1)
-  t lammps_line 0 "^record: $pre.goal: 2 ranks, [1-9][0-9]* actions, measured [1-9][0-9]* ns$" printf '%s\n' "$res"
-  t lammps_run 0 "^Total wall time" printf '%s\n' "$res"
-  t lammps_check 0 "^ok: 2 ranks, [1-9][0-9]* messages matched" $GOAL check "$pre.goal"
-  t lammps_allreduce 0 "allreduce_c0_n[0-9]+_b[0-9]+_rm1_i1: nop" cat "$pre.goal"
-  t lammps_sim 0 "^max [1-9][0-9]*" $GOAL sim "$pre.goal" --params tests/mpi/auto_params
-else
-  echo "skip lammps: no lmp built for Open MPI"
-fi
+# LAMMPS's LJ melt: tests/test_record_lammps.sh (recorded, checked, simulated, analysed, re-planned).
 t_done
