@@ -1542,7 +1542,7 @@ static int goal__rp_by_index(const void *pa, const void *pb) {
 /* Every start its end on the same rank (ends sorted by call and rank: one binary search). */
 static goal_status goal__rp_pair(goal__rp *q) {
     size_t k;
-    qsort(q->ends, q->nends, sizeof *q->ends, goal__rp_by_rank);
+    if (q->nends) qsort(q->ends, q->nends, sizeof *q->ends, goal__rp_by_rank);   /* NULL when none */
     for (k = 0; k < q->nstarts; k++) {
         goal__rp_anchor *c = &q->starts[k];
         size_t lo = 0, hi = q->nends;
@@ -1559,7 +1559,7 @@ static goal_status goal__rp_pair(goal__rp *q) {
 /* Calls: members by I, which are 0..m-1 with one root. */
 static goal_status goal__rp_group(goal__rp *q) {
     size_t k, j, m, ncalls = 0;
-    qsort(q->starts, q->nstarts, sizeof *q->starts, goal__rp_by_index);
+    if (q->nstarts) qsort(q->starts, q->nstarts, sizeof *q->starts, goal__rp_by_index);
     for (k = 0; k < q->nstarts; k = j) {
         const goal__rp_anchor *c = &q->starts[k];
         for (j = k; j < q->nstarts && goal__rp_cmp_call(&q->starts[j], c) == 0; j++) {
