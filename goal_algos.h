@@ -411,6 +411,9 @@ typedef struct goal_coll_info {
 GOAL_API const goal_coll_info *goal_coll_get(int c);
 /* The collective named name ("bcast"), or -1. */
 GOAL_API int goal_coll_find(const char *name);
+/* The collective whose MPI call is call without "MPI_", in lower case (the drop-in's and a
+   recording's names: "reduce_scatter_block" is GOAL_COLL_REDUCE_SCATTER), or -1. */
+GOAL_API int goal_coll_find_call(const char *call);
 /* The collective of the algorithm named algo (its registry row), or -1 for no algorithm. */
 GOAL_API int goal_algo_coll(const char *algo);
 /* The blocks of collective c at p ranks in IN and OUT (*in, *out: 0, 1 or p). */
@@ -1982,6 +1985,15 @@ int goal_coll_find(const char *name) {
     int c;
     for (c = 0; name && c < GOAL_COLL_COUNT; c++)
         if (strcmp(goal__colls[c].name, name) == 0) return c;
+    return -1;
+}
+int goal_coll_find_call(const char *call) {
+    int c;
+    for (c = 0; call && c < GOAL_COLL_COUNT; c++) {
+        const char *m = goal__colls[c].mpi + 4, *n = call;
+        for (; *m && (*m >= 'A' && *m <= 'Z' ? *m - 'A' + 'a' : *m) == *n; m++, n++) {}
+        if (!*m && !*n) return c;
+    }
     return -1;
 }
 int goal_algo_coll(const char *algo) {

@@ -1385,15 +1385,7 @@ static int goal__rp_coll_of(const char *name) {
 }
 const char *goal_analyze_coll_name(int k) { return k >= 0 && k < GOAL_ANALYZE_NCOLLS ? goal__rp_names[k] : NULL; }
 /* The table row whose MPI call ("MPI_Reduce_scatter_block") recorded call k is, or -1. */
-static int goal__rp_row(int k) {
-    int c;
-    for (c = 0; c < GOAL_COLL_COUNT; c++) {
-        const char *m = goal_coll_get(c)->mpi + 4, *n = goal__rp_names[k];
-        for (; *m && (*m >= 'A' && *m <= 'Z' ? *m - 'A' + 'a' : *m) == *n; m++, n++) {}
-        if (!*m && !*n) return c;
-    }
-    return -1;
-}
+static int goal__rp_row(int k) { return goal_coll_find_call(goal__rp_names[k]); }
 const char *goal_analyze_coll_algo(const char *coll, const char *name) {
     const goal_algo_info *a;
     char full[96];

@@ -133,7 +133,6 @@
 #undef MPI_Allreduce
 #undef MPI_Iallreduce
 #undef MPI_Finalize
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -232,16 +231,10 @@ typedef struct pending {      /* a nonblocking collective: its generalized reque
 } pending;
 
 /* ---- selection ------------------------------------------------------------------------------ */
-/* Whether the MPI call mpi ("MPI_Reduce_scatter_block") is name, as coll_name has it. */
-static int is_call(const char *mpi, const char *name) {
-    for (mpi += 4; *mpi && tolower((unsigned char)*mpi) == *name; mpi++, name++) {}
-    return !*mpi && !*name;
-}
 /* The collective of goal_algos.h's table that c is when auto can pick for it (a tuned one:
    reduce_scatter_block is, the vector reduce_scatter not), or -1. */
 static int auto_coll(int c) {
-    int k;
-    for (k = 0; k < GOAL_COLL_NTUNED && !is_call(goal_coll_get(k)->mpi, coll_name[c]); k++) {}
+    int k = goal_coll_find_call(coll_name[c]);
     return k < GOAL_COLL_NTUNED ? k : -1;
 }
 /* GOAL_MPI_PARAMS=FILE into G.model; 0 when unset or unreadable (said on rank 0). */
