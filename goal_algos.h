@@ -414,6 +414,13 @@ GOAL_API int goal_coll_find(const char *name);
 /* The collective whose MPI call is call without "MPI_", in lower case (the drop-in's and a
    recording's names: "reduce_scatter_block" is GOAL_COLL_REDUCE_SCATTER), or -1. */
 GOAL_API int goal_coll_find_call(const char *call);
+/* Every MPI collective call by that name, in one fixed order: the calls of the table's rows,
+   then those no generator serves (alltoallw, the neighbourhood calls). The drop-in counts
+   its calls in this order and a recording's anchors use these names. goal_coll_call(k) is
+   call k (NULL outside 0 .. GOAL_COLL_NCALLS-1); goal_coll_call_find(call) its index or -1. */
+#define GOAL_COLL_NCALLS 22
+GOAL_API const char *goal_coll_call(int k);
+GOAL_API int goal_coll_call_find(const char *call);
 /* The collective of the algorithm named algo (its registry row), or -1 for no algorithm. */
 GOAL_API int goal_algo_coll(const char *algo);
 /* The blocks of collective c at p ranks in IN and OUT (*in, *out: 0, 1 or p). */
@@ -1994,6 +2001,18 @@ int goal_coll_find_call(const char *call) {
         for (; *m && (*m >= 'A' && *m <= 'Z' ? *m - 'A' + 'a' : *m) == *n; m++, n++) {}
         if (!*m && !*n) return c;
     }
+    return -1;
+}
+static const char *const goal__coll_calls[GOAL_COLL_NCALLS] = {
+    "bcast", "reduce", "allreduce", "gather", "gatherv", "scatter", "scatterv", "allgather", "allgatherv",
+    "alltoall", "alltoallv", "reduce_scatter", "reduce_scatter_block", "scan", "exscan", "barrier",
+    "alltoallw", "neighbor_allgather", "neighbor_allgatherv", "neighbor_alltoall", "neighbor_alltoallv",
+    "neighbor_alltoallw"};
+const char *goal_coll_call(int k) { return k >= 0 && k < GOAL_COLL_NCALLS ? goal__coll_calls[k] : NULL; }
+int goal_coll_call_find(const char *call) {
+    int k;
+    for (k = 0; call && k < GOAL_COLL_NCALLS; k++)
+        if (strcmp(goal__coll_calls[k], call) == 0) return k;
     return -1;
 }
 int goal_algo_coll(const char *algo) {

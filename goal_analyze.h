@@ -239,7 +239,7 @@ GOAL_API goal_status goal_analyze_replan(const goal_world *w, goal_analyze_repla
 GOAL_API const char *goal_analyze_coll_name(int k);
 /* The canonical name of algorithm `name` (canonical or short) of collective coll, or NULL. */
 GOAL_API const char *goal_analyze_coll_algo(const char *coll, const char *name);
-#define GOAL_ANALYZE_NCOLLS 22  /* the collectives a recording names */
+#define GOAL_ANALYZE_NCOLLS GOAL_COLL_NCALLS  /* the collectives a recording names (goal_coll_call) */
 /* How many calls of each collective w records (calls[k], GOAL_ANALYZE_NCOLLS entries, for
    goal_analyze_coll_name(k)): its start anchors with I = 0. */
 GOAL_API void goal_analyze_recorded(const goal_world *w, size_t *calls);
@@ -1367,29 +1367,16 @@ goal_status goal_analyze_replace(const goal_world *w, const goal_analyze_result 
 }
 
 /* ---- >>> analyze: re-planning a recording ------------------------------------------------------ */
-/* The calls a recording names, in the drop-in's order (its recorded lines follow it): each
-   an MPI call's name in lower case without "MPI_". The collective table of goal_algos.h has
-   the first 16 (goal__rp_row); the rest are recorded as their anchors only, no algorithm to
-   re-plan them with. */
-static const char *const goal__rp_names[GOAL_ANALYZE_NCOLLS] = {
-    "bcast", "reduce", "allreduce", "gather", "gatherv", "scatter", "scatterv", "allgather", "allgatherv",
-    "alltoall", "alltoallv", "reduce_scatter", "reduce_scatter_block", "scan", "exscan", "barrier",
-    "alltoallw", "neighbor_allgather", "neighbor_allgatherv", "neighbor_alltoall", "neighbor_alltoallv",
-    "neighbor_alltoallw"};
-
-static int goal__rp_coll_of(const char *name) {
-    int k;
-    for (k = 0; name && k < GOAL_ANALYZE_NCOLLS; k++)
-        if (strcmp(goal__rp_names[k], name) == 0) return k;
-    return -1;
-}
-const char *goal_analyze_coll_name(int k) { return k >= 0 && k < GOAL_ANALYZE_NCOLLS ? goal__rp_names[k] : NULL; }
+/* A recording names its calls as goal_coll_call does; the collective table of goal_algos.h
+   has rows for the first 16 (goal__rp_row), the rest are recorded as their anchors only, no
+   algorithm to re-plan them with. */
+const char *goal_analyze_coll_name(int k) { return goal_coll_call(k); }
 /* The table row whose MPI call ("MPI_Reduce_scatter_block") recorded call k is, or -1. */
-static int goal__rp_row(int k) { return goal_coll_find_call(goal__rp_names[k]); }
+static int goal__rp_row(int k) { return goal_coll_find_call(goal_coll_call(k)); }
 const char *goal_analyze_coll_algo(const char *coll, const char *name) {
     const goal_algo_info *a;
     char full[96];
-    int k = goal__rp_coll_of(coll), row = k < 0 ? -1 : goal__rp_row(k);
+    int k = goal_coll_call_find(coll), row = k < 0 ? -1 : goal__rp_row(k);
     if (row < 0 || !name) return NULL;
     if ((a = goal_algo_find(name)) == NULL) {
         if ((size_t)snprintf(full, sizeof full, "%s_%s", goal_coll_get(row)->name, name) >= sizeof full) return NULL;
@@ -1436,7 +1423,7 @@ static goal_status goal__rp_plans(goal__rp *q) {
     size_t i, j;
     for (i = 0; i < q->d->nplans; i++) {
         goal_analyze_plan *pl = &q->d->plans[i];
-        int k = goal__rp_coll_of(pl->coll);
+        int k = goal_coll_call_find(pl->coll);
         pl->calls = 0;
         if (k < 0) return goal__fail(q->err, GOAL_ERR_ARG, -1, "replan: unknown collective '%s'", pl->coll ? pl->coll : "");
         for (j = 0; j < i; j++)
@@ -1605,7 +1592,7 @@ static goal_status goal__rp_inside(goal__rp *q, uint32_t k) {
 /* The algorithm's description for call c: int8 elements, the members' sizes. */
 static goal_status goal__rp_desc(goal__rp *q, const goal__rp_anchor *c, goal_algo_desc *d, int **counts) {
     const goal__rp_anchor *m = &q->starts[c->first];
-    int row = goal__rp_row(goal__rp_coll_of(q->d->plans[c->plan].coll));
+    int row = goal__rp_row(goal_coll_call_find(q->d->plans[c->plan].coll));
     int32_t i;
     memset(d, 0, sizeof *d);
     d->algo = q->d->plans[c->plan].used; d->root = c->root < 0 ? 0 : c->root; d->dtype = GOAL_INT8;
@@ -1789,8 +1776,8 @@ void goal_analyze_recorded(const goal_world *w, size_t *calls) {
             const char *l = goal_schedule_label(&s, i, buf);
             goal__rp_anchor c;
             for (k = 0; k < GOAL_ANALYZE_NCOLLS; k++) {
-                size_t n = strlen(goal__rp_names[k]);
-                if (strncmp(l, goal__rp_names[k], n) == 0 && goal__rp_parse(l + n, &c) == 1 && c.index == 0) calls[k]++;
+                size_t n = strlen(goal_coll_call(k));
+                if (strncmp(l, goal_coll_call(k), n) == 0 && goal__rp_parse(l + n, &c) == 1 && c.index == 0) calls[k]++;
             }
         }
     }

@@ -151,11 +151,8 @@ enum { C_BCAST, C_REDUCE, C_ALLREDUCE, C_GATHER, C_GATHERV, C_SCATTER, C_SCATTER
        C_ALLTOALL, C_ALLTOALLV, C_REDUCE_SCATTER, C_REDUCE_SCATTER_BLOCK, C_SCAN, C_EXSCAN, C_BARRIER,
        C_ALLTOALLW, C_NEIGHBOR_ALLGATHER, C_NEIGHBOR_ALLGATHERV, C_NEIGHBOR_ALLTOALL, C_NEIGHBOR_ALLTOALLV,
        C_NEIGHBOR_ALLTOALLW, NCOLL };
-static const char *const coll_name[NCOLL] = {
-    "bcast", "reduce", "allreduce", "gather", "gatherv", "scatter", "scatterv", "allgather", "allgatherv",
-    "alltoall", "alltoallv", "reduce_scatter", "reduce_scatter_block", "scan", "exscan", "barrier",
-    "alltoallw", "neighbor_allgather", "neighbor_allgatherv", "neighbor_alltoall", "neighbor_alltoallv",
-    "neighbor_alltoallw"};
+/* The enum is goal_coll_call's order (the stats and a recording's names). */
+typedef char coll_order_check[NCOLL == GOAL_COLL_NCALLS ? 1 : -1];
 static const char *const default_algos =
     "bcast=bcast_binomial;reduce=reduce_binomial:<=2048,reduce_rabenseifner;"
     "allreduce=allreduce_recdoub:<=2048,allreduce_rabenseifner;"
@@ -234,7 +231,7 @@ typedef struct pending {      /* a nonblocking collective: its generalized reque
 /* The collective of goal_algos.h's table that c is when auto can pick for it (a tuned one:
    reduce_scatter_block is, the vector reduce_scatter not), or -1. */
 static int auto_coll(int c) {
-    int k = goal_coll_find_call(coll_name[c]);
+    int k = goal_coll_find_call(goal_coll_call(c));
     return k < GOAL_COLL_NTUNED ? k : -1;
 }
 /* GOAL_MPI_PARAMS=FILE into G.model; 0 when unset or unreadable (said on rank 0). */
@@ -315,8 +312,8 @@ static int parse_rule(char *r, int c, rule *out, char *why, size_t len) {
     out->autopick = strcmp(r, "auto") == 0;
     if (!*r) return snprintf(why, len, "no algorithm"), 0;
     if (!a && !out->autopick && strcmp(r, "mpi") != 0) return snprintf(why, len, "no algorithm '%s'", r), 0;
-    if (out->autopick && G.autocoll[c] < 0) return snprintf(why, len, "no auto for %s", coll_name[c]), 0;
-    if (a && !fits(c, a)) return snprintf(why, len, "%s is not an algorithm of %s", r, coll_name[c]), 0;
+    if (out->autopick && G.autocoll[c] < 0) return snprintf(why, len, "no auto for %s", goal_coll_call(c)), 0;
+    if (a && !fits(c, a)) return snprintf(why, len, "%s is not an algorithm of %s", r, goal_coll_call(c)), 0;
     out->algo = a;
     if (!G.kind[c]) G.kind[c] = a;   /* the default table comes first */
     return !at || parse_params(at, r, a ? a->flags : 0, out, why, len);
@@ -361,8 +358,7 @@ static void parse_rules(const char *spec, int me) {
         if (!*item) continue;
         if (!eq) { if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_ALGOS: '%s' is not COLLECTIVE=RULES\n", item); continue; }
         *eq = 0;
-        for (c = 0; c < NCOLL && strcmp(coll_name[c], item); c++) {}
-        if (c == NCOLL) { if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_ALGOS: no collective '%s'\n", item); continue; }
+        if ((c = goal_coll_call_find(item)) < 0) { if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_ALGOS: no collective '%s'\n", item); continue; }
         if (named[c]++) {
             if (me == 0) fprintf(stderr, "libgoalmpi: GOAL_MPI_ALGOS: %s is named twice (%s keeps its default)\n", item, item);
         } else if (parse_coll(c, eq + 1, before[c], nbefore[c], text, sizeof text, why, sizeof why)) {
@@ -1764,7 +1760,7 @@ static void print_picks(int nb, int c) {
     const pick *p = G.picks[nb][c];
     int i;
     if (!p[0].algo) return;
-    fprintf(stderr, "%s%s auto:", nb ? "i" : "", coll_name[c]);
+    fprintf(stderr, "%s%s auto:", nb ? "i" : "", goal_coll_call(c));
     for (i = 0; i < MAX_PICKS && p[i].algo; i++) fprintf(stderr, "%s %s %llu", i ? "," : "", p[i].algo->name, p[i].n);
     fprintf(stderr, "\n");
 }
@@ -1805,10 +1801,10 @@ static void print_stats(void) {
                     if (len >= sizeof why) len = sizeof why - 1;   /* cut: the next one starts at the end */
                 }
             if (!G.served[nb][c] && !pass) continue;
-            fprintf(stderr, "%s%s: %llu libgoal%s, %llu passed on%s%s\n", nb ? "i" : "", coll_name[c], G.served[nb][c],
+            fprintf(stderr, "%s%s: %llu libgoal%s, %llu passed on%s%s\n", nb ? "i" : "", goal_coll_call(c), G.served[nb][c],
                     from_fortran(G.fortran[nb][c][0], fb, sizeof fb), pass, why, pass ? ")" : "");
             if (G.inplace[nb][c][0] || G.inplace[nb][c][1])
-                fprintf(stderr, "%s%s in place: %llu native, %llu copied\n", nb ? "i" : "", coll_name[c], G.inplace[nb][c][0],
+                fprintf(stderr, "%s%s in place: %llu native, %llu copied\n", nb ? "i" : "", goal_coll_call(c), G.inplace[nb][c][0],
                         G.inplace[nb][c][1]);
             print_picks(nb, c);
         }

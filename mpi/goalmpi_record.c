@@ -599,7 +599,7 @@ static void rec_write_part(int finalized) {
     h.rank = R.me; h.nranks = R.np; h.finalized = (uint32_t)finalized; h.stopped = (uint32_t)R.stopped;
     h.ns = rec_now() - R.t0;
     h.nact = R.nact; h.ndep = R.ndep; h.nmembers = R.nmembers; h.ncomm = R.ncomm; h.nchan = R.nchan;
-    for (c = 0; c < NCOLL && c < RECORD_NAMES; c++) snprintf(names[c], RECORD_NAME_LEN, "%s", coll_name[c]);
+    for (c = 0; c < NCOLL && c < RECORD_NAMES; c++) snprintf(names[c], RECORD_NAME_LEN, "%s", goal_coll_call(c));
     snprintf(path, sizeof path, "%s.%d.part", R.prefix, R.me);
     R.finalized = 1; R.on = 0;
     ok = (f = fopen(path, "wb")) != NULL;

@@ -994,6 +994,17 @@ static void test_coll_table(void) {
         CHECK_EQ(!!(k->flags & GOAL_COLL_TUNED), c < GOAL_COLL_NTUNED);
     }
     CHECK(goal_coll_get(GOAL_COLL_COUNT) == NULL && goal_coll_get(-1) == NULL && goal_coll_find("nope") == -1);
+    /* every MPI call by name: each row's call among them, found back; no two alike */
+    for (c = 0; c < GOAL_COLL_COUNT; c++) {
+        char call[64];
+        const char *m = goal_coll_get(c)->mpi + 4;
+        for (k = 0; m[k] && k < 63; k++) call[k] = (char)(m[k] >= 'A' && m[k] <= 'Z' ? m[k] - 'A' + 'a' : m[k]);
+        call[k] = 0;
+        CHECK(goal_coll_call_find(call) >= 0 && goal_coll_find_call(call) == c);
+    }
+    for (k = 0; k < GOAL_COLL_NCALLS; k++) CHECK_EQ(goal_coll_call_find(goal_coll_call(k)), k);
+    CHECK(goal_coll_call(GOAL_COLL_NCALLS) == NULL && goal_coll_call(-1) == NULL && goal_coll_call_find("bcastx") == -1 &&
+          goal_coll_call_find(NULL) == -1);
 }
 
 /* ---- local copies ----------------------------------------------------------------------------- */
