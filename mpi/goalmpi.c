@@ -1482,6 +1482,15 @@ typedef struct persist {
     struct persist *next;
 } persist;
 static persist *persists;   /* every persistent collective not yet freed */
+static MPI_Request *hidden;  /* Testany / Testsome's saved handles, kept while persists exist so */
+static int nhidden;         /* that a polling loop does not allocate (one thread calls MPI at a time) */
+static MPI_Request *hidden_for(int n) {
+    MPI_Request *x;
+    if (n < nhidden) return hidden;
+    if ((x = (MPI_Request *)realloc(hidden, (size_t)(n + 1) * sizeof *x)) == NULL) return NULL;
+    nhidden = n + 1;
+    return hidden = x;
+}
 static persist *persist_of(MPI_Request r) {
     persist *p;
     for (p = persists; p && r != MPI_REQUEST_NULL && p->h != r; p = p->next) {}
@@ -1651,6 +1660,7 @@ int MPI_Request_free(MPI_Request *r) {
     *pp = p->next;
     release(&p->hold);
     free(p);
+    if (!persists) { free(hidden); hidden = NULL; nhidden = 0; }
     return PMPI_Request_free(r);
 }
 
@@ -1704,7 +1714,7 @@ int MPI_Waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *s) {   /* "any",
     return rc;
 }
 int MPI_Testany(int n, MPI_Request *reqs, int *idx, int *flag, MPI_Status *s) {
-    MPI_Request *saved = persists ? (MPI_Request *)malloc((size_t)(n + 1) * sizeof *saved) : NULL;
+    MPI_Request *saved = persists ? hidden_for(n) : NULL;
     int hid = 0, rc, i;
     persist *p;
     progress();
@@ -1714,7 +1724,6 @@ int MPI_Testany(int n, MPI_Request *reqs, int *idx, int *flag, MPI_Status *s) {
         if ((p = persist_of(reqs[i])) == NULL || !p->active) continue;
         if (persist_done(reqs[i])) {   /* reported here: MPICH's Testany skips a started receive from MPI_PROC_NULL */
             persist_unhide(reqs, i, saved);
-            free(saved);
             *idx = i; *flag = 1;
             return PMPI_Wait(&reqs[i], s);
         }
@@ -1723,7 +1732,6 @@ int MPI_Testany(int n, MPI_Request *reqs, int *idx, int *flag, MPI_Status *s) {
     rc = PMPI_Testany(n, reqs, idx, flag, s);
     persist_unhide(reqs, n, saved);
     if (hid && *idx == MPI_UNDEFINED) *flag = 0;   /* not "all inactive": one is running */
-    free(saved);
     return rc;
 }
 int MPI_Waitsome(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *s) {
@@ -1733,7 +1741,7 @@ int MPI_Waitsome(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *s) {
     return rc;
 }
 int MPI_Testsome(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *s) {
-    MPI_Request *saved = persists ? (MPI_Request *)malloc((size_t)(n + 1) * sizeof *saved) : NULL;
+    MPI_Request *saved = persists ? hidden_for(n) : NULL;
     int hid, rc;
     progress();
     if (!saved) return PMPI_Testsome(n, reqs, out, idx, s);
@@ -1741,7 +1749,6 @@ int MPI_Testsome(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *s) {
     rc = PMPI_Testsome(n, reqs, out, idx, s);
     persist_unhide(reqs, n, saved);
     if (hid && *out == MPI_UNDEFINED) *out = 0;
-    free(saved);
     return rc;
 }
 
