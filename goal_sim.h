@@ -54,7 +54,8 @@
                                 "critical message S -> D round K START..END" per step (whole ns)
      goal dot, trace, svg, html Graphviz DOT, Chrome trace JSON, SVG, an interactive page
 
-   SIMULATE (LogGOPS exactly as LogGOPSim 76451de computes it; tests/data/loggopsim/MODEL.md)
+   SIMULATE (LogGOPS exactly as LogGOPSim 76451de computes it, with libgoal's parameters off:
+   R, T, H, E, F 0, no shared memory, no two-level model; tests/data/loggopsim/MODEL.md)
    --------
    Parameters (zero = LogGOPSim's default; GOAL_SIM_ZERO asks for a real 0):
      L 2500 latency · o 1500 CPU overhead per message · g 1000 gap per message · G 6 gap per
@@ -64,10 +65,15 @@
      t + o + L + R for a send started at t (LogGOPSim: o + L, "rendezvous has no handshake
      latency"), so its receive, and the send, which completes when matched, finish R later;
      goal probe measures it (a real rendezvous waits a round trip for the receiver's answer)
-     · T 0, H: a second cost per byte (libgoal's; off unless both are set): the bytes of a
-     message beyond its first T cost H each instead of G, on both NICs and in the receive's
-     max(O, G): g + (T-1) G + (s-T) H for s > T bytes (shared memory's cost per byte rises
-     once a message and its copies leave the cache); goal probe measures both
+     · T 0, H: a table of costs per byte (libgoal's; off unless both are set): up to
+     GOAL_SIM_TABLE_MAX (8) sizes T_0 < T_1 < ... and as many costs H_0, H_1, ...; the bytes
+     of a message beyond T_i, up to T_(i+1), cost H_i each instead of G, on both NICs and in
+     the receive's max(O, G) (there max(O, H_i)). A NIC's gap for s > T_0 bytes is
+     g + (T_0-1) G + sum over T_i < s of (min(s, T_(i+1)) - T_i) H_i; with one entry,
+     g + (T-1) G + (s-T) H (shared memory's cost per byte rises as a message and its copies
+     leave each cache). `-T 131072,524288,2097152 -H 0.06,0.1,0.12`; goal_sim_desc holds the
+     first entry in T, H and the others in T_more[], H_more[] (0 ends them); goal probe
+     measures them
      · E 0: what libgoal's executor adds per message (libgoal's): a send costs o + E + (s-1) O
      on the CPU and its message arrives at t + o + E + L, a receive costs o + E + (s-1)
      max(O, G) · F 0: a call's fixed cost (libgoal's: schedule lookup, executor start,
@@ -122,6 +128,18 @@
                  formulas above. S, C, R, T, H, E and F are one for both, and a rank has one sending and
                  one receiving NIC clock for both kinds of message (one injection point).
                  K = 1 gives LogGOPS exactly; K >= p is LogGOPS with the intra parameters.
+   SHARED MEMORY (libgoal's, off by default; `--shared-memory`, goal_sim_desc.shared_memory):
+   the ranks of one node (LogGOPS: all ranks; two-level: each node of K) share one memory,
+   which copies one message at a time, where LogGOPS gives every rank its own NIC. A message
+   between two ranks of one node copies its bytes, B = its NIC gap less g ((s-1) G, or with
+   the table (T_0-1) G + its H_i parts; never g, o or L), through the node's memory clock M
+   when its receive takes it at t, with the receive NIC's gap: the copy runs from t + w to
+   t + w + B, w = max(0, M - t), so the receive's CPU ends at t + w + o + (s-1) max(O, G)
+   and its NIC at t + w + g + B, w later than without it, and M becomes t + w + B. One
+   message alone costs what it costs without it; two ranks that exchange s bytes at once
+   finish one copy, (s-1) G, apart (the second copy waits for the first); messages between
+   nodes and messages of 0 or 1 bytes never wait. goal_sim_costs prices without the wait
+   (a lower bound still). Without it, every result is LogGOPS's.
    Params files: goal_sim_params reads one line of model options, as `goal sim` takes them
    and goal probe writes them ("-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536");
    goal_sim_param sets one option; goal_sim_param_arity says whether a word is one;
@@ -210,6 +228,7 @@ extern "C" {
 #endif
 
 #define GOAL_SIM_ZERO (-1) /* a model parameter that is really 0 (0 means the default) */
+#define GOAL_SIM_TABLE_MAX 8 /* entries of the table of costs per byte: T, H and T_more, H_more */
 
 typedef struct goal_sim_ref {  /* one action of the world */
     int32_t rank;
@@ -283,6 +302,10 @@ typedef struct goal_sim_desc {
                                   per byte instead of G; 0 (the default) = one G, LogGOPSim's */
     double H;                  /* ns per byte beyond T, fractions down to 0.001 ns; 0 = off
                                   (one G), GOAL_SIM_ZERO = free */
+    int64_t T_more[GOAL_SIM_TABLE_MAX - 1];   /* the table's further sizes, strictly increasing
+                                  after T; its length ends at the first 0 (all 0: T, H alone) */
+    double H_more[GOAL_SIM_TABLE_MAX - 1];    /* ns per byte beyond T_more[i] (up to the next
+                                  size); one per size, as many as T_more; GOAL_SIM_ZERO = free */
     double E;                  /* ns the executor adds per message on the CPU (libgoal's, not
                                   LogGOPSim's): a send or receive costs o + E, its message
                                   leaves E later; 0 (the default) and GOAL_SIM_ZERO = none */
@@ -294,6 +317,8 @@ typedef struct goal_sim_desc {
                                   ranks of one node; 0 = the inter-node value (L, o, g, G, O,
                                   then the inter-node ones); GOAL_SIM_ZERO = a real 0 */
     int loggopsim_compat;      /* 1: charge 0-byte messages -G (LogGOPSim's wrap-around) */
+    int shared_memory;         /* 1: the ranks of a node (LogGOPS: all ranks) share one memory,
+                                  which copies one message's bytes at a time (SHARED MEMORY) */
     double stop_ns;            /* > 0: goal_sim_run returns GOAL_PENDING exactly when the
                                   world takes longer than stop_ns ns, stopping as soon as a
                                   rank's clock passes it or (every action on CPU 0, not
@@ -353,6 +378,9 @@ typedef struct goal_sim_param_row {
     const char *dflt;          /* the default as text ("2500", "-L"); NULL: none */
     const char *help;          /* one line, for help texts */
     size_t offset;             /* the field of goal_sim_desc it sets */
+    size_t more;               /* a list option (-T, -H: comma-separated, up to GOAL_SIM_TABLE_MAX
+                                  values): the field of goal_sim_desc that takes the values after
+                                  the first (an array of the first's type); 0: one value */
 } goal_sim_param_row;
 /* Row i of the model options (LogGOPSim's letters first, then libgoal's, then the
    two-level ones), NULL past the end. */
@@ -411,7 +439,8 @@ typedef struct goal_sim_timeline {
 GOAL_API goal_status goal_sim_timeline_run(const goal_world *w, const goal_sim_desc *desc, goal_sim_timeline *out);
 GOAL_API void goal_sim_timeline_free(goal_sim_timeline *t);
 
-/* ---- costs: what the simulator charges, for bounds without a simulation (COSTS) ---------- */
+/* ---- costs: what the simulator charges, for bounds without a simulation (COSTS; shared
+   memory's waits are not in them: they depend on what else copies at the time) ---------- */
 typedef struct goal_sim_costs goal_sim_costs;   /* a model's prices (opaque) */
 typedef enum goal_sim_cost_kind {
     GOAL_SIM_COST_SEND_CPU,    /* src's CPU: a send of `bytes` to dst started at t ends */
@@ -990,9 +1019,12 @@ typedef struct goal__sim {
     goal__simw x;
     const struct goal__sim_model *model;   /* the cost model (see simulate: cost models) */
     goal__sim_link link[2];          /* LogGOPS: link[0]; two-level: 0 between nodes, 1 inside */
+    uint64_t *mem;                   /* shared memory: per node, when its memory is free again; NULL: off */
     uint64_t S, C, R;                /* eager limit in bytes; ps per byte of a local exec; ps a
                                         rendezvous message (over S bytes) arrives later */
-    uint64_t T, H;                   /* bytes of a message beyond T cost H ps each, not G; off: T 2^64-1 */
+    uint64_t T[GOAL_SIM_TABLE_MAX];  /* the table of costs per byte: a message's bytes beyond T[i] */
+    uint64_t H[GOAL_SIM_TABLE_MAX];  /* (up to T[i+1]) cost H[i] ps each, not G; off: T[0] 2^64-1 */
+    uint32_t nT;                     /* entries in the table (0: off) */
     uint64_t E, F;                   /* ps the executor adds per message (CPU, and before it leaves); ps
                                         every CPU starts at (a call's fixed cost) */
     uint32_t node_size;              /* two-level: ranks per node */
@@ -1064,12 +1096,19 @@ static uint64_t goal__sim_after(goal__sim *m, uint64_t t, uint64_t fixed, uint64
     if (s) return goal__sim_add(m, base, goal__sim_mul(m, s - 1u, per));
     return m->compat ? base + ~(uint64_t)0 * per : base;
 }
-/* goal__sim_after for a message of s > m->T bytes under a second cost per byte (-T -H):
-   the bytes beyond the first T cost hi each, t + fixed + (T - 1) per + (s - T) hi. Off,
-   m->T is 2^64-1, so goal__sim_big, which the callers test first, is one compare. */
-static int goal__sim_big(const goal__sim *m, uint64_t s) { return s > m->T; }
-static uint64_t goal__sim_after_big(goal__sim *m, uint64_t t, uint64_t fixed, uint64_t s, uint64_t per, uint64_t hi) {
-    return goal__sim_add(m, goal__sim_after(m, t, fixed, m->T, per), goal__sim_mul(m, s - m->T, hi));
+/* goal__sim_after for a message of s > T[0] bytes under the table of costs per byte (-T
+   -H): the bytes beyond T[i], up to T[i+1], cost max(least, H[i]) each (least: the
+   receive's O, else 0): t + fixed + (T[0] - 1) per + sum (min(s, T[i+1]) - T[i]) H[i]. Off,
+   T[0] is 2^64-1, so goal__sim_big, which the callers test first, is one compare. */
+static int goal__sim_big(const goal__sim *m, uint64_t s) { return s > m->T[0]; }
+static uint64_t goal__sim_after_big(goal__sim *m, uint64_t t, uint64_t fixed, uint64_t s, uint64_t per, uint64_t least) {
+    uint64_t end = goal__sim_after(m, t, fixed, m->T[0], per);
+    uint32_t i;
+    for (i = 0; i < m->nT && s > m->T[i]; i++) {
+        uint64_t upto = i + 1u < m->nT && s > m->T[i + 1u] ? m->T[i + 1u] : s;
+        end = goal__sim_add(m, end, goal__sim_mul(m, upto - m->T[i], m->H[i] > least ? m->H[i] : least));
+    }
+    return end;
 }
 /* Records the first overflow at (rank, action) and fails the run. */
 static goal_status goal__sim_overflowed(goal__sim *m, int32_t rank, uint32_t action) {
@@ -1102,6 +1141,9 @@ typedef struct goal__sim_model {
     uint64_t (*nic_gap)(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s);
     /* when a message of s bytes whose send started at t arrives at dst (t + o + L) */
     uint64_t (*wire)(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s);
+    /* the bytes' part of a message's NIC gap ((s-1) G, or with the table of costs per byte):
+       what it copies through a shared memory */
+    uint64_t (*copy)(goal__sim *m, int32_t src, int32_t dst, uint64_t s);
 } goal__sim_model;
 
 /* LogGOPS on one link, the formulas LogGOPSim uses. */
@@ -1112,11 +1154,11 @@ GOAL__HOT uint64_t goal__sim_link_recv(goal__sim *m, const goal__sim_link *k, ui
     /* LogGOPSim charges max((s-1) O, (s-1) G); for 0 bytes in compat, of the wrapped values */
     uint64_t o = k->o + m->E;
     if (!s && m->compat) return t + o + (~(uint64_t)0 * k->O > ~(uint64_t)0 * k->G ? ~(uint64_t)0 * k->O : ~(uint64_t)0 * k->G);
-    if (goal__sim_big(m, s)) return goal__sim_after_big(m, t, o, s, k->O > k->G ? k->O : k->G, k->O > m->H ? k->O : m->H);
+    if (goal__sim_big(m, s)) return goal__sim_after_big(m, t, o, s, k->O > k->G ? k->O : k->G, k->O);
     return goal__sim_after(m, t, o, s, k->O > k->G ? k->O : k->G);
 }
 GOAL__HOT uint64_t goal__sim_link_nic(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
-    return goal__sim_big(m, s) ? goal__sim_after_big(m, t, k->g, s, k->G, m->H) : goal__sim_after(m, t, k->g, s, k->G);
+    return goal__sim_big(m, s) ? goal__sim_after_big(m, t, k->g, s, k->G, 0) : goal__sim_after(m, t, k->g, s, k->G);
 }
 /* A rendezvous message arrives R later: its handshake (a request to send and the answer
    before the data) is the round trip LogGOPSim leaves out. The executor's E comes before
@@ -1124,6 +1166,11 @@ GOAL__HOT uint64_t goal__sim_link_nic(goal__sim *m, const goal__sim_link *k, uin
 GOAL__HOT uint64_t goal__sim_link_wire(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
     t = goal__sim_add(m, goal__sim_add(m, t, k->o + m->E), k->L);
     return s > m->S ? goal__sim_add(m, t, m->R) : t;
+}
+/* The NIC's gap less its g. 0 and 1 bytes copy nothing that takes time (LogGOPSim's 0-byte
+   wrap is a NIC's, not a copy). */
+static uint64_t goal__sim_link_copy(goal__sim *m, const goal__sim_link *k, uint64_t s) {
+    return s > 1u ? goal__sim_link_nic(m, k, 0, s) - k->g : 0;
 }
 static int goal__sim_eager(const goal__sim *m, uint64_t s) { return s <= m->S; }
 static uint64_t goal__sim_exec(goal__sim *m, uint64_t t, uint64_t s) { return goal__sim_add(m, t, goal__sim_mul(m, s, m->C)); }
@@ -1150,8 +1197,12 @@ GOAL__HOT uint64_t goal__sim_loggops_wire(goal__sim *m, int32_t src, int32_t dst
     (void)src; (void)dst;
     return goal__sim_link_wire(m, &m->link[0], t, s);
 }
+static uint64_t goal__sim_loggops_copy(goal__sim *m, int32_t src, int32_t dst, uint64_t s) {
+    (void)src; (void)dst;
+    return goal__sim_link_copy(m, &m->link[0], s);
+}
 static const goal__sim_model goal__sim_loggops = {
-    goal__sim_loggops_send_cpu, goal__sim_loggops_recv_cpu, goal__sim_loggops_nic_gap, goal__sim_loggops_wire};
+    goal__sim_loggops_send_cpu, goal__sim_loggops_recv_cpu, goal__sim_loggops_nic_gap, goal__sim_loggops_wire, goal__sim_loggops_copy};
 
 /* What a send costs (src's CPU and NIC free again, the arrival, eager or not) and what an
    arrival costs (dst's CPU and NIC free again), asked of model md. The handlers call these
@@ -1189,8 +1240,11 @@ static uint64_t goal__sim_nodes_nic(goal__sim *m, int32_t src, int32_t dst, uint
 static uint64_t goal__sim_nodes_wire(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
     return goal__sim_link_wire(m, goal__sim_link_of(m, src, dst), t, s);
 }
+static uint64_t goal__sim_nodes_copy(goal__sim *m, int32_t src, int32_t dst, uint64_t s) {
+    return goal__sim_link_copy(m, goal__sim_link_of(m, src, dst), s);
+}
 static const goal__sim_model goal__sim_two_level = {
-    goal__sim_nodes_send, goal__sim_nodes_recv, goal__sim_nodes_nic, goal__sim_nodes_wire};
+    goal__sim_nodes_send, goal__sim_nodes_recv, goal__sim_nodes_nic, goal__sim_nodes_wire, goal__sim_nodes_copy};
 
 /* The model d asks for and its parameters in ps; GOAL_ERR_ARG for a bad one. Zero fields
    take LogGOPSim's defaults, the intra-node ones the inter-node values. */
@@ -1200,17 +1254,69 @@ static goal_status goal__sim_link_init(goal__sim_link *k, const double v[5], con
         return GOAL_ERR_ARG;
     return GOAL_OK;
 }
+/* Entries of the table of costs per byte: its sizes (T and T_more up to the first 0) and
+   its costs (H and H_more up to the first 0). */
+static uint32_t goal__sim_nsizes(const goal_sim_desc *d) {
+    uint32_t n = 1;
+    while (n < GOAL_SIM_TABLE_MAX && d->T_more[n - 1u] != 0) n++;
+    return n;
+}
+static uint32_t goal__sim_ncosts(const goal_sim_desc *d) {
+    uint32_t n = 1;
+    while (n < GOAL_SIM_TABLE_MAX && d->H_more[n - 1u] != 0) n++;
+    return n;
+}
+/* Why entry i of d's table is bad, into why (GOAL_MSG_MAX bytes), or GOAL_OK: a size not
+   above the one before, or below 0, or after the sizes' end; a bad cost, or one after the
+   costs' end. */
+static goal_status goal__sim_entry(const goal_sim_desc *d, uint32_t i, uint64_t *ps, char *why) {
+    int64_t t = i ? d->T_more[i - 1u] : d->T, prev = i > 1u ? d->T_more[i - 2u] : d->T;
+    double h = i ? d->H_more[i - 1u] : d->H;
+    char name[24];
+    int bad_size = i ? t < 0 || (i >= goal__sim_nsizes(d) && t != 0) || (t != 0 && (prev <= 0 || t <= prev)) : t < GOAL_SIM_ZERO;
+    snprintf(name, sizeof name, i ? "T_more[%u]" : "T", (unsigned)i - 1u);
+    if (bad_size) {
+        snprintf(why, GOAL_MSG_MAX, "goal_sim_desc.%s = %lld: the table's sizes are > 0 and increase strictly from T on, "
+                 "the first 0 ends them", name, (long long)t);
+        return GOAL_ERR_ARG;
+    }
+    if (goal__sim_param(h, 0, ps) != GOAL_OK || (i >= goal__sim_ncosts(d) && h != 0)) {
+        snprintf(name, sizeof name, i ? "H_more[%u]" : "H", (unsigned)i - 1u);
+        snprintf(why, GOAL_MSG_MAX, "goal_sim_desc.%s = %.15g: a cost in ns per byte is >= 0 (GOAL_SIM_ZERO: free), has at most "
+                 "3 decimals, and the first 0 ends the costs", name, h);
+        return GOAL_ERR_ARG;
+    }
+    return GOAL_OK;
+}
+/* The table of costs per byte (T, H, T_more, H_more) into m->T, m->H, m->nT: on when T > 0
+   and H is set, as with one entry (off: T[0] 2^64-1, no size is over it). GOAL_ERR_ARG and
+   why (GOAL_MSG_MAX bytes) for a bad entry or as many sizes as costs. */
+static goal_status goal__sim_table_init(goal__sim *m, const goal_sim_desc *d, char *why) {
+    uint32_t i, nt = goal__sim_nsizes(d), nh = goal__sim_ncosts(d);
+    int on = d->T > 0 && d->H != 0;
+    for (i = 0; i < GOAL_SIM_TABLE_MAX; i++) {
+        if (goal__sim_entry(d, i, &m->H[i], why) != GOAL_OK) return GOAL_ERR_ARG;
+        m->T[i] = i ? (uint64_t)d->T_more[i - 1u] : on ? (uint64_t)d->T : ~(uint64_t)0;
+    }
+    if (on && nt != nh) {
+        snprintf(why, GOAL_MSG_MAX, "%lu sizes (-T; goal_sim_desc.T, T_more) and %lu costs per byte (-H; H, H_more): one cost per size",
+                 (unsigned long)nt, (unsigned long)nh);
+        return GOAL_ERR_ARG;
+    }
+    m->nT = on ? nt : 0;
+    return GOAL_OK;
+}
 static goal_status goal__sim_model_init(goal__sim *m, const goal_sim_desc *d) {
+    char why[GOAL_MSG_MAX];
     static const goal__sim_link loggopsim = {2500 * GOAL__SIM_PS, 1500 * GOAL__SIM_PS, 1000 * GOAL__SIM_PS, 6 * GOAL__SIM_PS, 0};
     const double inter[5] = {d->L, d->o, d->g, d->G, d->O};
     const double intra[5] = {d->intra_L, d->intra_o, d->intra_g, d->intra_G, d->intra_O};
     if (goal__sim_link_init(&m->link[0], inter, &loggopsim) || goal__sim_link_init(&m->link[1], intra, &m->link[0]) ||
-        goal__sim_param(d->C, GOAL__SIM_PS, &m->C) || goal__sim_param(d->R, 0, &m->R) || goal__sim_param(d->H, 0, &m->H) ||
+        goal__sim_param(d->C, GOAL__SIM_PS, &m->C) || goal__sim_param(d->R, 0, &m->R) ||
         goal__sim_param(d->E, 0, &m->E) || goal__sim_param(d->F, 0, &m->F) ||
-        d->S < GOAL_SIM_ZERO || d->T < GOAL_SIM_ZERO || d->node_size < 0)
+        d->S < GOAL_SIM_ZERO || d->node_size < 0 || goal__sim_table_init(m, d, why))
         return GOAL_ERR_ARG;
     m->S = d->S == 0 ? 65535u : d->S < 0 ? 0u : (uint64_t)d->S;
-    m->T = d->T > 0 && d->H != 0 ? (uint64_t)d->T : ~(uint64_t)0;   /* both or neither; off: no size is over it */
     m->node_size = (uint32_t)d->node_size;
     m->model = d->node_size ? &goal__sim_two_level : &goal__sim_loggops;
     return GOAL_OK;
@@ -1661,6 +1767,19 @@ static goal_status goal__sim_recv(goal__sim *m, const goal__sim_act *a, goal__si
     return GOAL_OK;
 }
 
+/* Shared memory: the node a rank is on (one node under LogGOPS). A message inside a node
+   copies its bytes through the node's memory when its receive takes it, with the receive
+   NIC's gap: the memory takes one copy at a time, so a copy that finds it busy until
+   M > t starts M - t later, and the receiver's CPU and NIC (already priced from t) are free
+   that much later. 0 and 1 bytes copy nothing and never wait. */
+static uint32_t goal__sim_node(const goal__sim *m, int32_t r) { return m->node_size ? (uint32_t)r / m->node_size : 0u; }
+static void goal__sim_share(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s, uint64_t *cpu, uint64_t *nic) {
+    uint64_t *mem = &m->mem[goal__sim_node(m, dst)], wait = *mem > t ? *mem - t : 0, bytes;
+    if (goal__sim_node(m, src) != goal__sim_node(m, dst) || !(bytes = m->model->copy(m, src, dst, s))) return;
+    *cpu = goal__sim_add(m, *cpu, wait);
+    *nic = goal__sim_add(m, *nic, wait);
+    *mem = goal__sim_add(m, t + wait, bytes);
+}
 /* A message arrives: it takes the receiver's CPU and NIC, then a posted receive if one
    accepts it, else it waits in the unexpected queue. */
 static goal_status goal__sim_arrive(goal__sim *m, goal__sim_ev ev) {
@@ -1673,6 +1792,7 @@ static goal_status goal__sim_arrive(goal__sim *m, goal__sim_ev ev) {
     if (goal__sim_max(*c, *nr) > t) { ev.time = goal__sim_max(*c, *nr); return goal__sim_later(m, ev, GOAL__SIM_W_ARRIVE, msg.cpu, msg.nic); }
     if (m->model == &goal__sim_loggops) goal__sim_price_arrive(m, &goal__sim_loggops, msg.src, ev.rank, t, msg.size, c, nr);
     else goal__sim_price_arrive(m, m->model, msg.src, ev.rank, t, msg.size, c, nr);
+    if (m->mem) goal__sim_share(m, msg.src, ev.rank, t, msg.size, c, nr);
     if (m->over) return goal__sim_overflowed(m, msg.src, msg.send);
     goal__sim_spent(m, ev.rank, t, *c);
     e = goal__simq_take(&m->q, &m->x.a, &m->rk[ev.rank].posted, msg.src, msg.tag, goal__sim_posted_key, m, ev.rank);
@@ -1853,6 +1973,11 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
     m->more = (uint64_t *)goal__new(&m->x.a, p * m->nmore, sizeof(uint64_t));
     if (!m->more) return GOAL_ERR_NOMEM;
     memset(m->more, 0, p * m->nmore * sizeof(uint64_t));
+    if (d->shared_memory) {   /* a memory clock per node (one spare) */
+        size_t nodes = m->node_size ? p / m->node_size + 1u : 1u;
+        if (!(m->mem = (uint64_t *)goal__new(&m->x.a, nodes, sizeof(uint64_t)))) return GOAL_ERR_NOMEM;
+        memset(m->mem, 0, nodes * sizeof(uint64_t));
+    }
     for (r = 0; r < p; r++) {
         uint32_t c;
         m->rk[r].cpu = m->F;   /* a call's fixed cost: every CPU is busy until F */
@@ -1933,7 +2058,7 @@ static void goal__sim_free(goal__sim *m) {
     const goal_allocator *a = &m->x.a;
     uint32_t k;
     goal__free(a, m->act_mem); goal__free(a, m->obase); goal__free(a, m->rk_mem); goal__free(a, m->more); goal__free(a, m->msg); goal__free(a, m->left);
-    goal__free(a, m->ready); goal__free(a, m->ind); goal__free(a, m->bh); goal__free(a, m->tab);
+    goal__free(a, m->mem); goal__free(a, m->ready); goal__free(a, m->ind); goal__free(a, m->bh); goal__free(a, m->tab);
     for (k = 0; k < m->nbk; k++) { goal__free(a, m->bk[k].run[0].it); goal__free(a, m->bk[k].run[1].it); }
     goal__free(a, m->bk);
     for (k = 0; k < m->nwt; k++) goal__free(a, m->wt[k].heap);
@@ -2757,7 +2882,8 @@ static const char *goal__sim_count(const char *s, int32_t *out) {
     return NULL;
 }
 /* Every model option, once: its name, value, default, help and field in goal_sim_desc. */
-#define GOAL__SIM_AT(f) offsetof(goal_sim_desc, f)
+#define GOAL__SIM_AT(f) offsetof(goal_sim_desc, f), 0
+#define GOAL__SIM_LIST(f, more) offsetof(goal_sim_desc, f), offsetof(goal_sim_desc, more)
 static const goal_sim_param_row goal__sim_opts[] = {
     {"-L", GOAL_SIM_PARAM_NS, 1, "ns", "2500", "latency", GOAL__SIM_AT(L)},
     {"-o", GOAL_SIM_PARAM_NS, 1, "ns", "1500", "CPU overhead per message (same as --overhead)", GOAL__SIM_AT(o)},
@@ -2769,15 +2895,19 @@ static const goal_sim_param_row goal__sim_opts[] = {
     {"-S", GOAL_SIM_PARAM_BYTES, 1, "B", "65535", "eager limit: larger messages use rendezvous", GOAL__SIM_AT(S)},
     {"-R", GOAL_SIM_PARAM_NS, 1, "ns", "0", "rendezvous handshake: a message over -S bytes arrives this much later (LogGOPSim: none)",
      GOAL__SIM_AT(R)},
-    {"-T", GOAL_SIM_PARAM_BYTES, 1, "B", "0", "with -H: a message's bytes beyond the first T cost -H per byte instead of -G (0: one -G, LogGOPSim's)",
-     GOAL__SIM_AT(T)},
-    {"-H", GOAL_SIM_PARAM_NS, 1, "ns/B", "0", "with -T: gap per byte beyond T bytes, on both NICs and in the receive (0: free; unset: off)",
-     GOAL__SIM_AT(H)},
+    {"-T", GOAL_SIM_PARAM_BYTES, 1, "B[,B..]", "0",
+     "with -H: a message's bytes beyond T (up to the next T) cost -H per byte instead of -G; up to 8, increasing (0: one -G, LogGOPSim's)",
+     GOAL__SIM_LIST(T, T_more)},
+    {"-H", GOAL_SIM_PARAM_NS, 1, "ns/B[,ns/B..]", "0",
+     "with -T, one per T: gap per byte beyond that T, on both NICs and in the receive (0: free; unset: off)", GOAL__SIM_LIST(H, H_more)},
     {"-E", GOAL_SIM_PARAM_NS, 1, "ns", "0", "the executor's CPU cost per message (libgoal's): a send or receive costs -o plus this",
      GOAL__SIM_AT(E)},
     {"-F", GOAL_SIM_PARAM_NS, 1, "ns", "0", "a call's fixed cost (libgoal's): every rank starts this much later", GOAL__SIM_AT(F)},
     {"--loggopsim-compat", GOAL_SIM_PARAM_FLAG, 0, NULL, NULL, "charge 0-byte messages -G, as LogGOPSim's wrap-around does",
      GOAL__SIM_AT(loggopsim_compat)},
+    {"--shared-memory", GOAL_SIM_PARAM_FLAG, 0, NULL, NULL,
+     "the ranks of a node (all without --node-size) share one memory: its messages' bytes are copied one message at a time",
+     GOAL__SIM_AT(shared_memory)},
     {"--node-size", GOAL_SIM_PARAM_RANKS, 1, "K", NULL, "two-level model: nodes of K consecutive ranks; -L -o -g -G -O are then between nodes",
      GOAL__SIM_AT(node_size)},
     {"--intra-L", GOAL_SIM_PARAM_NS, 1, "ns", "-L", "two-level: latency inside a node", GOAL__SIM_AT(intra_L)},
@@ -2787,6 +2917,7 @@ static const goal_sim_param_row goal__sim_opts[] = {
     {"--intra-O", GOAL_SIM_PARAM_NS, 1, "ns/B", "-O", "two-level: CPU overhead per byte inside a node", GOAL__SIM_AT(intra_O)},
 };
 #undef GOAL__SIM_AT
+#undef GOAL__SIM_LIST
 #define GOAL__SIM_NOPTS (sizeof goal__sim_opts / sizeof goal__sim_opts[0])
 const goal_sim_param_row *goal_sim_param_info(size_t i) { return i < GOAL__SIM_NOPTS ? &goal__sim_opts[i] : NULL; }
 /* Which field of d goal__sim_model_init (or stop_ns) refuses, and why, into msg (GOAL_MSG_MAX
@@ -2810,6 +2941,10 @@ static void goal__sim_desc_why(const goal_sim_desc *d, char *msg) {
         else if (o->kind == GOAL_SIM_PARAM_BYTES && n < GOAL_SIM_ZERO)
             snprintf(msg, GOAL_MSG_MAX, "goal_sim_desc.%s = %lld: bytes are >= 0 (GOAL_SIM_ZERO: a real 0)", name, (long long)n);
     }
+    if (!msg[0]) {
+        goal__sim m;
+        (void)goal__sim_table_init(&m, d, msg);   /* says why when it fails */
+    }
     if (!msg[0] && d->node_size < 0) snprintf(msg, GOAL_MSG_MAX, "goal_sim_desc.node_size = %ld: ranks are >= 0", (long)d->node_size);
     if (!msg[0] && !(d->stop_ns >= 0)) snprintf(msg, GOAL_MSG_MAX, "goal_sim_desc.stop_ns = %.15g: ns are >= 0", d->stop_ns);
 }
@@ -2823,12 +2958,49 @@ int goal_sim_param_arity(const char *name) {
     const goal_sim_param_row *o = goal__sim_opt_of(name);
     return !o ? -1 : o->arity;
 }
+/* A list option's value (-T, -H): up to GOAL_SIM_TABLE_MAX comma-separated values of o's
+   kind, the first into its field, the others into o->more (the rest of it cleared); sizes
+   increase strictly. d is left as it was when the list is bad. */
+static const char *goal__sim_list(char *d, const goal_sim_param_row *o, const char *value) {
+    int64_t t[GOAL_SIM_TABLE_MAX];
+    double h[GOAL_SIM_TABLE_MAX];
+    char one[64];
+    const char *why, *bad = o->kind == GOAL_SIM_PARAM_BYTES ? "takes a number of bytes >= 0" : "takes a number (ns, up to 3 decimals)";
+    size_t n = 0, len;
+    uint64_t ps;
+    memset(t, 0, sizeof t);
+    memset(h, 0, sizeof h);
+    for (;; value += len) {
+        if (n == GOAL_SIM_TABLE_MAX) return "takes at most 8 comma-separated values";
+        if ((len = strcspn(value, ",")) >= sizeof one) return bad;
+        memcpy(one, value, len);
+        one[len] = 0;
+        if (o->kind == GOAL_SIM_PARAM_BYTES) {
+            if ((why = goal__sim_bytes(one, &t[n])) != NULL) return why;
+            if (n && (t[n - 1u] <= 0 || t[n] <= t[n - 1u])) return "takes sizes > 0 that increase strictly (131072,524288,2097152)";
+        } else {
+            if ((why = goal__sim_ps(one, &ps)) != NULL) return why;
+            h[n] = ps ? (double)ps / 1000.0 : GOAL_SIM_ZERO;
+        }
+        if (!value[len++]) break;
+        n++;
+    }
+    if (o->kind == GOAL_SIM_PARAM_BYTES) {
+        memcpy(d + o->offset, t, sizeof t[0]);
+        memcpy(d + o->more, t + 1, sizeof t - sizeof t[0]);
+    } else {
+        memcpy(d + o->offset, h, sizeof h[0]);
+        memcpy(d + o->more, h + 1, sizeof h - sizeof h[0]);
+    }
+    return NULL;
+}
 static const char *goal__sim_param_why(goal_sim_desc *d, const char *name, const char *value) {
     const goal_sim_param_row *o = goal__sim_opt_of(name);
     char *field = (char *)d;
     const char *why;
     uint64_t ps = 0;
     if (!d || !o) return "is not a model option";
+    if (o->more) return goal__sim_list(field, o, value ? value : "");
     field += o->offset;
     if (o->kind == GOAL_SIM_PARAM_FLAG) { *(int *)(void *)field = 1; return NULL; }
     if (o->kind == GOAL_SIM_PARAM_BYTES) return value ? goal__sim_bytes(value, (int64_t *)(void *)field) : "takes a number of bytes >= 0";
@@ -2879,6 +3051,9 @@ goal_status goal_sim_params(goal_sim_desc *d, const char *text, size_t len, goal
         if ((why = goal__sim_param_why(d, w, v)) != NULL) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "%s %s: %s", w, v, why);
     }
     if (n == 0) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "no model options in the file");
+    if (d->T > 0 && d->H != 0 && goal__sim_nsizes(d) != goal__sim_ncosts(d))
+        return goal__fail(err, GOAL_ERR_SYNTAX, -1, "-T has %lu sizes and -H %lu costs per byte: one cost per size",
+                          (unsigned long)goal__sim_nsizes(d), (unsigned long)goal__sim_ncosts(d));
     return GOAL_OK;
 }
 /* A time of the model back in a desc's ns (a real 0 as GOAL_SIM_ZERO). */
@@ -2891,6 +3066,7 @@ static void goal__sim_link_out(const goal__sim_link *k, double *L, double *o, do
 goal_status goal_sim_defaults(const goal_sim_desc *desc, goal_sim_desc *out) {
     goal__sim m;
     goal_sim_desc zero;
+    uint32_t k;
     if (!out) return GOAL_ERR_ARG;
     if (!desc) { memset(&zero, 0, sizeof zero); desc = &zero; }
     memset(&m, 0, sizeof m);
@@ -2902,8 +3078,12 @@ goal_status goal_sim_defaults(const goal_sim_desc *desc, goal_sim_desc *out) {
     out->R = goal__sim_ns_of(m.R);
     out->E = goal__sim_ns_of(m.E);
     out->F = goal__sim_ns_of(m.F);
-    out->T = m.T != ~(uint64_t)0 ? (int64_t)m.T : 0;
-    out->H = m.T != ~(uint64_t)0 ? goal__sim_ns_of(m.H) : 0;
+    for (k = 0; k < GOAL_SIM_TABLE_MAX; k++) {   /* off: none of it */
+        int64_t *t = k ? &out->T_more[k - 1u] : &out->T;
+        double *h = k ? &out->H_more[k - 1u] : &out->H;
+        *t = k < m.nT ? (int64_t)m.T[k] : 0;
+        *h = k < m.nT ? goal__sim_ns_of(m.H[k]) : 0;
+    }
     out->S = m.S ? (int64_t)m.S : GOAL_SIM_ZERO;
     return GOAL_OK;
 }
