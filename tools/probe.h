@@ -26,15 +26,17 @@
                     send call starts to wait, ~0.1 us), 4 KiB (its eager limit, 0.7-0.9 us)
                     and 32-64 KiB (0.8-1.3 us, single copy or the caches); one R stands for
                     all, the largest.
-     one way        s bytes there and 0 back, less half the 1-byte round trip: t1(s) =
-                    L + 2o + (s-1)·G (+ R beyond S), a single message's cost
+     one way        s bytes there and 0 back, less the way back, L + 2o (the ping-pong
+                    fit's intercept, steadier than any one size's round trip under load):
+                    t1(s) = L + 2o + (s-1)·G (+ R beyond S), a single message's cost
      exchange       both ranks send s bytes to each other at once (Isend, Irecv, Waitall)
      T, H           costs per byte by size (goal_sim.h's -T -H, a table): the slope of t1
-                    between consecutive sizes of the sweep from PROBE_LARGE (its rise less
-                    R where S lies between them), a segment joining the group before it
-                    while its slope is within PROBE_APART of the group's (the group's slope:
-                    its chord), the eighth group taking the rest; each group an entry, T its
-                    first size and H its slope. G is then fitted from the gaps up to the end
+                    between consecutive sizes of the sweep from PROBE_LARGE (less R above
+                    S), a segment joining the group before it while its slope is within
+                    PROBE_APART of the group's (a group's slope: its least-squares line's,
+                    relative errors), the eighth group taking the rest; each group an
+                    entry, T its first size and H its slope. Measured with 33 repetitions
+                    or more, as the table comes from differences of times. G is then fitted from the gaps up to the end
                     of the first group only, and the first group, when within PROBE_APART of
                     G, is G's (no entry): a transport whose single messages cost what its
                     bursts do has no table. Shared memory: bursts pipeline the sender's copy
@@ -145,11 +147,14 @@ typedef struct probe_result {
     int n;                      /* sizes measured */
     uint64_t size[PROBE_MAX_SIZES];
     double rtt[PROBE_MAX_SIZES], os[PROBE_MAX_SIZES], orecv[PROBE_MAX_SIZES], gap[PROBE_MAX_SIZES], exec[PROBE_MAX_SIZES];
-    double t1[PROBE_MAX_SIZES], xch[PROBE_MAX_SIZES];   /* one-way and exchange times (0: not measured) */
+    double way[PROBE_MAX_SIZES], xch[PROBE_MAX_SIZES];  /* s bytes there and 0 back, exchanges (0: not measured) */
+    double t1[PROBE_MAX_SIZES];                          /* one way: way less the fitted L + 2o (the way back) */
 } probe_result;
 
 /* Repetitions per size: many for small messages, few for large ones. */
 static int probe_reps(uint64_t size) { return size <= 4096 ? 50 : size <= 262144 ? 20 : 11; }
+/* One-way and exchange repetitions: at least 33, as the table comes from their differences. */
+#define PROBE_REPS_WAY(reps) ((reps) > 33 ? (reps) : 33)
 /* How long the peer waits: long enough that an eager send or a message in flight is done. */
 static double probe_delay(double rtt) { return 4 * rtt + 20000; }
 
@@ -194,9 +199,10 @@ static int probe_sweep(const probe_ops *ops, uint64_t max_size, probe_result *r)
         if ((b1 = ops->burst_fn(ops->user, s, 1, reps)) < 0 || (bn = ops->burst_fn(ops->user, s, PROBE_BURST, reps)) < 0) return -1;
         r->gap[k] = (bn - b1) / (PROBE_BURST - 1);
         if ((r->exec[k] = ops->exec_fn(ops->user, s, reps)) < 0) return -1;
-        if (ops->oneway_fn && ((b1 = ops->oneway_fn(ops->user, s, reps)) < 0 || (r->xch[k] = ops->exchange_fn(ops->user, s, reps)) < 0))
+        if (ops->oneway_fn && ((b1 = ops->oneway_fn(ops->user, s, PROBE_REPS_WAY(reps))) < 0 ||
+                               (r->xch[k] = ops->exchange_fn(ops->user, s, PROBE_REPS_WAY(reps))) < 0))
             return -1;
-        if (ops->oneway_fn) r->t1[k] = b1 - r->rtt[0] / 2;   /* less the 0-byte way back: half the 1-byte round trip */
+        if (ops->oneway_fn) r->way[k] = b1;
         if (!ops->call_fn || s > PROBE_SMALL) continue;
         if ((r->lsend[k] = ops->lsend_fn(ops->user, s, d, reps)) < 0 || (r->lrecv[k] = ops->lrecv_fn(ops->user, s, d, reps)) < 0 ||
             (r->lrtt[k] = ops->lpingpong_fn(ops->user, s, reps)) < 0)
@@ -290,6 +296,7 @@ static int probe_fits(probe_result *r) {
     /* per-byte costs where the bytes stand out of the call's fixed cost (see the top) */
     if (r->S < PROBE_LARGE || !probe_fit(x, r->os, probe_sizes(r, 1024, r->S, use), r->n, &u, &r->O, &u)) r->O = 0;
     if (r->size[r->n - 1] >= PROBE_LARGE) r->G = probe_slope(r->g, x, r->gap, probe_sizes(r, PROBE_LARGE, UINT64_MAX, use), r->n);
+    for (k = 0; k < r->n; k++) r->t1[k] = r->way[k] > 0 ? r->way[k] - rtt0 : 0;
     r->o = (os_o + or_o) / 2;
     r->L_fit = rtt0 - 2 * r->o;
     r->L = r->L_fit > 0 ? r->L_fit : 0;   /* a negative fit is said (probe_print_fit) */
@@ -315,12 +322,17 @@ static int probe_handshakes(const probe_ops *ops, probe_result *r) {
     r->R_wide = v[PROBE_RUNS - 2] - v[1] > v[PROBE_RUNS - 2] / 2;
     return 0;
 }
-/* The one-way time's rise per byte from size a to b of the sweep, less R where the
-   rendezvous starts between them. */
-static double probe_rise(const probe_result *r, int a, int b) {
-    double rise = r->t1[b] - r->t1[a];
-    if (r->size[a] <= r->S && r->S < r->size[b]) rise -= r->R;
-    return rise / (double)(r->size[b] - r->size[a]);
+/* The one-way time's cost per byte over sizes a to b of the sweep: the slope of its
+   least-squares line there, the sizes above S less R. */
+static double probe_per_byte(const probe_result *r, int a, int b) {
+    double x[PROBE_MAX_SIZES], u[PROBE_MAX_SIZES], c, h, e;
+    int use[PROBE_MAX_SIZES], k;
+    for (k = 0; k < r->n; k++) {
+        x[k] = (double)r->size[k];
+        u[k] = r->t1[k] - (r->size[k] > r->S ? r->R : 0);
+        use[k] = k >= a && k <= b;
+    }
+    return probe_fit(x, u, use, r->n, &c, &h, &e) ? h : 0;
 }
 /* Whether two costs per byte are one (within PROBE_APART of the first). */
 static int probe_alike(double h, double ref) { return fabs(h - ref) <= PROBE_APART * ref; }
@@ -333,9 +345,9 @@ static void probe_table(probe_result *r) {
     int use[PROBE_MAX_SIZES], a, b, k, end0 = -1;
     for (a = 0; a < r->n && r->size[a] < PROBE_LARGE; a++) {}
     for (r->nT = 0; a + 1 < r->n; a = b) {
-        for (b = a + 1; b + 1 < r->n && (r->nT + 1 == PROBE_MAX_TABLE || probe_alike(probe_rise(r, b, b + 1), probe_rise(r, a, b))); b++) {}
+        for (b = a + 1; b + 1 < r->n && (r->nT + 1 == PROBE_MAX_TABLE || probe_alike(probe_per_byte(r, b, b + 1), probe_per_byte(r, a, b))); b++) {}
         r->T[r->nT] = r->size[a];
-        r->H[r->nT] = probe_rise(r, a, b) > 0.001 ? probe_rise(r, a, b) : 0.001;   /* the finest -H goal sim takes */
+        r->H[r->nT] = probe_per_byte(r, a, b) > 0.001 ? probe_per_byte(r, a, b) : 0.001;   /* the finest -H goal sim takes */
         if (r->nT++ == 0) end0 = b;
     }
     if (!r->nT) return;
