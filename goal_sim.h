@@ -64,10 +64,15 @@
      t + o + L + R for a send started at t (LogGOPSim: o + L, "rendezvous has no handshake
      latency"), so its receive, and the send, which completes when matched, finish R later;
      goal probe measures it (a real rendezvous waits a round trip for the receiver's answer)
-     · T 0, H: a second cost per byte (libgoal's; off unless both are set): the bytes of a
-     message beyond its first T cost H each instead of G, on both NICs and in the receive's
-     max(O, G): g + (T-1) G + (s-T) H for s > T bytes (shared memory's cost per byte rises
-     once a message and its copies leave the cache); goal probe measures both
+     · T 0, H: a table of costs per byte (libgoal's; off unless both are set): up to
+     GOAL_SIM_TABLE_MAX (8) sizes T_0 < T_1 < ... and as many costs H_0, H_1, ...; the bytes
+     of a message beyond T_i, up to T_(i+1), cost H_i each instead of G, on both NICs and in
+     the receive's max(O, G) (there max(O, H_i)). A NIC's gap for s > T_0 bytes is
+     g + (T_0-1) G + sum over T_i < s of (min(s, T_(i+1)) - T_i) H_i; with one entry,
+     g + (T-1) G + (s-T) H (shared memory's cost per byte rises as a message and its copies
+     leave each cache). `-T 131072,524288,2097152 -H 0.06,0.1,0.12`; goal_sim_desc holds the
+     first entry in T, H and the others in T_more[], H_more[] (0 ends them); goal probe
+     measures them
      · E 0: what libgoal's executor adds per message (libgoal's): a send costs o + E + (s-1) O
      on the CPU and its message arrives at t + o + E + L, a receive costs o + E + (s-1)
      max(O, G) · F 0: a call's fixed cost (libgoal's: schedule lookup, executor start,
@@ -210,6 +215,7 @@ extern "C" {
 #endif
 
 #define GOAL_SIM_ZERO (-1) /* a model parameter that is really 0 (0 means the default) */
+#define GOAL_SIM_TABLE_MAX 8 /* entries of the table of costs per byte: T, H and T_more, H_more */
 
 typedef struct goal_sim_ref {  /* one action of the world */
     int32_t rank;
@@ -283,6 +289,10 @@ typedef struct goal_sim_desc {
                                   per byte instead of G; 0 (the default) = one G, LogGOPSim's */
     double H;                  /* ns per byte beyond T, fractions down to 0.001 ns; 0 = off
                                   (one G), GOAL_SIM_ZERO = free */
+    int64_t T_more[GOAL_SIM_TABLE_MAX - 1];   /* the table's further sizes, strictly increasing
+                                  after T; its length ends at the first 0 (all 0: T, H alone) */
+    double H_more[GOAL_SIM_TABLE_MAX - 1];    /* ns per byte beyond T_more[i] (up to the next
+                                  size); one per size, as many as T_more; GOAL_SIM_ZERO = free */
     double E;                  /* ns the executor adds per message on the CPU (libgoal's, not
                                   LogGOPSim's): a send or receive costs o + E, its message
                                   leaves E later; 0 (the default) and GOAL_SIM_ZERO = none */
@@ -353,6 +363,9 @@ typedef struct goal_sim_param_row {
     const char *dflt;          /* the default as text ("2500", "-L"); NULL: none */
     const char *help;          /* one line, for help texts */
     size_t offset;             /* the field of goal_sim_desc it sets */
+    size_t more;               /* a list option (-T, -H: comma-separated, up to GOAL_SIM_TABLE_MAX
+                                  values): the field of goal_sim_desc that takes the values after
+                                  the first (an array of the first's type); 0: one value */
 } goal_sim_param_row;
 /* Row i of the model options (LogGOPSim's letters first, then libgoal's, then the
    two-level ones), NULL past the end. */
@@ -992,7 +1005,9 @@ typedef struct goal__sim {
     goal__sim_link link[2];          /* LogGOPS: link[0]; two-level: 0 between nodes, 1 inside */
     uint64_t S, C, R;                /* eager limit in bytes; ps per byte of a local exec; ps a
                                         rendezvous message (over S bytes) arrives later */
-    uint64_t T, H;                   /* bytes of a message beyond T cost H ps each, not G; off: T 2^64-1 */
+    uint64_t T[GOAL_SIM_TABLE_MAX];  /* the table of costs per byte: a message's bytes beyond T[i] */
+    uint64_t H[GOAL_SIM_TABLE_MAX];  /* (up to T[i+1]) cost H[i] ps each, not G; off: T[0] 2^64-1 */
+    uint32_t nT;                     /* entries in the table (0: off) */
     uint64_t E, F;                   /* ps the executor adds per message (CPU, and before it leaves); ps
                                         every CPU starts at (a call's fixed cost) */
     uint32_t node_size;              /* two-level: ranks per node */
@@ -1064,12 +1079,19 @@ static uint64_t goal__sim_after(goal__sim *m, uint64_t t, uint64_t fixed, uint64
     if (s) return goal__sim_add(m, base, goal__sim_mul(m, s - 1u, per));
     return m->compat ? base + ~(uint64_t)0 * per : base;
 }
-/* goal__sim_after for a message of s > m->T bytes under a second cost per byte (-T -H):
-   the bytes beyond the first T cost hi each, t + fixed + (T - 1) per + (s - T) hi. Off,
-   m->T is 2^64-1, so goal__sim_big, which the callers test first, is one compare. */
-static int goal__sim_big(const goal__sim *m, uint64_t s) { return s > m->T; }
-static uint64_t goal__sim_after_big(goal__sim *m, uint64_t t, uint64_t fixed, uint64_t s, uint64_t per, uint64_t hi) {
-    return goal__sim_add(m, goal__sim_after(m, t, fixed, m->T, per), goal__sim_mul(m, s - m->T, hi));
+/* goal__sim_after for a message of s > T[0] bytes under the table of costs per byte (-T
+   -H): the bytes beyond T[i], up to T[i+1], cost max(least, H[i]) each (least: the
+   receive's O, else 0): t + fixed + (T[0] - 1) per + sum (min(s, T[i+1]) - T[i]) H[i]. Off,
+   T[0] is 2^64-1, so goal__sim_big, which the callers test first, is one compare. */
+static int goal__sim_big(const goal__sim *m, uint64_t s) { return s > m->T[0]; }
+static uint64_t goal__sim_after_big(goal__sim *m, uint64_t t, uint64_t fixed, uint64_t s, uint64_t per, uint64_t least) {
+    uint64_t end = goal__sim_after(m, t, fixed, m->T[0], per);
+    uint32_t i;
+    for (i = 0; i < m->nT && s > m->T[i]; i++) {
+        uint64_t upto = i + 1u < m->nT && s > m->T[i + 1u] ? m->T[i + 1u] : s;
+        end = goal__sim_add(m, end, goal__sim_mul(m, upto - m->T[i], m->H[i] > least ? m->H[i] : least));
+    }
+    return end;
 }
 /* Records the first overflow at (rank, action) and fails the run. */
 static goal_status goal__sim_overflowed(goal__sim *m, int32_t rank, uint32_t action) {
@@ -1112,11 +1134,11 @@ GOAL__HOT uint64_t goal__sim_link_recv(goal__sim *m, const goal__sim_link *k, ui
     /* LogGOPSim charges max((s-1) O, (s-1) G); for 0 bytes in compat, of the wrapped values */
     uint64_t o = k->o + m->E;
     if (!s && m->compat) return t + o + (~(uint64_t)0 * k->O > ~(uint64_t)0 * k->G ? ~(uint64_t)0 * k->O : ~(uint64_t)0 * k->G);
-    if (goal__sim_big(m, s)) return goal__sim_after_big(m, t, o, s, k->O > k->G ? k->O : k->G, k->O > m->H ? k->O : m->H);
+    if (goal__sim_big(m, s)) return goal__sim_after_big(m, t, o, s, k->O > k->G ? k->O : k->G, k->O);
     return goal__sim_after(m, t, o, s, k->O > k->G ? k->O : k->G);
 }
 GOAL__HOT uint64_t goal__sim_link_nic(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
-    return goal__sim_big(m, s) ? goal__sim_after_big(m, t, k->g, s, k->G, m->H) : goal__sim_after(m, t, k->g, s, k->G);
+    return goal__sim_big(m, s) ? goal__sim_after_big(m, t, k->g, s, k->G, 0) : goal__sim_after(m, t, k->g, s, k->G);
 }
 /* A rendezvous message arrives R later: its handshake (a request to send and the answer
    before the data) is the round trip LogGOPSim leaves out. The executor's E comes before
@@ -1200,17 +1222,69 @@ static goal_status goal__sim_link_init(goal__sim_link *k, const double v[5], con
         return GOAL_ERR_ARG;
     return GOAL_OK;
 }
+/* Entries of the table of costs per byte: its sizes (T and T_more up to the first 0) and
+   its costs (H and H_more up to the first 0). */
+static uint32_t goal__sim_nsizes(const goal_sim_desc *d) {
+    uint32_t n = 1;
+    while (n < GOAL_SIM_TABLE_MAX && d->T_more[n - 1u] != 0) n++;
+    return n;
+}
+static uint32_t goal__sim_ncosts(const goal_sim_desc *d) {
+    uint32_t n = 1;
+    while (n < GOAL_SIM_TABLE_MAX && d->H_more[n - 1u] != 0) n++;
+    return n;
+}
+/* Why entry i of d's table is bad, into why (GOAL_MSG_MAX bytes), or GOAL_OK: a size not
+   above the one before, or below 0, or after the sizes' end; a bad cost, or one after the
+   costs' end. */
+static goal_status goal__sim_entry(const goal_sim_desc *d, uint32_t i, uint64_t *ps, char *why) {
+    int64_t t = i ? d->T_more[i - 1u] : d->T, prev = i > 1u ? d->T_more[i - 2u] : d->T;
+    double h = i ? d->H_more[i - 1u] : d->H;
+    char name[24];
+    int bad_size = i ? t < 0 || (i >= goal__sim_nsizes(d) && t != 0) || (t != 0 && (prev <= 0 || t <= prev)) : t < GOAL_SIM_ZERO;
+    snprintf(name, sizeof name, i ? "T_more[%u]" : "T", (unsigned)i - 1u);
+    if (bad_size) {
+        snprintf(why, GOAL_MSG_MAX, "goal_sim_desc.%s = %lld: the table's sizes are > 0 and increase strictly from T on, "
+                 "the first 0 ends them", name, (long long)t);
+        return GOAL_ERR_ARG;
+    }
+    if (goal__sim_param(h, 0, ps) != GOAL_OK || (i >= goal__sim_ncosts(d) && h != 0)) {
+        snprintf(name, sizeof name, i ? "H_more[%u]" : "H", (unsigned)i - 1u);
+        snprintf(why, GOAL_MSG_MAX, "goal_sim_desc.%s = %.15g: a cost in ns per byte is >= 0 (GOAL_SIM_ZERO: free), has at most "
+                 "3 decimals, and the first 0 ends the costs", name, h);
+        return GOAL_ERR_ARG;
+    }
+    return GOAL_OK;
+}
+/* The table of costs per byte (T, H, T_more, H_more) into m->T, m->H, m->nT: on when T > 0
+   and H is set, as with one entry (off: T[0] 2^64-1, no size is over it). GOAL_ERR_ARG and
+   why (GOAL_MSG_MAX bytes) for a bad entry or as many sizes as costs. */
+static goal_status goal__sim_table_init(goal__sim *m, const goal_sim_desc *d, char *why) {
+    uint32_t i, nt = goal__sim_nsizes(d), nh = goal__sim_ncosts(d);
+    int on = d->T > 0 && d->H != 0;
+    for (i = 0; i < GOAL_SIM_TABLE_MAX; i++) {
+        if (goal__sim_entry(d, i, &m->H[i], why) != GOAL_OK) return GOAL_ERR_ARG;
+        m->T[i] = i ? (uint64_t)d->T_more[i - 1u] : on ? (uint64_t)d->T : ~(uint64_t)0;
+    }
+    if (on && nt != nh) {
+        snprintf(why, GOAL_MSG_MAX, "%lu sizes (-T; goal_sim_desc.T, T_more) and %lu costs per byte (-H; H, H_more): one cost per size",
+                 (unsigned long)nt, (unsigned long)nh);
+        return GOAL_ERR_ARG;
+    }
+    m->nT = on ? nt : 0;
+    return GOAL_OK;
+}
 static goal_status goal__sim_model_init(goal__sim *m, const goal_sim_desc *d) {
+    char why[GOAL_MSG_MAX];
     static const goal__sim_link loggopsim = {2500 * GOAL__SIM_PS, 1500 * GOAL__SIM_PS, 1000 * GOAL__SIM_PS, 6 * GOAL__SIM_PS, 0};
     const double inter[5] = {d->L, d->o, d->g, d->G, d->O};
     const double intra[5] = {d->intra_L, d->intra_o, d->intra_g, d->intra_G, d->intra_O};
     if (goal__sim_link_init(&m->link[0], inter, &loggopsim) || goal__sim_link_init(&m->link[1], intra, &m->link[0]) ||
-        goal__sim_param(d->C, GOAL__SIM_PS, &m->C) || goal__sim_param(d->R, 0, &m->R) || goal__sim_param(d->H, 0, &m->H) ||
+        goal__sim_param(d->C, GOAL__SIM_PS, &m->C) || goal__sim_param(d->R, 0, &m->R) ||
         goal__sim_param(d->E, 0, &m->E) || goal__sim_param(d->F, 0, &m->F) ||
-        d->S < GOAL_SIM_ZERO || d->T < GOAL_SIM_ZERO || d->node_size < 0)
+        d->S < GOAL_SIM_ZERO || d->node_size < 0 || goal__sim_table_init(m, d, why))
         return GOAL_ERR_ARG;
     m->S = d->S == 0 ? 65535u : d->S < 0 ? 0u : (uint64_t)d->S;
-    m->T = d->T > 0 && d->H != 0 ? (uint64_t)d->T : ~(uint64_t)0;   /* both or neither; off: no size is over it */
     m->node_size = (uint32_t)d->node_size;
     m->model = d->node_size ? &goal__sim_two_level : &goal__sim_loggops;
     return GOAL_OK;
@@ -2757,7 +2831,8 @@ static const char *goal__sim_count(const char *s, int32_t *out) {
     return NULL;
 }
 /* Every model option, once: its name, value, default, help and field in goal_sim_desc. */
-#define GOAL__SIM_AT(f) offsetof(goal_sim_desc, f)
+#define GOAL__SIM_AT(f) offsetof(goal_sim_desc, f), 0
+#define GOAL__SIM_LIST(f, more) offsetof(goal_sim_desc, f), offsetof(goal_sim_desc, more)
 static const goal_sim_param_row goal__sim_opts[] = {
     {"-L", GOAL_SIM_PARAM_NS, 1, "ns", "2500", "latency", GOAL__SIM_AT(L)},
     {"-o", GOAL_SIM_PARAM_NS, 1, "ns", "1500", "CPU overhead per message (same as --overhead)", GOAL__SIM_AT(o)},
@@ -2769,10 +2844,11 @@ static const goal_sim_param_row goal__sim_opts[] = {
     {"-S", GOAL_SIM_PARAM_BYTES, 1, "B", "65535", "eager limit: larger messages use rendezvous", GOAL__SIM_AT(S)},
     {"-R", GOAL_SIM_PARAM_NS, 1, "ns", "0", "rendezvous handshake: a message over -S bytes arrives this much later (LogGOPSim: none)",
      GOAL__SIM_AT(R)},
-    {"-T", GOAL_SIM_PARAM_BYTES, 1, "B", "0", "with -H: a message's bytes beyond the first T cost -H per byte instead of -G (0: one -G, LogGOPSim's)",
-     GOAL__SIM_AT(T)},
-    {"-H", GOAL_SIM_PARAM_NS, 1, "ns/B", "0", "with -T: gap per byte beyond T bytes, on both NICs and in the receive (0: free; unset: off)",
-     GOAL__SIM_AT(H)},
+    {"-T", GOAL_SIM_PARAM_BYTES, 1, "B[,B..]", "0",
+     "with -H: a message's bytes beyond T (up to the next T) cost -H per byte instead of -G; up to 8, increasing (0: one -G, LogGOPSim's)",
+     GOAL__SIM_LIST(T, T_more)},
+    {"-H", GOAL_SIM_PARAM_NS, 1, "ns/B[,ns/B..]", "0",
+     "with -T, one per T: gap per byte beyond that T, on both NICs and in the receive (0: free; unset: off)", GOAL__SIM_LIST(H, H_more)},
     {"-E", GOAL_SIM_PARAM_NS, 1, "ns", "0", "the executor's CPU cost per message (libgoal's): a send or receive costs -o plus this",
      GOAL__SIM_AT(E)},
     {"-F", GOAL_SIM_PARAM_NS, 1, "ns", "0", "a call's fixed cost (libgoal's): every rank starts this much later", GOAL__SIM_AT(F)},
@@ -2787,6 +2863,7 @@ static const goal_sim_param_row goal__sim_opts[] = {
     {"--intra-O", GOAL_SIM_PARAM_NS, 1, "ns/B", "-O", "two-level: CPU overhead per byte inside a node", GOAL__SIM_AT(intra_O)},
 };
 #undef GOAL__SIM_AT
+#undef GOAL__SIM_LIST
 #define GOAL__SIM_NOPTS (sizeof goal__sim_opts / sizeof goal__sim_opts[0])
 const goal_sim_param_row *goal_sim_param_info(size_t i) { return i < GOAL__SIM_NOPTS ? &goal__sim_opts[i] : NULL; }
 /* Which field of d goal__sim_model_init (or stop_ns) refuses, and why, into msg (GOAL_MSG_MAX
@@ -2810,6 +2887,10 @@ static void goal__sim_desc_why(const goal_sim_desc *d, char *msg) {
         else if (o->kind == GOAL_SIM_PARAM_BYTES && n < GOAL_SIM_ZERO)
             snprintf(msg, GOAL_MSG_MAX, "goal_sim_desc.%s = %lld: bytes are >= 0 (GOAL_SIM_ZERO: a real 0)", name, (long long)n);
     }
+    if (!msg[0]) {
+        goal__sim m;
+        (void)goal__sim_table_init(&m, d, msg);   /* says why when it fails */
+    }
     if (!msg[0] && d->node_size < 0) snprintf(msg, GOAL_MSG_MAX, "goal_sim_desc.node_size = %ld: ranks are >= 0", (long)d->node_size);
     if (!msg[0] && !(d->stop_ns >= 0)) snprintf(msg, GOAL_MSG_MAX, "goal_sim_desc.stop_ns = %.15g: ns are >= 0", d->stop_ns);
 }
@@ -2823,12 +2904,49 @@ int goal_sim_param_arity(const char *name) {
     const goal_sim_param_row *o = goal__sim_opt_of(name);
     return !o ? -1 : o->arity;
 }
+/* A list option's value (-T, -H): up to GOAL_SIM_TABLE_MAX comma-separated values of o's
+   kind, the first into its field, the others into o->more (the rest of it cleared); sizes
+   increase strictly. d is left as it was when the list is bad. */
+static const char *goal__sim_list(char *d, const goal_sim_param_row *o, const char *value) {
+    int64_t t[GOAL_SIM_TABLE_MAX];
+    double h[GOAL_SIM_TABLE_MAX];
+    char one[64];
+    const char *why, *bad = o->kind == GOAL_SIM_PARAM_BYTES ? "takes a number of bytes >= 0" : "takes a number (ns, up to 3 decimals)";
+    size_t n = 0, len;
+    uint64_t ps;
+    memset(t, 0, sizeof t);
+    memset(h, 0, sizeof h);
+    for (;; value += len) {
+        if (n == GOAL_SIM_TABLE_MAX) return "takes at most 8 comma-separated values";
+        if ((len = strcspn(value, ",")) >= sizeof one) return bad;
+        memcpy(one, value, len);
+        one[len] = 0;
+        if (o->kind == GOAL_SIM_PARAM_BYTES) {
+            if ((why = goal__sim_bytes(one, &t[n])) != NULL) return why;
+            if (n && (t[n - 1u] <= 0 || t[n] <= t[n - 1u])) return "takes sizes > 0 that increase strictly (131072,524288,2097152)";
+        } else {
+            if ((why = goal__sim_ps(one, &ps)) != NULL) return why;
+            h[n] = ps ? (double)ps / 1000.0 : GOAL_SIM_ZERO;
+        }
+        if (!value[len++]) break;
+        n++;
+    }
+    if (o->kind == GOAL_SIM_PARAM_BYTES) {
+        memcpy(d + o->offset, t, sizeof t[0]);
+        memcpy(d + o->more, t + 1, sizeof t - sizeof t[0]);
+    } else {
+        memcpy(d + o->offset, h, sizeof h[0]);
+        memcpy(d + o->more, h + 1, sizeof h - sizeof h[0]);
+    }
+    return NULL;
+}
 static const char *goal__sim_param_why(goal_sim_desc *d, const char *name, const char *value) {
     const goal_sim_param_row *o = goal__sim_opt_of(name);
     char *field = (char *)d;
     const char *why;
     uint64_t ps = 0;
     if (!d || !o) return "is not a model option";
+    if (o->more) return goal__sim_list(field, o, value ? value : "");
     field += o->offset;
     if (o->kind == GOAL_SIM_PARAM_FLAG) { *(int *)(void *)field = 1; return NULL; }
     if (o->kind == GOAL_SIM_PARAM_BYTES) return value ? goal__sim_bytes(value, (int64_t *)(void *)field) : "takes a number of bytes >= 0";
@@ -2879,6 +2997,9 @@ goal_status goal_sim_params(goal_sim_desc *d, const char *text, size_t len, goal
         if ((why = goal__sim_param_why(d, w, v)) != NULL) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "%s %s: %s", w, v, why);
     }
     if (n == 0) return goal__fail(err, GOAL_ERR_SYNTAX, -1, "no model options in the file");
+    if (d->T > 0 && d->H != 0 && goal__sim_nsizes(d) != goal__sim_ncosts(d))
+        return goal__fail(err, GOAL_ERR_SYNTAX, -1, "-T has %lu sizes and -H %lu costs per byte: one cost per size",
+                          (unsigned long)goal__sim_nsizes(d), (unsigned long)goal__sim_ncosts(d));
     return GOAL_OK;
 }
 /* A time of the model back in a desc's ns (a real 0 as GOAL_SIM_ZERO). */
@@ -2891,6 +3012,7 @@ static void goal__sim_link_out(const goal__sim_link *k, double *L, double *o, do
 goal_status goal_sim_defaults(const goal_sim_desc *desc, goal_sim_desc *out) {
     goal__sim m;
     goal_sim_desc zero;
+    uint32_t k;
     if (!out) return GOAL_ERR_ARG;
     if (!desc) { memset(&zero, 0, sizeof zero); desc = &zero; }
     memset(&m, 0, sizeof m);
@@ -2902,8 +3024,12 @@ goal_status goal_sim_defaults(const goal_sim_desc *desc, goal_sim_desc *out) {
     out->R = goal__sim_ns_of(m.R);
     out->E = goal__sim_ns_of(m.E);
     out->F = goal__sim_ns_of(m.F);
-    out->T = m.T != ~(uint64_t)0 ? (int64_t)m.T : 0;
-    out->H = m.T != ~(uint64_t)0 ? goal__sim_ns_of(m.H) : 0;
+    for (k = 0; k < GOAL_SIM_TABLE_MAX; k++) {   /* off: none of it */
+        int64_t *t = k ? &out->T_more[k - 1u] : &out->T;
+        double *h = k ? &out->H_more[k - 1u] : &out->H;
+        *t = k < m.nT ? (int64_t)m.T[k] : 0;
+        *h = k < m.nT ? goal__sim_ns_of(m.H[k]) : 0;
+    }
     out->S = m.S ? (int64_t)m.S : GOAL_SIM_ZERO;
     return GOAL_OK;
 }

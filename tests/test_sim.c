@@ -458,6 +458,81 @@ static void test_big_bytes(void) {
     goal_sim_run_free(&r);
 }
 
+/* The table of costs per byte (-T 400,600,800 -H 3,2,0.5), test_big_bytes's model (L 100,
+   o 10, g 20, G 1, O 0, all eager). A 1001-byte message: NIC g + 399 G + 200 x 3 + 200 x 2
+   + 201 x 0.5 = 1519.5; the receive o + the same bytes = 1509.5. back: it arrives at 110,
+   rank 1's CPU until 1619.5, its 8-byte reply CPU until 1629.5, arriving at 1729.5, taken
+   by rank 0 until 1746.5. two: the second send when the NIC is free (1519.5, CPU until
+   1529.5), arriving at 1629.5 when rank 1's receiving NIC is (110 + 1519.5), taken until
+   1646.5. A burst of three: the third send at 3039 (CPU until 3049); rank 1 takes them at
+   110, 1629.5 and 3149 (each when its NIC is free), until 4658.5. 700 bytes, within the
+   second range: 10 + 399 + 600 + 100 x 2 = 1209, finished at 1319. O 2.5: the receive's
+   bytes cost max(O, G) and max(O, H[i]): 10 + 997.5 + 600 + 500 + 502.5 = 2610 (2720), the
+   send's CPU 10 + 1000 O = 2510. One entry is test_big_bytes's -T 400 -H 3. */
+static void test_cost_table(void) {
+    const char *back = "num_ranks 2\nrank 0 {\nl1: send 1001b to 1\nl3: recv 8b from 1\n}\n"
+                       "rank 1 {\nl1: recv 1001b from 0\nl2: send 8b to 0\nl2 requires l1\n}\n";
+    const char *two = "num_ranks 2\nrank 0 {\nl1: send 1001b to 1\nl2: send 8b to 1\n}\nrank 1 {\nl1: recv 1001b from 0\nl2: recv 8b from 0\n}\n";
+    const char *burst = "num_ranks 2\nrank 0 {\nl1: send 1001b to 1\nl2: send 1001b to 1\nl3: send 1001b to 1\n}\n"
+                        "rank 1 {\nl1: recv 1001b from 0\nl2: recv 1001b from 0\nl3: recv 1001b from 0\n}\n";
+    const char *one = "num_ranks 2\nrank 0 {\nl1: send 700b to 1\n}\nrank 1 {\nl1: recv 700b from 0\n}\n";
+    const char *big = "num_ranks 2\nrank 0 {\nl1: send 1001b to 1\n}\nrank 1 {\nl1: recv 1001b from 0\n}\n";
+    const char *model = "-L 100 -o 10 -g 20 -G 1 -O 0 -S 100000 -T 400,600,800 -H 3,2,0.5";
+    const uint64_t want[4] = {1746500, 1629500, 1529500, 1646500}, want_burst[4] = {10000, 1319000, 3049000, 4658500};
+    const uint64_t want_O[4] = {2510000, 2720000, 2510000, 2720000};
+    goal_sim_desc d, out;
+    goal_sim_costs *c = NULL;
+    goal_sim_run_result r;
+    goal_status st;
+    goal_error err;
+    memset(&d, 0, sizeof d);
+    CHECK(goal_sim_params(&d, model, strlen(model), NULL) == GOAL_OK);
+    CHECK(d.T == 400 && d.T_more[0] == 600 && d.T_more[1] == 800 && d.T_more[2] == 0);
+    CHECK(d.H == 3 && d.H_more[0] == 2 && d.H_more[1] == 0.5 && d.H_more[2] == 0);
+    check_finish_pair(back, two, &d, want, 2);
+    check_finish_pair(one, burst, &d, want_burst, 2);
+    d.node_size = 1;   /* the two-level model prices with it too */
+    check_finish_pair(back, two, &d, want, 2);
+    d.node_size = 0;
+    CHECK(goal_sim_costs_create(&c, &d, NULL) == GOAL_OK);
+    if (c) {
+        CHECK_EQ(goal_sim_cost(c, GOAL_SIM_COST_NIC_GAP, 0, 1, 0, 1001), 1519500);
+        CHECK_EQ(goal_sim_cost(c, GOAL_SIM_COST_RECV_CPU, 0, 1, 0, 700), 1209000);
+        CHECK_EQ(goal_sim_cost(c, GOAL_SIM_COST_NIC_GAP, 0, 1, 0, 400), 419000);   /* not over T: G alone */
+    }
+    goal_sim_costs_destroy(c);
+    CHECK(goal_sim_defaults(&d, &out) == GOAL_OK && out.T == 400 && out.T_more[1] == 800 && out.H_more[1] == 0.5 && out.T_more[2] == 0);
+    d.O = 2.5;
+    check_finish_pair(big, big, &d, want_O, 2);
+    /* a list replaces the one before; one value is one entry */
+    CHECK(goal_sim_param(&d, "-T", "4194304", NULL) == GOAL_OK && d.T == 4194304 && d.T_more[0] == 0);
+    CHECK(goal_sim_param(&d, "-H", "0,0.1", NULL) == GOAL_OK && d.H == GOAL_SIM_ZERO && d.H_more[0] == 0.1 && d.H_more[1] == 0);
+    /* the errors: not increasing, more than 8, negative, garbage, counts differ */
+    memset(&d, 0, sizeof d);
+    CHECK(goal_sim_param(&d, "-T", "600,400", &err) == GOAL_ERR_ARG && strstr(err.msg, "increase strictly") && d.T == 0);
+    CHECK(goal_sim_param(&d, "-T", "0,400", &err) == GOAL_ERR_ARG && strstr(err.msg, "increase strictly"));
+    CHECK(goal_sim_param(&d, "-T", "1,2,3,4,5,6,7,8,9", &err) == GOAL_ERR_ARG && strstr(err.msg, "at most 8"));
+    CHECK(goal_sim_param(&d, "-T", "1,2,3,4,5,6,7,8", NULL) == GOAL_OK && d.T_more[6] == 8);
+    CHECK(goal_sim_param(&d, "-H", "1,2,3,4,5,6,7,8,9", &err) == GOAL_ERR_ARG && strstr(err.msg, "at most 8") && d.H == 0);
+    CHECK(goal_sim_param(&d, "-T", "100,-200", &err) == GOAL_ERR_ARG && strstr(err.msg, "bytes >= 0"));
+    CHECK(goal_sim_param(&d, "-H", "0.5,-1", &err) == GOAL_ERR_ARG && strstr(err.msg, ">= 0"));
+    CHECK(goal_sim_param(&d, "-T", "100,,200", &err) == GOAL_ERR_ARG && strstr(err.msg, "bytes >= 0"));
+    CHECK(goal_sim_param(&d, "-T", "100,200,", &err) == GOAL_ERR_ARG && goal_sim_param(&d, "-H", "0.5;1", &err) == GOAL_ERR_ARG &&
+          strstr(err.msg, "takes a number"));
+    CHECK(goal_sim_params(&d, "-T 100,200 -H 3", 15, &err) == GOAL_ERR_SYNTAX && strstr(err.msg, "-T has 2 sizes and -H 1"));
+    memset(&d, 0, sizeof d);
+    d.T = 100; d.T_more[0] = 200; d.H = 3;   /* the same in a desc */
+    r = sim_desc(two, &d, &st);
+    CHECK(st == GOAL_ERR_ARG && strstr(r.msg, "2 sizes (-T; goal_sim_desc.T, T_more) and 1 costs"));
+    goal_sim_run_free(&r);
+    d.H_more[0] = 2; d.T_more[0] = 100;   /* not increasing */
+    r = sim_desc(two, &d, &st);
+    CHECK(st == GOAL_ERR_ARG && strstr(r.msg, "T_more[0] = 100"));
+    goal_sim_run_free(&r);
+    d.T_more[0] = 200; d.H_more[2] = 1;   /* a cost after the costs' end */
+    CHECK(goal_sim_costs_create(&c, &d, &err) == GOAL_ERR_ARG && strstr(err.msg, "H_more[2] = 1"));
+}
+
 /* -E, -F: the executor's cost per message and a call's fixed cost, against times computed
    by hand with test_big_bytes's model (L 100, o 10, g 20, G 1, O 0, all eager). E 5: rank
    0's send takes its CPU for o + E = 15 and arrives at 115; rank 1 takes it until 115 + 15
@@ -601,14 +676,15 @@ static void test_defaults(void) {
 
 /* goal_tune_algo_bound never exceeds goal_tune_algo_time (goal tune and goal_tune_best skip
    configurations by it, so an over-estimate would change their picks), for every algorithm
-   and parameter grid point tune tries, at several p and sizes, under seven models. */
+   and parameter grid point tune tries, at several p and sizes, under nine models. */
 static void test_tune_bound(void) {
     static const char *const models[] = {"", "-L 100000 -o 0 -g 0 -G 0 -O 0", "-L 0 -o 0 -g 0 -G 1 -O 0",
                                          "-L 12 -o 96 -g 80 -G 0.042 -O 0.008 -S 1024 -C 0.05",
                                          "-L 1000 -o 100 -g 200 -G 1 --node-size 2 --intra-L 10 --intra-o 20 --intra-G 0.1",
                                          "-L 12 -o 96 -g 80 -G 0.042 -S 1000 -R 900.5",
                                          "-L 12 -o 96 -g 80 -G 0.042 -O 0.05 -S 1000 -T 600 -H 0.1",
-                                         "-L 12 -o 96 -g 80 -G 0.042 -S 1000 -E 40.5 -F 700"};
+                                         "-L 12 -o 96 -g 80 -G 0.042 -S 1000 -E 40.5 -F 700",
+                                         "-L 12 -o 96 -g 80 -G 0.042 -O 0.05 -S 1000 -T 600,4000,30000 -H 0.1,0.02,0.3"};
     static const int32_t ps[] = {1, 2, 3, 5, 8, 13, 24};
     static const uint64_t sizes[] = {0, 8, 1000, 65536};
     const goal_algo_info *a;
@@ -764,6 +840,7 @@ int main(void) {
     RUN(test_two_level);
     RUN(test_rendezvous);
     RUN(test_big_bytes);
+    RUN(test_cost_table);
     RUN(test_executor_costs);
     RUN(test_param_info);
     RUN(test_defaults);

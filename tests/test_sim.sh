@@ -19,6 +19,10 @@ $GOAL sim $D/binomialtreebcast_p8_d1024.goal > $T/out; rc=$?
 [ "$($GOAL sim $D/handwritten/ping_1b.goal -S 0 -R 100.5 | tail -n 1)" = "max 5600.5" ] && [ "$($GOAL sim $D/handwritten/ping_1b.goal -R 100.5 | tail -n 1)" = "max 5500" ]; ok $? "sim -R: a rendezvous message (over -S) arrives R later, an eager one not"
 [ "$($GOAL sim $D/handwritten/ping_1024b.goal -T 512 -H 10 | tail -n 1)" = "max 13686" ] && [ "$($GOAL sim $D/handwritten/ping_1024b.goal -T 512 | tail -n 1)" = "max 11638" ] && [ "$($GOAL sim $D/handwritten/ping_1024b.goal -T 1024 -H 10 | tail -n 1)" = "max 11638" ]; ok $? "sim -T -H: bytes beyond T cost H (4000 + 1500 + 511 x 6 + 512 x 10), -T alone or a message of T bytes not"
 $GOAL sim $D/handwritten/ping_1024b.goal -T 512 -H 10 --verbose 2>&1 >/dev/null | grep -q -- " -T 512 -H 10$"; ok $? "sim --verbose prints -T and -H when set"
+[ "$($GOAL sim $D/handwritten/ping_1024b.goal -T 256,512 -H 8,10 --verbose 2>$T/err | tail -n 1)" = "max 14198" ] && grep -q -- " -T 256,512 -H 8,10$" $T/err
+ok $? "sim -T -H lists: a table of costs per byte (4000 + 1500 + 255 x 6 + 256 x 8 + 512 x 10), printed as given"
+printf -- '-T 256,512 -H 8,10\n' > $T/table.params
+[ "$($GOAL sim $D/handwritten/ping_1024b.goal --params $T/table.params | tail -n 1)" = "max 14198" ]; ok $? "sim --params: a table of costs per byte"
 [ "$($GOAL sim $D/handwritten/ping_1b.goal -E 20 | tail -n 1)" = "max 5540" ] && [ "$($GOAL sim $D/handwritten/ping_1b.goal -F 100.5 | tail -n 1)" = "max 5600.5" ] && [ "$($GOAL sim $D/handwritten/ping_1b.goal -E 0 -F 0 | tail -n 1)" = "max 5500" ]; ok $? "sim -E -F: the executor's cost per message (the message leaves E later, the receive costs E more: 5500 + 2 x 20) and a call's fixed cost; 0 changes nothing"
 echo "-L 2500 -E 20.5 -F 100" > $T/ef.params
 $GOAL sim $D/handwritten/ping_1b.goal --params $T/ef.params --verbose 2>&1 >/dev/null | grep -q -- " -E 20.5 -F 100$"; ok $? "sim --params: -E -F round-trip (--verbose prints them)"
@@ -108,6 +112,10 @@ bad $GOAL trace $T/two.goal --params $T/bad.txt | grep -q "^1 goal: trace: --par
 [ "$(bad $GOAL svg $T/two.goal --intra-L 5)" = "0 goal: svg: warning: --intra-L without --node-size changes nothing" ] &&
 [ "$(bad $GOAL tune -p 2 --coll barrier --intra-g 5)" = "0 goal: tune: warning: --intra-g without --node-size changes nothing" ] &&
 [ "$(bad $GOAL sim $T/two.goal -T 100 -H 0.5 --node-size 1 --intra-L 5)" = "0 " ]; ok $? "-T, -H, --intra-* alone warn"
+[ "$(bad $GOAL sim $D/handwritten/ping_1024b.goal -T 256,512 -H 10)" = "2 goal: sim: 2 sizes (-T; goal_sim_desc.T, T_more) and 1 costs per byte (-H; H, H_more): one cost per size (goal sim --help lists its options)" ] &&
+[ "$(bad $GOAL sim $D/handwritten/ping_1024b.goal -T 512,256 -H 1,2)" = "2 goal: sim: -T 512,256: takes sizes > 0 that increase strictly (131072,524288,2097152) (goal sim --help lists its options)" ] &&
+[ "$(bad $GOAL tune -p 2 --coll bcast -T 1,2,3,4,5,6,7,8,9 -H 1)" = "2 goal: tune: -T 1,2,3,4,5,6,7,8,9: takes at most 8 comma-separated values (goal tune --help lists its options)" ]
+ok $? "sim, tune: -T -H lists of different lengths, not increasing, too long"
 # sim's -o is the overhead: a file name there gets a hint
 [ "$(bad $GOAL sim $T/two.goal -o out.txt)" = "2 goal: sim: -o out.txt: takes a number (ns, up to 3 decimals); -o is the CPU overhead here, not an output file (goal sim --help lists its options)" ]
 ok $? "sim -o FILE: the hint that -o is the overhead"

@@ -207,8 +207,9 @@ void cli_model_init(void);
 int cli_set_model(const char *verb, const cli_option *o, const char *value, void *field);
 int cli_set_params(const char *verb, const cli_option *o, const char *value, void *field);
 /* Warns (on stderr) of model options that change nothing alone: -T or -H without the other,
-   --intra-* without --node-size. */
-void cli_model_warn(const char *verb, const goal_sim_desc *d);
+   --intra-* without --node-size. CLI_OK, or a usage error for options that cannot go
+   together (-T and -H lists of different lengths), with the library's reason. */
+int cli_model_check(const char *verb, const goal_sim_desc *d);
 /* Why a simulation of w stopped with st, as every verb that simulates says it: the action
    whose time overflowed, or each stuck action on a line and their count. Returns the exit
    status (3 for a deadlock, else 1). */

@@ -373,7 +373,7 @@ int cli_html(int argc, char **argv) {
     if ((rc = cli_parse(argc, argv, &f)) != CLI_OK) return rc;
     to = a.to < 0 ? UINT64_MAX : (uint64_t)a.to;
     if ((uint64_t)a.from > to) return cli_usage("html: --from %lld is after --to %lld", a.from, a.to);
-    cli_model_warn("html", &a.model);
+    if ((rc = cli_model_check("html", &a.model))) return rc;
     if ((rc = cli_load_world(f.value, &w))) return rc;
     page_name(f.value, name, sizeof name);
     rc = cli_world_fits(f.value, w) ? CLI_BAD_INPUT : html_write(w, &a.model, name, a.out, (uint64_t)a.from, to);

@@ -55,14 +55,20 @@ int cli_set_params(const char *verb, const cli_option *o, const char *path, void
 }
 
 /* Options that change nothing alone: -T and -H go together, --intra-* need --node-size.
-   Said on standard error; the run goes on. */
-void cli_model_warn(const char *verb, const goal_sim_desc *d) {
+   Said on standard error; the run goes on. Options that each parse but not together: what
+   the library says of the desc (goal_sim_costs_create checks it as a simulation would). */
+int cli_model_check(const char *verb, const goal_sim_desc *d) {
     static const char *const intra[] = {"--intra-L", "--intra-o", "--intra-g", "--intra-G", "--intra-O"};
     const double v[] = {d->intra_L, d->intra_o, d->intra_g, d->intra_G, d->intra_O};
+    goal_sim_costs *c;
+    goal_error err;
     int k;
+    if (goal_sim_costs_create(&c, d, &err) != GOAL_OK) return cli_usage("%s: %s", verb, err.msg);
+    goal_sim_costs_destroy(c);
     if ((d->T > 0) != (d->H != 0))
         fprintf(stderr, "goal: %s: warning: %s without %s changes nothing (-T B -H ns/B go together)\n", verb, d->T > 0 ? "-T" : "-H",
                 d->T > 0 ? "-H" : "-T");
     for (k = 0; k < 5 && !d->node_size; k++)
         if (v[k] != 0) fprintf(stderr, "goal: %s: warning: %s without --node-size changes nothing\n", verb, intra[k]);
+    return CLI_OK;
 }

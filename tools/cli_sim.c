@@ -43,6 +43,14 @@ int cli_sim_failed(const char *verb, const goal_world *w, const goal_sim_run_res
 
 /* --verbose: the model parameters used, the simulator's defaults (goal_sim_defaults) filled in. */
 static double sim_param_used(double v) { return v == GOAL_SIM_ZERO ? 0 : v; }
+/* The table of costs per byte, as -T and -H take it: " -T 131072,524288 -H 0.06,0.1". */
+static void sim_table(const goal_sim_desc *d) {
+    int k;
+    fprintf(stderr, " -T %lld", (long long)d->T);
+    for (k = 0; k < GOAL_SIM_TABLE_MAX - 1 && d->T_more[k] > 0; k++) fprintf(stderr, ",%lld", (long long)d->T_more[k]);
+    fprintf(stderr, " -H %.15g", sim_param_used(d->H));
+    for (k = 0; k < GOAL_SIM_TABLE_MAX - 1 && d->T_more[k] > 0; k++) fprintf(stderr, ",%.15g", sim_param_used(d->H_more[k]));
+}
 static void sim_params(const goal_sim_desc *desc) {
     static const char *const names[] = {"-L", "--overhead", "-g", "-G", "-O", "-S", "-C"};
     static const char *const intra_names[] = {"--intra-L", "--intra-o", "--intra-g", "--intra-G", "--intra-O"};
@@ -54,7 +62,7 @@ static void sim_params(const goal_sim_desc *desc) {
     fprintf(stderr, "goal sim: parameters");
     for (k = 0; k < 7; k++) fprintf(stderr, " %s %.15g", names[k], sim_param_used(v[k]));
     if (sim_param_used(d.R) > 0) fprintf(stderr, " -R %.15g", d.R);   /* only when set: LogGOPSim's line otherwise */
-    if (d.T > 0) fprintf(stderr, " -T %lld -H %.15g", (long long)d.T, sim_param_used(d.H));
+    if (d.T > 0) sim_table(&d);
     if (sim_param_used(d.E) > 0) fprintf(stderr, " -E %.15g", d.E);
     if (sim_param_used(d.F) > 0) fprintf(stderr, " -F %.15g", d.F);
     if (d.node_size > 0) fprintf(stderr, " --node-size %ld", (long)d.node_size);
@@ -113,7 +121,7 @@ int cli_sim(int argc, char **argv) {
     char tb[32];
     memset(&a, 0, sizeof a);
     if ((rc = cli_parse(argc, argv, &f)) != CLI_OK) return rc;
-    cli_model_warn("sim", &a.model);
+    if ((rc = cli_model_check("sim", &a.model))) return rc;
     file = f.value;
     if ((rc = cli_load_world(file, &w))) return rc;
     if (a.ncoll && (rc = cli_replan("sim", &w, a.coll, a.ncoll)) != CLI_OK) { goal_world_destroy(w); return rc; }

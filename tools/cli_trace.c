@@ -39,7 +39,7 @@ int cli_timeline(int argc, char **argv, goal_status (*draw)(const goal_world *, 
     int rc;
     memset(&a, 0, sizeof a);
     if ((rc = cli_parse(argc, argv, &f)) != CLI_OK) return rc;
-    cli_model_warn(argv[0], &a.model);
+    if ((rc = cli_model_check(argv[0], &a.model))) return rc;
     if ((rc = cli_load_world(f.value, &w))) return rc;
     rc = cli_world_fits(f.value, w) ? CLI_BAD_INPUT : draw_out(argv[0], w, a.out, draw, &a.model);
     goal_world_destroy(w);

@@ -131,7 +131,7 @@ static int tune_args(int argc, char **argv, tune *t) {
     if (rc == CLI_OK && t->world) return CLI_OK;
     if (rc == CLI_OK && t->coll_text && !tune_coll_list(t, t->coll_text)) return cli_usage("tune: --coll %s", tune_coll_bad);
     if (rc == CLI_OK && !t->p) return cli_usage("tune: -p N is missing");
-    if (rc == CLI_OK) cli_model_warn("tune", &t->model);
+    if (rc == CLI_OK) rc = cli_model_check("tune", &t->model);
     return rc;
 }
 /* ---- the search (goal_tune.h's planner) ------------------------------------------------ */
