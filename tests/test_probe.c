@@ -2,7 +2,8 @@
    transport whose every measurement is a small world simulated under a known LogGOPS model
    (goal_sim.h), with and without noise: the fit must recover the parameters within 10%
    and the eager limit S to the byte; a rendezvous handshake (-R) within 10%, none where
-   the model has none; a second cost per byte (-T -H): T to the byte, H within 10%; what
+   the model has none; a table of costs per byte (-T -H, from the one-way times): each T to
+   the byte, each H within 10%, none for a plain LogGOPS transport; what
    libgoal adds (-E -F: the transport's libgoal path simulates them, its bare one not)
    within 10%; S or R whose runs disagree left out of the line. */
 #define GOAL_ALL_IMPLEMENTATION
@@ -265,6 +266,37 @@ static void plain_transport_no_table(void) {
         if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
     }
 }
+/* The params line of r, read back by goal_sim_params: the same table. */
+static void reads_back(const probe_result *r) {
+    goal_sim_desc d;
+    char buf[400];
+    FILE *f = tmpfile();
+    int k;
+    memset(&d, 0, sizeof d);
+    probe_print_params(f, r);
+    rewind(f);
+    CHECK(fgets(buf, sizeof buf, f) != NULL);
+    fclose(f);
+    CHECK(goal_sim_params(&d, buf, strlen(buf), NULL) == GOAL_OK);
+    CHECK_EQ(d.T, (int64_t)r->T[0]); CHECK(fabs(d.H - r->H[0]) < 0.001);
+    for (k = 1; k < r->nT; k++) { CHECK_EQ(d.T_more[k - 1], (int64_t)r->T[k]); CHECK(fabs(d.H_more[k - 1] - r->H[k]) < 0.001); }
+    CHECK_EQ(d.T_more[r->nT - 1], 0);
+}
+/* A table of three costs per byte (-T -H), each T at a size of the sweep: each T to the
+   byte, each H and G within 10%, without noise and with 3%; its params line reads back. */
+static void recovers_table(void) {
+    static const double noise[] = {0, 0.03};
+    int k;
+    for (k = 0; k < 2; k++) {
+        probe_result r = probe_line("-L 20 -o 100 -g 80 -G 0.04 -C 0.03 -S 4096 -R 900 -T 262144,1048576,2097152 -H 0.08,0.15,0.25", noise[k]);
+        CHECK_EQ(r.nT, 3);
+        CHECK_EQ(r.T[0], 262144); CHECK_EQ(r.T[1], 1048576); CHECK_EQ(r.T[2], 2097152);
+        CHECK(near(r.H[0], 0.08)); CHECK(near(r.H[1], 0.15)); CHECK(near(r.H[2], 0.25));
+        CHECK(near(r.G, 0.04)); CHECK(near(r.R, 900)); CHECK(!r.shared);
+        if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
+        reads_back(&r);
+    }
+}
 /* The params line is what goal sim --params reads: the option letters and number forms. */
 static void params_line_format(void) {
     probe_result r;
@@ -289,7 +321,13 @@ static void params_line_format(void) {
     CHECK(fgets(buf, sizeof buf, f) != NULL);
     CHECK_STR(buf, "-L 480 -o 160 -g 211 -G 0.09 -O 0.02 -C 0.051 -S 833 -R 950 -T 1048576 -H 0.15\n");
     rewind(f);
-    r.nT = 0; r.E = 41.25; r.F = 650.4;   /* -E -F only when measured through libgoal */
+    r.nT = 3; r.T[1] = 2097152; r.H[1] = 0.25; r.T[2] = 4194304; r.H[2] = 1.25; r.shared = 1;   /* lists; the flag */
+    probe_print_params(f, &r);
+    rewind(f);
+    CHECK(fgets(buf, sizeof buf, f) != NULL);
+    CHECK_STR(buf, "-L 480 -o 160 -g 211 -G 0.09 -O 0.02 -C 0.051 -S 833 -R 950 -T 1048576,2097152,4194304 -H 0.15,0.25,1.25 --shared-memory\n");
+    rewind(f);
+    r.nT = 0; r.shared = 0; r.E = 41.25; r.F = 650.4;   /* -E -F only when measured through libgoal */
     probe_print_params(f, &r);
     rewind(f);
     CHECK(fgets(buf, sizeof buf, f) != NULL);
@@ -385,6 +423,7 @@ int main(void) {
     RUN(recovers_handshake);
     RUN(recovers_two_regimes);
     RUN(plain_transport_no_table);
+    RUN(recovers_table);
     RUN(params_line_format);
     RUN(smallest_max_size);
     RUN(failing_transport);

@@ -123,7 +123,7 @@ typedef struct probe_ops {
 #define PROBE_SMALL 1024        /* E is measured at the eager sizes up to this many bytes */
 #define PROBE_RUNS 5            /* S and R are measured this many times */
 #define PROBE_WIDE 2.0          /* S: the middle runs' ratio beyond which it is too noisy */
-#define PROBE_MAX_TABLE 8       /* entries of -T -H at most (goal_sim.h's) */
+#define PROBE_MAX_TABLE 8       /* entries of -T -H at most (goal_sim.h's GOAL_SIM_TABLE_MAX) */
 #define PROBE_APART 0.25        /* costs per byte within this fraction of each other are one */
 #define PROBE_SHARED 1.6        /* the exchange over the one-way time from which memory is shared */
 typedef struct probe_result {
