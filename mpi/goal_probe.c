@@ -259,7 +259,7 @@ static int lead(probe_mpi *m, probe_out *out, int two_regimes) {
     probe_print_fit(stdout, &r);
     if (nT && !two_regimes) {
         printf("# costs per byte by size:");
-        for (k = 0; k < nT; k++) printf(" %.3f from %llu B", r.H[k], (unsigned long long)r.T[k]);
+        for (k = 0; k < nT; k++) printf("%s %.3f from %llu B", k ? "," : "", r.H[k], (unsigned long long)r.T[k]);
         printf(" (-T -H in the line with --two-regimes)\n");
     }
     printf("# copy of %llu bytes: %.4f ns per byte (-C is the reduction's); C and -E -F measured %s\n", (unsigned long long)m->max_size, copy,
