@@ -304,6 +304,8 @@ typedef struct goal_sim_desc {
                                   ranks of one node; 0 = the inter-node value (L, o, g, G, O,
                                   then the inter-node ones); GOAL_SIM_ZERO = a real 0 */
     int loggopsim_compat;      /* 1: charge 0-byte messages -G (LogGOPSim's wrap-around) */
+    int shared_memory;         /* 1: the ranks of a node (LogGOPS: all ranks) share one memory,
+                                  which copies one message's bytes at a time (SHARED MEMORY) */
     double stop_ns;            /* > 0: goal_sim_run returns GOAL_PENDING exactly when the
                                   world takes longer than stop_ns ns, stopping as soon as a
                                   rank's clock passes it or (every action on CPU 0, not
@@ -1003,6 +1005,7 @@ typedef struct goal__sim {
     goal__simw x;
     const struct goal__sim_model *model;   /* the cost model (see simulate: cost models) */
     goal__sim_link link[2];          /* LogGOPS: link[0]; two-level: 0 between nodes, 1 inside */
+    uint64_t *mem;                   /* shared memory: per node, when its memory is free again; NULL: off */
     uint64_t S, C, R;                /* eager limit in bytes; ps per byte of a local exec; ps a
                                         rendezvous message (over S bytes) arrives later */
     uint64_t T[GOAL_SIM_TABLE_MAX];  /* the table of costs per byte: a message's bytes beyond T[i] */
@@ -1124,6 +1127,9 @@ typedef struct goal__sim_model {
     uint64_t (*nic_gap)(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s);
     /* when a message of s bytes whose send started at t arrives at dst (t + o + L) */
     uint64_t (*wire)(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s);
+    /* the bytes' part of a message's NIC gap ((s-1) G, or with the table of costs per byte):
+       what it copies through a shared memory */
+    uint64_t (*copy)(goal__sim *m, int32_t src, int32_t dst, uint64_t s);
 } goal__sim_model;
 
 /* LogGOPS on one link, the formulas LogGOPSim uses. */
@@ -1146,6 +1152,11 @@ GOAL__HOT uint64_t goal__sim_link_nic(goal__sim *m, const goal__sim_link *k, uin
 GOAL__HOT uint64_t goal__sim_link_wire(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
     t = goal__sim_add(m, goal__sim_add(m, t, k->o + m->E), k->L);
     return s > m->S ? goal__sim_add(m, t, m->R) : t;
+}
+/* The NIC's gap less its g. 0 and 1 bytes copy nothing that takes time (LogGOPSim's 0-byte
+   wrap is a NIC's, not a copy). */
+static uint64_t goal__sim_link_copy(goal__sim *m, const goal__sim_link *k, uint64_t s) {
+    return s > 1u ? goal__sim_link_nic(m, k, 0, s) - k->g : 0;
 }
 static int goal__sim_eager(const goal__sim *m, uint64_t s) { return s <= m->S; }
 static uint64_t goal__sim_exec(goal__sim *m, uint64_t t, uint64_t s) { return goal__sim_add(m, t, goal__sim_mul(m, s, m->C)); }
@@ -1172,8 +1183,12 @@ GOAL__HOT uint64_t goal__sim_loggops_wire(goal__sim *m, int32_t src, int32_t dst
     (void)src; (void)dst;
     return goal__sim_link_wire(m, &m->link[0], t, s);
 }
+static uint64_t goal__sim_loggops_copy(goal__sim *m, int32_t src, int32_t dst, uint64_t s) {
+    (void)src; (void)dst;
+    return goal__sim_link_copy(m, &m->link[0], s);
+}
 static const goal__sim_model goal__sim_loggops = {
-    goal__sim_loggops_send_cpu, goal__sim_loggops_recv_cpu, goal__sim_loggops_nic_gap, goal__sim_loggops_wire};
+    goal__sim_loggops_send_cpu, goal__sim_loggops_recv_cpu, goal__sim_loggops_nic_gap, goal__sim_loggops_wire, goal__sim_loggops_copy};
 
 /* What a send costs (src's CPU and NIC free again, the arrival, eager or not) and what an
    arrival costs (dst's CPU and NIC free again), asked of model md. The handlers call these
@@ -1211,8 +1226,11 @@ static uint64_t goal__sim_nodes_nic(goal__sim *m, int32_t src, int32_t dst, uint
 static uint64_t goal__sim_nodes_wire(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
     return goal__sim_link_wire(m, goal__sim_link_of(m, src, dst), t, s);
 }
+static uint64_t goal__sim_nodes_copy(goal__sim *m, int32_t src, int32_t dst, uint64_t s) {
+    return goal__sim_link_copy(m, goal__sim_link_of(m, src, dst), s);
+}
 static const goal__sim_model goal__sim_two_level = {
-    goal__sim_nodes_send, goal__sim_nodes_recv, goal__sim_nodes_nic, goal__sim_nodes_wire};
+    goal__sim_nodes_send, goal__sim_nodes_recv, goal__sim_nodes_nic, goal__sim_nodes_wire, goal__sim_nodes_copy};
 
 /* The model d asks for and its parameters in ps; GOAL_ERR_ARG for a bad one. Zero fields
    take LogGOPSim's defaults, the intra-node ones the inter-node values. */
@@ -1735,6 +1753,19 @@ static goal_status goal__sim_recv(goal__sim *m, const goal__sim_act *a, goal__si
     return GOAL_OK;
 }
 
+/* Shared memory: the node a rank is on (one node under LogGOPS). A message inside a node
+   copies its bytes through the node's memory when its receive takes it, with the receive
+   NIC's gap: the memory takes one copy at a time, so a copy that finds it busy until
+   M > t starts M - t later, and the receiver's CPU and NIC (already priced from t) are free
+   that much later. 0 and 1 bytes copy nothing and never wait. */
+static uint32_t goal__sim_node(const goal__sim *m, int32_t r) { return m->node_size ? (uint32_t)r / m->node_size : 0u; }
+static void goal__sim_share(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s, uint64_t *cpu, uint64_t *nic) {
+    uint64_t *mem = &m->mem[goal__sim_node(m, dst)], wait = *mem > t ? *mem - t : 0, bytes;
+    if (goal__sim_node(m, src) != goal__sim_node(m, dst) || !(bytes = m->model->copy(m, src, dst, s))) return;
+    *cpu = goal__sim_add(m, *cpu, wait);
+    *nic = goal__sim_add(m, *nic, wait);
+    *mem = goal__sim_add(m, t + wait, bytes);
+}
 /* A message arrives: it takes the receiver's CPU and NIC, then a posted receive if one
    accepts it, else it waits in the unexpected queue. */
 static goal_status goal__sim_arrive(goal__sim *m, goal__sim_ev ev) {
@@ -1747,6 +1778,7 @@ static goal_status goal__sim_arrive(goal__sim *m, goal__sim_ev ev) {
     if (goal__sim_max(*c, *nr) > t) { ev.time = goal__sim_max(*c, *nr); return goal__sim_later(m, ev, GOAL__SIM_W_ARRIVE, msg.cpu, msg.nic); }
     if (m->model == &goal__sim_loggops) goal__sim_price_arrive(m, &goal__sim_loggops, msg.src, ev.rank, t, msg.size, c, nr);
     else goal__sim_price_arrive(m, m->model, msg.src, ev.rank, t, msg.size, c, nr);
+    if (m->mem) goal__sim_share(m, msg.src, ev.rank, t, msg.size, c, nr);
     if (m->over) return goal__sim_overflowed(m, msg.src, msg.send);
     goal__sim_spent(m, ev.rank, t, *c);
     e = goal__simq_take(&m->q, &m->x.a, &m->rk[ev.rank].posted, msg.src, msg.tag, goal__sim_posted_key, m, ev.rank);
@@ -1927,6 +1959,11 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
     m->more = (uint64_t *)goal__new(&m->x.a, p * m->nmore, sizeof(uint64_t));
     if (!m->more) return GOAL_ERR_NOMEM;
     memset(m->more, 0, p * m->nmore * sizeof(uint64_t));
+    if (d->shared_memory) {   /* a memory clock per node (one spare) */
+        size_t nodes = m->node_size ? p / m->node_size + 1u : 1u;
+        if (!(m->mem = (uint64_t *)goal__new(&m->x.a, nodes, sizeof(uint64_t)))) return GOAL_ERR_NOMEM;
+        memset(m->mem, 0, nodes * sizeof(uint64_t));
+    }
     for (r = 0; r < p; r++) {
         uint32_t c;
         m->rk[r].cpu = m->F;   /* a call's fixed cost: every CPU is busy until F */
@@ -2007,7 +2044,7 @@ static void goal__sim_free(goal__sim *m) {
     const goal_allocator *a = &m->x.a;
     uint32_t k;
     goal__free(a, m->act_mem); goal__free(a, m->obase); goal__free(a, m->rk_mem); goal__free(a, m->more); goal__free(a, m->msg); goal__free(a, m->left);
-    goal__free(a, m->ready); goal__free(a, m->ind); goal__free(a, m->bh); goal__free(a, m->tab);
+    goal__free(a, m->mem); goal__free(a, m->ready); goal__free(a, m->ind); goal__free(a, m->bh); goal__free(a, m->tab);
     for (k = 0; k < m->nbk; k++) { goal__free(a, m->bk[k].run[0].it); goal__free(a, m->bk[k].run[1].it); }
     goal__free(a, m->bk);
     for (k = 0; k < m->nwt; k++) goal__free(a, m->wt[k].heap);
@@ -2854,6 +2891,9 @@ static const goal_sim_param_row goal__sim_opts[] = {
     {"-F", GOAL_SIM_PARAM_NS, 1, "ns", "0", "a call's fixed cost (libgoal's): every rank starts this much later", GOAL__SIM_AT(F)},
     {"--loggopsim-compat", GOAL_SIM_PARAM_FLAG, 0, NULL, NULL, "charge 0-byte messages -G, as LogGOPSim's wrap-around does",
      GOAL__SIM_AT(loggopsim_compat)},
+    {"--shared-memory", GOAL_SIM_PARAM_FLAG, 0, NULL, NULL,
+     "the ranks of a node (all without --node-size) share one memory: its messages' bytes are copied one message at a time",
+     GOAL__SIM_AT(shared_memory)},
     {"--node-size", GOAL_SIM_PARAM_RANKS, 1, "K", NULL, "two-level model: nodes of K consecutive ranks; -L -o -g -G -O are then between nodes",
      GOAL__SIM_AT(node_size)},
     {"--intra-L", GOAL_SIM_PARAM_NS, 1, "ns", "-L", "two-level: latency inside a node", GOAL__SIM_AT(intra_L)},

@@ -533,6 +533,53 @@ static void test_cost_table(void) {
     CHECK(goal_sim_costs_create(&c, &d, &err) == GOAL_ERR_ARG && strstr(err.msg, "H_more[2] = 1"));
 }
 
+/* --shared-memory, test_big_bytes's model (L 100, o 10, g 20, G 1, O 0, all eager): one
+   1001-byte message alone costs what it costs without it (rank 1 done at 110 + 10 + 1000 G
+   = 1120). An exchange (both ranks send 1001 B at once): both arrive at 110; rank 1's
+   arrival is numbered first and copies its 1000 G bytes through the memory 110..1110;
+   rank 0's finds it busy and waits 1000: done at 2120, not 1120. Four ranks in two pairs:
+   under LogGOPS one memory, four copies in a row (rank 1, 0, 3, 2: 1120, 2120, 3120,
+   4120); --node-size 2: a memory per pair (2120, 1120 twice); pairs across nodes (0-2,
+   1-3) or --node-size 1: no wait. --intra-G 0.5: the node's copies cost 500 (620, 1120).
+   With the table (-T 400,600,800 -H 3,2,0.5) a copy is 1499.5: 1619.5 and 3119. */
+static void test_shared_memory(void) {
+    const char *one = "num_ranks 2\nrank 0 {\nl1: send 1001b to 1\n}\nrank 1 {\nl1: recv 1001b from 0\n}\n";
+    const char *x2 = "num_ranks 2\nrank 0 {\nl1: send 1001b to 1\nl2: recv 1001b from 1\n}\nrank 1 {\nl1: send 1001b to 0\nl2: recv 1001b from 0\n}\n";
+    const char *x4 = "num_ranks 4\nrank 0 {\nl1: send 1001b to 1\nl2: recv 1001b from 1\n}\nrank 1 {\nl1: send 1001b to 0\nl2: recv 1001b from 0\n}\n"
+                     "rank 2 {\nl1: send 1001b to 3\nl2: recv 1001b from 3\n}\nrank 3 {\nl1: send 1001b to 2\nl2: recv 1001b from 2\n}\n";
+    const char *across = "num_ranks 4\nrank 0 {\nl1: send 1001b to 2\nl2: recv 1001b from 2\n}\nrank 1 {\nl1: send 1001b to 3\nl2: recv 1001b from 3\n}\n"
+                         "rank 2 {\nl1: send 1001b to 0\nl2: recv 1001b from 0\n}\nrank 3 {\nl1: send 1001b to 1\nl2: recv 1001b from 1\n}\n";
+    static const struct { const char *opts, *world; int p; uint64_t want[4]; } cases[] = {
+        {"", "one", 2, {10000, 1120000}}, {"--shared-memory", "one", 2, {10000, 1120000}},
+        {"", "x2", 2, {1120000, 1120000}}, {"--shared-memory", "x2", 2, {2120000, 1120000}},
+        {"--shared-memory", "x4", 4, {2120000, 1120000, 4120000, 3120000}},
+        {"--shared-memory --node-size 2", "x4", 4, {2120000, 1120000, 2120000, 1120000}},
+        {"--shared-memory --node-size 1", "x4", 4, {1120000, 1120000, 1120000, 1120000}},
+        {"--shared-memory --node-size 2", "across", 4, {1120000, 1120000, 1120000, 1120000}},
+        {"--shared-memory --node-size 2 --intra-G 0.5", "x2", 2, {1120000, 620000}},
+        {"--shared-memory -T 400,600,800 -H 3,2,0.5", "x2", 2, {3119000, 1619500}},
+        {"--shared-memory -T 400,600,800 -H 3,2,0.5", "one", 2, {10000, 1619500}}};
+    char line[200];
+    size_t k;
+    int i, ok;
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *w = !strcmp(cases[k].world, "one") ? one : !strcmp(cases[k].world, "x2") ? x2 : !strcmp(cases[k].world, "x4") ? x4 : across;
+        goal_sim_desc d;
+        goal_sim_run_result r;
+        goal_status st;
+        memset(&d, 0, sizeof d);
+        snprintf(line, sizeof line, "-L 100 -o 10 -g 20 -G 1 -O 0 -S 100000 %s", cases[k].opts);
+        CHECK(goal_sim_params(&d, line, strlen(line), NULL) == GOAL_OK);
+        CHECK_EQ(d.shared_memory, strstr(line, "--shared-memory") != NULL);
+        r = sim_desc(w, &d, &st);
+        CHECK_EQ(st, GOAL_OK);
+        for (i = 0, ok = st == GOAL_OK; ok && i < cases[k].p; i++) ok = r.finish_ps[i] == cases[k].want[i];
+        if (!ok) printf("  case %d (%s, %s)\n", (int)k, cases[k].opts, cases[k].world);
+        CHECK(ok);
+        goal_sim_run_free(&r);
+    }
+}
+
 /* -E, -F: the executor's cost per message and a call's fixed cost, against times computed
    by hand with test_big_bytes's model (L 100, o 10, g 20, G 1, O 0, all eager). E 5: rank
    0's send takes its CPU for o + E = 15 and arrives at 115; rank 1 takes it until 115 + 15
@@ -676,7 +723,7 @@ static void test_defaults(void) {
 
 /* goal_tune_algo_bound never exceeds goal_tune_algo_time (goal tune and goal_tune_best skip
    configurations by it, so an over-estimate would change their picks), for every algorithm
-   and parameter grid point tune tries, at several p and sizes, under nine models. */
+   and parameter grid point tune tries, at several p and sizes, under ten models (shared memory only adds waits: its bound is the same). */
 static void test_tune_bound(void) {
     static const char *const models[] = {"", "-L 100000 -o 0 -g 0 -G 0 -O 0", "-L 0 -o 0 -g 0 -G 1 -O 0",
                                          "-L 12 -o 96 -g 80 -G 0.042 -O 0.008 -S 1024 -C 0.05",
@@ -684,7 +731,8 @@ static void test_tune_bound(void) {
                                          "-L 12 -o 96 -g 80 -G 0.042 -S 1000 -R 900.5",
                                          "-L 12 -o 96 -g 80 -G 0.042 -O 0.05 -S 1000 -T 600 -H 0.1",
                                          "-L 12 -o 96 -g 80 -G 0.042 -S 1000 -E 40.5 -F 700",
-                                         "-L 12 -o 96 -g 80 -G 0.042 -O 0.05 -S 1000 -T 600,4000,30000 -H 0.1,0.02,0.3"};
+                                         "-L 12 -o 96 -g 80 -G 0.042 -O 0.05 -S 1000 -T 600,4000,30000 -H 0.1,0.02,0.3",
+                                         "-L 12 -o 96 -g 80 -G 0.042 -S 1000 -T 600 -H 0.1 --shared-memory"};
     static const int32_t ps[] = {1, 2, 3, 5, 8, 13, 24};
     static const uint64_t sizes[] = {0, 8, 1000, 65536};
     const goal_algo_info *a;
@@ -841,6 +889,7 @@ int main(void) {
     RUN(test_rendezvous);
     RUN(test_big_bytes);
     RUN(test_cost_table);
+    RUN(test_shared_memory);
     RUN(test_executor_costs);
     RUN(test_param_info);
     RUN(test_defaults);

@@ -21,6 +21,11 @@ $GOAL sim $D/binomialtreebcast_p8_d1024.goal > $T/out; rc=$?
 $GOAL sim $D/handwritten/ping_1024b.goal -T 512 -H 10 --verbose 2>&1 >/dev/null | grep -q -- " -T 512 -H 10$"; ok $? "sim --verbose prints -T and -H when set"
 [ "$($GOAL sim $D/handwritten/ping_1024b.goal -T 256,512 -H 8,10 --verbose 2>$T/err | tail -n 1)" = "max 14198" ] && grep -q -- " -T 256,512 -H 8,10$" $T/err
 ok $? "sim -T -H lists: a table of costs per byte (4000 + 1500 + 255 x 6 + 256 x 8 + 512 x 10), printed as given"
+printf 'num_ranks 2\nrank 0 {\nl1: send 1024b to 1\nl2: recv 1024b from 1\n}\nrank 1 {\nl1: send 1024b to 0\nl2: recv 1024b from 0\n}\n' > $T/exchange.goal
+[ "$($GOAL sim $T/exchange.goal | tr '\n' ' ')" = "rank 0 11638 rank 1 11638 max 11638 " ] &&
+[ "$($GOAL sim $T/exchange.goal --shared-memory --verbose 2>$T/err | tr '\n' ' ')" = "rank 0 17776 rank 1 11638 max 17776 " ] &&
+grep -q -- " --shared-memory$" $T/err && [ "$($GOAL sim $T/exchange.goal --shared-memory --node-size 1 | tail -n 1)" = "max 11638" ]
+ok $? "sim --shared-memory: an exchange's second copy waits for the first (4000 + 1500 + 1023 x 6, + 1023 x 6); nodes of one rank do not"
 printf -- '-T 256,512 -H 8,10\n' > $T/table.params
 [ "$($GOAL sim $D/handwritten/ping_1024b.goal --params $T/table.params | tail -n 1)" = "max 14198" ]; ok $? "sim --params: a table of costs per byte"
 [ "$($GOAL sim $D/handwritten/ping_1b.goal -E 20 | tail -n 1)" = "max 5540" ] && [ "$($GOAL sim $D/handwritten/ping_1b.goal -F 100.5 | tail -n 1)" = "max 5600.5" ] && [ "$($GOAL sim $D/handwritten/ping_1b.goal -E 0 -F 0 | tail -n 1)" = "max 5500" ]; ok $? "sim -E -F: the executor's cost per message (the message leaves E later, the receive costs E more: 5500 + 2 x 20) and a call's fixed cost; 0 changes nothing"

@@ -67,7 +67,7 @@ static void sim_params(const goal_sim_desc *desc) {
     if (sim_param_used(d.F) > 0) fprintf(stderr, " -F %.15g", d.F);
     if (d.node_size > 0) fprintf(stderr, " --node-size %ld", (long)d.node_size);
     for (k = 0; d.node_size > 0 && k < 5; k++) fprintf(stderr, " %s %.15g", intra_names[k], sim_param_used(intra[k]));
-    fprintf(stderr, "%s\n", d.loggopsim_compat ? " --loggopsim-compat" : "");
+    fprintf(stderr, "%s%s\n", d.shared_memory ? " --shared-memory" : "", d.loggopsim_compat ? " --loggopsim-compat" : "");
 }
 
 /* --critical: the critical path, one event a line, earliest first. */
