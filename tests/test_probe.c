@@ -3,7 +3,8 @@
    (goal_sim.h), with and without noise: the fit must recover the parameters within 10%
    and the eager limit S to the byte; a rendezvous handshake (-R) within 10%, none where
    the model has none; a table of costs per byte (-T -H, from the one-way times): each T to
-   the byte, each H within 10%, none for a plain LogGOPS transport; what
+   the byte, each H within 10%, none for a plain LogGOPS transport; shared memory
+   (--shared-memory, from the exchanges) where the model has it, not where not; what
    libgoal adds (-E -F: the transport's libgoal path simulates them, its bare one not)
    within 10%; S or R whose runs disagree left out of the line. */
 #define GOAL_ALL_IMPLEMENTATION
@@ -297,6 +298,22 @@ static void recovers_table(void) {
         reads_back(&r);
     }
 }
+/* Shared memory (--shared-memory): an exchange costs about twice a one-way message; found
+   where the model has it, with and without noise, with a table too (plain_transport_no_table:
+   not where it has not). */
+static void finds_shared_memory(void) {
+    static const double noise[] = {0, 0.03};
+    probe_result r;
+    int k;
+    for (k = 0; k < 2; k++) {
+        r = probe_line("-L 20 -o 100 -g 80 -G 0.05 -C 0.04 -S 4096 -R 900 --shared-memory", noise[k]);
+        CHECK(r.shared); CHECK(r.xratio > 1.6 && r.xratio < 2.2); CHECK_EQ(r.nT, 0); CHECK(near(r.G, 0.05));
+        if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
+    }
+    r = probe_line("-L 20 -o 100 -g 80 -G 0.04 -C 0.03 -S 4096 -R 900 -T 262144,1048576,2097152 -H 0.08,0.15,0.25 --shared-memory", 0.03);
+    CHECK(r.shared); CHECK_EQ(r.nT, 3); CHECK_EQ(r.T[2], 2097152); CHECK(near(r.H[2], 0.25));
+    if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
+}
 /* The params line is what goal sim --params reads: the option letters and number forms. */
 static void params_line_format(void) {
     probe_result r;
@@ -424,6 +441,7 @@ int main(void) {
     RUN(recovers_two_regimes);
     RUN(plain_transport_no_table);
     RUN(recovers_table);
+    RUN(finds_shared_memory);
     RUN(params_line_format);
     RUN(smallest_max_size);
     RUN(failing_transport);
