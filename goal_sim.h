@@ -54,7 +54,8 @@
                                 "critical message S -> D round K START..END" per step (whole ns)
      goal dot, trace, svg, html Graphviz DOT, Chrome trace JSON, SVG, an interactive page
 
-   SIMULATE (LogGOPS exactly as LogGOPSim 76451de computes it; tests/data/loggopsim/MODEL.md)
+   SIMULATE (LogGOPS exactly as LogGOPSim 76451de computes it, with libgoal's parameters off:
+   R, T, H, E, F 0, no shared memory, no two-level model; tests/data/loggopsim/MODEL.md)
    --------
    Parameters (zero = LogGOPSim's default; GOAL_SIM_ZERO asks for a real 0):
      L 2500 latency · o 1500 CPU overhead per message · g 1000 gap per message · G 6 gap per
@@ -127,6 +128,18 @@
                  formulas above. S, C, R, T, H, E and F are one for both, and a rank has one sending and
                  one receiving NIC clock for both kinds of message (one injection point).
                  K = 1 gives LogGOPS exactly; K >= p is LogGOPS with the intra parameters.
+   SHARED MEMORY (libgoal's, off by default; `--shared-memory`, goal_sim_desc.shared_memory):
+   the ranks of one node (LogGOPS: all ranks; two-level: each node of K) share one memory,
+   which copies one message at a time, where LogGOPS gives every rank its own NIC. A message
+   between two ranks of one node copies its bytes, B = its NIC gap less g ((s-1) G, or with
+   the table (T_0-1) G + its H_i parts; never g, o or L), through the node's memory clock M
+   when its receive takes it at t, with the receive NIC's gap: the copy runs from t + w to
+   t + w + B, w = max(0, M - t), so the receive's CPU ends at t + w + o + (s-1) max(O, G)
+   and its NIC at t + w + g + B, w later than without it, and M becomes t + w + B. One
+   message alone costs what it costs without it; two ranks that exchange s bytes at once
+   finish one copy, (s-1) G, apart (the second copy waits for the first); messages between
+   nodes and messages of 0 or 1 bytes never wait. goal_sim_costs prices without the wait
+   (a lower bound still). Without it, every result is LogGOPS's.
    Params files: goal_sim_params reads one line of model options, as `goal sim` takes them
    and goal probe writes them ("-L 480 -o 160 -g 210 -G 0.09 -O 0.02 -S 65536");
    goal_sim_param sets one option; goal_sim_param_arity says whether a word is one;
@@ -426,7 +439,8 @@ typedef struct goal_sim_timeline {
 GOAL_API goal_status goal_sim_timeline_run(const goal_world *w, const goal_sim_desc *desc, goal_sim_timeline *out);
 GOAL_API void goal_sim_timeline_free(goal_sim_timeline *t);
 
-/* ---- costs: what the simulator charges, for bounds without a simulation (COSTS) ---------- */
+/* ---- costs: what the simulator charges, for bounds without a simulation (COSTS; shared
+   memory's waits are not in them: they depend on what else copies at the time) ---------- */
 typedef struct goal_sim_costs goal_sim_costs;   /* a model's prices (opaque) */
 typedef enum goal_sim_cost_kind {
     GOAL_SIM_COST_SEND_CPU,    /* src's CPU: a send of `bytes` to dst started at t ends */
