@@ -17,9 +17,11 @@
    is the library's LogGOPS. --bare leaves libgoal's path out (no -E -F; C then from a C loop).
    The local exec cost C (-C) is rank 0's own: a sum of doubles into a buffer (an exec
    action, GOAL_OP_SUM on Float64), what libgoal's executor runs for a reduction; a # line
-   gives a copy's (GOAL_OP_COPY) cost per byte too.
-   --two-regimes puts the second cost per byte (-T -H, tools/probe.h) in the line when the
-   gaps show one; without it a # line names it. It is opt-in because it prices each message
+   gives a copy's (GOAL_OP_COPY) cost per byte too. One-way messages and exchanges (both
+   ranks at once) are bare MPI calls: --shared-memory is in the line when an exchange costs
+   about twice a one-way message.
+   --two-regimes puts the costs per byte by size (-T -H, a table, tools/probe.h) in the line
+   when a single message's time shows them; without it a # line names them. It is opt-in because it prices each message
    by its own size: shared memory's cost per byte follows the data a collective touches,
    so an algorithm that splits a large message into pieces under T (bcast's scatter and
    allgather) is predicted cheaper than it runs, and auto picks it (bench_model, README). */
@@ -35,7 +37,7 @@
 #include <string.h>
 #include "../tools/probe.h"
 
-enum { CMD_QUIT, CMD_PINGPONG, CMD_SEND, CMD_RECV, CMD_BURST, CMD_EXEC, CMD_COPY, CMD_NOP };
+enum { CMD_QUIT, CMD_PINGPONG, CMD_SEND, CMD_RECV, CMD_BURST, CMD_EXEC, CMD_COPY, CMD_NOP, CMD_ONEWAY, CMD_EXCHANGE };
 typedef struct probe_mpi {
     char *buf;                 /* slot 0: what is sent, received, reduced from */
     double *acc;               /* slot 1: the local exec's result */
@@ -108,11 +110,26 @@ static void reduce_once(probe_mpi *m, uint64_t s) {
     size_t i, n = s >= sizeof(double) ? (size_t)s / sizeof(double) : 1;
     for (i = 0; i < n; i++) m->acc[i] += in[i];
 }
-/* The command with bare MPI calls (--bare). */
+/* Both ranks send size bytes to each other at once (from slot 0 into slot 1). */
+static void exchange(probe_mpi *m, int size, int peer) {
+    MPI_Request req[2];
+    MPI_Status st[2];   /* not MPI_STATUSES_IGNORE: MPICH's header makes gcc see a 0-byte array */
+    MPI_Irecv(m->acc, size, MPI_BYTE, peer, 0, MPI_COMM_WORLD, &req[0]);
+    MPI_Isend(m->buf, size, MPI_BYTE, peer, 0, MPI_COMM_WORLD, &req[1]);
+    MPI_Waitall(2, req, st);
+}
+/* The command with bare MPI calls (--bare; one-way and exchange always). */
 static void bare(probe_mpi *m, int rank, int what, int size, int n) {
     int k, peer = 1 - rank;
     if (what == CMD_NOP) return;
-    if (what == CMD_EXEC) reduce_once(m, (uint64_t)size);
+    if (what == CMD_EXCHANGE) exchange(m, size, peer);
+    else if (what == CMD_ONEWAY && rank == 0) {
+        MPI_Send(m->buf, size, MPI_BYTE, peer, 0, MPI_COMM_WORLD);
+        MPI_Recv(m->buf, 0, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+    } else if (what == CMD_ONEWAY) {
+        MPI_Recv(m->buf, size, MPI_BYTE, peer, 0, MPI_COMM_WORLD, MPI_STATUS_IGNORE);
+        MPI_Send(m->buf, 0, MPI_BYTE, peer, 0, MPI_COMM_WORLD);
+    } else if (what == CMD_EXEC) reduce_once(m, (uint64_t)size);
     else if (what == CMD_COPY) memcpy(m->acc, m->buf, (size_t)size);
     else if (what == CMD_PINGPONG && rank == 0) {
         MPI_Send(m->buf, size, MPI_BYTE, peer, 0, MPI_COMM_WORLD);
@@ -170,6 +187,8 @@ static double op_pingpong(void *u, uint64_t s, int reps) { return measure((probe
 static double op_send(void *u, uint64_t s, double d, int reps) { return measure((probe_mpi *)u, CMD_SEND, s, 1, d, reps); }
 static double op_recv(void *u, uint64_t s, double d, int reps) { return measure((probe_mpi *)u, CMD_RECV, s, 1, d, reps); }
 static double op_burst(void *u, uint64_t s, int n, int reps) { return measure((probe_mpi *)u, CMD_BURST, s, n, 0, reps); }
+static double op_oneway(void *u, uint64_t s, int reps) { return measure((probe_mpi *)u, CMD_ONEWAY, s, 1, 0, reps); }
+static double op_exchange(void *u, uint64_t s, int reps) { return measure((probe_mpi *)u, CMD_EXCHANGE, s, 1, 0, reps); }
 static double op_exec(void *u, uint64_t s, int reps) { return measure_goal((probe_mpi *)u, CMD_EXEC, s, 1, 0, reps); }
 static double op_call(void *u, int reps) { return measure_goal((probe_mpi *)u, CMD_NOP, 0, 1, 0, reps); }
 static double op_lsend(void *u, uint64_t s, double d, int reps) { return measure_goal((probe_mpi *)u, CMD_SEND, s, 1, d, reps); }
@@ -220,10 +239,10 @@ static int lead(probe_mpi *m, probe_out *out, int two_regimes) {
     probe_ops ops;
     probe_result r;
     double quit[5] = {CMD_QUIT, 0, 0, 0, 0}, copy;
-    uint64_t T;
-    int rc;
+    int rc, nT, k;
     memset(&ops, 0, sizeof ops);
     ops.pingpong_fn = op_pingpong; ops.send_fn = op_send; ops.recv_fn = op_recv; ops.burst_fn = op_burst; ops.exec_fn = op_exec;
+    ops.oneway_fn = op_oneway; ops.exchange_fn = op_exchange;
     if (m->gm) { ops.call_fn = op_call; ops.lsend_fn = op_lsend; ops.lrecv_fn = op_lrecv; ops.lpingpong_fn = op_lpingpong; }
     ops.user = m;
     rc = probe_run(&ops, m->max_size, &r);
@@ -234,11 +253,15 @@ static int lead(probe_mpi *m, probe_out *out, int two_regimes) {
         if (out->f) out_drop(out);
         return 1;
     }
-    T = r.T;
-    if (!two_regimes) r.T = 0;   /* measured, but in the line only when asked for (see the top) */
+    nT = r.nT;
+    if (!two_regimes) r.nT = 0;   /* measured, but in the line only when asked for (see the top) */
     probe_print_params(stdout, &r);
     probe_print_fit(stdout, &r);
-    if (T && !two_regimes) printf("# a second cost per byte: -T %llu -H %.3f (in the line with --two-regimes)\n", (unsigned long long)T, r.H);
+    if (nT && !two_regimes) {
+        printf("# costs per byte by size:");
+        for (k = 0; k < nT; k++) printf("%s %.3f from %llu B", k ? "," : "", r.H[k], (unsigned long long)r.T[k]);
+        printf(" (-T -H in the line with --two-regimes)\n");
+    }
     printf("# copy of %llu bytes: %.4f ns per byte (-C is the reduction's); C and -E -F measured %s\n", (unsigned long long)m->max_size, copy,
            m->gm ? "through libgoal (goal_mpi_run)" : "on bare MPI calls (--bare): no -E -F");
     if (r.S_wide || (r.R_wide && r.R >= 0.001))

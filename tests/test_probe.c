@@ -2,7 +2,9 @@
    transport whose every measurement is a small world simulated under a known LogGOPS model
    (goal_sim.h), with and without noise: the fit must recover the parameters within 10%
    and the eager limit S to the byte; a rendezvous handshake (-R) within 10%, none where
-   the model has none; a second cost per byte (-T -H): T to the byte, H within 10%; what
+   the model has none; a table of costs per byte (-T -H, from the one-way times): each T to
+   the byte, each H within 10%, none for a plain LogGOPS transport; shared memory
+   (--shared-memory, from the exchanges) where the model has it, not where not; what
    libgoal adds (-E -F: the transport's libgoal path simulates them, its bare one not)
    within 10%; S or R whose runs disagree left out of the line. */
 #define GOAL_ALL_IMPLEMENTATION
@@ -81,6 +83,12 @@ static void bu1(goal_graph *g, uint64_t s, double d, int n) {
     after(g, snd(g, 0, 0), prev);
 }
 
+/* One way: size bytes there, 0 back; an exchange: both send and receive at once. */
+static void ow0(goal_graph *g, uint64_t s, double d, int n) { (void)d; (void)n; after(g, rcv(g, 0, 1), snd(g, s, 1)); }
+static void ow1(goal_graph *g, uint64_t s, double d, int n) { (void)d; (void)n; after(g, snd(g, 0, 0), rcv(g, s, 0)); }
+static void xc0(goal_graph *g, uint64_t s, double d, int n) { (void)d; (void)n; snd(g, s, 1); rcv(g, s, 1); }
+static void xc1(goal_graph *g, uint64_t s, double d, int n) { (void)d; (void)n; snd(g, s, 0); rcv(g, s, 0); }
+
 /* The receive overhead is what follows the receiver's calc of delay. */
 static double t_pingpong(void *u, uint64_t s, int reps) { (void)reps; return noisy((sim_transport *)u, sim_world((sim_transport *)u, pp0, pp1, s, 0, 0)); }
 /* A send's time under md; flaky_S moves its eager limit (a transport whose S noise moves). */
@@ -108,6 +116,8 @@ static double t_lpingpong(void *u, uint64_t s, int reps) {
     return noisy(t, sim_world_of(&t->model, pp0, pp1, s, 0, 0));
 }
 static double t_burst(void *u, uint64_t s, int n, int reps) { (void)reps; return noisy((sim_transport *)u, sim_world((sim_transport *)u, bu0, bu1, s, 0, n)); }
+static double t_oneway(void *u, uint64_t s, int reps) { (void)reps; return noisy((sim_transport *)u, sim_world((sim_transport *)u, ow0, ow1, s, 0, 0)); }
+static double t_exchange(void *u, uint64_t s, int reps) { (void)reps; return noisy((sim_transport *)u, sim_world((sim_transport *)u, xc0, xc1, s, 0, 0)); }
 /* A local exec of s bytes (rank 1 idle). */
 static void ex0(goal_graph *g, uint64_t s, double d, int n) { (void)d; (void)n; goal_graph_exec(g, GOAL_OP_SUM, GOAL_INT8, goal_buffer(0, 0, s), goal_buffer(1, 0, s)); }
 static void idle(goal_graph *g, uint64_t s, double d, int n) { (void)g; (void)s; (void)d; (void)n; }
@@ -122,22 +132,43 @@ static double t_call(void *u, int reps) {
 
 static int near(double got, double want) { return fabs(got - want) <= 0.10 * want; }
 
+/* The transport's calls: bare MPI's (libgoal's path apart). */
+static void sim_ops(probe_ops *ops, sim_transport *t) {
+    memset(ops, 0, sizeof *ops);
+    ops->pingpong_fn = t_pingpong; ops->send_fn = t_send; ops->recv_fn = t_recv; ops->burst_fn = t_burst; ops->exec_fn = t_exec;
+    ops->oneway_fn = t_oneway; ops->exchange_fn = t_exchange;
+    ops->user = t;
+}
+/* Probes the transport t (its model, noise and seed set). */
+static probe_result probe_of(sim_transport *t) {
+    probe_ops ops;
+    probe_result r;
+    t->bare = t->model;
+    sim_ops(&ops, t);
+    CHECK_EQ(probe_run(&ops, 1 << 22, &r), 0);
+    return r;
+}
 /* Probes a transport of that model (T, H: goal_sim.h's second cost per byte; 0: none). */
 static probe_result probe_with(double L, double o, double g, double G, double O, double C, int64_t S, double R, double noise, int64_t T,
                                double H) {
     sim_transport t;
-    probe_ops ops;
-    probe_result r;
     memset(&t, 0, sizeof t);
     t.model.L = L; t.model.o = o; t.model.g = g; t.model.G = G; t.model.O = O ? O : GOAL_SIM_ZERO; t.model.S = S; t.model.C = C; t.model.R = R; t.model.T = T; t.model.H = H;
     t.noise = noise;
     t.seed = 42;
-    t.bare = t.model;
-    memset(&ops, 0, sizeof ops);
-    ops.pingpong_fn = t_pingpong; ops.send_fn = t_send; ops.recv_fn = t_recv; ops.burst_fn = t_burst; ops.exec_fn = t_exec;
-    ops.user = &t;
-    CHECK_EQ(probe_run(&ops, 1 << 22, &r), 0);
-    return r;
+    return probe_of(&t);
+}
+/* Probes a transport of the model of a params line (what goal sim --params reads). */
+static probe_result probe_line(const char *line, double noise) {
+    sim_transport t;
+    goal_error err;
+    goal_status st;
+    memset(&t, 0, sizeof t);
+    if ((st = goal_sim_params(&t.model, line, strlen(line), &err)) != GOAL_OK) printf("%s: %s\n", line, err.msg);
+    CHECK(st == GOAL_OK);
+    t.noise = noise;
+    t.seed = 42;
+    return probe_of(&t);
 }
 /* Probes a transport whose libgoal path adds E per message and F per call (goal_sim.h's -E
    -F) to a LogGOPS model; flaky_S: its eager limit moves from send to send. */
@@ -151,9 +182,8 @@ static probe_result probe_libgoal_with(double E, double F, double noise, int fla
     t.bare = t.model;
     t.model.E = E; t.model.F = F;
     t.noise = noise; t.seed = 7; t.flaky_S = flaky_S; t.slow_overheads = slow_overheads;
-    ops.pingpong_fn = t_pingpong; ops.send_fn = t_send; ops.recv_fn = t_recv; ops.burst_fn = t_burst; ops.exec_fn = t_exec;
+    sim_ops(&ops, &t);
     ops.call_fn = t_call; ops.lsend_fn = t_lsend; ops.lrecv_fn = t_lrecv; ops.lpingpong_fn = t_lpingpong;
-    ops.user = &t;
     CHECK_EQ(probe_run(&ops, 1 << 22, &r), 0);
     return r;
 }
@@ -185,7 +215,7 @@ static void small_eager_limit_drops_O(void) {
     CHECK(r.O == 0); CHECK(near(r.G, 0.05)); CHECK(near(r.o, 100)); CHECK_EQ(r.S, 256);
     r = probe_with(20, 100, 80, 0.05, 0.01, 0.04, 8192, 0, 0.03, 0, 0);
     CHECK(r.O == 0); CHECK(near(r.G, 0.05)); CHECK_EQ(r.S, 8192);
-    CHECK(r.R == 0 && r.T == 0);   /* noise is no handshake, no second regime */
+    CHECK(r.R == 0 && r.nT == 0 && !r.shared);   /* noise is no handshake, no table, no shared memory */
     if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
 }
 /* 3% noise on every measurement: still within 10%, and the residuals show the noise. */
@@ -196,7 +226,7 @@ static void recovers_with_noise(void) {
     CHECK_EQ(r.S, 131072);
     CHECK(r.R == 0);
     CHECK(r.res_send > 0.001 && r.res_send < 0.05);
-    CHECK(r.T == 0 && r.H == 0);   /* noise is no second regime */
+    CHECK(r.nT == 0 && !r.shared);   /* noise is no table, no shared memory */
     if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
 }
 /* A rendezvous handshake (-R): the ping-pong's half round trip jumps by R after S, exactly
@@ -214,16 +244,74 @@ static void recovers_handshake(void) {
    cheaper second regime too; one within a quarter of G is no second regime. */
 static void recovers_two_regimes(void) {
     probe_result r = probe_with(20, 100, 80, 0.04, 0, 0.03, 4096, 900, 0, 1048576, 0.15);
-    CHECK_EQ(r.T, 1048576); CHECK(near(r.H, 0.15)); CHECK(near(r.G, 0.04)); CHECK(near(r.R, 900));
+    CHECK_EQ(r.nT, 1); CHECK_EQ(r.T[0], 1048576); CHECK(near(r.H[0], 0.15)); CHECK(near(r.G, 0.04)); CHECK(near(r.R, 900));
     if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
     r = probe_with(20, 100, 80, 0.04, 0, 0.03, 4096, 900, 0.03, 1048576, 0.15);
-    CHECK_EQ(r.T, 1048576); CHECK(near(r.H, 0.15)); CHECK(near(r.G, 0.04));
+    CHECK_EQ(r.nT, 1); CHECK_EQ(r.T[0], 1048576); CHECK(near(r.H[0], 0.15)); CHECK(near(r.G, 0.04));
     if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
     r = probe_with(2500, 400, 900, 0.5, 0.1, 0.3, 131072, 0, 0.03, 524288, 0.2);
-    CHECK_EQ(r.T, 524288); CHECK(near(r.H, 0.2)); CHECK(near(r.G, 0.5)); CHECK(near(r.O, 0.1));
+    CHECK_EQ(r.nT, 1); CHECK_EQ(r.T[0], 524288); CHECK(near(r.H[0], 0.2)); CHECK(near(r.G, 0.5)); CHECK(near(r.O, 0.1));
     if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
     r = probe_with(20, 100, 80, 0.04, 0, 0.03, 4096, 0, 0.03, 1048576, 0.045);
-    CHECK(r.T == 0 && near(r.G, 0.04));
+    CHECK(r.nT == 0 && near(r.G, 0.04));
+    if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
+}
+/* A plain LogGOPS transport: no table, no shared memory, with and without noise; an
+   exchange costs about what one message does. */
+static void plain_transport_no_table(void) {
+    static const double noise[] = {0, 0.03};
+    int k;
+    for (k = 0; k < 2; k++) {
+        probe_result r = probe_line("-L 20 -o 100 -g 80 -G 0.05 -C 0.04 -S 4096 -R 900", noise[k]);
+        CHECK_EQ(r.nT, 0); CHECK(!r.shared); CHECK(r.xratio > 0.8 && r.xratio < 1.3); CHECK(near(r.G, 0.05));
+        if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
+    }
+}
+/* The params line of r, read back by goal_sim_params: the same table. */
+static void reads_back(const probe_result *r) {
+    goal_sim_desc d;
+    char buf[400];
+    FILE *f = tmpfile();
+    int k;
+    memset(&d, 0, sizeof d);
+    probe_print_params(f, r);
+    rewind(f);
+    CHECK(fgets(buf, sizeof buf, f) != NULL);
+    fclose(f);
+    CHECK(goal_sim_params(&d, buf, strlen(buf), NULL) == GOAL_OK);
+    CHECK_EQ(d.T, (int64_t)r->T[0]); CHECK(fabs(d.H - r->H[0]) < 0.001);
+    for (k = 1; k < r->nT; k++) { CHECK_EQ(d.T_more[k - 1], (int64_t)r->T[k]); CHECK(fabs(d.H_more[k - 1] - r->H[k]) < 0.001); }
+    CHECK_EQ(d.T_more[r->nT - 1], 0);
+}
+/* A table of three costs per byte (-T -H), each T at a size of the sweep: each T to the
+   byte, each H and G within 10%, without noise and with 3%; its params line reads back. */
+static void recovers_table(void) {
+    static const double noise[] = {0, 0.03};
+    int k;
+    for (k = 0; k < 2; k++) {
+        probe_result r = probe_line("-L 20 -o 100 -g 80 -G 0.04 -C 0.03 -S 4096 -R 900 -T 262144,1048576,2097152 -H 0.08,0.15,0.25", noise[k]);
+        CHECK_EQ(r.nT, 3);
+        CHECK_EQ(r.T[0], 262144); CHECK_EQ(r.T[1], 1048576); CHECK_EQ(r.T[2], 2097152);
+        CHECK(near(r.H[0], 0.08)); CHECK(near(r.H[1], 0.15)); CHECK(near(r.H[2], 0.25));
+        CHECK(near(r.G, 0.04)); CHECK(near(r.R, 900)); CHECK(!r.shared);
+        if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
+        reads_back(&r);
+    }
+}
+/* Shared memory (--shared-memory): an exchange costs about twice a one-way message; found
+   where the model has it, with and without noise, with a table too (plain_transport_no_table:
+   not where it has not). */
+static void finds_shared_memory(void) {
+    static const double noise[] = {0, 0.03};
+    probe_result r;
+    int k;
+    for (k = 0; k < 2; k++) {
+        r = probe_line("-L 20 -o 100 -g 80 -G 0.05 -C 0.04 -S 4096 -R 900 --shared-memory", noise[k]);
+        CHECK(r.shared); CHECK(r.xratio > 1.6 && r.xratio < 2.2); CHECK_EQ(r.nT, 0); CHECK(near(r.G, 0.05));
+        if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
+    }
+    r = probe_line("-L 20 -o 100 -g 80 -G 0.04 -C 0.03 -S 4096 -R 900 -T 262144,1048576,2097152 -H 0.08,0.15,0.25 --shared-memory", 0.03);
+    CHECK(r.shared); CHECK_EQ(r.nT, 3); CHECK_EQ(r.T[2], 2097152); CHECK(near(r.H[2], 0.25));
     if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
 }
 /* The params line is what goal sim --params reads: the option letters and number forms. */
@@ -244,13 +332,19 @@ static void params_line_format(void) {
     CHECK(fgets(buf, sizeof buf, f) != NULL);
     CHECK_STR(buf, "-L 480 -o 160 -g 211 -G 0.09 -O 0.02 -C 0.051 -S 833 -R 950\n");
     rewind(f);
-    r.T = 1048576; r.H = 0.1504;   /* -T -H only when two regimes were seen */
+    r.nT = 1; r.T[0] = 1048576; r.H[0] = 0.1504;   /* -T -H only when a table was seen */
     probe_print_params(f, &r);
     rewind(f);
     CHECK(fgets(buf, sizeof buf, f) != NULL);
     CHECK_STR(buf, "-L 480 -o 160 -g 211 -G 0.09 -O 0.02 -C 0.051 -S 833 -R 950 -T 1048576 -H 0.15\n");
     rewind(f);
-    r.T = 0; r.E = 41.25; r.F = 650.4;   /* -E -F only when measured through libgoal */
+    r.nT = 3; r.T[1] = 2097152; r.H[1] = 0.25; r.T[2] = 4194304; r.H[2] = 1.25; r.shared = 1;   /* lists; the flag */
+    probe_print_params(f, &r);
+    rewind(f);
+    CHECK(fgets(buf, sizeof buf, f) != NULL);
+    CHECK_STR(buf, "-L 480 -o 160 -g 211 -G 0.09 -O 0.02 -C 0.051 -S 833 -R 950 -T 1048576,2097152,4194304 -H 0.15,0.25,1.25 --shared-memory\n");
+    rewind(f);
+    r.nT = 0; r.shared = 0; r.E = 41.25; r.F = 650.4;   /* -E -F only when measured through libgoal */
     probe_print_params(f, &r);
     rewind(f);
     CHECK(fgets(buf, sizeof buf, f) != NULL);
@@ -345,6 +439,9 @@ int main(void) {
     RUN(small_eager_limit_drops_O);
     RUN(recovers_handshake);
     RUN(recovers_two_regimes);
+    RUN(plain_transport_no_table);
+    RUN(recovers_table);
+    RUN(finds_shared_memory);
     RUN(params_line_format);
     RUN(smallest_max_size);
     RUN(failing_transport);

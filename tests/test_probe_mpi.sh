@@ -2,13 +2,13 @@
 # goal-probe under Open MPI and MPICH (np 2, sizes up to 4 KiB to stay quick): the first line
 # is a params line that goal sim --params reads (with -E -F, what libgoal adds), -o FILE holds
 # it alone, the runs of S and R follow, --bare measures bare MPI calls alone, --two-regimes is
-# taken, bad usage exits 2.
+# taken (its line, a table of costs per byte when seen, read back), bad usage exits 2.
 set -u
 . tests/lib.sh
 B=${B:-build}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-LINE='^-L [0-9.]+ -o [0-9.]+ -g [0-9.]+ -G [0-9.]+ -O [0-9.]+ -C [0-9.]+( -S [0-9]+)?( -R [0-9.]+)?( -T [0-9]+ -H [0-9.]+)?( -E [0-9.]+ -F [0-9.]+)?$'
+LINE='^-L [0-9.]+ -o [0-9.]+ -g [0-9.]+ -G [0-9.]+ -O [0-9.]+ -C [0-9.]+( -S [0-9]+)?( -R [0-9.]+)?( -T [0-9,]+ -H [0-9.,]+)?( --shared-memory)?( -E [0-9.]+ -F [0-9.]+)?$'
 for lib in openmpi mpich; do
   make --no-print-directory -s B=$B $B/$lib/goal-probe >/dev/null || { t "$lib: goal-probe builds" 0 x false; continue; }
   run="mpirun.$lib"; [ $lib = openmpi ] && run="$run --oversubscribe"
@@ -26,6 +26,11 @@ for lib in openmpi mpich; do
   t "$lib: --bare has no -E -F" 0 "^none$" sh -c "timeout $HANG $run -np 2 $B/$lib/goal-probe --max-size 4096 --bare | head -n 1 | grep -q ' -E ' || echo none"
   t "$lib: --two-regimes (-T -H in the line when seen) prints the params line too" 0 "$LINE" sh -c "timeout $HANG $run -np 2 $B/$lib/goal-probe --max-size 4096 --two-regimes | head -n 1"
   t "$lib: the copy line says the path" 0 "through libgoal" cat $T/$lib.out
+  t "$lib: the curves have one-way and exchange columns" 0 "^# size rtt send_overhead recv_overhead gap exec oneway exchange \(ns\)$" cat $T/$lib.out
+  # from 64 KiB the one-way times give a table when they show one: goal sim reads the line either way
+  timeout $HANG $run -np 2 $B/$lib/goal-probe --max-size 262144 --two-regimes -o $T/$lib.table > $T/$lib.table.out 2>&1
+  t "$lib: --two-regimes up to 256 KiB prints the params line" 0 "$LINE" head -n 1 $T/$lib.table.out
+  t "$lib: ... which goal sim --params reads" 0 "^max [0-9.]+$" $GOAL sim $T/ping.goal --params $T/$lib.table
   t "$lib: np 1 is bad usage" 2 "usage: mpirun -np 2 goal-probe" timeout $HANG $run -np 1 $B/$lib/goal-probe
   t "$lib: np 1 is named" 2 "^goal-probe: needs 2 ranks \(mpirun -np 2\), not 1$" timeout $HANG $run -np 1 $B/$lib/goal-probe
   t "$lib: an unknown option is named" 2 "^goal-probe: unknown option '--bogus'$" timeout $HANG $run -np 2 $B/$lib/goal-probe --bogus

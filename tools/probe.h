@@ -26,13 +26,29 @@
                     send call starts to wait, ~0.1 us), 4 KiB (its eager limit, 0.7-0.9 us)
                     and 32-64 KiB (0.8-1.3 us, single copy or the caches); one R stands for
                     all, the largest.
-     T, H           a second cost per byte (goal_sim.h's -T -H): the gaps of PROBE_LARGE and
-                    more as two lines joined at a size T of the sweep, g + (s-1)·G up to T
-                    and g + (T-1)·G + (s-T)·H beyond (shared memory: 0.03-0.05 ns/B while a
-                    message and its copies fit in the caches, 0.08-0.15 beyond 1-2 MiB); the
-                    T of the least error, kept (and G then the slope up to T) only when its
-                    error is under half the one-G fit's and H differs from G by over a
-                    quarter; else none (the line has no -T -H).
+     one way        s bytes there and 0 back, less the way back, L + 2o (the ping-pong
+                    fit's intercept, steadier than any one size's round trip under load):
+                    t1(s) = L + 2o + (s-1)·G (+ R beyond S), a single message's cost
+     exchange       both ranks send s bytes to each other at once (Isend, Irecv, Waitall)
+     T, H           costs per byte by size (goal_sim.h's -T -H, a table): the slope of t1
+                    between consecutive sizes of the sweep from PROBE_LARGE (less R above
+                    S), a segment joining the group before it while its slope is within
+                    PROBE_APART of the group's (a group's slope: its least-squares line's,
+                    relative errors), the eighth group taking the rest; each group an
+                    entry, T its first size and H its slope. Measured with 33 repetitions
+                    or more, as the table comes from differences of times. G is then fitted from the gaps up to the end
+                    of the first group only, and the first group, when within PROBE_APART of
+                    G, is G's (no entry): a transport whose single messages cost what its
+                    bursts do has no table. Shared memory: bursts pipeline the sender's copy
+                    with the receiver's (0.03-0.05 ns/B a message), a single message pays
+                    both, more as it leaves the caches (0.03-0.06 ns/B at 64-256 KiB,
+                    0.06-0.13 beyond 512 KiB; an exchange at np 2 then costs about one
+                    message, not twice the bursts' G).
+     shared memory  --shared-memory (goal_sim.h: the per-byte part of messages between ranks
+                    of a node copied one message at a time) when the exchange over the one
+                    way, the median over the three largest sizes of PROBE_LARGE and more, is
+                    PROBE_SHARED (1.6) or more: 2 where the two copies take turns, 1 where
+                    they run side by side.
      local exec     a reduction of s bytes into a buffer on the probing rank (goal-probe: a
                     sum of doubles, out[i] += in[i], as libgoal's executor reduces): s·C
                     -> C, the slope of the fit over sizes from 1 KiB (the smaller ones are
@@ -95,6 +111,8 @@ typedef struct probe_ops {
     double (*lsend_fn)(void *user, uint64_t size, double delay, int reps); /* libgoal: send_fn through the executor */
     double (*lrecv_fn)(void *user, uint64_t size, double delay, int reps); /* libgoal: recv_fn through the executor */
     double (*lpingpong_fn)(void *user, uint64_t size, int reps);           /* libgoal: pingpong_fn through the executor */
+    double (*oneway_fn)(void *user, uint64_t size, int reps);   /* size bytes there, 0 back; NULL: no -T -H, no --shared-memory */
+    double (*exchange_fn)(void *user, uint64_t size, int reps); /* both ranks send size bytes to each other at once */
     void *user;
 } probe_ops;
 
@@ -105,12 +123,18 @@ typedef struct probe_ops {
 #define PROBE_SMALL 1024        /* E is measured at the eager sizes up to this many bytes */
 #define PROBE_RUNS 5            /* S and R are measured this many times */
 #define PROBE_WIDE 2.0          /* S: the middle runs' ratio beyond which it is too noisy */
+#define PROBE_MAX_TABLE 8       /* entries of -T -H at most (goal_sim.h's GOAL_SIM_TABLE_MAX) */
+#define PROBE_APART 0.25        /* costs per byte within this fraction of each other are one */
+#define PROBE_SHARED 1.6        /* the exchange over the one-way time from which memory is shared */
 typedef struct probe_result {
     double L, o, g, G, O, C;    /* ns, ns per byte */
     uint64_t S;                 /* largest eager size (bytes); max_size when none waits */
     double R;                   /* ns a rendezvous message arrives later (its handshake); 0: none seen */
-    uint64_t T;                 /* bytes beyond which a message's bytes cost H, not G (-T -H); 0: one G */
-    double H;
+    int nT;                     /* entries of the table of costs per byte (-T -H); 0: one G */
+    uint64_t T[PROBE_MAX_TABLE];/* a message's bytes beyond T[i] (up to T[i+1]) cost H[i] each, not G */
+    double H[PROBE_MAX_TABLE];
+    int shared;                 /* 1: an exchange costs about twice a one-way message (--shared-memory) */
+    double xratio;              /* the exchange's time over the one-way time at the largest sizes; 0: not measured */
     double E, F;                /* ns libgoal's executor adds per message, per call; 0: not measured */
     double L_fit;               /* the fit's L before a negative one is made 0 */
     uint64_t S_run[PROBE_RUNS]; /* S of every run, and R */
@@ -123,10 +147,14 @@ typedef struct probe_result {
     int n;                      /* sizes measured */
     uint64_t size[PROBE_MAX_SIZES];
     double rtt[PROBE_MAX_SIZES], os[PROBE_MAX_SIZES], orecv[PROBE_MAX_SIZES], gap[PROBE_MAX_SIZES], exec[PROBE_MAX_SIZES];
+    double way[PROBE_MAX_SIZES], xch[PROBE_MAX_SIZES];  /* s bytes there and 0 back, exchanges (0: not measured) */
+    double t1[PROBE_MAX_SIZES];                          /* one way: way less the fitted L + 2o (the way back) */
 } probe_result;
 
 /* Repetitions per size: many for small messages, few for large ones. */
 static int probe_reps(uint64_t size) { return size <= 4096 ? 50 : size <= 262144 ? 20 : 11; }
+/* One-way and exchange repetitions: at least 33, as the table comes from their differences. */
+#define PROBE_REPS_WAY(reps) ((reps) > 33 ? (reps) : 33)
 /* How long the peer waits: long enough that an eager send or a message in flight is done. */
 static double probe_delay(double rtt) { return 4 * rtt + 20000; }
 
@@ -171,6 +199,10 @@ static int probe_sweep(const probe_ops *ops, uint64_t max_size, probe_result *r)
         if ((b1 = ops->burst_fn(ops->user, s, 1, reps)) < 0 || (bn = ops->burst_fn(ops->user, s, PROBE_BURST, reps)) < 0) return -1;
         r->gap[k] = (bn - b1) / (PROBE_BURST - 1);
         if ((r->exec[k] = ops->exec_fn(ops->user, s, reps)) < 0) return -1;
+        if (ops->oneway_fn && ((b1 = ops->oneway_fn(ops->user, s, PROBE_REPS_WAY(reps))) < 0 ||
+                               (r->xch[k] = ops->exchange_fn(ops->user, s, PROBE_REPS_WAY(reps))) < 0))
+            return -1;
+        if (ops->oneway_fn) r->way[k] = b1;
         if (!ops->call_fn || s > PROBE_SMALL) continue;
         if ((r->lsend[k] = ops->lsend_fn(ops->user, s, d, reps)) < 0 || (r->lrecv[k] = ops->lrecv_fn(ops->user, s, d, reps)) < 0 ||
             (r->lrtt[k] = ops->lpingpong_fn(ops->user, s, reps)) < 0)
@@ -245,37 +277,6 @@ static int *probe_sizes(const probe_result *r, uint64_t lo, uint64_t hi, int *us
     for (k = 0; k < r->n; k++) use[k] = r->size[k] >= lo && r->size[k] <= hi;
     return use;
 }
-/* The relative RMS error of the gaps of PROBE_LARGE and more against g + (s-1) G, and with
-   a second regime (t < the largest size) g + (t-1) G + (s-t) H beyond t bytes. */
-static double probe_gap_error(const probe_result *r, uint64_t t, double G, double H) {
-    double e = 0, f;
-    int k, m = 0;
-    for (k = 0; k < r->n; k++) {
-        if (r->size[k] < PROBE_LARGE || r->gap[k] <= 0) continue;
-        f = r->size[k] <= t ? r->g + (double)(r->size[k] - 1) * G : r->g + (double)(t - 1) * G + (double)(r->size[k] - t) * H;
-        e += (f - r->gap[k]) * (f - r->gap[k]) / (r->gap[k] * r->gap[k]);
-        m++;
-    }
-    return m ? sqrt(e / m) : 0;
-}
-/* T and H (see the top): per size t of the sweep with two large sizes at or below it and
-   two above, G from those at or below, H from those above given the line at t; the t of
-   the least error, kept when that error is under half the one-G fit's and H and G differ
-   by over a quarter. */
-static void probe_two_regimes(probe_result *r, const double *x) {
-    double beyond[PROBE_MAX_SIZES], best = probe_gap_error(r, UINT64_MAX, r->G, 0) / 2, G, H, e;
-    int low[PROBE_MAX_SIZES], high[PROBE_MAX_SIZES], k, j, nlow, nhigh;
-    for (k = 0; k < r->n; k++) {
-        probe_sizes(r, PROBE_LARGE, r->size[k], low);
-        probe_sizes(r, r->size[k] + 1, UINT64_MAX, high);
-        for (j = nlow = nhigh = 0; j < r->n; j++) { nlow += low[j]; nhigh += high[j]; beyond[j] = (double)r->size[j] - (double)r->size[k]; }
-        if (nlow < 2 || nhigh < 2) continue;
-        G = probe_slope(r->g, x, r->gap, low, r->n);
-        H = probe_slope(r->g + (double)(r->size[k] - 1) * G, beyond, r->gap, high, r->n);
-        e = probe_gap_error(r, r->size[k], G, H);
-        if (e < best && fabs(H - G) > G / 4 && G > 0 && H > 0) { best = e; r->T = r->size[k]; r->H = H; r->G = G; }
-    }
-}
 /* The fits of the sweep (see the top). Returns 0, or -1 when too few eager sizes. */
 static int probe_fits(probe_result *r) {
     double x[PROBE_MAX_SIZES], bytes[PROBE_MAX_SIZES], half[PROBE_MAX_SIZES], os_o, os_O, or_o, or_g, rtt0, rtt_g, exec0, u;
@@ -295,7 +296,7 @@ static int probe_fits(probe_result *r) {
     /* per-byte costs where the bytes stand out of the call's fixed cost (see the top) */
     if (r->S < PROBE_LARGE || !probe_fit(x, r->os, probe_sizes(r, 1024, r->S, use), r->n, &u, &r->O, &u)) r->O = 0;
     if (r->size[r->n - 1] >= PROBE_LARGE) r->G = probe_slope(r->g, x, r->gap, probe_sizes(r, PROBE_LARGE, UINT64_MAX, use), r->n);
-    probe_two_regimes(r, x);
+    for (k = 0; k < r->n; k++) r->t1[k] = r->way[k] > 0 ? r->way[k] - rtt0 : 0;
     r->o = (os_o + or_o) / 2;
     r->L_fit = rtt0 - 2 * r->o;
     r->L = r->L_fit > 0 ? r->L_fit : 0;   /* a negative fit is said (probe_print_fit) */
@@ -320,6 +321,53 @@ static int probe_handshakes(const probe_ops *ops, probe_result *r) {
     r->R = probe_median(v, PROBE_RUNS);
     r->R_wide = v[PROBE_RUNS - 2] - v[1] > v[PROBE_RUNS - 2] / 2;
     return 0;
+}
+/* The one-way time's cost per byte over sizes a to b of the sweep: the slope of its
+   least-squares line there, the sizes above S less R. */
+static double probe_per_byte(const probe_result *r, int a, int b) {
+    double x[PROBE_MAX_SIZES], u[PROBE_MAX_SIZES], c, h, e;
+    int use[PROBE_MAX_SIZES], k;
+    for (k = 0; k < r->n; k++) {
+        x[k] = (double)r->size[k];
+        u[k] = r->t1[k] - (r->size[k] > r->S ? r->R : 0);
+        use[k] = k >= a && k <= b;
+    }
+    return probe_fit(x, u, use, r->n, &c, &h, &e) ? h : 0;
+}
+/* Whether two costs per byte are one (within PROBE_APART of the first). */
+static int probe_alike(double h, double ref) { return fabs(h - ref) <= PROBE_APART * ref; }
+/* The table (see the top): the one-way time's segments from PROBE_LARGE in groups, each
+   segment joining the group before it while its slope is alike the group's (the last
+   entry takes the rest); G again from the gaps up to the first group's end; that group
+   dropped when alike G. */
+static void probe_table(probe_result *r) {
+    double x[PROBE_MAX_SIZES];
+    int use[PROBE_MAX_SIZES], a, b, k, end0 = -1;
+    for (a = 0; a < r->n && r->size[a] < PROBE_LARGE; a++) {}
+    for (r->nT = 0; a + 1 < r->n; a = b) {
+        for (b = a + 1; b + 1 < r->n && (r->nT + 1 == PROBE_MAX_TABLE || probe_alike(probe_per_byte(r, b, b + 1), probe_per_byte(r, a, b))); b++) {}
+        r->T[r->nT] = r->size[a];
+        r->H[r->nT] = probe_per_byte(r, a, b) > 0.001 ? probe_per_byte(r, a, b) : 0.001;   /* the finest -H goal sim takes */
+        if (r->nT++ == 0) end0 = b;
+    }
+    if (!r->nT) return;
+    for (k = 0; k < r->n; k++) x[k] = (double)(r->size[k] - 1);
+    r->G = probe_slope(r->g, x, r->gap, probe_sizes(r, PROBE_LARGE, r->size[end0], use), r->n);
+    if (r->G < 0) r->G = 0;
+    if (!probe_alike(r->H[0], r->G)) return;
+    r->nT--;
+    memmove(r->T, r->T + 1, (size_t)r->nT * sizeof r->T[0]);
+    memmove(r->H, r->H + 1, (size_t)r->nT * sizeof r->H[0]);
+}
+/* --shared-memory (see the top): the exchange over the one-way time, the median over the
+   three largest sizes of PROBE_LARGE and more. */
+static void probe_shared(probe_result *r) {
+    double v[3];
+    int k, m = 0;
+    for (k = r->n - 1; k >= 0 && m < 3 && r->size[k] >= PROBE_LARGE; k--)
+        if (r->t1[k] > 0) v[m++] = r->xch[k] / r->t1[k];
+    r->xratio = m ? probe_median(v, m) : 0;
+    r->shared = r->xratio >= PROBE_SHARED;
 }
 /* F and E (see the top); 0, or -1 when a call failed. Without libgoal's path both stay 0. */
 static int probe_libgoal(const probe_ops *ops, probe_result *r) {
@@ -348,22 +396,27 @@ static int probe_run(const probe_ops *ops, uint64_t max_size, probe_result *r) {
     if (max_size < PROBE_MIN_SIZE || probe_sweep(ops, max_size, r) != 0) return -1;
     probe_eager_limit(ops, r);
     if (probe_fits(r) != 0 || probe_handshakes(ops, r) != 0) return -1;
+    if (ops->oneway_fn) probe_table(r), probe_shared(r);
     return probe_libgoal(ops, r);
 }
 
 /* A number as goal sim takes it: whole ns from 100 on, else at most 3 decimals. */
+static const char *probe_fmt(char *buf, size_t len, double v) {
+    size_t n;
+    snprintf(buf, len, v >= 100 ? "%.0f" : "%.3f", v);
+    n = strlen(buf);
+    while (v < 100 && n > 1 && buf[n - 1] == '0') buf[--n] = 0;
+    if (buf[n - 1] == '.') buf[--n] = 0;
+    return buf;
+}
 static void probe_num(FILE *f, const char *opt, double v) {
     char buf[64];
-    size_t n;
-    if (v >= 100) { fprintf(f, "%s %.0f", opt, v); return; }
-    snprintf(buf, sizeof buf, "%.3f", v);
-    n = strlen(buf);
-    while (n > 1 && buf[n - 1] == '0') buf[--n] = 0;
-    if (buf[n - 1] == '.') buf[--n] = 0;
-    fprintf(f, "%s %s", opt, buf);
+    fprintf(f, "%s %s", opt, probe_fmt(buf, sizeof buf, v));
 }
 /* The params line: what `goal sim --params FILE` reads (a params file holds only this line). */
 static void probe_print_params(FILE *f, const probe_result *r) {
+    char buf[64];
+    int k;
     probe_num(f, "-L", r->L);
     probe_num(f, " -o", r->o);
     probe_num(f, " -g", r->g);
@@ -372,8 +425,9 @@ static void probe_print_params(FILE *f, const probe_result *r) {
     probe_num(f, " -C", r->C);
     if (!r->S_wide) fprintf(f, " -S %llu", (unsigned long long)r->S);   /* too noisy: out (a # line says so) */
     if (r->R >= 0.001 && !r->S_wide && !r->R_wide) probe_num(f, " -R", r->R);   /* only when a handshake was seen */
-    if (r->T) fprintf(f, " -T %llu", (unsigned long long)r->T);   /* only when two regimes were seen */
-    if (r->T) probe_num(f, " -H", r->H);
+    for (k = 0; k < r->nT; k++) fprintf(f, k ? ",%llu" : " -T %llu", (unsigned long long)r->T[k]);   /* only when a table was seen */
+    for (k = 0; k < r->nT; k++) fprintf(f, "%s%s", k ? "," : " -H ", probe_fmt(buf, sizeof buf, r->H[k]));
+    if (r->shared) fprintf(f, " --shared-memory");
     if (r->F > 0) probe_num(f, " -E", r->E);   /* only when measured through libgoal */
     if (r->F > 0) probe_num(f, " -F", r->F);
     fputc('\n', f);
@@ -399,9 +453,11 @@ static void probe_print_fit(FILE *f, const probe_result *r) {
                 r->E_overheads, r->E_pingpong, r->o);
     fprintf(f, "# residuals (relative RMS): ping-pong %.3f, send overhead %.3f, receive overhead %.3f, gap %.3f, exec %.3f\n",
             r->res_rtt, r->res_send, r->res_recv, r->res_gap, r->res_exec);
-    fprintf(f, "# size rtt send_overhead recv_overhead gap exec (ns)\n");
+    if (r->xratio > 0)
+        fprintf(f, "# exchange / one-way at the largest sizes: %.2f (--shared-memory from %.1f)\n", r->xratio, PROBE_SHARED);
+    fprintf(f, "# size rtt send_overhead recv_overhead gap exec oneway exchange (ns)\n");
     for (k = 0; k < r->n; k++)
-        fprintf(f, "# %llu %.1f %.1f %.1f %.1f %.1f\n", (unsigned long long)r->size[k], r->rtt[k], r->os[k], r->orecv[k], r->gap[k],
-                r->exec[k]);
+        fprintf(f, "# %llu %.1f %.1f %.1f %.1f %.1f %.1f %.1f\n", (unsigned long long)r->size[k], r->rtt[k], r->os[k], r->orecv[k], r->gap[k],
+                r->exec[k], r->t1[k], r->xch[k]);
 }
 #endif
