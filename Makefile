@@ -185,8 +185,10 @@ bench-mpi: deps
 	@$(MAKE) --no-print-directory bench-model
 # bench-model (part of bench-mpi): per library, BENCH_MODEL_PROBES probes back to back, then
 # bench_model at np 2 under each probe's line (bench/mpi/bench_model.c); the machine's load
-# (uptime) before each, as shared machines make the timings noisy.
+# (uptime) before each, as shared machines make the timings noisy. BENCH_MODEL_PROBE_ARGS: more
+# goal-probe options (e.g. --two-regimes --max-size 16777216: the table of costs per byte).
 BENCH_MODEL_PROBES ?= 3
+BENCH_MODEL_PROBE_ARGS ?=
 .PHONY: bench-model
 bench-model: $(B)/openmpi/goal-probe $(B)/mpich/goal-probe
 	@mkdir -p $(B)/mpi
@@ -196,7 +198,7 @@ bench-model: $(B)/openmpi/goal-probe $(B)/mpich/goal-probe
 	  extra=; [ $$lib = openmpi ] && extra=--oversubscribe; \
 	  for k in $$(seq $(BENCH_MODEL_PROBES)); do \
 	    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 mpirun.$$lib $$extra -np 2 \
-	        $(B)/$$lib/goal-probe -o $(B)/mpi/probe-$$lib-$$k.params > $(B)/mpi/probe-$$lib-$$k.out 2>&1 || exit 1; \
+	        $(B)/$$lib/goal-probe $(BENCH_MODEL_PROBE_ARGS) -o $(B)/mpi/probe-$$lib-$$k.params > $(B)/mpi/probe-$$lib-$$k.out 2>&1 || exit 1; \
 	  done; \
 	  for k in $$(seq $(BENCH_MODEL_PROBES)); do \
 	    echo "-- $$lib, probe $$k of $(BENCH_MODEL_PROBES) ($$(grep -E '^# (S|R) runs' $(B)/mpi/probe-$$lib-$$k.out | tr '\n' ' '));$$(uptime | sed 's/.*load/ load/')"; \
