@@ -87,12 +87,18 @@
    checks): a send may wait for its recv to be posted.
    Small messages: a schedule of one round (no message waits, through any chain of actions,
    for another) with at most 8 messages -- every algorithm at 2 ranks, the linear ones at a
-   few -- skips the channels: the executor's posts are collected at its start and handed
-   to MPI receives first (a message then finds its receive posted), and one MPI_Testsome
-   of them and the failure notice tests it. goal_mpi_wait on the only operation in flight
-   on its goal_mpi (without timeout_ms) lets MPI wait: MPI_Waitsome on those requests (or
-   on the channels' heads, for a schedule of at most 64 messages) instead of a loop of
-   tests.
+   few -- skips the channels and the executor's start and tests. When it is cached, a plan
+   is decoded from it: the local steps the messages wait for, the messages (slot, offset,
+   size, peer, tag), the local steps after them, each in dependency order. A start runs the
+   first steps (through the executor's own code: goal_exec_local, so user functions and the
+   MPI_Reduce_local bridges as always), hands the messages to MPI receives first (a message
+   then finds its receive posted) at the addresses of the slots bound now, and one
+   MPI_Testsome of them and the failure notice tests them; once they finished, the last
+   steps run. goal_mpi_wait on the only operation in flight on its goal_mpi (without
+   timeout_ms) lets MPI wait: MPI_Waitsome on those requests until they finished (or on
+   the channels' heads, for a schedule of at most 64 messages) instead of a loop of tests.
+   A message MPI cannot take as the schedule has it (a tag beyond the context, a bad peer,
+   more than INT_MAX bytes) keeps the schedule on the channels, whose post says why.
 
    FAILURES
    --------
@@ -725,7 +731,8 @@ static int goal__mpi_batch(goal_mpi *m, goal_req *reqs, int n) {
 /* MPICH raises a request's error (a truncated recv) on MPI_COMM_WORLD's handler, not on the
    request's communicator, and the default handler aborts: so under MPICH, MPI_COMM_WORLD
    returns errors while we test, and gets its own handler back after (four calls per sweep,
-   which other libraries are spared). */
+   and per wait of a DIRECT schedule however many MPI_Waitsome it takes; other libraries
+   are spared them). */
 #ifdef MPICH_VERSION
 #define GOAL__MPI_WORLD_RAISES 1
 #else
@@ -733,7 +740,8 @@ static int goal__mpi_batch(goal_mpi *m, goal_req *reqs, int n) {
 #endif
 static goal_status goal__mpi_direct_test(goal_mpi *m, goal_mpi_request *r, int block);
 /* The one MPI_Testsome of a progress pass (goal__mpi_test_heads), or with block the
-   MPI_Waitsome of a wait; with r, of r's messages alone (DIRECT). */
+   MPI_Waitsome of a wait; with r, of r's messages alone (DIRECT: with block, until they
+   finished). */
 static goal_status goal__mpi_sweep(goal_mpi *m, goal_mpi_request *r, int block) {
     MPI_Errhandler app;
     goal_status st;

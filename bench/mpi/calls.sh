@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # libgoal's own instructions per small collective call at np 2 under Open MPI (callgrind):
 # bench_calls at 200 and 1200 calls; (difference of the instructions in goal_*.h) / 1000, per rank.
-# Usage: bench/mpi/calls.sh [BUILD] [ALGO...]   (BUILD/mpi/bench_calls.openmpi, made by make bench-calls)
+# Usage: bench/mpi/calls.sh [BUILD] [ALGO...]   (make bench-calls builds BUILD/mpi/bench_calls.openmpi and runs it)
 B=${1:-build}; shift
 command -v valgrind >/dev/null || { echo "calls: valgrind missing (make deps)"; exit 0; }
 [ $# -gt 0 ] || set -- allreduce_recdoub gather_binomial bcast_binomial barrier_dissemination
