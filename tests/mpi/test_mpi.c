@@ -1,8 +1,9 @@
 /* test_mpi.c - goal_mpi.h under mpirun: every algorithm of goal_algos.h checked on every rank
    against the MPI library's own collective on the same data; several operations in flight
    with the application's own traffic; wildcards, tag limits, truncation; a failure on one
-   rank ends the operation everywhere; a one-round schedule's local steps around its messages. A test passes when it passed on every rank: rank 0
-   prints "ok NAME"/"FAIL NAME" and the count line. Run: mpirun -np N ./test_mpi */
+   rank ends the operation everywhere; a one-round schedule's local steps around its
+   messages. A test passes when it passed on every rank: rank 0 prints "ok NAME"/"FAIL
+   NAME" and the count line. Run: mpirun -np N ./test_mpi */
 #define GOAL_ALL_IMPLEMENTATION
 #include "goal_mpi.h"
 #include <stdio.h>
