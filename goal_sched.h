@@ -189,7 +189,8 @@ GOAL_API size_t goal_exec_memory(const goal_exec *e);      /* bytes the executio
 /* Runs local action i (calc, a reduction, a copy or a user function), decoded into *a by
    goal_schedule_action, on e's bound slots and user functions, outside a run: for a caller
    that orders a schedule's actions itself (goal_mpi.h runs one-round schedules so). GOAL_OK,
-   or the failure, told as a run tells it (goal_exec_error). A NOP does nothing. */
+   or the failure, told as a run tells it (goal_exec_error). A NOP does nothing; a send or
+   recv is GOAL_ERR_ARG. */
 GOAL_API goal_status goal_exec_local(goal_exec *e, uint32_t i, const goal_action *a);
 /* The address of byte `offset` of slot (GOAL_SLOT_SCRATCH: the execution's scratch) as bound. */
 GOAL_API void *goal_exec_addr(const goal_exec *e, uint32_t slot, uint64_t offset);
@@ -532,6 +533,7 @@ GOAL__HOT goal_status goal__sched_post(goal_exec *e, uint32_t i, const goal__sch
 }
 goal_status goal_exec_local(goal_exec *e, uint32_t i, const goal_action *a) {
     int rc;
+    if (!e || !a || a->kind == GOAL_SEND || a->kind == GOAL_RECV) return GOAL_ERR_ARG;
     if (a->kind == GOAL_CALC)
         return e->d.calc && e->d.calc(e->d.calc_user, a->cost, a->cpu, (int32_t)i) ? goal__sched_fail(e, GOAL_ERR_USERFN, (int32_t)i, "calc hook") : GOAL_OK;
     if (a->kind == GOAL_NOP) return GOAL_OK;
