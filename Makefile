@@ -183,6 +183,13 @@ bench-mpi: deps
 	  done; \
 	done
 	@$(MAKE) --no-print-directory bench-model
+# bench-calls: libgoal's own instructions per small collective call (8 B, np 2, Open MPI;
+# callgrind over bench/mpi/bench_calls.c, MPI's instructions excluded).
+.PHONY: bench-calls
+bench-calls:
+	@mkdir -p $(B)/mpi
+	@mpicc.openmpi $(WARN) -O3 -g -DNDEBUG -I. bench/mpi/bench_calls.c -o $(B)/mpi/bench_calls.openmpi -lm -lpthread
+	@bench/mpi/calls.sh $(B)
 # bench-model (part of bench-mpi): per library, BENCH_MODEL_PROBES probes back to back, then
 # bench_model at np 2 under each probe's line (bench/mpi/bench_model.c); the machine's load
 # (uptime) before each, as shared machines make the timings noisy. BENCH_MODEL_PROBE_ARGS: more

@@ -87,12 +87,18 @@
    checks): a send may wait for its recv to be posted.
    Small messages: a schedule of one round (no message waits, through any chain of actions,
    for another) with at most 8 messages -- every algorithm at 2 ranks, the linear ones at a
-   few -- skips the channels: the executor's posts are collected at its start and handed
-   to MPI receives first (a message then finds its receive posted), and one MPI_Testsome
-   of them and the failure notice tests it. goal_mpi_wait on the only operation in flight
-   on its goal_mpi (without timeout_ms) lets MPI wait: MPI_Waitsome on those requests (or
-   on the channels' heads, for a schedule of at most 64 messages) instead of a loop of
-   tests.
+   few -- skips the channels and the executor's start and tests. When it is cached, a plan
+   is decoded from it: the local steps the messages wait for, the messages (slot, offset,
+   size, peer, tag), the local steps after them, each in dependency order. A start runs the
+   first steps (through the executor's own code: goal_exec_local, so user functions and the
+   MPI_Reduce_local bridges as always), hands the messages to MPI receives first (a message
+   then finds its receive posted) at the addresses of the slots bound now, and one
+   MPI_Testsome of them and the failure notice tests them; once they finished, the last
+   steps run. goal_mpi_wait on the only operation in flight on its goal_mpi (without
+   timeout_ms) lets MPI wait: MPI_Waitsome on those requests until they finished (or on
+   the channels' heads, for a schedule of at most 64 messages) instead of a loop of tests.
+   A message MPI cannot take as the schedule has it (a tag beyond the context, a bad peer,
+   more than INT_MAX bytes) keeps the schedule on the channels, whose post says why.
 
    FAILURES
    --------
@@ -328,9 +334,18 @@ GOAL_API long long goal_mpi_contiguous_bytes(MPI_Datatype t, int count);
 #include <string.h>
 
 /* DIRECT: a schedule whose messages depend on no message (one round: every message can be
-   posted at its start) and has at most this many of them runs without channels: its
-   executor's posts are collected, handed to MPI receives first, and MPI waits for them. */
+   posted at its start) and has at most this many of them runs without channels and without
+   the executor's start and tests: from a plan decoded when it is cached (below), a start
+   runs the local steps the messages wait for and hands the messages to MPI, receives
+   first; MPI waits for them; then the local steps after them run. */
 #define GOAL__MPI_DIRECT 8
+typedef struct goal__mpi_pmsg { uint32_t slot; uint64_t offset; int count, peer, tag, recv; } goal__mpi_pmsg;
+typedef struct goal__mpi_step { goal_action a; uint32_t id; } goal__mpi_step;   /* a local action, decoded */
+typedef struct goal__mpi_plan {
+    uint32_t nmsgs, npre, nsteps;   /* step[0 .. npre) come before the messages, the rest after */
+    goal__mpi_pmsg msg[GOAL__MPI_DIRECT];   /* receives, then sends; tag within the context */
+    goal__mpi_step step[1];         /* nsteps (allocated with the plan), each list in dependency order */
+} goal__mpi_plan;
 typedef struct goal__mpi_entry {  /* one cached schedule */
     struct goal__mpi_entry *next; /* every entry, for destroy */
     struct goal__mpi_entry *hnext;/* in its hash bucket */
@@ -339,13 +354,12 @@ typedef struct goal__mpi_entry {  /* one cached schedule */
     struct goal_mpi_request *idle; /* finished requests of this schedule, kept for reuse */
     goal_mpi_build_fn build_fn;
     size_t nmsgs;                 /* sends and recvs: the most an execution has in flight */
-    int direct;                   /* one round of at most GOAL__MPI_DIRECT messages (DIRECT) */
+    goal__mpi_plan *direct;       /* one round of at most GOAL__MPI_DIRECT messages (DIRECT), or NULL */
     size_t keylen;
     goal_schedule sched;
     unsigned char key[1];         /* keylen bytes (allocated with the entry) */
 } goal__mpi_entry;
 
-typedef struct goal__mpi_dmsg { void *data; int count, peer, tag, recv; } goal__mpi_dmsg;   /* DIRECT: a post */
 struct goal_mpi_request {
     goal_mpi *m;
     goal_mpi_request *next;       /* m's list of operations in flight, or the entry's idle list */
@@ -360,10 +374,8 @@ struct goal_mpi_request {
     uint64_t dig[4];              /* this rank's digest and its complement, then their maxima */
     double t0;                    /* MPI_Wtime at the start (timeout_ms) */
     int bridge;                   /* the MPI_Reduce_local bridge it holds (DATATYPES), or -1 */
-    uint32_t ndm, dleft;          /* DIRECT: messages the executor posted, those MPI still has */
-    goal__mpi_dmsg dm[GOAL__MPI_DIRECT];
-    int32_t dstatus[GOAL__MPI_DIRECT];           /* GOAL_PENDING until MPI finished it */
-    MPI_Request dreq[GOAL__MPI_DIRECT + 1];      /* then the failure notice's recv, for a test */
+    uint32_t dleft;               /* DIRECT: messages MPI still has */
+    MPI_Request dreq[GOAL__MPI_DIRECT + 1];      /* the plan's messages, then the failure notice's recv */
     int didx[GOAL__MPI_DIRECT + 1];
     MPI_Status dst[GOAL__MPI_DIRECT + 1];
 };
@@ -719,7 +731,8 @@ static int goal__mpi_batch(goal_mpi *m, goal_req *reqs, int n) {
 /* MPICH raises a request's error (a truncated recv) on MPI_COMM_WORLD's handler, not on the
    request's communicator, and the default handler aborts: so under MPICH, MPI_COMM_WORLD
    returns errors while we test, and gets its own handler back after (four calls per sweep,
-   which other libraries are spared). */
+   and per wait of a DIRECT schedule however many MPI_Waitsome it takes; other libraries
+   are spared them). */
 #ifdef MPICH_VERSION
 #define GOAL__MPI_WORLD_RAISES 1
 #else
@@ -727,7 +740,8 @@ static int goal__mpi_batch(goal_mpi *m, goal_req *reqs, int n) {
 #endif
 static goal_status goal__mpi_direct_test(goal_mpi *m, goal_mpi_request *r, int block);
 /* The one MPI_Testsome of a progress pass (goal__mpi_test_heads), or with block the
-   MPI_Waitsome of a wait; with r, of r's messages alone (DIRECT). */
+   MPI_Waitsome of a wait; with r, of r's messages alone (DIRECT: with block, until they
+   finished). */
 static goal_status goal__mpi_sweep(goal_mpi *m, goal_mpi_request *r, int block) {
     MPI_Errhandler app;
     goal_status st;
@@ -769,117 +783,120 @@ static void goal__mpi_cancel(void *user, goal_req *req) {
 }
 
 /* ---- >>> DIRECT: one round of messages, handed to MPI together --------------------------- */
-/* The executor's posts are collected (its start posts every message of such a schedule). */
-static int goal__mpi_direct_post(void *user, const goal_msg *msg, goal_req *req) {
-    goal_mpi_request *r = (goal_mpi_request *)user;
-    goal__mpi_dmsg *x = &r->dm[r->ndm];
-    int tag = goal__mpi_msg_tag(r->m, msg);
-    if (tag < 0) return tag;
-    if (r->ndm == GOAL__MPI_DIRECT) return goal__fail(&r->m->err, GOAL_ERR_STATE, r->m->rank, "rank %d: more messages than "
-                                                      "the schedule has", r->m->rank);
-    x->data = msg->data; x->count = (int)msg->size; x->tag = tag; x->recv = msg->kind == GOAL_RECV;
-    x->peer = msg->peer == GOAL_ANY ? MPI_ANY_SOURCE : msg->peer;
-    r->dstatus[r->ndm] = GOAL_PENDING;
-    r->dreq[r->ndm] = MPI_REQUEST_NULL;
-    req->handle = r; req->word = r->ndm++;
+/* Runs the plan's local steps [from, to) through the executor's own code (goal_exec_local). */
+static goal_status goal__mpi_direct_steps(goal_mpi_request *r, uint32_t from, uint32_t to) {
+    const goal__mpi_step *x = r->entry->direct->step;
+    goal_status st = GOAL_OK;
+    for (; from < to && st == GOAL_OK; from++) st = goal_exec_local(r->e, x[from].id, &x[from].a);
+    return st;
+}
+/* Runs the steps before the messages and hands the messages to MPI, receives first, so that
+   a message finds its receive posted (not MPI's unexpected queue). */
+static goal_status goal__mpi_direct_start(goal_mpi *m, goal_mpi_request *r) {
+    const goal__mpi_plan *p = r->entry->direct;
+    int base = (int)(r->context * m->tags), rc;
+    uint32_t k;
+    goal_status st = goal__mpi_direct_steps(r, 0, p->npre);
+    if (st != GOAL_OK) return st;
+    if (m->revoked) return goal__mpi_revoked(m);
+    for (k = 0; k < p->nmsgs; k++) {
+        const goal__mpi_pmsg *x = &p->msg[k];
+        void *data = goal_exec_addr(r->e, x->slot, x->offset);
+        rc = x->recv ? MPI_Irecv(data, x->count, MPI_BYTE, x->peer, base + x->tag, m->comm, &r->dreq[k])
+                     : MPI_Isend(data, x->count, MPI_BYTE, x->peer, base + x->tag, m->comm, &r->dreq[k]);
+        if (rc != MPI_SUCCESS) { r->dreq[k] = MPI_REQUEST_NULL; return goal__mpi_mpi_failed(m, rc, x->recv ? "MPI_Irecv" : "MPI_Isend"); }
+        r->dleft++;
+    }
     return GOAL_PENDING;
 }
-static int goal__mpi_direct_done(void *user, goal_req *reqs, int n, int block) {
-    const goal_mpi_request *r = (const goal_mpi_request *)user;
-    int k, done = 0;
-    (void)block;
-    for (k = 0; k < n; k++) {
-        if (r->dstatus[reqs[k].word] == GOAL_PENDING) continue;
-        reqs[k].status = r->dstatus[reqs[k].word];
-        reqs[k].handle = NULL;
-        done++;
-    }
-    return done;
-}
-static void goal__mpi_direct_cancel(void *user, goal_req *req) {
-    goal_mpi_request *r = (goal_mpi_request *)user;
-    MPI_Request *q = &r->dreq[req->word];
-    if (!req->handle) return;
-    req->handle = NULL;
-    if (*q == MPI_REQUEST_NULL) return;
-    MPI_Cancel(q);
-    if (r->dm[req->word].recv) MPI_Wait(q, MPI_STATUS_IGNORE);   /* as goal__mpi_cancel (FAILURES) */
-    else MPI_Request_free(q);
-}
-/* Hands the collected messages to MPI, receives first, so that a message finds its receive
-   posted (not MPI's unexpected queue); the order within each kind is the executor's. */
-static goal_status goal__mpi_direct_issue(goal_mpi *m, goal_mpi_request *r) {
-    uint32_t k;
-    int pass, rc;
-    for (pass = 1; pass >= 0; pass--)
-        for (k = 0; k < r->ndm; k++) {
-            goal__mpi_dmsg *x = &r->dm[k];
-            if (x->recv != pass) continue;
-            rc = x->recv ? MPI_Irecv(x->data, x->count, MPI_BYTE, x->peer, x->tag, m->comm, &r->dreq[k])
-                         : MPI_Isend(x->data, x->count, MPI_BYTE, x->peer, x->tag, m->comm, &r->dreq[k]);
-            if (rc != MPI_SUCCESS) { r->dreq[k] = MPI_REQUEST_NULL; return goal__mpi_mpi_failed(m, rc, x->recv ? "MPI_Irecv" : "MPI_Isend"); }
-            r->dleft++;
-        }
-    return GOAL_OK;
-}
-/* Starts r's execution and hands its messages to MPI. */
-static goal_status goal__mpi_direct_start(goal_mpi *m, goal_mpi_request *r) {
-    goal_status st;
-    r->ndm = r->dleft = 0;
-    if ((st = goal_exec_start(r->e)) != GOAL_PENDING) return st;
-    return (st = goal__mpi_direct_issue(m, r)) == GOAL_OK ? GOAL_PENDING : st;
-}
-/* One MPI_Testsome (with block, MPI_Waitsome) of r's messages and the failure notice. */
+/* MPI_Testsome of r's messages and the failure notice; with block, MPI_Waitsome until they
+   finished (or one failed, or the notice came). */
 static goal_status goal__mpi_direct_test(goal_mpi *m, goal_mpi_request *r, int block) {
-    int got = 0, k, n = (int)r->ndm, rc;
+    int got = 0, k, n = (int)r->entry->direct->nmsgs, rc;
     goal_status st = GOAL_OK;
-    r->dreq[n] = m->notice_recv;
-    rc = block ? MPI_Waitsome(n + 1, r->dreq, &got, r->didx, r->dst) : MPI_Testsome(n + 1, r->dreq, &got, r->didx, r->dst);
-    m->notice_recv = r->dreq[n];
-    if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) return goal__mpi_mpi_failed(m, rc, block ? "MPI_Waitsome" : "MPI_Testsome");
-    for (k = 0; got != MPI_UNDEFINED && k < got; k++) {
-        int i = r->didx[k], e = rc == MPI_ERR_IN_STATUS ? r->dst[k].MPI_ERROR : MPI_SUCCESS;
-        if (i == n) { m->revoked = 1; continue; }
-        r->dreq[i] = MPI_REQUEST_NULL;   /* completed, or failed: gone either way */
-        r->dstatus[i] = e == MPI_SUCCESS ? GOAL_OK : goal__mpi_mpi_failed(m, e, "MPI_Testsome");
-        if (e != MPI_SUCCESS && st == GOAL_OK) st = (goal_status)r->dstatus[i];
-        r->dleft--;
-    }
+    do {
+        r->dreq[n] = m->notice_recv;
+        rc = block ? MPI_Waitsome(n + 1, r->dreq, &got, r->didx, r->dst) : MPI_Testsome(n + 1, r->dreq, &got, r->didx, r->dst);
+        m->notice_recv = r->dreq[n];
+        if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) return goal__mpi_mpi_failed(m, rc, block ? "MPI_Waitsome" : "MPI_Testsome");
+        for (k = 0; got != MPI_UNDEFINED && k < got; k++) {
+            int i = r->didx[k], e = rc == MPI_ERR_IN_STATUS ? r->dst[k].MPI_ERROR : MPI_SUCCESS;
+            if (i == n) { m->revoked = 1; continue; }
+            r->dreq[i] = MPI_REQUEST_NULL;   /* completed, or failed: gone either way */
+            if (e != MPI_SUCCESS && st == GOAL_OK) st = goal__mpi_mpi_failed(m, e, block ? "MPI_Waitsome" : "MPI_Testsome");
+            r->dleft--;
+        }
+    } while (block && r->dleft && st == GOAL_OK && !m->revoked);
     return m->revoked ? goal__mpi_revoked(m) : st;
 }
-/* A test of r (with block, a wait in MPI); its execution learns of its messages once all
-   finished. */
+/* A test of r (with block, a wait in MPI); once its messages finished, the steps after them. */
 static goal_status goal__mpi_direct_step(goal_mpi *m, goal_mpi_request *r, int block) {
     goal_status st = r->dleft ? goal__mpi_sweep(m, r, block) : GOAL_OK;
     if (st != GOAL_OK) return st;
-    return r->dleft == 0 ? goal_exec_test(r->e) : GOAL_PENDING;
+    return r->dleft ? GOAL_PENDING : goal__mpi_direct_steps(r, r->entry->direct->npre, r->entry->direct->nsteps);
 }
-static goal_transport goal__mpi_direct_transport(goal_mpi_request *r) {
-    goal_transport t;
-    t.user = r; t.post = goal__mpi_direct_post; t.test = goal__mpi_direct_done; t.cancel = goal__mpi_direct_cancel;
-    return t;
+/* A failed request's messages still with MPI (as goal__mpi_cancel: FAILURES). */
+static void goal__mpi_direct_cancel(goal_mpi_request *r) {
+    uint32_t k;
+    for (k = 0; k < r->entry->direct->nmsgs; k++) {
+        if (r->dreq[k] == MPI_REQUEST_NULL) continue;
+        MPI_Cancel(&r->dreq[k]);
+        if (r->entry->direct->msg[k].recv) MPI_Wait(&r->dreq[k], MPI_STATUS_IGNORE);
+        else MPI_Request_free(&r->dreq[k]);
+    }
 }
-/* Whether s is one round of at most GOAL__MPI_DIRECT messages: no message waits (through
-   any chain of actions) for another. Kahn's walk over at most 64 actions. */
-static int goal__mpi_one_round(const goal_schedule *s, size_t nmsgs) {
-    uint32_t cnt[64], queue[64], i, head = 0, tail = 0, n = s->nactions;
-    unsigned char after[64];   /* 1: a message comes before it */
-    if (nmsgs == 0 || nmsgs > GOAL__MPI_DIRECT || n > 64) return 0;
+/* Message j of s for the plan, or 0 when MPI cannot take it as it is (the channels' post
+   then reports why, as for any schedule). */
+static int goal__mpi_plan_msg(const goal_mpi *m, const goal_schedule *s, uint32_t j, goal__mpi_pmsg *x) {
+    goal_action a;
+    goal_schedule_action(s, j, &a);
+    if (a.tag < 0 || (uint32_t)a.tag >= m->tags || a.buf.size > INT_MAX || a.peer >= m->size ||
+        (a.peer < 0 && (a.kind == GOAL_SEND || a.peer != GOAL_ANY)))
+        return 0;
+    x->slot = a.buf.slot; x->offset = a.buf.offset; x->count = (int)a.buf.size; x->tag = a.tag;
+    x->recv = a.kind == GOAL_RECV;
+    x->peer = a.peer == GOAL_ANY ? MPI_ANY_SOURCE : a.peer;
+    return 1;
+}
+/* The plan of s when it is one round of at most GOAL__MPI_DIRECT messages (no message waits,
+   through any chain of actions, for another), else NULL: Kahn's walk over at most 64
+   actions gives the dependency order (the executor's: first come first served). */
+static goal__mpi_plan *goal__mpi_plan_new(goal_mpi *m, const goal_schedule *s, size_t nmsgs) {
+    uint32_t cnt[64], order[64], i, head = 0, tail = 0, n = s->nactions, nsteps = 0, pass;
+    unsigned char after[64], kind[64];   /* after: 1 when a message comes before it */
+    goal__mpi_plan *p;
+    if (nmsgs == 0 || nmsgs > GOAL__MPI_DIRECT || n > 64) return NULL;
     for (i = 0; i < n; i++) { cnt[i] = goal_schedule_nsrc(s, i); after[i] = 0; }
-    for (i = 0; i < s->nindep; i++) queue[tail++] = GOAL__LE32(s->indep[i]);
+    for (i = 0; i < s->nindep; i++) order[tail++] = GOAL__LE32(s->indep[i]);
     while (head < tail) {
         const uint32_t *deps;
-        uint32_t j = queue[head++], nd = goal_schedule_deps(s, j, &deps), k;
-        uint32_t kind = GOAL__KIND(GOAL__LE32(s->recs[2 * j]));
-        int msg = kind == GOAL_SEND || kind == GOAL_RECV;
-        if (msg && after[j]) return 0;
+        uint32_t j = order[head++], nd = goal_schedule_deps(s, j, &deps), k;
+        int msg;
+        kind[j] = (unsigned char)GOAL__KIND(GOAL__LE32(s->recs[2 * j]));
+        msg = kind[j] == GOAL_SEND || kind[j] == GOAL_RECV;
+        if (msg && after[j]) return NULL;
+        nsteps += !msg && kind[j] != GOAL_NOP;
         for (k = 0; k < nd; k++) {
             uint32_t d = GOAL__LE32(deps[k]) & ~GOAL__DEP_START;
             after[d] |= (unsigned char)(msg || after[j]);
-            if (--cnt[d] == 0) queue[tail++] = d;
+            if (--cnt[d] == 0) order[tail++] = d;
         }
     }
-    return 1;
+    if (tail != n || !(p = (goal__mpi_plan *)goal__mpi_alloc(m, sizeof *p + nsteps * sizeof p->step[0]))) return NULL;
+    p->nmsgs = p->npre = p->nsteps = 0;
+    for (pass = 0; pass < 2; pass++)   /* receives, then sends; steps before, then after */
+        for (i = 0; i < n; i++) {
+            uint32_t j = order[i];
+            if (kind[j] == (pass ? GOAL_SEND : GOAL_RECV) && !goal__mpi_plan_msg(m, s, j, &p->msg[p->nmsgs++])) {
+                goal__mpi_free(m, p);
+                return NULL;
+            }
+            if (kind[j] == GOAL_SEND || kind[j] == GOAL_RECV || kind[j] == GOAL_NOP || after[j] != pass) continue;
+            goal_schedule_action(s, j, &p->step[p->nsteps].a);
+            p->step[p->nsteps++].id = j;
+            p->npre += !pass;
+        }
+    return p;
 }
 
 /* ---- >>> the communicator --------------------------------------------------------------- */
@@ -966,6 +983,7 @@ static void goal__mpi_drop(goal_mpi_request *r) {
         else if (MPI_Test(&r->chk, &done, MPI_STATUS_IGNORE) != MPI_SUCCESS || !done)
             return;   /* MPI may still write r->dig, and a collective cannot be freed: r is left */
     }
+    if (r->entry->direct) goal__mpi_direct_cancel(r);
     goal_exec_destroy(r->e);
     goal__mpi_free(r->m, r);
 }
@@ -1001,7 +1019,7 @@ static goal__mpi_entry *goal__mpi_build(goal_mpi *m, const goal_mpi_coll *c, goa
     e->build_fn = c->build_fn;
     e->idle = NULL;
     e->nmsgs = goal__mpi_messages(&e->sched);
-    e->direct = goal__mpi_one_round(&e->sched, e->nmsgs);
+    e->direct = goal__mpi_plan_new(m, &e->sched, e->nmsgs);
     e->keylen = c->keylen;
     if (c->keylen) memcpy(e->key, c->key, c->keylen);
     return e;
@@ -1133,11 +1151,14 @@ static goal_mpi_request *goal__mpi_request(goal_mpi *m, goal__mpi_entry *e, cons
                                            const goal_user_fn *fns, uint32_t nfns, goal_status *st) {
     goal_exec_desc d;
     goal_mpi_request *r, **p;
+    uint32_t k;
     for (p = &e->idle; (r = *p) != NULL; p = &r->next)
         if (r->fns == fns && r->nfns == nfns) {
-            if ((*st = goal_exec_bind(r->e, slots, nslots)) != GOAL_OK) { m->err = *goal_exec_error(r->e); return NULL; }
             *p = r->next;
-            return r;
+            if ((*st = goal_exec_bind(r->e, slots, nslots)) == GOAL_OK) return r;
+            m->err = *goal_exec_error(r->e);
+            goal__mpi_drop(r);   /* its error would outlive the bind (a DIRECT start never clears it) */
+            return NULL;
         }
     if (!(r = (goal_mpi_request *)goal__mpi_alloc(m, sizeof *r))) {
         *st = goal__fail(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: start: out of memory", m->rank);
@@ -1145,7 +1166,8 @@ static goal_mpi_request *goal__mpi_request(goal_mpi *m, goal__mpi_entry *e, cons
     }
     memset(r, 0, sizeof *r);
     memset(&d, 0, sizeof d);
-    d.schedule = &e->sched; d.transport = e->direct ? goal__mpi_direct_transport(r) : goal_mpi_transport(m);
+    for (k = 0; k <= GOAL__MPI_DIRECT; k++) r->dreq[k] = MPI_REQUEST_NULL;
+    d.schedule = &e->sched; d.transport = goal_mpi_transport(m);   /* DIRECT runs never start it */
     d.slots = slots; d.nslots = nslots; d.user_fns = fns; d.nuser_fns = nfns;
     d.alloc = m->a;
     r->m = m; r->entry = e; r->fns = fns; r->nfns = nfns;
@@ -1315,6 +1337,7 @@ void goal_mpi_destroy(goal_mpi *m) {
         m->cache = e->next;
         while ((r = e->idle) != NULL) { e->idle = r->next; goal__mpi_drop(r); }
         goal_schedule_free(&e->sched);
+        goal__mpi_free(m, e->direct);
         goal__mpi_free(m, e);
     }
     goal__mpi_free(m, m->ctab);

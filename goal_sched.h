@@ -186,6 +186,14 @@ GOAL_API uint64_t goal_exec_progress(const goal_exec *e);  /* starts + completio
 /* The actions posted to the transport and not finished; returns their count. */
 GOAL_API uint32_t goal_exec_inflight(const goal_exec *e, int32_t *out, uint32_t max);
 GOAL_API size_t goal_exec_memory(const goal_exec *e);      /* bytes the execution holds */
+/* Runs local action i (calc, a reduction, a copy or a user function), decoded into *a by
+   goal_schedule_action, on e's bound slots and user functions, outside a run: for a caller
+   that orders a schedule's actions itself (goal_mpi.h runs one-round schedules so). GOAL_OK,
+   or the failure, told as a run tells it (goal_exec_error). A NOP does nothing; a send or
+   recv is GOAL_ERR_ARG. */
+GOAL_API goal_status goal_exec_local(goal_exec *e, uint32_t i, const goal_action *a);
+/* The address of byte `offset` of slot (GOAL_SLOT_SCRATCH: the execution's scratch) as bound. */
+GOAL_API void *goal_exec_addr(const goal_exec *e, uint32_t slot, uint64_t offset);
 
 /* Theorem 4: g = s in topological order with a nop after every k actions (see above). */
 GOAL_API goal_status goal_schedule_segment(const goal_schedule *s, uint32_t k, goal_graph *g);
@@ -523,24 +531,30 @@ GOAL__HOT goal_status goal__sched_post(goal_exec *e, uint32_t i, const goal__sch
     goal__sched_req(&q, i);
     return goal__sched_posted(e, i, e->t.post(e->t.user, &e->msg, &q), &q);
 }
-static goal_status goal__sched_local(goal_exec *e, uint32_t i, uint32_t kind) {
-    goal_action a;
+goal_status goal_exec_local(goal_exec *e, uint32_t i, const goal_action *a) {
     int rc;
-    goal_schedule_action(e->s, i, &a);
-    if (kind == GOAL_CALC)
-        return e->d.calc && e->d.calc(e->d.calc_user, a.cost, a.cpu, (int32_t)i) ? goal__sched_fail(e, GOAL_ERR_USERFN, (int32_t)i, "calc hook") : GOAL_OK;
-    if (a.op != GOAL_OP_USER)
-        return goal_apply(a.op, a.dtype, goal__sched_addr(e, a.buf.slot, a.buf.offset),
-                          goal__sched_addr(e, a.buf2.slot, a.buf2.offset), a.buf.size);
-    if (a.fn >= e->d.nuser_fns || !e->d.user_fns[a.fn]) {
+    if (!e || !a || a->kind == GOAL_SEND || a->kind == GOAL_RECV) return GOAL_ERR_ARG;
+    if (a->kind == GOAL_CALC)
+        return e->d.calc && e->d.calc(e->d.calc_user, a->cost, a->cpu, (int32_t)i) ? goal__sched_fail(e, GOAL_ERR_USERFN, (int32_t)i, "calc hook") : GOAL_OK;
+    if (a->kind == GOAL_NOP) return GOAL_OK;
+    if (a->op != GOAL_OP_USER)
+        return goal_apply(a->op, a->dtype, goal__sched_addr(e, a->buf.slot, a->buf.offset),
+                          goal__sched_addr(e, a->buf2.slot, a->buf2.offset), a->buf.size);
+    if (a->fn >= e->d.nuser_fns || !e->d.user_fns[a->fn]) {
         char what[64];
-        snprintf(what, sizeof what, "user function %lu is not registered", (unsigned long)a.fn);
+        snprintf(what, sizeof what, "user function %lu is not registered", (unsigned long)a->fn);
         return goal__sched_fail(e, GOAL_ERR_NOUSERFN, (int32_t)i, what);
     }
-    if (a.buf.size > 0x7FFFFFFF || a.buf2.size > 0x7FFFFFFF) return goal__sched_fail(e, GOAL_ERR_SIZE, (int32_t)i, "user function buffers over 2^31-1 bytes");
-    rc = e->d.user_fns[a.fn](goal__sched_addr(e, a.buf.slot, a.buf.offset), (int)a.buf.size,
-                             goal__sched_addr(e, a.buf2.slot, a.buf2.offset), (int)a.buf2.size);
+    if (a->buf.size > 0x7FFFFFFF || a->buf2.size > 0x7FFFFFFF) return goal__sched_fail(e, GOAL_ERR_SIZE, (int32_t)i, "user function buffers over 2^31-1 bytes");
+    rc = e->d.user_fns[a->fn](goal__sched_addr(e, a->buf.slot, a->buf.offset), (int)a->buf.size,
+                              goal__sched_addr(e, a->buf2.slot, a->buf2.offset), (int)a->buf2.size);
     return rc ? goal__sched_fail(e, GOAL_ERR_USERFN, (int32_t)i, "user function") : GOAL_OK;
+}
+void *goal_exec_addr(const goal_exec *e, uint32_t slot, uint64_t offset) { return goal__sched_addr(e, slot, offset); }
+static goal_status goal__sched_local(goal_exec *e, uint32_t i) {
+    goal_action a;
+    goal_schedule_action(e->s, i, &a);
+    return goal_exec_local(e, i, &a);
 }
 /* Starts action i (Listing 1's inner step); completes it when it finished at once. */
 GOAL__HOT goal_status goal__sched_start(goal_exec *e, uint32_t i, int general) {
@@ -554,7 +568,7 @@ GOAL__HOT goal_status goal__sched_start(goal_exec *e, uint32_t i, int general) {
         for (k = 0; k < r.ndeps && (GOAL__LE32(r.deps[k]) & GOAL__DEP_START); k++)
             goal__sched_release(e, GOAL__LE32(r.deps[k]) & ~GOAL__DEP_START);
     if (kind == GOAL_SEND || kind == GOAL_RECV) st = goal__sched_post(e, i, &r);
-    else if (kind != GOAL_NOP) st = goal__sched_local(e, i, kind);
+    else if (kind != GOAL_NOP) st = goal__sched_local(e, i);
     if (st == GOAL_OK) goal__sched_complete(e, i, &r, general);
     return st;
 }

@@ -763,8 +763,20 @@ static void test_local_actions(void) {
     CHECK_EQ(goal_exec_run(e), GOAL_OK);   /* persistent: run again */
     CHECK_EQ(mem[8], 14);
     CHECK_EQ(user_concat_calls, 2);
+    goal_schedule_action(&s, (uint32_t)y, &ca);   /* one decoded action outside a run, on the same slots */
+    CHECK_EQ(goal_exec_local(e, (uint32_t)y, &ca), GOAL_OK);
+    CHECK_EQ(mem[8], 21);            /* + the scratch's 7 */
+    CHECK(goal_exec_addr(e, 0, 8) == (void *)&mem[8]);
+    CHECK_EQ(*(unsigned char *)goal_exec_addr(e, GOAL_SLOT_SCRATCH, 0), 7);
+    ca.kind = GOAL_SEND;
+    CHECK_EQ(goal_exec_local(e, (uint32_t)y, &ca), GOAL_ERR_ARG);
     goal_exec_destroy(e);
     fns[0] = user_fails;
+    CHECK_EQ(goal_exec_create(&e, &ed, &err), GOAL_OK);
+    goal_schedule_action(&s, (uint32_t)u, &ca);
+    CHECK_EQ(goal_exec_local(e, (uint32_t)u, &ca), GOAL_ERR_USERFN);   /* told as a run tells it */
+    CHECK_EQ(goal_exec_error(e)->action, u);
+    goal_exec_destroy(e);
     CHECK_EQ(goal_exec_create(&e, &ed, &err), GOAL_OK);
     CHECK_EQ(goal_exec_run(e), GOAL_ERR_USERFN);
     CHECK_EQ(goal_exec_error(e)->action, u);

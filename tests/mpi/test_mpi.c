@@ -1,8 +1,9 @@
 /* test_mpi.c - goal_mpi.h under mpirun: every algorithm of goal_algos.h checked on every rank
    against the MPI library's own collective on the same data; several operations in flight
    with the application's own traffic; wildcards, tag limits, truncation; a failure on one
-   rank ends the operation everywhere. A test passes when it passed on every rank: rank 0
-   prints "ok NAME"/"FAIL NAME" and the count line. Run: mpirun -np N ./test_mpi */
+   rank ends the operation everywhere; a one-round schedule's local steps around its
+   messages. A test passes when it passed on every rank: rank 0 prints "ok NAME"/"FAIL
+   NAME" and the count line. Run: mpirun -np N ./test_mpi */
 #define GOAL_ALL_IMPLEMENTATION
 #include "goal_mpi.h"
 #include <stdio.h>
@@ -640,6 +641,53 @@ static void test_fault_userfn(void) {
     report("fault user function failure revokes the communicator");
 }
 
+/* A one-round schedule (DIRECT: run from its plan, without the executor) with local steps
+   before its messages (a sum, a copy into scratch, a user function) and after them (a user
+   function, a copy), each needing the one before: every rank sends 2 * (a + b) of its
+   input {a, b} to the next and gets out = {x + b, x + b} from the one before (x what it
+   sent). Run with two pairs of buffers in turn, so that each start must take the addresses
+   of the slots bound then. */
+static int add_fn(void *a, int na, void *b, int nb) {
+    int32_t x, y;
+    if (na != 4 || nb != 4) return 1;
+    memcpy(&x, a, 4); memcpy(&y, b, 4); x += y; memcpy(a, &x, 4);
+    return 0;
+}
+static int32_t build_plan(goal_graph *g, const void *args, goal_error *err) {
+    int p = goal_graph_nranks(g), r = goal_graph_rank(g);
+    int32_t sum, copy, twice, send, recv, post, last;
+    (void)args; (void)err;
+    sum = goal_graph_exec(g, GOAL_OP_SUM, GOAL_INT32, goal_buffer(0, 0, 4), goal_buffer(0, 4, 4));
+    copy = goal_graph_exec(g, GOAL_OP_COPY, GOAL_INT32, goal_buffer(GOAL_SLOT_SCRATCH, 0, 4), goal_buffer(0, 0, 4));
+    twice = goal_graph_user(g, 0, goal_buffer(GOAL_SLOT_SCRATCH, 0, 4), goal_buffer(0, 0, 4));
+    send = goal_graph_send(g, goal_buffer(GOAL_SLOT_SCRATCH, 0, 4), (r + 1) % p, 3);
+    recv = goal_graph_recv(g, goal_buffer(1, 0, 4), (r + p - 1) % p, 3);
+    post = goal_graph_user(g, 0, goal_buffer(1, 0, 4), goal_buffer(0, 4, 4));
+    last = goal_graph_exec(g, GOAL_OP_COPY, GOAL_INT32, goal_buffer(1, 4, 4), goal_buffer(1, 0, 4));
+    goal_graph_requires(g, copy, sum); goal_graph_requires(g, twice, copy); goal_graph_requires(g, send, twice);
+    goal_graph_requires(g, post, recv); goal_graph_requires(g, last, post);
+    return last;
+}
+static void test_direct_plan(void) {
+    goal_mpi *m = open_mpi();
+    goal_mpi_coll c;
+    goal_user_fn fns[1] = {add_fn};
+    goal_slot slots[2];
+    int32_t in[2][2], out[2][2];
+    int k, left = (me + np - 1) % np;
+    memset(&c, 0, sizeof c);
+    c.build_fn = build_plan; c.slots = slots; c.nslots = 2; c.user_fns = fns; c.nuser_fns = 1;
+    for (k = 0; k < 4; k++) {
+        int32_t *i = in[k % 2], *o = out[k % 2], want = 2 * ((left + 1 + k) + 10 * (left + 1)) + 10 * (me + 1);
+        i[0] = me + 1 + k; i[1] = 10 * (me + 1); o[0] = o[1] = -1;
+        slots[0].data = i; slots[0].size = sizeof in[0]; slots[1].data = o; slots[1].size = sizeof out[0];
+        CHECK_OK(goal_mpi_run(m, &c), m);
+        CHECK(o[0] == want && o[1] == want);
+    }
+    goal_mpi_destroy(m);
+    report("one round with local steps before and after its messages (DIRECT's plan)");
+}
+
 /* A revoked goal_mpi's unmatched messages never reach a later one: the other ranks' gather
    blocks (64 ints, sent eagerly, finished there) wait unmatched at rank 0, which revoked
    instead of joining; the next goal_mpi's first gather (the same context and tag, 16 ints)
@@ -914,6 +962,7 @@ int main(int argc, char **argv) {
     if (np >= 2) test_truncate();
     test_fault_transport();
     test_fault_userfn();
+    if (np >= 2) test_direct_plan();
     if (np >= 2) test_revoked_strays();
     if (np >= 2) test_timeout();
     counts[0] = passed; counts[1] = failed;

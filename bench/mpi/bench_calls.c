@@ -1,0 +1,34 @@
+/* bench_calls.c - libgoal's own work per small collective call, for callgrind.
+   Calls goal_mpi_algo_run(ALGO) ITERS times on COUNT int32 (sum; root 0) after 10 warm-up
+   calls; bench/mpi/calls.sh runs it under callgrind at two ITERS and divides the
+   difference of libgoal's instructions (the goal_*.h functions, MPI's excluded) by theirs.
+   Usage: mpirun -np N bench_calls ALGO [COUNT [ITERS]]   (COUNT default 2: 8 bytes) */
+#define GOAL_ALL_IMPLEMENTATION
+#include "goal_mpi.h"
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv) {
+    goal_mpi *m;
+    goal_mpi_desc md;
+    goal_algo_desc d;
+    goal_error err;
+    int32_t in[1024] = {0}, out[1024] = {0};
+    long n = argc > 3 ? atol(argv[3]) : 1000, k;
+    MPI_Init(&argc, &argv);
+    memset(&md, 0, sizeof md);
+    md.comm = MPI_COMM_WORLD;
+    memset(&d, 0, sizeof d);
+    d.algo = argc > 1 ? argv[1] : "allreduce_recdoub";
+    d.count = argc > 2 ? (uint64_t)atol(argv[2]) : 2;
+    d.dtype = GOAL_INT32; d.op = GOAL_OP_SUM;
+    if (d.count > 1024 || goal_mpi_create(&m, &md, &err) != GOAL_OK) MPI_Abort(MPI_COMM_WORLD, 1);
+    for (k = 0; k < n + 10; k++)
+        if (goal_mpi_algo_run(m, &d, in, out) != GOAL_OK) {
+            fprintf(stderr, "%s: %s\n", d.algo, goal_mpi_error(m)->msg);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    goal_mpi_destroy(m);
+    MPI_Finalize();
+    return 0;
+}
