@@ -1072,6 +1072,7 @@ static goal__mpi_entry *goal__mpi_lookup(goal_mpi *m, const goal_mpi_coll *c, go
     e->digest = goal__mpi_digest(c, m->size);
     if (goal__mpi_cache_add(m, e)) return e;
     goal_schedule_free(&e->sched);
+    goal__mpi_free(m, e->direct);
     goal__mpi_free(m, e);
     *st = goal__mpi_nomem(m, "building a schedule");
     return NULL;
@@ -1084,6 +1085,7 @@ static void goal__mpi_settle(goal_mpi_request *r, goal_status st) {
     char why[GOAL_MSG_MAX];
     r->st = st;
     if (st >= 0) return;
+    if (r->entry->direct) goal__mpi_direct_cancel(r);   /* as the executor's failure cancels (FAILURES) */
     x = goal_exec_error(r->e);
     snprintf(why, sizeof why, "%s", m->err.status != GOAL_OK ? m->err.msg : "");
     if (x && x->status != GOAL_OK) {

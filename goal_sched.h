@@ -531,9 +531,24 @@ GOAL__HOT goal_status goal__sched_post(goal_exec *e, uint32_t i, const goal__sch
     goal__sched_req(&q, i);
     return goal__sched_posted(e, i, e->t.post(e->t.user, &e->msg, &q), &q);
 }
+/* Whether bytes [offset, offset + size) of slot lie within what the schedule sizes it
+   (what goal_exec_bind checked the bound slots against). */
+static int goal__sched_within(const goal_exec *e, uint32_t slot, uint64_t offset, uint64_t size) {
+    uint64_t have = goal_schedule_slot_size(e->s, slot);
+    return (slot == GOAL_SLOT_SCRATCH || slot < e->s->nslots) && size <= have && offset <= have - size;
+}
+static goal_status goal__sched_run_local(goal_exec *e, uint32_t i, const goal_action *a);
 goal_status goal_exec_local(goal_exec *e, uint32_t i, const goal_action *a) {
+    if (!e || !a || i >= e->n || (a->kind != GOAL_NOP && a->kind != GOAL_EXEC && a->kind != GOAL_CALC)) return GOAL_ERR_ARG;
+    if (a->kind == GOAL_EXEC &&
+        (!goal__sched_within(e, a->buf.slot, a->buf.offset, a->buf.size) ||
+         !goal__sched_within(e, a->buf2.slot, a->buf2.offset, a->op == GOAL_OP_USER ? a->buf2.size : a->buf.size)))
+        return GOAL_ERR_ARG;
+    return goal__sched_run_local(e, i, a);
+}
+/* goal_exec_local without its checks: the executor's own actions, read from the schedule. */
+static goal_status goal__sched_run_local(goal_exec *e, uint32_t i, const goal_action *a) {
     int rc;
-    if (!e || !a || a->kind == GOAL_SEND || a->kind == GOAL_RECV) return GOAL_ERR_ARG;
     if (a->kind == GOAL_CALC)
         return e->d.calc && e->d.calc(e->d.calc_user, a->cost, a->cpu, (int32_t)i) ? goal__sched_fail(e, GOAL_ERR_USERFN, (int32_t)i, "calc hook") : GOAL_OK;
     if (a->kind == GOAL_NOP) return GOAL_OK;
@@ -554,7 +569,7 @@ void *goal_exec_addr(const goal_exec *e, uint32_t slot, uint64_t offset) { retur
 static goal_status goal__sched_local(goal_exec *e, uint32_t i) {
     goal_action a;
     goal_schedule_action(e->s, i, &a);
-    return goal_exec_local(e, i, &a);
+    return goal__sched_run_local(e, i, &a);
 }
 /* Starts action i (Listing 1's inner step); completes it when it finished at once. */
 GOAL__HOT goal_status goal__sched_start(goal_exec *e, uint32_t i, int general) {
