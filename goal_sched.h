@@ -192,7 +192,8 @@ GOAL_API size_t goal_exec_memory(const goal_exec *e);      /* bytes the executio
    or the failure, told as a run tells it (goal_exec_error). A NOP does nothing; a send or
    recv is GOAL_ERR_ARG. */
 GOAL_API goal_status goal_exec_local(goal_exec *e, uint32_t i, const goal_action *a);
-/* The address of byte `offset` of slot (GOAL_SLOT_SCRATCH: the execution's scratch) as bound. */
+/* The address of byte `offset` of slot (GOAL_SLOT_SCRATCH: the execution's scratch) as bound;
+   NULL for no execution or no such slot. */
 GOAL_API void *goal_exec_addr(const goal_exec *e, uint32_t slot, uint64_t offset);
 
 /* Theorem 4: g = s in topological order with a nop after every k actions (see above). */
@@ -565,7 +566,9 @@ static goal_status goal__sched_run_local(goal_exec *e, uint32_t i, const goal_ac
                               goal__sched_addr(e, a->buf2.slot, a->buf2.offset), (int)a->buf2.size);
     return rc ? goal__sched_fail(e, GOAL_ERR_USERFN, (int32_t)i, "user function") : GOAL_OK;
 }
-void *goal_exec_addr(const goal_exec *e, uint32_t slot, uint64_t offset) { return goal__sched_addr(e, slot, offset); }
+void *goal_exec_addr(const goal_exec *e, uint32_t slot, uint64_t offset) {
+    return e && (slot == GOAL_SLOT_SCRATCH || slot < e->s->nslots) ? goal__sched_addr(e, slot, offset) : NULL;
+}
 static goal_status goal__sched_local(goal_exec *e, uint32_t i) {
     goal_action a;
     goal_schedule_action(e->s, i, &a);
