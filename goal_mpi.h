@@ -835,14 +835,28 @@ static goal_status goal__mpi_direct_step(goal_mpi *m, goal_mpi_request *r, int b
     if (st != GOAL_OK) return st;
     return r->dleft ? GOAL_PENDING : goal__mpi_direct_steps(r, r->entry->direct->npre, r->entry->direct->nsteps);
 }
-/* A failed request's messages still with MPI (as goal__mpi_cancel: FAILURES). */
+/* A failed request's messages still with MPI (as goal__mpi_cancel: FAILURES). A recv that
+   matched a longer message before its cancel fails its wait: under MPICH on MPI_COMM_WORLD's
+   handler, which returns errors meanwhile (GOAL__MPI_WORLD_RAISES). */
 static void goal__mpi_direct_cancel(goal_mpi_request *r) {
-    uint32_t k;
-    for (k = 0; k < r->entry->direct->nmsgs; k++) {
+    MPI_Errhandler app;
+    uint32_t k, n = r->entry->direct->nmsgs;
+    for (k = 0; k < n && r->dreq[k] == MPI_REQUEST_NULL; k++) {}
+    if (k == n) return;
+    if (GOAL__MPI_WORLD_RAISES) {
+        MPI_Comm_get_errhandler(MPI_COMM_WORLD, &app);
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    }
+    for (; k < n; k++) {
         if (r->dreq[k] == MPI_REQUEST_NULL) continue;
         MPI_Cancel(&r->dreq[k]);
         if (r->entry->direct->msg[k].recv) MPI_Wait(&r->dreq[k], MPI_STATUS_IGNORE);
         else MPI_Request_free(&r->dreq[k]);
+    }
+    r->dleft = 0;
+    if (GOAL__MPI_WORLD_RAISES) {
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, app);
+        MPI_Errhandler_free(&app);
     }
 }
 /* Message j of s for the plan, or 0 when MPI cannot take it as it is (the channels' post
@@ -1072,6 +1086,7 @@ static goal__mpi_entry *goal__mpi_lookup(goal_mpi *m, const goal_mpi_coll *c, go
     e->digest = goal__mpi_digest(c, m->size);
     if (goal__mpi_cache_add(m, e)) return e;
     goal_schedule_free(&e->sched);
+    goal__mpi_free(m, e->direct);
     goal__mpi_free(m, e);
     *st = goal__mpi_nomem(m, "building a schedule");
     return NULL;
@@ -1084,6 +1099,7 @@ static void goal__mpi_settle(goal_mpi_request *r, goal_status st) {
     char why[GOAL_MSG_MAX];
     r->st = st;
     if (st >= 0) return;
+    if (r->entry->direct) goal__mpi_direct_cancel(r);   /* as the executor's failure cancels (FAILURES) */
     x = goal_exec_error(r->e);
     snprintf(why, sizeof why, "%s", m->err.status != GOAL_OK ? m->err.msg : "");
     if (x && x->status != GOAL_OK) {

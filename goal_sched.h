@@ -192,7 +192,8 @@ GOAL_API size_t goal_exec_memory(const goal_exec *e);      /* bytes the executio
    or the failure, told as a run tells it (goal_exec_error). A NOP does nothing; a send or
    recv is GOAL_ERR_ARG. */
 GOAL_API goal_status goal_exec_local(goal_exec *e, uint32_t i, const goal_action *a);
-/* The address of byte `offset` of slot (GOAL_SLOT_SCRATCH: the execution's scratch) as bound. */
+/* The address of byte `offset` of slot (GOAL_SLOT_SCRATCH: the execution's scratch) as bound;
+   NULL for no execution or no such slot. */
 GOAL_API void *goal_exec_addr(const goal_exec *e, uint32_t slot, uint64_t offset);
 
 /* Theorem 4: g = s in topological order with a nop after every k actions (see above). */
@@ -531,9 +532,24 @@ GOAL__HOT goal_status goal__sched_post(goal_exec *e, uint32_t i, const goal__sch
     goal__sched_req(&q, i);
     return goal__sched_posted(e, i, e->t.post(e->t.user, &e->msg, &q), &q);
 }
+/* Whether bytes [offset, offset + size) of slot lie within what the schedule sizes it
+   (what goal_exec_bind checked the bound slots against). */
+static int goal__sched_within(const goal_exec *e, uint32_t slot, uint64_t offset, uint64_t size) {
+    uint64_t have = goal_schedule_slot_size(e->s, slot);
+    return (slot == GOAL_SLOT_SCRATCH || slot < e->s->nslots) && size <= have && offset <= have - size;
+}
+static goal_status goal__sched_run_local(goal_exec *e, uint32_t i, const goal_action *a);
 goal_status goal_exec_local(goal_exec *e, uint32_t i, const goal_action *a) {
+    if (!e || !a || i >= e->n || (a->kind != GOAL_NOP && a->kind != GOAL_EXEC && a->kind != GOAL_CALC)) return GOAL_ERR_ARG;
+    if (a->kind == GOAL_EXEC &&
+        (!goal__sched_within(e, a->buf.slot, a->buf.offset, a->buf.size) ||
+         !goal__sched_within(e, a->buf2.slot, a->buf2.offset, a->op == GOAL_OP_USER ? a->buf2.size : a->buf.size)))
+        return GOAL_ERR_ARG;
+    return goal__sched_run_local(e, i, a);
+}
+/* goal_exec_local without its checks: the executor's own actions, read from the schedule. */
+static goal_status goal__sched_run_local(goal_exec *e, uint32_t i, const goal_action *a) {
     int rc;
-    if (!e || !a || a->kind == GOAL_SEND || a->kind == GOAL_RECV) return GOAL_ERR_ARG;
     if (a->kind == GOAL_CALC)
         return e->d.calc && e->d.calc(e->d.calc_user, a->cost, a->cpu, (int32_t)i) ? goal__sched_fail(e, GOAL_ERR_USERFN, (int32_t)i, "calc hook") : GOAL_OK;
     if (a->kind == GOAL_NOP) return GOAL_OK;
@@ -550,11 +566,13 @@ goal_status goal_exec_local(goal_exec *e, uint32_t i, const goal_action *a) {
                               goal__sched_addr(e, a->buf2.slot, a->buf2.offset), (int)a->buf2.size);
     return rc ? goal__sched_fail(e, GOAL_ERR_USERFN, (int32_t)i, "user function") : GOAL_OK;
 }
-void *goal_exec_addr(const goal_exec *e, uint32_t slot, uint64_t offset) { return goal__sched_addr(e, slot, offset); }
+void *goal_exec_addr(const goal_exec *e, uint32_t slot, uint64_t offset) {
+    return e && (slot == GOAL_SLOT_SCRATCH || slot < e->s->nslots) ? goal__sched_addr(e, slot, offset) : NULL;
+}
 static goal_status goal__sched_local(goal_exec *e, uint32_t i) {
     goal_action a;
     goal_schedule_action(e->s, i, &a);
-    return goal_exec_local(e, i, &a);
+    return goal__sched_run_local(e, i, &a);
 }
 /* Starts action i (Listing 1's inner step); completes it when it finished at once. */
 GOAL__HOT goal_status goal__sched_start(goal_exec *e, uint32_t i, int general) {

@@ -254,7 +254,7 @@ static int lead(probe_mpi *m, probe_out *out, int two_regimes) {
         return 1;
     }
     nT = r.nT;
-    if (!two_regimes) r.nT = 0;   /* measured, but in the line only when asked for (see the top) */
+    if (!two_regimes && r.nT) r.nT = 0, r.G = r.G_one;   /* measured, but in the line only when asked for (see the top): G then of every large size */
     probe_print_params(stdout, &r);
     probe_print_fit(stdout, &r);
     if (nT && !two_regimes) {

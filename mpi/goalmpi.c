@@ -1482,15 +1482,14 @@ typedef struct persist {
     struct persist *next;
 } persist;
 static persist *persists;   /* every persistent collective not yet freed */
-static MPI_Request *hidden;  /* Testany / Testsome's saved handles, kept while persists exist so */
-static int nhidden;         /* that a polling loop does not allocate (one thread calls MPI at a time) */
-static MPI_Request *hidden_for(int n) {
-    MPI_Request *x;
-    if (n < nhidden) return hidden;
-    if ((x = (MPI_Request *)realloc(hidden, (size_t)(n + 1) * sizeof *x)) == NULL) return NULL;
-    nhidden = n + 1;
-    return hidden = x;
+/* Testany / Testsome's saved handles: on the stack for up to this many requests (a polling
+   loop allocates nothing, and two threads polling point-to-point requests at once, which
+   the rules allow, do not share a buffer), else allocated for the call. */
+#define HIDDEN_STACK 64
+static MPI_Request *hidden_for(int n, MPI_Request *stack) {
+    return n < HIDDEN_STACK ? stack : n < 0 ? NULL : (MPI_Request *)malloc((size_t)n * sizeof *stack + sizeof *stack);
 }
+static void hidden_done(MPI_Request *saved, const MPI_Request *stack) { if (saved != stack) free(saved); }
 static persist *persist_of(MPI_Request r) {
     persist *p;
     for (p = persists; p && r != MPI_REQUEST_NULL && p->h != r; p = p->next) {}
@@ -1660,7 +1659,6 @@ int MPI_Request_free(MPI_Request *r) {
     *pp = p->next;
     release(&p->hold);
     free(p);
-    if (!persists) { free(hidden); hidden = NULL; nhidden = 0; }
     return PMPI_Request_free(r);
 }
 
@@ -1714,7 +1712,7 @@ int MPI_Waitany(int n, MPI_Request *reqs, int *idx, MPI_Status *s) {   /* "any",
     return rc;
 }
 int MPI_Testany(int n, MPI_Request *reqs, int *idx, int *flag, MPI_Status *s) {
-    MPI_Request *saved = persists ? hidden_for(n) : NULL;
+    MPI_Request stack[HIDDEN_STACK], *saved = persists ? hidden_for(n, stack) : NULL;
     int hid = 0, rc, i;
     persist *p;
     progress();
@@ -1724,6 +1722,7 @@ int MPI_Testany(int n, MPI_Request *reqs, int *idx, int *flag, MPI_Status *s) {
         if ((p = persist_of(reqs[i])) == NULL || !p->active) continue;
         if (persist_done(reqs[i])) {   /* reported here: MPICH's Testany skips a started receive from MPI_PROC_NULL */
             persist_unhide(reqs, i, saved);
+            hidden_done(saved, stack);
             *idx = i; *flag = 1;
             return PMPI_Wait(&reqs[i], s);
         }
@@ -1731,6 +1730,7 @@ int MPI_Testany(int n, MPI_Request *reqs, int *idx, int *flag, MPI_Status *s) {
     }
     rc = PMPI_Testany(n, reqs, idx, flag, s);
     persist_unhide(reqs, n, saved);
+    hidden_done(saved, stack);
     if (hid && *idx == MPI_UNDEFINED) *flag = 0;   /* not "all inactive": one is running */
     return rc;
 }
@@ -1741,13 +1741,14 @@ int MPI_Waitsome(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *s) {
     return rc;
 }
 int MPI_Testsome(int n, MPI_Request *reqs, int *out, int *idx, MPI_Status *s) {
-    MPI_Request *saved = persists ? hidden_for(n) : NULL;
+    MPI_Request stack[HIDDEN_STACK], *saved = persists ? hidden_for(n, stack) : NULL;
     int hid, rc;
     progress();
     if (!saved) return PMPI_Testsome(n, reqs, out, idx, s);
     hid = persist_hide(reqs, n, saved);
     rc = PMPI_Testsome(n, reqs, out, idx, s);
     persist_unhide(reqs, n, saved);
+    hidden_done(saved, stack);
     if (hid && *out == MPI_UNDEFINED) *out = 0;
     return rc;
 }

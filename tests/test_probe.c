@@ -432,6 +432,30 @@ static void negative_L_said(void) {
     fclose(f);
 }
 
+/* A group of sizes whose one-way times cannot give a cost per byte (one of its two times is
+   0 or less: a spike in the way back) makes no entry of the table (not -H 0.001, the
+   floor); G without the table is every large size's. */
+static void table_without_a_fit(void) {
+    probe_result r;
+    int k;
+    memset(&r, 0, sizeof r);
+    r.g = 100; r.S = (uint64_t)1 << 30; r.n = 5;
+    for (k = 0; k < r.n; k++) {
+        r.size[k] = (uint64_t)1024 << (2 * k);   /* 1 KiB .. 256 KiB: 64 KiB and 256 KiB large */
+        r.gap[k] = 100 + 0.05 * (double)(r.size[k] - 1);
+        r.t1[k] = 500 + 0.1 * (double)r.size[k];
+    }
+    r.t1[4] = -5;
+    r.G = 0.05;
+    probe_table(&r);
+    CHECK_EQ(r.nT, 0);
+    r.t1[4] = 500 + 0.2 * (double)r.size[4];
+    probe_table(&r);
+    CHECK_EQ(r.nT, 1);
+    CHECK(fabs(r.H[0] - (0.2 * 262144 - 0.1 * 65536) / (262144 - 65536)) < 0.001);
+    CHECK(fabs(r.G_one - 0.05) < 1e-6);
+}
+
 int main(void) {
     RUN(recovers_fractional_model);
     RUN(recovers_slow_model);
@@ -448,5 +472,6 @@ int main(void) {
     RUN(recovers_libgoal_costs);
     RUN(wide_S_left_out);
     RUN(negative_L_said);
+    RUN(table_without_a_fit);
     return th_done();
 }

@@ -768,6 +768,16 @@ static void test_local_actions(void) {
     CHECK_EQ(mem[8], 21);            /* + the scratch's 7 */
     CHECK(goal_exec_addr(e, 0, 8) == (void *)&mem[8]);
     CHECK_EQ(*(unsigned char *)goal_exec_addr(e, GOAL_SLOT_SCRATCH, 0), 7);
+    CHECK(goal_exec_addr(e, 2, 0) == NULL && goal_exec_addr(NULL, 0, 0) == NULL);   /* no slot 2, no execution */
+    CHECK_EQ(goal_exec_local(e, s.nactions, &ca), GOAL_ERR_ARG);   /* no action s.nactions */
+    ca.buf.offset += goal_schedule_slot_size(&s, ca.buf.slot);           /* beyond its slot */
+    CHECK_EQ(goal_exec_local(e, (uint32_t)y, &ca), GOAL_ERR_ARG);
+    goal_schedule_action(&s, (uint32_t)y, &ca);
+    ca.buf2.slot = 77;                                                    /* no such slot */
+    CHECK_EQ(goal_exec_local(e, (uint32_t)y, &ca), GOAL_ERR_ARG);
+    ca.kind = (goal_kind)7;
+    CHECK_EQ(goal_exec_local(e, (uint32_t)y, &ca), GOAL_ERR_ARG);
+    CHECK_EQ(mem[8], 21);                                                 /* none of them ran */
     ca.kind = GOAL_SEND;
     CHECK_EQ(goal_exec_local(e, (uint32_t)y, &ca), GOAL_ERR_ARG);
     goal_exec_destroy(e);

@@ -135,6 +135,7 @@ typedef struct probe_result {
     double H[PROBE_MAX_TABLE];
     int shared;                 /* 1: an exchange costs about twice a one-way message (--shared-memory) */
     double xratio;              /* the exchange's time over the one-way time at the largest sizes; 0: not measured */
+    double G_one;               /* G from every size of PROBE_LARGE and more: the line's without the table */
     double E, F;                /* ns libgoal's executor adds per message, per call; 0: not measured */
     double L_fit;               /* the fit's L before a negative one is made 0 */
     uint64_t S_run[PROBE_RUNS]; /* S of every run, and R */
@@ -334,6 +335,13 @@ static double probe_per_byte(const probe_result *r, int a, int b) {
     }
     return probe_fit(x, u, use, r->n, &c, &h, &e) ? h : 0;
 }
+/* Whether sizes a to b have two one-way times to fit a cost per byte from (probe_fit leaves
+   out the others: a spike in the way back makes one 0 or less). */
+static int probe_per_byte_fits(const probe_result *r, int a, int b) {
+    int k, m = 0;
+    for (k = a; k <= b && k < r->n; k++) m += r->t1[k] - (r->size[k] > r->S ? r->R : 0) > 0;
+    return m >= 2;
+}
 /* Whether two costs per byte are one (within PROBE_APART of the first). */
 static int probe_alike(double h, double ref) { return fabs(h - ref) <= PROBE_APART * ref; }
 /* The table (see the top): the one-way time's segments from PROBE_LARGE in groups, each
@@ -346,10 +354,12 @@ static void probe_table(probe_result *r) {
     for (a = 0; a < r->n && r->size[a] < PROBE_LARGE; a++) {}
     for (r->nT = 0; a + 1 < r->n; a = b) {
         for (b = a + 1; b + 1 < r->n && (r->nT + 1 == PROBE_MAX_TABLE || probe_alike(probe_per_byte(r, b, b + 1), probe_per_byte(r, a, b))); b++) {}
+        if (!probe_per_byte_fits(r, a, b)) break;   /* no cost measured there: the entry before goes on */
         r->T[r->nT] = r->size[a];
         r->H[r->nT] = probe_per_byte(r, a, b) > 0.001 ? probe_per_byte(r, a, b) : 0.001;   /* the finest -H goal sim takes */
         if (r->nT++ == 0) end0 = b;
     }
+    r->G_one = r->G;
     if (!r->nT) return;
     for (k = 0; k < r->n; k++) x[k] = (double)(r->size[k] - 1);
     r->G = probe_slope(r->g, x, r->gap, probe_sizes(r, PROBE_LARGE, r->size[end0], use), r->n);

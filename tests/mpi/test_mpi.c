@@ -688,6 +688,44 @@ static void test_direct_plan(void) {
     report("one round with local steps before and after its messages (DIRECT's plan)");
 }
 
+/* A one-round schedule (DIRECT) that fails cancels its other messages, as the executor does
+   (FAILURES): rank 1 receives 4 bytes from rank 0, which sends 8 (truncated), and 4 from
+   rank 2, which starts later; once rank 1's wait returned the failure, rank 2's message
+   must not land in rank 1's buffer. */
+static int32_t build_direct_fail(goal_graph *g, const void *args, goal_error *err) {
+    (void)args; (void)err;
+    if (me == 0) return goal_graph_send(g, goal_buffer(0, 0, 8), 1, 1);
+    if (me == 2) return goal_graph_send(g, goal_buffer(0, 0, 4), 1, 2);
+    if (me != 1) return goal_graph_nop(g);
+    goal_graph_recv(g, goal_buffer(0, 0, 4), 0, 1);
+    return goal_graph_recv(g, goal_buffer(0, 4, 4), 2, 2);
+}
+static void spin(double s) {
+    double t0 = MPI_Wtime();
+    int flag;
+    while (MPI_Wtime() - t0 < s) MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, MPI_STATUS_IGNORE);
+}
+static void test_direct_fail_cancels(void) {
+    goal_mpi *m = open_mpi();
+    goal_mpi_coll c;
+    goal_slot s;
+    int32_t buf[2], then;
+    goal_status st;
+    buf[0] = buf[1] = me == 1 ? -1 : 77;
+    s.data = buf; s.size = sizeof buf;
+    memset(&c, 0, sizeof c);
+    c.build_fn = build_direct_fail; c.slots = &s; c.nslots = 1;
+    if (me == 2) spin(0.3);
+    st = goal_mpi_run(m, &c);
+    if (me == 1) CHECK(st == GOAL_ERR_TRUNCATE);
+    then = buf[1];   /* -1, unless rank 2's message came first after all (a slow rank 1) */
+    MPI_Barrier(MPI_COMM_WORLD);
+    spin(0.2);
+    if (me == 1) CHECK(buf[1] == then);
+    goal_mpi_destroy(m);
+    report("a failed one-round schedule cancels its other messages (DIRECT)");
+}
+
 /* A revoked goal_mpi's unmatched messages never reach a later one: the other ranks' gather
    blocks (64 ints, sent eagerly, finished there) wait unmatched at rank 0, which revoked
    instead of joining; the next goal_mpi's first gather (the same context and tag, 16 ints)
@@ -963,6 +1001,7 @@ int main(int argc, char **argv) {
     test_fault_transport();
     test_fault_userfn();
     if (np >= 2) test_direct_plan();
+    if (np >= 3) test_direct_fail_cancels();
     if (np >= 2) test_revoked_strays();
     if (np >= 2) test_timeout();
     counts[0] = passed; counts[1] = failed;
