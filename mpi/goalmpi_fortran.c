@@ -1,7 +1,8 @@
 /* goalmpi_fortran.c - the Fortran entry points of libgoalmpi, included at the end of goalmpi.c.
    Open MPI's Fortran bindings (mpif.h, `use mpi`, and `use mpi_f08` through its ompi_*_f
    functions) call PMPI_* directly, so without these a Fortran program's collectives bypass
-   the drop-in; MPICH's call MPI_*, reaching the interceptors but counted as C calls.
+   the drop-in, and its point-to-point calls the recorder (GOAL_MPI_RECORD); MPICH's call
+   MPI_*, reaching the interceptors but counted as C calls.
    Each entry point converts what Fortran passes (handles through MPI_*_f2c / _c2f; the
    sentinels MPI_IN_PLACE, MPI_BOTTOM, MPI_STATUS(ES)_IGNORE, which are addresses of the
    library's Fortran variables; 1-based indices; LOGICAL flags) and calls the C MPI_* entry:

@@ -14,9 +14,9 @@
    exit without MPI_Finalize, or at MPI_Abort, each rank writes its part (`goal record
    PREFIX` assembles them).
    Not recorded (docs/record.md, LIMITS): intercommunicators, persistent point-to-point
-   requests, MPI_Mprobe/Mrecv, point-to-point calls from Fortran (Open MPI's Fortran library
-   calls PMPI_*, past the drop-in), the messages of neighbourhood collectives and of
-   vector collectives passed on to the library (their anchors are). */
+   requests, MPI_Mprobe/Mrecv, the messages of neighbourhood collectives and of vector
+   collectives passed on to the library (their anchors are). Calls from Fortran come through
+   goalmpi_fortran.c's entry points (Open MPI) or the library's (MPICH) to these. */
 #include <time.h>
 #include "../tools/record.h"
 
