@@ -106,11 +106,12 @@ contains
   ! 1-4 Send, Ssend, Bsend, Rsend into an MPI_Irecv; 5-8 Isend, Issend, Ibsend, Irsend, received
   ! by MPI_Recv (a status, the wildcards, MPI_STATUS_IGNORE; an Irecv for the Irsend);
   ! 9 Sendrecv, 10 Sendrecv_replace, 11 Probe and 12 Iprobe each before an MPI_Recv. Data,
-  ! sources, tags and counts checked; every request completed by `complete`.
+  ! sources, tags and counts checked; every request completed by `complete`. Then errors
+  ! (MPI_ERRORS_RETURN, a rank outside the communicator) come back through ierror.
   subroutine pointtopoint()
     integer, parameter :: m = 1000, steps = 12
     integer :: s(m + steps), r(m + steps), st(MPI_STATUS_SIZE), bb(2 * (m + steps + MPI_BSEND_OVERHEAD))
-    integer :: req, sreq, ierr, right, left, k, n, i, got, bsize
+    integer :: req, sreq, ierr, right, left, k, n, i, got, bsize, c, cls
     logical :: flag
     right = mod(me + 1, np)
     left = mod(me + np - 1, np)
@@ -166,6 +167,19 @@ contains
     end do
     call MPI_Buffer_detach(bb, bsize, ierr)
     call check(ierr == MPI_SUCCESS .and. bsize == 4 * size(bb), 'buffer detach')
+    call MPI_Comm_dup(MPI_COMM_WORLD, c, ierr)
+    call MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN, ierr)
+    call MPI_Send(s, 1, MPI_INTEGER, np, 0, c, ierr)
+    call MPI_Error_class(ierr, cls, i)
+    call check(cls == MPI_ERR_RANK, 'send to no rank: MPI_ERR_RANK')
+    req = MPI_REQUEST_NULL
+    call MPI_Isend(s, 1, MPI_INTEGER, np, 0, c, req, ierr)
+    call MPI_Error_class(ierr, cls, i)
+    call check(cls == MPI_ERR_RANK .and. req == MPI_REQUEST_NULL, 'isend to no rank: MPI_ERR_RANK')
+    call MPI_Recv(r, 1, MPI_INTEGER, np, 0, c, st, ierr)
+    call MPI_Error_class(ierr, cls, i)
+    call check(cls == MPI_ERR_RANK, 'receive from no rank: MPI_ERR_RANK')
+    call MPI_Comm_free(c, ierr)
   end subroutine
 
   ! bcast, reduce, allreduce, scan, exscan, reduce_scatter(_block), barrier; in place too.

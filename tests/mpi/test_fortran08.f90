@@ -46,12 +46,13 @@ contains
       print '(a,a,a,i0)', 'FAIL ', what, ' on rank ', me
     end if
   end subroutine
-  ! test_fortran.f90's pointtopoint, through mpi_f08 (ierror omitted in the odd steps).
+  ! test_fortran.f90's pointtopoint, through mpi_f08 (ierror omitted in some calls).
   subroutine pointtopoint()
     use, intrinsic :: iso_c_binding, only: c_ptr
     integer, parameter :: m = 1000, steps = 12
     integer, asynchronous :: s(m + steps), r(m + steps), bb(2 * (m + steps + MPI_BSEND_OVERHEAD))
-    integer :: ierr, right, left, k, n, i, got, bsize
+    integer :: ierr, right, left, k, n, i, got, bsize, cls
+    type(MPI_Comm) :: c
     type(MPI_Status) :: st
     type(MPI_Request) :: req, sreq
     type(c_ptr) :: baddr
@@ -112,6 +113,12 @@ contains
     end do
     call MPI_Buffer_detach(baddr, bsize, ierr)
     call check(ierr == MPI_SUCCESS .and. bsize == 4 * size(bb), 'buffer detach')
+    call MPI_Comm_dup(MPI_COMM_WORLD, c)
+    call MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN)
+    call MPI_Send(s, 1, MPI_INTEGER, np, 0, c, ierr)
+    call MPI_Error_class(ierr, cls)
+    call check(cls == MPI_ERR_RANK, 'send to no rank: MPI_ERR_RANK')
+    call MPI_Comm_free(c)
   end subroutine
   subroutine complete(req)
     type(MPI_Request), intent(inout) :: req
