@@ -96,9 +96,9 @@ static void gf_requests_back(int n, const MPI_Request *c, MPI_Fint *f) {
     __typeof__(gf_##low) mpi_##low GF_ALIAS(gf_##low), mpi_##low##_ GF_ALIAS(gf_##low),                          \
         mpi_##low##__ GF_ALIAS(gf_##low), MPI_##UP GF_ALIAS(gf_##low) GF_LIB_SPELLINGS(low, Mixed);
 
-/* A collective (or, below, a send): Fortran's arguments PARAMS, then by KIND B (blocking)
-   ierr, N (nonblocking) request, ierr, P (persistent) info, request, ierr; calls CALL with
-   ARGS and KIND's tail. */
+/* A collective (or, below, a point-to-point call without a status): Fortran's arguments
+   PARAMS, then by KIND B (blocking) ierr, N (nonblocking) request, ierr, P (persistent)
+   info, request, ierr; calls CALL with ARGS and KIND's tail. */
 #define GF_LIST(...) __VA_ARGS__
 #define GF_PARAMS_B , MPI_Fint *ierr
 #define GF_PARAMS_N , MPI_Fint *req, MPI_Fint *ierr
@@ -486,7 +486,8 @@ GF_SPELLINGS(finalize, FINALIZE, Finalize)
 
 /* ---- point-to-point, from Open MPI's Fortran layer ----------------------------------------- */
 /* It calls PMPI_Send and the like, past the recorder (GOAL_MPI_RECORD): these pass them to
-   the C entry points instead. MPICH's calls the C MPI_* already, recorded there. */
+   the C entry points instead. MPICH's calls the C MPI_* already, recorded there. (GF_COLL's
+   goal__mpi_from_fortran counts collectives only: around these it counts nothing.) */
 #if defined(OPEN_MPI)
 #define GF_P2P_F (void *b, MPI_Fint *n, MPI_Fint *t, MPI_Fint *peer, MPI_Fint *tag, MPI_Fint *comm)
 #define GF_P2P_C (gf_buf(b), *n, GF_TYPE(t), *peer, *tag, GF_COMM)
