@@ -1,7 +1,8 @@
 /* goalmpi_fortran.c - the Fortran entry points of libgoalmpi, included at the end of goalmpi.c.
    Open MPI's Fortran bindings (mpif.h, `use mpi`, and `use mpi_f08` through its ompi_*_f
    functions) call PMPI_* directly, so without these a Fortran program's collectives bypass
-   the drop-in; MPICH's call MPI_*, reaching the interceptors but counted as C calls.
+   the drop-in, and its point-to-point calls the recorder (GOAL_MPI_RECORD); MPICH's call
+   MPI_*, reaching the interceptors but counted as C calls.
    Each entry point converts what Fortran passes (handles through MPI_*_f2c / _c2f; the
    sentinels MPI_IN_PLACE, MPI_BOTTOM, MPI_STATUS(ES)_IGNORE, which are addresses of the
    library's Fortran variables; 1-based indices; LOGICAL flags) and calls the C MPI_* entry:
@@ -95,8 +96,9 @@ static void gf_requests_back(int n, const MPI_Request *c, MPI_Fint *f) {
     __typeof__(gf_##low) mpi_##low GF_ALIAS(gf_##low), mpi_##low##_ GF_ALIAS(gf_##low),                          \
         mpi_##low##__ GF_ALIAS(gf_##low), MPI_##UP GF_ALIAS(gf_##low) GF_LIB_SPELLINGS(low, Mixed);
 
-/* A collective: Fortran's arguments PARAMS, then by KIND B (blocking) ierr, N (nonblocking)
-   request, ierr, P (persistent) info, request, ierr; calls CALL with ARGS and KIND's tail. */
+/* A collective (or, below, a point-to-point call without a status): Fortran's arguments
+   PARAMS, then by KIND B (blocking) ierr, N (nonblocking) request, ierr, P (persistent)
+   info, request, ierr; calls CALL with ARGS and KIND's tail. */
 #define GF_LIST(...) __VA_ARGS__
 #define GF_PARAMS_B , MPI_Fint *ierr
 #define GF_PARAMS_N , MPI_Fint *req, MPI_Fint *ierr
@@ -482,6 +484,51 @@ GF_SPELLINGS(startall, STARTALL, Startall)
 GF_SPELLINGS(request_free, REQUEST_FREE, Request_free)
 GF_SPELLINGS(finalize, FINALIZE, Finalize)
 
+/* ---- point-to-point, from Open MPI's Fortran layer ----------------------------------------- */
+/* It calls PMPI_Send and the like, past the recorder (GOAL_MPI_RECORD): these pass them to
+   the C entry points instead. MPICH's calls the C MPI_* already, recorded there. (GF_COLL's
+   goal__mpi_from_fortran counts collectives only: around these it counts nothing.) */
+#if defined(OPEN_MPI)
+#define GF_P2P_F (void *b, MPI_Fint *n, MPI_Fint *t, MPI_Fint *peer, MPI_Fint *tag, MPI_Fint *comm)
+#define GF_P2P_C (gf_buf(b), *n, GF_TYPE(t), *peer, *tag, GF_COMM)
+GF_COLL(send, SEND, Send, B, GF_P2P_F, MPI_Send, GF_P2P_C)
+GF_COLL(ssend, SSEND, Ssend, B, GF_P2P_F, MPI_Ssend, GF_P2P_C)
+GF_COLL(bsend, BSEND, Bsend, B, GF_P2P_F, MPI_Bsend, GF_P2P_C)
+GF_COLL(rsend, RSEND, Rsend, B, GF_P2P_F, MPI_Rsend, GF_P2P_C)
+GF_COLL(isend, ISEND, Isend, N, GF_P2P_F, MPI_Isend, GF_P2P_C)
+GF_COLL(issend, ISSEND, Issend, N, GF_P2P_F, MPI_Issend, GF_P2P_C)
+GF_COLL(ibsend, IBSEND, Ibsend, N, GF_P2P_F, MPI_Ibsend, GF_P2P_C)
+GF_COLL(irsend, IRSEND, Irsend, N, GF_P2P_F, MPI_Irsend, GF_P2P_C)
+GF_COLL(irecv, IRECV, Irecv, N, GF_P2P_F, MPI_Irecv, GF_P2P_C)
+/* A call that fills a status: Fortran's PARAMS, then status, ierr; ARGS end with the C status. */
+#define GF_STATUS_CALL(low, UP, Mixed, PARAMS, CALL, ARGS)                   \
+    static void gf_##low(GF_LIST PARAMS, MPI_Fint *fs, MPI_Fint *ierr) {     \
+        gf_statuses k = gf_f77();                                            \
+        MPI_Status st, *s = gf_status(&k, fs, &st);                          \
+        gf_rc(ierr, CALL(GF_LIST ARGS));                                     \
+        gf_status_back(&k, s, fs);                                           \
+    }                                                                        \
+    GF_SPELLINGS(low, UP, Mixed)
+GF_STATUS_CALL(recv, RECV, Recv, GF_P2P_F, MPI_Recv, (gf_buf(b), *n, GF_TYPE(t), *peer, *tag, GF_COMM, s))
+GF_STATUS_CALL(sendrecv, SENDRECV, Sendrecv,
+               (void *sb, MPI_Fint *sn, MPI_Fint *sty, MPI_Fint *dest, MPI_Fint *stag, void *rb, MPI_Fint *rn,
+                MPI_Fint *rt, MPI_Fint *src, MPI_Fint *rtag, MPI_Fint *comm),
+               MPI_Sendrecv, (gf_buf(sb), *sn, GF_TYPE(sty), *dest, *stag, gf_buf(rb), *rn, GF_TYPE(rt), *src, *rtag, GF_COMM, s))
+GF_STATUS_CALL(sendrecv_replace, SENDRECV_REPLACE, Sendrecv_replace,
+               (void *b, MPI_Fint *n, MPI_Fint *t, MPI_Fint *dest, MPI_Fint *stag, MPI_Fint *src, MPI_Fint *rtag, MPI_Fint *comm),
+               MPI_Sendrecv_replace, (gf_buf(b), *n, GF_TYPE(t), *dest, *stag, *src, *rtag, GF_COMM, s))
+GF_STATUS_CALL(probe, PROBE, Probe, (MPI_Fint *src, MPI_Fint *tag, MPI_Fint *comm), MPI_Probe, (*src, *tag, GF_COMM, s))
+static void gf_iprobe(MPI_Fint *src, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *fs, MPI_Fint *ierr) {
+    gf_statuses k = gf_f77();
+    MPI_Status st, *s = gf_status(&k, fs, &st);
+    int found = 0;
+    gf_rc(ierr, MPI_Iprobe(*src, *tag, GF_COMM, &found, s));
+    *flag = found != 0;   /* gfortran's .true. */
+    if (found) gf_status_back(&k, s, fs);
+}
+GF_SPELLINGS(iprobe, IPROBE, Iprobe)
+#endif
+
 /* The mpi_f08 bindings' own entry points, where they do not come through the ones above. */
 #define GF_F08(name, fn) __typeof__(fn) mpi_##name##_f08_ GF_ALIAS(fn);
 #if defined(OPEN_MPI)
@@ -489,6 +536,7 @@ GF_SPELLINGS(finalize, FINALIZE, Finalize)
    whose wrappers call pmpi_test_ and the like (nm -D libmpi_usempif08.so); its
    type(MPI_Status) is laid out like the integer status, its MPI_STATUS_IGNORE the same. */
 GF_F08(test, gf_test) GF_F08(testall, gf_testall) GF_F08(testany, gf_testany) GF_F08(testsome, gf_testsome)
+GF_F08(iprobe, gf_iprobe)
 #elif MPI_VERSION >= 4
 /* MPICH's mpi_f08 module calls PMPI_* itself for these (nm -D libmpichfort.so: U PMPI_Wait,
    PMPI_Barrier...): without them a nonblocking collective started from mpi_f08 would never

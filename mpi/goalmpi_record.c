@@ -14,9 +14,9 @@
    exit without MPI_Finalize, or at MPI_Abort, each rank writes its part (`goal record
    PREFIX` assembles them).
    Not recorded (docs/record.md, LIMITS): intercommunicators, persistent point-to-point
-   requests, MPI_Mprobe/Mrecv, point-to-point calls from Fortran (Open MPI's Fortran library
-   calls PMPI_*, past the drop-in), the messages of neighbourhood collectives and of
-   vector collectives passed on to the library (their anchors are). */
+   requests, MPI_Mprobe/Mrecv, the messages of neighbourhood collectives and of vector
+   collectives passed on to the library (their anchors are). Calls from Fortran come through
+   goalmpi_fortran.c's entry points (Open MPI) or the library's (MPICH) to these. */
 #include <time.h>
 #include "../tools/record.h"
 
@@ -208,23 +208,22 @@ static void rec_done(MPI_Request r, const MPI_Status *s) {
     if (R.on) rec_front_add(R.reqs[i].act);
     R.reqs[i] = R.reqs[--R.nreq];
 }
+/* A call that failed (an erroneous argument under MPI_ERRORS_RETURN) records nothing. */
 #define REC_BLOCKING_SEND(NAME, PNAME)                                                            \
     int NAME(const void *b, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm) {            \
         int rc;                                                                                   \
         if (!rec_enter()) return PNAME(b, n, t, dest, tag, comm);                                 \
-        rec_send(n, t, dest, tag, comm, 1);                                                       \
         rc = PNAME(b, n, t, dest, tag, comm);                                                     \
+        if (rc == MPI_SUCCESS) rec_send(n, t, dest, tag, comm, 1);                                \
         rec_leave();                                                                              \
         return rc;                                                                                \
     }
 #define REC_NONBLOCKING_SEND(NAME, PNAME)                                                           \
     int NAME(const void *b, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request *q) { \
         int rc;                                                                                     \
-        int64_t id;                                                                                 \
         if (!rec_enter()) return PNAME(b, n, t, dest, tag, comm, q);                                \
-        id = rec_send(n, t, dest, tag, comm, 0);                                                    \
         rc = PNAME(b, n, t, dest, tag, comm, q);                                                    \
-        if (rc == MPI_SUCCESS) rec_req_add(*q, id, 0, 0);                                           \
+        if (rc == MPI_SUCCESS) rec_req_add(*q, rec_send(n, t, dest, tag, comm, 0), 0, 0);           \
         rec_leave();                                                                                \
         return rc;                                                                                  \
     }
@@ -253,9 +252,10 @@ int MPI_Irecv(void *b, int n, MPI_Datatype t, int src, int tag, MPI_Comm comm, M
     int rc;
     int64_t c = -1, ch = -1, id = -1;
     if (!rec_enter()) return PMPI_Irecv(b, n, t, src, tag, comm, q);
-    if (src != MPI_PROC_NULL && (c = rec_comm(comm)) >= 0 && (ch = rec_chan((uint32_t)c, tag == MPI_ANY_TAG ? INT32_MIN : tag)) >= 0)
-        id = rec_add(RECORD_RECV, rec_bytes(n, t), src == MPI_ANY_SOURCE ? -1 : rec_world((uint32_t)c, src), (uint32_t)ch, R.front, R.nfront);
     rc = PMPI_Irecv(b, n, t, src, tag, comm, q);
+    if (rc == MPI_SUCCESS && src != MPI_PROC_NULL && (c = rec_comm(comm)) >= 0 &&
+        (ch = rec_chan((uint32_t)c, tag == MPI_ANY_TAG ? INT32_MIN : tag)) >= 0)
+        id = rec_add(RECORD_RECV, rec_bytes(n, t), src == MPI_ANY_SOURCE ? -1 : rec_world((uint32_t)c, src), (uint32_t)ch, R.front, R.nfront);
     if (rc == MPI_SUCCESS) rec_req_add(*q, id, (uint32_t)c, 1);
     rec_leave();
     return rc;

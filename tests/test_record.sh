@@ -81,16 +81,35 @@ for lib in openmpi mpich; do
   t "${lib}_unwritable" 0 "^1 $rc 0$" bash -c "printf '%s\n' \"\$1\" | grep -c 'libgoalmpi: GOAL_MPI_RECORD=$pre: cannot write $pre.0.part: No such file or directory; not recording' | tr '\n' ' '; echo $rc \$(printf '%s\n' \"\$1\" | grep -c '^record:')" - "$res"
   t "${lib}_unwritable_program" 0 "^same$" bash -c "cat $tmp/$lib-nodir.log.0 $tmp/$lib-nodir.log.1 | cmp -s - <(cat $tmp/$lib-2.log.0 $tmp/$lib-2.log.1) && echo same"
 done
-# Fortran: the drop-in's Fortran entry points call its C ones, so every collective of
-# tests/mpi/test_fortran.f90 is recorded (a start anchor per call and rank, as the stats count them)
-if command -v mpif90.openmpi >/dev/null && mpif90.openmpi -cpp -O0 -g -w -J "$tmp" tests/mpi/test_fortran.f90 -o "$tmp/test_fortran" 2>/dev/null; then
-  pre="$tmp/fortran"
-  res=$(cd "$tmp" && GOAL_MPI_RECORD=$pre GOAL_MPI_STATS=1 run openmpi 3 "$tmp/test_fortran" 2>&1)
-  calls=$(printf '%s\n' "$res" | sed -n 's/^libgoalmpi .*: \([0-9]*\) collective calls.*/\1/p')
-  t fortran_check 0 "^ok: 3 ranks, [1-9][0-9]* messages matched" $GOAL check "$pre.goal"
-  t fortran_anchors 0 "^$((3 * ${calls:-0})) [1-9]" bash -c "echo \$(grep -cE '^  [a-z_]+_c[0-9]+_n[0-9]+_b[0-9]+_rm?[0-9]+_i[0-9]+: nop' $pre.goal) ${calls:-0}"
-else
-  echo "FAIL fortran: mpif90.openmpi cannot build tests/mpi/test_fortran.f90 (make deps)"; fail=$((fail + 1))
-fi
+# Fortran (tests/mpi/test_fortran.f90 through `use mpi`, test_fortran08.f90 through mpi_f08):
+# the drop-in's Fortran entry points call its C ones, so every collective is recorded (a start
+# anchor per call and rank, as the stats count them), and so are the point-to-point messages
+# of their ring (pointtopoint: 12 to the right, 4004 ... 4048 bytes), each once: Open MPI's
+# Fortran layer reaches them through those entry points, MPICH's calls the C ones itself.
+ring_sends() {   # ring_sends NP R: rank R's ring messages as world_sends prints them
+  local k
+  for ((k = 1; k <= 12; k++)); do echo "$((($2 + 1) % $1)) $((4000 + 4 * k))"; done | sort
+}
+same_ring() {   # same_ring GOAL NP: every rank's large sends are its ring messages
+  local r
+  for ((r = 0; r < $2; r++)); do
+    diff <(world_sends "$1" $r) <(ring_sends $2 $r) || { echo "rank $r: the world's sends are not the ring's"; return 1; }
+  done
+  echo "ring sends of $2 ranks recorded once"
+}
+for lib in openmpi mpich; do
+  for f in test_fortran test_fortran08; do
+    if ! command -v mpif90.$lib >/dev/null || ! mpif90.$lib -cpp -O0 -g -w -J "$tmp" tests/mpi/$f.f90 -o "$tmp/$f.$lib" 2>/dev/null; then
+      echo "FAIL $lib: mpif90.$lib cannot build tests/mpi/$f.f90 (make deps)"; fail=$((fail + 1)); continue
+    fi
+    pre="$tmp/$lib-$f"
+    res=$(cd "$tmp" && GOAL_MPI_RECORD=$pre GOAL_MPI_STATS=1 run $lib 3 "$tmp/$f.$lib" 2>&1)
+    calls=$(printf '%s\n' "$res" | sed -n 's/^libgoalmpi .*: \([0-9]*\) collective calls.*/\1/p')
+    t "${lib}_${f}_passed" 0 "^[1-9][0-9]* passed, 0 failed$" printf '%s\n' "$res"
+    t "${lib}_${f}_check" 0 "^ok: 3 ranks, [1-9][0-9]* messages matched" $GOAL check "$pre.goal"
+    t "${lib}_${f}_anchors" 0 "^$((3 * ${calls:-0})) [1-9]" bash -c "echo \$(grep -cE '^  [a-z_]+_c[0-9]+_n[0-9]+_b[0-9]+_rm?[0-9]+_i[0-9]+: nop' $pre.goal) ${calls:-0}"
+    t "${lib}_${f}_ring" 0 "^ring sends of 3 ranks recorded once$" same_ring "$pre.goal" 3
+  done
+done
 # LAMMPS's LJ melt: tests/test_record_lammps.sh (recorded, checked, simulated, analysed, re-planned).
 t_done

@@ -4,8 +4,9 @@
 ! of MPI_Wait/Test/Waitall/Testall/Waitany/Testany/Waitsome/Testsome in turn (request handles,
 ! 1-based indices, statuses and MPI_STATUS(ES)_IGNORE converted back). Also MPI_Alltoallw,
 ! the neighbourhood collectives on a periodic ring, and (built with -DGOAL_MPI4, MPI 4
-! libraries) persistent collectives with MPI_Start/Startall/Request_free. Rank 0 prints
-! "N passed, N failed" (failures summed over the ranks); tests/test_mpi.sh runs it preloaded.
+! libraries) persistent collectives with MPI_Start/Startall/Request_free. And point-to-point on
+! a ring (pointtopoint below), whose messages tests/test_record.sh finds in a recording. Rank 0
+! prints "N passed, N failed" (failures summed over the ranks); tests/test_mpi.sh runs it preloaded.
 module checks
   use mpi
   implicit none
@@ -75,6 +76,7 @@ program test_fortran
   call MPI_Comm_size(MPI_COMM_WORLD, np, ierr)
   ! periodic from 3 ranks on (at 1 and 2 a rank would be both neighbours of another)
   call MPI_Cart_create(MPI_COMM_WORLD, 1, [np], [np >= 3], .false., ring, ierr)
+  call pointtopoint()
   do nb = 0, 1   ! blocking, then nonblocking
     call reductions(nb == 1)
     call movement(nb == 1)
@@ -96,6 +98,88 @@ contains
     character(*), intent(in) :: what
     call check(ierr == MPI_SUCCESS, what // ' ierror')
     if (nb) call complete(req, what)
+  end subroutine
+
+  ! Point-to-point on a ring, one call a step: at step k (tag k) each rank sends 1000 + k
+  ! integers to the right and receives them from the left (4000 + 4k bytes each way, larger
+  ! than any collective's message here: tests/test_record.sh looks for them). The calls:
+  ! 1-4 Send, Ssend, Bsend, Rsend into an MPI_Irecv; 5-8 Isend, Issend, Ibsend, Irsend, received
+  ! by MPI_Recv (a status, the wildcards, MPI_STATUS_IGNORE; an Irecv for the Irsend);
+  ! 9 Sendrecv, 10 Sendrecv_replace, 11 Probe and 12 Iprobe each before an MPI_Recv. Data,
+  ! sources, tags and counts checked; every request completed by `complete`. Then errors
+  ! (MPI_ERRORS_RETURN, a rank outside the communicator) come back through ierror.
+  subroutine pointtopoint()
+    integer, parameter :: m = 1000, steps = 12
+    integer :: s(m + steps), r(m + steps), st(MPI_STATUS_SIZE), bb(2 * (m + steps + MPI_BSEND_OVERHEAD))
+    integer :: req, sreq, ierr, right, left, k, n, i, got, bsize, c, cls
+    logical :: flag
+    right = mod(me + 1, np)
+    left = mod(me + np - 1, np)
+    call MPI_Buffer_attach(bb, 4 * size(bb), ierr)
+    do k = 1, steps
+      n = m + k
+      s = [(v(me, i) + k, i = 1, m + steps)]
+      r = -1
+      st = -1
+      req = MPI_REQUEST_NULL
+      sreq = MPI_REQUEST_NULL
+      if (k <= 4 .or. k == 8) then
+        call MPI_Irecv(r, n, MPI_INTEGER, left, k, MPI_COMM_WORLD, req, ierr)
+        call MPI_Barrier(MPI_COMM_WORLD, ierr)   ! the ready sends need it posted
+      end if
+      select case (k)
+      case (1); call MPI_Send(s, n, MPI_INTEGER, right, k, MPI_COMM_WORLD, ierr)
+      case (2); call MPI_Ssend(s, n, MPI_INTEGER, right, k, MPI_COMM_WORLD, ierr)
+      case (3); call MPI_Bsend(s, n, MPI_INTEGER, right, k, MPI_COMM_WORLD, ierr)
+      case (4); call MPI_Rsend(s, n, MPI_INTEGER, right, k, MPI_COMM_WORLD, ierr)
+      case (5, 11, 12); call MPI_Isend(s, n, MPI_INTEGER, right, k, MPI_COMM_WORLD, sreq, ierr)
+      case (6); call MPI_Issend(s, n, MPI_INTEGER, right, k, MPI_COMM_WORLD, sreq, ierr)
+      case (7); call MPI_Ibsend(s, n, MPI_INTEGER, right, k, MPI_COMM_WORLD, sreq, ierr)
+      case (8); call MPI_Irsend(s, n, MPI_INTEGER, right, k, MPI_COMM_WORLD, sreq, ierr)
+      case (9); call MPI_Sendrecv(s, n, MPI_INTEGER, right, k, r, n, MPI_INTEGER, left, k, MPI_COMM_WORLD, st, ierr)
+      case (10)
+        r(1:n) = s(1:n)
+        call MPI_Sendrecv_replace(r, n, MPI_INTEGER, right, k, left, k, MPI_COMM_WORLD, st, ierr)
+      end select
+      call check(ierr == MPI_SUCCESS, 'point-to-point send ierror')
+      select case (k)
+      case (5); call MPI_Recv(r, n, MPI_INTEGER, left, k, MPI_COMM_WORLD, st, ierr)
+      case (6); call MPI_Recv(r, n, MPI_INTEGER, MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD, st, ierr)
+      case (7); call MPI_Recv(r, n, MPI_INTEGER, left, k, MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+      case (11); call MPI_Probe(MPI_ANY_SOURCE, k, MPI_COMM_WORLD, st, ierr)
+      case (12)
+        flag = .false.
+        do while (.not. flag); call MPI_Iprobe(left, MPI_ANY_TAG, MPI_COMM_WORLD, flag, st, ierr); end do
+      end select
+      call check(ierr == MPI_SUCCESS, 'point-to-point receive ierror')
+      if (k >= 11) then   ! the probed message: its count, then received
+        call MPI_Get_count(st, MPI_INTEGER, got, ierr)
+        call check(got == n, 'probe count')
+        call MPI_Recv(r, got, MPI_INTEGER, st(MPI_SOURCE), st(MPI_TAG), MPI_COMM_WORLD, MPI_STATUS_IGNORE, ierr)
+      end if
+      if (req /= MPI_REQUEST_NULL) call complete(req, 'point-to-point receive')
+      if (sreq /= MPI_REQUEST_NULL) call complete(sreq, 'point-to-point send')
+      if (k >= 5 .and. k /= 7 .and. k /= 8) then
+        call MPI_Get_count(st, MPI_INTEGER, got, ierr)
+        call check(st(MPI_SOURCE) == left .and. st(MPI_TAG) == k .and. got == n, 'point-to-point status')
+      end if
+      call check(all(r(1:n) == [(v(left, i) + k, i = 1, n)]) .and. all(r(n + 1:) == -1), 'point-to-point data')
+    end do
+    call MPI_Buffer_detach(bb, bsize, ierr)
+    call check(ierr == MPI_SUCCESS .and. bsize == 4 * size(bb), 'buffer detach')
+    call MPI_Comm_dup(MPI_COMM_WORLD, c, ierr)
+    call MPI_Comm_set_errhandler(c, MPI_ERRORS_RETURN, ierr)
+    call MPI_Send(s, 1, MPI_INTEGER, np, 0, c, ierr)
+    call MPI_Error_class(ierr, cls, i)
+    call check(cls == MPI_ERR_RANK, 'send to no rank: MPI_ERR_RANK')
+    req = MPI_REQUEST_NULL
+    call MPI_Isend(s, 1, MPI_INTEGER, np, 0, c, req, ierr)
+    call MPI_Error_class(ierr, cls, i)
+    call check(cls == MPI_ERR_RANK .and. req == MPI_REQUEST_NULL, 'isend to no rank: MPI_ERR_RANK')
+    call MPI_Recv(r, 1, MPI_INTEGER, np, 0, c, st, ierr)
+    call MPI_Error_class(ierr, cls, i)
+    call check(cls == MPI_ERR_RANK, 'receive from no rank: MPI_ERR_RANK')
+    call MPI_Comm_free(c, ierr)
   end subroutine
 
   ! bcast, reduce, allreduce, scan, exscan, reduce_scatter(_block), barrier; in place too.
