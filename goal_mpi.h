@@ -1080,19 +1080,21 @@ static goal__mpi_entry *goal__mpi_lookup(goal_mpi *m, const goal_mpi_coll *c, go
 }
 /* Records why r failed, with the transport's words (MPI's string) when it said something,
    and tells the other ranks unless they told us. */
-static void goal__mpi_settle(goal_mpi_request *r, goal_status st) {
+static void goal__mpi_failed(goal_mpi_request *r, goal_status st) {
     goal_mpi *m = r->m;
-    const goal_error *x;
+    const goal_error *x = goal_exec_error(r->e);
     char why[GOAL_MSG_MAX];
-    r->st = st;
-    if (st >= 0) return;
-    x = goal_exec_error(r->e);
     snprintf(why, sizeof why, "%s", m->err.status != GOAL_OK ? m->err.msg : "");
     if (x && x->status != GOAL_OK) {
         goal__fail(&m->err, st, m->rank, "%s%s%s", x->msg, why[0] ? " -- " : "", why);
         m->err.action = x->action;
     }
     goal_mpi_revoke(m, st);
+}
+/* r's status after a start or a test (the failure's record apart: the common path is short). */
+static void goal__mpi_settle(goal_mpi_request *r, goal_status st) {
+    r->st = st;
+    if (st < 0) goal__mpi_failed(r, st);
 }
 /* Starts r's execution: DIRECT, or on the channels. */
 static goal_status goal__mpi_begin(goal_mpi *m, goal_mpi_request *r) {
@@ -1530,8 +1532,11 @@ static goal__mpi_entry *goal__mpi_memo_find(goal_mpi *m, const goal_algo_desc *d
     const int *arr[4];
     goal_algo_desc y;
     int k;
-    if (!x->e || goal__mpi_memo_arrays(d, ip, arr) != x->shape) return NULL;
-    if (x->shape >= 4) goal__mpi_memo_desc(d, &y);   /* with arrays: compared without their pointers */
+    if (!x->e || (x->shape & 3) != ip) return NULL;
+    if (x->shape >= 4) {   /* with arrays: compared without their pointers (without, d's are NULL in x->d) */
+        if (goal__mpi_memo_arrays(d, ip, arr) != x->shape) return NULL;
+        goal__mpi_memo_desc(d, &y);
+    }
     if (memcmp(x->shape >= 4 ? &y : d, &x->d, sizeof y) != 0 || strcmp(x->name, d->algo) != 0) return NULL;
     for (k = 0; x->shape >= 4 && k < 4; k++)
         if (arr[k] && memcmp(arr[k], x->arr[k], (size_t)m->size * sizeof(int)) != 0) return NULL;
