@@ -1424,30 +1424,38 @@ static size_t goal__mpi_algo_key(const goal_algo_desc *d, int p, int vec, unsign
     goal__mpi_key_add(key, &len, &d->in_place, sizeof d->in_place);
     return len;
 }
-/* Binds in and out to the schedule's IN and OUT slots, sized as the schedule needs, and
-   starts it. A reused request that was bound to the same in and out is not bound again (its
-   slots are e's, which are the desc's). */
-static goal_status goal__mpi_algo_launch(goal_mpi *m, goal__mpi_entry *e, const goal_algo_desc *d,
-                                         const goal_user_fn *fns, uint32_t nfns, const void *in, void *out,
-                                         goal_mpi_request **req) {
+/* r (goal__mpi_reuse, or NULL: a new request) bound to in and out at the schedule's IN and
+   OUT slots, sized as the schedule needs; NULL with *st when it cannot be. */
+static goal_mpi_request *goal__mpi_algo_bind(goal_mpi *m, goal__mpi_entry *e, goal_mpi_request *r, const goal_algo_desc *d,
+                                             const goal_user_fn *fns, uint32_t nfns, const void *in, void *out,
+                                             goal_status *st) {
     goal_slot fixed[4], *slots = fixed;
     uint32_t n = e->sched.nslots, i, in_slot = d->custom_slots ? d->in_slot : GOAL_ALGO_SLOT_IN;
     uint32_t out_slot = d->custom_slots ? d->out_slot : GOAL_ALGO_SLOT_OUT;
-    goal_status st = GOAL_OK;
-    goal_mpi_request *r = goal__mpi_reuse(e, fns, nfns);
-    if (r && r->bound && r->in == in && r->out == out) return goal__mpi_launch(m, e, r, st, req);
     if (n > 4 && !(slots = (goal_slot *)goal__mpi_alloc(m, n * sizeof(goal_slot)))) {
         if (r) { r->next = e->idle; e->idle = r; }
-        return goal__fail(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: start: out of memory", m->rank);
+        *st = goal__fail(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: start: out of memory", m->rank);
+        return NULL;
     }
     for (i = 0; i < n; i++) { slots[i].data = NULL; slots[i].size = 0; }
     /* The algorithms never write IN (goal_algos.h, BUFFERS): casting const away is safe. */
     if (in_slot < n) { slots[in_slot].data = (void *)(uintptr_t)in; slots[in_slot].size = goal_schedule_slot_size(&e->sched, in_slot); }
     if (out_slot < n) { slots[out_slot].data = out; slots[out_slot].size = goal_schedule_slot_size(&e->sched, out_slot); }
-    if ((r = goal__mpi_request(m, e, r, slots, n, fns, nfns, &st)) != NULL) { r->bound = 1; r->in = in; r->out = out; }
-    st = goal__mpi_launch(m, e, r, st, req);
+    if ((r = goal__mpi_request(m, e, r, slots, n, fns, nfns, st)) != NULL) {
+        r->bound = 1; r->in = in; r->out = out;
+    }
     if (slots != fixed) goal__mpi_free(m, slots);
-    return st;
+    return r;
+}
+/* Starts e's schedule on in and out. A reused request that was bound to the same in and out
+   is not bound again (its slots are e's, which are the desc's). */
+static goal_status goal__mpi_algo_launch(goal_mpi *m, goal__mpi_entry *e, const goal_algo_desc *d,
+                                         const goal_user_fn *fns, uint32_t nfns, const void *in, void *out,
+                                         goal_mpi_request **req) {
+    goal_status st = GOAL_OK;
+    goal_mpi_request *r = goal__mpi_reuse(e, fns, nfns);
+    if (!r || !r->bound || r->in != in || r->out != out) r = goal__mpi_algo_bind(m, e, r, d, fns, nfns, in, out, &st);
+    return goal__mpi_launch(m, e, r, st, req);
 }
 /* ---- >>> auto -------------------------------------------------------------------------------- */
 /* The collective of a name COLL_auto, or -1. Every start asks, so the suffix is tested
