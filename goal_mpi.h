@@ -367,6 +367,8 @@ struct goal_mpi_request {
     goal_exec *e;
     const goal_user_fn *fns;      /* what e was created with: reused only for the same */
     uint32_t nfns;
+    int bound;                    /* e was bound by a goal_mpi_algo_* start to in, out (and no other slot) */
+    const void *in, *out;
     uint32_t context;
     goal_status st;               /* GOAL_PENDING until it finished */
     int checking;                 /* the digests are being compared: not started yet */
@@ -738,6 +740,18 @@ static int goal__mpi_batch(goal_mpi *m, goal_req *reqs, int n) {
 #else
 #define GOAL__MPI_WORLD_RAISES 0
 #endif
+/* MPI_COMM_WORLD returns errors from goal__mpi_world_quiet to goal__mpi_world_back, under
+   MPICH (above); elsewhere both do nothing. */
+static void goal__mpi_world_quiet(MPI_Errhandler *app) {
+    if (!GOAL__MPI_WORLD_RAISES) return;
+    MPI_Comm_get_errhandler(MPI_COMM_WORLD, app);
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+}
+static void goal__mpi_world_back(MPI_Errhandler *app) {
+    if (!GOAL__MPI_WORLD_RAISES) return;
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, *app);
+    MPI_Errhandler_free(app);
+}
 static goal_status goal__mpi_direct_test(goal_mpi *m, goal_mpi_request *r, int block);
 /* The one MPI_Testsome of a progress pass (goal__mpi_test_heads), or with block the
    MPI_Waitsome of a wait; with r, of r's messages alone (DIRECT: with block, until they
@@ -745,12 +759,9 @@ static goal_status goal__mpi_direct_test(goal_mpi *m, goal_mpi_request *r, int b
 static goal_status goal__mpi_sweep(goal_mpi *m, goal_mpi_request *r, int block) {
     MPI_Errhandler app;
     goal_status st;
-    if (!GOAL__MPI_WORLD_RAISES) return r ? goal__mpi_direct_test(m, r, block) : goal__mpi_test_heads(m, block);
-    MPI_Comm_get_errhandler(MPI_COMM_WORLD, &app);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    goal__mpi_world_quiet(&app);
     st = r ? goal__mpi_direct_test(m, r, block) : goal__mpi_test_heads(m, block);
-    MPI_Comm_set_errhandler(MPI_COMM_WORLD, app);
-    MPI_Errhandler_free(&app);
+    goal__mpi_world_back(&app);
     return st;
 }
 /* Within goal__mpi_progress's pass the sweep is done once for every execution; a raw
@@ -843,10 +854,7 @@ static void goal__mpi_direct_cancel(goal_mpi_request *r) {
     uint32_t k, n = r->entry->direct->nmsgs;
     for (k = 0; k < n && r->dreq[k] == MPI_REQUEST_NULL; k++) {}
     if (k == n) return;
-    if (GOAL__MPI_WORLD_RAISES) {
-        MPI_Comm_get_errhandler(MPI_COMM_WORLD, &app);
-        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    }
+    goal__mpi_world_quiet(&app);
     for (; k < n; k++) {
         if (r->dreq[k] == MPI_REQUEST_NULL) continue;
         MPI_Cancel(&r->dreq[k]);
@@ -854,10 +862,7 @@ static void goal__mpi_direct_cancel(goal_mpi_request *r) {
         else MPI_Request_free(&r->dreq[k]);
     }
     r->dleft = 0;
-    if (GOAL__MPI_WORLD_RAISES) {
-        MPI_Comm_set_errhandler(MPI_COMM_WORLD, app);
-        MPI_Errhandler_free(&app);
-    }
+    goal__mpi_world_back(&app);
 }
 /* Message j of s for the plan, or 0 when MPI cannot take it as it is (the channels' post
    then reports why, as for any schedule). */
@@ -1093,20 +1098,22 @@ static goal__mpi_entry *goal__mpi_lookup(goal_mpi *m, const goal_mpi_coll *c, go
 }
 /* Records why r failed, with the transport's words (MPI's string) when it said something,
    and tells the other ranks unless they told us. */
-static void goal__mpi_settle(goal_mpi_request *r, goal_status st) {
+static void goal__mpi_failed(goal_mpi_request *r, goal_status st) {
     goal_mpi *m = r->m;
-    const goal_error *x;
+    const goal_error *x = goal_exec_error(r->e);
     char why[GOAL_MSG_MAX];
-    r->st = st;
-    if (st >= 0) return;
     if (r->entry->direct) goal__mpi_direct_cancel(r);   /* as the executor's failure cancels (FAILURES) */
-    x = goal_exec_error(r->e);
     snprintf(why, sizeof why, "%s", m->err.status != GOAL_OK ? m->err.msg : "");
     if (x && x->status != GOAL_OK) {
         goal__fail(&m->err, st, m->rank, "%s%s%s", x->msg, why[0] ? " -- " : "", why);
         m->err.action = x->action;
     }
     goal_mpi_revoke(m, st);
+}
+/* r's status after a start or a test (the failure's record apart: the common path is short). */
+static void goal__mpi_settle(goal_mpi_request *r, goal_status st) {
+    r->st = st;
+    if (st < 0) goal__mpi_failed(r, st);
 }
 /* Starts r's execution: DIRECT, or on the channels. */
 static goal_status goal__mpi_begin(goal_mpi *m, goal_mpi_request *r) {
@@ -1161,21 +1168,26 @@ static void goal__mpi_progress(goal_mpi *m) {
     }
     m->swept = 0;
 }
-/* An execution of e's schedule bound to slots: a finished one of e's idle list when it was
-   made with the same user functions (no allocation for the repeated collective), else new. */
-static goal_mpi_request *goal__mpi_request(goal_mpi *m, goal__mpi_entry *e, const goal_slot *slots, uint32_t nslots,
-                                           const goal_user_fn *fns, uint32_t nfns, goal_status *st) {
-    goal_exec_desc d;
+/* A finished request of e made with these user functions, taken off e's idle list, or NULL. */
+static goal_mpi_request *goal__mpi_reuse(goal__mpi_entry *e, const goal_user_fn *fns, uint32_t nfns) {
     goal_mpi_request *r, **p;
-    uint32_t k;
     for (p = &e->idle; (r = *p) != NULL; p = &r->next)
-        if (r->fns == fns && r->nfns == nfns) {
-            *p = r->next;
-            if ((*st = goal_exec_bind(r->e, slots, nslots)) == GOAL_OK) return r;
-            m->err = *goal_exec_error(r->e);
-            goal__mpi_drop(r);   /* its error would outlive the bind (a DIRECT start never clears it) */
-            return NULL;
-        }
+        if (r->fns == fns && r->nfns == nfns) { *p = r->next; return r; }
+    return NULL;
+}
+/* An execution of e's schedule bound to slots: r (goal__mpi_reuse) when not NULL (no
+   allocation for the repeated collective), else new. */
+static goal_mpi_request *goal__mpi_request(goal_mpi *m, goal__mpi_entry *e, goal_mpi_request *r, const goal_slot *slots,
+                                           uint32_t nslots, const goal_user_fn *fns, uint32_t nfns, goal_status *st) {
+    goal_exec_desc d;
+    uint32_t k;
+    if (r) {
+        r->bound = 0;
+        if ((*st = goal_exec_bind(r->e, slots, nslots)) == GOAL_OK) return r;
+        m->err = *goal_exec_error(r->e);
+        goal__mpi_drop(r);   /* its error would outlive the bind (a DIRECT start never clears it) */
+        return NULL;
+    }
     if (!(r = (goal_mpi_request *)goal__mpi_alloc(m, sizeof *r))) {
         *st = goal__fail(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: start: out of memory", m->rank);
         return NULL;
@@ -1212,12 +1224,10 @@ static goal_status goal__mpi_provision(goal_mpi *m, size_t more) {
     m->msgs = need;
     return GOAL_OK;
 }
-/* Starts e's schedule with these slots in the next context. */
-static goal_status goal__mpi_launch(goal_mpi *m, goal__mpi_entry *e, const goal_slot *slots, uint32_t nslots,
-                                    const goal_user_fn *fns, uint32_t nfns, goal_mpi_request **req) {
-    goal_status st = GOAL_OK;
+/* Starts r, an execution of e bound to its slots (NULL: st says why not), in the next context. */
+static goal_status goal__mpi_launch(goal_mpi *m, goal__mpi_entry *e, goal_mpi_request *r, goal_status st,
+                                    goal_mpi_request **req) {
     int rc;
-    goal_mpi_request *r = goal__mpi_request(m, e, slots, nslots, fns, nfns, &st);
     if (r && goal__mpi_held(e) && (st = goal__mpi_provision(m, goal__mpi_held(e))) != GOAL_OK) {
         r->next = e->idle; e->idle = r;
         r = NULL;
@@ -1231,7 +1241,7 @@ static goal_status goal__mpi_launch(goal_mpi *m, goal__mpi_entry *e, const goal_
     m->active = r;
     m->err.status = GOAL_OK;
     r->t0 = m->timeout_ms ? MPI_Wtime() : 0;
-    goal__mpi_bridge_hold(r->bridge = goal__mpi_bridge_index(fns), 1);
+    goal__mpi_bridge_hold(r->bridge = goal__mpi_bridge_index(r->fns), 1);
     *req = r;
     if (!m->check) { goal__mpi_settle(r, goal__mpi_begin(m, r)); return GOAL_OK; }
     r->dig[0] = e->digest; r->dig[1] = ~e->digest;
@@ -1264,7 +1274,11 @@ goal_status goal_mpi_start(goal_mpi *m, const goal_mpi_coll *c, goal_mpi_request
     if (req) *req = NULL;
     if (!m || !c || !c->build_fn || !req || (c->keylen && !c->key)) return GOAL_ERR_ARG;
     e = goal__mpi_prepare(m, c, &st);
-    if (e) return goal__mpi_launch(m, e, c->slots, c->nslots, c->user_fns, c->nuser_fns, req);
+    if (e) {
+        goal_mpi_request *r = goal__mpi_request(m, e, goal__mpi_reuse(e, c->user_fns, c->nuser_fns), c->slots, c->nslots,
+                                                c->user_fns, c->nuser_fns, &st);
+        return goal__mpi_launch(m, e, r, st, req);
+    }
     goal_mpi_revoke(m, st);   /* the other ranks started theirs: tell them */
     return st;
 }
@@ -1429,23 +1443,38 @@ static size_t goal__mpi_algo_key(const goal_algo_desc *d, int p, int vec, unsign
     goal__mpi_key_add(key, &len, &d->in_place, sizeof d->in_place);
     return len;
 }
-/* Binds in and out to the schedule's IN and OUT slots, sized as the schedule needs. */
-static goal_status goal__mpi_algo_launch(goal_mpi *m, goal__mpi_entry *e, const goal_algo_desc *d,
-                                         const goal_user_fn *fns, uint32_t nfns, const void *in, void *out,
-                                         goal_mpi_request **req) {
+/* r (goal__mpi_reuse, or NULL: a new request) bound to in and out at the schedule's IN and
+   OUT slots, sized as the schedule needs; NULL with *st when it cannot be. */
+static goal_mpi_request *goal__mpi_algo_bind(goal_mpi *m, goal__mpi_entry *e, goal_mpi_request *r, const goal_algo_desc *d,
+                                             const goal_user_fn *fns, uint32_t nfns, const void *in, void *out,
+                                             goal_status *st) {
     goal_slot fixed[4], *slots = fixed;
     uint32_t n = e->sched.nslots, i, in_slot = d->custom_slots ? d->in_slot : GOAL_ALGO_SLOT_IN;
     uint32_t out_slot = d->custom_slots ? d->out_slot : GOAL_ALGO_SLOT_OUT;
-    goal_status st;
-    if (n > 4 && !(slots = (goal_slot *)goal__mpi_alloc(m, n * sizeof(goal_slot))))
-        return goal__fail(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: start: out of memory", m->rank);
+    if (n > 4 && !(slots = (goal_slot *)goal__mpi_alloc(m, n * sizeof(goal_slot)))) {
+        if (r) { r->next = e->idle; e->idle = r; }
+        *st = goal__fail(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: start: out of memory", m->rank);
+        return NULL;
+    }
     for (i = 0; i < n; i++) { slots[i].data = NULL; slots[i].size = 0; }
     /* The algorithms never write IN (goal_algos.h, BUFFERS): casting const away is safe. */
     if (in_slot < n) { slots[in_slot].data = (void *)(uintptr_t)in; slots[in_slot].size = goal_schedule_slot_size(&e->sched, in_slot); }
     if (out_slot < n) { slots[out_slot].data = out; slots[out_slot].size = goal_schedule_slot_size(&e->sched, out_slot); }
-    st = goal__mpi_launch(m, e, slots, n, fns, nfns, req);
+    if ((r = goal__mpi_request(m, e, r, slots, n, fns, nfns, st)) != NULL) {
+        r->bound = 1; r->in = in; r->out = out;
+    }
     if (slots != fixed) goal__mpi_free(m, slots);
-    return st;
+    return r;
+}
+/* Starts e's schedule on in and out. A reused request that was bound to the same in and out
+   is not bound again (its slots are e's, which are the desc's). */
+static goal_status goal__mpi_algo_launch(goal_mpi *m, goal__mpi_entry *e, const goal_algo_desc *d,
+                                         const goal_user_fn *fns, uint32_t nfns, const void *in, void *out,
+                                         goal_mpi_request **req) {
+    goal_status st = GOAL_OK;
+    goal_mpi_request *r = goal__mpi_reuse(e, fns, nfns);
+    if (!r || !r->bound || r->in != in || r->out != out) r = goal__mpi_algo_bind(m, e, r, d, fns, nfns, in, out, &st);
+    return goal__mpi_launch(m, e, r, st, req);
 }
 /* ---- >>> auto -------------------------------------------------------------------------------- */
 /* The collective of a name COLL_auto, or -1. Every start asks, so the suffix is tested
@@ -1530,10 +1559,13 @@ static goal__mpi_entry *goal__mpi_memo_find(goal_mpi *m, const goal_algo_desc *d
     const int *arr[4];
     goal_algo_desc y;
     int k;
-    if (!x->e || goal__mpi_memo_arrays(d, ip, arr) != x->shape) return NULL;
-    if (x->shape >= 4) goal__mpi_memo_desc(d, &y);   /* with arrays: compared without their pointers */
+    if (!x->e || (x->shape & 3) != ip) return NULL;
+    if (x->shape >= 4) {   /* with arrays: compared without their pointers (without, d's are NULL in x->d) */
+        if (goal__mpi_memo_arrays(d, ip, arr) != x->shape) return NULL;
+        goal__mpi_memo_desc(d, &y);
+    }
     if (memcmp(x->shape >= 4 ? &y : d, &x->d, sizeof y) != 0 || strcmp(x->name, d->algo) != 0) return NULL;
-    for (k = 0; k < 4; k++)
+    for (k = 0; x->shape >= 4 && k < 4; k++)
         if (arr[k] && memcmp(arr[k], x->arr[k], (size_t)m->size * sizeof(int)) != 0) return NULL;
     return x->e;
 }

@@ -4,7 +4,7 @@
 # Usage: bench/mpi/calls.sh [BUILD] [ALGO...]   (make bench-calls builds BUILD/mpi/bench_calls.openmpi and runs it)
 B=${1:-build}; shift
 command -v valgrind >/dev/null || { echo "calls: valgrind missing (make deps)"; exit 0; }
-[ $# -gt 0 ] || set -- allreduce_recdoub gather_binomial bcast_binomial barrier_dissemination
+[ $# -gt 0 ] || set -- allreduce_recdoub gather_binomial bcast_binomial barrier_dissemination scatter_binomial reduce_binomial
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 own() {   # the goal_*.h functions' self cost in one callgrind file
     callgrind_annotate --inclusive=no --threshold=100 --auto=no "$1" 2>/dev/null |

@@ -417,9 +417,10 @@ static void test_reuse(void) {
     algo_desc(&d, "allreduce_recdoub", N, 0);
     for (round = 0; round < 4; round++) {
         if (round == 1) before = allocs;
-        for (k = 0; k < 2; k++) {
-            for (i = 0; i < N; i++) { in[k][i] = me * 31 + i * (k + 1) + round; out[k][i] = -1; }
-            CHECK_OK(goal_mpi_algo_start(m, &d, in[k], out[k], &r[k]), m);
+        for (k = 0; k < 2; k++) {   /* each idle execution gets the other buffers every round */
+            int b = (k + round) % 2;
+            for (i = 0; i < N; i++) { in[b][i] = me * 31 + i * (b + 1) + round; out[b][i] = -1; }
+            CHECK_OK(goal_mpi_algo_start(m, &d, in[b], out[b], &r[k]), m);
         }
         for (k = 1; k >= 0; k--) if (r[k]) CHECK_OK(goal_mpi_wait(&r[k]), m);
         for (k = 0; k < 2; k++) {
