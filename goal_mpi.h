@@ -594,6 +594,11 @@ static goal_status goal__mpi_fill_tag(goal_mpi *m, int tag) {
     return st;
 }
 /* The MPI tag of a message the transport can post, or a negative status saying why not. */
+/* Whether MPI takes peer for a message of this kind on m: a rank of its communicator, or any
+   source for a receive. */
+static int goal__mpi_peer_ok(const goal_mpi *m, goal_kind kind, int32_t peer) {
+    return peer < m->size && (peer >= 0 || (kind == GOAL_RECV && peer == GOAL_ANY));
+}
 static int goal__mpi_msg_tag(goal_mpi *m, const goal_msg *msg) {
     int tag = goal__mpi_tag(m, msg);
     if (m->revoked) return goal__mpi_revoked(m);
@@ -601,7 +606,7 @@ static int goal__mpi_msg_tag(goal_mpi *m, const goal_msg *msg) {
     if (msg->size > INT_MAX)
         return goal__fail(&m->err, GOAL_ERR_SIZE, m->rank, "rank %d, action %d: %llu bytes: MPI counts stop at INT_MAX",
                              m->rank, (int)msg->action, (unsigned long long)msg->size);
-    if (msg->peer >= m->size || (msg->peer < 0 && (msg->kind == GOAL_SEND || msg->peer != GOAL_ANY)))
+    if (!goal__mpi_peer_ok(m, msg->kind, msg->peer))
         return goal__fail(&m->err, GOAL_ERR_PEER, m->rank, "rank %d, action %d: peer %d of %d ranks", m->rank,
                              (int)msg->action, (int)msg->peer, m->size);
     return tag;
@@ -869,8 +874,7 @@ static void goal__mpi_direct_cancel(goal_mpi_request *r) {
 static int goal__mpi_plan_msg(const goal_mpi *m, const goal_schedule *s, uint32_t j, goal__mpi_pmsg *x) {
     goal_action a;
     goal_schedule_action(s, j, &a);
-    if (a.tag < 0 || (uint32_t)a.tag >= m->tags || a.buf.size > INT_MAX || a.peer >= m->size ||
-        (a.peer < 0 && (a.kind == GOAL_SEND || a.peer != GOAL_ANY)))
+    if (a.tag < 0 || (uint32_t)a.tag >= m->tags || a.buf.size > INT_MAX || !goal__mpi_peer_ok(m, a.kind, a.peer))
         return 0;
     x->slot = a.buf.slot; x->offset = a.buf.offset; x->count = (int)a.buf.size; x->tag = a.tag;
     x->recv = a.kind == GOAL_RECV;

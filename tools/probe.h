@@ -323,14 +323,16 @@ static int probe_handshakes(const probe_ops *ops, probe_result *r) {
     r->R_wide = v[PROBE_RUNS - 2] - v[1] > v[PROBE_RUNS - 2] / 2;
     return 0;
 }
+/* Size k's one-way time less the handshake R above S: what its bytes cost, and L + 2o. */
+static double probe_oneway_bytes(const probe_result *r, int k) { return r->t1[k] - (r->size[k] > r->S ? r->R : 0); }
 /* The one-way time's cost per byte over sizes a to b of the sweep: the slope of its
-   least-squares line there, the sizes above S less R. */
+   least-squares line there (probe_oneway_bytes). */
 static double probe_per_byte(const probe_result *r, int a, int b) {
     double x[PROBE_MAX_SIZES], u[PROBE_MAX_SIZES], c, h, e;
     int use[PROBE_MAX_SIZES], k;
     for (k = 0; k < r->n; k++) {
         x[k] = (double)r->size[k];
-        u[k] = r->t1[k] - (r->size[k] > r->S ? r->R : 0);
+        u[k] = probe_oneway_bytes(r, k);
         use[k] = k >= a && k <= b;
     }
     return probe_fit(x, u, use, r->n, &c, &h, &e) ? h : 0;
@@ -339,7 +341,7 @@ static double probe_per_byte(const probe_result *r, int a, int b) {
    out the others: a spike in the way back makes one 0 or less). */
 static int probe_per_byte_fits(const probe_result *r, int a, int b) {
     int k, m = 0;
-    for (k = a; k <= b && k < r->n; k++) m += r->t1[k] - (r->size[k] > r->S ? r->R : 0) > 0;
+    for (k = a; k <= b && k < r->n; k++) m += probe_oneway_bytes(r, k) > 0;
     return m >= 2;
 }
 /* Whether two costs per byte are one (within PROBE_APART of the first). */
@@ -349,14 +351,15 @@ static int probe_alike(double h, double ref) { return fabs(h - ref) <= PROBE_APA
    entry takes the rest); G again from the gaps up to the first group's end; that group
    dropped when alike G. */
 static void probe_table(probe_result *r) {
-    double x[PROBE_MAX_SIZES];
+    double x[PROBE_MAX_SIZES], h;
     int use[PROBE_MAX_SIZES], a, b, k, end0 = -1;
     for (a = 0; a < r->n && r->size[a] < PROBE_LARGE; a++) {}
     for (r->nT = 0; a + 1 < r->n; a = b) {
         for (b = a + 1; b + 1 < r->n && (r->nT + 1 == PROBE_MAX_TABLE || probe_alike(probe_per_byte(r, b, b + 1), probe_per_byte(r, a, b))); b++) {}
         if (!probe_per_byte_fits(r, a, b)) break;   /* no cost measured there: the entry before goes on */
+        h = probe_per_byte(r, a, b);
         r->T[r->nT] = r->size[a];
-        r->H[r->nT] = probe_per_byte(r, a, b) > 0.001 ? probe_per_byte(r, a, b) : 0.001;   /* the finest -H goal sim takes */
+        r->H[r->nT] = h > 0.001 ? h : 0.001;   /* the finest -H goal sim takes */
         if (r->nT++ == 0) end0 = b;
     }
     r->G_one = r->G;
