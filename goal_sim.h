@@ -55,7 +55,7 @@
      goal dot, trace, svg, html Graphviz DOT, Chrome trace JSON, SVG, an interactive page
 
    SIMULATE (LogGOPS exactly as LogGOPSim 76451de computes it, with libgoal's parameters off:
-   R, T, H, E, F 0, no shared memory, no two-level model; tests/data/loggopsim/MODEL.md)
+   R, T, H, E, F 0, A unset, no shared memory, no two-level model; tests/data/loggopsim/MODEL.md)
    --------
    Parameters (zero = LogGOPSim's default; GOAL_SIM_ZERO asks for a real 0):
      L 2500 latency · o 1500 CPU overhead per message · g 1000 gap per message · G 6 gap per
@@ -81,7 +81,16 @@
      probe measures o on bare MPI calls and E, F through libgoal's executor, so that the
      model predicts what goal_mpi runs while L o g G O S stay LogGOPSim's; E = F = 0 (the
      default) is LogGOPSim's model, exactly
-   TIME RESOLUTION: L, o, g, G, O, C, R, H, E, F are doubles in ns (G, O per byte) and may be fractional
+     · A, D: acknowledged sends (libgoal's; off unless A is set): an eager send of more than
+     A bytes sends its bytes at once, as any eager one, but completes (what requires it may
+     start) D after its receive took the message, when the sender's CPU learns of it. Open
+     MPI's shared memory sends a message past its inline size as a fragment that the sender
+     has back only from the receiver: measured at np 2, a send of 512 B to 2 KiB completes
+     about 1 us after it starts where one of 256 B takes 0.07 us, so a chain of sends that
+     each wait for the last (bcast_chain's segments) is several times slower than sends
+     posted together, and one call's sends of that size cost its time. goal probe measures
+     them
+   TIME RESOLUTION: L, o, g, G, O, C, R, H, E, F, D are doubles in ns (G, O per byte) and may be fractional
    down to 0.001 ns (G 0.08 = 12.5 GB/s); finer values, negative ones, NaN and values over
    2^53 ps are GOAL_ERR_ARG. Inside, time is an unsigned 64-bit count of picoseconds, so the
    simulation stays exact integer arithmetic and deterministic: with integer parameters
@@ -311,6 +320,12 @@ typedef struct goal_sim_desc {
                                   leaves E later; 0 (the default) and GOAL_SIM_ZERO = none */
     double F;                  /* ns a call costs before its first action (libgoal's): every
                                   CPU of every rank starts at F; 0 and GOAL_SIM_ZERO = none */
+    int64_t A;                 /* bytes: an eager send of more than A bytes completes D ns
+                                  after its receive took the message, not when it starts (an
+                                  acknowledged send: its bytes still leave at once); 0 (the
+                                  default) = none, GOAL_SIM_ZERO = every eager send */
+    double D;                  /* ns from the take to an acknowledged send's completion (with
+                                  A), fractions down to 0.001 ns; 0 and GOAL_SIM_ZERO = at once */
     int32_t node_size;         /* > 0: the two-level model, nodes of node_size consecutive ranks
                                   (rank r on node r / node_size); 0 = LogGOPS, one level */
     double intra_L, intra_o, intra_g, intra_G, intra_O;   /* two-level: L, o, g, G, O between
@@ -949,12 +964,16 @@ typedef struct goal__sim_ev {   /* a queued event; the heap orders by (time, seq
     uint32_t ref;               /* action index on rank, or message id | GOAL__DEP_START */
 } goal__sim_ev;
 
+/* A message's protocol: rendezvous (its send completes when taken), eager (when it starts),
+   acknowledged (eager bytes, completion D after the take: an event of its own, ACKING, at
+   the sender, for which the message is kept until then). */
+enum { GOAL__SIM_RENDEZVOUS, GOAL__SIM_EAGER, GOAL__SIM_ACKED, GOAL__SIM_ACKING };
 typedef struct goal__sim_msg {  /* a message in flight or waiting in an unexpected queue */
     uint64_t size, sent;        /* bytes; when its send started */
     int32_t src, tag;
     uint32_t send;              /* the send's index on src; the free list's link while unused */
     uint8_t cpu, nic;           /* the sender's indices: LogGOPSim charges the receiver on them */
-    uint8_t eager;              /* the model's choice when it was sent: 1 eager, 0 rendezvous */
+    uint8_t eager;              /* the model's choice when it was sent: GOAL__SIM_EAGER... */
 } goal__sim_msg;
 
 /* What an event needs of its rank, in 32 bytes (half a cache line): the clocks of cpu 0 and
@@ -1027,6 +1046,8 @@ typedef struct goal__sim {
     uint32_t nT;                     /* entries in the table (0: off) */
     uint64_t E, F;                   /* ps the executor adds per message (CPU, and before it leaves); ps
                                         every CPU starts at (a call's fixed cost) */
+    uint64_t A, D;                   /* eager sends over A bytes complete D ps after their take
+                                        (off: A 2^64-1) */
     uint32_t node_size;              /* two-level: ranks per node */
     int compat;
     uint64_t stop_ps;                /* the desc's stop_ns: stop once a rank's time must reach it; 0 = never */
@@ -1313,10 +1334,11 @@ static goal_status goal__sim_model_init(goal__sim *m, const goal_sim_desc *d) {
     const double intra[5] = {d->intra_L, d->intra_o, d->intra_g, d->intra_G, d->intra_O};
     if (goal__sim_link_init(&m->link[0], inter, &loggopsim) || goal__sim_link_init(&m->link[1], intra, &m->link[0]) ||
         goal__sim_param(d->C, GOAL__SIM_PS, &m->C) || goal__sim_param(d->R, 0, &m->R) ||
-        goal__sim_param(d->E, 0, &m->E) || goal__sim_param(d->F, 0, &m->F) ||
-        d->S < GOAL_SIM_ZERO || d->node_size < 0 || goal__sim_table_init(m, d, why))
+        goal__sim_param(d->E, 0, &m->E) || goal__sim_param(d->F, 0, &m->F) || goal__sim_param(d->D, 0, &m->D) ||
+        d->S < GOAL_SIM_ZERO || d->A < GOAL_SIM_ZERO || d->node_size < 0 || goal__sim_table_init(m, d, why))
         return GOAL_ERR_ARG;
     m->S = d->S == 0 ? 65535u : d->S < 0 ? 0u : (uint64_t)d->S;
+    m->A = d->A == 0 ? ~(uint64_t)0 : d->A < 0 ? 0u : (uint64_t)d->A;
     m->node_size = (uint32_t)d->node_size;
     m->model = d->node_size ? &goal__sim_two_level : &goal__sim_loggops;
     return GOAL_OK;
@@ -1562,7 +1584,7 @@ static void goal__sim_touch_posted(const goal__sim *m, const goal__sim_item *e, 
     uint32_t h;
     if (e->rank < 0 || !(e->ref & GOAL__DEP_START)) return;
     msg = &m->msg[e->ref & ~GOAL__DEP_START];
-    if (!msg->eager) {
+    if (msg->eager == GOAL__SIM_RENDEZVOUS) {
         if (deep == 1) goal__sim_touch_action(m, msg->src, msg->send);
         if (deep == 2) goal__sim_touch_released(m, msg->src, msg->send);
     }
@@ -1727,10 +1749,10 @@ static goal_status goal__sim_send(goal__sim *m, const goal__sim_act *a, goal__si
     msg = &m->msg[id];
     msg->size = a->size; msg->sent = t; msg->src = ev.rank; msg->tag = a->tag; msg->send = ev.ref;
     msg->cpu = a->cpu; msg->nic = a->nic;
-    msg->eager = (uint8_t)p.eager;
+    msg->eager = (uint8_t)(!p.eager ? GOAL__SIM_RENDEZVOUS : a->size > m->A ? GOAL__SIM_ACKED : GOAL__SIM_EAGER);
     if (goal__sim_queue(m, p.arrive, a->peer, id | GOAL__DEP_START) != GOAL_OK) return GOAL_ERR_NOMEM;
     goal__sim_release_of(m, ev.rank, ev.ref, 1);
-    if (p.eager) goal__sim_complete(m, ev.rank, ev.ref);
+    if (msg->eager == GOAL__SIM_EAGER) goal__sim_complete(m, ev.rank, ev.ref);
     return GOAL_OK;
 }
 
@@ -1741,6 +1763,25 @@ static void goal__sim_rendezvous(goal__sim *m, const goal__sim_msg *msg, uint8_t
     goal__sim_complete(m, msg->src, msg->send);
     *cp = goal__sim_max(*cp, t);
     *ns = goal__sim_max(*ns, t);
+}
+
+/* Message id was taken by a receive at t (a rendezvous send has completed): done with, or,
+   acknowledged, kept until its send completes D later (its ACKING event, on the sender). */
+static goal_status goal__sim_taken(goal__sim *m, uint32_t id, uint64_t t) {
+    goal__sim_msg *msg = &m->msg[id];
+    if (msg->eager != GOAL__SIM_ACKED) { goal__sim_msg_free(m, id); return GOAL_OK; }
+    msg->eager = GOAL__SIM_ACKING;
+    return goal__sim_queue(m, goal__sim_add(m, t, m->D), msg->src, id | GOAL__DEP_START);
+}
+/* An acknowledgement reaches its sender: the send completes, its CPU learns of it now. */
+static goal_status goal__sim_acked(goal__sim *m, goal__sim_ev ev) {
+    uint32_t id = ev.ref & ~GOAL__DEP_START;
+    const goal__sim_msg *msg = &m->msg[id];
+    uint64_t *c = goal__sim_cpu(m, msg->src, msg->cpu);
+    *c = goal__sim_max(*c, ev.time);
+    goal__sim_complete(m, msg->src, msg->send);
+    goal__sim_msg_free(m, id);
+    return GOAL_OK;
 }
 
 /* Posted receives are entered by action index, unexpected messages by message id. */
@@ -1763,8 +1804,7 @@ static goal_status goal__sim_recv(goal__sim *m, const goal__sim_act *a, goal__si
         return goal__fifo_push(&m->q, &m->x.a, &rk->posted, a->peer, ev.ref, NULL);
     if (!goal__sim_eager(m, a->size)) goal__sim_rendezvous(m, &m->msg[id], a->cpu, a->nic, ev.time);
     goal__sim_complete(m, ev.rank, ev.ref);
-    goal__sim_msg_free(m, id);
-    return GOAL_OK;
+    return goal__sim_taken(m, id, ev.time);
 }
 
 /* Shared memory: the node a rank is on (one node under LogGOPS). A message inside a node
@@ -1789,6 +1829,7 @@ static goal_status goal__sim_arrive(goal__sim *m, goal__sim_ev ev) {
     uint64_t t = ev.time;
     uint32_t e;
     int32_t recv;
+    if (msg.eager == GOAL__SIM_ACKING) return goal__sim_acked(m, ev);
     if (goal__sim_max(*c, *nr) > t) { ev.time = goal__sim_max(*c, *nr); return goal__sim_later(m, ev, GOAL__SIM_W_ARRIVE, msg.cpu, msg.nic); }
     if (m->model == &goal__sim_loggops) goal__sim_price_arrive(m, &goal__sim_loggops, msg.src, ev.rank, t, msg.size, c, nr);
     else goal__sim_price_arrive(m, m->model, msg.src, ev.rank, t, msg.size, c, nr);
@@ -1800,10 +1841,9 @@ static goal_status goal__sim_arrive(goal__sim *m, goal__sim_ev ev) {
     goal__sim_emit(m, GOAL_SIM_EV_MSG, msg.src, (int32_t)msg.send, ev.rank, recv, msg.cpu, msg.sent, t, msg.size);
     goal__sim_emit(m, GOAL_SIM_EV_RECV, ev.rank, recv, msg.src, (int32_t)msg.send, msg.cpu, t, *c, msg.size);
     if (e == GOAL__NONE) return goal__fifo_push(&m->q, &m->x.a, &m->rk[ev.rank].unexp, msg.src, id, NULL);
-    if (!msg.eager) goal__sim_rendezvous(m, &msg, msg.cpu, msg.nic, t);
+    if (msg.eager == GOAL__SIM_RENDEZVOUS) goal__sim_rendezvous(m, &msg, msg.cpu, msg.nic, t);
     goal__sim_complete(m, ev.rank, (uint32_t)recv);
-    goal__sim_msg_free(m, id);
-    return GOAL_OK;
+    return goal__sim_taken(m, id, t);
 }
 
 static goal_status goal__sim_event(goal__sim *m, goal__sim_ev ev) {
@@ -2903,6 +2943,10 @@ static const goal_sim_param_row goal__sim_opts[] = {
     {"-E", GOAL_SIM_PARAM_NS, 1, "ns", "0", "the executor's CPU cost per message (libgoal's): a send or receive costs -o plus this",
      GOAL__SIM_AT(E)},
     {"-F", GOAL_SIM_PARAM_NS, 1, "ns", "0", "a call's fixed cost (libgoal's): every rank starts this much later", GOAL__SIM_AT(F)},
+    {"-A", GOAL_SIM_PARAM_BYTES, 1, "B", NULL,
+     "acknowledged sends: an eager send of more than this many bytes completes -D after its receive took it (unset: none)",
+     GOAL__SIM_AT(A)},
+    {"-D", GOAL_SIM_PARAM_NS, 1, "ns", "0", "with -A: from the receive's take to the send's completion", GOAL__SIM_AT(D)},
     {"--loggopsim-compat", GOAL_SIM_PARAM_FLAG, 0, NULL, NULL, "charge 0-byte messages -G, as LogGOPSim's wrap-around does",
      GOAL__SIM_AT(loggopsim_compat)},
     {"--shared-memory", GOAL_SIM_PARAM_FLAG, 0, NULL, NULL,
@@ -3078,6 +3122,8 @@ goal_status goal_sim_defaults(const goal_sim_desc *desc, goal_sim_desc *out) {
     out->R = goal__sim_ns_of(m.R);
     out->E = goal__sim_ns_of(m.E);
     out->F = goal__sim_ns_of(m.F);
+    out->D = goal__sim_ns_of(m.D);
+    out->A = m.A == ~(uint64_t)0 ? 0 : m.A ? (int64_t)m.A : GOAL_SIM_ZERO;
     for (k = 0; k < GOAL_SIM_TABLE_MAX; k++) {   /* off: none of it */
         int64_t *t = k ? &out->T_more[k - 1u] : &out->T;
         double *h = k ? &out->H_more[k - 1u] : &out->H;

@@ -621,6 +621,32 @@ static void test_executor_costs(void) {
     goal_sim_run_free(&r);
 }
 
+/* -A -D: an eager send over A bytes completes D after its receive took it (what requires
+   it waits), its bytes leaving at once; A unset changes nothing, -A 0 takes every eager send. */
+static void test_acknowledged(void) {
+    const char *chain = "num_ranks 2\nrank 0 {\nl1: send 200b to 1\nl2: send 200b to 1\nl3: send 100b to 1\nl2 requires l1\nl3 requires l2\n}\n"
+                        "rank 1 {\nl1: recv 200b from 0\nl2: recv 200b from 0\nl3: recv 100b from 0\n}\n";
+    const char *late = "num_ranks 2\nrank 0 {\nl1: send 200b to 1\nl2: calc 7\nl2 requires l1\n}\nrank 1 {\nl1: calc 500\nl2: recv 200b from 0\nl2 requires l1\n}\n";
+    static const struct { const char *opts; uint64_t want[4]; } cases[] = {   /* chain 0, 1; late 0, 1 */
+        {"", {30000, 140000, 17000, 510000}}, {"-A 200 -D 50", {30000, 140000, 17000, 510000}},
+        {"-A 100 -D 50", {330000, 440000, 557000, 510000}}, {"-A 0 -D 50", {480000, 440000, 557000, 510000}},
+        {"-A 100", {230000, 340000, 507000, 510000}}, {"-A 100 -D 0.125", {230250, 340250, 507125, 510000}}};
+    goal_sim_desc d, out;
+    char line[96];
+    size_t k;
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        snprintf(line, sizeof line, "-L 100 -o 10 -g 5 -G 0 -O 0 -S 100000 %s", cases[k].opts);
+        memset(&d, 0, sizeof d);
+        CHECK(goal_sim_params(&d, line, strlen(line), NULL) == GOAL_OK);
+        check_finish_pair(chain, late, &d, cases[k].want, 2);
+    }
+    memset(&d, 0, sizeof d);
+    CHECK(goal_sim_params(&d, "-A 512 -D 300", 13, NULL) == GOAL_OK && d.A == 512 && d.D == 300);
+    CHECK(goal_sim_defaults(&d, &out) == GOAL_OK && out.A == 512 && out.D == 300);
+    CHECK(goal_sim_defaults(NULL, &out) == GOAL_OK && out.A == 0 && out.D == GOAL_SIM_ZERO);
+    CHECK(goal_sim_param(&d, "-A", "-1", NULL) == GOAL_ERR_ARG && goal_sim_param(&d, "-D", "0.0001", NULL) == GOAL_ERR_ARG);
+}
+
 /* goal_sim_param_info is the one table: every row's name is a model option of its arity,
    its field is where goal_sim_param puts the value, NULL past the end. */
 static void test_param_info(void) {
@@ -891,6 +917,7 @@ int main(void) {
     RUN(test_cost_table);
     RUN(test_shared_memory);
     RUN(test_executor_costs);
+    RUN(test_acknowledged);
     RUN(test_param_info);
     RUN(test_defaults);
     RUN(test_tune_bound);

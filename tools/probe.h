@@ -10,22 +10,38 @@
      recv overhead  the receive call alone, D ns after the message was sent: o + (s-1)·max(O,G)
      burst          n sends back to back, then a reply: the time per extra message is the
                     gap g + (s-1)·G (when g >= o, as on real networks)
-     S              the largest eager size: the largest size of the sweep whose send returns
-                    before its receiver arrives, every larger one waiting, then bisected to
-                    the byte up to the next size. Walked down from the largest size, so
-                    that a smaller size whose send waits now and then (Open MPI's shared
-                    memory at 512 B - 1 KiB, with its eager limit at 4 KiB) is not taken
-                    for the limit.
+     S              the largest size that travels without a handshake. Where one shows
+                    (the first size whose send waits for its late receiver and whose round
+                    trip is over PROBE_HANDSHAKE (3) times the size's before), the size
+                    before it, bisected to the byte up to it: a size is below when its send
+                    returns before its receiver arrives or, as an acknowledged send's (A,
+                    below) waits too, its round trip stays under 3 times that size's. Where
+                    none shows (a rendezvous without a handshake, LogGOPSim's), the largest
+                    size of the sweep whose send returns before its receiver arrives, every
+                    larger one waiting, walked down from the largest size (so that a smaller
+                    size whose send waits now and then is not taken for the limit), then
+                    bisected. Open MPI's shared memory: the handshake at 4 KiB, its eager
+                    limit, where sends wait from 512 B (acknowledged).
      R              the rendezvous handshake (goal_sim.h's -R): the jump of the ping-pong's
                     half round trip at a size s_k above S (up to PROBE_LARGE), less what the
                     size difference explains: its rise from s_(k-1) less (s_k - s_(k-1))
                     times its rise per byte just after (s_k to s_(k+1)); the largest such
                     jump over a tenth of the half round trip at s_k (smaller ones are noise;
                     0: none). A protocol switch at S shows at the first size above it. Open
-                    MPI's shared memory has three: a small one at S (0.4-2 KiB, where its
-                    send call starts to wait, ~0.1 us), 4 KiB (its eager limit, 0.7-0.9 us)
+                    MPI's shared memory has two: at S (4 KiB, its eager limit, 0.7-3.5 us)
                     and 32-64 KiB (0.8-1.3 us, single copy or the caches); one R stands for
-                    all, the largest.
+                    both, the largest.
+     A, D           acknowledged sends (goal_sim.h's -A -D): the first eager size whose
+                    burst gap is over PROBE_ACK (4) times the size's before, every eager
+                    size from there staying over half that step, is the first one
+                    acknowledged: A is the size before (0: none). A blocking send of such a size
+                    waits for its receiver's answer, so a burst's gap there is the way to
+                    the take, o + L, plus D: D is the median over those sizes of the gap
+                    less o + L. Their times are left out of the fits of o, L and g (Open
+                    MPI's shared memory: about 1 us a message from 512 B to 2 KiB on a
+                    loaded machine, 0.3 us on a quiet one, where 256 B take 0.1 us; a late
+                    receiver holds such a send most times, but not always, and S comes from
+                    the fastest time; MPICH has none).
      one way        s bytes there and 0 back, less the way back, L + 2o (the ping-pong
                     fit's intercept, steadier than any one size's round trip under load):
                     t1(s) = L + 2o + (s-1)·G (+ R beyond S), a single message's cost
@@ -126,6 +142,8 @@ typedef struct probe_ops {
 #define PROBE_MAX_TABLE 8       /* entries of -T -H at most (goal_sim.h's GOAL_SIM_TABLE_MAX) */
 #define PROBE_APART 0.25        /* costs per byte within this fraction of each other are one */
 #define PROBE_SHARED 1.6        /* the exchange over the one-way time from which memory is shared */
+#define PROBE_ACK 2.5           /* a burst gap's step from one size to the next that starts acknowledged sends */
+#define PROBE_HANDSHAKE 3.0     /* a round trip's step from one size to the next that is a rendezvous handshake */
 typedef struct probe_result {
     double L, o, g, G, O, C;    /* ns, ns per byte */
     uint64_t S;                 /* largest eager size (bytes); max_size when none waits */
@@ -137,6 +155,9 @@ typedef struct probe_result {
     double xratio;              /* the exchange's time over the one-way time at the largest sizes; 0: not measured */
     double G_one;               /* G from every size of PROBE_LARGE and more: the line's without the table */
     double E, F;                /* ns libgoal's executor adds per message, per call; 0: not measured */
+    uint64_t A;                 /* eager sends over A bytes are acknowledged (-A), D ns after their take (-D); */
+    double D;                   /* nacked 0: none seen */
+    int nacked;                 /* sizes of the sweep that are acknowledged (A's next up to S) */
     double L_fit;               /* the fit's L before a negative one is made 0 */
     uint64_t S_run[PROBE_RUNS]; /* S of every run, and R */
     double R_run[PROBE_RUNS];
@@ -213,22 +234,48 @@ static int probe_sweep(const probe_ops *ops, uint64_t max_size, probe_result *r)
     return 0;
 }
 
-/* One run of S: the largest size of the sweep whose send is eager (fresh: measured again,
-   else the sweep's send overheads), walking down, then bisection above it. */
-static uint64_t probe_eager_once(const probe_ops *ops, const probe_result *r, int fresh) {
+/* The size of the sweep where a handshake starts (see the top): the first whose send waits
+   and whose round trip is over PROBE_HANDSHAKE times the size's before; 0 when none. */
+static int probe_handshake_at(const probe_result *r) {
+    int k;
+    for (k = 1; k < r->n; k++)
+        if (r->os[k] >= probe_delay(r->rtt[k]) / 2 && r->rtt[k] > PROBE_HANDSHAKE * r->rtt[k - 1]) return k;
+    return 0;
+}
+/* Whether size travels without a handshake: eager, or acknowledged (its send waits, but
+   its round trip is under PROBE_HANDSHAKE times rtt0, the size's below the handshake). */
+static int probe_no_handshake(const probe_ops *ops, uint64_t size, double delay, double rtt0) {
+    double t, rtt;
+    if (probe_eager(ops, size, delay, &t)) return 1;
+    return (rtt = ops->pingpong_fn(ops->user, size, probe_reps(size))) >= 0 && rtt < PROBE_HANDSHAKE * rtt0;
+}
+/* One run of S (see the top): below the handshake's size, bisected with probe_no_handshake;
+   without one, the largest size of the sweep whose send is eager, walking down, then
+   bisected with probe_eager. fresh: on sends and round trips measured again (up to twice
+   PROBE_LARGE, as R's runs), else the sweep's. Returns S, or 0 when a call failed. */
+static uint64_t probe_eager_once(const probe_ops *ops, const probe_result *sweep, int fresh) {
+    probe_result c = *sweep, *r = &c;
     uint64_t lo, hi;
     double t;
-    int k;
-    for (k = r->n - 1; k >= 0; k--)
-        if (fresh ? probe_eager(ops, r->size[k], probe_delay(r->rtt[k]), &t) : r->os[k] < probe_delay(r->rtt[k]) / 2) break;
+    int k, hs;
+    for (k = 0; fresh && k < r->n && r->size[k] <= 2 * PROBE_LARGE; k++)
+        if ((r->rtt[k] = ops->pingpong_fn(ops->user, r->size[k], probe_reps(r->size[k]))) < 0 ||
+            (r->os[k] = ops->send_fn(ops->user, r->size[k], probe_delay(r->rtt[k]), probe_reps(r->size[k]))) < 0)
+            return 0;
+    k = probe_handshake_at(r) - 1;
+    hs = k >= 0;
+    for (k = hs ? k : r->n - 1; !hs && k >= 0; k--)
+        if (r->os[k] < probe_delay(r->rtt[k]) / 2) break;
     if (k == r->n - 1) return r->size[r->n - 1];
     if (k < 0) return 0;
     lo = r->size[k];
     hi = r->size[k + 1];
     while (hi - lo > 1) {
         uint64_t mid = lo + (hi - lo) / 2;
-        if (probe_eager(ops, mid, probe_delay(r->rtt[k + 1]), &t)) lo = mid;
-        else hi = mid;
+        if (hs ? probe_no_handshake(ops, mid, probe_delay(r->rtt[k + 1]), r->rtt[k]) : probe_eager(ops, mid, probe_delay(r->rtt[k + 1]), &t))
+            lo = mid;
+        else
+            hi = mid;
     }
     return lo;
 }
@@ -278,10 +325,32 @@ static int *probe_sizes(const probe_result *r, uint64_t lo, uint64_t hi, int *us
     for (k = 0; k < r->n; k++) use[k] = r->size[k] >= lo && r->size[k] <= hi;
     return use;
 }
+/* Acknowledged sends' sizes (see the top): the first eager size k whose gap steps up over
+   PROBE_ACK times size k-1's, all eager sizes from k staying over half that step; 0 none. */
+static int probe_acked_from(const probe_result *r) {
+    int k, j;
+    for (k = 1; k < r->n && r->size[k] <= r->S; k++) {
+        double floor = PROBE_ACK / 2 * r->gap[k - 1];
+        if (!(r->gap[k - 1] > 0 && r->gap[k] > PROBE_ACK * r->gap[k - 1])) continue;
+        for (j = k; j < r->n && r->size[j] <= r->S && r->gap[j] > floor; j++) {}
+        if (j == r->n || r->size[j] > r->S) return k;
+    }
+    return 0;
+}
+/* D: the median over the acknowledged sizes of the gap less the way to the take, o + L
+   (see the top); none below 0. */
+static void probe_ack_delay(probe_result *r, int from) {
+    double v[PROBE_MAX_SIZES];
+    int k;
+    for (k = from; k < from + r->nacked; k++) v[k - from] = r->gap[k] - (r->o + r->L);
+    r->A = r->size[from - 1];
+    r->D = probe_median(v, r->nacked);
+    if (r->D < 0) r->D = 0;
+}
 /* The fits of the sweep (see the top). Returns 0, or -1 when too few eager sizes. */
 static int probe_fits(probe_result *r) {
     double x[PROBE_MAX_SIZES], bytes[PROBE_MAX_SIZES], half[PROBE_MAX_SIZES], os_o, os_O, or_o, or_g, rtt0, rtt_g, exec0, u;
-    int eager[PROBE_MAX_SIZES], all[PROBE_MAX_SIZES], use[PROBE_MAX_SIZES], k;
+    int eager[PROBE_MAX_SIZES], all[PROBE_MAX_SIZES], use[PROBE_MAX_SIZES], k, acked = probe_acked_from(r);
     for (k = 0; k < r->n; k++) {
         x[k] = (double)(r->size[k] - 1);
         bytes[k] = (double)r->size[k];
@@ -289,6 +358,7 @@ static int probe_fits(probe_result *r) {
     }
     probe_sizes(r, 0, r->S, eager);
     probe_sizes(r, 0, UINT64_MAX, all);
+    for (k = acked; acked && k < r->n && r->size[k] <= r->S; k++) all[k] = eager[k] = 0, r->nacked++;   /* their waits: not g's, o's, L's */
     if (!probe_fit(bytes, r->exec, probe_sizes(r, 1024, UINT64_MAX, use), r->n, &exec0, &r->C, &r->res_exec)) return -1;
     /* o from every eager send (the slope there is no O: see the top) */
     if (!probe_fit(x, r->os, eager, r->n, &os_o, &os_O, &r->res_send) || !probe_fit(x, r->orecv, eager, r->n, &or_o, &or_g, &r->res_recv) ||
@@ -305,6 +375,7 @@ static int probe_fits(probe_result *r) {
     if (r->G < 0) r->G = 0;
     if (r->g < 0) r->g = 0;
     if (r->C < 0.001) r->C = 0.001;   /* the finest -C goal sim takes (0 would mean its default, 1) */
+    if (r->nacked) probe_ack_delay(r, acked);
     return 0;
 }
 /* R: PROBE_RUNS runs of probe_handshake, the first on the sweep's round trips, the others
@@ -441,6 +512,8 @@ static void probe_print_params(FILE *f, const probe_result *r) {
     for (k = 0; k < r->nT; k++) fprintf(f, k ? ",%llu" : " -T %llu", (unsigned long long)r->T[k]);   /* only when a table was seen */
     for (k = 0; k < r->nT; k++) fprintf(f, "%s%s", k ? "," : " -H ", probe_fmt(buf, sizeof buf, r->H[k]));
     if (r->shared) fprintf(f, " --shared-memory");
+    if (r->nacked && !r->S_wide) fprintf(f, " -A %llu", (unsigned long long)r->A);   /* only when seen (below S) */
+    if (r->nacked && !r->S_wide) probe_num(f, " -D", r->D);
     if (r->F > 0) probe_num(f, " -E", r->E);   /* only when measured through libgoal */
     if (r->F > 0) probe_num(f, " -F", r->F);
     fputc('\n', f);
@@ -455,6 +528,9 @@ static void probe_print_runs(FILE *f, const probe_result *r) {
     fprintf(f, " ns (median %.0f)\n", r->R);
     if (r->S_wide) fprintf(f, "# -S and -R left out: S's runs differ over %.0fx (a loaded machine? probe again)\n", PROBE_WIDE);
     else if (r->R_wide && r->R >= 0.001) fprintf(f, "# -R left out: R's runs differ by over half (a loaded machine? probe again)\n");
+    if (r->nacked)
+        fprintf(f, "# acknowledged sends: over %llu B up to S (%d sizes of the sweep), %.0f ns from the take to completion\n",
+                (unsigned long long)r->A, r->nacked, r->D);
     if (r->L_fit < 0) fprintf(f, "# L: the fit gives %.0f ns (the round trip is under two overheads: noise), 0 in the line\n", r->L_fit);
 }
 /* The fit's residuals and the measured curves, as comment lines. */
