@@ -3,8 +3,8 @@
    For bcast, allreduce and alltoall at 8 B ... 8 MiB (powers of 4; alltoall: bytes per
    block), every algorithm that goal_tune_best chooses among (default parameters) and
    COLL_auto are run with goal_mpi_algo_run, all measured the same way (see measure): in a
-   fresh random order per repetition, short calls in batches back to back, the median over
-   the repetitions of each rank, then the slowest rank.
+   fresh random order per repetition, short calls in batches back to back (the root taking
+   turns), the median over the repetitions of each rank, then the slowest rank.
    Per (collective, size) one line: the algorithm COLL_auto picks under the params file, its
    predicted time (goal_tune_best), its measured time and measured / predicted, the fastest
    fixed algorithm measured, auto's time over it, the picked algorithm's own time (called by
@@ -28,10 +28,10 @@ static int me, np, all;
 static unsigned char *in, *out;
 
 static int cmp(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return (x > y) - (x < y); }
-static void run(goal_mpi *m, const char *algo, uint64_t bytes) {
+static void run(goal_mpi *m, const char *algo, uint64_t bytes, int root) {
     goal_algo_desc d;
     memset(&d, 0, sizeof d);
-    d.algo = algo; d.count = bytes; d.dtype = GOAL_UINT8; d.op = GOAL_OP_SUM;
+    d.algo = algo; d.count = bytes; d.dtype = GOAL_UINT8; d.op = GOAL_OP_SUM; d.root = root;
     if (goal_mpi_algo_run(m, &d, in, out) != GOAL_OK) { fprintf(stderr, "%s: %s\n", algo, goal_mpi_error(m)->msg); MPI_Abort(MPI_COMM_WORLD, 1); }
 }
 /* Same seed on both ranks (they must run the same algorithm at the same time). */
@@ -39,20 +39,27 @@ static uint32_t next_random(uint32_t *x) { *x ^= *x << 13; *x ^= *x >> 17; *x ^=
 /* Calls per sample: a sample of one short call would mostly be the barrier's exit skew
    (about 1 us: the rank that leaves it first waits for the other inside the call), so calls
    under 64 KiB are timed in batches back to back (per call: a batch's time / its calls); the
-   batch depends on the size alone, the same for every candidate and auto. From 64 KiB, where
-   the model's aim starts and a call takes >= 5 us, one call is the sample, the time
-   the model predicts (a batch lets consecutive calls overlap). */
+   batch depends on the size alone, the same for every candidate and auto. A batch's calls
+   take turns at the root (root_of), so that each call waits for the last one's message, as
+   one call's time (what the model predicts) does: with one root, the root's eager sends
+   would return at once and a batch of bcasts time how fast the root can post (0.1 us at
+   8 B) rather than a call (0.2). From 64 KiB, where the model's aim starts and a call
+   takes >= 5 us, one call is the sample. */
+static int root_of(int call) { return call % np; }
 static int batch_of(uint64_t bytes) { return bytes >= 65536 ? 1 : bytes <= 8192 ? 64 : 16; }
 /* Every candidate in turns, so that all see the same cache and page state, in an order
    shuffled afresh for each repetition, so that none always runs after the same one or last
    (a fixed order put auto last every time). After a warm-up of each (builds and caches the
-   schedules), repetition k times a batch of each once. t[i]: algorithm i's median over this
+   schedules, every root's), repetition k times a batch of each once. t[i]: algorithm i's median over this
    rank's repetitions, per call, then the slowest rank's, us. */
 static void measure(goal_mpi *m, const char *const *algo, int n, uint64_t bytes, double *t) {
     static double rep[MAX_CANDS + 1][MAX_REPS];
     int i, j, k, reps = bytes <= 131072 ? MAX_REPS : bytes <= (1u << 20) ? 61 : 41, calls = batch_of(bytes), order[MAX_CANDS + 1];
     uint32_t seed = 2463534242u ^ (uint32_t)bytes ^ ((uint32_t)n << 24);
-    for (i = 0; i < n; i++) { run(m, algo[i], bytes); order[i] = i; }
+    for (i = 0; i < n; i++) {
+        for (j = 0; j < np; j++) run(m, algo[i], bytes, root_of(j));
+        order[i] = i;
+    }
     for (k = 0; k < reps; k++) {
         for (i = n - 1; i > 0; i--) {   /* Fisher-Yates */
             int x = order[i];
@@ -63,7 +70,7 @@ static void measure(goal_mpi *m, const char *const *algo, int n, uint64_t bytes,
             double t0;
             MPI_Barrier(MPI_COMM_WORLD);
             t0 = MPI_Wtime();
-            for (j = 0; j < calls; j++) run(m, algo[order[i]], bytes);
+            for (j = 0; j < calls; j++) run(m, algo[order[i]], bytes, root_of(j));
             rep[order[i]][k] = (MPI_Wtime() - t0) * 1e6 / calls;
         }
     }
