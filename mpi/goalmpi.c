@@ -28,7 +28,8 @@
    unpacked at the end, so no rank's decision depends on its types' layout.
    Fortran (goalmpi_fortran.c, included at the end): the same calls, and MPI_Alltoallw, the
    neighbourhood and MPI 4 persistent collectives, MPI_Start(all), MPI_Request_free (under
-   Open MPI also the point-to-point calls the recorder sees: MPI_Send ... MPI_Iprobe), under every
+   Open MPI also the point-to-point calls the recorder sees: MPI_Send ... MPI_Iprobe, the
+   persistent _init calls, MPI_Mprobe ... MPI_Imrecv), under every
    spelling the library's Fortran library exports (mpi_allreduce_, MPI_ALLREDUCE, Open MPI's
    ompi_allreduce_f, the mpi_f08 ones that bypass those), converted to C's handles and
    sentinels and passed to the C entry points (Open MPI's own Fortran layer calls PMPI_*, which

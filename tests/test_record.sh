@@ -3,7 +3,8 @@
 # records tests/mpi/test_record.c (every recorded call) at np 1-5; goal check must match every
 # message, and the point-to-point messages of the world must be those the program logged it
 # sent (destination and bytes, per rank). Then: a program without MPI_Finalize (goal record
-# assembles its parts; a missing part is named), GOAL_MPI_RECORD_MAX, an unwritable PREFIX
+# assembles its parts; a missing part is named), GOAL_MPI_RECORD_MAX, an unwritable PREFIX,
+# persistent requests and matched probes (tests/mpi/test_record_p2p.c, .f90)
 # (LAMMPS: tests/test_record_lammps.sh).
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
