@@ -484,6 +484,29 @@ GF_SPELLINGS(startall, STARTALL, Startall)
 GF_SPELLINGS(request_free, REQUEST_FREE, Request_free)
 GF_SPELLINGS(finalize, FINALIZE, Finalize)
 
+/* Matched probes of one binding (K its gf_statuses, SUFFIX ends the names): the message
+   handle out as Fortran's. */
+#define GF_MPROBES(SUFFIX, K)                                                                                         \
+    static void gf_mprobe##SUFFIX(MPI_Fint *src, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *msg, MPI_Fint *fs,          \
+                                  MPI_Fint *ierr) {                                                                   \
+        gf_statuses k = K;                                                                                            \
+        MPI_Status st, *s = gf_status(&k, fs, &st);                                                                   \
+        MPI_Message m = MPI_MESSAGE_NULL;                                                                             \
+        gf_rc(ierr, MPI_Mprobe(*src, *tag, GF_COMM, &m, s));                                                          \
+        *msg = MPI_Message_c2f(m);                                                                                    \
+        gf_status_back(&k, s, fs);                                                                                    \
+    }                                                                                                                 \
+    static void gf_improbe##SUFFIX(MPI_Fint *src, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *msg,       \
+                                   MPI_Fint *fs, MPI_Fint *ierr) {                                                    \
+        gf_statuses k = K;                                                                                            \
+        MPI_Status st, *s = gf_status(&k, fs, &st);                                                                   \
+        MPI_Message m = MPI_MESSAGE_NULL;                                                                             \
+        int found = 0;                                                                                                \
+        gf_rc(ierr, MPI_Improbe(*src, *tag, GF_COMM, &found, &m, s));                                                 \
+        *flag = found != 0; /* gfortran's .true. */                                                                   \
+        if (found) { *msg = MPI_Message_c2f(m); gf_status_back(&k, s, fs); }                                          \
+    }
+
 /* ---- point-to-point, from Open MPI's Fortran layer ----------------------------------------- */
 /* It calls PMPI_Send and the like, past the recorder (GOAL_MPI_RECORD): these pass them to
    the C entry points instead. MPICH's calls the C MPI_* already, recorded there. (GF_COLL's
@@ -532,25 +555,8 @@ static void gf_iprobe(MPI_Fint *src, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *fl
     if (found) gf_status_back(&k, s, fs);
 }
 GF_SPELLINGS(iprobe, IPROBE, Iprobe)
-/* Matched probes: the message handle in and out as Fortran's. */
-static void gf_mprobe(MPI_Fint *src, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *msg, MPI_Fint *fs, MPI_Fint *ierr) {
-    gf_statuses k = gf_f77();
-    MPI_Status st, *s = gf_status(&k, fs, &st);
-    MPI_Message m = MPI_MESSAGE_NULL;
-    gf_rc(ierr, MPI_Mprobe(*src, *tag, GF_COMM, &m, s));
-    *msg = MPI_Message_c2f(m);
-    gf_status_back(&k, s, fs);
-}
+GF_MPROBES(, gf_f77())
 GF_SPELLINGS(mprobe, MPROBE, Mprobe)
-static void gf_improbe(MPI_Fint *src, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *msg, MPI_Fint *fs, MPI_Fint *ierr) {
-    gf_statuses k = gf_f77();
-    MPI_Status st, *s = gf_status(&k, fs, &st);
-    MPI_Message m = MPI_MESSAGE_NULL;
-    int found = 0;
-    gf_rc(ierr, MPI_Improbe(*src, *tag, GF_COMM, &found, &m, s));
-    *flag = found != 0;   /* gfortran's .true. */
-    if (found) { *msg = MPI_Message_c2f(m); gf_status_back(&k, s, fs); }
-}
 GF_SPELLINGS(improbe, IMPROBE, Improbe)
 static void gf_mrecv(void *b, MPI_Fint *n, MPI_Fint *t, MPI_Fint *msg, MPI_Fint *fs, MPI_Fint *ierr) {
     gf_statuses k = gf_f77();
@@ -598,4 +604,6 @@ GF_F08(waitany, gf_waitany_f08) GF_F08(testany, gf_testany_f08) GF_F08(waitsome,
 GF_F08(testsome, gf_testsome_f08) GF_F08(start, gf_start) GF_F08(startall, gf_startall)
 GF_F08(request_free, gf_request_free) GF_F08(finalize, gf_finalize) GF_F08(barrier, gf_barrier)
 GF_F08(ibarrier, gf_ibarrier) GF_F08(barrier_init, gf_barrier_init)
+GF_MPROBES(_f08, gf_f08())   /* its matched probes too (PMPI_Mprobe, PMPI_Improbe): MPI_Mrecv needs their message */
+GF_F08(mprobe, gf_mprobe_f08) GF_F08(improbe, gf_improbe_f08)
 #endif
