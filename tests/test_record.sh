@@ -4,7 +4,7 @@
 # message, and the point-to-point messages of the world must be those the program logged it
 # sent (destination and bytes, per rank). Then: a program without MPI_Finalize (goal record
 # assembles its parts; a missing part is named), GOAL_MPI_RECORD_MAX, an unwritable PREFIX,
-# persistent requests and matched probes (tests/mpi/test_record_p2p.c, .f90, 08.f90)
+# persistent requests and matched probes (tests/mpi/test_record_p2p.c, .f90)
 # (LAMMPS: tests/test_record_lammps.sh).
 cd "$(dirname "$0")/.." || exit 1
 . tests/lib.sh
@@ -140,8 +140,8 @@ for lib in openmpi mpich; do
     t "${lib}_${f}_ring" 0 "^ring sends of 3 ranks recorded once$" same_ring "$pre.goal" 3
   done
 done
-# The same rings from Fortran (tests/mpi/test_record_p2p.f90 through `use mpi`,
-# test_record_p2p08.f90 through mpi_f08): the persistent requests and matched probes reach the
+# The same rings from Fortran (tests/mpi/test_record_p2p.f90 through `use mpi`, and through
+# mpi_f08 built with -DGOAL_F08): the persistent requests and matched probes reach the
 # recorder through the drop-in's Fortran entry points (Open MPI; MPICH's mpi_f08 probes) or
 # the library's (MPICH); each rank's messages are those of the rings, once.
 p2p_expected() {   # p2p_expected NP R send|recv: rank R's ring messages as world_msgs prints them
@@ -159,15 +159,16 @@ same_p2p() {   # same_p2p GOAL NP
   echo "ring messages of $2 ranks recorded once"
 }
 for lib in openmpi mpich; do
-  for f in test_record_p2p test_record_p2p08; do
-    if ! command -v mpif90.$lib >/dev/null || ! mpif90.$lib -cpp -O0 -g -w -J "$tmp" tests/mpi/$f.f90 -o "$tmp/${f}_f.$lib" 2>/dev/null; then
-      echo "FAIL $lib: mpif90.$lib cannot build tests/mpi/$f.f90 (make deps)"; fail=$((fail + 1)); continue
+  for f in mpi mpi_f08; do
+    def=; [ $f = mpi_f08 ] && def=-DGOAL_F08
+    if ! command -v mpif90.$lib >/dev/null || ! mpif90.$lib -cpp $def -O0 -g -w -J "$tmp" tests/mpi/test_record_p2p.f90 -o "$tmp/p2p_$f.$lib" 2>/dev/null; then
+      echo "FAIL $lib: mpif90.$lib cannot build tests/mpi/test_record_p2p.f90 $def (make deps)"; fail=$((fail + 1)); continue
     fi
-    pre="$tmp/$lib-$f-fortran"
-    res=$(cd "$tmp" && GOAL_MPI_RECORD=$pre run $lib 3 "$tmp/${f}_f.$lib" 2>&1)
-    t "${lib}_${f}_fortran_passed" 0 "^18 passed, 0 failed$" printf '%s\n' "$res"
-    t "${lib}_${f}_fortran_check" 0 "^ok: 3 ranks, [1-9][0-9]* messages matched" $GOAL check "$pre.goal"
-    t "${lib}_${f}_fortran_msgs" 0 "^ring messages of 3 ranks recorded once$" same_p2p "$pre.goal" 3
+    pre="$tmp/$lib-p2p-$f"
+    res=$(cd "$tmp" && GOAL_MPI_RECORD=$pre run $lib 3 "$tmp/p2p_$f.$lib" 2>&1)
+    t "${lib}_p2p_${f}_passed" 0 "^18 passed, 0 failed$" printf '%s\n' "$res"
+    t "${lib}_p2p_${f}_check" 0 "^ok: 3 ranks, [1-9][0-9]* messages matched" $GOAL check "$pre.goal"
+    t "${lib}_p2p_${f}_msgs" 0 "^ring messages of 3 ranks recorded once$" same_p2p "$pre.goal" 3
   done
 done
 # LAMMPS's LJ melt: tests/test_record_lammps.sh (recorded, checked, simulated, analysed, re-planned).
