@@ -28,7 +28,8 @@
    unpacked at the end, so no rank's decision depends on its types' layout.
    Fortran (goalmpi_fortran.c, included at the end): the same calls, and MPI_Alltoallw, the
    neighbourhood and MPI 4 persistent collectives, MPI_Start(all), MPI_Request_free (under
-   Open MPI also the point-to-point calls the recorder sees: MPI_Send ... MPI_Iprobe), under every
+   Open MPI also the point-to-point calls the recorder sees: MPI_Send ... MPI_Iprobe, the
+   persistent _init calls, MPI_Mprobe ... MPI_Imrecv), under every
    spelling the library's Fortran library exports (mpi_allreduce_, MPI_ALLREDUCE, Open MPI's
    ompi_allreduce_f, the mpi_f08 ones that bypass those), converted to C's handles and
    sentinels and passed to the C entry points (Open MPI's own Fortran layer calls PMPI_*, which
@@ -1642,6 +1643,13 @@ int MPI_Reduce_scatter_init(const void *s, void *r, const int *rc, MPI_Datatype 
     return persist_v(persist_init(P_REDUCE_SCATTER, s, r, 0, t, 0, t, op, 0, comm, q), q, NULL, NULL, rc, NULL);
 }
 #endif
+/* Under their own names for the recorder, whose MPI_Start ... call these. */
+#define MPI_Start goalmpi__start
+#define MPI_Startall goalmpi__startall
+#define MPI_Request_free goalmpi__request_free
+int MPI_Start(MPI_Request *r);
+int MPI_Startall(int n, MPI_Request *reqs);
+int MPI_Request_free(MPI_Request *r);
 int MPI_Start(MPI_Request *r) {
     persist *p = persists ? persist_of(*r) : NULL;
     return p ? persist_start(p) : PMPI_Start(r);
@@ -1662,6 +1670,9 @@ int MPI_Request_free(MPI_Request *r) {
     free(p);
     return PMPI_Request_free(r);
 }
+#undef MPI_Start
+#undef MPI_Startall
+#undef MPI_Request_free
 
 /* ---- completion calls: they progress libgoal too --------------------------------------------- */
 /* Under their own names for the recorder, whose MPI_Wait ... call these. */

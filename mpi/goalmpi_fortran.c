@@ -484,6 +484,29 @@ GF_SPELLINGS(startall, STARTALL, Startall)
 GF_SPELLINGS(request_free, REQUEST_FREE, Request_free)
 GF_SPELLINGS(finalize, FINALIZE, Finalize)
 
+/* Matched probes of one binding (K its gf_statuses, SUFFIX ends the names): the message
+   handle out as Fortran's. */
+#define GF_MPROBES(SUFFIX, K)                                                                                         \
+    static void gf_mprobe##SUFFIX(MPI_Fint *src, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *msg, MPI_Fint *fs,          \
+                                  MPI_Fint *ierr) {                                                                   \
+        gf_statuses k = K;                                                                                            \
+        MPI_Status st, *s = gf_status(&k, fs, &st);                                                                   \
+        MPI_Message m = MPI_MESSAGE_NULL;                                                                             \
+        gf_rc(ierr, MPI_Mprobe(*src, *tag, GF_COMM, &m, s));                                                          \
+        *msg = MPI_Message_c2f(m);                                                                                    \
+        gf_status_back(&k, s, fs);                                                                                    \
+    }                                                                                                                 \
+    static void gf_improbe##SUFFIX(MPI_Fint *src, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *flag, MPI_Fint *msg,       \
+                                   MPI_Fint *fs, MPI_Fint *ierr) {                                                    \
+        gf_statuses k = K;                                                                                            \
+        MPI_Status st, *s = gf_status(&k, fs, &st);                                                                   \
+        MPI_Message m = MPI_MESSAGE_NULL;                                                                             \
+        int found = 0;                                                                                                \
+        gf_rc(ierr, MPI_Improbe(*src, *tag, GF_COMM, &found, &m, s));                                                 \
+        *flag = found != 0; /* gfortran's .true. */                                                                   \
+        if (found) { *msg = MPI_Message_c2f(m); gf_status_back(&k, s, fs); }                                          \
+    }
+
 /* ---- point-to-point, from Open MPI's Fortran layer ----------------------------------------- */
 /* It calls PMPI_Send and the like, past the recorder (GOAL_MPI_RECORD): these pass them to
    the C entry points instead. MPICH's calls the C MPI_* already, recorded there. (GF_COLL's
@@ -500,6 +523,11 @@ GF_COLL(issend, ISSEND, Issend, N, GF_P2P_F, MPI_Issend, GF_P2P_C)
 GF_COLL(ibsend, IBSEND, Ibsend, N, GF_P2P_F, MPI_Ibsend, GF_P2P_C)
 GF_COLL(irsend, IRSEND, Irsend, N, GF_P2P_F, MPI_Irsend, GF_P2P_C)
 GF_COLL(irecv, IRECV, Irecv, N, GF_P2P_F, MPI_Irecv, GF_P2P_C)
+GF_COLL(send_init, SEND_INIT, Send_init, N, GF_P2P_F, MPI_Send_init, GF_P2P_C)
+GF_COLL(ssend_init, SSEND_INIT, Ssend_init, N, GF_P2P_F, MPI_Ssend_init, GF_P2P_C)
+GF_COLL(bsend_init, BSEND_INIT, Bsend_init, N, GF_P2P_F, MPI_Bsend_init, GF_P2P_C)
+GF_COLL(rsend_init, RSEND_INIT, Rsend_init, N, GF_P2P_F, MPI_Rsend_init, GF_P2P_C)
+GF_COLL(recv_init, RECV_INIT, Recv_init, N, GF_P2P_F, MPI_Recv_init, GF_P2P_C)
 /* A call that fills a status: Fortran's PARAMS, then status, ierr; ARGS end with the C status. */
 #define GF_STATUS_CALL(low, UP, Mixed, PARAMS, CALL, ARGS)                   \
     static void gf_##low(GF_LIST PARAMS, MPI_Fint *fs, MPI_Fint *ierr) {     \
@@ -527,6 +555,27 @@ static void gf_iprobe(MPI_Fint *src, MPI_Fint *tag, MPI_Fint *comm, MPI_Fint *fl
     if (found) gf_status_back(&k, s, fs);
 }
 GF_SPELLINGS(iprobe, IPROBE, Iprobe)
+GF_MPROBES(, gf_f77())
+GF_SPELLINGS(mprobe, MPROBE, Mprobe)
+GF_SPELLINGS(improbe, IMPROBE, Improbe)
+static void gf_mrecv(void *b, MPI_Fint *n, MPI_Fint *t, MPI_Fint *msg, MPI_Fint *fs, MPI_Fint *ierr) {
+    gf_statuses k = gf_f77();
+    MPI_Status st, *s = gf_status(&k, fs, &st);
+    MPI_Message m = MPI_Message_f2c(*msg);
+    gf_rc(ierr, MPI_Mrecv(gf_buf(b), *n, GF_TYPE(t), &m, s));
+    *msg = MPI_Message_c2f(m);
+    gf_status_back(&k, s, fs);
+}
+GF_SPELLINGS(mrecv, MRECV, Mrecv)
+static void gf_imrecv(void *b, MPI_Fint *n, MPI_Fint *t, MPI_Fint *msg, MPI_Fint *req, MPI_Fint *ierr) {
+    MPI_Message m = MPI_Message_f2c(*msg);
+    MPI_Request q = MPI_REQUEST_NULL;
+    int rc = MPI_Imrecv(gf_buf(b), *n, GF_TYPE(t), &m, &q);
+    gf_rc(ierr, rc);
+    *msg = MPI_Message_c2f(m);
+    if (rc == MPI_SUCCESS) *req = MPI_Request_c2f(q);
+}
+GF_SPELLINGS(imrecv, IMRECV, Imrecv)
 #endif
 
 /* The mpi_f08 bindings' own entry points, where they do not come through the ones above. */
@@ -536,7 +585,7 @@ GF_SPELLINGS(iprobe, IPROBE, Iprobe)
    whose wrappers call pmpi_test_ and the like (nm -D libmpi_usempif08.so); its
    type(MPI_Status) is laid out like the integer status, its MPI_STATUS_IGNORE the same. */
 GF_F08(test, gf_test) GF_F08(testall, gf_testall) GF_F08(testany, gf_testany) GF_F08(testsome, gf_testsome)
-GF_F08(iprobe, gf_iprobe)
+GF_F08(iprobe, gf_iprobe) GF_F08(improbe, gf_improbe)
 #elif MPI_VERSION >= 4
 /* MPICH's mpi_f08 module calls PMPI_* itself for these (nm -D libmpichfort.so: U PMPI_Wait,
    PMPI_Barrier...): without them a nonblocking collective started from mpi_f08 would never
@@ -555,4 +604,6 @@ GF_F08(waitany, gf_waitany_f08) GF_F08(testany, gf_testany_f08) GF_F08(waitsome,
 GF_F08(testsome, gf_testsome_f08) GF_F08(start, gf_start) GF_F08(startall, gf_startall)
 GF_F08(request_free, gf_request_free) GF_F08(finalize, gf_finalize) GF_F08(barrier, gf_barrier)
 GF_F08(ibarrier, gf_ibarrier) GF_F08(barrier_init, gf_barrier_init)
+GF_MPROBES(_f08, gf_f08())   /* its matched probes too (PMPI_Mprobe, PMPI_Improbe): MPI_Mrecv needs their message */
+GF_F08(mprobe, gf_mprobe_f08) GF_F08(improbe, gf_improbe_f08)
 #endif

@@ -13,9 +13,10 @@
    PREFIX.<rank>.part, rank 0 assembles PREFIX.goal after a barrier and removes the parts; at
    exit without MPI_Finalize, or at MPI_Abort, each rank writes its part (`goal record
    PREFIX` assembles them).
-   Not recorded (docs/record.md, LIMITS): intercommunicators, persistent point-to-point
-   requests, MPI_Mprobe/Mrecv, the messages of neighbourhood collectives and of vector
-   collectives passed on to the library (their anchors are). Calls from Fortran come through
+   Persistent point-to-point requests are recorded at each MPI_Start(all) as a nonblocking
+   send or receive; a matched probe's message as the receive of MPI_Mrecv / MPI_Imrecv.
+   Not recorded (docs/record.md, LIMITS): intercommunicators, the messages of neighbourhood
+   collectives and of vector collectives passed on to the library (their anchors are). Calls from Fortran come through
    goalmpi_fortran.c's entry points (Open MPI) or the library's (MPICH) to these. */
 #include <time.h>
 #include "../tools/record.h"
@@ -24,6 +25,13 @@
 #define REC_CACHE 64                     /* schedules kept for repeated collectives */
 
 typedef struct rec_req { MPI_Request r; uint32_t act, comm; int recv; } rec_req;
+/* A persistent point-to-point request's parameters from its _init (the program may free its
+   type and communicator before it starts it): peer as a world rank (-1: MPI_ANY_SOURCE), tag
+   (INT32_MIN: MPI_ANY_TAG), the local communicator. */
+typedef struct rec_pers { MPI_Request r; uint64_t bytes; int32_t peer, tag; uint32_t comm; int recv; } rec_pers;
+/* A message a matched probe returned, until MPI_Mrecv / MPI_Imrecv takes it (they name no
+   communicator): its source as a world rank, tag and bytes from the probe's status. */
+typedef struct rec_msg { MPI_Message m; uint64_t bytes; int32_t peer, tag; uint32_t comm; } rec_msg;
 typedef struct rec_sched {   /* a compiled schedule and each action's requirements */
     goal_algo_desc key;      /* algo, sizes and parameters: no arrays (those are never cached) */
     int p, me;
@@ -43,6 +51,8 @@ static struct {
     record_chan *chan; uint32_t nchan, capchan;
     record_map chanmap;
     rec_req *reqs; uint32_t nreq, capreq;
+    rec_pers *pers; uint32_t npers, cappers;
+    rec_msg *msgs; uint32_t nmsg, capmsg;
     int64_t coll_end;        /* a nonblocking collective's end anchor, until track names its request */
     rec_sched *cache; int ncache;
 } R;
@@ -176,18 +186,29 @@ static int64_t rec_send(int count, MPI_Datatype t, int dest, int tag, MPI_Comm c
     return id;
 }
 /* A receive as it matched (status): source, tag and bytes; -1 if none (MPI_PROC_NULL). */
-static int64_t rec_recv(MPI_Comm comm, const MPI_Status *s, const uint32_t *deps, uint32_t nd) {
-    int64_t c, ch;
+static int64_t rec_recv_in(uint32_t c, const MPI_Status *s, const uint32_t *deps, uint32_t nd) {
+    int64_t ch;
     int bytes = 0;
-    if (s->MPI_SOURCE == MPI_PROC_NULL || (c = rec_comm(comm)) < 0 || (ch = rec_chan((uint32_t)c, s->MPI_TAG)) < 0) return -1;
+    if (s->MPI_SOURCE == MPI_PROC_NULL || (ch = rec_chan(c, s->MPI_TAG)) < 0) return -1;
     PMPI_Get_count(s, MPI_BYTE, &bytes);
-    return rec_add(RECORD_RECV, bytes > 0 ? (uint64_t)bytes : 0, rec_world((uint32_t)c, s->MPI_SOURCE), (uint32_t)ch, deps, nd);
+    return rec_add(RECORD_RECV, bytes > 0 ? (uint64_t)bytes : 0, rec_world(c, s->MPI_SOURCE), (uint32_t)ch, deps, nd);
+}
+static int64_t rec_recv(MPI_Comm comm, const MPI_Status *s, const uint32_t *deps, uint32_t nd) {
+    int64_t c;
+    if (s->MPI_SOURCE == MPI_PROC_NULL || (c = rec_comm(comm)) < 0) return -1;
+    return rec_recv_in((uint32_t)c, s, deps, nd);
 }
 static void rec_req_add(MPI_Request r, int64_t act, uint32_t comm, int recv) {
     if (act < 0 || r == MPI_REQUEST_NULL) return;
     if (!rec_grow32((void **)&R.reqs, &R.capreq, R.nreq, 1, sizeof *R.reqs)) { rec_stop("out of memory"); return; }
     R.reqs[R.nreq].r = r; R.reqs[R.nreq].act = (uint32_t)act; R.reqs[R.nreq].comm = comm; R.reqs[R.nreq].recv = recv;
     R.nreq++;
+}
+/* A nonblocking send or receive posted as request q (peer -1 and tag INT32_MIN: the
+   wildcards, until its completion says which matched): its action after the frontier. */
+static void rec_post(MPI_Request q, int recv, uint64_t bytes, int32_t peer, uint32_t comm, int32_t tag) {
+    int64_t ch = rec_chan(comm, tag);
+    if (ch >= 0) rec_req_add(q, rec_add(recv ? RECORD_RECV : RECORD_SEND, bytes, peer, (uint32_t)ch, R.front, R.nfront), comm, recv);
 }
 /* Request r finished with status s: a receive takes the source, tag and bytes it matched;
    the next action requires its action. */
@@ -250,13 +271,11 @@ int MPI_Recv(void *b, int n, MPI_Datatype t, int src, int tag, MPI_Comm comm, MP
    its completion says which matched). */
 int MPI_Irecv(void *b, int n, MPI_Datatype t, int src, int tag, MPI_Comm comm, MPI_Request *q) {
     int rc;
-    int64_t c = -1, ch = -1, id = -1;
+    int64_t c;
     if (!rec_enter()) return PMPI_Irecv(b, n, t, src, tag, comm, q);
     rc = PMPI_Irecv(b, n, t, src, tag, comm, q);
-    if (rc == MPI_SUCCESS && src != MPI_PROC_NULL && (c = rec_comm(comm)) >= 0 &&
-        (ch = rec_chan((uint32_t)c, tag == MPI_ANY_TAG ? INT32_MIN : tag)) >= 0)
-        id = rec_add(RECORD_RECV, rec_bytes(n, t), src == MPI_ANY_SOURCE ? -1 : rec_world((uint32_t)c, src), (uint32_t)ch, R.front, R.nfront);
-    if (rc == MPI_SUCCESS) rec_req_add(*q, id, (uint32_t)c, 1);
+    if (rc == MPI_SUCCESS && src != MPI_PROC_NULL && (c = rec_comm(comm)) >= 0)
+        rec_post(*q, 1, rec_bytes(n, t), src == MPI_ANY_SOURCE ? -1 : rec_world((uint32_t)c, src), (uint32_t)c, tag == MPI_ANY_TAG ? INT32_MIN : tag);
     rec_leave();
     return rc;
 }
@@ -305,6 +324,134 @@ int MPI_Iprobe(int src, int tag, MPI_Comm comm, int *flag, MPI_Status *s) {
     int rc, on = rec_enter();
     rc = PMPI_Iprobe(src, tag, comm, flag, s);
     if (on) rec_leave();
+    return rc;
+}
+
+/* ---- persistent point to point: each start a nonblocking send or receive ------------------------ */
+static void rec_pers_add(MPI_Request q, int recv, int n, MPI_Datatype t, int peer, int tag, MPI_Comm comm) {
+    int64_t c;
+    rec_pers *e;
+    if (peer == MPI_PROC_NULL || (c = rec_comm(comm)) < 0) return;
+    if (!rec_grow32((void **)&R.pers, &R.cappers, R.npers, 1, sizeof *R.pers)) { rec_stop("out of memory"); return; }
+    e = &R.pers[R.npers++];
+    e->r = q; e->recv = recv; e->bytes = rec_bytes(n, t); e->comm = (uint32_t)c;
+    e->peer = recv && peer == MPI_ANY_SOURCE ? -1 : rec_world((uint32_t)c, peer);
+    e->tag = recv && tag == MPI_ANY_TAG ? INT32_MIN : tag;
+}
+static rec_pers *rec_pers_of(MPI_Request r) {
+    uint32_t i;
+    for (i = 0; r != MPI_REQUEST_NULL && i < R.npers; i++) if (R.pers[i].r == r) return &R.pers[i];
+    return NULL;
+}
+#define REC_SEND_INIT(NAME, PNAME)                                                                  \
+    int NAME(const void *b, int n, MPI_Datatype t, int dest, int tag, MPI_Comm comm, MPI_Request *q) { \
+        int rc;                                                                                     \
+        if (!rec_enter()) return PNAME(b, n, t, dest, tag, comm, q);                                \
+        rc = PNAME(b, n, t, dest, tag, comm, q);                                                    \
+        if (rc == MPI_SUCCESS) rec_pers_add(*q, 0, n, t, dest, tag, comm);                          \
+        rec_leave();                                                                                \
+        return rc;                                                                                  \
+    }
+REC_SEND_INIT(MPI_Send_init, PMPI_Send_init)
+REC_SEND_INIT(MPI_Ssend_init, PMPI_Ssend_init)
+REC_SEND_INIT(MPI_Rsend_init, PMPI_Rsend_init)
+REC_SEND_INIT(MPI_Bsend_init, PMPI_Bsend_init)
+int MPI_Recv_init(void *b, int n, MPI_Datatype t, int src, int tag, MPI_Comm comm, MPI_Request *q) {
+    int rc;
+    if (!rec_enter()) return PMPI_Recv_init(b, n, t, src, tag, comm, q);
+    rc = PMPI_Recv_init(b, n, t, src, tag, comm, q);
+    if (rc == MPI_SUCCESS) rec_pers_add(*q, 1, n, t, src, tag, comm);
+    rec_leave();
+    return rc;
+}
+/* goalmpi.c's MPI_Start(all) (which start its persistent collectives) under the recorder:
+   a started point-to-point request posts its send or receive, as MPI_Isend / MPI_Irecv do. */
+static void rec_started(const MPI_Request *q, int n) {
+    rec_pers *e;
+    int i;
+    for (i = 0; R.npers && i < n; i++)
+        if ((e = rec_pers_of(q[i])) != NULL) rec_post(q[i], e->recv, e->bytes, e->peer, e->comm, e->tag);
+}
+int MPI_Start(MPI_Request *r) {
+    int rc;
+    if (!rec_enter()) return goalmpi__start(r);
+    if ((rc = goalmpi__start(r)) == MPI_SUCCESS) rec_started(r, 1);
+    rec_leave();
+    return rc;
+}
+int MPI_Startall(int n, MPI_Request *q) {
+    int rc;
+    if (!rec_enter()) return goalmpi__startall(n, q);
+    if ((rc = goalmpi__startall(n, q)) == MPI_SUCCESS) rec_started(q, n);
+    rec_leave();
+    return rc;
+}
+/* Freed, a persistent request's parameters go (its handle may come back for another). */
+int MPI_Request_free(MPI_Request *r) {
+    MPI_Request was = *r;
+    rec_pers *e;
+    int rc = goalmpi__request_free(r);
+    if (rc == MPI_SUCCESS && R.npers && (e = rec_pers_of(was)) != NULL) *e = R.pers[--R.npers];
+    return rc;
+}
+
+/* ---- matched probes: the receive is MPI_Mrecv's, or MPI_Imrecv's at its completion ------------- */
+static void rec_msg_add(MPI_Message m, MPI_Comm comm, const MPI_Status *s) {
+    int64_t c;
+    int bytes = 0;
+    rec_msg *e;
+    if (m == MPI_MESSAGE_NULL || m == MPI_MESSAGE_NO_PROC || s->MPI_SOURCE == MPI_PROC_NULL || (c = rec_comm(comm)) < 0) return;
+    if (!rec_grow32((void **)&R.msgs, &R.capmsg, R.nmsg, 1, sizeof *R.msgs)) { rec_stop("out of memory"); return; }
+    PMPI_Get_count(s, MPI_BYTE, &bytes);
+    e = &R.msgs[R.nmsg++];
+    e->m = m; e->bytes = bytes > 0 ? (uint64_t)bytes : 0; e->comm = (uint32_t)c;
+    e->peer = rec_world((uint32_t)c, s->MPI_SOURCE); e->tag = s->MPI_TAG;
+}
+/* The probed message m, taken from the list into *out; 0 if unknown. */
+static int rec_msg_take(MPI_Message m, rec_msg *out) {
+    uint32_t i;
+    for (i = 0; i < R.nmsg && R.msgs[i].m != m; i++) {}
+    if (i == R.nmsg) return 0;
+    *out = R.msgs[i];
+    R.msgs[i] = R.msgs[--R.nmsg];
+    return 1;
+}
+int MPI_Mprobe(int src, int tag, MPI_Comm comm, MPI_Message *m, MPI_Status *s) {
+    MPI_Status own;
+    int rc;
+    if (!rec_enter()) return PMPI_Mprobe(src, tag, comm, m, s);
+    if (s == MPI_STATUS_IGNORE) s = &own;
+    if ((rc = PMPI_Mprobe(src, tag, comm, m, s)) == MPI_SUCCESS) rec_msg_add(*m, comm, s);
+    rec_leave();
+    return rc;
+}
+int MPI_Improbe(int src, int tag, MPI_Comm comm, int *flag, MPI_Message *m, MPI_Status *s) {
+    MPI_Status own;
+    int rc;
+    if (!rec_enter()) return PMPI_Improbe(src, tag, comm, flag, m, s);
+    if (s == MPI_STATUS_IGNORE) s = &own;
+    if ((rc = PMPI_Improbe(src, tag, comm, flag, m, s)) == MPI_SUCCESS && *flag) rec_msg_add(*m, comm, s);
+    rec_leave();
+    return rc;
+}
+int MPI_Mrecv(void *b, int n, MPI_Datatype t, MPI_Message *m, MPI_Status *s) {
+    MPI_Status own;
+    rec_msg e;
+    MPI_Message was = *m;
+    int rc;
+    if (!rec_enter()) return PMPI_Mrecv(b, n, t, m, s);
+    if (s == MPI_STATUS_IGNORE) s = &own;
+    if ((rc = PMPI_Mrecv(b, n, t, m, s)) == MPI_SUCCESS && rec_msg_take(was, &e)) rec_front_set(rec_recv_in(e.comm, s, R.front, R.nfront));
+    rec_leave();
+    return rc;
+}
+int MPI_Imrecv(void *b, int n, MPI_Datatype t, MPI_Message *m, MPI_Request *q) {
+    rec_msg e;
+    MPI_Message was = *m;
+    int rc;
+    if (!rec_enter()) return PMPI_Imrecv(b, n, t, m, q);
+    if ((rc = PMPI_Imrecv(b, n, t, m, q)) == MPI_SUCCESS && rec_msg_take(was, &e)) rec_post(*q, 1, e.bytes, e.peer, e.comm, e.tag);
+    rec_leave();
     return rc;
 }
 
