@@ -340,7 +340,11 @@ GOAL_API long long goal_mpi_contiguous_bytes(MPI_Datatype t, int count);
    first; MPI waits for them; then the local steps after them run. */
 #define GOAL__MPI_DIRECT 8
 typedef struct goal__mpi_pmsg { uint32_t slot; uint64_t offset; int count, peer, tag, recv; } goal__mpi_pmsg;
-typedef struct goal__mpi_step { goal_action a; uint32_t id; } goal__mpi_step;   /* a local action, decoded */
+typedef struct goal__mpi_step {   /* a local action, decoded */
+    goal_action a;
+    uint32_t id;
+    int native;                   /* a native op within its slots: goal_apply at once (goal__mpi_native) */
+} goal__mpi_step;
 typedef struct goal__mpi_plan {
     uint32_t nmsgs, npre, nsteps;   /* step[0 .. npre) come before the messages, the rest after */
     goal__mpi_pmsg msg[GOAL__MPI_DIRECT];   /* receives, then sends; tag within the context */
@@ -417,7 +421,8 @@ struct goal_mpi {
     MPI_Comm comm;                /* the duplicate */
     int rank, size;
     uint32_t tags, contexts;
-    uint64_t seq;                 /* operations started: context = seq mod contexts */
+    uint64_t seq;                 /* operations started */
+    uint32_t next;                /* the next one's context: seq mod contexts (kept, not divided) */
     goal_allocator a;
     goal_error err;
     goal__mpi_entry *cache;
@@ -799,11 +804,17 @@ static void goal__mpi_cancel(void *user, goal_req *req) {
 }
 
 /* ---- >>> DIRECT: one round of messages, handed to MPI together --------------------------- */
-/* Runs the plan's local steps [from, to) through the executor's own code (goal_exec_local). */
+/* Runs the plan's local steps [from, to): a native reduction or copy as goal_exec_local would
+   after its checks (made when the plan was decoded), the others through it. */
 static goal_status goal__mpi_direct_steps(goal_mpi_request *r, uint32_t from, uint32_t to) {
     const goal__mpi_step *x = r->entry->direct->step;
     goal_status st = GOAL_OK;
-    for (; from < to && st == GOAL_OK; from++) st = goal_exec_local(r->e, x[from].id, &x[from].a);
+    for (; from < to && st == GOAL_OK; from++) {
+        const goal_action *a = &x[from].a;
+        st = x[from].native ? goal_apply(a->op, a->dtype, goal_exec_addr(r->e, a->buf.slot, a->buf.offset),
+                                         goal_exec_addr(r->e, a->buf2.slot, a->buf2.offset), a->buf.size)
+                            : goal_exec_local(r->e, x[from].id, a);
+    }
     return st;
 }
 /* Runs the steps before the messages and hands the messages to MPI, receives first, so that
@@ -825,11 +836,30 @@ static goal_status goal__mpi_direct_start(goal_mpi *m, goal_mpi_request *r) {
     }
     return GOAL_PENDING;
 }
+/* Before a wait: MPI_Test of r's messages in order while they are done, as a small one's
+   mostly are (a send finished as it was posted, a receive whose message came first). That
+   costs less than a wait over them and the failure notice, which only a message that must
+   wait needs: one whose messages all finished has finished, notice or not (FAILURES). */
+static goal_status goal__mpi_direct_done(goal_mpi *m, goal_mpi_request *r) {
+    int k, n = (int)r->entry->direct->nmsgs, flag = 0, rc;
+    for (k = 0; k < n; k++) {
+        if (r->dreq[k] == MPI_REQUEST_NULL) continue;
+        rc = MPI_Test(&r->dreq[k], &flag, MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS && !flag) break;
+        r->dleft--;
+        if (rc != MPI_SUCCESS) {
+            r->dreq[k] = MPI_REQUEST_NULL;   /* failed: gone, as after MPI_Waitsome */
+            return goal__mpi_mpi_failed(m, rc, "MPI_Test");
+        }
+    }
+    return GOAL_OK;
+}
 /* MPI_Testsome of r's messages and the failure notice; with block, MPI_Waitsome until they
-   finished (or one failed, or the notice came). */
+   finished (or one failed, or the notice came), after goal__mpi_direct_done. */
 static goal_status goal__mpi_direct_test(goal_mpi *m, goal_mpi_request *r, int block) {
     int got = 0, k, n = (int)r->entry->direct->nmsgs, rc;
-    goal_status st = GOAL_OK;
+    goal_status st = block ? goal__mpi_direct_done(m, r) : GOAL_OK;
+    if (st != GOAL_OK || !r->dleft) return st;
     do {
         r->dreq[n] = m->notice_recv;
         rc = block ? MPI_Waitsome(n + 1, r->dreq, &got, r->didx, r->dst) : MPI_Testsome(n + 1, r->dreq, &got, r->didx, r->dst);
@@ -881,6 +911,17 @@ static int goal__mpi_plan_msg(const goal_mpi *m, const goal_schedule *s, uint32_
     x->peer = a.peer == GOAL_ANY ? MPI_ANY_SOURCE : a.peer;
     return 1;
 }
+/* Whether bytes [b->offset, b->offset + size) lie within what s sizes b's slot. */
+static int goal__mpi_within(const goal_schedule *s, const goal_buf *b, uint64_t size) {
+    uint64_t have = goal_schedule_slot_size(s, b->slot);
+    return (b->slot == GOAL_SLOT_SCRATCH || b->slot < s->nslots) && size <= have && b->offset <= have - size;
+}
+/* Whether a's step may skip goal_exec_local: a native op (reduction or copy) whose buffers
+   pass its checks, which depend on the schedule alone. */
+static int goal__mpi_native(const goal_schedule *s, const goal_action *a) {
+    return a->kind == GOAL_EXEC && a->op != GOAL_OP_USER && goal__mpi_within(s, &a->buf, a->buf.size) &&
+           goal__mpi_within(s, &a->buf2, a->buf.size);
+}
 /* The plan of s when it is one round of at most GOAL__MPI_DIRECT messages (no message waits,
    through any chain of actions, for another), else NULL: Kahn's walk over at most 64
    actions gives the dependency order (the executor's: first come first served). */
@@ -916,6 +957,7 @@ static goal__mpi_plan *goal__mpi_plan_new(goal_mpi *m, const goal_schedule *s, s
             }
             if (kind[j] == GOAL_SEND || kind[j] == GOAL_RECV || kind[j] == GOAL_NOP || after[j] != pass) continue;
             goal_schedule_action(s, j, &p->step[p->nsteps].a);
+            p->step[p->nsteps].native = goal__mpi_native(s, &p->step[p->nsteps].a);
             p->step[p->nsteps++].id = j;
             p->npre += !pass;
         }
@@ -1237,7 +1279,9 @@ static goal_status goal__mpi_launch(goal_mpi *m, goal__mpi_entry *e, goal_mpi_re
         r = NULL;
     }
     if (!r) { goal_mpi_revoke(m, st); return st; }
-    r->context = (uint32_t)(m->seq++ % m->contexts);
+    r->context = m->next;
+    m->next = m->next + 1 == m->contexts ? 0 : m->next + 1;
+    m->seq++;
     m->seen[r->context & GOAL__MPI_UNREP_MASK] = m->idle[r->context & GOAL__MPI_UNREP_MASK] = 0;
     goal_exec_set_context(r->e, r->context);
     r->st = GOAL_PENDING;
@@ -1257,7 +1301,7 @@ static goal_status goal__mpi_launch(goal_mpi *m, goal__mpi_entry *e, goal_mpi_re
 /* The checks every start makes: 0 with *st when m cannot start another operation. */
 static int goal__mpi_admit(goal_mpi *m, goal_status *st) {
     goal_mpi_request *r;
-    uint32_t next = (uint32_t)(m->seq % m->contexts);
+    uint32_t next = m->next;
     if (m->revoked) { *st = goal__mpi_revoked(m); return 0; }
     for (r = m->active; r; r = r->next)
         if (r->context == next) {
