@@ -413,7 +413,8 @@ typedef struct goal__mpi_memo {
     goal__mpi_entry *e;           /* NULL: empty */
     goal_algo_desc d;             /* the caller's desc, its array pointers cleared */
     int shape;                    /* 1, 2: in, out were MPI_IN_PLACE; 4 << k: array k was given */
-    char name[48];                /* d.algo's text: the pointer alone could name other text later */
+    char name[48];                /* d.algo's text: the pointer alone could name other text later, */
+    int fixed;                    /*   unless it is the registry's (goal_algo_find's name): 1 */
     int arr[4][GOAL__MPI_MEMO_P]; /* counts, displs, recv_counts, recv_displs */
 } goal__mpi_memo;
 
@@ -823,7 +824,7 @@ static goal_status goal__mpi_direct_start(goal_mpi *m, goal_mpi_request *r) {
     const goal__mpi_plan *p = r->entry->direct;
     int base = (int)(r->context * m->tags), rc;
     uint32_t k;
-    goal_status st = goal__mpi_direct_steps(r, 0, p->npre);
+    goal_status st = p->npre ? goal__mpi_direct_steps(r, 0, p->npre) : GOAL_OK;
     if (st != GOAL_OK) return st;
     if (m->revoked) return goal__mpi_revoked(m);
     for (k = 0; k < p->nmsgs; k++) {
@@ -877,9 +878,10 @@ static goal_status goal__mpi_direct_test(goal_mpi *m, goal_mpi_request *r, int b
 }
 /* A test of r (with block, a wait in MPI); once its messages finished, the steps after them. */
 static goal_status goal__mpi_direct_step(goal_mpi *m, goal_mpi_request *r, int block) {
+    const goal__mpi_plan *p = r->entry->direct;
     goal_status st = r->dleft ? goal__mpi_sweep(m, r, block) : GOAL_OK;
     if (st != GOAL_OK) return st;
-    return r->dleft ? GOAL_PENDING : goal__mpi_direct_steps(r, r->entry->direct->npre, r->entry->direct->nsteps);
+    return r->dleft ? GOAL_PENDING : p->npre < p->nsteps ? goal__mpi_direct_steps(r, p->npre, p->nsteps) : GOAL_OK;
 }
 /* A failed request's messages still with MPI (as goal__mpi_cancel: FAILURES). A recv that
    matched a longer message before its cancel fails its wait: under MPICH on MPI_COMM_WORLD's
@@ -1604,7 +1606,7 @@ static void goal__mpi_memo_desc(const goal_algo_desc *d, goal_algo_desc *out) {
    desc equal in every byte, name and arrays names the same key: the same schedule. */
 static goal__mpi_entry *goal__mpi_memo_find(goal_mpi *m, const goal_algo_desc *d, int ip) {
     const goal__mpi_memo *x = goal__mpi_memo_slot(m, d);
-    const int *arr[4];
+    const int *arr[4] = {NULL, NULL, NULL, NULL};   /* set when x->shape >= 4 (a compiler may not see it) */
     goal_algo_desc y;
     int k;
     if (!x->e || (x->shape & 3) != ip) return NULL;
@@ -1612,7 +1614,7 @@ static goal__mpi_entry *goal__mpi_memo_find(goal_mpi *m, const goal_algo_desc *d
         if (goal__mpi_memo_arrays(d, ip, arr) != x->shape) return NULL;
         goal__mpi_memo_desc(d, &y);
     }
-    if (memcmp(x->shape >= 4 ? &y : d, &x->d, sizeof y) != 0 || strcmp(x->name, d->algo) != 0) return NULL;
+    if (memcmp(x->shape >= 4 ? &y : d, &x->d, sizeof y) != 0 || (!x->fixed && strcmp(x->name, d->algo) != 0)) return NULL;
     for (k = 0; x->shape >= 4 && k < 4; k++)
         if (arr[k] && memcmp(arr[k], x->arr[k], (size_t)m->size * sizeof(int)) != 0) return NULL;
     return x->e;
@@ -1631,14 +1633,17 @@ static void goal__mpi_memo_keep(goal_mpi *m, const goal_algo_desc *d, int ip, go
     for (k = 0; k < 4; k++)
         if (arr[k]) memcpy(x->arr[k], arr[k], (size_t)m->size * sizeof(int));
     strcpy(x->name, d->algo);
+    x->fixed = goal_algo_find(d->algo) && goal_algo_find(d->algo)->name == d->algo;
     x->e = e;
 }
 
 goal_status goal_mpi_algo_start(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out, goal_mpi_request **req) {
     return goal_mpi_algo_start_fns(m, d, NULL, 0, in, out, req);
 }
-goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, uint32_t nfns,
-                                    const void *in, void *out, goal_mpi_request **req) {
+/* A start that no remembered one matched (goal_mpi_algo_start_fns): COLL_auto's pick, the
+   key, the cache (place: which of in, out was MPI_IN_PLACE). */
+static goal_status goal__mpi_algo_start_new(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, uint32_t nfns,
+                                            const void *in, void *out, int place, goal_mpi_request **req) {
     unsigned char fixed[256], *key = fixed;
     goal_mpi_coll c;
     goal__mpi_entry *e;
@@ -1646,14 +1651,7 @@ goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const 
     goal_status st = GOAL_OK;
     goal_algo_desc picked;
     const goal_algo_desc *asked = d;
-    int coll, vec, place = (in == MPI_IN_PLACE) | (out == MPI_IN_PLACE) << 1;
-    if (req) *req = NULL;
-    if (!m || !d || !d->algo || !req) return GOAL_ERR_ARG;
-    if ((e = goal__mpi_memo_find(m, d, place)) != NULL) {   /* a repeated start: no key, no auto */
-        if (!goal__mpi_admit(m, &st)) return goal_mpi_revoke(m, st), st;
-        if (in == MPI_IN_PLACE) in = NULL; else if (out == MPI_IN_PLACE) out = NULL;
-        return goal__mpi_algo_launch(m, e, d, fns, nfns, in, out, req);
-    }
+    int coll, vec;
     if ((coll = goal__mpi_auto_coll(d->algo)) >= 0) {
         if ((st = goal__mpi_auto_desc(m, d, coll, in == MPI_IN_PLACE || out == MPI_IN_PLACE, &picked)) != GOAL_OK)
             return goal_mpi_revoke(m, st), st;
@@ -1680,6 +1678,18 @@ goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const 
     }
     if (key != fixed) goal__mpi_free(m, key);
     return st;
+}
+goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, uint32_t nfns,
+                                    const void *in, void *out, goal_mpi_request **req) {
+    goal__mpi_entry *e;
+    goal_status st = GOAL_OK;
+    int place = (in == MPI_IN_PLACE) | (out == MPI_IN_PLACE) << 1;
+    if (req) *req = NULL;
+    if (!m || !d || !d->algo || !req) return GOAL_ERR_ARG;
+    if ((e = goal__mpi_memo_find(m, d, place)) == NULL) return goal__mpi_algo_start_new(m, d, fns, nfns, in, out, place, req);
+    if (!goal__mpi_admit(m, &st)) return goal_mpi_revoke(m, st), st;   /* a repeated start: no key, no auto */
+    if (in == MPI_IN_PLACE) in = NULL; else if (out == MPI_IN_PLACE) out = NULL;
+    return goal__mpi_algo_launch(m, e, d, fns, nfns, in, out, req);
 }
 goal_status goal_mpi_algo_run(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out) {
     goal_mpi_request *r;

@@ -569,14 +569,14 @@ static void progress(void) {
     }
 }
 /* Blocking: waits for r while progressing the nonblocking ones (MPI's progress rule); with
-   none in flight, goal_mpi_wait, which may wait inside MPI. */
+   none in flight, goal_mpi_wait, which may wait inside MPI. u may be NULL: nothing to unpack. */
 static int finish_blocking(goal_mpi *m, goal_status st, goal_mpi_request *r, void *tmp, void *tmp2, struct unpack *u,
                            MPI_Comm comm) {
     if (st == GOAL_OK && !G.pending) st = goal_mpi_wait(&r);
     else if (st == GOAL_OK)
         while ((st = goal_mpi_test(&r)) == GOAL_PENDING) progress();
     record_coll_end();
-    unpack(u, st);
+    if (u) unpack(u, st);
     free(tmp); free(tmp2);
     if (st == GOAL_OK) return MPI_SUCCESS;
     report_failure(m, st);
@@ -604,8 +604,8 @@ static int track(goal_mpi *m, goal_status st, goal_mpi_request *r, void *tmp, vo
                  MPI_Request *req) {
     pending *p;
     struct unpack none;
-    if (!u) { memset(&none, 0, sizeof none); u = &none; }
     if (!req) return finish_blocking(m, st, r, tmp, tmp2, u, comm);
+    if (!u) { memset(&none, 0, sizeof none); u = &none; }
     if (st != GOAL_OK || !(p = (pending *)calloc(1, sizeof *p))) {
         unpack(u, GOAL_ERR_STATE);
         release(&G.hold);
