@@ -340,7 +340,11 @@ GOAL_API long long goal_mpi_contiguous_bytes(MPI_Datatype t, int count);
    first; MPI waits for them; then the local steps after them run. */
 #define GOAL__MPI_DIRECT 8
 typedef struct goal__mpi_pmsg { uint32_t slot; uint64_t offset; int count, peer, tag, recv; } goal__mpi_pmsg;
-typedef struct goal__mpi_step { goal_action a; uint32_t id; } goal__mpi_step;   /* a local action, decoded */
+typedef struct goal__mpi_step {   /* a local action, decoded */
+    goal_action a;
+    uint32_t id;
+    int native;                   /* a native op within its slots: goal_apply at once (goal__mpi_native) */
+} goal__mpi_step;
 typedef struct goal__mpi_plan {
     uint32_t nmsgs, npre, nsteps;   /* step[0 .. npre) come before the messages, the rest after */
     goal__mpi_pmsg msg[GOAL__MPI_DIRECT];   /* receives, then sends; tag within the context */
@@ -409,7 +413,8 @@ typedef struct goal__mpi_memo {
     goal__mpi_entry *e;           /* NULL: empty */
     goal_algo_desc d;             /* the caller's desc, its array pointers cleared */
     int shape;                    /* 1, 2: in, out were MPI_IN_PLACE; 4 << k: array k was given */
-    char name[48];                /* d.algo's text: the pointer alone could name other text later */
+    char name[48];                /* d.algo's text: the pointer alone could name other text later, */
+    int fixed;                    /*   unless it is the registry's (goal_algo_find's name): 1 */
     int arr[4][GOAL__MPI_MEMO_P]; /* counts, displs, recv_counts, recv_displs */
 } goal__mpi_memo;
 
@@ -417,7 +422,8 @@ struct goal_mpi {
     MPI_Comm comm;                /* the duplicate */
     int rank, size;
     uint32_t tags, contexts;
-    uint64_t seq;                 /* operations started: context = seq mod contexts */
+    uint64_t seq;                 /* operations started */
+    uint32_t next;                /* the next one's context: seq mod contexts (kept, not divided) */
     goal_allocator a;
     goal_error err;
     goal__mpi_entry *cache;
@@ -799,11 +805,17 @@ static void goal__mpi_cancel(void *user, goal_req *req) {
 }
 
 /* ---- >>> DIRECT: one round of messages, handed to MPI together --------------------------- */
-/* Runs the plan's local steps [from, to) through the executor's own code (goal_exec_local). */
+/* Runs the plan's local steps [from, to): a native reduction or copy as goal_exec_local would
+   after its checks (made when the plan was decoded), the others through it. */
 static goal_status goal__mpi_direct_steps(goal_mpi_request *r, uint32_t from, uint32_t to) {
     const goal__mpi_step *x = r->entry->direct->step;
     goal_status st = GOAL_OK;
-    for (; from < to && st == GOAL_OK; from++) st = goal_exec_local(r->e, x[from].id, &x[from].a);
+    for (; from < to && st == GOAL_OK; from++) {
+        const goal_action *a = &x[from].a;
+        st = x[from].native ? goal_apply(a->op, a->dtype, goal_exec_addr(r->e, a->buf.slot, a->buf.offset),
+                                         goal_exec_addr(r->e, a->buf2.slot, a->buf2.offset), a->buf.size)
+                            : goal_exec_local(r->e, x[from].id, a);
+    }
     return st;
 }
 /* Runs the steps before the messages and hands the messages to MPI, receives first, so that
@@ -812,7 +824,7 @@ static goal_status goal__mpi_direct_start(goal_mpi *m, goal_mpi_request *r) {
     const goal__mpi_plan *p = r->entry->direct;
     int base = (int)(r->context * m->tags), rc;
     uint32_t k;
-    goal_status st = goal__mpi_direct_steps(r, 0, p->npre);
+    goal_status st = p->npre ? goal__mpi_direct_steps(r, 0, p->npre) : GOAL_OK;
     if (st != GOAL_OK) return st;
     if (m->revoked) return goal__mpi_revoked(m);
     for (k = 0; k < p->nmsgs; k++) {
@@ -825,11 +837,30 @@ static goal_status goal__mpi_direct_start(goal_mpi *m, goal_mpi_request *r) {
     }
     return GOAL_PENDING;
 }
+/* Before a wait: MPI_Test of r's messages in order while they are done, as a small one's
+   mostly are (a send finished as it was posted, a receive whose message came first). That
+   costs less than a wait over them and the failure notice, which only a message that must
+   wait needs: one whose messages all finished has finished, notice or not (FAILURES). */
+static goal_status goal__mpi_direct_done(goal_mpi *m, goal_mpi_request *r) {
+    int k, n = (int)r->entry->direct->nmsgs, flag = 0, rc;
+    for (k = 0; k < n; k++) {
+        if (r->dreq[k] == MPI_REQUEST_NULL) continue;
+        rc = MPI_Test(&r->dreq[k], &flag, MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS && !flag) break;
+        r->dleft--;
+        if (rc != MPI_SUCCESS) {
+            r->dreq[k] = MPI_REQUEST_NULL;   /* failed: gone, as after MPI_Waitsome */
+            return goal__mpi_mpi_failed(m, rc, "MPI_Test");
+        }
+    }
+    return GOAL_OK;
+}
 /* MPI_Testsome of r's messages and the failure notice; with block, MPI_Waitsome until they
-   finished (or one failed, or the notice came). */
+   finished (or one failed, or the notice came), after goal__mpi_direct_done. */
 static goal_status goal__mpi_direct_test(goal_mpi *m, goal_mpi_request *r, int block) {
     int got = 0, k, n = (int)r->entry->direct->nmsgs, rc;
-    goal_status st = GOAL_OK;
+    goal_status st = block ? goal__mpi_direct_done(m, r) : GOAL_OK;
+    if (st != GOAL_OK || !r->dleft) return st;
     do {
         r->dreq[n] = m->notice_recv;
         rc = block ? MPI_Waitsome(n + 1, r->dreq, &got, r->didx, r->dst) : MPI_Testsome(n + 1, r->dreq, &got, r->didx, r->dst);
@@ -847,9 +878,10 @@ static goal_status goal__mpi_direct_test(goal_mpi *m, goal_mpi_request *r, int b
 }
 /* A test of r (with block, a wait in MPI); once its messages finished, the steps after them. */
 static goal_status goal__mpi_direct_step(goal_mpi *m, goal_mpi_request *r, int block) {
+    const goal__mpi_plan *p = r->entry->direct;
     goal_status st = r->dleft ? goal__mpi_sweep(m, r, block) : GOAL_OK;
     if (st != GOAL_OK) return st;
-    return r->dleft ? GOAL_PENDING : goal__mpi_direct_steps(r, r->entry->direct->npre, r->entry->direct->nsteps);
+    return r->dleft ? GOAL_PENDING : p->npre < p->nsteps ? goal__mpi_direct_steps(r, p->npre, p->nsteps) : GOAL_OK;
 }
 /* A failed request's messages still with MPI (as goal__mpi_cancel: FAILURES). A recv that
    matched a longer message before its cancel fails its wait: under MPICH on MPI_COMM_WORLD's
@@ -880,6 +912,17 @@ static int goal__mpi_plan_msg(const goal_mpi *m, const goal_schedule *s, uint32_
     x->recv = a.kind == GOAL_RECV;
     x->peer = a.peer == GOAL_ANY ? MPI_ANY_SOURCE : a.peer;
     return 1;
+}
+/* Whether bytes [b->offset, b->offset + size) lie within what s sizes b's slot. */
+static int goal__mpi_within(const goal_schedule *s, const goal_buf *b, uint64_t size) {
+    uint64_t have = goal_schedule_slot_size(s, b->slot);
+    return (b->slot == GOAL_SLOT_SCRATCH || b->slot < s->nslots) && size <= have && b->offset <= have - size;
+}
+/* Whether a's step may skip goal_exec_local: a native op (reduction or copy) whose buffers
+   pass its checks, which depend on the schedule alone. */
+static int goal__mpi_native(const goal_schedule *s, const goal_action *a) {
+    return a->kind == GOAL_EXEC && a->op != GOAL_OP_USER && goal__mpi_within(s, &a->buf, a->buf.size) &&
+           goal__mpi_within(s, &a->buf2, a->buf.size);
 }
 /* The plan of s when it is one round of at most GOAL__MPI_DIRECT messages (no message waits,
    through any chain of actions, for another), else NULL: Kahn's walk over at most 64
@@ -916,6 +959,7 @@ static goal__mpi_plan *goal__mpi_plan_new(goal_mpi *m, const goal_schedule *s, s
             }
             if (kind[j] == GOAL_SEND || kind[j] == GOAL_RECV || kind[j] == GOAL_NOP || after[j] != pass) continue;
             goal_schedule_action(s, j, &p->step[p->nsteps].a);
+            p->step[p->nsteps].native = goal__mpi_native(s, &p->step[p->nsteps].a);
             p->step[p->nsteps++].id = j;
             p->npre += !pass;
         }
@@ -1237,7 +1281,9 @@ static goal_status goal__mpi_launch(goal_mpi *m, goal__mpi_entry *e, goal_mpi_re
         r = NULL;
     }
     if (!r) { goal_mpi_revoke(m, st); return st; }
-    r->context = (uint32_t)(m->seq++ % m->contexts);
+    r->context = m->next;
+    m->next = m->next + 1 == m->contexts ? 0 : m->next + 1;
+    m->seq++;
     m->seen[r->context & GOAL__MPI_UNREP_MASK] = m->idle[r->context & GOAL__MPI_UNREP_MASK] = 0;
     goal_exec_set_context(r->e, r->context);
     r->st = GOAL_PENDING;
@@ -1257,7 +1303,7 @@ static goal_status goal__mpi_launch(goal_mpi *m, goal__mpi_entry *e, goal_mpi_re
 /* The checks every start makes: 0 with *st when m cannot start another operation. */
 static int goal__mpi_admit(goal_mpi *m, goal_status *st) {
     goal_mpi_request *r;
-    uint32_t next = (uint32_t)(m->seq % m->contexts);
+    uint32_t next = m->next;
     if (m->revoked) { *st = goal__mpi_revoked(m); return 0; }
     for (r = m->active; r; r = r->next)
         if (r->context == next) {
@@ -1560,7 +1606,7 @@ static void goal__mpi_memo_desc(const goal_algo_desc *d, goal_algo_desc *out) {
    desc equal in every byte, name and arrays names the same key: the same schedule. */
 static goal__mpi_entry *goal__mpi_memo_find(goal_mpi *m, const goal_algo_desc *d, int ip) {
     const goal__mpi_memo *x = goal__mpi_memo_slot(m, d);
-    const int *arr[4];
+    const int *arr[4] = {NULL, NULL, NULL, NULL};   /* set when x->shape >= 4 (a compiler may not see it) */
     goal_algo_desc y;
     int k;
     if (!x->e || (x->shape & 3) != ip) return NULL;
@@ -1568,7 +1614,7 @@ static goal__mpi_entry *goal__mpi_memo_find(goal_mpi *m, const goal_algo_desc *d
         if (goal__mpi_memo_arrays(d, ip, arr) != x->shape) return NULL;
         goal__mpi_memo_desc(d, &y);
     }
-    if (memcmp(x->shape >= 4 ? &y : d, &x->d, sizeof y) != 0 || strcmp(x->name, d->algo) != 0) return NULL;
+    if (memcmp(x->shape >= 4 ? &y : d, &x->d, sizeof y) != 0 || (!x->fixed && strcmp(x->name, d->algo) != 0)) return NULL;
     for (k = 0; x->shape >= 4 && k < 4; k++)
         if (arr[k] && memcmp(arr[k], x->arr[k], (size_t)m->size * sizeof(int)) != 0) return NULL;
     return x->e;
@@ -1587,14 +1633,17 @@ static void goal__mpi_memo_keep(goal_mpi *m, const goal_algo_desc *d, int ip, go
     for (k = 0; k < 4; k++)
         if (arr[k]) memcpy(x->arr[k], arr[k], (size_t)m->size * sizeof(int));
     strcpy(x->name, d->algo);
+    x->fixed = goal_algo_find(d->algo) && goal_algo_find(d->algo)->name == d->algo;
     x->e = e;
 }
 
 goal_status goal_mpi_algo_start(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out, goal_mpi_request **req) {
     return goal_mpi_algo_start_fns(m, d, NULL, 0, in, out, req);
 }
-goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, uint32_t nfns,
-                                    const void *in, void *out, goal_mpi_request **req) {
+/* A start that no remembered one matched (goal_mpi_algo_start_fns): COLL_auto's pick, the
+   key, the cache (place: which of in, out was MPI_IN_PLACE). */
+static goal_status goal__mpi_algo_start_new(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, uint32_t nfns,
+                                            const void *in, void *out, int place, goal_mpi_request **req) {
     unsigned char fixed[256], *key = fixed;
     goal_mpi_coll c;
     goal__mpi_entry *e;
@@ -1602,14 +1651,7 @@ goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const 
     goal_status st = GOAL_OK;
     goal_algo_desc picked;
     const goal_algo_desc *asked = d;
-    int coll, vec, place = (in == MPI_IN_PLACE) | (out == MPI_IN_PLACE) << 1;
-    if (req) *req = NULL;
-    if (!m || !d || !d->algo || !req) return GOAL_ERR_ARG;
-    if ((e = goal__mpi_memo_find(m, d, place)) != NULL) {   /* a repeated start: no key, no auto */
-        if (!goal__mpi_admit(m, &st)) return goal_mpi_revoke(m, st), st;
-        if (in == MPI_IN_PLACE) in = NULL; else if (out == MPI_IN_PLACE) out = NULL;
-        return goal__mpi_algo_launch(m, e, d, fns, nfns, in, out, req);
-    }
+    int coll, vec;
     if ((coll = goal__mpi_auto_coll(d->algo)) >= 0) {
         if ((st = goal__mpi_auto_desc(m, d, coll, in == MPI_IN_PLACE || out == MPI_IN_PLACE, &picked)) != GOAL_OK)
             return goal_mpi_revoke(m, st), st;
@@ -1636,6 +1678,18 @@ goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const 
     }
     if (key != fixed) goal__mpi_free(m, key);
     return st;
+}
+goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, uint32_t nfns,
+                                    const void *in, void *out, goal_mpi_request **req) {
+    goal__mpi_entry *e;
+    goal_status st = GOAL_OK;
+    int place = (in == MPI_IN_PLACE) | (out == MPI_IN_PLACE) << 1;
+    if (req) *req = NULL;
+    if (!m || !d || !d->algo || !req) return GOAL_ERR_ARG;
+    if ((e = goal__mpi_memo_find(m, d, place)) == NULL) return goal__mpi_algo_start_new(m, d, fns, nfns, in, out, place, req);
+    if (!goal__mpi_admit(m, &st)) return goal_mpi_revoke(m, st), st;   /* a repeated start: no key, no auto */
+    if (in == MPI_IN_PLACE) in = NULL; else if (out == MPI_IN_PLACE) out = NULL;
+    return goal__mpi_algo_launch(m, e, d, fns, nfns, in, out, req);
 }
 goal_status goal_mpi_algo_run(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out) {
     goal_mpi_request *r;

@@ -298,6 +298,7 @@ GOAL_API void goal_progress_destroy(goal_progress *p);  /* waits for what it hol
     for (; k < n; k++) GOAL__SCHED_ELEM(T, EXPR, k)
 #define GOAL__SCHED_EACH(T, EXPR) for (k = 0; k < n; k++) GOAL__SCHED_ELEM(T, EXPR, k)
 #define GOAL__SCHED_INT_OPS(S, U)                                                     \
+    n = bytes / sizeof(U);   /* a shift: a division by goal_dtype_size costs tens of cycles */ \
     switch (op) {                                                                     \
     case GOAL_OP_MAX: GOAL__SCHED_LOOP(S, a > b ? a : b) break;                       \
     case GOAL_OP_MIN: GOAL__SCHED_LOOP(S, a < b ? a : b) break;                       \
@@ -333,6 +334,7 @@ GOAL_API void goal_progress_destroy(goal_progress *p);  /* waits for what it hol
 GOAL__SCHED_MINMAX(goal__sched_f32, float, uint32_t)
 GOAL__SCHED_MINMAX(goal__sched_f64, double, uint64_t)
 #define GOAL__SCHED_FLOAT_OPS(F, PICK)                                                \
+    n = bytes / sizeof(F);                                                            \
     switch (op) {                                                                     \
     case GOAL_OP_MAX: GOAL__SCHED_EACH(F, PICK(a, b, 1)) break;                       \
     case GOAL_OP_MIN: GOAL__SCHED_EACH(F, PICK(a, b, 0)) break;                       \
@@ -348,11 +350,10 @@ goal_status goal_apply(goal_op op, goal_dtype t, void *buf1, const void *buf2, u
     uint64_t k, n;
     int blocks;
     if (st != GOAL_OK) return st;
-    n = bytes / goal_dtype_size(t);
-    if (n * goal_dtype_size(t) != bytes) return GOAL_ERR_SIZE;
-    if (n && (!p1 || !p2)) return GOAL_ERR_ARG;
+    if (bytes & (goal_dtype_size(t) - 1)) return GOAL_ERR_SIZE;   /* the size is a power of two */
+    if (bytes && (!p1 || !p2)) return GOAL_ERR_ARG;
     if (op == GOAL_OP_COPY) {   /* the algorithms' local copies: the element loop is many times slower */
-        if (n) memmove(p1, p2, (size_t)bytes);
+        if (bytes) memmove(p1, p2, (size_t)bytes);
         return GOAL_OK;
     }
     blocks = p1 == p2 || (uintptr_t)p1 + bytes <= (uintptr_t)p2 || (uintptr_t)p2 + bytes <= (uintptr_t)p1;

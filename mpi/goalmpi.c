@@ -204,15 +204,18 @@ static struct {
     int autocoll[NCOLL];        /* auto_coll(c), derived once */
     int keyval;
     struct comm_entry *comms;   /* in creation order, for MPI_Finalize */
-    MPI_Comm last_comm;         /* comm_goal's last answer, without MPI's attribute lookup */
-    goal_mpi *last_m;           /*   (drop_comm forgets it with its communicator) */
+    struct comm_entry *last;    /* comm_goal's last answer, without MPI's attribute lookup
+                                   (drop_comm forgets it with its communicator) */
+    struct known_type { MPI_Datatype t; long long extent; } types[8];   /* predefined types seen */
+    struct known_red { MPI_Datatype t; MPI_Op op; goal_dtype dtype; goal_op gop; } reds[8];   /* native reductions seen */
+    int ntypes, nreds;
     struct pending *pending;    /* nonblocking operations in flight */
     userop *userops;            /* every op of MPI_Op_create, newest first */
     held hold;                  /* what the nonblocking call being started holds (begin_reduce):
                                    run_unpack moves it into its pending, passed releases it */
 } G = {0};
 
-typedef struct comm_entry { MPI_Comm comm; goal_mpi *m; struct comm_entry *next; } comm_entry;
+typedef struct comm_entry { MPI_Comm comm; goal_mpi *m; int me, p; struct comm_entry *next; } comm_entry;
 struct unpack;
 typedef struct pending {      /* a nonblocking collective: its generalized request's state */
     goal_mpi_request *r;
@@ -429,7 +432,7 @@ static int drop_comm(MPI_Comm comm, int key, void *val, void *extra) {
     (void)comm; (void)key; (void)extra;
     for (p = &G.comms; *p && *p != e; p = &(*p)->next) {}
     if (*p) *p = e->next;
-    if (G.last_m == e->m) G.last_m = NULL;
+    if (G.last == e) G.last = NULL;
     goal_mpi_destroy(e->m);
     free(e);
     return MPI_SUCCESS;
@@ -441,13 +444,13 @@ static goal_mpi *comm_goal(MPI_Comm comm, int *why) {
     comm_entry *e = NULL, **tail;
     goal_mpi_desc md;
     goal_error err;
-    if (G.last_m && comm == G.last_comm) return G.last_m;
+    if (G.last && comm == G.last->comm) return G.last->m;
     setup();
     if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) { *why = W_INTER; return NULL; }
     if (!G.keyval && PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, drop_comm, &G.keyval, NULL) != MPI_SUCCESS) {
         *why = W_CREATE; return NULL;
     }
-    if (PMPI_Comm_get_attr(comm, G.keyval, &e, &flag) == MPI_SUCCESS && flag) return G.last_comm = comm, G.last_m = e->m;
+    if (PMPI_Comm_get_attr(comm, G.keyval, &e, &flag) == MPI_SUCCESS && flag) return (G.last = e)->m;
     if (!(e = (comm_entry *)calloc(1, sizeof *e))) { *why = W_CREATE; return NULL; }
     memset(&md, 0, sizeof md);
     md.comm = comm; md.check = G.check; md.model = G.model;
@@ -456,11 +459,22 @@ static goal_mpi *comm_goal(MPI_Comm comm, int *why) {
         free(e); *why = W_CREATE; return NULL;
     }
     e->comm = comm;
+    PMPI_Comm_rank(comm, &e->me);
+    PMPI_Comm_size(comm, &e->p);
     for (tail = &G.comms; *tail; tail = &(*tail)->next) {}
     *tail = e;
     PMPI_Comm_set_attr(comm, G.keyval, e);
-    G.last_comm = comm;
-    return G.last_m = e->m;
+    return (G.last = e)->m;
+}
+/* This rank's number in comm and its size (p may be NULL): kept with comm_goal's last answer. */
+static void ranks(MPI_Comm comm, int *me, int *p) {
+    if (G.last && comm == G.last->comm) {
+        *me = G.last->me;
+        if (p) *p = G.last->p;
+        return;
+    }
+    PMPI_Comm_rank(comm, me);
+    if (p) PMPI_Comm_size(comm, p);
 }
 
 /* ---- progress and requests ----------------------------------------------------------------- */
@@ -556,14 +570,14 @@ static void progress(void) {
     }
 }
 /* Blocking: waits for r while progressing the nonblocking ones (MPI's progress rule); with
-   none in flight, goal_mpi_wait, which may wait inside MPI. */
+   none in flight, goal_mpi_wait, which may wait inside MPI. u may be NULL: nothing to unpack. */
 static int finish_blocking(goal_mpi *m, goal_status st, goal_mpi_request *r, void *tmp, void *tmp2, struct unpack *u,
                            MPI_Comm comm) {
     if (st == GOAL_OK && !G.pending) st = goal_mpi_wait(&r);
     else if (st == GOAL_OK)
         while ((st = goal_mpi_test(&r)) == GOAL_PENDING) progress();
     record_coll_end();
-    unpack(u, st);
+    if (u) unpack(u, st);
     free(tmp); free(tmp2);
     if (st == GOAL_OK) return MPI_SUCCESS;
     report_failure(m, st);
@@ -591,8 +605,8 @@ static int track(goal_mpi *m, goal_status st, goal_mpi_request *r, void *tmp, vo
                  MPI_Request *req) {
     pending *p;
     struct unpack none;
-    if (!u) { memset(&none, 0, sizeof none); u = &none; }
     if (!req) return finish_blocking(m, st, r, tmp, tmp2, u, comm);
+    if (!u) { memset(&none, 0, sizeof none); u = &none; }
     if (st != GOAL_OK || !(p = (pending *)calloc(1, sizeof *p))) {
         unpack(u, GOAL_ERR_STATE);
         release(&G.hold);
@@ -670,8 +684,11 @@ static void *copy_of(const void *src, size_t bytes) {
 #define PMPI_Ineighbor_alltoallw(a0, a1, a2, a3, a4, a5, a6, a7, a8, q) record_passed_req(PMPI_Ineighbor_alltoallw(a0, a1, a2, a3, a4, a5, a6, a7, a8, q), q)
 /* Every entry point: the goal_mpi and the algorithm, or 0 with the reason counted (root:
    known also to a call passed on, which the recorder records). */
+/* sizeof(call) through a variable: with a constant size of this order GCC zeroes inline with
+   `rep stos`, which costs some 20 ns a call on AMD processors, libc's memset 3. */
+static volatile size_t call_bytes = sizeof(call);
 static int begin(call *k, int c, int nb, MPI_Comm comm, long long bytes, int root) {
-    memset(k, 0, sizeof *k);
+    memset(k, 0, call_bytes);
     k->c = c; k->nb = nb; k->d.root = root;
     k->fortran = G.in_fortran;
     if (!(k->m = comm_goal(comm, &k->why))) return 0;
@@ -703,9 +720,26 @@ static const char *fallback_of(int c, const goal_mpi_reduction *red) {
 /* A reduction: the type and op as libgoal reduces them, if the algorithm can; else it falls
    back (fallback_of: the large-message defaults split elements and ignore rank order; the
    rule is local: type and op). */
+/* goal_mpi_reduction_of, remembered for the native pairs (predefined type and op: their
+   handles name them until MPI_Finalize). */
+static goal_status reduction_of(MPI_Datatype t, MPI_Op op, int count, goal_mpi_reduction *red) {
+    int k;
+    goal_status st;
+    for (k = 0; k < G.nreds; k++)
+        if (G.reds[k].t == t && G.reds[k].op == op && count >= 0) {
+            memset(red, 0, sizeof *red);
+            red->dtype = G.reds[k].dtype; red->op = G.reds[k].gop; red->count = (uint64_t)count;
+            return GOAL_OK;
+        }
+    st = goal_mpi_reduction_of(t, op, count, red);
+    if (st == GOAL_OK && !red->fns && G.nreds < (int)(sizeof G.reds / sizeof G.reds[0])) {
+        G.reds[G.nreds].t = t; G.reds[G.nreds].op = op; G.reds[G.nreds].dtype = red->dtype; G.reds[G.nreds++].gop = red->op;
+    }
+    return st;
+}
 static int begin_reduce(call *k, goal_mpi_reduction *red, MPI_Datatype t, MPI_Op op, int count) {
     const goal_algo_info *alt;
-    goal_status st = goal_mpi_reduction_of(t, op, count, red);
+    goal_status st = reduction_of(t, op, count, red);
     if (st == GOAL_OK && red->fns && k->nb) {   /* MPI_Reduce_local runs after the call returned */
         if (!hold_op(&G.hold, &op)) { k->why = W_HANDLE; return 0; }
         if (!hold_type(&G.hold, &t)) { k->why = W_CREATE; return 0; }
@@ -755,12 +789,26 @@ static int passed(call *k) {
 void goal__mpi_from_fortran(int on);
 void goal__mpi_from_fortran(int on) { G.in_fortran = on; }
 
-static long long type_bytes(MPI_Datatype t, int count) { return goal_mpi_contiguous_bytes(t, count); }
+/* goal_mpi_contiguous_bytes, with the extents of predefined types remembered (a predefined
+   handle names its type until MPI_Finalize; a derived one's may name another once freed). */
+static long long type_bytes(MPI_Datatype t, int count) {
+    int k, ni = 0, na = 0, nd = 0, combiner = 0;
+    long long b;
+    if (count < 0) return -1;
+    for (k = 0; k < G.ntypes; k++)
+        if (G.types[k].t == t) return G.types[k].extent * count;
+    if ((b = goal_mpi_contiguous_bytes(t, 1)) < 0) return -1;
+    if (G.ntypes < (int)(sizeof G.types / sizeof G.types[0]) && PMPI_Type_get_envelope(t, &ni, &na, &nd, &combiner) == MPI_SUCCESS &&
+        combiner == MPI_COMBINER_NAMED) {
+        G.types[G.ntypes].t = t; G.types[G.ntypes++].extent = b;
+    }
+    return b * count;
+}
 
 /* The bytes of count elements of t as libgoal moves them; *packed when they must be packed
    first (a non-contiguous type: MPI_Pack gives its type size in bytes on one machine). */
 static long long side_bytes(MPI_Datatype t, int count, int *packed) {
-    long long b = goal_mpi_contiguous_bytes(t, count);
+    long long b = type_bytes(t, count);
     int size = 0;
     *packed = 0;
     if (b >= 0 || count < 0 || PMPI_Type_size(t, &size) != MPI_SUCCESS) return b;
@@ -783,7 +831,7 @@ static int do_bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm com
     memset(&u, 0, sizeof u);
     if (!begin(&k, C_BCAST, req != NULL, comm, bytes, root)) return passed(&k) - 1;
     k.d.count = (uint64_t)bytes; k.d.root = root;
-    PMPI_Comm_rank(comm, &me);
+    ranks(comm, &me, NULL);
     if (packed) {   /* the root sends its packed data; the others unpack what arrives */
         data = me == root ? pack(buf, count, t, bytes, comm) : malloc(bytes ? (size_t)bytes : 1);
         if (!data) { k.why = W_CREATE; return passed(&k) - 1; }
@@ -811,7 +859,7 @@ static int do_reduction(int c, const void *sbuf, void *rbuf, int count, MPI_Data
     long long bytes = type_bytes(t, count);
     if (!begin(&k, c, req != NULL, comm, bytes, root) || !begin_reduce(&k, &red, t, op, count)) return passed(&k) - 1;
     k.d.root = root;
-    PMPI_Comm_rank(comm, &me);
+    ranks(comm, &me, NULL);
     if (sbuf == MPI_IN_PLACE && !in_place_native(&k, 0)) {
         if (!(tmp = copy_of(rbuf, (size_t)bytes))) { k.why = W_CREATE; return passed(&k) - 1; }
         sbuf = tmp;
@@ -931,8 +979,7 @@ static int do_move(int c, const void *sbuf, int scount, MPI_Datatype st, void *r
     void *out = rbuf;
     struct unpack u;
     memset(&u, 0, sizeof u);
-    PMPI_Comm_rank(comm, &me);
-    PMPI_Comm_size(comm, &p);
+    ranks(comm, &me, &p);
     /* The sides MPI defines on this rank (the others may hold anything): gather's non-roots
        only send, scatter's only receive; in place, the receive side describes the block. */
     sends = !(c == C_SCATTER && me != root) && sbuf != MPI_IN_PLACE;

@@ -636,13 +636,15 @@ static MPI_Comm rec_user_comm(const call *k) {
 /* A collective call (served: the schedule run; else what libgoal would have run), between
    its two anchors. Its time is the library's until record_coll_end. */
 static void record_coll(const call *k, int is_served) {
-    MPI_Comm comm = k->m ? rec_user_comm(k) : MPI_COMM_NULL;
+    MPI_Comm comm;
     int64_t c, start, end;
     int me = 0, p = 1, rooted;
     rec_sched *e = NULL;
     uint32_t *ends = NULL, nends = 0;
     goal_algo_desc d;
     const goal_algo_info *a = is_served ? k->algo : NULL;
+    if (!R.on && R.finalized) return;   /* not recording (rec_enter would say so), at once */
+    comm = k->m ? rec_user_comm(k) : MPI_COMM_NULL;
     if (comm == MPI_COMM_NULL || !rec_enter()) return;
     R.in_coll = 1;
     if ((c = rec_comm(comm)) < 0) return;
