@@ -42,7 +42,7 @@ $(B)/examples/%: examples/%.c $(HEADERS) | $(B)/examples
 $(B)/bench/%: bench/%.c bench/bench.h $(HEADERS) | $(B)/bench
 	$(CC) $(WARN) -O3 -g -DNDEBUG -I. $< -o $@ $(LDLIBS)
 $(B)/bench/bench_bw $(B)/bench/bench_lang $(B)/bench/bench_load: tests/harness.h
-$(B)/tools $(B)/tests $(B)/examples $(B)/bench $(B)/fuzz:
+$(B)/tools $(B)/tests $(B)/examples $(B)/bench $(B)/fuzz $(B)/mpi:
 	mkdir -p $@
 
 # The headers compile as C++, and with the implementation in a third translation unit.
@@ -62,7 +62,7 @@ run: all
 	./$(B)/goal demo
 
 # Everything make test runs, built (CI builds it once before running checks side by side).
-build-tests: all $(TESTS) compile-tests $(REPLAYS)
+build-tests: all $(TESTS) compile-tests $(REPLAYS) mpi-tests
 
 test: deps build-tests
 	@GOAL=./$(B)/goal tests/run.sh $(TESTS) $(B)/tests/cpp_compile $(B)/tests/multi_tu \
@@ -144,17 +144,41 @@ clean:
 	rm -rf build build-asan build-tsan
 
 # ---- MPI: goal_mpi.h under Open MPI and MPICH (Debian's mpicc.<lib> / mpirun.<lib>) --------
-# tests/test_mpi.sh builds and runs tests/mpi/test_mpi.c and examples/mpi_*.c (make test runs
+# tests/test_mpi.sh runs tests/mpi/test_mpi.c and examples/mpi_*.c (make test runs
 # it too, as one of the test scripts). bench-mpi: every collective's best libgoal algorithm against
 # the library (bench/mpi/bench_mpi.c; CSV in $(B)/mpi/, summed up by bench/mpi/summary.awk).
 BENCH_MPI_NP ?= 2 4
-.PHONY: test-mpi bench-mpi mpi-lib
+.PHONY: test-mpi bench-mpi mpi-lib mpi-tests
 # The drop-in (mpi/goalmpi.c), one per MPI ABI: LD_PRELOAD it under an unmodified program;
 # and goal-probe (mpi/goal_probe.c), which measures the LogGOPS parameters.
 mpi-lib: $(B)/openmpi/libgoalmpi.so $(B)/mpich/libgoalmpi.so $(B)/openmpi/goal-probe $(B)/mpich/goal-probe
 $(B)/%/libgoalmpi.so: mpi/goalmpi.c mpi/goalmpi_fortran.c mpi/goalmpi_record.c tools/record.h $(HEADERS)
 	@mkdir -p $(@D)
 	mpicc.$* $(WARN) -O2 -g -fPIC -shared -I. mpi/goalmpi.c -o $@ -lm -lpthread
+# The programs the MPI test scripts run, one per library: $(B)/mpi/NAME.LIB from tests/mpi/NAME.c,
+# examples/NAME.c or the Fortran tests. build-tests builds them all (side by side under make -j);
+# a script run alone builds what it runs through these rules.
+MPI_LIBS  := openmpi mpich
+MPI_PROGS := test_mpi test_mpi_cxx test_dropin auto_pick test_record test_fortran test_fortran08 \
+             $(patsubst examples/%.c,%,$(wildcard examples/mpi_*.c))
+mpi-tests: mpi-lib $(foreach l,$(MPI_LIBS),$(patsubst %,$(B)/mpi/%.$(l),$(MPI_PROGS)))
+vpath %.c tests/mpi examples
+MPICC_PROG = mpicc$(suffix $@) $(WARN) -O2 -g -I. $< -o $@ -lm -lpthread
+$(B)/mpi/%.openmpi: %.c $(HEADERS) | $(B)/mpi
+	$(MPICC_PROG)
+$(B)/mpi/%.mpich: %.c $(HEADERS) | $(B)/mpi
+	$(MPICC_PROG)
+# goal_mpi.h compiles as C++ too (without the deprecated MPI C++ bindings, which warn).
+$(B)/mpi/test_mpi_cxx.%: tests/mpi/test_mpi.c $(HEADERS) | $(B)/mpi
+	mpicxx.$* -x c++ -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX -std=c++11 -Wall -Wextra -Wpedantic -Werror -I. $< -o $@ -lm -lpthread
+# test_fortran.f90 (use mpi) has persistent collectives where the library is MPI 4; its module
+# file goes to $(B)/LIB/, one directory per library as make -j builds both at once.
+$(B)/mpi/test_fortran.%: tests/mpi/test_fortran.f90 | $(B)/mpi
+	@mkdir -p $(B)/$*
+	mpif90.$* -cpp $$([ "$$(printf '#include <mpi.h>\nMPI_VERSION\n' | mpicc.$* -E -P - 2>/dev/null | tail -n 1)" -ge 4 ] 2>/dev/null && echo -DGOAL_MPI4) \
+	    -O0 -g -w -J $(B)/$* $< -o $@
+$(B)/mpi/test_fortran08.%: tests/mpi/test_fortran08.f90 | $(B)/mpi
+	mpif90.$* -O0 -g $< -o $@
 test-mpi: deps $(B)/goal
 	@B=$(B) tests/test_mpi.sh
 bench-mpi: deps

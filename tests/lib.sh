@@ -10,4 +10,7 @@ t() {   # t NAME EXPECTED_RC PATTERN CMD...: exit status and a line matching PAT
   if [ "$got" = "$rc" ] && printf '%s\n' "$out" | grep -Eq -- "$pat"; then pass=$((pass+1)); echo "ok $name"
   else fail=$((fail+1)); echo "FAIL $name (exit $got, want $rc; pattern $pat)"; printf '%s\n' "$out" | head -5; fi
 }
+# build TARGET...: make builds them in $B (the Makefile's rules; make test has built them
+# already), quietly but for errors.
+build() { make --no-print-directory -s B="${B:-build}" "$@" >/dev/null; }
 t_done() { echo "$pass passed, $fail failed"; [ "$fail" = 0 ]; }

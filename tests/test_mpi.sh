@@ -8,7 +8,7 @@
 # served its collectives. Debian builds lmp, hpcc and mpi4py for Open MPI only (ldd shows
 # libmpi.so.40), so under MPICH they are skipped, said once. Prints "openmpi: N passed, N
 # failed", "mpich: ...", then the total "N passed, N failed" as the last line. Builds what it
-# runs (make test-mpi does too).
+# runs through make (the Makefile's rules for $B/mpi/NAME.LIB; make test has built them).
 set -u
 B=${B:-build}
 NPS=${GOAL_MPI_NPS:-"1 2 3 4 5 8"}
@@ -87,10 +87,8 @@ all_fortran() {
 # call; persistent ones where the library is MPI 4) and tests/mpi/test_fortran08.f90 (use
 # mpi_f08), np 1-4, each result checked and every collective shown served from Fortran.
 fortran_tests() {
-  local lib=$1 n out v colls
-  v=$(printf '#include <mpi.h>\nMPI_VERSION\n' | mpicc.$lib -E -P - 2>/dev/null | tail -n 1)
-  if ! mpif90.$lib -cpp $([ "$v" -ge 4 ] 2>/dev/null && echo -DGOAL_MPI4) -O0 -g -w -J "$B/mpi" tests/mpi/test_fortran.f90 \
-         -o "$B/mpi/test_fortran.$lib" || ! mpif90.$lib -O0 -g tests/mpi/test_fortran08.f90 -o "$B/mpi/test_fortran08.$lib"; then
+  local lib=$1 n out colls
+  if ! build "$B/mpi/test_fortran.$lib" "$B/mpi/test_fortran08.$lib"; then
     echo "FAIL $lib: Fortran tests build (mpif90.$lib, gfortran: make deps)"; f=$((f + 1)); return
   fi
   colls="bcast reduce allreduce gather gatherv scatter scatterv allgather allgatherv alltoall alltoallv reduce_scatter"
@@ -108,9 +106,7 @@ fortran_tests() {
 }
 dropin_tests() {
   local lib=$1 extra=$2 n out dir ok
-  if ! mpicc.$lib -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -g -fPIC -shared -I. mpi/goalmpi.c \
-         -o "$B/$lib/libgoalmpi.so" -lm -lpthread ||
-     ! mpicc.$lib -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -g tests/mpi/test_dropin.c -o "$B/mpi/test_dropin.$lib"; then
+  if ! build "$B/$lib/libgoalmpi.so" "$B/mpi/test_dropin.$lib"; then
     echo "FAIL $lib: drop-in build"; f=$((f + 1)); return
   fi
   for n in $NPS; do
@@ -135,7 +131,7 @@ dropin_tests() {
       p=$((p + 1))
     else echo "FAIL $lib drop-in np$n with GOAL_MPI_PARAMS (auto)"; printf '%s\n' "$out" | grep -E '^(FAIL|  check)|auto|passed' | head; f=$((f + 1)); fi
   done
-  if mpicc.$lib -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 tests/mpi/auto_pick.c -o "$B/mpi/auto_pick.$lib"; then
+  if build "$B/mpi/auto_pick.$lib"; then
     for n in 2 4; do
       if auto_uses_params $lib $n; then p=$((p + 1)); else echo "FAIL $lib drop-in np$n: auto does not use GOAL_MPI_PARAMS's model"; f=$((f + 1)); fi
     done
@@ -240,7 +236,7 @@ for lib in openmpi mpich; do
   bin=$B/mpi/test_mpi.$lib
   if ! command -v mpicc.$lib >/dev/null || ! command -v mpirun.$lib >/dev/null; then
     echo "FAIL $lib: mpicc.$lib / mpirun.$lib missing (make deps)"; f=1
-  elif ! mpicc.$lib -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -g -I. tests/mpi/test_mpi.c -o "$bin" -lm -lpthread; then
+  elif ! build "$bin"; then
     echo "FAIL $lib: build"; f=1
   else
     extra=""; [ $lib = openmpi ] && extra="--oversubscribe"   # 2 cores here, up to 8 ranks
@@ -259,13 +255,12 @@ for lib in openmpi mpich; do
       fi
     done
     # goal_mpi.h compiles as C++ too (without the deprecated MPI C++ bindings, which warn)
-    if mpicxx.$lib -x c++ -DOMPI_SKIP_MPICXX -DMPICH_SKIP_MPICXX -std=c++11 -Wall -Wextra -Wpedantic -Werror -I. \
-         tests/mpi/test_mpi.c -o "$B/mpi/test_mpi_cxx.$lib" -lm -lpthread; then p=$((p + 1))
+    if build "$B/mpi/test_mpi_cxx.$lib"; then p=$((p + 1))
     else echo "FAIL $lib: C++ build"; f=$((f + 1)); fi
     dropin_tests $lib "$extra"
-    for ex in examples/mpi_*.c; do   # the MPI examples: built here, not by the plain-cc rule
+    for ex in examples/mpi_*.c; do   # the MPI examples: mpicc's rule builds them, not the plain-cc one
       exe=$B/mpi/$(basename "$ex" .c).$lib
-      if mpicc.$lib -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -I. "$ex" -o "$exe" -lm -lpthread &&
+      if build "$exe" &&
          timeout $HANG mpirun.$lib $extra -np 4 "$exe" >/dev/null 2>&1; then p=$((p + 1))
       else echo "FAIL $lib $ex"; f=$((f + 1)); fi
     done

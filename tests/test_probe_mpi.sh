@@ -10,7 +10,7 @@ T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 LINE='^-L [0-9.]+ -o [0-9.]+ -g [0-9.]+ -G [0-9.]+ -O [0-9.]+ -C [0-9.]+( -S [0-9]+)?( -R [0-9.]+)?( -T [0-9,]+ -H [0-9.,]+)?( --shared-memory)?( -A [0-9]+ -D [0-9.]+)?( -E [0-9.]+ -F [0-9.]+)?$'
 for lib in openmpi mpich; do
-  make --no-print-directory -s B=$B $B/$lib/goal-probe >/dev/null || { t "$lib: goal-probe builds" 0 x false; continue; }
+  build "$B/$lib/goal-probe" || { t "$lib: goal-probe builds" 0 x false; continue; }
   run="mpirun.$lib"; [ $lib = openmpi ] && run="$run --oversubscribe"
   timeout $HANG $run -np 2 $B/$lib/goal-probe --max-size 4096 -o $T/$lib.params > $T/$lib.out 2>&1
   t "$lib: first line is the params line" 0 "$LINE" head -n 1 $T/$lib.out

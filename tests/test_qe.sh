@@ -16,7 +16,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 if ! command -v pw.x >/dev/null; then echo "skip: pw.x missing (Debian's quantum-espresso; make deps)"; t_done; exit; fi
 lib=openmpi; ldd "$(command -v pw.x)" | grep -q libmpich && lib=mpich
 echo "skip $([ $lib = openmpi ] && echo mpich || echo openmpi): pw.x is linked with $lib only"
-make --no-print-directory -s B=$B $B/$lib/libgoalmpi.so >/dev/null || { t "$lib: libgoalmpi.so builds" 0 x false; t_done; exit; }
+build "$B/$lib/libgoalmpi.so" || { t "$lib: libgoalmpi.so builds" 0 x false; t_done; exit; }
 so=$(cd $B/$lib && pwd)/libgoalmpi.so
 cp tests/mpi/qe_si.in $T/si.in
 # "np file [preload]": pw.x's output, run in $T.

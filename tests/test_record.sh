@@ -48,17 +48,15 @@ check_run() {   # check_run LIB NP: a recording at np, checked and compared
 }
 for lib in openmpi mpich; do
   if ! command -v mpicc.$lib >/dev/null || ! command -v mpirun.$lib >/dev/null; then echo "FAIL $lib: mpicc.$lib / mpirun.$lib missing (make deps)"; fail=$((fail + 1)); continue; fi
-  mkdir -p "$B/mpi"
-  if ! make --no-print-directory -s "$B/$lib/libgoalmpi.so" B="$B" >/dev/null ||
-     ! mpicc.$lib -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -g tests/mpi/test_record.c -o "$B/mpi/test_record.$lib"; then
+  if ! build "$B/$lib/libgoalmpi.so" "$B/mpi/test_record.$lib"; then
     echo "FAIL $lib: build"; fail=$((fail + 1)); continue
   fi
   for n in 1 2 3 4 5; do check_run $lib $n; done
   # the drop-in's own test (every intercepted call, every completion call) recorded: its
   # checks still pass, and the recording matches
   pre="$tmp/$lib-dropin"
-  if mpicc.$lib -std=c99 -O2 tests/mpi/test_dropin.c -o "$tmp/test_dropin.$lib"; then
-    t "${lib}_dropin_recorded" 0 "^[1-9][0-9]* passed, 0 failed$" env GOAL_MPI_RECORD=$pre bash -c "$(declare -f run); HANG=$HANG BA=$BA run $lib 3 $tmp/test_dropin.$lib"
+  if build "$B/mpi/test_dropin.$lib"; then
+    t "${lib}_dropin_recorded" 0 "^[1-9][0-9]* passed, 0 failed$" env GOAL_MPI_RECORD=$pre bash -c "$(declare -f run); HANG=$HANG BA=$BA run $lib 3 $B/mpi/test_dropin.$lib"
     t "${lib}_dropin_check" 0 "^ok: 3 ranks, [1-9][0-9]* messages matched" $GOAL check "$pre.goal"
   else
     echo "FAIL $lib: tests/mpi/test_dropin.c build"; fail=$((fail + 1))
@@ -128,11 +126,11 @@ same_ring() {   # same_ring GOAL NP: every rank's large sends are its ring messa
 }
 for lib in openmpi mpich; do
   for f in test_fortran test_fortran08; do
-    if ! command -v mpif90.$lib >/dev/null || ! mpif90.$lib -cpp -O0 -g -w -J "$tmp" tests/mpi/$f.f90 -o "$tmp/$f.$lib" 2>/dev/null; then
+    if ! command -v mpif90.$lib >/dev/null || ! build "$B/mpi/$f.$lib" 2>/dev/null; then
       echo "FAIL $lib: mpif90.$lib cannot build tests/mpi/$f.f90 (make deps)"; fail=$((fail + 1)); continue
     fi
     pre="$tmp/$lib-$f"
-    res=$(cd "$tmp" && GOAL_MPI_RECORD=$pre GOAL_MPI_STATS=1 run $lib 3 "$tmp/$f.$lib" 2>&1)
+    res=$(cd "$tmp" && GOAL_MPI_RECORD=$pre GOAL_MPI_STATS=1 run $lib 3 "$BA/mpi/$f.$lib" 2>&1)
     calls=$(printf '%s\n' "$res" | sed -n 's/^libgoalmpi .*: \([0-9]*\) collective calls.*/\1/p')
     t "${lib}_${f}_passed" 0 "^[1-9][0-9]* passed, 0 failed$" printf '%s\n' "$res"
     t "${lib}_${f}_check" 0 "^ok: 3 ranks, [1-9][0-9]* messages matched" $GOAL check "$pre.goal"

@@ -11,7 +11,7 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1   # we may run 
 if ! command -v lmp >/dev/null 2>&1 || ! command -v mpirun.openmpi >/dev/null 2>&1; then
   t "lmp and mpirun.openmpi are there: run make deps" 0 x false; t_done; exit
 fi
-make -s "$B/openmpi/libgoalmpi.so" || { echo "FAIL build of the drop-in"; echo "0 passed, 1 failed"; exit 1; }
+build "$B/openmpi/libgoalmpi.so" || { echo "FAIL build of the drop-in"; echo "0 passed, 1 failed"; exit 1; }
 BA=$(cd "$B" && pwd)
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 PARAMS="-L 0 -o 390 -g 196 -G 0.057 -O 0 -C 0.04 -S 295 -R 3630"   # goal-probe at np 2, Open MPI, this machine
