@@ -159,7 +159,8 @@ $(B)/%/libgoalmpi.so: mpi/goalmpi.c mpi/goalmpi_fortran.c mpi/goalmpi_record.c t
 # examples/NAME.c or the Fortran tests. build-tests builds them all (side by side under make -j);
 # a script run alone builds what it runs through these rules.
 MPI_LIBS  := openmpi mpich
-MPI_PROGS := test_mpi test_mpi_cxx test_dropin auto_pick test_record test_fortran test_fortran08 \
+MPI_PROGS := test_mpi test_mpi_cxx test_dropin auto_pick test_record test_record_p2p test_record_p2p_mpi test_record_p2p_mpi_f08 \
+             test_fortran test_fortran08 \
              $(patsubst examples/%.c,%,$(wildcard examples/mpi_*.c))
 mpi-tests: mpi-lib $(foreach l,$(MPI_LIBS),$(patsubst %,$(B)/mpi/%.$(l),$(MPI_PROGS)))
 vpath %.c tests/mpi examples
@@ -179,6 +180,13 @@ $(B)/mpi/test_fortran.%: tests/mpi/test_fortran.f90 | $(B)/mpi
 	    -O0 -g -w -J $(B)/$* $< -o $@
 $(B)/mpi/test_fortran08.%: tests/mpi/test_fortran08.f90 | $(B)/mpi
 	mpif90.$* -O0 -g $< -o $@
+# test_record_p2p.f90 through `use mpi` and through mpi_f08 (-DGOAL_F08), module files apart.
+$(B)/mpi/test_record_p2p_mpi.%: tests/mpi/test_record_p2p.f90 | $(B)/mpi
+	@mkdir -p $(B)/$*/p2p_mpi
+	mpif90.$* -cpp -O0 -g -w -J $(B)/$*/p2p_mpi $< -o $@
+$(B)/mpi/test_record_p2p_mpi_f08.%: tests/mpi/test_record_p2p.f90 | $(B)/mpi
+	@mkdir -p $(B)/$*/p2p_mpi_f08
+	mpif90.$* -cpp -DGOAL_F08 -O0 -g -w -J $(B)/$*/p2p_mpi_f08 $< -o $@
 test-mpi: deps $(B)/goal
 	@B=$(B) tests/test_mpi.sh
 bench-mpi: deps

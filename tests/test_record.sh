@@ -97,8 +97,8 @@ same_msgs() {   # same_msgs GOAL LOG NP: every rank's sends and receives are tho
   echo "messages of $3 ranks as logged"
 }
 for lib in openmpi mpich; do
-  if ! command -v mpicc.$lib >/dev/null || ! mpicc.$lib -std=c99 -Wall -Wextra -Wpedantic -Werror -O2 -g tests/mpi/test_record_p2p.c -o "$B/mpi/test_record_p2p.$lib"; then
-    echo "FAIL $lib: tests/mpi/test_record_p2p.c build"; fail=$((fail + 1)); continue
+  if ! build "$B/mpi/test_record_p2p.$lib"; then
+    echo "FAIL $lib: tests/mpi/test_record_p2p.c build (make deps)"; fail=$((fail + 1)); continue
   fi
   for n in 2 3; do
     pre="$tmp/$lib-p2p-$n"
@@ -158,12 +158,11 @@ same_p2p() {   # same_p2p GOAL NP
 }
 for lib in openmpi mpich; do
   for f in mpi mpi_f08; do
-    def=; [ $f = mpi_f08 ] && def=-DGOAL_F08
-    if ! command -v mpif90.$lib >/dev/null || ! mpif90.$lib -cpp $def -O0 -g -w -J "$tmp" tests/mpi/test_record_p2p.f90 -o "$tmp/p2p_$f.$lib" 2>/dev/null; then
-      echo "FAIL $lib: mpif90.$lib cannot build tests/mpi/test_record_p2p.f90 $def (make deps)"; fail=$((fail + 1)); continue
+    if ! command -v mpif90.$lib >/dev/null || ! build "$B/mpi/test_record_p2p_$f.$lib" 2>/dev/null; then
+      echo "FAIL $lib: mpif90.$lib cannot build tests/mpi/test_record_p2p.f90 for $f (make deps)"; fail=$((fail + 1)); continue
     fi
     pre="$tmp/$lib-p2p-$f"
-    res=$(cd "$tmp" && GOAL_MPI_RECORD=$pre run $lib 3 "$tmp/p2p_$f.$lib" 2>&1)
+    res=$(exe="$(cd "$B/mpi" && pwd)/test_record_p2p_$f.$lib" && cd "$tmp" && GOAL_MPI_RECORD=$pre run $lib 3 "$exe" 2>&1)
     t "${lib}_p2p_${f}_passed" 0 "^18 passed, 0 failed$" printf '%s\n' "$res"
     t "${lib}_p2p_${f}_check" 0 "^ok: 3 ranks, [1-9][0-9]* messages matched" $GOAL check "$pre.goal"
     t "${lib}_p2p_${f}_msgs" 0 "^ring messages of 3 ranks recorded once$" same_p2p "$pre.goal" 3
