@@ -17,14 +17,21 @@ mkdir -p "$B/mpi" "$B/openmpi" "$B/mpich"
 BA=$(cd "$B" && pwd)   # absolute: hpcc runs in a directory of its own
 GOAL=${GOAL:-$B/goal}; . tests/lib.sh   # HANG, the watchdog's seconds
 total_p=0; total_f=0
-# "lib np what": runs what (a command line) with the drop-in preloaded and its stats on.
+# "lib np what": runs what (a command line) with the drop-in preloaded and its stats on; prints
+# its output, then its errors (kept apart: mpirun may put a stderr line, the stats, in the
+# middle of a stdout one, such as the final count).
 preload() {
-  local lib=$1 n=$2; shift 2
+  local lib=$1 n=$2 o e rc; shift 2
+  o=$(mktemp) e=$(mktemp)
   if [ $lib = openmpi ]; then
-    GOAL_MPI_STATS=1 timeout $HANG mpirun.openmpi --oversubscribe -x GOAL_MPI_STATS ${GOAL_MPI_PARAMS:+-x GOAL_MPI_PARAMS} ${GOAL_MPI_ALGOS:+-x GOAL_MPI_ALGOS} ${GOAL_MPI_CHECK:+-x GOAL_MPI_CHECK} -x LD_PRELOAD="$BA/openmpi/libgoalmpi.so" -np "$n" "$@"
+    GOAL_MPI_STATS=1 timeout $HANG mpirun.openmpi --oversubscribe -x GOAL_MPI_STATS ${GOAL_MPI_PARAMS:+-x GOAL_MPI_PARAMS} ${GOAL_MPI_ALGOS:+-x GOAL_MPI_ALGOS} ${GOAL_MPI_CHECK:+-x GOAL_MPI_CHECK} -x LD_PRELOAD="$BA/openmpi/libgoalmpi.so" -np "$n" "$@" >"$o" 2>"$e"
   else
-    timeout $HANG mpirun.mpich -env GOAL_MPI_STATS 1 -env LD_PRELOAD "$BA/mpich/libgoalmpi.so" -np "$n" "$@"
+    timeout $HANG mpirun.mpich -env GOAL_MPI_STATS 1 -env LD_PRELOAD "$BA/mpich/libgoalmpi.so" -np "$n" "$@" >"$o" 2>"$e"
   fi
+  rc=$?
+  cat "$o" "$e"
+  rm -f "$o" "$e"
+  return $rc
 }
 # "out": the stats' first line says nothing at all was passed on to the library.
 none_passed() { printf '%s\n' "$1" | grep -Eq '^libgoalmpi [0-9.]+ \(.*\): [1-9][0-9]* collective calls.*, 0 passed on$'; }
