@@ -272,18 +272,23 @@ static void plain_transport_no_table(void) {
         if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
     }
 }
-/* The params line of r, read back by goal_sim_params: the same table. */
-static void reads_back(const probe_result *r) {
+/* The params line of r, read by goal_sim_params. */
+static goal_sim_desc params_of(const probe_result *r) {
     goal_sim_desc d;
     char buf[400];
     FILE *f = tmpfile();
-    int k;
     memset(&d, 0, sizeof d);
     probe_print_params(f, r);
     rewind(f);
     CHECK(fgets(buf, sizeof buf, f) != NULL);
     fclose(f);
     CHECK(goal_sim_params(&d, buf, strlen(buf), NULL) == GOAL_OK);
+    return d;
+}
+/* The params line of r, read back: the same table. */
+static void reads_back(const probe_result *r) {
+    goal_sim_desc d = params_of(r);
+    int k;
     CHECK_EQ(d.T, (int64_t)r->T[0]); CHECK(fabs(d.H - r->H[0]) < 0.001);
     for (k = 1; k < r->nT; k++) { CHECK_EQ(d.T_more[k - 1], (int64_t)r->T[k]); CHECK(fabs(d.H_more[k - 1] - r->H[k]) < 0.001); }
     CHECK_EQ(d.T_more[r->nT - 1], 0);
@@ -303,19 +308,6 @@ static void recovers_table(void) {
         reads_back(&r);
     }
 }
-/* The params line gives goal sim r's -A and -D. */
-static void acks_read_back(const probe_result *r) {
-    goal_sim_desc d;
-    char buf[400];
-    FILE *f = tmpfile();
-    memset(&d, 0, sizeof d);
-    probe_print_params(f, r);
-    rewind(f);
-    CHECK(fgets(buf, sizeof buf, f) != NULL);
-    fclose(f);
-    CHECK(goal_sim_params(&d, buf, strlen(buf), NULL) == GOAL_OK);
-    CHECK_EQ(d.A, (int64_t)r->A); CHECK(fabs(d.D - r->D) <= 0.5);
-}
 /* Acknowledged sends (-A -D): found where the model has them, A to the sweep's size and D
    within 10%, with and without noise, o, L, g, S and R as without them; none where the
    model has none. */
@@ -325,11 +317,13 @@ static void recovers_acknowledged(void) {
     for (k = 0; k < 2; k++) {
         probe_result r = probe_line("-L 200 -o 100 -g 150 -G 0.05 -C 0.04 -S 4096 -R 900 -A 256 -D 600", noise[k]);
         probe_result q = probe_line("-L 200 -o 100 -g 150 -G 0.05 -C 0.04 -S 4096 -R 900", noise[k]);
+        goal_sim_desc d;
         CHECK_EQ(r.A, 256); CHECK_EQ(r.nacked, 4); CHECK(near(r.D, 600));
         CHECK(near(r.o, q.o)); CHECK(near(r.L, q.L)); CHECK(near(r.g, q.g)); CHECK(near(r.g, 150)); CHECK_EQ(r.S, q.S); CHECK(near(r.R, q.R));
         CHECK_EQ(q.nacked, 0); CHECK_EQ(q.A, 0);
         if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
-        acks_read_back(&r);
+        d = params_of(&r);   /* the line gives goal sim r's -A and -D */
+        CHECK_EQ(d.A, (int64_t)r.A); CHECK(fabs(d.D - r.D) <= 0.5);
     }
 }
 /* Shared memory (--shared-memory): an exchange costs about twice a one-way message; found
