@@ -453,6 +453,17 @@ static inline uint64_t goal__hash(uint64_t h, const void *data, size_t n) {
     return h;
 }
 
+/* Whether slot names a slot of s (a user slot, or the scratch one). */
+static inline int goal__schedule_has_slot(const goal_schedule *s, uint32_t slot) {
+    return slot == GOAL_SLOT_SCRATCH || slot < s->nslots;
+}
+/* Whether bytes [offset, offset + size) of slot lie within what s touches of it: the range
+   check of a local step's buffers (goal_sched.h's executor, goal_mpi.h's plans). */
+static inline int goal__schedule_within(const goal_schedule *s, uint32_t slot, uint64_t offset, uint64_t size) {
+    uint64_t have = goal_schedule_slot_size(s, slot);
+    return goal__schedule_has_slot(s, slot) && size <= have && offset <= have - size;
+}
+
 /* n elements of `elem` bytes; NULL on failure or when n * elem overflows. */
 static inline void *goal__new(const goal_allocator *a, size_t n, size_t elem) {
     return elem && n > ((size_t)-1) / elem ? NULL : goal__alloc(a, n * elem);

@@ -599,12 +599,12 @@ static goal_status goal__mpi_fill_tag(goal_mpi *m, int tag) {
         if (m->live[k]->kind == GOAL_RECV && m->live[k]->tag == tag) st = goal__mpi_fill(m, m->live[k], UINT32_MAX);
     return st;
 }
-/* The MPI tag of a message the transport can post, or a negative status saying why not. */
 /* Whether MPI takes peer for a message of this kind on m: a rank of its communicator, or any
    source for a receive. */
 static int goal__mpi_peer_ok(const goal_mpi *m, goal_kind kind, int32_t peer) {
     return peer < m->size && (peer >= 0 || (kind == GOAL_RECV && peer == GOAL_ANY));
 }
+/* The MPI tag of a message the transport can post, or a negative status saying why not. */
 static int goal__mpi_msg_tag(goal_mpi *m, const goal_msg *msg) {
     int tag = goal__mpi_tag(m, msg);
     if (m->revoked) return goal__mpi_revoked(m);
@@ -913,16 +913,11 @@ static int goal__mpi_plan_msg(const goal_mpi *m, const goal_schedule *s, uint32_
     x->peer = a.peer == GOAL_ANY ? MPI_ANY_SOURCE : a.peer;
     return 1;
 }
-/* Whether bytes [b->offset, b->offset + size) lie within what s sizes b's slot. */
-static int goal__mpi_within(const goal_schedule *s, const goal_buf *b, uint64_t size) {
-    uint64_t have = goal_schedule_slot_size(s, b->slot);
-    return (b->slot == GOAL_SLOT_SCRATCH || b->slot < s->nslots) && size <= have && b->offset <= have - size;
-}
 /* Whether a's step may skip goal_exec_local: a native op (reduction or copy) whose buffers
    pass its checks, which depend on the schedule alone. */
 static int goal__mpi_native(const goal_schedule *s, const goal_action *a) {
-    return a->kind == GOAL_EXEC && a->op != GOAL_OP_USER && goal__mpi_within(s, &a->buf, a->buf.size) &&
-           goal__mpi_within(s, &a->buf2, a->buf.size);
+    return a->kind == GOAL_EXEC && a->op != GOAL_OP_USER && goal__schedule_within(s, a->buf.slot, a->buf.offset, a->buf.size) &&
+           goal__schedule_within(s, a->buf2.slot, a->buf2.offset, a->buf.size);
 }
 /* The plan of s when it is one round of at most GOAL__MPI_DIRECT messages (no message waits,
    through any chain of actions, for another), else NULL: Kahn's walk over at most 64
@@ -1623,6 +1618,7 @@ static goal__mpi_entry *goal__mpi_memo_find(goal_mpi *m, const goal_algo_desc *d
    than GOAL__MPI_MEMO_P ranks or a long name (those take the key every time). */
 static void goal__mpi_memo_keep(goal_mpi *m, const goal_algo_desc *d, int ip, goal__mpi_entry *e) {
     goal__mpi_memo *x = goal__mpi_memo_slot(m, d);
+    const goal_algo_info *info;
     const int *arr[4];
     int k, shape = goal__mpi_memo_arrays(d, ip, arr);
     if (d->participants || d->receivers || d->counts_matrix || strlen(d->algo) >= sizeof x->name ||
@@ -1633,7 +1629,7 @@ static void goal__mpi_memo_keep(goal_mpi *m, const goal_algo_desc *d, int ip, go
     for (k = 0; k < 4; k++)
         if (arr[k]) memcpy(x->arr[k], arr[k], (size_t)m->size * sizeof(int));
     strcpy(x->name, d->algo);
-    x->fixed = goal_algo_find(d->algo) && goal_algo_find(d->algo)->name == d->algo;
+    x->fixed = (info = goal_algo_find(d->algo)) != NULL && info->name == d->algo;
     x->e = e;
 }
 

@@ -535,17 +535,12 @@ GOAL__HOT goal_status goal__sched_post(goal_exec *e, uint32_t i, const goal__sch
 }
 /* Whether bytes [offset, offset + size) of slot lie within what the schedule sizes it
    (what goal_exec_bind checked the bound slots against). */
-static int goal__sched_has_slot(const goal_exec *e, uint32_t slot) { return slot == GOAL_SLOT_SCRATCH || slot < e->s->nslots; }
-static int goal__sched_within(const goal_exec *e, uint32_t slot, uint64_t offset, uint64_t size) {
-    uint64_t have = goal_schedule_slot_size(e->s, slot);
-    return goal__sched_has_slot(e, slot) && size <= have && offset <= have - size;
-}
 static goal_status goal__sched_run_local(goal_exec *e, uint32_t i, const goal_action *a);
 goal_status goal_exec_local(goal_exec *e, uint32_t i, const goal_action *a) {
     if (!e || !a || i >= e->n || (a->kind != GOAL_NOP && a->kind != GOAL_EXEC && a->kind != GOAL_CALC)) return GOAL_ERR_ARG;
     if (a->kind == GOAL_EXEC &&
-        (!goal__sched_within(e, a->buf.slot, a->buf.offset, a->buf.size) ||
-         !goal__sched_within(e, a->buf2.slot, a->buf2.offset, a->op == GOAL_OP_USER ? a->buf2.size : a->buf.size)))
+        (!goal__schedule_within(e->s, a->buf.slot, a->buf.offset, a->buf.size) ||
+         !goal__schedule_within(e->s, a->buf2.slot, a->buf2.offset, a->op == GOAL_OP_USER ? a->buf2.size : a->buf.size)))
         return GOAL_ERR_ARG;
     return goal__sched_run_local(e, i, a);
 }
@@ -569,7 +564,7 @@ static goal_status goal__sched_run_local(goal_exec *e, uint32_t i, const goal_ac
     return rc ? goal__sched_fail(e, GOAL_ERR_USERFN, (int32_t)i, "user function") : GOAL_OK;
 }
 void *goal_exec_addr(const goal_exec *e, uint32_t slot, uint64_t offset) {
-    return e && goal__sched_has_slot(e, slot) ? goal__sched_addr(e, slot, offset) : NULL;
+    return e && goal__schedule_has_slot(e->s, slot) ? goal__sched_addr(e, slot, offset) : NULL;
 }
 static goal_status goal__sched_local(goal_exec *e, uint32_t i) {
     goal_action a;
