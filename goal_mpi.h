@@ -407,10 +407,13 @@ typedef struct goal__mpi_chan {   /* pending requests MPI matches in order (see 
 #define GOAL__MPI_UNREP_MASK 255u /* finished, not handed over: counted per context mod 256 */
 /* The starts of goal_mpi_algo_* remembered (CACHE): a desc seen before, compared as it is
    (its arrays by content), finds its entry without building, hashing or walking the key. */
-#define GOAL__MPI_MEMO 8          /* remembered descs, by a hash of the name's address and count */
+#define GOAL__MPI_MEMO 16         /* remembered descs: a desc's home slot is a hash of its name, count, type and op */
+#define GOAL__MPI_MEMO_WAYS 4     /*   plus its root, and it may sit there or in the next 3: so calls that take turns
+                                       (up to 16 roots, or any 4 descs) keep a slot each */
 #define GOAL__MPI_MEMO_P 16       /* a vector collective's arrays are kept up to this many ranks */
 typedef struct goal__mpi_memo {
     goal__mpi_entry *e;           /* NULL: empty */
+    uint64_t tag;                 /* the desc's hash: most misses end here */
     goal_algo_desc d;             /* the caller's desc, its array pointers cleared */
     int shape;                    /* 1, 2: in, out were MPI_IN_PLACE; 4 << k: array k was given */
     char name[48];                /* d.algo's text: the pointer alone could name other text later, */
@@ -429,6 +432,7 @@ struct goal_mpi {
     goal__mpi_entry *cache;
     goal__mpi_entry **ctab;       /* the cache by hash of (build_fn, key) */
     goal__mpi_memo memo[GOAL__MPI_MEMO];
+    uint32_t memo_turn;           /* which of a full window's slots the next desc takes */
     size_t nctab, nentries;
     goal_mpi_request *active;     /* in flight */
     goal_mpi_request *failed;     /* finished with an error: kept until destroy (FAILURES) */
@@ -1580,9 +1584,14 @@ static goal_status goal__mpi_auto_desc(goal_mpi *m, const goal_algo_desc *d, int
 }
 
 /* ---- >>> remembered starts (CACHE) ------------------------------------------------------ */
-static goal__mpi_memo *goal__mpi_memo_slot(goal_mpi *m, const goal_algo_desc *d) {
-    uint64_t h = ((uint64_t)(uintptr_t)d->algo >> 4 ^ d->count) * 0x9E3779B97F4A7C15ull;
-    return &m->memo[(h >> 32) & (GOAL__MPI_MEMO - 1)];
+static uint64_t goal__mpi_memo_tag(const goal_algo_desc *d) {
+    return ((uint64_t)(uintptr_t)d->algo >> 4 ^ d->count ^ (uint64_t)d->dtype << 40 ^ (uint64_t)d->op << 48) * 0x9E3779B97F4A7C15ull ^
+           (uint32_t)d->root;
+}
+/* Slot w of the window of the desc with tag t and root r: home is the top bits (every input
+   bit moves them) plus the root, so that roots sit side by side. */
+static goal__mpi_memo *goal__mpi_memo_at(goal_mpi *m, uint64_t t, int r, uint32_t w) {
+    return &m->memo[((uint32_t)(t >> 60) + (uint32_t)r + w) & (GOAL__MPI_MEMO - 1)];
 }
 /* d's arrays in memo order; the shape bits they add to ip. */
 static int goal__mpi_memo_arrays(const goal_algo_desc *d, int ip, const int **arr) {
@@ -1600,30 +1609,40 @@ static void goal__mpi_memo_desc(const goal_algo_desc *d, goal_algo_desc *out) {
 /* The entry a start of d (ip: which of in, out was MPI_IN_PLACE) found before, or NULL. A
    desc equal in every byte, name and arrays names the same key: the same schedule. */
 static goal__mpi_entry *goal__mpi_memo_find(goal_mpi *m, const goal_algo_desc *d, int ip) {
-    const goal__mpi_memo *x = goal__mpi_memo_slot(m, d);
     const int *arr[4] = {NULL, NULL, NULL, NULL};   /* set when x->shape >= 4 (a compiler may not see it) */
     goal_algo_desc y;
+    uint64_t t = goal__mpi_memo_tag(d);
+    uint32_t w;
     int k;
-    if (!x->e || (x->shape & 3) != ip) return NULL;
-    if (x->shape >= 4) {   /* with arrays: compared without their pointers (without, d's are NULL in x->d) */
-        if (goal__mpi_memo_arrays(d, ip, arr) != x->shape) return NULL;
-        goal__mpi_memo_desc(d, &y);
+    for (w = 0; w < GOAL__MPI_MEMO_WAYS; w++) {
+        const goal__mpi_memo *x = goal__mpi_memo_at(m, t, d->root, w);
+        if (!x->e || x->tag != t || (x->shape & 3) != ip) continue;
+        if (x->shape >= 4) {   /* with arrays: compared without their pointers (without, d's are NULL in x->d) */
+            if (goal__mpi_memo_arrays(d, ip, arr) != x->shape) continue;
+            goal__mpi_memo_desc(d, &y);
+        }
+        if (memcmp(x->shape >= 4 ? &y : d, &x->d, sizeof y) != 0 || (!x->fixed && strcmp(x->name, d->algo) != 0)) continue;
+        for (k = 0; x->shape >= 4 && k < 4; k++)
+            if (arr[k] && memcmp(arr[k], x->arr[k], (size_t)m->size * sizeof(int)) != 0) break;
+        if (x->shape < 4 || k == 4) return x->e;
     }
-    if (memcmp(x->shape >= 4 ? &y : d, &x->d, sizeof y) != 0 || (!x->fixed && strcmp(x->name, d->algo) != 0)) return NULL;
-    for (k = 0; x->shape >= 4 && k < 4; k++)
-        if (arr[k] && memcmp(arr[k], x->arr[k], (size_t)m->size * sizeof(int)) != 0) return NULL;
-    return x->e;
+    return NULL;
 }
 /* Remembers that d (ip) found e; not for descs with lists, a p x p matrix, arrays of more
    than GOAL__MPI_MEMO_P ranks or a long name (those take the key every time). */
 static void goal__mpi_memo_keep(goal_mpi *m, const goal_algo_desc *d, int ip, goal__mpi_entry *e) {
-    goal__mpi_memo *x = goal__mpi_memo_slot(m, d);
+    uint64_t t = goal__mpi_memo_tag(d);
+    uint32_t w = 0;
+    goal__mpi_memo *x;
     const goal_algo_info *info;
     const int *arr[4];
     int k, shape = goal__mpi_memo_arrays(d, ip, arr);
     if (d->participants || d->receivers || d->counts_matrix || strlen(d->algo) >= sizeof x->name ||
         (shape >= 4 && m->size > GOAL__MPI_MEMO_P))
         return;
+    while (w < GOAL__MPI_MEMO_WAYS && goal__mpi_memo_at(m, t, d->root, w)->e) w++;
+    x = goal__mpi_memo_at(m, t, d->root, w < GOAL__MPI_MEMO_WAYS ? w : m->memo_turn++ % GOAL__MPI_MEMO_WAYS);
+    x->tag = t;
     goal__mpi_memo_desc(d, &x->d);
     x->shape = shape;
     for (k = 0; k < 4; k++)

@@ -909,6 +909,26 @@ static void test_many_segments(void) {
 }
 
 /* ---- checks: parameters that disagree, and a rank that never comes -------------------- */
+/* Calls that take turns each find their start again in the memo, none evicting another, so
+   that a loop over them does not rebuild its key every call: one call at every root (up to
+   16), and any 4 descs (here two ops on two types). */
+static void test_memo_turns(void) {
+    static const goal_op ops[2] = {GOAL_OP_SUM, GOAL_OP_MAX};
+    static const goal_dtype types[2] = {GOAL_INT32, GOAL_FLOAT64};
+    goal_algo_desc d[16];
+    double in[4] = {1, 2, 3, 4}, out[4];
+    int k, n, round, set;
+    for (set = 0; set < 2; set++) {
+        goal_mpi *m = open_mpi();
+        for (k = n = 0; set == 0 && k < np && k < 16; k++, n++) algo_desc(&d[n], "bcast_binomial", 4, k);
+        for (k = 0; set == 1 && k < 4; k++, n++) { algo_desc(&d[n], "allreduce_recdoub", 4, 0); d[n].op = ops[k & 1]; d[n].dtype = types[k >> 1]; }
+        for (round = 0; round < 2; round++)
+            for (k = 0; k < n; k++) CHECK_OK(goal_mpi_algo_run(m, &d[k], in, out), m);
+        for (k = 0; k < n; k++) CHECK(goal__mpi_memo_find(m, &d[k], 0) != NULL);
+        goal_mpi_destroy(m);
+    }
+    report("the memo keeps calls that take turns at the root, op and type");
+}
 static void test_check(void) {
     goal_mpi *m = NULL;
     goal_mpi_desc md;
@@ -995,6 +1015,7 @@ int main(int argc, char **argv) {
     test_reuse();
     if (np <= 4) test_many_segments();   /* further oversubscribed it checks nothing more, only slower */
     test_check();
+    test_memo_turns();
     test_any_source();
     test_any_source_window();
     test_limits();
