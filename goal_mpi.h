@@ -85,16 +85,22 @@
    repeated collective still allocates nothing.
    The window relies on the schedule being correct under synchronous sends (as goal_inproc
    checks): a send may wait for its recv to be posted.
-   Small messages: a schedule of one round (no message waits, through any chain of actions,
-   for another) with at most 8 messages -- every algorithm at 2 ranks, the linear ones at a
-   few -- skips the channels and the executor's start and tests. When it is cached, a plan
-   is decoded from it: the local steps the messages wait for, the messages (slot, offset,
-   size, peer, tag), the local steps after them, each in dependency order. A start runs the
-   first steps (through the executor's own code: goal_exec_local, so user functions and the
-   MPI_Reduce_local bridges as always), hands the messages to MPI receives first (a message
-   then finds its receive posted) at the addresses of the slots bound now, and one
-   MPI_Testsome of them and the failure notice tests them; once they finished, the last
-   steps run. goal_mpi_wait on the only operation in flight on its goal_mpi (without
+   Small messages: a schedule of rounds, where every message of a round waits (through its
+   chain of actions) for every message of the round before -- one round for most algorithms
+   at 2 ranks and the linear ones, an exchange's rounds (recursive doubling, Rabenseifner,
+   dissemination, the trees' levels) -- with at most 8 messages a round, 16 rounds and 32
+   messages, skips the channels and the executor's start and tests. When it is cached, a
+   plan is decoded from it: per round the local steps its messages wait for and its
+   messages (slot, offset, size, peer, tag), then the local steps after the last, each in
+   dependency order. A start runs the first steps (through the executor's own code:
+   goal_exec_local, so user functions and the MPI_Reduce_local bridges as always), hands
+   the first round's messages to MPI receives first (a message then finds its receive
+   posted) at the addresses of the slots bound now, and one MPI_Testsome of them and the
+   failure notice tests them; once they finished, the next round's steps and messages go,
+   and after the last round the last steps run. Rounds add no wait between two messages
+   that the schedule does not have (a pipeline, whose message waits for part of the round
+   before, or a message that may start once another started, stays on the channels), so a
+   plan cannot deadlock where the schedule does not. goal_mpi_wait on the only operation in flight on its goal_mpi (without
    timeout_ms) lets MPI wait: MPI_Waitsome on those requests until they finished (or on
    the channels' heads, for a schedule of at most 64 messages) instead of a loop of tests.
    A message MPI cannot take as the schedule has it (a tag beyond the context, a bad peer,
@@ -333,12 +339,18 @@ GOAL_API long long goal_mpi_contiguous_bytes(MPI_Datatype t, int count);
 #include <stdio.h>
 #include <string.h>
 
-/* DIRECT: a schedule whose messages depend on no message (one round: every message can be
-   posted at its start) and has at most this many of them runs without channels and without
-   the executor's start and tests: from a plan decoded when it is cached (below), a start
-   runs the local steps the messages wait for and hands the messages to MPI, receives
-   first; MPI waits for them; then the local steps after them run. */
+/* DIRECT: a schedule of rounds, where every message of a round waits (through its chain of
+   actions) for every message of the round before, as a round of an exchange does, runs
+   without channels and without the executor's start and tests: from a plan decoded when
+   it is cached (below), a start runs the local steps the first round's messages wait for
+   and hands them to MPI, receives first; MPI waits for them; then the steps after them
+   run, the next round's messages go to MPI, and so on. Running by rounds adds no wait
+   between two messages that the schedule does not have, so it cannot deadlock where the
+   schedule does not. At most GOAL__MPI_DIRECT messages a round, GOAL__MPI_ROUNDS rounds and
+   GOAL__MPI_PLAN_MSGS messages in all. */
 #define GOAL__MPI_DIRECT 8
+#define GOAL__MPI_ROUNDS 16
+#define GOAL__MPI_PLAN_MSGS 32    /* the bits of a mask */
 typedef struct goal__mpi_pmsg { uint32_t slot; uint64_t offset; int count, peer, tag, recv; } goal__mpi_pmsg;
 typedef struct goal__mpi_step {   /* a local action, decoded */
     goal_action a;
@@ -346,9 +358,11 @@ typedef struct goal__mpi_step {   /* a local action, decoded */
     int native;                   /* a native op within its slots: goal_apply at once (goal__mpi_native) */
 } goal__mpi_step;
 typedef struct goal__mpi_plan {
-    uint32_t nmsgs, npre, nsteps;   /* step[0 .. npre) come before the messages, the rest after */
-    goal__mpi_pmsg msg[GOAL__MPI_DIRECT];   /* receives, then sends; tag within the context */
-    goal__mpi_step step[1];         /* nsteps (allocated with the plan), each list in dependency order */
+    uint32_t nrounds;
+    uint32_t mfirst[GOAL__MPI_ROUNDS + 1];   /* round k's messages: msg[mfirst[k] .. mfirst[k+1]) */
+    uint32_t sfirst[GOAL__MPI_ROUNDS + 2];   /* the steps before round k: step[sfirst[k] .. sfirst[k+1]); k = nrounds: after the last */
+    goal__mpi_pmsg msg[GOAL__MPI_PLAN_MSGS]; /* a round's receives, then its sends; tag within the context */
+    goal__mpi_step step[1];         /* (allocated with the plan) each list in dependency order */
 } goal__mpi_plan;
 typedef struct goal__mpi_entry {  /* one cached schedule */
     struct goal__mpi_entry *next; /* every entry, for destroy */
@@ -358,7 +372,7 @@ typedef struct goal__mpi_entry {  /* one cached schedule */
     struct goal_mpi_request *idle; /* finished requests of this schedule, kept for reuse */
     goal_mpi_build_fn build_fn;
     size_t nmsgs;                 /* sends and recvs: the most an execution has in flight */
-    goal__mpi_plan *direct;       /* one round of at most GOAL__MPI_DIRECT messages (DIRECT), or NULL */
+    goal__mpi_plan *direct;       /* the plan of a schedule of rounds (DIRECT), or NULL */
     size_t keylen;
     goal_schedule sched;
     unsigned char key[1];         /* keylen bytes (allocated with the entry) */
@@ -380,8 +394,9 @@ struct goal_mpi_request {
     uint64_t dig[4];              /* this rank's digest and its complement, then their maxima */
     double t0;                    /* MPI_Wtime at the start (timeout_ms) */
     int bridge;                   /* the MPI_Reduce_local bridge it holds (DATATYPES), or -1 */
-    uint32_t dleft;               /* DIRECT: messages MPI still has */
-    MPI_Request dreq[GOAL__MPI_DIRECT + 1];      /* the plan's messages, then the failure notice's recv */
+    uint32_t dleft;               /* DIRECT: messages of the round MPI still has */
+    uint32_t dround;              /* DIRECT: the round with MPI */
+    MPI_Request dreq[GOAL__MPI_DIRECT + 1];      /* the round's messages, then the failure notice's recv */
     int didx[GOAL__MPI_DIRECT + 1];
     MPI_Status dst[GOAL__MPI_DIRECT + 1];
 };
@@ -822,17 +837,16 @@ static goal_status goal__mpi_direct_steps(goal_mpi_request *r, uint32_t from, ui
     }
     return st;
 }
-/* Runs the steps before the messages and hands the messages to MPI, receives first, so that
-   a message finds its receive posted (not MPI's unexpected queue). */
-static goal_status goal__mpi_direct_start(goal_mpi *m, goal_mpi_request *r) {
+/* Hands round r->dround's messages to MPI, receives first, so that a message finds its
+   receive posted (not MPI's unexpected queue), after the steps they wait for. */
+static goal_status goal__mpi_direct_post(goal_mpi *m, goal_mpi_request *r) {
     const goal__mpi_plan *p = r->entry->direct;
-    int base = (int)(r->context * m->tags), rc;
-    uint32_t k;
-    goal_status st = p->npre ? goal__mpi_direct_steps(r, 0, p->npre) : GOAL_OK;
+    const goal__mpi_pmsg *x = p->msg + p->mfirst[r->dround];
+    int base = (int)(r->context * m->tags), rc, k, n = (int)(p->mfirst[r->dround + 1] - p->mfirst[r->dround]);
+    goal_status st = goal__mpi_direct_steps(r, p->sfirst[r->dround], p->sfirst[r->dround + 1]);
     if (st != GOAL_OK) return st;
     if (m->revoked) return goal__mpi_revoked(m);
-    for (k = 0; k < p->nmsgs; k++) {
-        const goal__mpi_pmsg *x = &p->msg[k];
+    for (k = 0; k < n; k++, x++) {
         void *data = goal_exec_addr(r->e, x->slot, x->offset);
         rc = x->recv ? MPI_Irecv(data, x->count, MPI_BYTE, x->peer, base + x->tag, m->comm, &r->dreq[k])
                      : MPI_Isend(data, x->count, MPI_BYTE, x->peer, base + x->tag, m->comm, &r->dreq[k]);
@@ -841,12 +855,21 @@ static goal_status goal__mpi_direct_start(goal_mpi *m, goal_mpi_request *r) {
     }
     return GOAL_PENDING;
 }
+static goal_status goal__mpi_direct_start(goal_mpi *m, goal_mpi_request *r) {
+    r->dround = 0;
+    return goal__mpi_direct_post(m, r);
+}
+/* The number of messages of the round with MPI (none once the last finished). */
+static int goal__mpi_direct_count(const goal_mpi_request *r) {
+    const goal__mpi_plan *p = r->entry->direct;
+    return r->dround < p->nrounds ? (int)(p->mfirst[r->dround + 1] - p->mfirst[r->dround]) : 0;
+}
 /* Before a wait: MPI_Test of r's messages in order while they are done, as a small one's
    mostly are (a send finished as it was posted, a receive whose message came first). That
    costs less than a wait over them and the failure notice, which only a message that must
    wait needs: one whose messages all finished has finished, notice or not (FAILURES). */
 static goal_status goal__mpi_direct_done(goal_mpi *m, goal_mpi_request *r) {
-    int k, n = (int)r->entry->direct->nmsgs, flag = 0, rc;
+    int k, n = goal__mpi_direct_count(r), flag = 0, rc;
     for (k = 0; k < n; k++) {
         if (r->dreq[k] == MPI_REQUEST_NULL) continue;
         rc = MPI_Test(&r->dreq[k], &flag, MPI_STATUS_IGNORE);
@@ -862,7 +885,7 @@ static goal_status goal__mpi_direct_done(goal_mpi *m, goal_mpi_request *r) {
 /* MPI_Testsome of r's messages and the failure notice; with block, MPI_Waitsome until they
    finished (or one failed, or the notice came), after goal__mpi_direct_done. */
 static goal_status goal__mpi_direct_test(goal_mpi *m, goal_mpi_request *r, int block) {
-    int got = 0, k, n = (int)r->entry->direct->nmsgs, rc;
+    int got = 0, k, n = goal__mpi_direct_count(r), rc;
     goal_status st = block ? goal__mpi_direct_done(m, r) : GOAL_OK;
     if (st != GOAL_OK || !r->dleft) return st;
     do {
@@ -880,26 +903,33 @@ static goal_status goal__mpi_direct_test(goal_mpi *m, goal_mpi_request *r, int b
     } while (block && r->dleft && st == GOAL_OK && !m->revoked);
     return m->revoked ? goal__mpi_revoked(m) : st;
 }
-/* A test of r (with block, a wait in MPI); once its messages finished, the steps after them. */
+/* A test of r (with block, a wait in MPI); once a round's messages finished, the next
+   round's (tested at once: a small one's mostly finish as they are posted), and after the
+   last, the steps after them. */
 static goal_status goal__mpi_direct_step(goal_mpi *m, goal_mpi_request *r, int block) {
     const goal__mpi_plan *p = r->entry->direct;
-    goal_status st = r->dleft ? goal__mpi_sweep(m, r, block) : GOAL_OK;
-    if (st != GOAL_OK) return st;
-    return r->dleft ? GOAL_PENDING : p->npre < p->nsteps ? goal__mpi_direct_steps(r, p->npre, p->nsteps) : GOAL_OK;
+    goal_status st;
+    for (;;) {
+        if (r->dleft && (st = goal__mpi_sweep(m, r, block)) != GOAL_OK) return st;
+        if (r->dleft) return GOAL_PENDING;
+        if (++r->dround == p->nrounds) return goal__mpi_direct_steps(r, p->sfirst[p->nrounds], p->sfirst[p->nrounds + 1]);
+        if ((st = goal__mpi_direct_post(m, r)) != GOAL_PENDING) return st;
+    }
 }
 /* A failed request's messages still with MPI (as goal__mpi_cancel: FAILURES). A recv that
    matched a longer message before its cancel fails its wait: under MPICH on MPI_COMM_WORLD's
    handler, which returns errors meanwhile (GOAL__MPI_WORLD_RAISES). */
 static void goal__mpi_direct_cancel(goal_mpi_request *r) {
     MPI_Errhandler app;
-    uint32_t k, n = r->entry->direct->nmsgs;
+    const goal__mpi_plan *p = r->entry->direct;
+    uint32_t k, n = (uint32_t)goal__mpi_direct_count(r);
     for (k = 0; k < n && r->dreq[k] == MPI_REQUEST_NULL; k++) {}
     if (k == n) return;
     goal__mpi_world_quiet(&app);
     for (; k < n; k++) {
         if (r->dreq[k] == MPI_REQUEST_NULL) continue;
         MPI_Cancel(&r->dreq[k]);
-        if (r->entry->direct->msg[k].recv) MPI_Wait(&r->dreq[k], MPI_STATUS_IGNORE);
+        if (p->msg[p->mfirst[r->dround] + k].recv) MPI_Wait(&r->dreq[k], MPI_STATUS_IGNORE);
         else MPI_Request_free(&r->dreq[k]);
     }
     r->dleft = 0;
@@ -923,45 +953,66 @@ static int goal__mpi_native(const goal_schedule *s, const goal_action *a) {
     return a->kind == GOAL_EXEC && a->op != GOAL_OP_USER && goal__schedule_within(s, a->buf.slot, a->buf.offset, a->buf.size) &&
            goal__schedule_within(s, a->buf2.slot, a->buf2.offset, a->buf.size);
 }
-/* The plan of s when it is one round of at most GOAL__MPI_DIRECT messages (no message waits,
-   through any chain of actions, for another), else NULL: Kahn's walk over at most 64
-   actions gives the dependency order (the executor's: first come first served). */
+/* The plan of s when it is a schedule of rounds (DIRECT), else NULL. Kahn's walk over at most
+   64 actions gives the dependency order (the executor's: first come first served); a
+   message's round is the number of messages on the longest chain of actions before it, a
+   local step goes before the round of that number (after the last when it is theirs), and
+   mask holds the messages each action waits for. A message that waits for only part of the
+   round before (a pipeline), or one that may start once a message started (irequires),
+   keeps the schedule on the channels: rounds would add a wait between messages. */
 static goal__mpi_plan *goal__mpi_plan_new(goal_mpi *m, const goal_schedule *s, size_t nmsgs) {
-    uint32_t cnt[64], order[64], i, head = 0, tail = 0, n = s->nactions, nsteps = 0, pass;
-    unsigned char after[64], kind[64];   /* after: 1 when a message comes before it */
+    uint32_t cnt[64], order[64], mask[64], rmask[GOAL__MPI_ROUNDS], i, head = 0, tail = 0, n = s->nactions, nsteps = 0, nm = 0, k;
+    unsigned char lvl[64], kind[64], early[64];   /* early: after a message through an irequires */
     goal__mpi_plan *p;
-    if (nmsgs == 0 || nmsgs > GOAL__MPI_DIRECT || n > 64) return NULL;
-    for (i = 0; i < n; i++) { cnt[i] = goal_schedule_nsrc(s, i); after[i] = 0; }
+    if (nmsgs == 0 || nmsgs > GOAL__MPI_PLAN_MSGS || n > 64) return NULL;
+    for (i = 0; i < n; i++) { cnt[i] = goal_schedule_nsrc(s, i); lvl[i] = early[i] = 0; mask[i] = 0; }
+    for (i = 0; i < GOAL__MPI_ROUNDS; i++) rmask[i] = 0;
     for (i = 0; i < s->nindep; i++) order[tail++] = GOAL__LE32(s->indep[i]);
     while (head < tail) {
         const uint32_t *deps;
-        uint32_t j = order[head++], nd = goal_schedule_deps(s, j, &deps), k;
+        uint32_t j = order[head++], nd = goal_schedule_deps(s, j, &deps), out = mask[j];
         int msg;
         kind[j] = (unsigned char)GOAL__KIND(GOAL__LE32(s->recs[2 * j]));
         msg = kind[j] == GOAL_SEND || kind[j] == GOAL_RECV;
-        if (msg && after[j]) return NULL;
-        nsteps += !msg && kind[j] != GOAL_NOP;
+        if (msg && (lvl[j] >= GOAL__MPI_ROUNDS || early[j])) return NULL;
+        if (msg) { rmask[lvl[j]] |= 1u << nm; out |= 1u << nm++; }
+        else nsteps += kind[j] != GOAL_NOP;
         for (k = 0; k < nd; k++) {
             uint32_t d = GOAL__LE32(deps[k]) & ~GOAL__DEP_START;
-            after[d] |= (unsigned char)(msg || after[j]);
+            early[d] |= (unsigned char)(early[j] | (msg && (GOAL__LE32(deps[k]) & GOAL__DEP_START)));
+            if (lvl[d] < lvl[j] + msg) lvl[d] = (unsigned char)(lvl[j] + msg);
+            mask[d] |= out;
             if (--cnt[d] == 0) order[tail++] = d;
         }
     }
-    if (tail != n || !(p = (goal__mpi_plan *)goal__mpi_alloc(m, sizeof *p + nsteps * sizeof p->step[0]))) return NULL;
-    p->nmsgs = p->npre = p->nsteps = 0;
-    for (pass = 0; pass < 2; pass++)   /* receives, then sends; steps before, then after */
+    if (tail != n) return NULL;
+    for (i = 0; i < n; i++)   /* every message waits for the whole round before it */
+        if ((kind[i] == GOAL_SEND || kind[i] == GOAL_RECV) && lvl[i] && (mask[i] & rmask[lvl[i] - 1]) != rmask[lvl[i] - 1]) return NULL;
+    if (!(p = (goal__mpi_plan *)goal__mpi_alloc(m, sizeof *p + nsteps * sizeof p->step[0]))) return NULL;
+    for (p->nrounds = 0; p->nrounds < GOAL__MPI_ROUNDS && rmask[p->nrounds]; p->nrounds++) {}
+    p->mfirst[0] = p->sfirst[0] = 0;
+    for (k = 0; k <= p->nrounds; k++) {   /* the steps before round k (after the last), then its receives, then its sends */
+        uint32_t pass;
+        p->sfirst[k + 1] = p->sfirst[k];
         for (i = 0; i < n; i++) {
             uint32_t j = order[i];
-            if (kind[j] == (pass ? GOAL_SEND : GOAL_RECV) && !goal__mpi_plan_msg(m, s, j, &p->msg[p->nmsgs++])) {
-                goal__mpi_free(m, p);
-                return NULL;
-            }
-            if (kind[j] == GOAL_SEND || kind[j] == GOAL_RECV || kind[j] == GOAL_NOP || after[j] != pass) continue;
-            goal_schedule_action(s, j, &p->step[p->nsteps].a);
-            p->step[p->nsteps].native = goal__mpi_native(s, &p->step[p->nsteps].a);
-            p->step[p->nsteps++].id = j;
-            p->npre += !pass;
+            if (kind[j] == GOAL_SEND || kind[j] == GOAL_RECV || kind[j] == GOAL_NOP || lvl[j] != k) continue;
+            goal_schedule_action(s, j, &p->step[p->sfirst[k + 1]].a);
+            p->step[p->sfirst[k + 1]].native = goal__mpi_native(s, &p->step[p->sfirst[k + 1]].a);
+            p->step[p->sfirst[k + 1]++].id = j;
         }
+        if (k == p->nrounds) break;
+        p->mfirst[k + 1] = p->mfirst[k];
+        for (pass = 0; pass < 2; pass++)
+            for (i = 0; i < n; i++) {
+                uint32_t j = order[i];
+                if (kind[j] != (pass ? GOAL_SEND : GOAL_RECV) || lvl[j] != k) continue;
+                if (p->mfirst[k + 1] - p->mfirst[k] == GOAL__MPI_DIRECT || !goal__mpi_plan_msg(m, s, j, &p->msg[p->mfirst[k + 1]++])) {
+                    goal__mpi_free(m, p);
+                    return NULL;
+                }
+            }
+    }
     return p;
 }
 

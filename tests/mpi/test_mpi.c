@@ -689,6 +689,64 @@ static void test_direct_plan(void) {
     report("one round with local steps before and after its messages (DIRECT's plan)");
 }
 
+/* Rounds on a ring: rank r sends slot 0 to r+1 and receives r-1's into slot 1 (round 1),
+   adds slot 0 into it and passes the sum on (each further round: received into slot 1's
+   next int, after the add), so slot 1 ends with r-1's, then r-1's + r-2's, ... The shapes:
+   0 every round waits for the whole round before (DIRECT: one plan of `rounds` rounds),
+   1 a round's send waits for the receive before it but not for the send (a pipeline: on
+   the channels), 2 the second send may start once the first started (irequires: on the
+   channels). */
+typedef struct ring_rounds { int rounds, shape; } ring_rounds;
+static int32_t build_rounds(goal_graph *g, const void *args, goal_error *err) {
+    const ring_rounds *a = (const ring_rounds *)args;
+    int p = goal_graph_nranks(g), r = goal_graph_rank(g), k;
+    int32_t send = goal_graph_send(g, goal_buffer(0, 0, 4), (r + 1) % p, 1), recv, add = -1;
+    (void)err;
+    for (k = 0; k < a->rounds; k++) {
+        recv = goal_graph_recv(g, goal_buffer(1, 4 * (uint64_t)k, 4), (r + p - 1) % p, 1);
+        if (add >= 0) goal_graph_requires(g, recv, add);
+        add = goal_graph_exec(g, GOAL_OP_SUM, GOAL_INT32, goal_buffer(1, 4 * (uint64_t)k, 4), goal_buffer(0, 0, 4));
+        goal_graph_requires(g, add, recv);
+        if (a->shape != 1) goal_graph_requires(g, add, send);
+        if (k + 1 == a->rounds) break;
+        {
+            int32_t next = goal_graph_send(g, goal_buffer(1, 4 * (uint64_t)k, 4), (r + 1) % p, 1);
+            goal_graph_requires(g, next, add);
+            if (a->shape == 2) goal_graph_irequires(g, next, send);
+            send = next;
+        }
+    }
+    return goal_graph_status(g) == GOAL_OK ? add : goal_graph_status(g);
+}
+static void test_rounds(void) {
+    static const ring_rounds cases[] = {{2, 0}, {3, 0}, {16, 0}, {17, 0}, {3, 1}, {3, 2}};
+    int c, k;
+    for (c = 0; c < (int)(sizeof cases / sizeof cases[0]); c++) {
+        goal_mpi *m = open_mpi();
+        goal_mpi_coll coll;
+        goal_slot slots[2];
+        int32_t in = me + 1, out[17], want = 0;
+        memset(&coll, 0, sizeof coll);
+        coll.build_fn = build_rounds; coll.args = &cases[c]; coll.key = &cases[c]; coll.keylen = sizeof cases[c];
+        slots[0].data = &in; slots[0].size = 4; slots[1].data = out; slots[1].size = sizeof out;
+        coll.slots = slots; coll.nslots = 2;
+        for (k = 0; k < 17; k++) out[k] = -1;
+        CHECK_OK(goal_mpi_run(m, &coll), m);
+        CHECK_OK(goal_mpi_run(m, &coll), m);   /* again, from the cache */
+        for (k = 0; k < cases[c].rounds; k++) {   /* want: the sum of in over ranks r-k-1 .. r */
+            want += (me - k - 1 + 2 * np * 20) % np + 1 + (k == 0 ? me + 1 : 0);
+            CHECK(out[k] == want);
+        }
+        CHECK(m->cache && !m->cache->next);
+        if (m->cache && cases[c].shape == 0 && cases[c].rounds <= GOAL__MPI_ROUNDS)
+            CHECK(m->cache->direct && m->cache->direct->nrounds == (uint32_t)cases[c].rounds);
+        else if (m->cache)
+            CHECK(!m->cache->direct);
+        goal_mpi_destroy(m);
+    }
+    report("schedules of rounds run from a plan (DIRECT); pipelines and irequires on the channels");
+}
+
 /* A one-round schedule (DIRECT) that fails cancels its other messages, as the executor does
    (FAILURES): rank 1 receives 4 bytes from rank 0, which sends 8 (truncated), and 4 from
    rank 2, which starts later; once rank 1's wait returned the failure, rank 2's message
@@ -1023,6 +1081,7 @@ int main(int argc, char **argv) {
     test_fault_transport();
     test_fault_userfn();
     if (np >= 2) test_direct_plan();
+    if (np >= 2) test_rounds();
     if (np >= 3) test_direct_fail_cancels();
     if (np >= 2) test_revoked_strays();
     if (np >= 2) test_timeout();
