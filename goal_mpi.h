@@ -339,18 +339,19 @@ GOAL_API long long goal_mpi_contiguous_bytes(MPI_Datatype t, int count);
 #include <stdio.h>
 #include <string.h>
 
-/* DIRECT: a schedule of rounds, where every message of a round waits (through its chain of
-   actions) for every message of the round before, as a round of an exchange does, runs
-   without channels and without the executor's start and tests: from a plan decoded when
-   it is cached (below), a start runs the local steps the first round's messages wait for
-   and hands them to MPI, receives first; MPI waits for them; then the steps after them
-   run, the next round's messages go to MPI, and so on. Running by rounds adds no wait
-   between two messages that the schedule does not have, so it cannot deadlock where the
-   schedule does not. At most GOAL__MPI_DIRECT messages a round, GOAL__MPI_ROUNDS rounds and
-   GOAL__MPI_PLAN_MSGS messages in all. */
-#define GOAL__MPI_DIRECT 8
+/* DIRECT: a schedule of rounds runs without channels and without the executor's start and
+   tests. A message's round is the number of messages on the longest chain of actions
+   before it; it is a schedule of rounds when the messages of each round wait (through
+   their chains) for the same earlier messages, as an exchange's rounds do. From a plan
+   decoded when it is cached (below), a start runs the local steps the first round's
+   messages wait for and hands them to MPI, receives first; once the messages the next
+   round waits for finished (others, a dissemination's sends, may still be with MPI), its
+   steps run and its messages go to MPI, and so on; after the last round, once every
+   message finished, the last steps. So no message waits for one the schedule does not
+   make it wait for: a plan cannot deadlock where the schedule does not. At most
+   GOAL__MPI_ROUNDS rounds and GOAL__MPI_DIRECT messages. */
 #define GOAL__MPI_ROUNDS 16
-#define GOAL__MPI_PLAN_MSGS 32    /* the bits of a mask */
+#define GOAL__MPI_DIRECT 32       /* the bits of a mask */
 typedef struct goal__mpi_pmsg { uint32_t slot; uint64_t offset; int count, peer, tag, recv; } goal__mpi_pmsg;
 typedef struct goal__mpi_step {   /* a local action, decoded */
     goal_action a;
@@ -361,7 +362,8 @@ typedef struct goal__mpi_plan {
     uint32_t nrounds;
     uint32_t mfirst[GOAL__MPI_ROUNDS + 1];   /* round k's messages: msg[mfirst[k] .. mfirst[k+1]) */
     uint32_t sfirst[GOAL__MPI_ROUNDS + 2];   /* the steps before round k: step[sfirst[k] .. sfirst[k+1]); k = nrounds: after the last */
-    goal__mpi_pmsg msg[GOAL__MPI_PLAN_MSGS]; /* a round's receives, then its sends; tag within the context */
+    uint32_t wait[GOAL__MPI_ROUNDS];         /* the messages (bit i: msg[i]) round k waits for */
+    goal__mpi_pmsg msg[GOAL__MPI_DIRECT];    /* a round's receives, then its sends; tag within the context */
     goal__mpi_step step[1];         /* (allocated with the plan) each list in dependency order */
 } goal__mpi_plan;
 typedef struct goal__mpi_entry {  /* one cached schedule */
@@ -394,9 +396,9 @@ struct goal_mpi_request {
     uint64_t dig[4];              /* this rank's digest and its complement, then their maxima */
     double t0;                    /* MPI_Wtime at the start (timeout_ms) */
     int bridge;                   /* the MPI_Reduce_local bridge it holds (DATATYPES), or -1 */
-    uint32_t dleft;               /* DIRECT: messages of the round MPI still has */
-    uint32_t dround;              /* DIRECT: the round with MPI */
-    MPI_Request dreq[GOAL__MPI_DIRECT + 1];      /* the round's messages, then the failure notice's recv */
+    uint32_t dround;              /* DIRECT: the next round to hand to MPI */
+    uint32_t dopen, dwait;        /* DIRECT: the messages MPI has; of those, the ones the next step waits for */
+    MPI_Request dreq[GOAL__MPI_DIRECT + 1];      /* the plan's messages handed to MPI, then the failure notice's recv */
     int didx[GOAL__MPI_DIRECT + 1];
     MPI_Status dst[GOAL__MPI_DIRECT + 1];
 };
@@ -837,57 +839,63 @@ static goal_status goal__mpi_direct_steps(goal_mpi_request *r, uint32_t from, ui
     }
     return st;
 }
-/* Hands round r->dround's messages to MPI, receives first, so that a message finds its
-   receive posted (not MPI's unexpected queue), after the steps they wait for. */
+/* The messages handed to MPI so far. */
+static int goal__mpi_direct_count(const goal_mpi_request *r) { return (int)r->entry->direct->mfirst[r->dround]; }
+/* Hands round r->dround to MPI, after the steps before it: its receives first, so that a
+   message finds its receive posted (not MPI's unexpected queue). Then the next step waits
+   for what the next round waits for, or after the last round, for every message. */
 static goal_status goal__mpi_direct_post(goal_mpi *m, goal_mpi_request *r) {
     const goal__mpi_plan *p = r->entry->direct;
-    const goal__mpi_pmsg *x = p->msg + p->mfirst[r->dround];
-    int base = (int)(r->context * m->tags), rc, k, n = (int)(p->mfirst[r->dround + 1] - p->mfirst[r->dround]);
+    uint32_t k = p->mfirst[r->dround], end = p->mfirst[r->dround + 1];
+    int base = (int)(r->context * m->tags), rc;
     goal_status st = goal__mpi_direct_steps(r, p->sfirst[r->dround], p->sfirst[r->dround + 1]);
     if (st != GOAL_OK) return st;
     if (m->revoked) return goal__mpi_revoked(m);
-    for (k = 0; k < n; k++, x++) {
+    for (; k < end; k++) {
+        const goal__mpi_pmsg *x = &p->msg[k];
         void *data = goal_exec_addr(r->e, x->slot, x->offset);
         rc = x->recv ? MPI_Irecv(data, x->count, MPI_BYTE, x->peer, base + x->tag, m->comm, &r->dreq[k])
                      : MPI_Isend(data, x->count, MPI_BYTE, x->peer, base + x->tag, m->comm, &r->dreq[k]);
         if (rc != MPI_SUCCESS) { r->dreq[k] = MPI_REQUEST_NULL; return goal__mpi_mpi_failed(m, rc, x->recv ? "MPI_Irecv" : "MPI_Isend"); }
-        r->dleft++;
+        r->dopen |= 1u << k;
     }
+    r->dround++;
+    r->dwait = r->dround < p->nrounds ? p->wait[r->dround] & r->dopen : r->dopen;
     return GOAL_PENDING;
 }
 static goal_status goal__mpi_direct_start(goal_mpi *m, goal_mpi_request *r) {
     r->dround = 0;
+    r->dopen = 0;
     return goal__mpi_direct_post(m, r);
 }
-/* The number of messages of the round with MPI (none once the last finished). */
-static int goal__mpi_direct_count(const goal_mpi_request *r) {
-    const goal__mpi_plan *p = r->entry->direct;
-    return r->dround < p->nrounds ? (int)(p->mfirst[r->dround + 1] - p->mfirst[r->dround]) : 0;
+/* r's message k finished (or failed: gone either way). */
+static void goal__mpi_direct_finished(goal_mpi_request *r, int k) {
+    r->dreq[k] = MPI_REQUEST_NULL;
+    r->dopen &= ~(1u << k);
+    r->dwait &= ~(1u << k);
 }
-/* Before a wait: MPI_Test of r's messages in order while they are done, as a small one's
-   mostly are (a send finished as it was posted, a receive whose message came first). That
-   costs less than a wait over them and the failure notice, which only a message that must
-   wait needs: one whose messages all finished has finished, notice or not (FAILURES). */
+/* Before a wait: MPI_Test of the awaited messages in order while they are done, as a small
+   one's mostly are (a send finished as it was posted, a receive whose message came first).
+   That costs less than a wait over them and the failure notice, which only a message that
+   must wait needs: one whose messages all finished has finished, notice or not (FAILURES). */
 static goal_status goal__mpi_direct_done(goal_mpi *m, goal_mpi_request *r) {
-    int k, n = goal__mpi_direct_count(r), flag = 0, rc;
-    for (k = 0; k < n; k++) {
-        if (r->dreq[k] == MPI_REQUEST_NULL) continue;
+    int k, flag = 0, rc;
+    for (k = 0; k < GOAL__MPI_DIRECT && r->dwait >> k; k++) {
+        if (!(r->dwait >> k & 1u)) continue;
         rc = MPI_Test(&r->dreq[k], &flag, MPI_STATUS_IGNORE);
         if (rc == MPI_SUCCESS && !flag) break;
-        r->dleft--;
-        if (rc != MPI_SUCCESS) {
-            r->dreq[k] = MPI_REQUEST_NULL;   /* failed: gone, as after MPI_Waitsome */
-            return goal__mpi_mpi_failed(m, rc, "MPI_Test");
-        }
+        goal__mpi_direct_finished(r, k);
+        if (rc != MPI_SUCCESS) return goal__mpi_mpi_failed(m, rc, "MPI_Test");
     }
     return GOAL_OK;
 }
-/* MPI_Testsome of r's messages and the failure notice; with block, MPI_Waitsome until they
-   finished (or one failed, or the notice came), after goal__mpi_direct_done. */
+/* MPI_Testsome of r's messages with MPI and the failure notice; with block, MPI_Waitsome
+   until the awaited ones finished (or one failed, or the notice came), after
+   goal__mpi_direct_done. */
 static goal_status goal__mpi_direct_test(goal_mpi *m, goal_mpi_request *r, int block) {
     int got = 0, k, n = goal__mpi_direct_count(r), rc;
     goal_status st = block ? goal__mpi_direct_done(m, r) : GOAL_OK;
-    if (st != GOAL_OK || !r->dleft) return st;
+    if (st != GOAL_OK || !r->dwait) return st;
     do {
         r->dreq[n] = m->notice_recv;
         rc = block ? MPI_Waitsome(n + 1, r->dreq, &got, r->didx, r->dst) : MPI_Testsome(n + 1, r->dreq, &got, r->didx, r->dst);
@@ -896,23 +904,22 @@ static goal_status goal__mpi_direct_test(goal_mpi *m, goal_mpi_request *r, int b
         for (k = 0; got != MPI_UNDEFINED && k < got; k++) {
             int i = r->didx[k], e = rc == MPI_ERR_IN_STATUS ? r->dst[k].MPI_ERROR : MPI_SUCCESS;
             if (i == n) { m->revoked = 1; continue; }
-            r->dreq[i] = MPI_REQUEST_NULL;   /* completed, or failed: gone either way */
+            goal__mpi_direct_finished(r, i);
             if (e != MPI_SUCCESS && st == GOAL_OK) st = goal__mpi_mpi_failed(m, e, block ? "MPI_Waitsome" : "MPI_Testsome");
-            r->dleft--;
         }
-    } while (block && r->dleft && st == GOAL_OK && !m->revoked);
+    } while (block && r->dwait && st == GOAL_OK && !m->revoked);
     return m->revoked ? goal__mpi_revoked(m) : st;
 }
-/* A test of r (with block, a wait in MPI); once a round's messages finished, the next
-   round's (tested at once: a small one's mostly finish as they are posted), and after the
-   last, the steps after them. */
+/* A test of r (with block, a wait in MPI); once what the next round waits for finished, its
+   steps and messages (tested at once: a small one's mostly finish as they are posted), and
+   once every message finished after the last round, the steps after them. */
 static goal_status goal__mpi_direct_step(goal_mpi *m, goal_mpi_request *r, int block) {
     const goal__mpi_plan *p = r->entry->direct;
     goal_status st;
     for (;;) {
-        if (r->dleft && (st = goal__mpi_sweep(m, r, block)) != GOAL_OK) return st;
-        if (r->dleft) return GOAL_PENDING;
-        if (++r->dround == p->nrounds) return goal__mpi_direct_steps(r, p->sfirst[p->nrounds], p->sfirst[p->nrounds + 1]);
+        if (r->dwait && (st = goal__mpi_sweep(m, r, block)) != GOAL_OK) return st;
+        if (r->dwait) return GOAL_PENDING;
+        if (r->dround == p->nrounds) return goal__mpi_direct_steps(r, p->sfirst[p->nrounds], p->sfirst[p->nrounds + 1]);
         if ((st = goal__mpi_direct_post(m, r)) != GOAL_PENDING) return st;
     }
 }
@@ -921,18 +928,16 @@ static goal_status goal__mpi_direct_step(goal_mpi *m, goal_mpi_request *r, int b
    handler, which returns errors meanwhile (GOAL__MPI_WORLD_RAISES). */
 static void goal__mpi_direct_cancel(goal_mpi_request *r) {
     MPI_Errhandler app;
-    const goal__mpi_plan *p = r->entry->direct;
-    uint32_t k, n = (uint32_t)goal__mpi_direct_count(r);
-    for (k = 0; k < n && r->dreq[k] == MPI_REQUEST_NULL; k++) {}
-    if (k == n) return;
+    int k;
+    if (!r->dopen) return;
     goal__mpi_world_quiet(&app);
-    for (; k < n; k++) {
-        if (r->dreq[k] == MPI_REQUEST_NULL) continue;
+    for (k = 0; k < GOAL__MPI_DIRECT && r->dopen >> k; k++) {
+        if (!(r->dopen >> k & 1u)) continue;
         MPI_Cancel(&r->dreq[k]);
-        if (p->msg[p->mfirst[r->dround] + k].recv) MPI_Wait(&r->dreq[k], MPI_STATUS_IGNORE);
+        if (r->entry->direct->msg[k].recv) MPI_Wait(&r->dreq[k], MPI_STATUS_IGNORE);
         else MPI_Request_free(&r->dreq[k]);
+        goal__mpi_direct_finished(r, k);
     }
-    r->dleft = 0;
     goal__mpi_world_back(&app);
 }
 /* Message j of s for the plan, or 0 when MPI cannot take it as it is (the channels' post
@@ -954,64 +959,72 @@ static int goal__mpi_native(const goal_schedule *s, const goal_action *a) {
            goal__schedule_within(s, a->buf2.slot, a->buf2.offset, a->buf.size);
 }
 /* The plan of s when it is a schedule of rounds (DIRECT), else NULL. Kahn's walk over at most
-   64 actions gives the dependency order (the executor's: first come first served); a
-   message's round is the number of messages on the longest chain of actions before it, a
-   local step goes before the round of that number (after the last when it is theirs), and
-   mask holds the messages each action waits for. A message that waits for only part of the
-   round before (a pipeline), or one that may start once a message started (irequires),
-   keeps the schedule on the channels: rounds would add a wait between messages. */
+   64 actions gives the dependency order (the executor's: first come first served), each
+   action's round (lvl: messages on its longest chain) and the messages it waits for
+   (mask, by their number in that order, which the plan keeps: rounds come in it). A
+   message that may start once a message started (irequires) keeps the schedule on the
+   channels, as does a round whose messages wait for different ones (a pipeline): rounds
+   would add a wait between messages. A local step goes before the first round from its own
+   whose wait leaves nothing of its mask unfinished, else after the last. */
 static goal__mpi_plan *goal__mpi_plan_new(goal_mpi *m, const goal_schedule *s, size_t nmsgs) {
-    uint32_t cnt[64], order[64], mask[64], rmask[GOAL__MPI_ROUNDS], i, head = 0, tail = 0, n = s->nactions, nsteps = 0, nm = 0, k;
-    unsigned char lvl[64], kind[64], early[64];   /* early: after a message through an irequires */
+    uint32_t cnt[64], order[64], mask[64], num[64], done[GOAL__MPI_ROUNDS + 1], i, head = 0, tail = 0, n = s->nactions, nsteps = 0, k;
+    unsigned char lvl[64], kind[64], early[64], place[64];   /* early: after a message through an irequires */
     goal__mpi_plan *p;
-    if (nmsgs == 0 || nmsgs > GOAL__MPI_PLAN_MSGS || n > 64) return NULL;
+    if (nmsgs == 0 || nmsgs > GOAL__MPI_DIRECT || n > 64) return NULL;
     for (i = 0; i < n; i++) { cnt[i] = goal_schedule_nsrc(s, i); lvl[i] = early[i] = 0; mask[i] = 0; }
-    for (i = 0; i < GOAL__MPI_ROUNDS; i++) rmask[i] = 0;
     for (i = 0; i < s->nindep; i++) order[tail++] = GOAL__LE32(s->indep[i]);
     while (head < tail) {
         const uint32_t *deps;
-        uint32_t j = order[head++], nd = goal_schedule_deps(s, j, &deps), out = mask[j];
+        uint32_t j = order[head++], nd = goal_schedule_deps(s, j, &deps);
         int msg;
         kind[j] = (unsigned char)GOAL__KIND(GOAL__LE32(s->recs[2 * j]));
         msg = kind[j] == GOAL_SEND || kind[j] == GOAL_RECV;
         if (msg && (lvl[j] >= GOAL__MPI_ROUNDS || early[j])) return NULL;
-        if (msg) { rmask[lvl[j]] |= 1u << nm; out |= 1u << nm++; }
-        else nsteps += kind[j] != GOAL_NOP;
+        nsteps += !msg && kind[j] != GOAL_NOP;
         for (k = 0; k < nd; k++) {
             uint32_t d = GOAL__LE32(deps[k]) & ~GOAL__DEP_START;
             early[d] |= (unsigned char)(early[j] | (msg && (GOAL__LE32(deps[k]) & GOAL__DEP_START)));
             if (lvl[d] < lvl[j] + msg) lvl[d] = (unsigned char)(lvl[j] + msg);
-            mask[d] |= out;
             if (--cnt[d] == 0) order[tail++] = d;
         }
     }
-    if (tail != n) return NULL;
-    for (i = 0; i < n; i++)   /* every message waits for the whole round before it */
-        if ((kind[i] == GOAL_SEND || kind[i] == GOAL_RECV) && lvl[i] && (mask[i] & rmask[lvl[i] - 1]) != rmask[lvl[i] - 1]) return NULL;
-    if (!(p = (goal__mpi_plan *)goal__mpi_alloc(m, sizeof *p + nsteps * sizeof p->step[0]))) return NULL;
-    for (p->nrounds = 0; p->nrounds < GOAL__MPI_ROUNDS && rmask[p->nrounds]; p->nrounds++) {}
-    p->mfirst[0] = p->sfirst[0] = 0;
-    for (k = 0; k <= p->nrounds; k++) {   /* the steps before round k (after the last), then its receives, then its sends */
+    if (tail != n || !(p = (goal__mpi_plan *)goal__mpi_alloc(m, sizeof *p + nsteps * sizeof p->step[0]))) return NULL;
+    for (p->nrounds = 0, i = 0; i < n; i++)
+        if ((kind[i] == GOAL_SEND || kind[i] == GOAL_RECV) && lvl[i] + 1u > p->nrounds) p->nrounds = lvl[i] + 1u;
+    for (p->mfirst[0] = 0, k = 0; k < p->nrounds; k++) {   /* messages numbered by round, receives first, in dependency order */
         uint32_t pass;
-        p->sfirst[k + 1] = p->sfirst[k];
-        for (i = 0; i < n; i++) {
-            uint32_t j = order[i];
-            if (kind[j] == GOAL_SEND || kind[j] == GOAL_RECV || kind[j] == GOAL_NOP || lvl[j] != k) continue;
-            goal_schedule_action(s, j, &p->step[p->sfirst[k + 1]].a);
-            p->step[p->sfirst[k + 1]].native = goal__mpi_native(s, &p->step[p->sfirst[k + 1]].a);
-            p->step[p->sfirst[k + 1]++].id = j;
-        }
-        if (k == p->nrounds) break;
         p->mfirst[k + 1] = p->mfirst[k];
         for (pass = 0; pass < 2; pass++)
             for (i = 0; i < n; i++) {
                 uint32_t j = order[i];
                 if (kind[j] != (pass ? GOAL_SEND : GOAL_RECV) || lvl[j] != k) continue;
-                if (p->mfirst[k + 1] - p->mfirst[k] == GOAL__MPI_DIRECT || !goal__mpi_plan_msg(m, s, j, &p->msg[p->mfirst[k + 1]++])) {
-                    goal__mpi_free(m, p);
-                    return NULL;
-                }
+                num[j] = p->mfirst[k + 1];
+                if (!goal__mpi_plan_msg(m, s, j, &p->msg[p->mfirst[k + 1]++])) { goal__mpi_free(m, p); return NULL; }
             }
+    }
+    for (i = 0; i < n; i++) {   /* the masks, in dependency order */
+        const uint32_t *deps;
+        uint32_t j = order[i], nd = goal_schedule_deps(s, j, &deps), out = mask[j];
+        if (kind[j] == GOAL_SEND || kind[j] == GOAL_RECV) out |= 1u << num[j];
+        for (k = 0; k < nd; k++) mask[GOAL__LE32(deps[k]) & ~GOAL__DEP_START] |= out;
+    }
+    for (k = 0; k < p->nrounds; k++) p->wait[k] = 0;
+    for (i = 0; i < n; i++)
+        if (kind[i] == GOAL_SEND || kind[i] == GOAL_RECV) p->wait[lvl[i]] |= mask[i];
+    for (done[0] = 0, k = 0; k < p->nrounds; k++) done[k + 1] = done[k] | p->wait[k];
+    for (i = 0; i < n; i++) {
+        if ((kind[i] == GOAL_SEND || kind[i] == GOAL_RECV) && mask[i] != p->wait[lvl[i]]) { goal__mpi_free(m, p); return NULL; }
+        for (place[i] = lvl[i]; place[i] < p->nrounds && (mask[i] & ~done[place[i] + 1]); place[i]++) {}
+    }
+    for (p->sfirst[0] = 0, k = 0; k <= p->nrounds; k++) {   /* the steps before round k (after the last) */
+        p->sfirst[k + 1] = p->sfirst[k];
+        for (i = 0; i < n; i++) {
+            uint32_t j = order[i];
+            if (kind[j] == GOAL_SEND || kind[j] == GOAL_RECV || kind[j] == GOAL_NOP || place[j] != k) continue;
+            goal_schedule_action(s, j, &p->step[p->sfirst[k + 1]].a);
+            p->step[p->sfirst[k + 1]].native = goal__mpi_native(s, &p->step[p->sfirst[k + 1]].a);
+            p->step[p->sfirst[k + 1]++].id = j;
+        }
     }
     return p;
 }
