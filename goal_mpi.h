@@ -85,22 +85,23 @@
    repeated collective still allocates nothing.
    The window relies on the schedule being correct under synchronous sends (as goal_inproc
    checks): a send may wait for its recv to be posted.
-   Small messages: a schedule of rounds, where every message of a round waits (through its
-   chain of actions) for every message of the round before -- one round for most algorithms
-   at 2 ranks and the linear ones, an exchange's rounds (recursive doubling, Rabenseifner,
-   dissemination, the trees' levels) -- with at most 8 messages a round, 16 rounds and 32
-   messages, skips the channels and the executor's start and tests. When it is cached, a
-   plan is decoded from it: per round the local steps its messages wait for and its
-   messages (slot, offset, size, peer, tag), then the local steps after the last, each in
-   dependency order. A start runs the first steps (through the executor's own code:
-   goal_exec_local, so user functions and the MPI_Reduce_local bridges as always), hands
-   the first round's messages to MPI receives first (a message then finds its receive
-   posted) at the addresses of the slots bound now, and one MPI_Testsome of them and the
-   failure notice tests them; once they finished, the next round's steps and messages go,
-   and after the last round the last steps run. Rounds add no wait between two messages
-   that the schedule does not have (a pipeline, whose message waits for part of the round
-   before, or a message that may start once another started, stays on the channels), so a
-   plan cannot deadlock where the schedule does not. goal_mpi_wait on the only operation in flight on its goal_mpi (without
+   Small messages: a schedule of rounds -- a message's round is the number of messages on
+   the longest chain of actions before it, and the messages of a round wait for the same
+   earlier messages: one round for most algorithms at 2 ranks and the linear ones, an
+   exchange's rounds (recursive doubling, Rabenseifner, dissemination, the trees' levels)
+   -- of at most 16 rounds and 32 messages skips the channels and the executor's start and
+   tests. When it is cached, a plan is decoded from it: per round the local steps it waits
+   for and its messages (slot, offset, size, peer, tag), then the local steps after the
+   last, each in dependency order. A start runs the first steps (through the executor's
+   own code: goal_exec_local, so user functions and the MPI_Reduce_local bridges as
+   always), hands the first round's messages to MPI, receives first (a message then finds
+   its receive posted), at the addresses of the slots bound now, and MPI_Testsome of them
+   and the failure notice tests them; once what the next round waits for finished, its
+   steps and messages go (the others, a dissemination's sends, stay with MPI), and once
+   every message finished after the last round, the last steps run. So no message waits
+   for one the schedule does not make it wait for (a pipeline, whose round's messages wait
+   for different ones, or a message that may start once another started, stays on the
+   channels): a plan cannot deadlock where the schedule does not. goal_mpi_wait on the only operation in flight on its goal_mpi (without
    timeout_ms) lets MPI wait: MPI_Waitsome on those requests until they finished (or on
    the channels' heads, for a schedule of at most 64 messages) instead of a loop of tests.
    A message MPI cannot take as the schedule has it (a tag beyond the context, a bad peer,
@@ -339,17 +340,8 @@ GOAL_API long long goal_mpi_contiguous_bytes(MPI_Datatype t, int count);
 #include <stdio.h>
 #include <string.h>
 
-/* DIRECT: a schedule of rounds runs without channels and without the executor's start and
-   tests. A message's round is the number of messages on the longest chain of actions
-   before it; it is a schedule of rounds when the messages of each round wait (through
-   their chains) for the same earlier messages, as an exchange's rounds do. From a plan
-   decoded when it is cached (below), a start runs the local steps the first round's
-   messages wait for and hands them to MPI, receives first; once the messages the next
-   round waits for finished (others, a dissemination's sends, may still be with MPI), its
-   steps run and its messages go to MPI, and so on; after the last round, once every
-   message finished, the last steps. So no message waits for one the schedule does not
-   make it wait for: a plan cannot deadlock where the schedule does not. At most
-   GOAL__MPI_ROUNDS rounds and GOAL__MPI_DIRECT messages. */
+/* DIRECT (PROGRESS, small messages, in the doc block above): a schedule of rounds runs from
+   a plan, without channels and without the executor's start and tests. */
 #define GOAL__MPI_ROUNDS 16
 #define GOAL__MPI_DIRECT 32       /* the bits of a mask */
 typedef struct goal__mpi_pmsg { uint32_t slot; uint64_t offset; int count, peer, tag, recv; } goal__mpi_pmsg;
@@ -825,7 +817,7 @@ static void goal__mpi_cancel(void *user, goal_req *req) {
     goal__mpi_rec_free(m, r);
 }
 
-/* ---- >>> DIRECT: one round of messages, handed to MPI together --------------------------- */
+/* ---- >>> DIRECT: rounds of messages, each handed to MPI together --------------------------- */
 /* Runs the plan's local steps [from, to): a native reduction or copy as goal_exec_local would
    after its checks (made when the plan was decoded), the others through it. */
 static goal_status goal__mpi_direct_steps(goal_mpi_request *r, uint32_t from, uint32_t to) {
