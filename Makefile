@@ -222,6 +222,16 @@ bench-calls:
 	@mkdir -p $(B)/mpi
 	@mpicc.openmpi $(WARN) -O3 -g -DNDEBUG -I. bench/mpi/bench_calls.c -o $(B)/mpi/bench_calls.openmpi -lm -lpthread
 	@bench/mpi/calls.sh $(B)
+# bench-steps: Rabenseifner's allreduce at np 2, its steps alone and one after the other, in bare MPI
+# calls, and libgoal's call (bench/mpi/bench_steps.c; both libraries).
+.PHONY: bench-steps
+bench-steps:
+	@mkdir -p $(B)/mpi
+	@for lib in openmpi mpich; do \
+	  mpicc.$$lib $(WARN) -O3 -g -DNDEBUG -I. bench/mpi/bench_steps.c -o $(B)/mpi/bench_steps.$$lib -lm -lpthread || exit 1; \
+	  extra=; [ $$lib = openmpi ] && extra=--oversubscribe; echo "== $$lib"; \
+	  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 mpirun.$$lib $$extra -np 2 $(B)/mpi/bench_steps.$$lib || exit 1; \
+	done
 # bench-model (part of bench-mpi): per library, BENCH_MODEL_PROBES probes back to back, then
 # bench_model at np 2 under each probe's line (bench/mpi/bench_model.c); the machine's load
 # (uptime) before each, as shared machines make the timings noisy. BENCH_MODEL_PROBE_ARGS: more

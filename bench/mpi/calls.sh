@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# libgoal's own instructions per small collective call at np 2 under Open MPI (callgrind):
-# bench_calls at 200 and 1200 calls; (difference of the instructions in goal_*.h) / 1000, per rank.
-# Usage: bench/mpi/calls.sh [BUILD] [ALGO...]   (make bench-calls builds BUILD/mpi/bench_calls.openmpi and runs it)
+# libgoal's own instructions per small collective call at np 2 (CALLS_NP ranks) under Open MPI
+# (callgrind): bench_calls at 200 and 1200 calls; (difference of the instructions in goal_*.h) / 1000, per rank.
+# Usage: [CALLS_NP=N] bench/mpi/calls.sh [BUILD] [ALGO...]   (make bench-calls builds BUILD/mpi/bench_calls.openmpi and runs it)
 B=${1:-build}; shift
+np=${CALLS_NP:-2}
 command -v valgrind >/dev/null || { echo "calls: valgrind missing (make deps)"; exit 0; }
 [ $# -gt 0 ] || set -- allreduce_recdoub gather_binomial bcast_binomial barrier_dissemination scatter_binomial reduce_binomial
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
@@ -12,11 +13,11 @@ own() {   # the goal_*.h functions' self cost in one callgrind file
 }
 for algo in "$@"; do
     for n in 200 1200; do
-        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun.openmpi --oversubscribe -np 2 \
+        OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun.openmpi --oversubscribe -np "$np" \
             valgrind --tool=callgrind --callgrind-out-file="$dir/$algo.$n.%q{OMPI_COMM_WORLD_RANK}" \
             "$B/mpi/bench_calls.openmpi" "$algo" 2 $n >/dev/null 2>&1 || { echo "calls: $algo failed"; exit 1; }
     done
-    for r in 0 1; do
+    for r in $(seq 0 $((np - 1))); do
         a=$(own "$dir/$algo.200.$r"); b=$(own "$dir/$algo.1200.$r")
         echo "$algo rank $r: $(( (b - a) / 1000 )) own instructions per call"
     done
