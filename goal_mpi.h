@@ -101,9 +101,10 @@
    every message finished after the last round, the last steps run. So no message waits
    for one the schedule does not make it wait for (a pipeline, whose round's messages wait
    for different ones, or a message that may start once another started, stays on the
-   channels): a plan cannot deadlock where the schedule does not. goal_mpi_wait on the only operation in flight on its goal_mpi (without
-   timeout_ms) lets MPI wait: MPI_Waitsome on those requests until they finished (or on
-   the channels' heads, for a schedule of at most 64 messages) instead of a loop of tests.
+   channels): a plan cannot deadlock where the schedule does not. goal_mpi_wait on the
+   only operation in flight on its goal_mpi (without timeout_ms) lets MPI wait:
+   MPI_Waitsome on those requests until they finished (or on the channels' heads, for a
+   schedule of at most 64 messages) instead of a loop of tests.
    A message MPI cannot take as the schedule has it (a tag beyond the context, a bad peer,
    more than INT_MAX bytes) keeps the schedule on the channels, whose post says why.
 
@@ -418,7 +419,7 @@ typedef struct goal__mpi_chan {   /* pending requests MPI matches in order (see 
    (its arrays by content), finds its entry without building, hashing or walking the key. */
 #define GOAL__MPI_MEMO 16         /* remembered descs: a desc's home slot is a hash of its name, count, type and op */
 #define GOAL__MPI_MEMO_WAYS 4     /*   plus its root, and it may sit there or in the next 3: so calls that take turns
-                                       (up to 16 roots, or any 4 descs) keep a slot each */
+                                       (up to 16 roots, or 4 descs in a memo that holds no others) keep a slot each */
 #define GOAL__MPI_MEMO_P 16       /* a vector collective's arrays are kept up to this many ranks */
 typedef struct goal__mpi_memo {
     goal__mpi_entry *e;           /* NULL: empty */
@@ -857,7 +858,7 @@ static goal_status goal__mpi_direct_post(goal_mpi *m, goal_mpi_request *r) {
 }
 static goal_status goal__mpi_direct_start(goal_mpi *m, goal_mpi_request *r) {
     r->dround = 0;
-    r->dopen = 0;
+    r->dopen = r->dwait = 0;
     return goal__mpi_direct_post(m, r);
 }
 /* r's message k finished (or failed: gone either way). */

@@ -970,7 +970,7 @@ static void test_many_segments(void) {
 /* ---- checks: parameters that disagree, and a rank that never comes -------------------- */
 /* Calls that take turns each find their start again in the memo, none evicting another, so
    that a loop over them does not rebuild its key every call: one call at every root (up to
-   16), and any 4 descs (here two ops on two types). */
+   16), and 4 descs in a goal_mpi that holds no others (here two ops on two types). */
 static void test_memo_turns(void) {
     static const goal_op ops[2] = {GOAL_OP_SUM, GOAL_OP_MAX};
     static const goal_dtype types[2] = {GOAL_INT32, GOAL_FLOAT64};
