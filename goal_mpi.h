@@ -960,8 +960,9 @@ static int goal__mpi_native(const goal_schedule *s, const goal_action *a) {
    would add a wait between messages. A local step goes before the first round from its own
    whose wait leaves nothing of its mask unfinished, else after the last. */
 static goal__mpi_plan *goal__mpi_plan_new(goal_mpi *m, const goal_schedule *s, size_t nmsgs) {
-    uint32_t cnt[64], order[64], mask[64], num[64], done[GOAL__MPI_ROUNDS + 1], i, head = 0, tail = 0, n = s->nactions, nsteps = 0, k;
-    unsigned char lvl[64], kind[64], early[64], place[64];   /* early: after a message through an irequires */
+    uint32_t cnt[64], order[64], mask[64], num[64], done[GOAL__MPI_ROUNDS + 1], i, head = 0, tail = 0, n = s->nactions, nsteps = 0,
+             nrounds = 0, k;
+    unsigned char lvl[64], kind[64], msg[64], early[64], place[64];   /* early: after a message through an irequires */
     goal__mpi_plan *p;
     if (nmsgs == 0 || nmsgs > GOAL__MPI_DIRECT || n > 64) return NULL;
     for (i = 0; i < n; i++) { cnt[i] = goal_schedule_nsrc(s, i); lvl[i] = early[i] = 0; mask[i] = 0; }
@@ -969,21 +970,20 @@ static goal__mpi_plan *goal__mpi_plan_new(goal_mpi *m, const goal_schedule *s, s
     while (head < tail) {
         const uint32_t *deps;
         uint32_t j = order[head++], nd = goal_schedule_deps(s, j, &deps);
-        int msg;
         kind[j] = (unsigned char)GOAL__KIND(GOAL__LE32(s->recs[2 * j]));
-        msg = kind[j] == GOAL_SEND || kind[j] == GOAL_RECV;
-        if (msg && (lvl[j] >= GOAL__MPI_ROUNDS || early[j])) return NULL;
-        nsteps += !msg && kind[j] != GOAL_NOP;
+        msg[j] = kind[j] == GOAL_SEND || kind[j] == GOAL_RECV;
+        if (msg[j] && (lvl[j] >= GOAL__MPI_ROUNDS || early[j])) return NULL;
+        if (msg[j] && lvl[j] >= nrounds) nrounds = lvl[j] + 1u;
+        nsteps += !msg[j] && kind[j] != GOAL_NOP;
         for (k = 0; k < nd; k++) {
             uint32_t d = GOAL__LE32(deps[k]) & ~GOAL__DEP_START;
-            early[d] |= (unsigned char)(early[j] | (msg && (GOAL__LE32(deps[k]) & GOAL__DEP_START)));
-            if (lvl[d] < lvl[j] + msg) lvl[d] = (unsigned char)(lvl[j] + msg);
+            early[d] |= (unsigned char)(early[j] | (msg[j] && (GOAL__LE32(deps[k]) & GOAL__DEP_START)));
+            if (lvl[d] < lvl[j] + msg[j]) lvl[d] = (unsigned char)(lvl[j] + msg[j]);
             if (--cnt[d] == 0) order[tail++] = d;
         }
     }
     if (tail != n || !(p = (goal__mpi_plan *)goal__mpi_alloc(m, sizeof *p + nsteps * sizeof p->step[0]))) return NULL;
-    for (p->nrounds = 0, i = 0; i < n; i++)
-        if ((kind[i] == GOAL_SEND || kind[i] == GOAL_RECV) && lvl[i] + 1u > p->nrounds) p->nrounds = lvl[i] + 1u;
+    p->nrounds = nrounds;
     for (p->mfirst[0] = 0, k = 0; k < p->nrounds; k++) {   /* messages numbered by round, receives first, in dependency order */
         uint32_t pass;
         p->mfirst[k + 1] = p->mfirst[k];
@@ -998,22 +998,22 @@ static goal__mpi_plan *goal__mpi_plan_new(goal_mpi *m, const goal_schedule *s, s
     for (i = 0; i < n; i++) {   /* the masks, in dependency order */
         const uint32_t *deps;
         uint32_t j = order[i], nd = goal_schedule_deps(s, j, &deps), out = mask[j];
-        if (kind[j] == GOAL_SEND || kind[j] == GOAL_RECV) out |= 1u << num[j];
+        if (msg[j]) out |= 1u << num[j];
         for (k = 0; k < nd; k++) mask[GOAL__LE32(deps[k]) & ~GOAL__DEP_START] |= out;
     }
     for (k = 0; k < p->nrounds; k++) p->wait[k] = 0;
     for (i = 0; i < n; i++)
-        if (kind[i] == GOAL_SEND || kind[i] == GOAL_RECV) p->wait[lvl[i]] |= mask[i];
+        if (msg[i]) p->wait[lvl[i]] |= mask[i];
     for (done[0] = 0, k = 0; k < p->nrounds; k++) done[k + 1] = done[k] | p->wait[k];
     for (i = 0; i < n; i++) {
-        if ((kind[i] == GOAL_SEND || kind[i] == GOAL_RECV) && mask[i] != p->wait[lvl[i]]) { goal__mpi_free(m, p); return NULL; }
+        if (msg[i] && mask[i] != p->wait[lvl[i]]) { goal__mpi_free(m, p); return NULL; }
         for (place[i] = lvl[i]; place[i] < p->nrounds && (mask[i] & ~done[place[i] + 1]); place[i]++) {}
     }
     for (p->sfirst[0] = 0, k = 0; k <= p->nrounds; k++) {   /* the steps before round k (after the last) */
         p->sfirst[k + 1] = p->sfirst[k];
         for (i = 0; i < n; i++) {
             uint32_t j = order[i];
-            if (kind[j] == GOAL_SEND || kind[j] == GOAL_RECV || kind[j] == GOAL_NOP || place[j] != k) continue;
+            if (msg[j] || kind[j] == GOAL_NOP || place[j] != k) continue;
             goal_schedule_action(s, j, &p->step[p->sfirst[k + 1]].a);
             p->step[p->sfirst[k + 1]].native = goal__mpi_native(s, &p->step[p->sfirst[k + 1]].a);
             p->step[p->sfirst[k + 1]++].id = j;
