@@ -85,24 +85,22 @@
    repeated collective still allocates nothing.
    The window relies on the schedule being correct under synchronous sends (as goal_inproc
    checks): a send may wait for its recv to be posted.
-   Small messages: a schedule of rounds -- a message's round is the number of messages on
-   the longest chain of actions before it, and the messages of a round wait for the same
-   earlier messages: one round for most algorithms at 2 ranks and the linear ones, an
-   exchange's rounds (recursive doubling, Rabenseifner, dissemination, the trees' levels)
-   -- of at most 16 rounds and 32 messages skips the channels and the executor's start and
-   tests. When it is cached, a plan is decoded from it: per round the local steps it waits
-   for and its messages (slot, offset, size, peer, tag), then the local steps after the
-   last, each in dependency order. A start runs the first steps (through the executor's
-   own code: goal_exec_local, so user functions and the MPI_Reduce_local bridges as
-   always), hands the first round's messages to MPI, receives first (a message then finds
-   its receive posted), at the addresses of the slots bound now, and MPI_Testsome of them
-   and the failure notice tests them; once what the next round waits for finished, its
-   steps and messages go (the others, a dissemination's sends, stay with MPI), and once
-   every message finished after the last round, the last steps run. So no message waits
-   for one the schedule does not make it wait for (a pipeline, whose round's messages wait
-   for different ones, or a message that may start once another started, stays on the
-   channels): a plan cannot deadlock where the schedule does not. goal_mpi_wait on the
-   only operation in flight on its goal_mpi (without timeout_ms) lets MPI wait:
+   Small messages: a schedule of at most 64 actions and 32 messages -- every algorithm at a
+   few ranks, the exchanges' rounds (recursive doubling, Rabenseifner, dissemination, the
+   trees' levels) and the pipelines of a few segments -- skips the channels and the
+   executor's start and tests. When it is cached, a plan is decoded from it: its local steps
+   and messages (slot, offset, size, peer, tag), by round (the messages on the longest chain
+   before them), a round's receives first, each with the actions it must wait for. A start
+   runs what waits for nothing (local steps through the executor's own code:
+   goal_exec_local, so user functions and the MPI_Reduce_local bridges as always) and hands
+   those messages to MPI at the addresses of the slots bound now, a message finding its
+   receive posted; a test is an MPI_Testsome of them and the failure notice (a wait:
+   MPI_Test of them in order while they are done, else MPI_Waitsome), and whenever some
+   finished (each once those ahead of it on its channel, as the channels report them), what
+   they held back goes. So no message waits for one the schedule does not make it wait for
+   (a pipeline's segments each go as theirs arrive, a message that may start once another
+   started goes with it): a plan cannot deadlock where the schedule does not. goal_mpi_wait
+   on the only operation in flight on its goal_mpi (without timeout_ms) lets MPI wait:
    MPI_Waitsome on those requests until they finished (or on the channels' heads, for a
    schedule of at most 64 messages) instead of a loop of tests.
    A message MPI cannot take as the schedule has it (a tag beyond the context, a bad peer,
@@ -341,23 +339,30 @@ GOAL_API long long goal_mpi_contiguous_bytes(MPI_Datatype t, int count);
 #include <stdio.h>
 #include <string.h>
 
-/* DIRECT (PROGRESS, small messages, in the doc block above): a schedule of rounds runs from
-   a plan, without channels and without the executor's start and tests. */
-#define GOAL__MPI_ROUNDS 16
-#define GOAL__MPI_DIRECT 32       /* the bits of a mask */
+/* DIRECT (PROGRESS, small messages, in the doc block above): a schedule of at most
+   GOAL__MPI_ITEMS actions and GOAL__MPI_DIRECT messages runs from a plan, without channels
+   and without the executor's start and tests. */
+#define GOAL__MPI_ITEMS 64        /* the bits of an item mask */
+#define GOAL__MPI_DIRECT 32       /* the bits of a message mask */
 typedef struct goal__mpi_pmsg { uint32_t slot; uint64_t offset; int count, peer, tag, recv; } goal__mpi_pmsg;
 typedef struct goal__mpi_step {   /* a local action, decoded */
     goal_action a;
     uint32_t id;
     int native;                   /* a native op within its slots: goal_apply at once (goal__mpi_native) */
 } goal__mpi_step;
+typedef struct goal__mpi_item {   /* an action of the plan */
+    uint64_t need;                /* the items (bit i: item[i]) that must have finished before it starts */
+    uint64_t need_start;          /* ... that must have started (irequires) */
+    int msg, step;                /* its message (msg[]) or local step (step[]); -1: not one */
+} goal__mpi_item;
 typedef struct goal__mpi_plan {
-    uint32_t nrounds;
-    uint32_t mfirst[GOAL__MPI_ROUNDS + 1];   /* round k's messages: msg[mfirst[k] .. mfirst[k+1]) */
-    uint32_t sfirst[GOAL__MPI_ROUNDS + 2];   /* the steps before round k: step[sfirst[k] .. sfirst[k+1]); k = nrounds: after the last */
-    uint32_t wait[GOAL__MPI_ROUNDS];         /* the messages (bit i: msg[i]) round k waits for */
-    goal__mpi_pmsg msg[GOAL__MPI_DIRECT];    /* a round's receives, then its sends; tag within the context */
-    goal__mpi_step step[1];         /* (allocated with the plan) each list in dependency order */
+    uint32_t nitems, nmsgs;
+    uint64_t all;                 /* every item's bit */
+    uint32_t mitem[GOAL__MPI_DIRECT];        /* message k's item */
+    int chprev[GOAL__MPI_DIRECT], chnext[GOAL__MPI_DIRECT];   /* the message before and after k on its channel, or -1 */
+    goal__mpi_pmsg msg[GOAL__MPI_DIRECT];    /* tag within the context */
+    goal__mpi_item item[GOAL__MPI_ITEMS];    /* by round (messages on the longest chain before): a dependency order */
+    goal__mpi_step step[1];       /* (allocated with the plan) */
 } goal__mpi_plan;
 typedef struct goal__mpi_entry {  /* one cached schedule */
     struct goal__mpi_entry *next; /* every entry, for destroy */
@@ -367,7 +372,7 @@ typedef struct goal__mpi_entry {  /* one cached schedule */
     struct goal_mpi_request *idle; /* finished requests of this schedule, kept for reuse */
     goal_mpi_build_fn build_fn;
     size_t nmsgs;                 /* sends and recvs: the most an execution has in flight */
-    goal__mpi_plan *direct;       /* the plan of a schedule of rounds (DIRECT), or NULL */
+    goal__mpi_plan *direct;       /* the plan of a small schedule (DIRECT), or NULL */
     size_t keylen;
     goal_schedule sched;
     unsigned char key[1];         /* keylen bytes (allocated with the entry) */
@@ -389,8 +394,9 @@ struct goal_mpi_request {
     uint64_t dig[4];              /* this rank's digest and its complement, then their maxima */
     double t0;                    /* MPI_Wtime at the start (timeout_ms) */
     int bridge;                   /* the MPI_Reduce_local bridge it holds (DATATYPES), or -1 */
-    uint32_t dround;              /* DIRECT: the next round to hand to MPI */
-    uint32_t dopen, dwait;        /* DIRECT: the messages MPI has; of those, the ones the next step waits for */
+    uint64_t dstarted, ddone;     /* DIRECT: the items started, finished */
+    uint32_t dfin;                /* DIRECT: the messages MPI finished before one ahead of them on their channel */
+    uint32_t dopen;               /* DIRECT: the messages MPI has */
     MPI_Request dreq[GOAL__MPI_DIRECT + 1];      /* the plan's messages handed to MPI, then the failure notice's recv */
     int didx[GOAL__MPI_DIRECT + 1];
     MPI_Status dst[GOAL__MPI_DIRECT + 1];
@@ -818,63 +824,82 @@ static void goal__mpi_cancel(void *user, goal_req *req) {
     goal__mpi_rec_free(m, r);
 }
 
-/* ---- >>> DIRECT: rounds of messages, each handed to MPI together --------------------------- */
-/* Runs the plan's local steps [from, to): a native reduction or copy as goal_exec_local would
-   after its checks (made when the plan was decoded), the others through it. */
-static goal_status goal__mpi_direct_steps(goal_mpi_request *r, uint32_t from, uint32_t to) {
-    const goal__mpi_step *x = r->entry->direct->step;
-    goal_status st = GOAL_OK;
-    for (; from < to && st == GOAL_OK; from++) {
-        const goal_action *a = &x[from].a;
-        st = x[from].native ? goal_apply(a->op, a->dtype, goal_exec_addr(r->e, a->buf.slot, a->buf.offset),
-                                         goal_exec_addr(r->e, a->buf2.slot, a->buf2.offset), a->buf.size)
-                            : goal_exec_local(r->e, x[from].id, a);
-    }
-    return st;
+/* ---- >>> DIRECT: a plan's actions, each started once what it needs finished ------------------ */
+/* Runs the plan's local step k: a native reduction or copy as goal_exec_local would after its
+   checks (made when the plan was decoded), the others through it. */
+static goal_status goal__mpi_direct_local(goal_mpi_request *r, int k) {
+    const goal__mpi_step *x = &r->entry->direct->step[k];
+    const goal_action *a = &x->a;
+    return x->native ? goal_apply(a->op, a->dtype, goal_exec_addr(r->e, a->buf.slot, a->buf.offset),
+                                  goal_exec_addr(r->e, a->buf2.slot, a->buf2.offset), a->buf.size)
+                     : goal_exec_local(r->e, x->id, a);
 }
-/* The messages handed to MPI so far. */
-static int goal__mpi_direct_count(const goal_mpi_request *r) { return (int)r->entry->direct->mfirst[r->dround]; }
-/* Hands round r->dround to MPI, after the steps before it: its receives first, so that a
-   message finds its receive posted (not MPI's unexpected queue). Then the next step waits
-   for what the next round waits for, or after the last round, for every message. */
-static goal_status goal__mpi_direct_post(goal_mpi *m, goal_mpi_request *r) {
+/* Hands message k to MPI at the address of its slot bound now. */
+static goal_status goal__mpi_direct_send(goal_mpi *m, goal_mpi_request *r, int k) {
+    const goal__mpi_pmsg *x = &r->entry->direct->msg[k];
+    void *data = goal_exec_addr(r->e, x->slot, x->offset);
+    int tag = (int)(r->context * m->tags) + x->tag;
+    int rc = x->recv ? MPI_Irecv(data, x->count, MPI_BYTE, x->peer, tag, m->comm, &r->dreq[k])
+                     : MPI_Isend(data, x->count, MPI_BYTE, x->peer, tag, m->comm, &r->dreq[k]);
+    if (rc != MPI_SUCCESS) { r->dreq[k] = MPI_REQUEST_NULL; return goal__mpi_mpi_failed(m, rc, x->recv ? "MPI_Irecv" : "MPI_Isend"); }
+    r->dopen |= 1u << k;
+    return GOAL_OK;
+}
+/* The number of x's lowest set bit (x != 0): de Bruijn's multiply, in portable C. */
+static uint32_t goal__mpi_low_bit(uint64_t x) {
+    static const unsigned char at[64] = {
+        0,  1,  2,  53, 3,  7,  54, 27, 4,  38, 41, 8,  34, 55, 48, 28, 62, 5,  39, 46, 44, 42, 22, 9,  24, 35, 59, 56, 49, 18, 29, 11,
+        63, 52, 6,  26, 37, 40, 33, 47, 61, 45, 43, 21, 23, 58, 17, 10, 51, 25, 36, 32, 60, 20, 57, 16, 50, 31, 19, 15, 30, 14, 13, 12};
+    return at[((x & (~x + 1)) * 0x022FDD63CC95386Dull) >> 58];
+}
+/* Starts, in plan order, every item whose needs are met: a local step runs (and is finished),
+   a message goes to MPI. Plan order is a dependency order, so one pass starts all it can. */
+static goal_status goal__mpi_direct_pass(goal_mpi *m, goal_mpi_request *r) {
     const goal__mpi_plan *p = r->entry->direct;
-    uint32_t k = p->mfirst[r->dround], end = p->mfirst[r->dround + 1];
-    int base = (int)(r->context * m->tags), rc;
-    goal_status st = goal__mpi_direct_steps(r, p->sfirst[r->dround], p->sfirst[r->dround + 1]);
-    if (st != GOAL_OK) return st;
+    uint64_t left = p->all & ~r->dstarted;
+    goal_status st;
     if (m->revoked) return goal__mpi_revoked(m);
-    for (; k < end; k++) {
-        const goal__mpi_pmsg *x = &p->msg[k];
-        void *data = goal_exec_addr(r->e, x->slot, x->offset);
-        rc = x->recv ? MPI_Irecv(data, x->count, MPI_BYTE, x->peer, base + x->tag, m->comm, &r->dreq[k])
-                     : MPI_Isend(data, x->count, MPI_BYTE, x->peer, base + x->tag, m->comm, &r->dreq[k]);
-        if (rc != MPI_SUCCESS) { r->dreq[k] = MPI_REQUEST_NULL; return goal__mpi_mpi_failed(m, rc, x->recv ? "MPI_Irecv" : "MPI_Isend"); }
-        r->dopen |= 1u << k;
+    for (; left; left &= left - 1) {
+        uint32_t i = goal__mpi_low_bit(left);
+        const goal__mpi_item *x = &p->item[i];
+        if ((x->need & ~r->ddone) || (x->need_start & ~r->dstarted)) continue;
+        r->dstarted |= (uint64_t)1 << i;
+        if (x->msg >= 0) st = goal__mpi_direct_send(m, r, x->msg);
+        else if ((st = goal__mpi_direct_local(r, x->step)) == GOAL_OK) r->ddone |= (uint64_t)1 << i;
+        if (st != GOAL_OK) return st;
     }
-    r->dround++;
-    r->dwait = r->dround < p->nrounds ? p->wait[r->dround] & r->dopen : r->dopen;
-    return GOAL_PENDING;
+    return GOAL_OK;
 }
 static goal_status goal__mpi_direct_start(goal_mpi *m, goal_mpi_request *r) {
-    r->dround = 0;
-    r->dopen = r->dwait = 0;
-    return goal__mpi_direct_post(m, r);
+    goal_status st;
+    r->dstarted = r->ddone = 0;
+    r->dfin = 0;
+    r->dopen = 0;
+    st = goal__mpi_direct_pass(m, r);
+    return st != GOAL_OK ? st : GOAL_PENDING;   /* a plan has a message */
 }
-/* r's message k finished (or failed: gone either way). */
+/* r's message k finished (or failed: gone either way). It counts once the messages ahead of
+   it on its channel have (as the channels report them: MPI may finish a later receive of a
+   channel first, and what it frees could then send before what the earlier one frees). */
 static void goal__mpi_direct_finished(goal_mpi_request *r, int k) {
+    const goal__mpi_plan *p = r->entry->direct;
     r->dreq[k] = MPI_REQUEST_NULL;
     r->dopen &= ~(1u << k);
-    r->dwait &= ~(1u << k);
+    r->dfin |= 1u << k;
+    if (p->chprev[k] >= 0 && !(r->ddone >> p->mitem[p->chprev[k]] & 1u)) return;
+    for (; k >= 0 && (r->dfin >> k & 1u); k = p->chnext[k]) {
+        r->dfin &= ~(1u << k);
+        r->ddone |= (uint64_t)1 << p->mitem[k];
+    }
 }
-/* Before a wait: MPI_Test of the awaited messages in order while they are done, as a small
+/* Before a wait: MPI_Test of the messages with MPI in order while they are done, as a small
    one's mostly are (a send finished as it was posted, a receive whose message came first).
    That costs less than a wait over them and the failure notice, which only a message that
    must wait needs: one whose messages all finished has finished, notice or not (FAILURES). */
 static goal_status goal__mpi_direct_done(goal_mpi *m, goal_mpi_request *r) {
     int k, flag = 0, rc;
-    for (k = 0; k < GOAL__MPI_DIRECT && r->dwait >> k; k++) {
-        if (!(r->dwait >> k & 1u)) continue;
+    for (k = 0; k < GOAL__MPI_DIRECT && r->dopen >> k; k++) {
+        if (!(r->dopen >> k & 1u)) continue;
         rc = MPI_Test(&r->dreq[k], &flag, MPI_STATUS_IGNORE);
         if (rc == MPI_SUCCESS && !flag) break;
         goal__mpi_direct_finished(r, k);
@@ -882,38 +907,37 @@ static goal_status goal__mpi_direct_done(goal_mpi *m, goal_mpi_request *r) {
     }
     return GOAL_OK;
 }
-/* MPI_Testsome of r's messages with MPI and the failure notice; with block, MPI_Waitsome
-   until the awaited ones finished (or one failed, or the notice came), after
-   goal__mpi_direct_done. */
+/* MPI_Testsome of r's messages with MPI and the failure notice; with block, when
+   goal__mpi_direct_done found none finished, MPI_Waitsome until one finished (or failed, or
+   the notice came). */
 static goal_status goal__mpi_direct_test(goal_mpi *m, goal_mpi_request *r, int block) {
-    int got = 0, k, n = goal__mpi_direct_count(r), rc;
+    int got = 0, k, n = (int)r->entry->direct->nmsgs, rc;
+    uint64_t before = r->ddone;
     goal_status st = block ? goal__mpi_direct_done(m, r) : GOAL_OK;
-    if (st != GOAL_OK || !r->dwait) return st;
-    do {
-        r->dreq[n] = m->notice_recv;
-        rc = block ? MPI_Waitsome(n + 1, r->dreq, &got, r->didx, r->dst) : MPI_Testsome(n + 1, r->dreq, &got, r->didx, r->dst);
-        m->notice_recv = r->dreq[n];
-        if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) return goal__mpi_mpi_failed(m, rc, block ? "MPI_Waitsome" : "MPI_Testsome");
-        for (k = 0; got != MPI_UNDEFINED && k < got; k++) {
-            int i = r->didx[k], e = rc == MPI_ERR_IN_STATUS ? r->dst[k].MPI_ERROR : MPI_SUCCESS;
-            if (i == n) { m->revoked = 1; continue; }
-            goal__mpi_direct_finished(r, i);
-            if (e != MPI_SUCCESS && st == GOAL_OK) st = goal__mpi_mpi_failed(m, e, block ? "MPI_Waitsome" : "MPI_Testsome");
-        }
-    } while (block && r->dwait && st == GOAL_OK && !m->revoked);
+    if (st != GOAL_OK || r->ddone != before || !r->dopen) return st;
+    r->dreq[n] = m->notice_recv;
+    rc = block ? MPI_Waitsome(n + 1, r->dreq, &got, r->didx, r->dst) : MPI_Testsome(n + 1, r->dreq, &got, r->didx, r->dst);
+    m->notice_recv = r->dreq[n];
+    if (rc != MPI_SUCCESS && rc != MPI_ERR_IN_STATUS) return goal__mpi_mpi_failed(m, rc, block ? "MPI_Waitsome" : "MPI_Testsome");
+    for (k = 0; got != MPI_UNDEFINED && k < got; k++) {
+        int i = r->didx[k], e = rc == MPI_ERR_IN_STATUS ? r->dst[k].MPI_ERROR : MPI_SUCCESS;
+        if (i == n) { m->revoked = 1; continue; }
+        goal__mpi_direct_finished(r, i);
+        if (e != MPI_SUCCESS && st == GOAL_OK) st = goal__mpi_mpi_failed(m, e, block ? "MPI_Waitsome" : "MPI_Testsome");
+    }
     return m->revoked ? goal__mpi_revoked(m) : st;
 }
-/* A test of r (with block, a wait in MPI); once what the next round waits for finished, its
-   steps and messages (tested at once: a small one's mostly finish as they are posted), and
-   once every message finished after the last round, the steps after them. */
+/* A test of r (with block, a wait in MPI until it finished); whenever messages finished,
+   the items they free start. */
 static goal_status goal__mpi_direct_step(goal_mpi *m, goal_mpi_request *r, int block) {
     const goal__mpi_plan *p = r->entry->direct;
     goal_status st;
     for (;;) {
-        if (r->dwait && (st = goal__mpi_sweep(m, r, block)) != GOAL_OK) return st;
-        if (r->dwait) return GOAL_PENDING;
-        if (r->dround == p->nrounds) return goal__mpi_direct_steps(r, p->sfirst[p->nrounds], p->sfirst[p->nrounds + 1]);
-        if ((st = goal__mpi_direct_post(m, r)) != GOAL_PENDING) return st;
+        uint64_t before = r->ddone;
+        if ((st = goal__mpi_sweep(m, r, block)) != GOAL_OK) return st;
+        if (r->ddone == p->all) return GOAL_OK;
+        if (r->ddone == before) return GOAL_PENDING;
+        if ((st = goal__mpi_direct_pass(m, r)) != GOAL_OK) return st;
     }
 }
 /* A failed request's messages still with MPI (as goal__mpi_cancel: FAILURES). A recv that
@@ -951,74 +975,94 @@ static int goal__mpi_native(const goal_schedule *s, const goal_action *a) {
     return a->kind == GOAL_EXEC && a->op != GOAL_OP_USER && goal__schedule_within(s, a->buf.slot, a->buf.offset, a->buf.size) &&
            goal__schedule_within(s, a->buf2.slot, a->buf2.offset, a->buf.size);
 }
-/* The plan of s when it is a schedule of rounds (DIRECT), else NULL. Kahn's walk over at most
-   64 actions gives the dependency order (the executor's: first come first served), each
-   action's round (lvl: messages on its longest chain) and the messages it waits for
-   (mask, by their number in that order, which the plan keeps: rounds come in it). A
-   message that may start once a message started (irequires) keeps the schedule on the
-   channels, as does a round whose messages wait for different ones (a pipeline): rounds
-   would add a wait between messages. A local step goes before the first round from its own
-   whose wait leaves nothing of its mask unfinished, else after the last. */
+/* The plan of s when it is small enough (DIRECT), else NULL. Kahn's walk over its actions
+   gives a dependency order (the executor's: first come first served) and each action's
+   round (lvl: messages on its longest chain before it). The plan lists the actions by
+   round: first the receives that need nothing of their round, then its local steps and
+   other receives, then its sends (a message then finds its receive posted), each group in
+   dependency order (a send may need a step of its round, nothing of a round needs its
+   sends). It keeps for each item the items it needs finished (requires) or started
+   (irequires), a nop passing on what it needs, and for each message its neighbours on its
+   channel (kind, peer, tag). So a message waits for nothing the schedule does not make it
+   wait for, and the waits that counting a channel in order adds point back in plan
+   order: a plan cannot deadlock where the schedule does not. */
 static goal__mpi_plan *goal__mpi_plan_new(goal_mpi *m, const goal_schedule *s, size_t nmsgs) {
-    uint32_t cnt[64], order[64], mask[64], num[64], done[GOAL__MPI_ROUNDS + 1], i, head = 0, tail = 0, n = s->nactions, nsteps = 0,
-             nrounds = 0, k;
-    unsigned char lvl[64], kind[64], msg[64], early[64], place[64];   /* early: after a message through an irequires */
+    uint32_t cnt[GOAL__MPI_ITEMS], order[GOAL__MPI_ITEMS], pos[GOAL__MPI_ITEMS], i, j, k, head = 0, tail = 0, n = s->nactions,
+             nsteps = 0, top = 0, pass;
+    unsigned char lvl[GOAL__MPI_ITEMS], kind[GOAL__MPI_ITEMS], msg[GOAL__MPI_ITEMS], inner[GOAL__MPI_ITEMS];
+    uint64_t need[GOAL__MPI_ITEMS], need_start[GOAL__MPI_ITEMS];
     goal__mpi_plan *p;
-    if (nmsgs == 0 || nmsgs > GOAL__MPI_DIRECT || n > 64) return NULL;
-    for (i = 0; i < n; i++) { cnt[i] = goal_schedule_nsrc(s, i); lvl[i] = early[i] = 0; mask[i] = 0; }
+    if (nmsgs == 0 || nmsgs > GOAL__MPI_DIRECT || n > GOAL__MPI_ITEMS) return NULL;
+    for (i = 0; i < n; i++) { cnt[i] = goal_schedule_nsrc(s, i); lvl[i] = inner[i] = 0; }
     for (i = 0; i < s->nindep; i++) order[tail++] = GOAL__LE32(s->indep[i]);
     while (head < tail) {
         const uint32_t *deps;
-        uint32_t j = order[head++], nd = goal_schedule_deps(s, j, &deps);
+        uint32_t nd;
+        j = order[head++];
+        nd = goal_schedule_deps(s, j, &deps);
         kind[j] = (unsigned char)GOAL__KIND(GOAL__LE32(s->recs[2 * j]));
         msg[j] = kind[j] == GOAL_SEND || kind[j] == GOAL_RECV;
-        if (msg[j] && (lvl[j] >= GOAL__MPI_ROUNDS || early[j])) return NULL;
-        if (msg[j] && lvl[j] >= nrounds) nrounds = lvl[j] + 1u;
         nsteps += !msg[j] && kind[j] != GOAL_NOP;
+        if (lvl[j] > top) top = lvl[j];
         for (k = 0; k < nd; k++) {
             uint32_t d = GOAL__LE32(deps[k]) & ~GOAL__DEP_START;
-            early[d] |= (unsigned char)(early[j] | (msg[j] && (GOAL__LE32(deps[k]) & GOAL__DEP_START)));
             if (lvl[d] < lvl[j] + msg[j]) lvl[d] = (unsigned char)(lvl[j] + msg[j]);
             if (--cnt[d] == 0) order[tail++] = d;
         }
     }
     if (tail != n || !(p = (goal__mpi_plan *)goal__mpi_alloc(m, sizeof *p + nsteps * sizeof p->step[0]))) return NULL;
-    p->nrounds = nrounds;
-    for (p->mfirst[0] = 0, k = 0; k < p->nrounds; k++) {   /* messages numbered by round, receives first, in dependency order */
-        uint32_t pass;
-        p->mfirst[k + 1] = p->mfirst[k];
-        for (pass = 0; pass < 2; pass++)
+    memset(p, 0, sizeof *p);
+    for (j = 0; j < n; j++) {   /* inner: after an action of its round (a local one) */
+        const uint32_t *deps;
+        uint32_t nd = goal_schedule_deps(s, j, &deps);
+        for (k = 0; k < nd; k++) inner[GOAL__LE32(deps[k]) & ~GOAL__DEP_START] |= lvl[GOAL__LE32(deps[k]) & ~GOAL__DEP_START] == lvl[j];
+    }
+    for (nsteps = 0, k = 0; k <= top; k++)
+        for (pass = 0; pass < 3; pass++)
             for (i = 0; i < n; i++) {
-                uint32_t j = order[i];
-                if (kind[j] != (pass ? GOAL_SEND : GOAL_RECV) || lvl[j] != k) continue;
-                num[j] = p->mfirst[k + 1];
-                if (!goal__mpi_plan_msg(m, s, j, &p->msg[p->mfirst[k + 1]++])) { goal__mpi_free(m, p); return NULL; }
+                goal__mpi_item *x;
+                j = order[i];
+                if (kind[j] == GOAL_NOP || lvl[j] != k ||
+                    pass != (kind[j] == GOAL_RECV && !inner[j] ? 0u : kind[j] == GOAL_SEND ? 2u : 1u))
+                    continue;
+                x = &p->item[pos[j] = p->nitems++];
+                x->msg = x->step = -1;
+                if (msg[j]) {
+                    if (!goal__mpi_plan_msg(m, s, j, &p->msg[p->nmsgs])) { goal__mpi_free(m, p); return NULL; }
+                    p->mitem[p->nmsgs] = pos[j];
+                    x->msg = (int)p->nmsgs++;
+                } else {
+                    goal__mpi_step *y = &p->step[nsteps];
+                    goal_schedule_action(s, j, &y->a);
+                    y->native = goal__mpi_native(s, &y->a);
+                    y->id = j;
+                    x->step = (int)nsteps++;
+                }
+            }
+    for (k = 0; k < p->nmsgs; k++) {   /* channels: (kind, peer, tag), in plan order */
+        p->chprev[k] = p->chnext[k] = -1;
+        for (i = k; i-- > 0;)
+            if (p->msg[i].recv == p->msg[k].recv && p->msg[i].peer == p->msg[k].peer && p->msg[i].tag == p->msg[k].tag) {
+                p->chprev[k] = (int)i;
+                p->chnext[i] = (int)k;
+                break;
             }
     }
-    for (i = 0; i < n; i++) {   /* the masks, in dependency order */
+    for (i = 0; i < n; i++) need[i] = need_start[i] = 0;
+    for (i = 0; i < n; i++) {   /* what each item needs; a nop passes on what it needs */
         const uint32_t *deps;
-        uint32_t j = order[i], nd = goal_schedule_deps(s, j, &deps), out = mask[j];
-        if (msg[j]) out |= 1u << num[j];
-        for (k = 0; k < nd; k++) mask[GOAL__LE32(deps[k]) & ~GOAL__DEP_START] |= out;
-    }
-    for (k = 0; k < p->nrounds; k++) p->wait[k] = 0;
-    for (i = 0; i < n; i++)
-        if (msg[i]) p->wait[lvl[i]] |= mask[i];
-    for (done[0] = 0, k = 0; k < p->nrounds; k++) done[k + 1] = done[k] | p->wait[k];
-    for (i = 0; i < n; i++) {
-        if (msg[i] && mask[i] != p->wait[lvl[i]]) { goal__mpi_free(m, p); return NULL; }
-        for (place[i] = lvl[i]; place[i] < p->nrounds && (mask[i] & ~done[place[i] + 1]); place[i]++) {}
-    }
-    for (p->sfirst[0] = 0, k = 0; k <= p->nrounds; k++) {   /* the steps before round k (after the last) */
-        p->sfirst[k + 1] = p->sfirst[k];
-        for (i = 0; i < n; i++) {
-            uint32_t j = order[i];
-            if (msg[j] || kind[j] == GOAL_NOP || place[j] != k) continue;
-            goal_schedule_action(s, j, &p->step[p->sfirst[k + 1]].a);
-            p->step[p->sfirst[k + 1]].native = goal__mpi_native(s, &p->step[p->sfirst[k + 1]].a);
-            p->step[p->sfirst[k + 1]++].id = j;
+        uint32_t nd;
+        j = order[i];
+        nd = goal_schedule_deps(s, j, &deps);
+        for (k = 0; k < nd; k++) {
+            uint32_t d = GOAL__LE32(deps[k]) & ~GOAL__DEP_START;
+            if (kind[j] == GOAL_NOP) need[d] |= need[j], need_start[d] |= need_start[j];
+            else if (GOAL__LE32(deps[k]) & GOAL__DEP_START) need_start[d] |= (uint64_t)1 << pos[j];
+            else need[d] |= (uint64_t)1 << pos[j];
         }
+        if (kind[j] != GOAL_NOP) p->item[pos[j]].need = need[j], p->item[pos[j]].need_start = need_start[j];
     }
+    p->all = p->nitems == GOAL__MPI_ITEMS ? ~(uint64_t)0 : ((uint64_t)1 << p->nitems) - 1;
     return p;
 }
 
