@@ -90,19 +90,20 @@
    trees' levels) and the pipelines of a few segments -- skips the channels and the
    executor's start and tests. When it is cached, a plan is decoded from it: its local steps
    and messages (slot, offset, size, peer, tag), by round (the messages on the longest chain
-   before them), a round's receives first, each with the actions it must wait for. A start
-   runs what waits for nothing (local steps through the executor's own code:
-   goal_exec_local, so user functions and the MPI_Reduce_local bridges as always) and hands
-   those messages to MPI at the addresses of the slots bound now, a message finding its
-   receive posted; a test is an MPI_Testsome of them and the failure notice (a wait:
-   MPI_Test of them in order while they are done, else MPI_Waitsome), and whenever some
-   finished (each once those ahead of it on its channel, as the channels report them), what
-   they held back goes. So no message waits for one the schedule does not make it wait for
-   (a pipeline's segments each go as theirs arrive, a message that may start once another
-   started goes with it): a plan cannot deadlock where the schedule does not. goal_mpi_wait
-   on the only operation in flight on its goal_mpi (without timeout_ms) lets MPI wait:
-   MPI_Waitsome on those requests until they finished (or on the channels' heads, for a
-   schedule of at most 64 messages) instead of a loop of tests.
+   before them), a round's receives first (those that wait for none of its local steps),
+   each with the actions it must wait for. A start runs what waits for nothing (local steps
+   through the executor's own code: goal_exec_local, so user functions and the
+   MPI_Reduce_local bridges as always) and hands those messages to MPI at the addresses of
+   the slots bound now, a message finding its receive posted; a test is an MPI_Testsome of
+   them and the failure notice (a wait: MPI_Test of them in order while they are done, else
+   MPI_Waitsome), and whenever some finished (each once those posted before it on its
+   channel (kind, peer, tag) have, as the channels report them), what they held back goes.
+   So no message waits for one it would not wait for on the channels (a pipeline's segments
+   each go as theirs arrive, a message that may start once another started goes with it): a
+   plan cannot deadlock where the schedule does not. goal_mpi_wait on the only operation in
+   flight on its goal_mpi (without timeout_ms) lets MPI wait: MPI_Waitsome on those requests
+   until they finished (or on the channels' heads, for a schedule of at most 64 messages)
+   instead of a loop of tests.
    A message MPI cannot take as the schedule has it (a tag beyond the context, a bad peer,
    more than INT_MAX bytes) keeps the schedule on the channels, whose post says why.
 
@@ -359,7 +360,10 @@ typedef struct goal__mpi_plan {
     uint32_t nitems, nmsgs;
     uint64_t all;                 /* every item's bit */
     uint32_t mitem[GOAL__MPI_DIRECT];        /* message k's item */
-    int chprev[GOAL__MPI_DIRECT], chnext[GOAL__MPI_DIRECT];   /* the message before and after k on its channel, or -1 */
+    unsigned char chan[GOAL__MPI_DIRECT];    /* message k's channel: (kind, peer, tag), numbered */
+    uint32_t nchan;               /* nchan < nmsgs: a channel has more than one message */
+    uint64_t ready;               /* the items that need nothing */
+    uint64_t freed[GOAL__MPI_ITEMS];         /* the items that need item i (finished or started): all after it */
     goal__mpi_pmsg msg[GOAL__MPI_DIRECT];    /* tag within the context */
     goal__mpi_item item[GOAL__MPI_ITEMS];    /* by round (messages on the longest chain before): a dependency order */
     goal__mpi_step step[1];       /* (allocated with the plan) */
@@ -395,7 +399,10 @@ struct goal_mpi_request {
     double t0;                    /* MPI_Wtime at the start (timeout_ms) */
     int bridge;                   /* the MPI_Reduce_local bridge it holds (DATATYPES), or -1 */
     uint64_t dstarted, ddone;     /* DIRECT: the items started, finished */
+    uint64_t dcand;               /* DIRECT: the items whose needs may have been met since the last pass */
     uint32_t dfin;                /* DIRECT: the messages MPI finished before one ahead of them on their channel */
+    signed char dlast[GOAL__MPI_DIRECT];     /* DIRECT: the message posted last on each channel, or -1 */
+    signed char dprev[GOAL__MPI_DIRECT], dnext[GOAL__MPI_DIRECT];   /* ... before and after message k on it */
     uint32_t dopen;               /* DIRECT: the messages MPI has */
     MPI_Request dreq[GOAL__MPI_DIRECT + 1];      /* the plan's messages handed to MPI, then the failure notice's recv */
     int didx[GOAL__MPI_DIRECT + 1];
@@ -841,8 +848,15 @@ static goal_status goal__mpi_direct_send(goal_mpi *m, goal_mpi_request *r, int k
     int tag = (int)(r->context * m->tags) + x->tag;
     int rc = x->recv ? MPI_Irecv(data, x->count, MPI_BYTE, x->peer, tag, m->comm, &r->dreq[k])
                      : MPI_Isend(data, x->count, MPI_BYTE, x->peer, tag, m->comm, &r->dreq[k]);
+    const goal__mpi_plan *p = r->entry->direct;
+    int c = p->chan[k];
     if (rc != MPI_SUCCESS) { r->dreq[k] = MPI_REQUEST_NULL; return goal__mpi_mpi_failed(m, rc, x->recv ? "MPI_Irecv" : "MPI_Isend"); }
     r->dopen |= 1u << k;
+    if (p->nchan == p->nmsgs) return GOAL_OK;   /* a message per channel: nothing to order */
+    r->dprev[k] = r->dlast[c];
+    r->dnext[k] = -1;
+    if (r->dlast[c] >= 0) r->dnext[r->dlast[c]] = (signed char)k;
+    r->dlast[c] = (signed char)k;
     return GOAL_OK;
 }
 /* The number of x's lowest set bit (x != 0): de Bruijn's multiply, in portable C. */
@@ -852,44 +866,58 @@ static uint32_t goal__mpi_low_bit(uint64_t x) {
         63, 52, 6,  26, 37, 40, 33, 47, 61, 45, 43, 21, 23, 58, 17, 10, 51, 25, 36, 32, 60, 20, 57, 16, 50, 31, 19, 15, 30, 14, 13, 12};
     return at[((x & (~x + 1)) * 0x022FDD63CC95386Dull) >> 58];
 }
-/* Starts, in plan order, every item whose needs are met: a local step runs (and is finished),
-   a message goes to MPI. Plan order is a dependency order, so one pass starts all it can. */
+/* Starts, in plan order, every candidate item whose needs are met: a local step runs (and is
+   finished), a message goes to MPI; what either frees comes after it in plan order (a
+   dependency order), so one pass starts all it can. */
 static goal_status goal__mpi_direct_pass(goal_mpi *m, goal_mpi_request *r) {
     const goal__mpi_plan *p = r->entry->direct;
-    uint64_t left = p->all & ~r->dstarted;
+    uint64_t left = r->dcand & ~r->dstarted;
     goal_status st;
     if (m->revoked) return goal__mpi_revoked(m);
-    for (; left; left &= left - 1) {
+    for (r->dcand = 0; left; left &= left - 1) {
         uint32_t i = goal__mpi_low_bit(left);
         const goal__mpi_item *x = &p->item[i];
-        if ((x->need & ~r->ddone) || (x->need_start & ~r->dstarted)) continue;
+        if ((x->need & ~r->ddone) || (x->need_start & ~r->dstarted)) continue;   /* a candidate again when they are */
         r->dstarted |= (uint64_t)1 << i;
         if (x->msg >= 0) st = goal__mpi_direct_send(m, r, x->msg);
         else if ((st = goal__mpi_direct_local(r, x->step)) == GOAL_OK) r->ddone |= (uint64_t)1 << i;
         if (st != GOAL_OK) return st;
+        left |= p->freed[i];
     }
     return GOAL_OK;
 }
 static goal_status goal__mpi_direct_start(goal_mpi *m, goal_mpi_request *r) {
+    const goal__mpi_plan *p = r->entry->direct;
     goal_status st;
+    uint32_t c;
     r->dstarted = r->ddone = 0;
+    r->dcand = p->ready;
     r->dfin = 0;
     r->dopen = 0;
+    for (c = 0; c < p->nchan; c++) r->dlast[c] = -1;
     st = goal__mpi_direct_pass(m, r);
     return st != GOAL_OK ? st : GOAL_PENDING;   /* a plan has a message */
 }
-/* r's message k finished (or failed: gone either way). It counts once the messages ahead of
-   it on its channel have (as the channels report them: MPI may finish a later receive of a
-   channel first, and what it frees could then send before what the earlier one frees). */
+/* r's message k counts as finished: the items that need it may start. */
+static void goal__mpi_direct_count(goal_mpi_request *r, int k) {
+    const goal__mpi_plan *p = r->entry->direct;
+    r->ddone |= (uint64_t)1 << p->mitem[k];
+    r->dcand |= p->freed[p->mitem[k]];
+}
+/* r's message k finished (or failed: gone either way). It counts once the messages posted
+   before it on its channel have, as the channels report them: MPI may finish a later
+   receive of a channel first, and what that frees could then send before what the earlier
+   one frees. */
 static void goal__mpi_direct_finished(goal_mpi_request *r, int k) {
     const goal__mpi_plan *p = r->entry->direct;
     r->dreq[k] = MPI_REQUEST_NULL;
     r->dopen &= ~(1u << k);
+    if (p->nchan == p->nmsgs) { goal__mpi_direct_count(r, k); return; }   /* a message per channel */
     r->dfin |= 1u << k;
-    if (p->chprev[k] >= 0 && !(r->ddone >> p->mitem[p->chprev[k]] & 1u)) return;
-    for (; k >= 0 && (r->dfin >> k & 1u); k = p->chnext[k]) {
+    if (r->dprev[k] >= 0 && !(r->ddone >> p->mitem[r->dprev[k]] & 1u)) return;
+    for (; k >= 0 && (r->dfin >> k & 1u); k = r->dnext[k]) {
         r->dfin &= ~(1u << k);
-        r->ddone |= (uint64_t)1 << p->mitem[k];
+        goal__mpi_direct_count(r, k);
     }
 }
 /* Before a wait: MPI_Test of the messages with MPI in order while they are done, as a small
@@ -982,10 +1010,10 @@ static int goal__mpi_native(const goal_schedule *s, const goal_action *a) {
    other receives, then its sends (a message then finds its receive posted), each group in
    dependency order (a send may need a step of its round, nothing of a round needs its
    sends). It keeps for each item the items it needs finished (requires) or started
-   (irequires), a nop passing on what it needs, and for each message its neighbours on its
-   channel (kind, peer, tag). So a message waits for nothing the schedule does not make it
-   wait for, and the waits that counting a channel in order adds point back in plan
-   order: a plan cannot deadlock where the schedule does not. */
+   (irequires), a nop passing on what it needs, the items that need it, and each message's
+   channel (kind, peer, tag). A run counts a channel's messages as finished in the order it
+   posted them, as the channels report them: then a message waits for nothing it would not
+   wait for on the channels, and a plan cannot deadlock where the schedule does not. */
 static goal__mpi_plan *goal__mpi_plan_new(goal_mpi *m, const goal_schedule *s, size_t nmsgs) {
     uint32_t cnt[GOAL__MPI_ITEMS], order[GOAL__MPI_ITEMS], pos[GOAL__MPI_ITEMS], i, j, k, head = 0, tail = 0, n = s->nactions,
              nsteps = 0, top = 0, pass;
@@ -1039,14 +1067,9 @@ static goal__mpi_plan *goal__mpi_plan_new(goal_mpi *m, const goal_schedule *s, s
                     x->step = (int)nsteps++;
                 }
             }
-    for (k = 0; k < p->nmsgs; k++) {   /* channels: (kind, peer, tag), in plan order */
-        p->chprev[k] = p->chnext[k] = -1;
-        for (i = k; i-- > 0;)
-            if (p->msg[i].recv == p->msg[k].recv && p->msg[i].peer == p->msg[k].peer && p->msg[i].tag == p->msg[k].tag) {
-                p->chprev[k] = (int)i;
-                p->chnext[i] = (int)k;
-                break;
-            }
+    for (k = 0; k < p->nmsgs; k++) {   /* channels: (kind, peer, tag) */
+        for (i = 0; i < k && !(p->msg[i].recv == p->msg[k].recv && p->msg[i].peer == p->msg[k].peer && p->msg[i].tag == p->msg[k].tag); i++) {}
+        p->chan[k] = (unsigned char)(i < k ? p->chan[i] : p->nchan++);
     }
     for (i = 0; i < n; i++) need[i] = need_start[i] = 0;
     for (i = 0; i < n; i++) {   /* what each item needs; a nop passes on what it needs */
@@ -1061,6 +1084,11 @@ static goal__mpi_plan *goal__mpi_plan_new(goal_mpi *m, const goal_schedule *s, s
             else need[d] |= (uint64_t)1 << pos[j];
         }
         if (kind[j] != GOAL_NOP) p->item[pos[j]].need = need[j], p->item[pos[j]].need_start = need_start[j];
+    }
+    for (i = 0; i < p->nitems; i++) {
+        uint64_t both = p->item[i].need | p->item[i].need_start;
+        if (!both) p->ready |= (uint64_t)1 << i;
+        for (; both; both &= both - 1) p->freed[goal__mpi_low_bit(both)] |= (uint64_t)1 << i;
     }
     p->all = p->nitems == GOAL__MPI_ITEMS ? ~(uint64_t)0 : ((uint64_t)1 << p->nitems) - 1;
     return p;

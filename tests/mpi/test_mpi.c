@@ -751,6 +751,61 @@ static void test_rounds(void) {
     report("schedules of rounds, pipelines, loose sends and irequires run from a plan (DIRECT) up to 32 messages");
 }
 
+/* A channel's messages count as finished in the order they were posted, not in plan order
+   (DIRECT): rank 0's receives A and B from rank 1 (one tag) are A, B in plan order, but B
+   is posted first (A waits for X, which rank 2 sends only after W, which goes with B), so
+   rank 1's first message m1 lands in B. Z, after B, frees m2 for A. Counted in plan order,
+   B would wait for A, which waits for m2, which waits for Z: every rank stuck (timeout_ms
+   turns that into a failure here). */
+static int32_t build_channel_order(goal_graph *g, const void *args, goal_error *err) {
+    int r = goal_graph_rank(g);
+    int32_t last;
+    (void)args; (void)err;
+    if (r == 0) {
+        int32_t x = goal_graph_recv(g, goal_buffer(0, 0, 4), 2, 3), y = goal_graph_recv(g, goal_buffer(0, 4, 4), 2, 1);
+        int32_t a = goal_graph_recv(g, goal_buffer(0, 8, 4), 1, 0), b = goal_graph_recv(g, goal_buffer(0, 12, 4), 1, 0);
+        int32_t w = goal_graph_send(g, goal_buffer(0, 16, 4), 2, 2), z = goal_graph_send(g, goal_buffer(0, 20, 4), 1, 4);
+        goal_graph_requires(g, a, x); goal_graph_requires(g, b, y); goal_graph_requires(g, w, y); goal_graph_requires(g, z, b);
+        last = z;
+    } else if (r == 1) {
+        int32_t zr = goal_graph_recv(g, goal_buffer(0, 4, 4), 0, 4), m2;
+        goal_graph_send(g, goal_buffer(0, 0, 4), 0, 0);
+        m2 = goal_graph_send(g, goal_buffer(0, 8, 4), 0, 0);
+        goal_graph_requires(g, m2, zr);
+        last = m2;
+    } else if (r == 2) {
+        int32_t wr = goal_graph_recv(g, goal_buffer(0, 4, 4), 0, 2), xs = goal_graph_send(g, goal_buffer(0, 8, 4), 0, 3);
+        goal_graph_send(g, goal_buffer(0, 0, 4), 0, 1);
+        goal_graph_requires(g, xs, wr);
+        last = xs;
+    } else {
+        last = goal_graph_nop(g);
+    }
+    return goal_graph_status(g) == GOAL_OK ? last : goal_graph_status(g);
+}
+static void test_channel_order(void) {
+    goal_mpi *m = NULL;
+    goal_mpi_desc d;
+    goal_error err;
+    goal_mpi_coll c;
+    goal_slot s;
+    int32_t buf[8];
+    int k, run;
+    memset(&d, 0, sizeof d);
+    d.comm = MPI_COMM_WORLD; d.timeout_ms = 20000;
+    if (goal_mpi_create(&m, &d, &err) != GOAL_OK) { printf("goal_mpi_create: %s\n", err.msg); MPI_Abort(MPI_COMM_WORLD, 2); }
+    memset(&c, 0, sizeof c);
+    c.build_fn = build_channel_order; s.data = buf; s.size = sizeof buf; c.slots = &s; c.nslots = 1;
+    for (run = 0; run < 4; run++) {
+        for (k = 0; k < 8; k++) buf[k] = 100 * me + k;
+        CHECK_OK(goal_mpi_run(m, &c), m);
+        if (me == 0) CHECK(buf[2] == 102 && buf[3] == 100);
+    }
+    CHECK(m->cache && (m->cache->direct != NULL) == (me < 3));   /* ranks 3 and on: a nop, no message */
+    goal_mpi_destroy(m);
+    report("a channel's messages count as finished in the order they were posted (DIRECT)");
+}
+
 /* A one-round schedule (DIRECT) that fails cancels its other messages, as the executor does
    (FAILURES): rank 1 receives 4 bytes from rank 0, which sends 8 (truncated), and 4 from
    rank 2, which starts later; once rank 1's wait returned the failure, rank 2's message
@@ -1086,6 +1141,7 @@ int main(int argc, char **argv) {
     test_fault_userfn();
     if (np >= 2) test_direct_plan();
     if (np >= 2) test_rounds();
+    if (np >= 3) test_channel_order();
     if (np >= 3) test_direct_fail_cancels();
     if (np >= 2) test_revoked_strays();
     if (np >= 2) test_timeout();
