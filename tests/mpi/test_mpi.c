@@ -755,8 +755,9 @@ static void test_rounds(void) {
    (DIRECT): rank 0's receives A and B from rank 1 (one tag) are A, B in plan order, but B
    is posted first (A waits for X, which rank 2 sends only after W, which goes with B), so
    rank 1's first message m1 lands in B. Z, after B, frees m2 for A. Counted in plan order,
-   B would wait for A, which waits for m2, which waits for Z: every rank stuck (timeout_ms
-   turns that into a failure here). */
+   B would wait for A, which waits for m2, which waits for Z: every rank stuck. Run with
+   timeout_ms (tests in turns; a regression fails) and without (a wait in MPI; a regression
+   hangs, which the script's watchdog reports). */
 static int32_t build_channel_order(goal_graph *g, const void *args, goal_error *err) {
     int r = goal_graph_rank(g);
     int32_t last;
@@ -790,19 +791,21 @@ static void test_channel_order(void) {
     goal_mpi_coll c;
     goal_slot s;
     int32_t buf[8];
-    int k, run;
-    memset(&d, 0, sizeof d);
-    d.comm = MPI_COMM_WORLD; d.timeout_ms = 20000;
-    if (goal_mpi_create(&m, &d, &err) != GOAL_OK) { printf("goal_mpi_create: %s\n", err.msg); MPI_Abort(MPI_COMM_WORLD, 2); }
+    int k, run, timed;
     memset(&c, 0, sizeof c);
     c.build_fn = build_channel_order; s.data = buf; s.size = sizeof buf; c.slots = &s; c.nslots = 1;
-    for (run = 0; run < 4; run++) {
-        for (k = 0; k < 8; k++) buf[k] = 100 * me + k;
-        CHECK_OK(goal_mpi_run(m, &c), m);
-        if (me == 0) CHECK(buf[2] == 102 && buf[3] == 100);
+    for (timed = 0; timed < 2; timed++) {
+        memset(&d, 0, sizeof d);
+        d.comm = MPI_COMM_WORLD; d.timeout_ms = timed ? 20000 : 0;
+        if (goal_mpi_create(&m, &d, &err) != GOAL_OK) { printf("goal_mpi_create: %s\n", err.msg); MPI_Abort(MPI_COMM_WORLD, 2); }
+        for (run = 0; run < 4; run++) {
+            for (k = 0; k < 8; k++) buf[k] = 100 * me + k;
+            CHECK_OK(goal_mpi_run(m, &c), m);
+            if (me == 0) CHECK(buf[2] == 102 && buf[3] == 100);
+        }
+        CHECK(m->cache && (m->cache->direct != NULL) == (me < 3));   /* ranks 3 and on: a nop, no message */
+        goal_mpi_destroy(m);
     }
-    CHECK(m->cache && (m->cache->direct != NULL) == (me < 3));   /* ranks 3 and on: a nop, no message */
-    goal_mpi_destroy(m);
     report("a channel's messages count as finished in the order they were posted (DIRECT)");
 }
 
