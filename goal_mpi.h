@@ -894,7 +894,7 @@ static goal_status goal__mpi_direct_start(goal_mpi *m, goal_mpi_request *r) {
     r->dcand = p->ready;
     r->dfin = 0;
     r->dopen = 0;
-    for (c = 0; c < p->nchan; c++) r->dlast[c] = -1;
+    for (c = 0; p->nchan < p->nmsgs && c < p->nchan; c++) r->dlast[c] = -1;
     st = goal__mpi_direct_pass(m, r);
     return st != GOAL_OK ? st : GOAL_PENDING;   /* a plan has a message */
 }
