@@ -843,13 +843,12 @@ static goal_status goal__mpi_direct_local(goal_mpi_request *r, int k) {
 }
 /* Hands message k to MPI at the address of its slot bound now. */
 static goal_status goal__mpi_direct_send(goal_mpi *m, goal_mpi_request *r, int k) {
-    const goal__mpi_pmsg *x = &r->entry->direct->msg[k];
+    const goal__mpi_plan *p = r->entry->direct;
+    const goal__mpi_pmsg *x = &p->msg[k];
     void *data = goal_exec_addr(r->e, x->slot, x->offset);
-    int tag = (int)(r->context * m->tags) + x->tag;
+    int tag = (int)(r->context * m->tags) + x->tag, c = p->chan[k];
     int rc = x->recv ? MPI_Irecv(data, x->count, MPI_BYTE, x->peer, tag, m->comm, &r->dreq[k])
                      : MPI_Isend(data, x->count, MPI_BYTE, x->peer, tag, m->comm, &r->dreq[k]);
-    const goal__mpi_plan *p = r->entry->direct;
-    int c = p->chan[k];
     if (rc != MPI_SUCCESS) { r->dreq[k] = MPI_REQUEST_NULL; return goal__mpi_mpi_failed(m, rc, x->recv ? "MPI_Irecv" : "MPI_Isend"); }
     r->dopen |= 1u << k;
     if (p->nchan == p->nmsgs) return GOAL_OK;   /* a message per channel: nothing to order */
@@ -1021,7 +1020,7 @@ static goal__mpi_plan *goal__mpi_plan_new(goal_mpi *m, const goal_schedule *s, s
     uint64_t need[GOAL__MPI_ITEMS], need_start[GOAL__MPI_ITEMS];
     goal__mpi_plan *p;
     if (nmsgs == 0 || nmsgs > GOAL__MPI_DIRECT || n > GOAL__MPI_ITEMS) return NULL;
-    for (i = 0; i < n; i++) { cnt[i] = goal_schedule_nsrc(s, i); lvl[i] = inner[i] = 0; }
+    for (i = 0; i < n; i++) { cnt[i] = goal_schedule_nsrc(s, i); lvl[i] = inner[i] = 0; need[i] = need_start[i] = 0; }
     for (i = 0; i < s->nindep; i++) order[tail++] = GOAL__LE32(s->indep[i]);
     while (head < tail) {
         const uint32_t *deps;
@@ -1071,7 +1070,6 @@ static goal__mpi_plan *goal__mpi_plan_new(goal_mpi *m, const goal_schedule *s, s
         for (i = 0; i < k && !(p->msg[i].recv == p->msg[k].recv && p->msg[i].peer == p->msg[k].peer && p->msg[i].tag == p->msg[k].tag); i++) {}
         p->chan[k] = (unsigned char)(i < k ? p->chan[i] : p->nchan++);
     }
-    for (i = 0; i < n; i++) need[i] = need_start[i] = 0;
     for (i = 0; i < n; i++) {   /* what each item needs; a nop passes on what it needs */
         const uint32_t *deps;
         uint32_t nd;
