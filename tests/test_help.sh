@@ -32,9 +32,7 @@ t no_verb 2 '^usage: goal VERB' $GOAL
 if [ -f "${GOAL%/goal}/goal.1" ]; then
   t man_built 0 '^same$' sh -c "$GOAL help --man | cmp -s - '${GOAL%/goal}/goal.1' && echo same"
 fi
-if command -v groff >/dev/null; then
-  t man_formats 0 'LogGOPS simulation' sh -c "$GOAL help --man | groff -man -Tutf8 -ww -z 2>&1 >/dev/null | head -3; $GOAL help --man | groff -man -Tascii 2>/dev/null | col -b"
-fi
+t man_formats 0 'LogGOPS simulation' sh -c "$GOAL help --man | groff -man -Tutf8 -ww -z 2>&1 >/dev/null | head -3; $GOAL help --man | groff -man -Tascii 2>/dev/null | col -b"
 
 # Did you mean: verbs, options, algorithms; goal run with an unknown name says so.
 t dym_verb 2 "unknown verb 'simm' \(did you mean 'sim'\?\)" $GOAL simm x
@@ -90,11 +88,9 @@ done
 t alias_run 0 '^ok$' $GOAL run linbarrier -p 5 --check
 
 # The progress line: only on a terminal (script gives one), erased, output intact.
-if command -v script >/dev/null; then
-  GOAL_PROGRESS_AFTER=0 script -qec "$GOAL run allreduce_ring -p 64 --size 4096 --check" /dev/null >"$tmp/tty" 2>&1
-  t progress_shown 0 'goal run: running, 0 s' cat "$tmp/tty"
-  t progress_erased 0 $'\e\\[Kok' cat "$tmp/tty"
-  t progress_not_while_typing 1 '^0$' sh -c "printf 'num_ranks 1;\\nrank #0 { nop; }\\n\\004' | GOAL_PROGRESS_AFTER=0 timeout $HANG script -qec '$GOAL fmt -' /dev/null | grep -c running"
-  t progress_not_on_pipe 0 '^exact$' sh -c "[ \"\$(GOAL_PROGRESS_AFTER=0 $GOAL run allreduce_ring -p 64 --check 2>&1)\" = ok ] && echo exact"
-fi
+GOAL_PROGRESS_AFTER=0 script -qec "$GOAL run allreduce_ring -p 64 --size 4096 --check" /dev/null >"$tmp/tty" 2>&1
+t progress_shown 0 'goal run: running, 0 s' cat "$tmp/tty"
+t progress_erased 0 $'\e\\[Kok' cat "$tmp/tty"
+t progress_not_while_typing 1 '^0$' sh -c "printf 'num_ranks 1;\\nrank #0 { nop; }\\n\\004' | GOAL_PROGRESS_AFTER=0 timeout $HANG script -qec '$GOAL fmt -' /dev/null | grep -c running"
+t progress_not_on_pipe 0 '^exact$' sh -c "[ \"\$(GOAL_PROGRESS_AFTER=0 $GOAL run allreduce_ring -p 64 --check 2>&1)\" = ok ] && echo exact"
 t_done

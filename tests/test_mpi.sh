@@ -4,9 +4,10 @@
 # library's own collective), then the drop-in libgoalmpi.so (mpi/goalmpi.c) preloaded under
 # tests/mpi/test_dropin.c (every intercepted call against PMPI_) and under real programs no
 # one here wrote: LAMMPS's LJ melt (thermo equal to the run without libgoal to 1e-9), hpcc
-# (its own verification), an mpi4py script; each must show in GOAL_MPI_STATS that libgoal
-# served its collectives. Debian builds lmp, hpcc and mpi4py for Open MPI only (ldd shows
-# libmpi.so.40), so under MPICH they are skipped, said once. Prints "openmpi: N passed, N
+# (its own verification), an mpi4py script, ScaLAPACK's BLACS and LU testers (both
+# libraries); each must show in GOAL_MPI_STATS that libgoal served its collectives. Debian
+# builds lmp, hpcc and mpi4py for Open MPI only (ldd shows libmpi.so.40), so under MPICH
+# they are skipped, said once. Prints "openmpi: N passed, N
 # failed", "mpich: ...", then the total "N passed, N failed" as the last line. Builds what it
 # runs through make (the Makefile's rules for $B/mpi/NAME.LIB; make test has built them).
 set -u
@@ -111,6 +112,42 @@ fortran_tests() {
     else echo "FAIL $lib Fortran (mpi_f08) np$n"; printf '%s\n' "$out" | grep -E '^(FAIL|  )|passed' | head; f=$((f + 1)); fi
   done
 }
+# ScaLAPACK's own testers (Debian's scalapack-mpi-test, built for both libraries) under the
+# drop-in at np N: the BLACS tester (broadcasts and combines of every type on rows, columns
+# and the whole grid, each result checked by the tester; its abort test left out, as it ends
+# the run before the stats) and the LU solver's tests (residual checks). At np 4 on their own
+# grids (2 x 2 among them); at other np on 1 x N and N x 1 (MPICH's ranks spin: four on these
+# two cores take minutes). libgoal must have served the broadcasts and reductions; the
+# reductions of submatrices (datatypes with holes) go to the library.
+scalapack_grids() {   # "n file...": each file's process grids become 1 x n and n x 1
+  local n=$1 f; shift
+  for f in "$@"; do
+    awk -v n="$n" 'tolower($0) ~ /number of (process )?grids/ { print "2 grids"; print "1 " n " P"; print n " 1 Q"; skip = 2; next }
+                   skip > 0 { skip--; next } { print }' "$f" >"$f.new" && mv "$f.new" "$f"
+  done
+}
+scalapack_tests() {
+  local lib=$1 n=$2 dir=/usr/lib/x86_64-linux-gnu/scalapack/$1-tests work out
+  if [ ! -x "$dir/BLACS/xFbtest" ] || [ ! -x "$dir/xdlu" ]; then
+    echo "FAIL $lib: ScaLAPACK's testers missing ($dir: make deps)"; f=$((f + 1)); return
+  fi
+  work=$(mktemp -d)
+  cp "$dir"/BLACS/*.dat "$dir"/LU.dat "$work"/
+  sed -i "s/^'T'\( *Run AUX?\)/'F'\1/" "$work/bt.dat"
+  [ "$n" = 4 ] || scalapack_grids "$n" "$work"/sdrv.dat "$work"/bsbr.dat "$work"/comb.dat "$work"/LU.dat
+  out=$(cd "$work" && preload $lib "$n" "$dir/BLACS/xFbtest" 2>&1)
+  if [ "$(printf '%s\n' "$out" | grep -Ec 'TESTS: +[0-9]+ TESTS; +[1-9][0-9]* PASSED, +[0-9]+ SKIPPED, +0 FAILED\.$')" -ge 20 ] &&
+     ! printf '%s\n' "$out" | grep -Eq '[1-9][0-9]* FAILED|FAILED +BLACS' &&
+     served "$out" bcast && printf '%s\n' "$out" | grep -Eq '^reduce: [1-9][0-9]* libgoal' &&
+     printf '%s\n' "$out" | grep -Eq '^allreduce: [1-9][0-9]* libgoal'; then p=$((p + 1))
+  else echo "FAIL $lib ScaLAPACK BLACS tester np$n"; printf '%s\n' "$out" | grep -E 'FAILED|TESTS|libgoal' | head -n 12; f=$((f + 1)); fi
+  out=$(cd "$work" && preload $lib "$n" "$dir/xdlu" 2>&1)
+  if printf '%s\n' "$out" | grep -Eq '^ +[1-9][0-9]* tests completed and passed residual checks\.$' &&
+     printf '%s\n' "$out" | grep -Eq '^ +0 tests completed and failed residual checks\.$' &&
+     served "$out" bcast reduce && printf '%s\n' "$out" | grep -Eq '^allreduce: [1-9][0-9]* libgoal'; then p=$((p + 1))
+  else echo "FAIL $lib ScaLAPACK xdlu np$n"; printf '%s\n' "$out" | grep -E 'tests|libgoal' | head -n 12; f=$((f + 1)); fi
+  rm -rf "$work"
+}
 dropin_tests() {
   local lib=$1 extra=$2 n out dir ok
   if ! build "$B/$lib/libgoalmpi.so" "$B/mpi/test_dropin.$lib"; then
@@ -211,6 +248,7 @@ EOF
      printf '%s\n' "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed$'; then p=$((p + 1))
   else echo "FAIL $lib drop-in with a directory as GOAL_MPI_PARAMS"; printf '%s\n' "$out" | grep GOAL_MPI_PARAMS; f=$((f + 1)); fi
   fortran_tests $lib
+  if [ $lib = openmpi ]; then scalapack_tests $lib 4; else scalapack_tests $lib 2; fi
   if [ $lib != openmpi ]; then
     echo "skip $lib: lmp, hpcc and mpi4py are built for Open MPI only ($(ldd /usr/bin/lmp 2>/dev/null | grep -o 'libmpi[^ ]*' | head -n 1))"
     return

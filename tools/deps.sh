@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Installs what the tests need (Debian/Ubuntu), only when it is missing (make run needs none):
-# MPI (Open MPI and MPICH), Graphviz, valgrind, clang with libFuzzer, pkg-config, chromium
+# MPI (Open MPI and MPICH), Graphviz, valgrind, groff, clang with libFuzzer, pkg-config, chromium
 # with node and playwright-core (npm, in tests/browser) for the browser test, and the MPI
-# programs the drop-in runs under (lammps, hpcc, mpi4py, quantum-espresso) with gfortran for its Fortran tests.
+# programs the drop-in runs under (lammps, hpcc, mpi4py, quantum-espresso, ScaLAPACK's testers) with gfortran for its Fortran tests.
 set -u
 need=()
 have() { command -v "$1" >/dev/null 2>&1; }
@@ -10,6 +10,8 @@ have mpicc.openmpi && have mpirun.openmpi || need+=(libopenmpi-dev openmpi-bin)
 have mpicc.mpich && have mpirun.mpich || need+=(libmpich-dev mpich)
 have dot || need+=(graphviz)
 have valgrind || need+=(valgrind)
+have groff || need+=(groff-base)         # the man page's formatting test
+have col || need+=(bsdextrautils)
 have clang || need+=(clang)
 have python3 || need+=(python3)
 have pkg-config || need+=(pkg-config)
@@ -24,6 +26,8 @@ have hpcc || need+=(hpcc)
 have gfortran || need+=(gfortran)
 have pw.x || need+=(quantum-espresso)
 [ -f /usr/share/espresso/pseudo/Si.pz-vbc.UPF ] || need+=(quantum-espresso-data)
+# ScaLAPACK's testers, built for both libraries (the BLACS tester and the LU tests)
+[ -x /usr/lib/x86_64-linux-gnu/scalapack/mpich-tests/xdlu ] || need+=(scalapack-mpi-test)
 # The browser test's driver, from npm; it must use Debian's chromium, never download one.
 browser_driver() {
   [ -d "$(dirname "$0")/../tests/browser/node_modules/playwright-core" ] && return 0
