@@ -234,7 +234,9 @@ bench-steps:
 	done
 # bench-model (part of bench-mpi): per library, BENCH_MODEL_PROBES probes back to back, then
 # bench_model at np 2 under each probe's line (bench/mpi/bench_model.c); the machine's load
-# (uptime) before each, as shared machines make the timings noisy. BENCH_MODEL_PROBE_ARGS: more
+# (uptime) before each, as shared machines make the timings noisy; a probe after the runs, set
+# against those before (bench/mpi/drift.awk: did the machine keep its speed?); then how far one
+# algorithm's time moves between the runs (bench/mpi/spread.awk). BENCH_MODEL_PROBE_ARGS: more
 # goal-probe options (e.g. --two-regimes --max-size 16777216: the table of costs per byte).
 BENCH_MODEL_PROBES ?= 3
 BENCH_MODEL_PROBE_ARGS ?=
@@ -244,7 +246,7 @@ bench-model: $(B)/openmpi/goal-probe $(B)/mpich/goal-probe
 	@echo "== np 2: the model (goal-probe's parameters) against the machine; auto against every fixed algorithm"
 	@for lib in openmpi mpich; do \
 	  mpicc.$$lib $(WARN) -O3 -g -DNDEBUG -I. bench/mpi/bench_model.c -o $(B)/mpi/bench_model.$$lib -lm -lpthread || exit 1; \
-	  extra=; [ $$lib = openmpi ] && extra=--oversubscribe; \
+	  extra=; [ $$lib = openmpi ] && extra=--oversubscribe; rm -f $(B)/mpi/model-$$lib-*.csv; \
 	  for k in $$(seq $(BENCH_MODEL_PROBES)); do \
 	    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 mpirun.$$lib $$extra -np 2 \
 	        $(B)/$$lib/goal-probe $(BENCH_MODEL_PROBE_ARGS) -o $(B)/mpi/probe-$$lib-$$k.params > $(B)/mpi/probe-$$lib-$$k.out 2>&1 || exit 1; \
@@ -252,9 +254,14 @@ bench-model: $(B)/openmpi/goal-probe $(B)/mpich/goal-probe
 	  for k in $$(seq $(BENCH_MODEL_PROBES)); do \
 	    echo "-- $$lib, probe $$k of $(BENCH_MODEL_PROBES) ($$(grep -E '^# (S|R) runs' $(B)/mpi/probe-$$lib-$$k.out | tr '\n' ' '));$$(uptime | sed 's/.*load/ load/')"; \
 	    OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 900 mpirun.$$lib $$extra -np 2 \
-	        $(B)/mpi/bench_model.$$lib $(B)/mpi/probe-$$lib-$$k.params 2>/dev/null || exit 1; \
+	        $(B)/mpi/bench_model.$$lib $(B)/mpi/probe-$$lib-$$k.params --csv $(B)/mpi/model-$$lib-$$k.csv 2>/dev/null || exit 1; \
 	  done; \
+	  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 mpirun.$$lib $$extra -np 2 \
+	      $(B)/$$lib/goal-probe $(BENCH_MODEL_PROBE_ARGS) -o $(B)/mpi/probe-$$lib-after.params > $(B)/mpi/probe-$$lib-after.out 2>&1 || exit 1; \
+	  echo "-- $$lib: $$(awk -f bench/mpi/drift.awk $$(seq -f '$(B)/mpi/probe-'$$lib'-%g.params' $(BENCH_MODEL_PROBES)) $(B)/mpi/probe-$$lib-after.params)"; \
 	done
+	@echo "== np 2: one algorithm's measured time in the runs above (one per probe): its slowest over its fastest (bench/mpi/spread.awk)"
+	@awk -f bench/mpi/spread.awk $(B)/mpi/model-openmpi-*.csv $(B)/mpi/model-mpich-*.csv
 
 # ---- goal-probe: LogGOPS parameters measured between two MPI ranks ----------------
 # mpirun -np 2 $(B)/openmpi/goal-probe [-o FILE]; the measurement and fit are tools/probe.h

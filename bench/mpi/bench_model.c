@@ -14,7 +14,10 @@
    schedule. Last, how many rows meet the model's aims: auto/it <= 1.1 in every row,
    meas/pred within 1.25x (either way) in 10 of the 12 cells from 64 KiB, within 1.5x below.
    --all: before each line, every candidate's measured and predicted time (us).
-   Usage: mpirun -np 2 bench_model PARAMSFILE [--all]   (PARAMSFILE: what goal-probe -o writes) */
+   --csv FILE: every candidate's and auto's measured and predicted time, a line each
+   (coll,bytes,algo,measured_us,predicted_us; auto's prediction is its pick's), for
+   bench/mpi/spread.awk, which compares the runs of make bench-model.
+   Usage: mpirun -np 2 bench_model PARAMSFILE [--all] [--csv FILE]   (PARAMSFILE: what goal-probe -o writes) */
 #define GOAL_ALL_IMPLEMENTATION
 #include "goal_mpi.h"
 #include <stdio.h>
@@ -25,6 +28,7 @@
 #define MAX_CANDS 24
 #define MAX_REPS 101
 static int me, np, all;
+static FILE *csv;
 static unsigned char *in, *out;
 
 static int cmp(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return (x > y) - (x < y); }
@@ -134,7 +138,10 @@ static void row(goal_mpi *m, const goal_sim_desc *model, int coll, uint64_t byte
     measure(m, algo, n + 1, bytes, t);
     for (i = 1; i < n; i++) if (t[i] < t[best]) best = i;
     for (i = 0; pick && i < n; i++) if (strcmp(algo[i], pick->name) == 0) picked = i;
-    for (i = 0; i < n; i++) pred[i] = i == picked && pick ? ns / 1000.0 : all || i == best ? predict(model, algo[i], bytes) : 0;
+    for (i = 0; i < n; i++) pred[i] = i == picked && pick ? ns / 1000.0 : all || csv || i == best ? predict(model, algo[i], bytes) : 0;
+    for (i = 0; csv && me == 0 && i <= n; i++)
+        fprintf(csv, "%s,%llu,%s,%.3f,%.3f\n", goal_coll_get(coll)->name, (unsigned long long)bytes, algo[i], t[i],
+                i < n ? pred[i] : ns / 1000.0);
     twins = me == 0 ? twins_spread(algo, t, n + 1, bytes) : 1;
     for (i = 0; all && me == 0 && i < n; i++) printf("  %-24s %10.1f %10.1f\n", algo[i], t[i], pred[i]);
     ratio = ns > 0 ? t[n] / (ns / 1000.0) : 0;
@@ -155,14 +162,26 @@ int main(int argc, char **argv) {
     goal_error err;
     FILE *f;
     uint64_t bytes;
-    int c, k;
+    const char *csv_path = NULL;
+    int c, k, bad = 0;
     MPI_Init(&argc, &argv);
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
     MPI_Comm_size(MPI_COMM_WORLD, &np);
     memset(&md, 0, sizeof md);
     md.comm = MPI_COMM_WORLD;
-    all = argc > 2 && strcmp(argv[2], "--all") == 0;
-    if (argc < 2 || !(f = fopen(argv[1], "rb"))) { if (me == 0) fprintf(stderr, "usage: bench_model PARAMSFILE [--all]\n"); MPI_Finalize(); return 2; }
+    for (k = 2; k < argc && !bad; k++)
+        if (strcmp(argv[k], "--all") == 0) all = 1;
+        else if (strcmp(argv[k], "--csv") == 0 && k + 1 < argc) csv_path = argv[++k];
+        else bad = 1;
+    if (bad || argc < 2 || !(f = fopen(argv[1], "rb"))) {
+        if (me == 0) fprintf(stderr, "usage: bench_model PARAMSFILE [--all] [--csv FILE]\n");
+        MPI_Finalize();
+        return 2;
+    }
+    if (csv_path && me == 0 && !(csv = fopen(csv_path, "w"))) {
+        fprintf(stderr, "bench_model: cannot write %s\n", csv_path);
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
     len = fread(text, 1, sizeof text, f);
     fclose(f);
     if (goal_sim_params(&md.model, text, len, &err) != GOAL_OK || goal_mpi_create(&m, &md, &err) != GOAL_OK) {
@@ -182,6 +201,7 @@ int main(int argc, char **argv) {
     if (me == 0)
         printf("auto/it <= 1.1 in %d of %d rows, pick/it in %d; meas/pred within 1.25x at >= 64 KiB in %d of %d cells, "
                "within 1.5x below in %d of %d (aims: all rows; 10 of 12; all)\n", auto_ok, rows, pick_ok, model_ok, model_cells, small_ok, small_cells);
+    if (csv) fclose(csv);
     goal_mpi_destroy(m);
     free(in); free(out);
     MPI_Finalize();
