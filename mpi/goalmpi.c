@@ -22,8 +22,8 @@
    returned, and MPI_Op_create hand the freed op's handle to a new op before the wait. So a
    nonblocking call holds its own references until it ends: its derived types kept past the
    call (an unpack, a reduction through MPI_Reduce_local) are MPI_Type_dup'ed, and a user op
-   is replaced by its twin (PMPI_Op_create of the same function and commute flag, made with
-   the op, freed when the op was freed and no call uses it).
+   is replaced by its twin (PMPI_Op_create of the same function and commute flag, made by
+   the first nonblocking call that needs it, freed when the op was freed and no call uses it).
    Non-contiguous datatypes of the data-movement calls are packed locally (MPI_Pack) and
    unpacked at the end, so no rank's decision depends on its types' layout.
    Fortran (goalmpi_fortran.c, included at the end): the same calls, and MPI_Alltoallw, the
@@ -171,9 +171,14 @@ static const char *const why_name[NWHY] = {
     "goal_mpi_create failed", "auto could not choose", "user op not made through MPI_Op_create", "no topology"};
 /* An op of MPI_Op_create and its twin, the same function made again: nonblocking calls reduce
    with the twin, so that the caller may free the op (and MPI_Op_create hand its handle to a
-   new op) before the wait. The twin lives until the op was freed and no call uses it. */
+   new op) before the wait. The twin is made by the first nonblocking call that needs it, so
+   that a program of blocking calls sees MPI hand out the handles it would without the drop-in
+   (ScaLAPACK's PZHEEVR tests fail under Open MPI when each op is made with a twin and freed
+   with it, the drop-in absent as well); it lives until the op was freed and no call uses it. */
 typedef struct userop {
-    MPI_Op op, twin;
+    MPI_Op op, twin;            /* twin: MPI_OP_NULL until a nonblocking call needs it */
+    MPI_User_function *fn;
+    int commute;
     int users, freed;           /* nonblocking calls in flight with twin; MPI_Op_free(op) ran */
     struct userop *next;
 } userop;
@@ -502,7 +507,7 @@ static int hold_type(held *h, MPI_Datatype *t) {
    Open MPI's Fortran layer calls PMPI_Op_create). */
 static userop *userop_of(MPI_Op op) {
     userop *u;
-    for (u = G.userops; u && u->twin != op && (u->freed || u->op != op); u = u->next) {}   /* a twin is its own */
+    for (u = G.userops; u && (u->twin == MPI_OP_NULL || u->twin != op) && (u->freed || u->op != op); u = u->next) {}   /* a twin is its own */
     return u;
 }
 static int predefined_op(MPI_Op op) {
@@ -517,6 +522,10 @@ static int predefined_op(MPI_Op op) {
 static int hold_op(held *h, MPI_Op *op) {
     userop *u = predefined_op(*op) ? NULL : userop_of(*op);
     if (!u) return predefined_op(*op);
+    if (u->twin == MPI_OP_NULL && PMPI_Op_create(u->fn, u->commute, &u->twin) != MPI_SUCCESS) {
+        u->twin = MPI_OP_NULL;
+        return 0;
+    }
     u->users++;
     h->op = u;
     *op = u->twin;
@@ -527,7 +536,7 @@ static void userop_drop(userop *u) {
     if (!u->freed || u->users) return;
     for (pp = &G.userops; *pp != u; pp = &(*pp)->next) {}
     *pp = u->next;
-    PMPI_Op_free(&u->twin);
+    if (u->twin != MPI_OP_NULL) PMPI_Op_free(&u->twin);
     free(u);
 }
 static void release(held *h) {
@@ -1260,10 +1269,10 @@ int MPI_Ialltoallv(const void *s, const int *sc, const int *sd, MPI_Datatype st,
 int MPI_Op_create(MPI_User_function *fn, int commute, MPI_Op *op) {
     int rc = PMPI_Op_create(fn, commute, op);
     userop *u = rc == MPI_SUCCESS ? (userop *)calloc(1, sizeof *u) : NULL;
-    if (u && PMPI_Op_create(fn, commute, &u->twin) == MPI_SUCCESS) {
-        u->op = *op;
+    if (u) {   /* without it, the op is unknown to the drop-in: its nonblocking reductions are passed on */
+        u->op = *op; u->twin = MPI_OP_NULL; u->fn = fn; u->commute = commute;
         u->next = G.userops; G.userops = u;
-    } else free(u);   /* unknown to the drop-in: its nonblocking reductions are passed on */
+    }
     return rc;
 }
 int MPI_Op_free(MPI_Op *op) {
