@@ -172,9 +172,8 @@ static const char *const why_name[NWHY] = {
 /* An op of MPI_Op_create and its twin, the same function made again: nonblocking calls reduce
    with the twin, so that the caller may free the op (and MPI_Op_create hand its handle to a
    new op) before the wait. The twin is made by the first nonblocking call that needs it, so
-   that a program of blocking calls sees MPI hand out the handles it would without the drop-in
-   (ScaLAPACK's PZHEEVR tests fail under Open MPI when each op is made with a twin and freed
-   with it, the drop-in absent as well); it lives until the op was freed and no call uses it. */
+   that a program of blocking calls gets from MPI the op handles it would get without the
+   drop-in; it lives until the op was freed and no call uses it. */
 typedef struct userop {
     MPI_Op op, twin;            /* twin: MPI_OP_NULL until a nonblocking call needs it */
     MPI_User_function *fn;

@@ -116,9 +116,8 @@ fortran_tests() {
 # drop-in at np N: the BLACS tester (broadcasts and combines of every type on rows, columns
 # and the whole grid, each result checked by the tester; its abort test left out, as it ends
 # the run before the stats) and the LU solver's tests (residual checks). At np 4 on their own
-# grids (2 x 2 among them), and PZHEEVR's tests (whose user ops, made and freed around each
-# reduction, failed when the drop-in made every op with a twin); at other np on 1 x N and
-# N x 1 (MPICH's ranks spin: four on these two cores take minutes). libgoal must have served the broadcasts and reductions; the
+# grids (2 x 2 among them); at other np on 1 x N and N x 1 (MPICH's ranks spin: four on these
+# two cores take minutes). libgoal must have served the broadcasts and reductions; the
 # reductions of submatrices (datatypes with holes) go to the library.
 scalapack_grids() {   # "n file...": each file's process grids become 1 x n and n x 1
   local n=$1 f; shift
@@ -147,13 +146,6 @@ scalapack_tests() {
      printf '%s\n' "$out" | grep -Eq '^ +0 tests completed and failed residual checks\.$' &&
      served "$out" bcast reduce && printf '%s\n' "$out" | grep -Eq '^allreduce: [1-9][0-9]* libgoal'; then p=$((p + 1))
   else echo "FAIL $lib ScaLAPACK xdlu np$n"; printf '%s\n' "$out" | grep -E 'tests|libgoal' | head -n 12; f=$((f + 1)); fi
-  if [ "$n" = 4 ]; then   # the Hermitian eigensolver's tests: each makes and frees user ops
-    cp "$dir"/SEPR.dat "$work"/
-    out=$(cd "$work" && preload $lib 4 "$dir/xzheevr" 2>&1)
-    if printf '%s\n' "$out" | grep -Eq '^ +[1-9][0-9]* tests completed and passed residual checks\.$' &&
-       ! printf '%s\n' "$out" | grep -q FAILED && none_passed "$out"; then p=$((p + 1))
-    else echo "FAIL $lib ScaLAPACK xzheevr np4"; printf '%s\n' "$out" | grep -E 'FAILED|altered|tests|libgoal' | head -n 12; f=$((f + 1)); fi
-  fi
   rm -rf "$work"
 }
 dropin_tests() {
