@@ -258,10 +258,10 @@ bench-model: $(B)/openmpi/goal-probe $(B)/mpich/goal-probe
 	  done; \
 	  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 timeout 300 mpirun.$$lib $$extra -np 2 \
 	      $(B)/$$lib/goal-probe $(BENCH_MODEL_PROBE_ARGS) -o $(B)/mpi/probe-$$lib-after.params > $(B)/mpi/probe-$$lib-after.out 2>&1 || exit 1; \
-	  echo "-- $$lib: $$(awk -f bench/mpi/drift.awk $$(seq -f '$(B)/mpi/probe-'$$lib'-%g.params' $(BENCH_MODEL_PROBES)) $(B)/mpi/probe-$$lib-after.params)"; \
+	  echo "-- $$lib: $$(awk -f bench/mpi/median.awk -f bench/mpi/drift.awk $$(seq -f '$(B)/mpi/probe-'$$lib'-%g.params' $(BENCH_MODEL_PROBES)) $(B)/mpi/probe-$$lib-after.params)"; \
 	done
 	@echo "== np 2: one algorithm's measured time in the runs above (one per probe): its slowest over its fastest (bench/mpi/spread.awk)"
-	@awk -f bench/mpi/spread.awk $(B)/mpi/model-openmpi-*.csv $(B)/mpi/model-mpich-*.csv
+	@awk -f bench/mpi/median.awk -f bench/mpi/spread.awk $(B)/mpi/model-openmpi-*.csv $(B)/mpi/model-mpich-*.csv
 
 # ---- goal-probe: LogGOPS parameters measured between two MPI ranks ----------------
 # mpirun -np 2 $(B)/openmpi/goal-probe [-o FILE]; the measurement and fit are tools/probe.h

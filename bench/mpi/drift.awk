@@ -1,13 +1,10 @@
 # drift.awk - whether the machine kept its speed while make bench-model measured: the probes'
 # params lines before the runs and the last one, taken after them. Per file, a small message's
 # one-way time as the model prices it (L + 2o) and the cost per byte (G): the last one, the
-# range of the others, and the last over their median. A model measured at one speed cannot predict runs at another:
-# where these move by more than the 1.25x the model is held to, so do the cells.
-# Usage: awk -f bench/mpi/drift.awk probe-LIB-1.params ... probe-LIB-after.params
-function median(v, n,    i, j, t) {
-    for (i = 2; i <= n; i++) for (j = i; j > 1 && v[j - 1] > v[j]; j--) { t = v[j]; v[j] = v[j - 1]; v[j - 1] = t }
-    return n % 2 ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
-}
+# range of the others, and the last over their median. A model measured at one speed cannot
+# predict runs at another: where these move by more than the 1.25x the model is held to, so
+# do the cells.
+# Usage: awk -f bench/mpi/median.awk -f bench/mpi/drift.awk probe-LIB-1.params ... probe-LIB-after.params
 FNR == 1 {
     n++; L = o = G = 0
     for (i = 1; i < NF; i++) {
@@ -15,7 +12,7 @@ FNR == 1 {
         else if ($i == "-o") o = $(i + 1)
         else if ($i == "-G") G = $(i + 1)
     }
-    small[n] = L + 2 * o; byte[n] = G; name[n] = FILENAME
+    small[n] = L + 2 * o; byte[n] = G
 }
 END {
     if (n < 2) { print "drift: needs the probes before and one after"; exit 1 }

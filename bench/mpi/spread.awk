@@ -4,7 +4,7 @@
 # cell's algorithms. It is the measurement's own spread, which no model removes: one
 # predicted time p for times from lo to hi is off by max(hi/p, p/lo) >= sqrt(hi/lo) in some
 # run, so where hi/lo is over 1.25^2 = 1.5625 no prediction is within 1.25x of every run.
-# Usage: awk -f bench/mpi/spread.awk build/mpi/model-LIB-K.csv ...   (bench_model --csv)
+# Usage: awk -f bench/mpi/median.awk -f bench/mpi/spread.awk build/mpi/model-LIB-K.csv ...   (bench_model --csv)
 BEGIN { FS = "," }
 $3 ~ /_auto$/ { next }   # auto's pick may differ between the probes
 {
@@ -28,8 +28,7 @@ END {
             if (runs[k] > 0 && lo[k] > 0) r[++m] = hi[k] / lo[k]
         }
         if (m == 0) continue
-        for (i = 2; i <= m; i++) for (j = i; j > 1 && r[j - 1] > r[j]; j--) { t = r[j]; r[j] = r[j - 1]; r[j - 1] = t }
-        med = m % 2 ? r[(m + 1) / 2] : (r[m / 2] + r[m / 2 + 1]) / 2
+        med = median(r, m)   # sorts r: r[m] is the largest
         split(cells[c], f, SUBSEP)
         printf "%-8s %-10s %8d %6d %7.2f %7.2f\n", f[1], f[2], f[3], m, med, r[m]
         if (f[3] >= 65536) { big[f[1]]++; wide[f[1]] += med > 1.5625 }
