@@ -104,6 +104,14 @@
    flight on its goal_mpi (without timeout_ms) lets MPI wait: MPI_Waitsome on those requests
    until they finished (or on the channels' heads, for a schedule of at most 64 messages)
    instead of a loop of tests.
+   A blocking call (goal_mpi_run, goal_mpi_algo_run, goal_mpi_algo_run_fns) whose plan is
+   flat -- no message waits for another, as in a one-round schedule: every algorithm at 2
+   ranks, the linear ones, a tree's leaves -- with nothing else in flight on its goal_mpi, no
+   check and no timeout_ms, never becomes an operation in flight: it runs its steps and
+   posts its messages in plan order, MPI_Tests them in turn while they are done (else
+   MPI_Waitsome with the failure notice, as above), then runs the steps they held back. The
+   executor could start nothing sooner, and the call costs about half the instructions
+   (make bench-calls).
    A message MPI cannot take as the schedule has it (a tag beyond the context, a bad peer,
    more than INT_MAX bytes) keeps the schedule on the channels, whose post says why.
 
@@ -296,6 +304,8 @@ GOAL_API goal_status goal_mpi_algo_run(goal_mpi *m, const goal_algo_desc *d, con
 /* Like goal_mpi_algo_start, with the user functions that d's GOAL_OP_USER ids name (d->fn). */
 GOAL_API goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns,
                                              uint32_t nfns, const void *in, void *out, goal_mpi_request **req);
+GOAL_API goal_status goal_mpi_algo_run_fns(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, uint32_t nfns,
+                                           const void *in, void *out);   /* start, wait */
 
 /* COLL_auto's pick (AUTO) for tuned collective coll (GOAL_COLL_*, below GOAL_COLL_NTUNED) at `bytes` per block, among
    algorithms with every flag of `require` (0, GOAL_ALGO_ORDERED, GOAL_ALGO_INPLACE or both):
@@ -349,7 +359,8 @@ typedef struct goal__mpi_pmsg { uint32_t slot; uint64_t offset; int count, peer,
 typedef struct goal__mpi_step {   /* a local action, decoded */
     goal_action a;
     uint32_t id;
-    int native;                   /* a native op within its slots: goal_apply at once (goal__mpi_native) */
+    int native;                   /* a native op within its slots: goal_apply at once (goal__mpi_native); */
+    int copy;                     /*   a copy goal_apply would take: memmove at once */
 } goal__mpi_step;
 typedef struct goal__mpi_item {   /* an action of the plan */
     uint64_t need;                /* the items (bit i: item[i]) that must have finished before it starts */
@@ -358,6 +369,7 @@ typedef struct goal__mpi_item {   /* an action of the plan */
 } goal__mpi_item;
 typedef struct goal__mpi_plan {
     uint32_t nitems, nmsgs;
+    uint32_t first;               /* flat (goal__mpi_plan_flat): the items before the wait; else 0 */
     uint64_t all;                 /* every item's bit */
     uint32_t mitem[GOAL__MPI_DIRECT];        /* message k's item */
     unsigned char chan[GOAL__MPI_DIRECT];    /* message k's channel: (kind, peer, tag), numbered */
@@ -437,7 +449,7 @@ typedef struct goal__mpi_chan {   /* pending requests MPI matches in order (see 
 typedef struct goal__mpi_memo {
     goal__mpi_entry *e;           /* NULL: empty */
     uint64_t tag;                 /* the desc's hash: most misses end here */
-    goal_algo_desc d;             /* the caller's desc, its array pointers cleared */
+    goal_algo_desc d;             /* the caller's desc (its arrays are compared by content) */
     int shape;                    /* 1, 2: in, out were MPI_IN_PLACE; 4 << k: array k was given */
     char name[48];                /* d.algo's text: the pointer alone could name other text later, */
     int fixed;                    /*   unless it is the registry's (goal_algo_find's name): 1 */
@@ -833,13 +845,18 @@ static void goal__mpi_cancel(void *user, goal_req *req) {
 
 /* ---- >>> DIRECT: a plan's actions, each started once what it needs finished ------------------ */
 /* Runs the plan's local step k: a native reduction or copy as goal_exec_local would after its
-   checks (made when the plan was decoded), the others through it. */
+   checks (made when the plan was decoded; a copy's by goal__mpi_plan_new: a slot bound to
+   NULL is left to goal_apply's), the others through it. */
 static goal_status goal__mpi_direct_local(goal_mpi_request *r, int k) {
     const goal__mpi_step *x = &r->entry->direct->step[k];
     const goal_action *a = &x->a;
-    return x->native ? goal_apply(a->op, a->dtype, goal_exec_addr(r->e, a->buf.slot, a->buf.offset),
-                                  goal_exec_addr(r->e, a->buf2.slot, a->buf2.offset), a->buf.size)
-                     : goal_exec_local(r->e, x->id, a);
+    void *to, *from;
+    if (!x->native) return goal_exec_local(r->e, x->id, a);
+    to = goal_exec_addr(r->e, a->buf.slot, a->buf.offset);
+    from = goal_exec_addr(r->e, a->buf2.slot, a->buf2.offset);
+    if (!x->copy || !to || !from) return goal_apply(a->op, a->dtype, to, from, a->buf.size);
+    memmove(to, from, (size_t)a->buf.size);
+    return GOAL_OK;
 }
 /* Hands message k to MPI at the address of its slot bound now. */
 static goal_status goal__mpi_direct_send(goal_mpi *m, goal_mpi_request *r, int k) {
@@ -885,15 +902,19 @@ static goal_status goal__mpi_direct_pass(goal_mpi *m, goal_mpi_request *r) {
     }
     return GOAL_OK;
 }
-static goal_status goal__mpi_direct_start(goal_mpi *m, goal_mpi_request *r) {
+/* r's state before a run of its plan: nothing started. */
+static void goal__mpi_direct_reset(goal_mpi_request *r) {
     const goal__mpi_plan *p = r->entry->direct;
-    goal_status st;
     uint32_t c;
     r->dstarted = r->ddone = 0;
     r->dcand = p->ready;
     r->dfin = 0;
     r->dopen = 0;
     for (c = 0; p->nchan < p->nmsgs && c < p->nchan; c++) r->dlast[c] = -1;
+}
+static goal_status goal__mpi_direct_start(goal_mpi *m, goal_mpi_request *r) {
+    goal_status st;
+    goal__mpi_direct_reset(r);
     st = goal__mpi_direct_pass(m, r);
     return st != GOAL_OK ? st : GOAL_PENDING;   /* a plan has a message */
 }
@@ -967,6 +988,41 @@ static goal_status goal__mpi_direct_step(goal_mpi *m, goal_mpi_request *r, int b
         if ((st = goal__mpi_direct_pass(m, r)) != GOAL_OK) return st;
     }
 }
+/* Waits until r's messages all finished: MPI_Test of each in turn while they are done, as a
+   small one's mostly are; at one that is not, MPI_Waitsome over them and the failure notice
+   (goal__mpi_direct_test). Nothing waits on their order: the messages of a channel need no
+   counting in turn. */
+static goal_status goal__mpi_direct_all(goal_mpi *m, goal_mpi_request *r) {
+    MPI_Errhandler app;
+    goal_status st = GOAL_OK;
+    int flag = 0, rc = MPI_SUCCESS;
+    uint32_t k;
+    goal__mpi_world_quiet(&app);
+    while (st == GOAL_OK && r->dopen) {
+        k = goal__mpi_low_bit(r->dopen);
+        rc = MPI_Test(&r->dreq[k], &flag, MPI_STATUS_IGNORE);
+        if (rc == MPI_SUCCESS && !flag) { st = goal__mpi_direct_test(m, r, 1); continue; }
+        r->dreq[k] = MPI_REQUEST_NULL;   /* finished, or failed: gone either way */
+        r->dopen &= ~(1u << k);
+        if (rc != MPI_SUCCESS) st = goal__mpi_mpi_failed(m, rc, "MPI_Test");
+    }
+    goal__mpi_world_back(&app);
+    return st;
+}
+/* A flat plan (goal__mpi_plan_flat) run to its end: its items before the wait in plan order,
+   a wait in MPI until all its messages finished, then its other local steps. As nothing else
+   is in flight and no message needs another, the executor could start nothing sooner. */
+static goal_status goal__mpi_direct_flat(goal_mpi *m, goal_mpi_request *r) {
+    const goal__mpi_plan *p = r->entry->direct;
+    const goal__mpi_item *x = p->item, *wait = p->item + p->first, *end = p->item + p->nitems;
+    goal_status st = GOAL_OK;
+    goal__mpi_direct_reset(r);
+    for (; st == GOAL_OK && x < wait; x++)
+        st = x->msg >= 0 ? goal__mpi_direct_send(m, r, x->msg) : goal__mpi_direct_local(r, x->step);
+    if (st == GOAL_OK) st = goal__mpi_direct_all(m, r);
+    for (; st == GOAL_OK && x < end; x++) st = goal__mpi_direct_local(r, x->step);
+    return st;
+}
 /* A failed request's messages still with MPI (as goal__mpi_cancel: FAILURES). A recv that
    matched a longer message before its cancel fails its wait: under MPICH on MPI_COMM_WORLD's
    handler, which returns errors meanwhile (GOAL__MPI_WORLD_RAISES). */
@@ -1001,6 +1057,23 @@ static int goal__mpi_plan_msg(const goal_mpi *m, const goal_schedule *s, uint32_
 static int goal__mpi_native(const goal_schedule *s, const goal_action *a) {
     return a->kind == GOAL_EXEC && a->op != GOAL_OP_USER && goal__schedule_within(s, a->buf.slot, a->buf.offset, a->buf.size) &&
            goal__schedule_within(s, a->buf2.slot, a->buf2.offset, a->buf.size);
+}
+/* A plan is flat when no message needs another: it runs in plan order up to its first item
+   that needs a message finished, then waits for all its messages, then runs the rest in plan
+   order, every item's needs met where it stands. The number of items before the wait, or 0
+   (not flat). */
+static uint32_t goal__mpi_plan_flat(const goal__mpi_plan *p) {
+    uint64_t started = 0, done = 0, msgs = 0;
+    uint32_t i, first = 0;
+    for (i = 0; i < p->nitems; i++) {
+        const goal__mpi_item *x = &p->item[i];
+        if (!first && (x->need & msgs)) { first = i; done |= msgs; }
+        if ((x->need & ~done) || (x->need_start & ~started) || (first && x->msg >= 0)) return 0;
+        started |= (uint64_t)1 << i;
+        if (x->msg >= 0) msgs |= (uint64_t)1 << i;
+        else done |= (uint64_t)1 << i;
+    }
+    return first ? first : p->nitems;
 }
 /* The plan of s when it is small enough (DIRECT), else NULL. Kahn's walk over its actions
    gives a dependency order (the executor's: first come first served) and each action's
@@ -1062,6 +1135,8 @@ static goal__mpi_plan *goal__mpi_plan_new(goal_mpi *m, const goal_schedule *s, s
                     goal__mpi_step *y = &p->step[nsteps];
                     goal_schedule_action(s, j, &y->a);
                     y->native = goal__mpi_native(s, &y->a);
+                    y->copy = y->native && y->a.op == GOAL_OP_COPY && goal_op_check(y->a.op, y->a.dtype) == GOAL_OK &&
+                              y->a.buf.size % goal_dtype_size(y->a.dtype) == 0;
                     y->id = j;
                     x->step = (int)nsteps++;
                 }
@@ -1089,6 +1164,7 @@ static goal__mpi_plan *goal__mpi_plan_new(goal_mpi *m, const goal_schedule *s, s
         for (; both; both &= both - 1) p->freed[goal__mpi_low_bit(both)] |= (uint64_t)1 << i;
     }
     p->all = p->nitems == GOAL__MPI_ITEMS ? ~(uint64_t)0 : ((uint64_t)1 << p->nitems) - 1;
+    p->first = goal__mpi_plan_flat(p);
     return p;
 }
 
@@ -1444,19 +1520,31 @@ static int goal__mpi_admit(goal_mpi *m, goal_status *st) {
 static goal__mpi_entry *goal__mpi_prepare(goal_mpi *m, const goal_mpi_coll *c, goal_status *st) {
     return goal__mpi_admit(m, st) ? goal__mpi_lookup(m, c, st) : NULL;
 }
-goal_status goal_mpi_start(goal_mpi *m, const goal_mpi_coll *c, goal_mpi_request **req) {
+static int goal__mpi_flat_now(const goal_mpi *m, const goal__mpi_entry *e);
+static goal_status goal__mpi_run_flat(goal_mpi *m, goal__mpi_entry *e, goal_mpi_request *r);
+/* A start of c; with req NULL, run to its end (a blocking call of a flat plan takes the short
+   path, goal__mpi_run_flat). */
+static goal_status goal__mpi_go(goal_mpi *m, const goal_mpi_coll *c, goal_mpi_request **req) {
     goal__mpi_entry *e;
+    goal_mpi_request *r;
     goal_status st = GOAL_OK;
-    if (req) *req = NULL;
-    if (!m || !c || !c->build_fn || !req || (c->keylen && !c->key)) return GOAL_ERR_ARG;
-    e = goal__mpi_prepare(m, c, &st);
-    if (e) {
-        goal_mpi_request *r = goal__mpi_request(m, e, goal__mpi_reuse(e, c->user_fns, c->nuser_fns), c->slots, c->nslots,
-                                                c->user_fns, c->nuser_fns, &st);
-        return goal__mpi_launch(m, e, r, st, req);
+    if (!m || !c || !c->build_fn || (c->keylen && !c->key)) return GOAL_ERR_ARG;
+    if (!(e = goal__mpi_prepare(m, c, &st))) {
+        goal_mpi_revoke(m, st);   /* the other ranks started theirs: tell them */
+        return st;
     }
-    goal_mpi_revoke(m, st);   /* the other ranks started theirs: tell them */
-    return st;
+    r = goal__mpi_request(m, e, goal__mpi_reuse(e, c->user_fns, c->nuser_fns), c->slots, c->nslots, c->user_fns,
+                          c->nuser_fns, &st);
+    if (r && !req && goal__mpi_flat_now(m, e)) return goal__mpi_run_flat(m, e, r);
+    if ((st = goal__mpi_launch(m, e, r, st, &r)) != GOAL_OK || req) {
+        if (req) *req = st == GOAL_OK ? r : NULL;
+        return st;
+    }
+    return goal_mpi_wait(&r);
+}
+goal_status goal_mpi_start(goal_mpi *m, const goal_mpi_coll *c, goal_mpi_request **req) {
+    if (req) *req = NULL;
+    return req ? goal__mpi_go(m, c, req) : GOAL_ERR_ARG;
 }
 /* Takes a finished request off the list; a failed one's memory stays until destroy. */
 static goal_status goal__mpi_finish_request(goal_mpi_request **req) {
@@ -1500,10 +1588,29 @@ goal_status goal_mpi_wait(goal_mpi_request **req) {
     }
     return goal__mpi_finish_request(req);
 }
-goal_status goal_mpi_run(goal_mpi *m, const goal_mpi_coll *c) {
-    goal_mpi_request *r;
-    goal_status st = goal_mpi_start(m, c, &r);
-    return st == GOAL_OK ? goal_mpi_wait(&r) : st;
+goal_status goal_mpi_run(goal_mpi *m, const goal_mpi_coll *c) { return goal__mpi_go(m, c, NULL); }
+/* Whether a blocking call may run e at once (goal__mpi_run_flat): a flat plan, nothing in
+   flight, no check and no timeout to watch. */
+static int goal__mpi_flat_now(const goal_mpi *m, const goal__mpi_entry *e) {
+    return e->direct && e->direct->first && !m->active && !m->check && !m->timeout_ms;
+}
+/* A blocking call's short path (PROGRESS): r, an execution of e bound to its slots, runs its
+   flat plan to the end in the next context without joining the operations in flight; as
+   goal__mpi_launch and goal_mpi_wait would, but with none of their bookkeeping. */
+static goal_status goal__mpi_run_flat(goal_mpi *m, goal__mpi_entry *e, goal_mpi_request *r) {
+    goal_status st;
+    r->context = m->next;
+    m->next = m->next + 1 == m->contexts ? 0 : m->next + 1;
+    m->seq++;
+    goal_exec_set_context(r->e, r->context);
+    m->err.status = GOAL_OK;
+    goal__mpi_bridge_hold(r->bridge = goal__mpi_bridge_index(r->fns), 1);
+    r->st = st = goal__mpi_direct_flat(m, r);
+    goal__mpi_bridge_hold(r->bridge, -1);
+    if (st == GOAL_OK) { r->next = e->idle; e->idle = r; return GOAL_OK; }
+    goal__mpi_failed(r, st);
+    r->next = m->failed; m->failed = r;
+    return st;
 }
 
 /* Receives every notice sent to this rank, so that every notice send completes (MPI may hold
@@ -1642,14 +1749,20 @@ static goal_mpi_request *goal__mpi_algo_bind(goal_mpi *m, goal__mpi_entry *e, go
     if (slots != fixed) goal__mpi_free(m, slots);
     return r;
 }
-/* Starts e's schedule on in and out. A reused request that was bound to the same in and out
-   is not bound again (its slots are e's, which are the desc's). */
+/* An execution of e's schedule on in and out (NULL: *st says why not). A reused request that
+   was bound to the same in and out is not bound again (its slots are e's, which are the
+   desc's). Then goal__mpi_algo_launch starts it. */
+static goal_mpi_request *goal__mpi_algo_exec(goal_mpi *m, goal__mpi_entry *e, const goal_algo_desc *d,
+                                             const goal_user_fn *fns, uint32_t nfns, const void *in, void *out,
+                                             goal_status *st) {
+    goal_mpi_request *r = goal__mpi_reuse(e, fns, nfns);
+    return r && r->bound && r->in == in && r->out == out ? r : goal__mpi_algo_bind(m, e, r, d, fns, nfns, in, out, st);
+}
 static goal_status goal__mpi_algo_launch(goal_mpi *m, goal__mpi_entry *e, const goal_algo_desc *d,
                                          const goal_user_fn *fns, uint32_t nfns, const void *in, void *out,
                                          goal_mpi_request **req) {
     goal_status st = GOAL_OK;
-    goal_mpi_request *r = goal__mpi_reuse(e, fns, nfns);
-    if (!r || !r->bound || r->in != in || r->out != out) r = goal__mpi_algo_bind(m, e, r, d, fns, nfns, in, out, &st);
+    goal_mpi_request *r = goal__mpi_algo_exec(m, e, d, fns, nfns, in, out, &st);
     return goal__mpi_launch(m, e, r, st, req);
 }
 /* ---- >>> auto -------------------------------------------------------------------------------- */
@@ -1727,31 +1840,41 @@ static int goal__mpi_memo_arrays(const goal_algo_desc *d, int ip, const int **ar
     for (k = 0; k < 4; k++) ip |= arr[k] ? 4 << k : 0;
     return ip;
 }
-/* d as remembered: copied byte for byte (padding too, so that memcmp compares like with
-   like), its array pointers cleared (the arrays are compared by content). */
+/* d copied byte for byte (padding too, so that memcmp compares like with like), its array
+   pointers cleared: what two descs with the same arrays elsewhere have in common. */
 static void goal__mpi_memo_desc(const goal_algo_desc *d, goal_algo_desc *out) {
     memcpy(out, d, sizeof *out);
     out->counts = out->displs = out->recv_counts = out->recv_displs = NULL;
 }
+/* Whether x, remembered with arrays, remembers d (ip): d's arrays by content, and when they
+   are not the ones x saw, d without its array pointers. */
+static int goal__mpi_memo_arrays_same(const goal_mpi *m, const goal__mpi_memo *x, const goal_algo_desc *d, int ip,
+                                      int same_bytes) {
+    const int *arr[4];
+    goal_algo_desc y, z;
+    int k;
+    if (goal__mpi_memo_arrays(d, ip, arr) != x->shape) return 0;
+    if (!same_bytes) {
+        goal__mpi_memo_desc(d, &y);
+        goal__mpi_memo_desc(&x->d, &z);
+        if (memcmp(&y, &z, sizeof y) != 0) return 0;
+    }
+    for (k = 0; k < 4; k++)
+        if (arr[k] && memcmp(arr[k], x->arr[k], (size_t)m->size * sizeof(int)) != 0) return 0;
+    return 1;
+}
 /* The entry a start of d (ip: which of in, out was MPI_IN_PLACE) found before, or NULL. A
    desc equal in every byte, name and arrays names the same key: the same schedule. */
 static goal__mpi_entry *goal__mpi_memo_find(goal_mpi *m, const goal_algo_desc *d, int ip) {
-    const int *arr[4] = {NULL, NULL, NULL, NULL};   /* set when x->shape >= 4 (a compiler may not see it) */
-    goal_algo_desc y;
     uint64_t t = goal__mpi_memo_tag(d);
     uint32_t w;
-    int k;
     for (w = 0; w < GOAL__MPI_MEMO_WAYS; w++) {
         const goal__mpi_memo *x = goal__mpi_memo_at(m, t, d->root, w);
+        int same;
         if (!x->e || x->tag != t || (x->shape & 3) != ip) continue;
-        if (x->shape >= 4) {   /* with arrays: compared without their pointers (without, d's are NULL in x->d) */
-            if (goal__mpi_memo_arrays(d, ip, arr) != x->shape) continue;
-            goal__mpi_memo_desc(d, &y);
-        }
-        if (memcmp(x->shape >= 4 ? &y : d, &x->d, sizeof y) != 0 || (!x->fixed && strcmp(x->name, d->algo) != 0)) continue;
-        for (k = 0; x->shape >= 4 && k < 4; k++)
-            if (arr[k] && memcmp(arr[k], x->arr[k], (size_t)m->size * sizeof(int)) != 0) break;
-        if (x->shape < 4 || k == 4) return x->e;
+        same = memcmp(d, &x->d, sizeof *d) == 0;
+        if (x->shape < 4 ? !same : !goal__mpi_memo_arrays_same(m, x, d, ip, same)) continue;
+        if (x->fixed || strcmp(x->name, d->algo) == 0) return x->e;
     }
     return NULL;
 }
@@ -1770,7 +1893,7 @@ static void goal__mpi_memo_keep(goal_mpi *m, const goal_algo_desc *d, int ip, go
     while (w < GOAL__MPI_MEMO_WAYS && goal__mpi_memo_at(m, t, d->root, w)->e) w++;
     x = goal__mpi_memo_at(m, t, d->root, w < GOAL__MPI_MEMO_WAYS ? w : m->memo_turn++ % GOAL__MPI_MEMO_WAYS);
     x->tag = t;
-    goal__mpi_memo_desc(d, &x->d);
+    memcpy(&x->d, d, sizeof x->d);   /* byte for byte, padding too: memcmp compares like with like */
     x->shape = shape;
     for (k = 0; k < 4; k++)
         if (arr[k]) memcpy(x->arr[k], arr[k], (size_t)m->size * sizeof(int));
@@ -1821,22 +1944,39 @@ static goal_status goal__mpi_algo_start_new(goal_mpi *m, const goal_algo_desc *d
     if (key != fixed) goal__mpi_free(m, key);
     return st;
 }
-goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, uint32_t nfns,
-                                    const void *in, void *out, goal_mpi_request **req) {
+/* A start of d; with req NULL, run to its end (a repeated blocking call of a flat plan takes
+   the short path, goal__mpi_run_flat). */
+static goal_status goal__mpi_algo_go(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, uint32_t nfns,
+                                     const void *in, void *out, goal_mpi_request **req) {
     goal__mpi_entry *e;
+    goal_mpi_request *r = NULL;
     goal_status st = GOAL_OK;
     int place = (in == MPI_IN_PLACE) | (out == MPI_IN_PLACE) << 1;
+    if (!m || !d || !d->algo) return GOAL_ERR_ARG;
+    if ((e = goal__mpi_memo_find(m, d, place)) == NULL)
+        st = goal__mpi_algo_start_new(m, d, fns, nfns, in, out, place, &r);
+    else if (!goal__mpi_admit(m, &st))
+        return goal_mpi_revoke(m, st), st;   /* a repeated start: no key, no auto */
+    else {
+        if (in == MPI_IN_PLACE) in = NULL; else if (out == MPI_IN_PLACE) out = NULL;
+        r = goal__mpi_algo_exec(m, e, d, fns, nfns, in, out, &st);
+        if (r && !req && goal__mpi_flat_now(m, e)) return goal__mpi_run_flat(m, e, r);
+        st = goal__mpi_launch(m, e, r, st, &r);
+    }
+    if (req) { *req = st == GOAL_OK ? r : NULL; return st; }
+    return st == GOAL_OK ? goal_mpi_wait(&r) : st;
+}
+goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, uint32_t nfns,
+                                    const void *in, void *out, goal_mpi_request **req) {
     if (req) *req = NULL;
-    if (!m || !d || !d->algo || !req) return GOAL_ERR_ARG;
-    if ((e = goal__mpi_memo_find(m, d, place)) == NULL) return goal__mpi_algo_start_new(m, d, fns, nfns, in, out, place, req);
-    if (!goal__mpi_admit(m, &st)) return goal_mpi_revoke(m, st), st;   /* a repeated start: no key, no auto */
-    if (in == MPI_IN_PLACE) in = NULL; else if (out == MPI_IN_PLACE) out = NULL;
-    return goal__mpi_algo_launch(m, e, d, fns, nfns, in, out, req);
+    return req ? goal__mpi_algo_go(m, d, fns, nfns, in, out, req) : GOAL_ERR_ARG;
+}
+goal_status goal_mpi_algo_run_fns(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, uint32_t nfns,
+                                  const void *in, void *out) {
+    return goal__mpi_algo_go(m, d, fns, nfns, in, out, NULL);
 }
 goal_status goal_mpi_algo_run(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out) {
-    goal_mpi_request *r;
-    goal_status st = goal_mpi_algo_start(m, d, in, out, &r);
-    return st == GOAL_OK ? goal_mpi_wait(&r) : st;
+    return goal__mpi_algo_go(m, d, NULL, 0, in, out, NULL);
 }
 
 /* ---- >>> datatypes and ops ---------------------------------------------------------------- */

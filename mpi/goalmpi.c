@@ -578,11 +578,12 @@ static void progress(void) {
     }
 }
 /* Blocking: waits for r while progressing the nonblocking ones (MPI's progress rule); with
-   none in flight, goal_mpi_wait, which may wait inside MPI. u may be NULL: nothing to unpack. */
+   none in flight, goal_mpi_wait, which may wait inside MPI. r NULL: the call ran to its end
+   (st). u may be NULL: nothing to unpack. */
 static int finish_blocking(goal_mpi *m, goal_status st, goal_mpi_request *r, void *tmp, void *tmp2, struct unpack *u,
                            MPI_Comm comm) {
-    if (st == GOAL_OK && !G.pending) st = goal_mpi_wait(&r);
-    else if (st == GOAL_OK)
+    if (st == GOAL_OK && r && !G.pending) st = goal_mpi_wait(&r);
+    else if (st == GOAL_OK && r)
         while ((st = goal_mpi_test(&r)) == GOAL_PENDING) progress();
     record_coll_end();
     if (u) unpack(u, st);
@@ -605,6 +606,8 @@ static int run_unpack(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *
                       void *tmp, void *tmp2, struct unpack *u, MPI_Comm comm, MPI_Request *req) {
     goal_mpi_request *r = NULL;
     goal_status st = hold_unpack(u, req);
+    if (st == GOAL_OK && !req && !G.pending)   /* with nothing to progress, run to the end */
+        return finish_blocking(m, goal_mpi_algo_run_fns(m, d, fns, fns ? 1 : 0, in, out), NULL, tmp, tmp2, u, comm);
     if (st == GOAL_OK) st = goal_mpi_algo_start_fns(m, d, fns, fns ? 1 : 0, in, out, &r);
     return track(m, st, r, tmp, tmp2, u, comm, req);
 }

@@ -386,6 +386,35 @@ static void test_in_flight(void) {
     report("in_flight four operations and application traffic");
 }
 
+/* A blocking call alone on its goal_mpi (a one-round plan: the short path) and beside one in
+   flight, in turns: the even ranks finish their allreduce before a gather, the odd ones run
+   the gather while theirs is in flight (waiting progresses both). Both give MPI's results,
+   round after round, so every rank's starts keep finding the same contexts. */
+static void test_flat_mixed(void) {
+    enum { N = 40 };
+    goal_mpi *m = open_mpi();
+    goal_algo_desc a, g;
+    goal_mpi_request *r = NULL;
+    static int32_t in[N], out[N], gin[N], gout[8 * N], ref[8 * N];
+    int i, round;
+    algo_desc(&a, "allreduce_recdoub", N, 0);
+    algo_desc(&g, "gather_linear", N, np - 1);
+    for (round = 0; round < 3; round++) {
+        for (i = 0; i < N; i++) { in[i] = me * 7 + i + round; gin[i] = me * 1000 + i + round; }
+        for (i = 0; i < np * N; i++) gout[i] = -1;
+        CHECK_OK(goal_mpi_algo_start(m, &a, in, out, &r), m);
+        if (me % 2 == 0 && r) CHECK_OK(goal_mpi_wait(&r), m);
+        CHECK_OK(goal_mpi_algo_run(m, &g, gin, gout), m);
+        if (r) CHECK_OK(goal_mpi_wait(&r), m);
+        MPI_Allreduce(in, ref, N, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(same(out, ref, N));
+        MPI_Gather(gin, N, MPI_INT32_T, ref, N, MPI_INT32_T, np - 1, MPI_COMM_WORLD);
+        CHECK(me != np - 1 || same(gout, ref, np * N));
+    }
+    goal_mpi_destroy(m);
+    report("blocking calls alone (the short path) and beside one in flight, in turns");
+}
+
 /* ---- reuse: a repeated collective allocates nothing --------------------------------- */
 static long allocs;
 static void *count_alloc(size_t n, void *u) { (void)u; allocs++; return malloc(n); }
@@ -924,8 +953,9 @@ static void keep_first(void *in, void *inout, int *len, MPI_Datatype *t) {   /* 
     memcpy(inout, in, (size_t)*len * (size_t)size);
 }
 /* 3 * GOAL_MPI_BRIDGES (op, type) pairs, each created, used and freed (MPI may give the next
-   the freed handles, with another element size and commutativity): each reduces as itself,
-   against MPI_Reduce with the same op and type, and bridges never run out. */
+   the freed handles, with another element size and commutativity): each reduces as itself
+   (started and waited for, or run by goal_mpi_algo_run_fns, in turns), against MPI_Reduce
+   with the same op and type, and bridges never run out. */
 static void test_bridges_follow_handles(void) {
     enum { N = 5, MAXW = 3 };
     goal_mpi *m = open_mpi();
@@ -946,8 +976,9 @@ static void test_bridges_follow_handles(void) {
         CHECK(red.noncommutative == !commute && red.fns != NULL);
         algo_desc(&d, "reduce_binomial", 0, 0);
         d.dtype = red.dtype; d.op = red.op; d.count = red.count; d.noncommutative = red.noncommutative;
-        CHECK_OK(goal_mpi_algo_start_fns(m, &d, red.fns, 1, in, out, &r), m);
-        if (r) CHECK_OK(goal_mpi_wait(&r), m);
+        if (i % 2) CHECK_OK(goal_mpi_algo_run_fns(m, &d, red.fns, 1, in, out), m);
+        else if (goal_mpi_algo_start_fns(m, &d, red.fns, 1, in, out, &r) != GOAL_OK || (r && goal_mpi_wait(&r) != GOAL_OK))
+            CHECK(!"goal_mpi_algo_start_fns, goal_mpi_wait");
         MPI_Reduce(in, ref, N, t, op, 0, MPI_COMM_WORLD);
         CHECK(me != 0 || same(out, ref, N * width));
         MPI_Op_free(&op);
@@ -1129,6 +1160,7 @@ int main(int argc, char **argv) {
     test_auto();
     test_auto_in_place();
     test_in_flight();
+    test_flat_mixed();
     test_one_sweep();
     test_bridges_follow_handles();
     test_whole_flag();
