@@ -218,7 +218,7 @@
    sets noncommutative (only algorithms with GOAL_ALGO_ORDERED); an element of a size
    libgoal has no dtype for (16, 12, 32 bytes) sets `whole`: only algorithms flagged
    GOAL_ALGO_WHOLE in goal_algos.h's registry (they never split a buffer mid-element). Pass the
-   reduction's fns to goal_mpi_algo_start_fns. MPI_IN_PLACE: pass it as in (scatter's root:
+   reduction's fns to goal_mpi_algo_start_fns (or goal_mpi_algo_run_fns). MPI_IN_PLACE: pass it as in (scatter's root:
    as out) to goal_mpi_algo_start; algorithms flagged GOAL_ALGO_INPLACE then read the input
    where MPI has it, without a copy; for the others the caller copies the input first
    (mpi/goalmpi.c does, and counts it).
@@ -319,7 +319,7 @@ typedef struct goal_mpi_reduction {
     uint64_t count;              /* elements of dtype */
     goal_op op;                  /* native op, or GOAL_OP_USER with fns[0] */
     const goal_user_fn *fns;     /* the bridge to MPI_Reduce_local (one function, static:
-                                    pass it to goal_mpi_algo_start_fns), or NULL */
+                                    pass it to goal_mpi_algo_start_fns or _run_fns), or NULL */
     int noncommutative;          /* 1: only algorithms that apply op in rank order */
     int whole;                   /* 1: an MPI element spans several dtype elements: only
                                     algorithms flagged GOAL_ALGO_WHOLE */
@@ -1601,8 +1601,7 @@ static goal_status goal__mpi_run_flat(goal_mpi *m, goal__mpi_entry *e, goal_mpi_
     goal_status st;
     r->context = m->next;
     m->next = m->next + 1 == m->contexts ? 0 : m->next + 1;
-    m->seq++;
-    goal_exec_set_context(r->e, r->context);
+    m->seq++;   /* the executor's context is not set: it posts none of a plan's messages */
     m->err.status = GOAL_OK;
     goal__mpi_bridge_hold(r->bridge = goal__mpi_bridge_index(r->fns), 1);
     r->st = st = goal__mpi_direct_flat(m, r);
@@ -1846,6 +1845,12 @@ static void goal__mpi_memo_desc(const goal_algo_desc *d, goal_algo_desc *out) {
     memcpy(out, d, sizeof *out);
     out->counts = out->displs = out->recv_counts = out->recv_displs = NULL;
 }
+/* Whether n ints are equal (a memo's arrays are short: a call to memcmp costs more). */
+static int goal__mpi_ints_same(const int *a, const int *b, int n) {
+    int k;
+    for (k = 0; k < n && a[k] == b[k]; k++) {}
+    return k == n;
+}
 /* Whether x, remembered with arrays, remembers d (ip): d's arrays by content, and when they
    are not the ones x saw, d without its array pointers. */
 static int goal__mpi_memo_arrays_same(const goal_mpi *m, const goal__mpi_memo *x, const goal_algo_desc *d, int ip,
@@ -1860,7 +1865,7 @@ static int goal__mpi_memo_arrays_same(const goal_mpi *m, const goal__mpi_memo *x
         if (memcmp(&y, &z, sizeof y) != 0) return 0;
     }
     for (k = 0; k < 4; k++)
-        if (arr[k] && memcmp(arr[k], x->arr[k], (size_t)m->size * sizeof(int)) != 0) return 0;
+        if (arr[k] && !goal__mpi_ints_same(arr[k], x->arr[k], m->size)) return 0;
     return 1;
 }
 /* The entry a start of d (ip: which of in, out was MPI_IN_PLACE) found before, or NULL. A
