@@ -845,8 +845,8 @@ static void goal__mpi_cancel(void *user, goal_req *req) {
 
 /* ---- >>> DIRECT: a plan's actions, each started once what it needs finished ------------------ */
 /* Runs the plan's local step k: a native reduction or copy as goal_exec_local would after its
-   checks (made when the plan was decoded; a copy's by goal__mpi_plan_new: a slot bound to
-   NULL is left to goal_apply's), the others through it. */
+   checks (made when the plan was decoded; a copy's by goal__mpi_plan_new, a NULL address
+   left to goal_apply's), the others through it. */
 static goal_status goal__mpi_direct_local(goal_mpi_request *r, int k) {
     const goal__mpi_step *x = &r->entry->direct->step[k];
     const goal_action *a = &x->a;

@@ -386,30 +386,36 @@ static void test_in_flight(void) {
     report("in_flight four operations and application traffic");
 }
 
-/* A blocking call alone on its goal_mpi (a one-round plan: the short path) and beside one in
-   flight, in turns: the even ranks finish their allreduce before a gather, the odd ones run
-   the gather while theirs is in flight (waiting progresses both). Both give MPI's results,
-   round after round, so every rank's starts keep finding the same contexts. */
+/* A blocking call alone on its goal_mpi (a flat plan: the short path) and beside one in
+   flight, in turns: the even ranks (root 0 among them) finish their allreduce before a
+   gather and a reduce, the odd ones run those while theirs is in flight (waiting progresses
+   both). The reduce's root adds what it received after its wait (at 2 ranks; further, the
+   leaves' plans are flat). All give MPI's results, round after round, so every rank's
+   starts keep finding the same contexts. */
 static void test_flat_mixed(void) {
     enum { N = 40 };
     goal_mpi *m = open_mpi();
-    goal_algo_desc a, g;
+    goal_algo_desc a, g, r0;
     goal_mpi_request *r = NULL;
-    static int32_t in[N], out[N], gin[N], gout[8 * N], ref[8 * N];
+    static int32_t in[N], out[N], gin[N], gout[8 * N], rout[N], ref[8 * N];
     int i, round;
     algo_desc(&a, "allreduce_recdoub", N, 0);
-    algo_desc(&g, "gather_linear", N, np - 1);
+    algo_desc(&g, "gather_linear", N, 0);
+    algo_desc(&r0, "reduce_binomial", N, 0);
     for (round = 0; round < 3; round++) {
-        for (i = 0; i < N; i++) { in[i] = me * 7 + i + round; gin[i] = me * 1000 + i + round; }
+        for (i = 0; i < N; i++) { in[i] = me * 7 + i + round; gin[i] = me * 1000 + i + round; rout[i] = -1; }
         for (i = 0; i < np * N; i++) gout[i] = -1;
         CHECK_OK(goal_mpi_algo_start(m, &a, in, out, &r), m);
         if (me % 2 == 0 && r) CHECK_OK(goal_mpi_wait(&r), m);
         CHECK_OK(goal_mpi_algo_run(m, &g, gin, gout), m);
+        CHECK_OK(goal_mpi_algo_run(m, &r0, gin, rout), m);
         if (r) CHECK_OK(goal_mpi_wait(&r), m);
         MPI_Allreduce(in, ref, N, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
         CHECK(same(out, ref, N));
-        MPI_Gather(gin, N, MPI_INT32_T, ref, N, MPI_INT32_T, np - 1, MPI_COMM_WORLD);
-        CHECK(me != np - 1 || same(gout, ref, np * N));
+        MPI_Reduce(gin, ref, N, MPI_INT32_T, MPI_SUM, 0, MPI_COMM_WORLD);
+        CHECK(me != 0 || same(rout, ref, N));
+        MPI_Gather(gin, N, MPI_INT32_T, ref, N, MPI_INT32_T, 0, MPI_COMM_WORLD);
+        CHECK(me != 0 || same(gout, ref, np * N));
     }
     goal_mpi_destroy(m);
     report("blocking calls alone (the short path) and beside one in flight, in turns");
@@ -977,8 +983,10 @@ static void test_bridges_follow_handles(void) {
         algo_desc(&d, "reduce_binomial", 0, 0);
         d.dtype = red.dtype; d.op = red.op; d.count = red.count; d.noncommutative = red.noncommutative;
         if (i % 2) CHECK_OK(goal_mpi_algo_run_fns(m, &d, red.fns, 1, in, out), m);
-        else if (goal_mpi_algo_start_fns(m, &d, red.fns, 1, in, out, &r) != GOAL_OK || (r && goal_mpi_wait(&r) != GOAL_OK))
-            CHECK(!"goal_mpi_algo_start_fns, goal_mpi_wait");
+        else {
+            CHECK_OK(goal_mpi_algo_start_fns(m, &d, red.fns, 1, in, out, &r), m);
+            if (r) CHECK_OK(goal_mpi_wait(&r), m);
+        }
         MPI_Reduce(in, ref, N, t, op, 0, MPI_COMM_WORLD);
         CHECK(me != 0 || same(out, ref, N * width));
         MPI_Op_free(&op);
