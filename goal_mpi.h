@@ -1474,6 +1474,12 @@ static goal_status goal__mpi_provision(goal_mpi *m, size_t more) {
     m->msgs = need;
     return GOAL_OK;
 }
+/* r, an operation starting, takes the next context (seq mod contexts, kept, not divided). */
+static void goal__mpi_take_context(goal_mpi *m, goal_mpi_request *r) {
+    r->context = m->next;
+    m->next = m->next + 1 == m->contexts ? 0 : m->next + 1;
+    m->seq++;
+}
 /* Starts r, an execution of e bound to its slots (NULL: st says why not), in the next context. */
 static goal_status goal__mpi_launch(goal_mpi *m, goal__mpi_entry *e, goal_mpi_request *r, goal_status st,
                                     goal_mpi_request **req) {
@@ -1483,9 +1489,7 @@ static goal_status goal__mpi_launch(goal_mpi *m, goal__mpi_entry *e, goal_mpi_re
         r = NULL;
     }
     if (!r) { goal_mpi_revoke(m, st); return st; }
-    r->context = m->next;
-    m->next = m->next + 1 == m->contexts ? 0 : m->next + 1;
-    m->seq++;
+    goal__mpi_take_context(m, r);
     m->seen[r->context & GOAL__MPI_UNREP_MASK] = m->idle[r->context & GOAL__MPI_UNREP_MASK] = 0;
     goal_exec_set_context(r->e, r->context);
     r->st = GOAL_PENDING;
@@ -1522,6 +1526,20 @@ static goal__mpi_entry *goal__mpi_prepare(goal_mpi *m, const goal_mpi_coll *c, g
 }
 static int goal__mpi_flat_now(const goal_mpi *m, const goal__mpi_entry *e);
 static goal_status goal__mpi_run_flat(goal_mpi *m, goal__mpi_entry *e, goal_mpi_request *r);
+/* What a start that launched r (st) gives: r in *req, or with req NULL, r waited for. */
+static goal_status goal__mpi_give(goal_mpi_request *r, goal_status st, goal_mpi_request **req) {
+    if (req) { *req = st == GOAL_OK ? r : NULL; return st; }
+    return st == GOAL_OK ? goal_mpi_wait(&r) : st;
+}
+/* Starts r, an execution of e bound to its slots (NULL: st says why not); with req NULL,
+   runs it to its end: a flat plan on the short path (goal__mpi_run_flat), else launched and
+   waited for. */
+static goal_status goal__mpi_proceed(goal_mpi *m, goal__mpi_entry *e, goal_mpi_request *r, goal_status st,
+                                     goal_mpi_request **req) {
+    if (r && !req && goal__mpi_flat_now(m, e)) return goal__mpi_run_flat(m, e, r);
+    st = goal__mpi_launch(m, e, r, st, &r);
+    return goal__mpi_give(r, st, req);
+}
 /* A start of c; with req NULL, run to its end (a blocking call of a flat plan takes the short
    path, goal__mpi_run_flat). */
 static goal_status goal__mpi_go(goal_mpi *m, const goal_mpi_coll *c, goal_mpi_request **req) {
@@ -1535,12 +1553,7 @@ static goal_status goal__mpi_go(goal_mpi *m, const goal_mpi_coll *c, goal_mpi_re
     }
     r = goal__mpi_request(m, e, goal__mpi_reuse(e, c->user_fns, c->nuser_fns), c->slots, c->nslots, c->user_fns,
                           c->nuser_fns, &st);
-    if (r && !req && goal__mpi_flat_now(m, e)) return goal__mpi_run_flat(m, e, r);
-    if ((st = goal__mpi_launch(m, e, r, st, &r)) != GOAL_OK || req) {
-        if (req) *req = st == GOAL_OK ? r : NULL;
-        return st;
-    }
-    return goal_mpi_wait(&r);
+    return goal__mpi_proceed(m, e, r, st, req);
 }
 goal_status goal_mpi_start(goal_mpi *m, const goal_mpi_coll *c, goal_mpi_request **req) {
     if (req) *req = NULL;
@@ -1599,9 +1612,7 @@ static int goal__mpi_flat_now(const goal_mpi *m, const goal__mpi_entry *e) {
    goal__mpi_launch and goal_mpi_wait would, but with none of their bookkeeping. */
 static goal_status goal__mpi_run_flat(goal_mpi *m, goal__mpi_entry *e, goal_mpi_request *r) {
     goal_status st;
-    r->context = m->next;
-    m->next = m->next + 1 == m->contexts ? 0 : m->next + 1;
-    m->seq++;   /* the executor's context is not set: it posts none of a plan's messages */
+    goal__mpi_take_context(m, r);   /* not the executor's: it posts none of a plan's messages */
     m->err.status = GOAL_OK;
     goal__mpi_bridge_hold(r->bridge = goal__mpi_bridge_index(r->fns), 1);
     r->st = st = goal__mpi_direct_flat(m, r);
@@ -1958,18 +1969,14 @@ static goal_status goal__mpi_algo_go(goal_mpi *m, const goal_algo_desc *d, const
     goal_status st = GOAL_OK;
     int place = (in == MPI_IN_PLACE) | (out == MPI_IN_PLACE) << 1;
     if (!m || !d || !d->algo) return GOAL_ERR_ARG;
-    if ((e = goal__mpi_memo_find(m, d, place)) == NULL)
+    if ((e = goal__mpi_memo_find(m, d, place)) == NULL) {
         st = goal__mpi_algo_start_new(m, d, fns, nfns, in, out, place, &r);
-    else if (!goal__mpi_admit(m, &st))
-        return goal_mpi_revoke(m, st), st;   /* a repeated start: no key, no auto */
-    else {
-        if (in == MPI_IN_PLACE) in = NULL; else if (out == MPI_IN_PLACE) out = NULL;
-        r = goal__mpi_algo_exec(m, e, d, fns, nfns, in, out, &st);
-        if (r && !req && goal__mpi_flat_now(m, e)) return goal__mpi_run_flat(m, e, r);
-        st = goal__mpi_launch(m, e, r, st, &r);
+        return goal__mpi_give(r, st, req);
     }
-    if (req) { *req = st == GOAL_OK ? r : NULL; return st; }
-    return st == GOAL_OK ? goal_mpi_wait(&r) : st;
+    if (!goal__mpi_admit(m, &st)) return goal_mpi_revoke(m, st), st;   /* a repeated start: no key, no auto */
+    if (in == MPI_IN_PLACE) in = NULL; else if (out == MPI_IN_PLACE) out = NULL;
+    r = goal__mpi_algo_exec(m, e, d, fns, nfns, in, out, &st);
+    return goal__mpi_proceed(m, e, r, st, req);
 }
 goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, uint32_t nfns,
                                     const void *in, void *out, goal_mpi_request **req) {

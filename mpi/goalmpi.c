@@ -582,9 +582,10 @@ static void progress(void) {
    (st). u may be NULL: nothing to unpack. */
 static int finish_blocking(goal_mpi *m, goal_status st, goal_mpi_request *r, void *tmp, void *tmp2, struct unpack *u,
                            MPI_Comm comm) {
-    if (st == GOAL_OK && r && !G.pending) st = goal_mpi_wait(&r);
-    else if (st == GOAL_OK && r)
-        while ((st = goal_mpi_test(&r)) == GOAL_PENDING) progress();
+    if (st == GOAL_OK && r) {
+        if (!G.pending) st = goal_mpi_wait(&r);
+        else while ((st = goal_mpi_test(&r)) == GOAL_PENDING) progress();
+    }
     record_coll_end();
     if (u) unpack(u, st);
     free(tmp); free(tmp2);
