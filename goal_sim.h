@@ -71,7 +71,10 @@
      the receive's max(O, G) (there max(O, H_i)). A NIC's gap for s > T_0 bytes is
      g + (T_0-1) G + sum over T_i < s of (min(s, T_(i+1)) - T_i) H_i; with one entry,
      g + (T-1) G + (s-T) H (shared memory's cost per byte rises as a message and its copies
-     leave each cache). `-T 131072,524288,2097152 -H 0.06,0.1,0.12`; goal_sim_desc holds the
+     leave each cache). A rendezvous message (over S bytes) in a world pays the rate of
+     all the bytes its two ranks' schedules touch, f (the larger rank's slots and scratch),
+     where that is dearer: its bytes cost (s-1)/(f-1) of f bytes' (each 4 MiB half of an
+     8 MiB broadcast pays the 8 MiB rate, as the caches do). `-T 131072,524288,2097152 -H 0.06,0.1,0.12`; goal_sim_desc holds the
      first entry in T, H and the others in T_more[], H_more[] (0 ends them); goal probe
      measures them
      · E 0: what libgoal's executor adds per message (libgoal's): a send costs o + E + (s-1) O
@@ -1044,6 +1047,8 @@ typedef struct goal__sim {
     uint64_t T[GOAL_SIM_TABLE_MAX];  /* the table of costs per byte: a message's bytes beyond T[i] */
     uint64_t H[GOAL_SIM_TABLE_MAX];  /* (up to T[i+1]) cost H[i] ps each, not G; off: T[0] 2^64-1 */
     uint32_t nT;                     /* entries in the table (0: off) */
+    uint64_t *span;                  /* p, with the table: the bytes each rank's schedule
+                                        touches (goal__sim_span); else NULL */
     uint64_t E, F;                   /* ps the executor adds per message (CPU, and before it leaves); ps
                                         every CPU starts at (a call's fixed cost) */
     uint64_t A, D;                   /* eager sends over A bytes complete D ps after their take
@@ -1117,19 +1122,46 @@ static uint64_t goal__sim_after(goal__sim *m, uint64_t t, uint64_t fixed, uint64
     if (s) return goal__sim_add(m, base, goal__sim_mul(m, s - 1u, per));
     return m->compat ? base + ~(uint64_t)0 * per : base;
 }
-/* goal__sim_after for a message of s > T[0] bytes under the table of costs per byte (-T
-   -H): the bytes beyond T[i], up to T[i+1], cost max(least, H[i]) each (least: the
-   receive's O, else 0): t + fixed + (T[0] - 1) per + sum (min(s, T[i+1]) - T[i]) H[i]. Off,
+/* goal__sim_after for a message of s bytes under the table of costs per byte (-T -H) when
+   f > T[0], f >= s being the bytes whose rate it pays (goal__sim_span). The bytes of a
+   message of n bytes beyond T[i], up to T[i+1], cost max(least, H[i]) each (least: the
+   receive's O, else 0): part(n) = (T[0] - 1) per + sum (min(n, T[i+1]) - T[i]) H[i] (n > T[0];
+   else (n - 1) per). The message costs part(f) (s - 1) / (f - 1) past t + fixed, and never
+   less than part(s), so that pricing by f only adds (goal_tune's bounds price by s). Off,
    T[0] is 2^64-1, so goal__sim_big, which the callers test first, is one compare. */
-static int goal__sim_big(const goal__sim *m, uint64_t s) { return s > m->T[0]; }
-static uint64_t goal__sim_after_big(goal__sim *m, uint64_t t, uint64_t fixed, uint64_t s, uint64_t per, uint64_t least) {
-    uint64_t end = goal__sim_after(m, t, fixed, m->T[0], per);
+static int goal__sim_big(const goal__sim *m, uint64_t f) { return f > m->T[0]; }
+static uint64_t goal__sim_part(goal__sim *m, uint64_t n, uint64_t per, uint64_t least) {
+    uint64_t part;
     uint32_t i;
-    for (i = 0; i < m->nT && s > m->T[i]; i++) {
-        uint64_t upto = i + 1u < m->nT && s > m->T[i + 1u] ? m->T[i + 1u] : s;
-        end = goal__sim_add(m, end, goal__sim_mul(m, upto - m->T[i], m->H[i] > least ? m->H[i] : least));
+    if (!goal__sim_big(m, n)) return n > 1u ? goal__sim_mul(m, n - 1u, per) : 0;
+    part = goal__sim_mul(m, m->T[0] - 1u, per);
+    for (i = 0; i < m->nT && n > m->T[i]; i++) {
+        uint64_t upto = i + 1u < m->nT && n > m->T[i + 1u] ? m->T[i + 1u] : n;
+        part = goal__sim_add(m, part, goal__sim_mul(m, upto - m->T[i], m->H[i] > least ? m->H[i] : least));
     }
-    return end;
+    return part;
+}
+static uint64_t goal__sim_after_big(goal__sim *m, uint64_t t, uint64_t fixed, uint64_t s, uint64_t f, uint64_t per, uint64_t least) {
+    uint64_t part = goal__sim_part(m, s, per, least);
+    if (f > s && s > 1u) {
+        double scaled = (double)goal__sim_part(m, f, per, least) / (double)(f - 1u) * (double)(s - 1u) + 0.5;
+        if (scaled >= 18446744073709549568.0) m->over = 1;   /* past 2^64 - 1 ps */
+        else if (scaled > (double)part) part = (uint64_t)scaled;
+    }
+    return goal__sim_add(m, goal__sim_add(m, t, fixed), part);
+}
+/* The bytes at whose rate a message of s bytes from src to dst pays under the table: a
+   rendezvous message (over S bytes), which moves the bytes from where the sender's buffer
+   lies, pays the rate of everything its ranks touch (the larger rank's slots and scratch,
+   goal__sim_span_of), at least its own s. The machine's cost per byte follows how much data
+   a call moves through the caches, not how the call cuts it into messages: each 4 MiB half
+   of an 8 MiB broadcast pays the 8 MiB rate. An eager message (through the library's
+   buffers), and every message with no world (goal_sim_cost) or no table, pays its own s. */
+static uint64_t goal__sim_span(const goal__sim *m, int32_t src, int32_t dst, uint64_t s) {
+    uint64_t f;
+    if (!m->span || s <= m->S) return s;
+    f = m->span[src] > m->span[dst] ? m->span[src] : m->span[dst];
+    return f > s ? f : s;
 }
 /* Records the first overflow at (rank, action) and fails the run. */
 static goal_status goal__sim_overflowed(goal__sim *m, int32_t rank, uint32_t action) {
@@ -1171,15 +1203,16 @@ typedef struct goal__sim_model {
 GOAL__HOT uint64_t goal__sim_link_send(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
     return goal__sim_after(m, t, k->o + m->E, s, k->O);   /* each at most 2^53: no overflow */
 }
-GOAL__HOT uint64_t goal__sim_link_recv(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
+/* f: the bytes whose rate the message pays under the table (goal__sim_span), else s. */
+GOAL__HOT uint64_t goal__sim_link_recv(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s, uint64_t f) {
     /* LogGOPSim charges max((s-1) O, (s-1) G); for 0 bytes in compat, of the wrapped values */
     uint64_t o = k->o + m->E;
     if (!s && m->compat) return t + o + (~(uint64_t)0 * k->O > ~(uint64_t)0 * k->G ? ~(uint64_t)0 * k->O : ~(uint64_t)0 * k->G);
-    if (goal__sim_big(m, s)) return goal__sim_after_big(m, t, o, s, k->O > k->G ? k->O : k->G, k->O);
+    if (goal__sim_big(m, f)) return goal__sim_after_big(m, t, o, s, f, k->O > k->G ? k->O : k->G, k->O);
     return goal__sim_after(m, t, o, s, k->O > k->G ? k->O : k->G);
 }
-GOAL__HOT uint64_t goal__sim_link_nic(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s) {
-    return goal__sim_big(m, s) ? goal__sim_after_big(m, t, k->g, s, k->G, 0) : goal__sim_after(m, t, k->g, s, k->G);
+GOAL__HOT uint64_t goal__sim_link_nic(goal__sim *m, const goal__sim_link *k, uint64_t t, uint64_t s, uint64_t f) {
+    return goal__sim_big(m, f) ? goal__sim_after_big(m, t, k->g, s, f, k->G, 0) : goal__sim_after(m, t, k->g, s, k->G);
 }
 /* A rendezvous message arrives R later: its handshake (a request to send and the answer
    before the data) is the round trip LogGOPSim leaves out. The executor's E comes before
@@ -1190,8 +1223,8 @@ GOAL__HOT uint64_t goal__sim_link_wire(goal__sim *m, const goal__sim_link *k, ui
 }
 /* The NIC's gap less its g. 0 and 1 bytes copy nothing that takes time (LogGOPSim's 0-byte
    wrap is a NIC's, not a copy). */
-static uint64_t goal__sim_link_copy(goal__sim *m, const goal__sim_link *k, uint64_t s) {
-    return s > 1u ? goal__sim_link_nic(m, k, 0, s) - k->g : 0;
+static uint64_t goal__sim_link_copy(goal__sim *m, const goal__sim_link *k, uint64_t s, uint64_t f) {
+    return s > 1u ? goal__sim_link_nic(m, k, 0, s, f) - k->g : 0;
 }
 static int goal__sim_eager(const goal__sim *m, uint64_t s) { return s <= m->S; }
 static uint64_t goal__sim_exec(goal__sim *m, uint64_t t, uint64_t s) { return goal__sim_add(m, t, goal__sim_mul(m, s, m->C)); }
@@ -1207,20 +1240,17 @@ GOAL__HOT uint64_t goal__sim_loggops_send_cpu(goal__sim *m, int32_t src, int32_t
     return goal__sim_link_send(m, &m->link[0], t, s);
 }
 GOAL__HOT uint64_t goal__sim_loggops_recv_cpu(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
-    (void)src; (void)dst;
-    return goal__sim_link_recv(m, &m->link[0], t, s);
+    return goal__sim_link_recv(m, &m->link[0], t, s, goal__sim_span(m, src, dst, s));
 }
 GOAL__HOT uint64_t goal__sim_loggops_nic_gap(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
-    (void)src; (void)dst;
-    return goal__sim_link_nic(m, &m->link[0], t, s);
+    return goal__sim_link_nic(m, &m->link[0], t, s, goal__sim_span(m, src, dst, s));
 }
 GOAL__HOT uint64_t goal__sim_loggops_wire(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
     (void)src; (void)dst;
     return goal__sim_link_wire(m, &m->link[0], t, s);
 }
 static uint64_t goal__sim_loggops_copy(goal__sim *m, int32_t src, int32_t dst, uint64_t s) {
-    (void)src; (void)dst;
-    return goal__sim_link_copy(m, &m->link[0], s);
+    return goal__sim_link_copy(m, &m->link[0], s, goal__sim_span(m, src, dst, s));
 }
 static const goal__sim_model goal__sim_loggops = {
     goal__sim_loggops_send_cpu, goal__sim_loggops_recv_cpu, goal__sim_loggops_nic_gap, goal__sim_loggops_wire, goal__sim_loggops_copy};
@@ -1253,16 +1283,16 @@ static uint64_t goal__sim_nodes_send(goal__sim *m, int32_t src, int32_t dst, uin
     return goal__sim_link_send(m, goal__sim_link_of(m, src, dst), t, s);
 }
 static uint64_t goal__sim_nodes_recv(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
-    return goal__sim_link_recv(m, goal__sim_link_of(m, src, dst), t, s);
+    return goal__sim_link_recv(m, goal__sim_link_of(m, src, dst), t, s, goal__sim_span(m, src, dst, s));
 }
 static uint64_t goal__sim_nodes_nic(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
-    return goal__sim_link_nic(m, goal__sim_link_of(m, src, dst), t, s);
+    return goal__sim_link_nic(m, goal__sim_link_of(m, src, dst), t, s, goal__sim_span(m, src, dst, s));
 }
 static uint64_t goal__sim_nodes_wire(goal__sim *m, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
     return goal__sim_link_wire(m, goal__sim_link_of(m, src, dst), t, s);
 }
 static uint64_t goal__sim_nodes_copy(goal__sim *m, int32_t src, int32_t dst, uint64_t s) {
-    return goal__sim_link_copy(m, goal__sim_link_of(m, src, dst), s);
+    return goal__sim_link_copy(m, goal__sim_link_of(m, src, dst), s, goal__sim_span(m, src, dst, s));
 }
 static const goal__sim_model goal__sim_two_level = {
     goal__sim_nodes_send, goal__sim_nodes_recv, goal__sim_nodes_nic, goal__sim_nodes_wire, goal__sim_nodes_copy};
@@ -1900,6 +1930,16 @@ static void goal__sim_left_add(goal__sim *m, int32_t r, const goal__sim_act *a) 
         m->left[r] = goal__sim_add(m, m->left[r], goal__sim_local(m, 0, a->kind, a->size));
     }
 }
+/* Rank r's bytes touched (goal__sim_span): every slot's extent and the scratch (the
+   header's, which the hot paths' partial view leaves out). */
+static void goal__sim_span_of(goal__sim *m, int32_t r) {
+    goal_schedule s;
+    uint64_t b;
+    uint32_t i;
+    goal__simw_full(&m->x, r, &s);
+    for (b = s.scratch, i = 0; i < s.nslots; i++) b = goal__sim_add(m, b, goal_schedule_slot_size(&s, i));
+    m->span[r] = b;
+}
 /* Decodes every action into its line, counting sources, the independent actions (the first
    event numbers are theirs) and the cpu and nic indices in use (LogGOPSim keeps 1 + the
    largest), and, when m->left is there, every rank's CPU time to spend (goal__sim_scan_left). */
@@ -1909,6 +1949,7 @@ static void goal__sim_scan(goal__sim *m) {
     for (r = 0; r < m->x.p; r++) {
         goal_schedule s;
         uint32_t i;
+        if (m->span) goal__sim_span_of(m, r);
         goal__simw_view(&m->x, r, &s);
         for (i = 0; i < s.nactions; i++) {
             goal_action a;
@@ -2008,6 +2049,7 @@ static goal_status goal__sim_init(goal__sim *m, const goal_world *w, const goal_
     m->act = (goal__sim_act *)goal__sim_lines(m, m->nlines, sizeof(goal__sim_act), &m->act_mem);
     m->rk = (goal__sim_rank *)goal__sim_lines(m, p, sizeof(goal__sim_rank), &m->rk_mem);
     m->waits = (uint32_t *)goal__new(&m->x.a, p, sizeof(uint32_t));
+    if (m->nT && !(m->span = (uint64_t *)goal__new(&m->x.a, p, sizeof(uint64_t)))) return GOAL_ERR_NOMEM;
     if (!m->act || !m->rk || !m->waits || goal__sim_scan_left(m) != GOAL_OK) return GOAL_ERR_NOMEM;
     memset(m->waits, 0xFF, p * sizeof(uint32_t));
     m->more = (uint64_t *)goal__new(&m->x.a, p * m->nmore, sizeof(uint64_t));
@@ -2097,7 +2139,7 @@ static goal_status goal__sim_loop(goal__sim *m) {
 static void goal__sim_free(goal__sim *m) {
     const goal_allocator *a = &m->x.a;
     uint32_t k;
-    goal__free(a, m->act_mem); goal__free(a, m->obase); goal__free(a, m->rk_mem); goal__free(a, m->more); goal__free(a, m->msg); goal__free(a, m->left);
+    goal__free(a, m->act_mem); goal__free(a, m->obase); goal__free(a, m->rk_mem); goal__free(a, m->more); goal__free(a, m->msg); goal__free(a, m->left); goal__free(a, m->span);
     goal__free(a, m->mem); goal__free(a, m->ready); goal__free(a, m->ind); goal__free(a, m->bh); goal__free(a, m->tab);
     for (k = 0; k < m->nbk; k++) { goal__free(a, m->bk[k].run[0].it); goal__free(a, m->bk[k].run[1].it); }
     goal__free(a, m->bk);

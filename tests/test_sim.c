@@ -458,6 +458,38 @@ static void test_big_bytes(void) {
     goal_sim_run_free(&r);
 }
 
+/* Under the table, a rendezvous message pays the rate of everything its ranks touch: L 100,
+   o 10, g 20, G 1, O 0, S 100, T 1000, H 3. Rank 1 receives 1000 B at 110 and its CPU
+   takes o + the bytes: 999 G alone (1119). When rank 0 also copies 1000 B into a second
+   slot, it touches 2000 B, whose bytes cost 999 G + 1000 H = 3999, so the message's 999
+   cost 3999 x 999 / 1999 = 1998.5 (2118.5). Eager (S 100000), or with no table: its own
+   999. Rank 0: o, then the copy's 1000 C (C 1), 1010. Never below its own price: with H
+   0.5 the 2000 B would cost 1499 (749.125 for the message), so it pays its 999. */
+static void test_cost_span(void) {
+    const char *alone = "num_ranks 2;\nrank #0 {\n  send 0,1000 to 1;\n}\nrank #1 {\n  recv 0,1000 from 0;\n}\n";
+    const char *copy = "num_ranks 2;\nrank #0 {\n  send 0,1000 to 1;\n  exec copyInt8 with 1:0,1000 0,1000;\n}\n"
+                       "rank #1 {\n  recv 0,1000 from 0;\n}\n";
+    static const struct { const char *model; uint64_t alone, copy; } cases[] = {
+        {"-L 100 -o 10 -g 20 -G 1 -O 0 -S 100 -T 1000 -H 3", 1119000, 2118500},
+        {"-L 100 -o 10 -g 20 -G 1 -O 0 -S 100000 -T 1000 -H 3", 1119000, 1119000},
+        {"-L 100 -o 10 -g 20 -G 1 -O 0 -S 100", 1119000, 1119000},
+        {"-L 100 -o 10 -g 20 -G 1 -O 0 -S 100 -T 1000 -H 0.5", 1119000, 1119000}};
+    goal_sim_desc d;
+    goal_sim_run_result r;
+    goal_status st;
+    size_t k;
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        memset(&d, 0, sizeof d);
+        CHECK(goal_sim_params(&d, cases[k].model, strlen(cases[k].model), NULL) == GOAL_OK);
+        r = sim_desc(alone, &d, &st);
+        CHECK(st == GOAL_OK && r.finish_ps && r.finish_ps[1] == cases[k].alone);
+        goal_sim_run_free(&r);
+        r = sim_desc(copy, &d, &st);
+        CHECK(st == GOAL_OK && r.finish_ps && r.finish_ps[1] == cases[k].copy && r.finish_ps[0] == 1010000);
+        goal_sim_run_free(&r);
+    }
+}
+
 /* The table of costs per byte (-T 400,600,800 -H 3,2,0.5), test_big_bytes's model (L 100,
    o 10, g 20, G 1, O 0, all eager). A 1001-byte message: NIC g + 399 G + 200 x 3 + 200 x 2
    + 201 x 0.5 = 1519.5; the receive o + the same bytes = 1509.5. back: it arrives at 110,
@@ -915,6 +947,7 @@ int main(void) {
     RUN(test_rendezvous);
     RUN(test_big_bytes);
     RUN(test_cost_table);
+    RUN(test_cost_span);
     RUN(test_shared_memory);
     RUN(test_executor_costs);
     RUN(test_acknowledged);
