@@ -236,10 +236,10 @@ bench-steps:
 # bench_model at np 2 under each probe's line (bench/mpi/bench_model.c); the machine's load
 # (uptime) before each, as shared machines make the timings noisy; a probe after the runs, set
 # against those before (bench/mpi/drift.awk: did the machine keep its speed?); then how far one
-# algorithm's time moves between the runs (bench/mpi/spread.awk). BENCH_MODEL_PROBE_ARGS: more
-# goal-probe options (e.g. --two-regimes --max-size 16777216: the table of costs per byte).
+# algorithm's time moves between the runs (bench/mpi/spread.awk). BENCH_MODEL_PROBE_ARGS: the
+# goal-probe options; by default the table of costs per byte up to 16 MiB (empty: one G).
 BENCH_MODEL_PROBES ?= 3
-BENCH_MODEL_PROBE_ARGS ?=
+BENCH_MODEL_PROBE_ARGS ?= --two-regimes --max-size 16777216
 .PHONY: bench-model
 bench-model: $(B)/openmpi/goal-probe $(B)/mpich/goal-probe
 	@mkdir -p $(B)/mpi

@@ -21,10 +21,10 @@
    ranks at once) are bare MPI calls: --shared-memory is in the line when an exchange costs
    about twice a one-way message.
    --two-regimes puts the costs per byte by size (-T -H, a table, tools/probe.h) in the line
-   when a single message's time shows them; without it a # line names them. It is opt-in because it prices each message
-   by its own size: shared memory's cost per byte follows the data a collective touches,
-   so an algorithm that splits a large message into pieces under T (bcast's scatter and
-   allgather) is predicted cheaper than it runs, and auto picks it (bench_model, README). */
+   when a single message's time shows them; without it a # line names them. The simulator
+   prices a rendezvous message at the rate of all the data its ranks touch (goal_sim.h), so
+   the pieces of a split message cost what the whole does; the default line keeps one G,
+   which auto and the drop-in have been tuned with (docs/model.md). */
 #define _POSIX_C_SOURCE 200809L   /* open, fdopen, ftruncate: -o FILE is opened before measuring */
 #define GOAL_ALL_IMPLEMENTATION
 #include "../goal_mpi.h"
