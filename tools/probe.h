@@ -32,9 +32,14 @@
                     and 32-64 KiB (0.8-1.3 us, single copy or the caches); one R stands for
                     both, the largest.
      A, D           acknowledged sends (goal_sim.h's -A -D): the first eager size whose
-                    burst gap is over PROBE_ACK (4) times the size's before, every eager
-                    size from there staying over half that step, is the first one
-                    acknowledged: A is the size before (0: none). A blocking send of such a size
+                    burst gap steps up from the size's before by over PROBE_ACK_RISE (0.65)
+                    times that gap, by over PROBE_ACK (1.5) times the step to the next
+                    eager size and over PROBE_ACK_LATER (1.25) times every later eager step
+                    (a level that the bytes do not explain: where an eager copy's cost per
+                    byte shows, each step is half the next), every eager size from there
+                    staying over half that step, is the first one
+                    acknowledged: A is the size before (0: none; the next size must be
+                    eager too). A blocking send of such a size
                     waits for its receiver's answer, so a burst's gap there is the way to
                     the take, o + L, plus D: D is the median over those sizes of the gap
                     less o + L. Their times are left out of the fits of o, L and g (Open
@@ -142,7 +147,9 @@ typedef struct probe_ops {
 #define PROBE_MAX_TABLE 8       /* entries of -T -H at most (goal_sim.h's GOAL_SIM_TABLE_MAX) */
 #define PROBE_APART 0.25        /* costs per byte within this fraction of each other are one */
 #define PROBE_SHARED 1.6        /* the exchange over the one-way time from which memory is shared */
-#define PROBE_ACK 2.5           /* a burst gap's step from one size to the next that starts acknowledged sends */
+#define PROBE_ACK 1.5           /* acknowledged sends: a burst gap's step over the step after it, */
+#define PROBE_ACK_LATER 1.25    /* over every later eager step, */
+#define PROBE_ACK_RISE 0.65     /* and over the gap before it */
 #define PROBE_HANDSHAKE 3.0     /* a round trip's step from one size to the next that is a rendezvous handshake */
 typedef struct probe_result {
     double L, o, g, G, O, C;    /* ns, ns per byte */
@@ -325,13 +332,28 @@ static int *probe_sizes(const probe_result *r, uint64_t lo, uint64_t hi, int *us
     for (k = 0; k < r->n; k++) use[k] = r->size[k] >= lo && r->size[k] <= hi;
     return use;
 }
-/* Acknowledged sends' sizes (see the top): the first eager size k whose gap steps up over
-   PROBE_ACK times size k-1's, all eager sizes from k staying over half that step; 0 none. */
+/* Acknowledged sends' sizes (see the top): the first eager size k, size k+1 eager too, whose
+   gap steps up from size k-1's by over PROBE_ACK_RISE times that gap, PROBE_ACK times the
+   step to size k+1 and PROBE_ACK_LATER times every later eager step, all eager sizes from k
+   staying over half the step; 0 none. Open MPI's step at 512 B is 0.75-3 times the gap
+   before and 1.4 or more times every later one; MPICH has none: its gap rises at 128 B by
+   0.53 of itself (a level, smaller than a round trip), and its eager copies double it from
+   2 KiB on, each step about half the next (one noisy size can make a step look like a
+   level to the next size alone, not to all of them). */
+static int probe_ack_step(const probe_result *r, int k) {
+    double step = r->gap[k] - r->gap[k - 1];
+    int j;
+    if (!(r->gap[k - 1] > 0 && step > PROBE_ACK_RISE * r->gap[k - 1] && step > PROBE_ACK * (r->gap[k + 1] - r->gap[k])))
+        return 0;
+    for (j = k + 1; j < r->n && r->size[j] <= r->S; j++)
+        if (step <= PROBE_ACK_LATER * (r->gap[j] - r->gap[j - 1])) return 0;
+    return 1;
+}
 static int probe_acked_from(const probe_result *r) {
     int k, j;
-    for (k = 1; k < r->n && r->size[k] <= r->S; k++) {
-        double floor = PROBE_ACK / 2 * r->gap[k - 1];
-        if (!(r->gap[k - 1] > 0 && r->gap[k] > PROBE_ACK * r->gap[k - 1])) continue;
+    for (k = 1; k + 1 < r->n && r->size[k + 1] <= r->S; k++) {
+        double floor = (r->gap[k - 1] + r->gap[k]) / 2;
+        if (!probe_ack_step(r, k)) continue;
         for (j = k; j < r->n && r->size[j] <= r->S && r->gap[j] > floor; j++) {}
         if (j == r->n || r->size[j] > r->S) return k;
     }
