@@ -38,8 +38,8 @@
                     (a level that the bytes do not explain: where an eager copy's cost per
                     byte shows, each step is half the next), every eager size from there
                     staying over half that step, is the first one
-                    acknowledged: A is the size before (0: none; the next size must be
-                    eager too). A blocking send of such a size
+                    acknowledged: A is the size before (0: none; the next two sizes must
+                    be eager too). A blocking send of such a size
                     waits for its receiver's answer, so a burst's gap there is the way to
                     the take, o + L, plus D: D is the median over those sizes of the gap
                     less o + L. Their times are left out of the fits of o, L and g (Open
@@ -332,14 +332,15 @@ static int *probe_sizes(const probe_result *r, uint64_t lo, uint64_t hi, int *us
     for (k = 0; k < r->n; k++) use[k] = r->size[k] >= lo && r->size[k] <= hi;
     return use;
 }
-/* Acknowledged sends' sizes (see the top): the first eager size k, size k+1 eager too, whose
-   gap steps up from size k-1's by over PROBE_ACK_RISE times that gap, PROBE_ACK times the
-   step to size k+1 and PROBE_ACK_LATER times every later eager step, all eager sizes from k
-   staying over half the step; 0 none. Open MPI's step at 512 B is 0.75-3 times the gap
-   before and 1.4 or more times every later one; MPICH has none: its gap rises at 128 B by
-   0.53 of itself (a level, smaller than a round trip), and its eager copies double it from
-   2 KiB on, each step about half the next (one noisy size can make a step look like a
-   level to the next size alone, not to all of them). */
+/* Acknowledged sends' sizes (see the top): the first eager size k, with sizes k+1 and k+2
+   eager too, whose gap steps up from size k-1's by over PROBE_ACK_RISE times that gap,
+   PROBE_ACK times the step to size k+1 and PROBE_ACK_LATER times every later eager step,
+   all eager sizes from k staying over half the step; 0 none. Open MPI's step at 512 B is
+   0.75-3 times the gap before and 1.4 or more times every later one. MPICH has none: its
+   gap rises at 128 B by 0.53 of itself (a level, smaller than a round trip), and its eager
+   copies double it from 2 KiB on, each step about half the next; its largest eager size's
+   gap is now and then half its usual, which makes the step before it look like a level
+   when only one step follows. */
 static int probe_ack_step(const probe_result *r, int k) {
     double step = r->gap[k] - r->gap[k - 1];
     int j;
@@ -351,7 +352,7 @@ static int probe_ack_step(const probe_result *r, int k) {
 }
 static int probe_acked_from(const probe_result *r) {
     int k, j;
-    for (k = 1; k + 1 < r->n && r->size[k + 1] <= r->S; k++) {
+    for (k = 1; k + 2 < r->n && r->size[k + 2] <= r->S; k++) {
         double floor = (r->gap[k - 1] + r->gap[k]) / 2;
         if (!probe_ack_step(r, k)) continue;
         for (j = k; j < r->n && r->size[j] <= r->S && r->gap[j] > floor; j++) {}
