@@ -74,9 +74,9 @@
      leave each cache). A rendezvous message (over S bytes) in a world pays the rate of
      all the bytes its two ranks' schedules touch, f (the larger rank's slots and scratch),
      where that is dearer: its bytes cost (s-1)/(f-1) of f bytes' (each 4 MiB half of an
-     8 MiB broadcast pays the 8 MiB rate, as the caches do). `-T 131072,524288,2097152 -H 0.06,0.1,0.12`; goal_sim_desc holds the
-     first entry in T, H and the others in T_more[], H_more[] (0 ends them); goal probe
-     measures them
+     8 MiB broadcast pays the 8 MiB rate, as the caches do).
+     `-T 131072,524288,2097152 -H 0.06,0.1,0.12`; goal_sim_desc holds the first entry in T,
+     H and the others in T_more[], H_more[] (0 ends them); goal probe measures them
      · E 0: what libgoal's executor adds per message (libgoal's): a send costs o + E + (s-1) O
      on the CPU and its message arrives at t + o + E + L, a receive costs o + E + (s-1)
      max(O, G) · F 0: a call's fixed cost (libgoal's: schedule lookup, executor start,
@@ -1130,22 +1130,33 @@ static uint64_t goal__sim_after(goal__sim *m, uint64_t t, uint64_t fixed, uint64
    less than part(s), so that pricing by f only adds (goal_tune's bounds price by s). Off,
    T[0] is 2^64-1, so goal__sim_big, which the callers test first, is one compare. */
 static int goal__sim_big(const goal__sim *m, uint64_t f) { return f > m->T[0]; }
-static uint64_t goal__sim_part(goal__sim *m, uint64_t n, uint64_t per, uint64_t least) {
+/* part(n), checked (goal__sim_add, _mul), and in *approx the same in double, which does not
+   overflow: part(f) of a large f may pass 2^64 ps where the share a message pays does not. */
+static uint64_t goal__sim_part(goal__sim *m, uint64_t n, uint64_t per, uint64_t least, double *approx) {
     uint64_t part;
     uint32_t i;
-    if (!goal__sim_big(m, n)) return n > 1u ? goal__sim_mul(m, n - 1u, per) : 0;
+    if (!goal__sim_big(m, n)) {
+        *approx = n > 1u ? (double)(n - 1u) * (double)per : 0;
+        return n > 1u ? goal__sim_mul(m, n - 1u, per) : 0;
+    }
     part = goal__sim_mul(m, m->T[0] - 1u, per);
+    *approx = (double)(m->T[0] - 1u) * (double)per;
     for (i = 0; i < m->nT && n > m->T[i]; i++) {
-        uint64_t upto = i + 1u < m->nT && n > m->T[i + 1u] ? m->T[i + 1u] : n;
-        part = goal__sim_add(m, part, goal__sim_mul(m, upto - m->T[i], m->H[i] > least ? m->H[i] : least));
+        uint64_t upto = i + 1u < m->nT && n > m->T[i + 1u] ? m->T[i + 1u] : n, h = m->H[i] > least ? m->H[i] : least;
+        part = goal__sim_add(m, part, goal__sim_mul(m, upto - m->T[i], h));
+        *approx += (double)(upto - m->T[i]) * (double)h;
     }
     return part;
 }
 static uint64_t goal__sim_after_big(goal__sim *m, uint64_t t, uint64_t fixed, uint64_t s, uint64_t f, uint64_t per, uint64_t least) {
-    uint64_t part = goal__sim_part(m, s, per, least);
+    double whole, scaled;
+    uint64_t part = goal__sim_part(m, s, per, least, &whole);
     if (f > s && s > 1u) {
-        double scaled = (double)goal__sim_part(m, f, per, least) / (double)(f - 1u) * (double)(s - 1u) + 0.5;
-        if (scaled >= 18446744073709549568.0) m->over = 1;   /* past 2^64 - 1 ps */
+        int over = m->over;
+        (void)goal__sim_part(m, f, per, least, &whole);
+        m->over = over;   /* only the share this message pays must fit */
+        scaled = whole / (double)(f - 1u) * (double)(s - 1u) + 0.5;
+        if (scaled >= 18446744073709551616.0) m->over = 1;   /* 2^64 ps or more */
         else if (scaled > (double)part) part = (uint64_t)scaled;
     }
     return goal__sim_add(m, goal__sim_add(m, t, fixed), part);
@@ -1937,19 +1948,23 @@ static void goal__sim_span_of(goal__sim *m, int32_t r) {
     uint64_t b;
     uint32_t i;
     goal__simw_full(&m->x, r, &s);
-    for (b = s.scratch, i = 0; i < s.nslots; i++) b = goal__sim_add(m, b, goal_schedule_slot_size(&s, i));
+    for (b = s.scratch, i = 0; i < s.nslots; i++) {
+        uint64_t x = goal_schedule_slot_size(&s, i);
+        b = b > ~(uint64_t)0 - x ? ~(uint64_t)0 : b + x;   /* saturates: it only picks a rate */
+    }
     m->span[r] = b;
 }
 /* Decodes every action into its line, counting sources, the independent actions (the first
    event numbers are theirs) and the cpu and nic indices in use (LogGOPSim keeps 1 + the
-   largest), and, when m->left is there, every rank's CPU time to spend (goal__sim_scan_left). */
+   largest), and, when m->left is there, every rank's CPU time to spend (goal__sim_scan_left).
+   With the table of costs per byte, every rank's span first. */
 static void goal__sim_scan(goal__sim *m) {
     int32_t r;
     m->ncpu = m->nnic = 1;
+    for (r = 0; m->span && r < m->x.p; r++) goal__sim_span_of(m, r);   /* a send's price reads its peer's */
     for (r = 0; r < m->x.p; r++) {
         goal_schedule s;
         uint32_t i;
-        if (m->span) goal__sim_span_of(m, r);
         goal__simw_view(&m->x, r, &s);
         for (i = 0; i < s.nactions; i++) {
             goal_action a;

@@ -23,8 +23,8 @@
    --two-regimes puts the costs per byte by size (-T -H, a table, tools/probe.h) in the line
    when a single message's time shows them; without it a # line names them. The simulator
    prices a rendezvous message at the rate of all the data its ranks touch (goal_sim.h), so
-   the pieces of a split message cost what the whole does; the default line keeps one G,
-   which auto and the drop-in have been tuned with (docs/model.md). */
+   the pieces of a split message cost what the whole does. The default line has one G
+   (docs/model.md, "-T -H and split messages"). */
 #define _POSIX_C_SOURCE 200809L   /* open, fdopen, ftruncate: -o FILE is opened before measuring */
 #define GOAL_ALL_IMPLEMENTATION
 #include "../goal_mpi.h"

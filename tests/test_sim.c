@@ -462,9 +462,11 @@ static void test_big_bytes(void) {
    o 10, g 20, G 1, O 0, S 100, T 1000, H 3. Rank 1 receives 1000 B at 110 and its CPU
    takes o + the bytes: 999 G alone (1119). When rank 0 also copies 1000 B into a second
    slot, it touches 2000 B, whose bytes cost 999 G + 1000 H = 3999, so the message's 999
-   cost 3999 x 999 / 1999 = 1998.5 (2118.5). Eager (S 100000), or with no table: its own
+   cost 3999 x 999 / 1999 = 1998.4997, 1998.5 to the ps (2118.5). Eager (S 100000), or with no table: its own
    999. Rank 0: o, then the copy's 1000 C (C 1), 1010. Never below its own price: with H
-   0.5 the 2000 B would cost 1499 (749.125 for the message), so it pays its 999. */
+   0.5 the 2000 B would cost 1499 (749.125 for the message), so it pays its 999. A run that
+   may stop (stop_ns) counts each rank's CPU time before it starts, a send's at its peer's
+   span: it ends as the run does when the stop is later, and stops when it is earlier. */
 static void test_cost_span(void) {
     const char *alone = "num_ranks 2;\nrank #0 {\n  send 0,1000 to 1;\n}\nrank #1 {\n  recv 0,1000 from 0;\n}\n";
     const char *copy = "num_ranks 2;\nrank #0 {\n  send 0,1000 to 1;\n  exec copyInt8 with 1:0,1000 0,1000;\n}\n"
@@ -486,6 +488,14 @@ static void test_cost_span(void) {
         goal_sim_run_free(&r);
         r = sim_desc(copy, &d, &st);
         CHECK(st == GOAL_OK && r.finish_ps && r.finish_ps[1] == cases[k].copy && r.finish_ps[0] == 1010000);
+        goal_sim_run_free(&r);
+        d.stop_ns = 1e6;   /* a run that may stop counts each rank's CPU time first, its sends at their peer's span */
+        r = sim_desc(copy, &d, &st);
+        CHECK(st == GOAL_OK && r.finish_ps && r.finish_ps[1] == cases[k].copy && r.finish_ps[0] == 1010000);
+        goal_sim_run_free(&r);
+        d.stop_ns = 1500;   /* and stops before rank 1's receive ends (2118.5 with the span, 1119 without) */
+        r = sim_desc(copy, &d, &st);
+        CHECK_EQ(st, cases[k].copy > 1500000 ? GOAL_PENDING : GOAL_OK);
         goal_sim_run_free(&r);
     }
 }
