@@ -60,7 +60,9 @@
    Parameters (zero = LogGOPSim's default; GOAL_SIM_ZERO asks for a real 0):
      L 2500 latency · o 1500 CPU overhead per message · g 1000 gap per message · G 6 gap per
      byte · O 0 CPU overhead per byte · S 65535 eager limit (size <= S eager, else rendezvous)
-     · C 1 CPU time per byte of a local exec (copy or reduction; libgoal's, not LogGOPSim's)
+     · C 1 CPU time per byte of a local exec (a reduction, and a copy unless K is set;
+     libgoal's, not LogGOPSim's) · K (= C) CPU time per byte of a local copy (an exec whose op
+     is copy; libgoal's): goal probe measures it apart, as a copy costs less than a reduction
      · R 0 rendezvous handshake (libgoal's): a message over S bytes arrives R later, at
      t + o + L + R for a send started at t (LogGOPSim: o + L, "rendezvous has no handshake
      latency"), so its receive, and the send, which completes when matched, finish R later;
@@ -304,9 +306,10 @@ typedef struct goal_sim_desc {
     double L, o, g, G, O;      /* ns (G, O: ns per byte), fractions down to 0.001 ns; 0 =
                                   LogGOPSim's default (see SIMULATE); GOAL_SIM_ZERO = a real 0 */
     int64_t S;                 /* bytes; 0 = default, GOAL_SIM_ZERO = 0 */
-    double C;                  /* ns per byte of a local exec (copy or reduction), fractions
-                                  down to 0.001 ns; 0 = 1 (exec of x bytes costs x ns, as
-                                  LogGOPSim's calc x); GOAL_SIM_ZERO = free. calc is not scaled */
+    double C;                  /* ns per byte of a local exec (a reduction; a copy too unless
+                                  K), fractions down to 0.001 ns; 0 = 1 (exec of x bytes costs
+                                  x ns, as LogGOPSim's calc x); GOAL_SIM_ZERO = free. calc is
+                                  not scaled */
     double R;                  /* ns a rendezvous message (over S bytes) arrives later than an
                                   eager one: its handshake; fractions down to 0.001 ns; 0 (the
                                   default) and GOAL_SIM_ZERO = none, as in LogGOPSim */
@@ -329,6 +332,9 @@ typedef struct goal_sim_desc {
                                   default) = none, GOAL_SIM_ZERO = every eager send */
     double D;                  /* ns from the take to an acknowledged send's completion (with
                                   A), fractions down to 0.001 ns; 0 and GOAL_SIM_ZERO = at once */
+    double K;                  /* ns per byte of a local copy (an exec whose op is
+                                  GOAL_OP_COPY; libgoal's), fractions down to 0.001 ns; 0 (the
+                                  default) = C, GOAL_SIM_ZERO = free */
     int32_t node_size;         /* > 0: the two-level model, nodes of node_size consecutive ranks
                                   (rank r on node r / node_size); 0 = LogGOPS, one level */
     double intra_L, intra_o, intra_g, intra_G, intra_O;   /* two-level: L, o, g, G, O between
@@ -466,7 +472,8 @@ typedef enum goal_sim_cost_kind {
     GOAL_SIM_COST_NIC_GAP,     /* a NIC: the gap of a message from src to dst started at t ends */
     GOAL_SIM_COST_WIRE,        /* a message whose send started at t arrives at dst */
     GOAL_SIM_COST_EXEC,        /* a local exec of `bytes` started at t ends (src, dst unused) */
-    GOAL_SIM_COST_CALC         /* a calc of `bytes` ns started at t ends (src, dst unused) */
+    GOAL_SIM_COST_CALC,        /* a calc of `bytes` ns started at t ends (src, dst unused) */
+    GOAL_SIM_COST_COPY         /* a local copy (exec copy) of `bytes` started at t ends */
 } goal_sim_cost_kind;
 /* The prices of a simulation under desc (its model options; the world is not needed).
    GOAL_ERR_ARG with why in err for a bad parameter; GOAL_ERR_NOMEM. */
@@ -1023,7 +1030,7 @@ struct goal__sim_model;
    lines (at 40 bytes half of them did, two misses where one would do). */
 typedef struct goal__sim_act {
     uint64_t size;                   /* bytes (send, recv, exec), ns (calc) */
-    int32_t peer, tag;
+    int32_t peer, tag;               /* an exec's tag: 1 for a copy (goal__sim_copy) */
     uint32_t need;                   /* sources not yet satisfied; GOAL__SIM_DONE */
     uint32_t deps[2];                /* its dependents: up to GOAL__SIM_INLINE_DEPS words (as stored); */
     uint8_t kind, cpu, nic;          /* with more, where they are (x.recs[rank] + deps[0]) and how many */
@@ -1036,13 +1043,15 @@ static const uint32_t *goal__sim_deps_of(const goal__simw *x, int32_t r, const g
     return a->ndeps <= GOAL__SIM_INLINE_DEPS ? a->deps : x->recs[r] + a->deps[0];
 }
 static uint32_t goal__sim_ndeps(const goal__sim_act *a) { return a->ndeps <= GOAL__SIM_INLINE_DEPS ? a->ndeps : a->deps[1]; }
+static int goal__sim_copy(const goal__sim_act *a) { return a->kind == GOAL_EXEC && a->tag; }
 
 typedef struct goal__sim {
     goal__simw x;
     const struct goal__sim_model *model;   /* the cost model (see simulate: cost models) */
     goal__sim_link link[2];          /* LogGOPS: link[0]; two-level: 0 between nodes, 1 inside */
     uint64_t *mem;                   /* shared memory: per node, when its memory is free again; NULL: off */
-    uint64_t S, C, R;                /* eager limit in bytes; ps per byte of a local exec; ps a
+    uint64_t S, C, Ccopy, R;         /* eager limit in bytes; ps per byte of a local exec, of a
+                                        local copy (the desc's K); ps a
                                         rendezvous message (over S bytes) arrives later */
     uint64_t T[GOAL_SIM_TABLE_MAX];  /* the table of costs per byte: a message's bytes beyond T[i] */
     uint64_t H[GOAL_SIM_TABLE_MAX];  /* (up to T[i+1]) cost H[i] ps each, not G; off: T[0] 2^64-1 */
@@ -1238,10 +1247,13 @@ static uint64_t goal__sim_link_copy(goal__sim *m, const goal__sim_link *k, uint6
     return s > 1u ? goal__sim_link_nic(m, k, 0, s, f) - k->g : 0;
 }
 static int goal__sim_eager(const goal__sim *m, uint64_t s) { return s <= m->S; }
-static uint64_t goal__sim_exec(goal__sim *m, uint64_t t, uint64_t s) { return goal__sim_add(m, t, goal__sim_mul(m, s, m->C)); }
-/* When a local action started at t ends: an exec of s bytes, a calc of s ns, anything else at once. */
-static uint64_t goal__sim_local(goal__sim *m, uint64_t t, int kind, uint64_t s) {
-    if (kind == GOAL_EXEC) return goal__sim_exec(m, t, s);
+static uint64_t goal__sim_exec(goal__sim *m, uint64_t t, uint64_t s, int copy) {
+    return goal__sim_add(m, t, goal__sim_mul(m, s, copy ? m->Ccopy : m->C));
+}
+/* When a local action started at t ends: an exec of s bytes (a copy at K per byte), a calc
+   of s ns, anything else at once. */
+static uint64_t goal__sim_local(goal__sim *m, uint64_t t, int kind, uint64_t s, int copy) {
+    if (kind == GOAL_EXEC) return goal__sim_exec(m, t, s, copy);
     return kind == GOAL_CALC ? goal__sim_add(m, t, goal__sim_mul(m, s, GOAL__SIM_PS)) : t;
 }
 
@@ -1374,7 +1386,7 @@ static goal_status goal__sim_model_init(goal__sim *m, const goal_sim_desc *d) {
     const double inter[5] = {d->L, d->o, d->g, d->G, d->O};
     const double intra[5] = {d->intra_L, d->intra_o, d->intra_g, d->intra_G, d->intra_O};
     if (goal__sim_link_init(&m->link[0], inter, &loggopsim) || goal__sim_link_init(&m->link[1], intra, &m->link[0]) ||
-        goal__sim_param(d->C, GOAL__SIM_PS, &m->C) || goal__sim_param(d->R, 0, &m->R) ||
+        goal__sim_param(d->C, GOAL__SIM_PS, &m->C) || goal__sim_param(d->K, m->C, &m->Ccopy) || goal__sim_param(d->R, 0, &m->R) ||
         goal__sim_param(d->E, 0, &m->E) || goal__sim_param(d->F, 0, &m->F) || goal__sim_param(d->D, 0, &m->D) ||
         d->S < GOAL_SIM_ZERO || d->A < GOAL_SIM_ZERO || d->node_size < 0 || goal__sim_table_init(m, d, why))
         return GOAL_ERR_ARG;
@@ -1750,13 +1762,13 @@ static void goal__sim_emit(const goal__sim *m, goal_sim_event_kind k, int32_t ra
 static void goal__sim_spent(goal__sim *m, int32_t r, uint64_t from, uint64_t to) {
     if (m->left) m->left[r] -= to - from < m->left[r] ? to - from : m->left[r];
 }
-/* calc (costs its cost in ns), exec (C per byte of its buffer) and nop (costs 0): start and
-   complete at once. */
+/* calc (costs its cost in ns), exec (C per byte of its buffer, a copy K) and nop (costs 0):
+   start and complete at once. */
 static goal_status goal__sim_calc(goal__sim *m, const goal__sim_act *a, goal__sim_ev ev) {
     uint64_t cost = a->kind == GOAL_CALC || a->kind == GOAL_EXEC ? a->size : 0u;
     uint64_t *c = goal__sim_cpu(m, ev.rank, a->cpu);
     if (*c > ev.time) { ev.time = *c; return goal__sim_later(m, ev, GOAL__SIM_W_CALC, a->cpu, 0); }
-    *c = goal__sim_local(m, ev.time, a->kind, cost);
+    *c = goal__sim_local(m, ev.time, a->kind, cost, goal__sim_copy(a));
     if (m->over) return goal__sim_overflowed(m, ev.rank, ev.ref);
     goal__sim_spent(m, ev.rank, ev.time, *c);
     goal__sim_emit(m, GOAL_SIM_EV_CALC, ev.rank, (int32_t)ev.ref, -1, -1, a->cpu, ev.time, *c, cost);
@@ -1938,7 +1950,7 @@ static void goal__sim_left_add(goal__sim *m, int32_t r, const goal__sim_act *a) 
         m->left[r] = goal__sim_add(m, m->left[r], m->model->send_cpu(m, r, a->peer, 0, a->size));
         m->left[a->peer] = goal__sim_add(m, m->left[a->peer], m->model->recv_cpu(m, r, a->peer, 0, a->size));
     } else {
-        m->left[r] = goal__sim_add(m, m->left[r], goal__sim_local(m, 0, a->kind, a->size));
+        m->left[r] = goal__sim_add(m, m->left[r], goal__sim_local(m, 0, a->kind, a->size, goal__sim_copy(a)));
     }
 }
 /* Rank r's bytes touched (goal__sim_span): every slot's extent and the scratch (the
@@ -1976,7 +1988,8 @@ static void goal__sim_scan(goal__sim *m) {
             if (ndeps > GOAL__SIM_INLINE_DEPS) { c->deps[0] = (uint32_t)(w - s.recs); c->deps[1] = ndeps; }
             else goal__copy32(c->deps, w, ndeps);
             c->size = a.kind == GOAL_CALC ? a.cost : a.buf.size;
-            c->peer = a.peer; c->tag = a.tag; c->kind = (uint8_t)a.kind; c->cpu = a.cpu; c->nic = a.nic;
+            c->peer = a.peer; c->kind = (uint8_t)a.kind; c->cpu = a.cpu; c->nic = a.nic;
+            c->tag = a.kind == GOAL_EXEC ? a.op == GOAL_OP_COPY : a.tag;   /* an exec's: a copy (goal__sim_copy) */
             m->seq += c->need == 0;
             if (m->left) goal__sim_left_add(m, r, c);
             if (a.cpu >= m->ncpu) m->ncpu = a.cpu + 1u;
@@ -2988,7 +3001,9 @@ static const goal_sim_param_row goal__sim_opts[] = {
     {"-g", GOAL_SIM_PARAM_NS, 1, "ns", "1000", "gap between messages (NIC)", GOAL__SIM_AT(g)},
     {"-G", GOAL_SIM_PARAM_NS, 1, "ns/B", "6", "gap per byte", GOAL__SIM_AT(G)},
     {"-O", GOAL_SIM_PARAM_NS, 1, "ns/B", "0", "CPU overhead per byte", GOAL__SIM_AT(O)},
-    {"-C", GOAL_SIM_PARAM_NS, 1, "ns/B", "1", "CPU time per byte of a local exec (copy or reduction; calc is not scaled)", GOAL__SIM_AT(C)},
+    {"-C", GOAL_SIM_PARAM_NS, 1, "ns/B", "1", "CPU time per byte of a local exec (a reduction; a copy too unless -K; calc is not scaled)",
+     GOAL__SIM_AT(C)},
+    {"-K", GOAL_SIM_PARAM_NS, 1, "ns/B", NULL, "CPU time per byte of a local copy (exec copy; libgoal's) (unset: -C)", GOAL__SIM_AT(K)},
     {"-S", GOAL_SIM_PARAM_BYTES, 1, "B", "65535", "eager limit: larger messages use rendezvous", GOAL__SIM_AT(S)},
     {"-R", GOAL_SIM_PARAM_NS, 1, "ns", "0", "rendezvous handshake: a message over -S bytes arrives this much later (LogGOPSim: none)",
      GOAL__SIM_AT(R)},
@@ -3176,6 +3191,7 @@ goal_status goal_sim_defaults(const goal_sim_desc *desc, goal_sim_desc *out) {
     goal__sim_link_out(&m.link[0], &out->L, &out->o, &out->g, &out->G, &out->O);
     goal__sim_link_out(&m.link[1], &out->intra_L, &out->intra_o, &out->intra_g, &out->intra_G, &out->intra_O);
     out->C = goal__sim_ns_of(m.C);
+    out->K = goal__sim_ns_of(m.Ccopy);
     out->R = goal__sim_ns_of(m.R);
     out->E = goal__sim_ns_of(m.E);
     out->F = goal__sim_ns_of(m.F);
@@ -3228,8 +3244,9 @@ uint64_t goal_sim_cost(goal_sim_costs *c, goal_sim_cost_kind k, int32_t src, int
     case GOAL_SIM_COST_RECV_CPU: return m->model->recv_cpu(m, src, dst, t, bytes);
     case GOAL_SIM_COST_NIC_GAP: return m->model->nic_gap(m, src, dst, t, bytes);
     case GOAL_SIM_COST_WIRE: return m->model->wire(m, src, dst, t, bytes);
-    case GOAL_SIM_COST_EXEC: return goal__sim_local(m, t, GOAL_EXEC, bytes);
-    default: return goal__sim_local(m, t, GOAL_CALC, bytes);
+    case GOAL_SIM_COST_EXEC: return goal__sim_local(m, t, GOAL_EXEC, bytes, 0);
+    case GOAL_SIM_COST_COPY: return goal__sim_local(m, t, GOAL_EXEC, bytes, 1);
+    default: return goal__sim_local(m, t, GOAL_CALC, bytes, 0);
     }
 }
 int goal_sim_costs_overflow(goal_sim_costs *c) {

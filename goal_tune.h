@@ -222,10 +222,12 @@ static uint64_t goal__tune_add(goal__tune_m *m, uint64_t a, uint64_t b) {
 static uint64_t goal__tune_cost(goal__tune_m *m, goal_sim_cost_kind k, int32_t src, int32_t dst, uint64_t t, uint64_t s) {
     return goal_sim_cost(m->c, k, src, dst, t, s);
 }
-/* When a local action started at t ends: an exec of s bytes, a calc of s ns, anything else at once. */
-static uint64_t goal__tune_local(goal__tune_m *m, uint64_t t, int kind, uint64_t s) {
-    if (kind == GOAL_EXEC) return goal_sim_cost(m->c, GOAL_SIM_COST_EXEC, 0, 0, t, s);
-    return kind == GOAL_CALC ? goal_sim_cost(m->c, GOAL_SIM_COST_CALC, 0, 0, t, s) : t;
+/* When local action a started at t ends: an exec of its bytes (a copy's at the copy rate), a
+   calc of its cost in ns, anything else at once. */
+static uint64_t goal__tune_local(goal__tune_m *m, uint64_t t, const goal_action *a) {
+    if (a->kind == GOAL_EXEC)
+        return goal_sim_cost(m->c, a->op == GOAL_OP_COPY ? GOAL_SIM_COST_COPY : GOAL_SIM_COST_EXEC, 0, 0, t, a->buf.size);
+    return a->kind == GOAL_CALC ? goal_sim_cost(m->c, GOAL_SIM_COST_CALC, 0, 0, t, a->cost) : t;
 }
 /* Whether a time computed so far overflowed (sticky until cleared). */
 static int goal__tune_over(goal__tune_m *m) {
@@ -278,7 +280,7 @@ static uint64_t goal__tune_bound(goal__tune_m *m, const goal_schedule *s, int32_
         } else if (a.kind == GOAL_RECV && a.peer != GOAL_ANY) {
             cpu = goal__tune_cost(m, GOAL_SIM_COST_RECV_CPU, a.peer, r, cpu, fill ? a.buf.size : 0);
         } else {
-            cpu = goal__tune_local(m, cpu, a.kind, a.kind == GOAL_CALC ? a.cost : a.buf.size);
+            cpu = goal__tune_local(m, cpu, &a);
         }
     }
     if (goal__tune_over(m)) return 0;
@@ -407,7 +409,7 @@ static goal_status goal__walk_fill(goal__walk *w, goal__walk_rank *e, const goal
         if (a.kind == GOAL_SEND && !w->held[i]) st = goal__walk_peer(w, (uint32_t)a.peer);
         else if (w->held[i] && a.kind != GOAL_RECV)
             e->held = goal__tune_add(m, e->held, a.kind == GOAL_SEND ? goal__tune_cost(m, GOAL_SIM_COST_SEND_CPU, s->rank, a.peer, 0, a.buf.size)
-                                                : goal__tune_local(m, 0, a.kind, a.kind == GOAL_CALC ? a.cost : a.buf.size));
+                                                : goal__tune_local(m, 0, &a));
     }
     if (st == GOAL_OK) e->nunheld = goal__walk_unique(w, e->unheld, 0);
     return st;

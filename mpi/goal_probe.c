@@ -16,8 +16,8 @@
    ping-pong less the bare ones (tools/probe.h). So the model predicts what goal_mpi runs, and without -E -F it
    is the library's LogGOPS. --bare leaves libgoal's path out (no -E -F; C then from a C loop).
    The local exec cost C (-C) is rank 0's own: a sum of doubles into a buffer (an exec
-   action, GOAL_OP_SUM on Float64), what libgoal's executor runs for a reduction; a # line
-   gives a copy's (GOAL_OP_COPY) cost per byte too. One-way messages and exchanges (both
+   action, GOAL_OP_SUM on Float64), what libgoal's executor runs for a reduction; K (-K) a
+   copy's (GOAL_OP_COPY), and a # line a copy's cost per byte at the largest size. One-way messages and exchanges (both
    ranks at once) are bare MPI calls: --shared-memory is in the line when an exchange costs
    about twice a one-way message.
    --two-regimes puts the costs per byte by size (-T -H, a table, tools/probe.h) in the line
@@ -190,6 +190,7 @@ static double op_burst(void *u, uint64_t s, int n, int reps) { return measure((p
 static double op_oneway(void *u, uint64_t s, int reps) { return measure((probe_mpi *)u, CMD_ONEWAY, s, 1, 0, reps); }
 static double op_exchange(void *u, uint64_t s, int reps) { return measure((probe_mpi *)u, CMD_EXCHANGE, s, 1, 0, reps); }
 static double op_exec(void *u, uint64_t s, int reps) { return measure_goal((probe_mpi *)u, CMD_EXEC, s, 1, 0, reps); }
+static double op_copy(void *u, uint64_t s, int reps) { return measure_goal((probe_mpi *)u, CMD_COPY, s, 1, 0, reps); }
 static double op_call(void *u, int reps) { return measure_goal((probe_mpi *)u, CMD_NOP, 0, 1, 0, reps); }
 static double op_lsend(void *u, uint64_t s, double d, int reps) { return measure_goal((probe_mpi *)u, CMD_SEND, s, 1, d, reps); }
 static double op_lrecv(void *u, uint64_t s, double d, int reps) { return measure_goal((probe_mpi *)u, CMD_RECV, s, 1, d, reps); }
@@ -242,7 +243,7 @@ static int lead(probe_mpi *m, probe_out *out, int two_regimes) {
     int rc, nT, k;
     memset(&ops, 0, sizeof ops);
     ops.pingpong_fn = op_pingpong; ops.send_fn = op_send; ops.recv_fn = op_recv; ops.burst_fn = op_burst; ops.exec_fn = op_exec;
-    ops.oneway_fn = op_oneway; ops.exchange_fn = op_exchange;
+    ops.copy_fn = op_copy; ops.oneway_fn = op_oneway; ops.exchange_fn = op_exchange;
     if (m->gm) { ops.call_fn = op_call; ops.lsend_fn = op_lsend; ops.lrecv_fn = op_lrecv; ops.lpingpong_fn = op_lpingpong; }
     ops.user = m;
     rc = probe_run(&ops, m->max_size, &r);
@@ -262,7 +263,7 @@ static int lead(probe_mpi *m, probe_out *out, int two_regimes) {
         for (k = 0; k < nT; k++) printf("%s %.3f from %llu B", k ? "," : "", r.H[k], (unsigned long long)r.T[k]);
         printf(" (-T -H in the line with --two-regimes)\n");
     }
-    printf("# copy of %llu bytes: %.4f ns per byte (-C is the reduction's); C and -E -F measured %s\n", (unsigned long long)m->max_size, copy,
+    printf("# copy of %llu bytes: %.4f ns per byte (-K: the slope from 1 KiB); C, K and -E -F measured %s\n", (unsigned long long)m->max_size, copy,
            m->gm ? "through libgoal (goal_mpi_run)" : "on bare MPI calls (--bare): no -E -F");
     if (r.S_wide || (r.R_wide && r.R >= 0.001))
         fprintf(stderr, "goal-probe: warning: %s left out of the line: its runs disagree (# lines); probe again on a quieter machine\n",

@@ -127,6 +127,9 @@ static double t_exchange(void *u, uint64_t s, int reps) { (void)reps; return noi
 static void ex0(goal_graph *g, uint64_t s, double d, int n) { (void)d; (void)n; goal_graph_exec(g, GOAL_OP_SUM, GOAL_INT8, goal_buffer(0, 0, s), goal_buffer(1, 0, s)); }
 static void idle(goal_graph *g, uint64_t s, double d, int n) { (void)g; (void)s; (void)d; (void)n; }
 static double t_exec(void *u, uint64_t s, int reps) { (void)reps; return noisy((sim_transport *)u, sim_world((sim_transport *)u, ex0, idle, s, 0, 0)); }
+/* A local copy of s bytes (rank 1 idle). */
+static void cp0(goal_graph *g, uint64_t s, double d, int n) { (void)d; (void)n; goal_graph_exec(g, GOAL_OP_COPY, GOAL_UINT8, goal_buffer(0, 0, s), goal_buffer(1, 0, s)); }
+static double t_copy(void *u, uint64_t s, int reps) { (void)reps; return noisy((sim_transport *)u, sim_world((sim_transport *)u, cp0, idle, s, 0, 0)); }
 /* An empty call through libgoal: a nop on rank 0 under the model with F. */
 static void nop0(goal_graph *g, uint64_t s, double d, int n) { (void)s; (void)d; (void)n; goal_graph_nop(g); }
 static double t_call(void *u, int reps) {
@@ -141,6 +144,7 @@ static int near(double got, double want) { return fabs(got - want) <= 0.10 * wan
 static void sim_ops(probe_ops *ops, sim_transport *t) {
     memset(ops, 0, sizeof *ops);
     ops->pingpong_fn = t_pingpong; ops->send_fn = t_send; ops->recv_fn = t_recv; ops->burst_fn = t_burst; ops->exec_fn = t_exec;
+    ops->copy_fn = t_copy;
     ops->oneway_fn = t_oneway; ops->exchange_fn = t_exchange;
     ops->user = t;
 }
@@ -326,6 +330,22 @@ static void recovers_acknowledged(void) {
         CHECK_EQ(d.A, (int64_t)r.A); CHECK(fabs(d.D - r.D) <= 0.5);
     }
 }
+/* A copy's cost per byte (-K) apart from a reduction's (-C): each within 10%, with and
+   without noise, and the params line gives both; a model without -K prices copies at C,
+   and the probe finds that. */
+static void recovers_copy(void) {
+    static const double noise[] = {0, 0.03};
+    int k;
+    for (k = 0; k < 2; k++) {
+        probe_result r = probe_line("-L 20 -o 100 -g 80 -G 0.04 -C 0.05 -K 0.02 -S 4096 -R 900", noise[k]);
+        probe_result q = probe_line("-L 20 -o 100 -g 80 -G 0.04 -C 0.05 -S 4096 -R 900", noise[k]);
+        goal_sim_desc d;
+        CHECK(near(r.K, 0.02)); CHECK(near(r.C, 0.05)); CHECK(near(q.K, 0.05)); CHECK(near(q.C, 0.05));
+        if (th_checks_failed) probe_print_params(stdout, &r), probe_print_fit(stdout, &r);
+        d = params_of(&r);   /* the line gives goal sim r's -K */
+        CHECK(fabs(d.K - r.K) < 0.001 && fabs(d.C - r.C) < 0.001);
+    }
+}
 /* Acknowledged sends whose wait is short (Open MPI's on a quiet machine: the burst gap
    about doubles at A's next size, here 85 -> 180 ns) are found too; an eager gap that grows
    with the bytes (MPICH's copies: each step half the next) is none, at either noise. */
@@ -509,6 +529,7 @@ int main(void) {
     RUN(recovers_table);
     RUN(recovers_acknowledged);
     RUN(acknowledged_small_or_none);
+    RUN(recovers_copy);
     RUN(finds_shared_memory);
     RUN(params_line_format);
     RUN(smallest_max_size);

@@ -8,7 +8,7 @@ set -u
 B=${B:-build}
 T=$(mktemp -d); trap 'rm -rf "$T"' EXIT
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
-LINE='^-L [0-9.]+ -o [0-9.]+ -g [0-9.]+ -G [0-9.]+ -O [0-9.]+ -C [0-9.]+( -S [0-9]+)?( -R [0-9.]+)?( -T [0-9,]+ -H [0-9.,]+)?( --shared-memory)?( -A [0-9]+ -D [0-9.]+)?( -E [0-9.]+ -F [0-9.]+)?$'
+LINE='^-L [0-9.]+ -o [0-9.]+ -g [0-9.]+ -G [0-9.]+ -O [0-9.]+ -C [0-9.]+( -K [0-9.]+)?( -S [0-9]+)?( -R [0-9.]+)?( -T [0-9,]+ -H [0-9.,]+)?( --shared-memory)?( -A [0-9]+ -D [0-9.]+)?( -E [0-9.]+ -F [0-9.]+)?$'
 for lib in openmpi mpich; do
   build "$B/$lib/goal-probe" || { t "$lib: goal-probe builds" 0 x false; continue; }
   run="mpirun.$lib"; [ $lib = openmpi ] && run="$run --oversubscribe"

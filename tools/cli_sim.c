@@ -61,6 +61,7 @@ static void sim_params(const goal_sim_desc *desc) {
     const double intra[] = {d.intra_L, d.intra_o, d.intra_g, d.intra_G, d.intra_O};
     fprintf(stderr, "goal sim: parameters");
     for (k = 0; k < 7; k++) fprintf(stderr, " %s %.15g", names[k], sim_param_used(v[k]));
+    if (d.K != d.C) fprintf(stderr, " -K %.15g", sim_param_used(d.K));   /* only when apart from -C */
     if (sim_param_used(d.R) > 0) fprintf(stderr, " -R %.15g", d.R);   /* only when set: LogGOPSim's line otherwise */
     if (d.T > 0) sim_table(&d);
     if (sim_param_used(d.E) > 0) fprintf(stderr, " -E %.15g", d.E);

@@ -73,10 +73,11 @@
      local exec     a reduction of s bytes into a buffer on the probing rank (goal-probe: a
                     sum of doubles, out[i] += in[i], as libgoal's executor reduces): s·C
                     -> C, the slope of the fit over sizes from 1 KiB (the smaller ones are
-                    the call's fixed cost, which the model does not charge). A copy is
-                    cheaper per byte (goal-probe prints its slope as a # line); the model has
-                    one C for both, and the reduction is what the collectives that compute
-                    spend their time on.
+                    the call's fixed cost, which the model does not charge).
+     local copy     with copy_fn, a copy of s bytes (goal-probe: an exec copy through
+                    libgoal's executor): its slope from 1 KiB the same way -> K (-K), which
+                    prices the copies of an algorithm (its own block, in to out) apart from
+                    its reductions: a copy costs 0.4-0.6 of a reduction per byte here.
    Each curve is fitted by least squares on relative errors (sizes span decades): o from
    the eager send overheads, o again from the eager receive overheads (o is their mean), g
    from the gaps of every size, L from the eager round trips. The per-byte costs come from
@@ -128,6 +129,7 @@ typedef struct probe_ops {
     double (*recv_fn)(void *user, uint64_t size, double delay, int reps);  /* the receive call, delay ns after the peer's send */
     double (*burst_fn)(void *user, uint64_t size, int n, int reps);        /* n sends back to back, then a 0-byte reply */
     double (*exec_fn)(void *user, uint64_t size, int reps);                /* a local reduction of size bytes */
+    double (*copy_fn)(void *user, uint64_t size, int reps);                /* a local copy of size bytes; NULL: no -K */
     double (*call_fn)(void *user, int reps);                               /* libgoal: an empty call (one nop); NULL: no E, F */
     double (*lsend_fn)(void *user, uint64_t size, double delay, int reps); /* libgoal: send_fn through the executor */
     double (*lrecv_fn)(void *user, uint64_t size, double delay, int reps); /* libgoal: recv_fn through the executor */
@@ -172,10 +174,12 @@ typedef struct probe_result {
     int nsmall;                 /* sizes with lsend, lrecv (the first nsmall of the sweep) */
     double lsend[PROBE_MAX_SIZES], lrecv[PROBE_MAX_SIZES], lrtt[PROBE_MAX_SIZES];
     double E_overheads, E_pingpong;   /* E's two measurements (see the top) */
+    double K;                   /* ns per byte of a local copy (-K); 0: not measured */
     double res_rtt, res_send, res_recv, res_gap, res_exec;   /* relative RMS residuals of the fits */
     int n;                      /* sizes measured */
     uint64_t size[PROBE_MAX_SIZES];
     double rtt[PROBE_MAX_SIZES], os[PROBE_MAX_SIZES], orecv[PROBE_MAX_SIZES], gap[PROBE_MAX_SIZES], exec[PROBE_MAX_SIZES];
+    double copy[PROBE_MAX_SIZES];   /* a local copy's time (0: not measured) */
     double way[PROBE_MAX_SIZES], xch[PROBE_MAX_SIZES];  /* s bytes there and 0 back, exchanges (0: not measured) */
     double t1[PROBE_MAX_SIZES];                          /* one way: way less the fitted L + 2o (the way back) */
 } probe_result;
@@ -228,6 +232,7 @@ static int probe_sweep(const probe_ops *ops, uint64_t max_size, probe_result *r)
         if ((b1 = ops->burst_fn(ops->user, s, 1, reps)) < 0 || (bn = ops->burst_fn(ops->user, s, PROBE_BURST, reps)) < 0) return -1;
         r->gap[k] = (bn - b1) / (PROBE_BURST - 1);
         if ((r->exec[k] = ops->exec_fn(ops->user, s, reps)) < 0) return -1;
+        if (ops->copy_fn && (r->copy[k] = ops->copy_fn(ops->user, s, reps)) < 0) return -1;
         if (ops->oneway_fn && ((b1 = ops->oneway_fn(ops->user, s, PROBE_REPS_WAY(reps))) < 0 ||
                                (r->xch[k] = ops->exchange_fn(ops->user, s, PROBE_REPS_WAY(reps))) < 0))
             return -1;
@@ -383,6 +388,7 @@ static int probe_fits(probe_result *r) {
     probe_sizes(r, 0, UINT64_MAX, all);
     for (k = acked; acked && k < r->n && r->size[k] <= r->S; k++) all[k] = eager[k] = 0, r->nacked++;   /* their waits: not g's, o's, L's */
     if (!probe_fit(bytes, r->exec, probe_sizes(r, 1024, UINT64_MAX, use), r->n, &exec0, &r->C, &r->res_exec)) return -1;
+    if (r->copy[0] > 0 && !probe_fit(bytes, r->copy, probe_sizes(r, 1024, UINT64_MAX, use), r->n, &exec0, &r->K, &u)) return -1;
     /* o from every eager send (the slope there is no O: see the top) */
     if (!probe_fit(x, r->os, eager, r->n, &os_o, &os_O, &r->res_send) || !probe_fit(x, r->orecv, eager, r->n, &or_o, &or_g, &r->res_recv) ||
         !probe_fit(x, r->gap, all, r->n, &r->g, &r->G, &r->res_gap) || !probe_fit(x, half, eager, r->n, &rtt0, &rtt_g, &r->res_rtt))
@@ -398,6 +404,7 @@ static int probe_fits(probe_result *r) {
     if (r->G < 0) r->G = 0;
     if (r->g < 0) r->g = 0;
     if (r->C < 0.001) r->C = 0.001;   /* the finest -C goal sim takes (0 would mean its default, 1) */
+    if (r->copy[0] > 0 && r->K < 0.001) r->K = 0.001;   /* likewise (0 would mean -C) */
     if (r->nacked) probe_ack_delay(r, acked);
     return 0;
 }
@@ -530,6 +537,7 @@ static void probe_print_params(FILE *f, const probe_result *r) {
     probe_num(f, " -G", r->G);
     probe_num(f, " -O", r->O);
     probe_num(f, " -C", r->C);
+    if (r->K > 0) probe_num(f, " -K", r->K);   /* only when measured */
     if (!r->S_wide) fprintf(f, " -S %llu", (unsigned long long)r->S);   /* too noisy: out (a # line says so) */
     if (r->R >= 0.001 && !r->S_wide && !r->R_wide) probe_num(f, " -R", r->R);   /* only when a handshake was seen */
     for (k = 0; k < r->nT; k++) fprintf(f, k ? ",%llu" : " -T %llu", (unsigned long long)r->T[k]);   /* only when a table was seen */
