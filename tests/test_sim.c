@@ -458,6 +458,40 @@ static void test_big_bytes(void) {
     goal_sim_run_free(&r);
 }
 
+/* -K: a copy's cost per byte apart from a reduction's (-C). Rank 0 copies 1000 B, then sums
+   1000 B: -C 2 alone 2000 + 2000 = 4000 ns; -K 0.5 500 + 2000 = 2500; -K 0 (a real 0) 2000.
+   Unset, K is C (goal_sim_defaults says so); goal_sim_cost prices a copy at K. */
+static void test_copy_cost(void) {
+    const char *w = "num_ranks 1;\nrank #0 {\n  l1: exec copyInt8 with 1:0,1000 0,1000;\n  l2: exec sumInt8 with 1:0,1000 0,1000;\n"
+                    "  requ l2 -> l1;\n}\n";
+    static const struct { const char *model; uint64_t want; } cases[] = {
+        {"-C 2", 4000000}, {"-C 2 -K 0.5", 2500000}, {"-C 2 -K 0", 2000000}, {"-K 0.5", 1500000}};
+    goal_sim_desc d, out;
+    goal_sim_costs *c = NULL;
+    goal_sim_run_result r;
+    goal_status st;
+    size_t k;
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        memset(&d, 0, sizeof d);
+        CHECK(goal_sim_params(&d, cases[k].model, strlen(cases[k].model), NULL) == GOAL_OK);
+        r = sim_desc(w, &d, &st);
+        CHECK(st == GOAL_OK && r.finish_ps && r.finish_ps[0] == cases[k].want);
+        goal_sim_run_free(&r);
+    }
+    memset(&d, 0, sizeof d);
+    d.C = 2;
+    CHECK(goal_sim_defaults(&d, &out) == GOAL_OK && out.K == 2 && out.C == 2);
+    d.K = 0.5;
+    CHECK(goal_sim_defaults(&d, &out) == GOAL_OK && out.K == 0.5);
+    CHECK(goal_sim_costs_create(&c, &d, NULL) == GOAL_OK);
+    if (c) {
+        CHECK_EQ(goal_sim_cost(c, GOAL_SIM_COST_COPY, 0, 0, 10, 1000), 500010);
+        CHECK_EQ(goal_sim_cost(c, GOAL_SIM_COST_EXEC, 0, 0, 10, 1000), 2000010);
+    }
+    goal_sim_costs_destroy(c);
+    CHECK(goal_sim_param(&d, "-K", "-1", NULL) == GOAL_ERR_ARG && goal_sim_param_arity("-K") == 1);
+}
+
 /* Under the table, a rendezvous message pays the rate of everything its ranks touch: L 100,
    o 10, g 20, G 1, O 0, S 100, T 1000, H 3. Rank 1 receives 1000 B at 110 and its CPU
    takes o + the bytes: 999 G alone (1119). When rank 0 also copies 1000 B into a second
@@ -958,6 +992,7 @@ int main(void) {
     RUN(test_big_bytes);
     RUN(test_cost_table);
     RUN(test_cost_span);
+    RUN(test_copy_cost);
     RUN(test_shared_memory);
     RUN(test_executor_costs);
     RUN(test_acknowledged);
