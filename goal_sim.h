@@ -123,23 +123,24 @@
         keeps its number, so among waiting events of one rank the lowest number goes first
         when the resource is free (a stable order: LogGOPSim re-sorts unstably there).
    Receives match arrivals in posting order (MPI's non-overtaking rule, wildcards included).
-   calc of cost x takes the CPU for x ns; exec takes it for C ns per byte of its buffer (with
-   the default C = 1 that is calc of its buffer size, what the LogGOPSim dialect writer writes
-   for it: -C other than 1 is libgoal's own) and nop as calc 0. A rank's time is the largest
+   calc of cost x takes the CPU for x ns; exec takes it for C ns per byte of its buffer, a
+   copy K (with the default C = 1, and K = C, that is calc of its buffer size, what the
+   LogGOPSim dialect writer writes for it: -C or -K other than 1 is libgoal's own) and nop as
+   calc 0. A rank's time is the largest
    of its CPU clocks. 0-byte messages: LogGOPSim computes (s-1)*G in unsigned arithmetic and
    charges -G; libgoal charges 0 unless loggopsim_compat is set. A world that cannot finish
    is GOAL_ERR_DEADLOCK, with the actions that never completed in the result.
    COST MODELS: the event handlers own the clocks, queues and the order above; what each step
    costs they ask a cost model, a small table of functions inside the implementation (send
-   CPU, receive CPU, NIC gap, wire time; the eager limit S and a local exec's C are the same
-   in every model; see "simulate: cost models" there, which says how to add one). Two are
+   CPU, receive CPU, NIC gap, wire time; the eager limit S and a local exec's C and K are the
+   same in every model; see "simulate: cost models" there, which says how to add one). Two are
    built in, chosen by the desc:
      LogGOPS     (node_size 0, the default) as above: every pair of ranks alike.
      two-level   node_size K > 0 (`--node-size K`): ranks in nodes of K consecutive ranks
                  (rank r on node r / K). A message between two ranks of one node costs
                  intra_L, intra_o, intra_g, intra_G, intra_O (`--intra-L` .. `--intra-O`;
                  each 0 = the inter-node value), one between nodes L, o, g, G, O, in the
-                 formulas above. S, C, R, T, H, E and F are one for both, and a rank has one sending and
+                 formulas above. S, C, K, R, T, H, E and F are one for both, and a rank has one sending and
                  one receiving NIC clock for both kinds of message (one injection point).
                  K = 1 gives LogGOPS exactly; K >= p is LogGOPS with the intra parameters.
    SHARED MEMORY (libgoal's, off by default; `--shared-memory`, goal_sim_desc.shared_memory):
@@ -471,9 +472,11 @@ typedef enum goal_sim_cost_kind {
     GOAL_SIM_COST_RECV_CPU,    /* dst's CPU: taking a message from src that arrived at t ends */
     GOAL_SIM_COST_NIC_GAP,     /* a NIC: the gap of a message from src to dst started at t ends */
     GOAL_SIM_COST_WIRE,        /* a message whose send started at t arrives at dst */
-    GOAL_SIM_COST_EXEC,        /* a local exec of `bytes` started at t ends (src, dst unused) */
+    GOAL_SIM_COST_EXEC,        /* a local exec other than a copy (see COPY) of `bytes` started
+                                  at t ends (src, dst unused) */
     GOAL_SIM_COST_CALC,        /* a calc of `bytes` ns started at t ends (src, dst unused) */
-    GOAL_SIM_COST_COPY         /* a local copy (exec copy) of `bytes` started at t ends */
+    GOAL_SIM_COST_COPY         /* a local copy (exec copy) of `bytes` started at t ends (src,
+                                  dst unused) */
 } goal_sim_cost_kind;
 /* The prices of a simulation under desc (its model options; the world is not needed).
    GOAL_ERR_ARG with why in err for a bad parameter; GOAL_ERR_NOMEM. */
@@ -3003,7 +3006,7 @@ static const goal_sim_param_row goal__sim_opts[] = {
     {"-O", GOAL_SIM_PARAM_NS, 1, "ns/B", "0", "CPU overhead per byte", GOAL__SIM_AT(O)},
     {"-C", GOAL_SIM_PARAM_NS, 1, "ns/B", "1", "CPU time per byte of a local exec (a reduction; a copy too unless -K; calc is not scaled)",
      GOAL__SIM_AT(C)},
-    {"-K", GOAL_SIM_PARAM_NS, 1, "ns/B", NULL, "CPU time per byte of a local copy (exec copy; libgoal's) (unset: -C)", GOAL__SIM_AT(K)},
+    {"-K", GOAL_SIM_PARAM_NS, 1, "ns/B", "-C", "CPU time per byte of a local copy (exec copy; libgoal's)", GOAL__SIM_AT(K)},
     {"-S", GOAL_SIM_PARAM_BYTES, 1, "B", "65535", "eager limit: larger messages use rendezvous", GOAL__SIM_AT(S)},
     {"-R", GOAL_SIM_PARAM_NS, 1, "ns", "0", "rendezvous handshake: a message over -S bytes arrives this much later (LogGOPSim: none)",
      GOAL__SIM_AT(R)},

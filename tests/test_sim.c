@@ -460,7 +460,8 @@ static void test_big_bytes(void) {
 
 /* -K: a copy's cost per byte apart from a reduction's (-C). Rank 0 copies 1000 B, then sums
    1000 B: -C 2 alone 2000 + 2000 = 4000 ns; -K 0.5 500 + 2000 = 2500; -K 0 (a real 0) 2000.
-   Unset, K is C (goal_sim_defaults says so); goal_sim_cost prices a copy at K. */
+   Unset, K is C (goal_sim_defaults says so); goal_sim_cost prices a copy at K; a run that
+   may stop (stop_ns) stops exactly when the copy at K makes it longer. */
 static void test_copy_cost(void) {
     const char *w = "num_ranks 1;\nrank #0 {\n  l1: exec copyInt8 with 1:0,1000 0,1000;\n  l2: exec sumInt8 with 1:0,1000 0,1000;\n"
                     "  requ l2 -> l1;\n}\n";
@@ -490,6 +491,16 @@ static void test_copy_cost(void) {
     }
     goal_sim_costs_destroy(c);
     CHECK(goal_sim_param(&d, "-K", "-1", NULL) == GOAL_ERR_ARG && goal_sim_param_arity("-K") == 1);
+    memset(&d, 0, sizeof d);   /* a run that may stop counts a copy at K too: it stops exactly when over */
+    CHECK(goal_sim_params(&d, "-C 2 -K 0.5", 11, NULL) == GOAL_OK);
+    d.stop_ns = 2501;
+    r = sim_desc(w, &d, &st);
+    CHECK_EQ(st, GOAL_OK);
+    goal_sim_run_free(&r);
+    d.stop_ns = 2499;
+    r = sim_desc(w, &d, &st);
+    CHECK_EQ(st, GOAL_PENDING);
+    goal_sim_run_free(&r);
 }
 
 /* Under the table, a rendezvous message pays the rate of everything its ranks touch: L 100,
@@ -825,7 +836,7 @@ static void test_defaults(void) {
 
 /* goal_tune_algo_bound never exceeds goal_tune_algo_time (goal tune and goal_tune_best skip
    configurations by it, so an over-estimate would change their picks), for every algorithm
-   and parameter grid point tune tries, at several p and sizes, under ten models (shared memory only adds waits: its bound is the same). */
+   and parameter grid point tune tries, at several p and sizes, under twelve models (shared memory only adds waits: its bound is the same; copies apart from reductions, -K, both ways). */
 static void test_tune_bound(void) {
     static const char *const models[] = {"", "-L 100000 -o 0 -g 0 -G 0 -O 0", "-L 0 -o 0 -g 0 -G 1 -O 0",
                                          "-L 12 -o 96 -g 80 -G 0.042 -O 0.008 -S 1024 -C 0.05",
@@ -834,7 +845,8 @@ static void test_tune_bound(void) {
                                          "-L 12 -o 96 -g 80 -G 0.042 -O 0.05 -S 1000 -T 600 -H 0.1",
                                          "-L 12 -o 96 -g 80 -G 0.042 -S 1000 -E 40.5 -F 700",
                                          "-L 12 -o 96 -g 80 -G 0.042 -O 0.05 -S 1000 -T 600,4000,30000 -H 0.1,0.02,0.3",
-                                         "-L 12 -o 96 -g 80 -G 0.042 -S 1000 -T 600 -H 0.1 --shared-memory"};
+                                         "-L 12 -o 96 -g 80 -G 0.042 -S 1000 -T 600 -H 0.1 --shared-memory",
+                                         "-L 12 -o 96 -g 80 -G 0.042 -C 3 -K 0.01", "-L 12 -o 96 -g 80 -G 0.042 -C 0.01 -K 3"};
     static const int32_t ps[] = {1, 2, 3, 5, 8, 13, 24};
     static const uint64_t sizes[] = {0, 8, 1000, 65536};
     const goal_algo_info *a;

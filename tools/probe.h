@@ -175,6 +175,7 @@ typedef struct probe_result {
     double lsend[PROBE_MAX_SIZES], lrecv[PROBE_MAX_SIZES], lrtt[PROBE_MAX_SIZES];
     double E_overheads, E_pingpong;   /* E's two measurements (see the top) */
     double K;                   /* ns per byte of a local copy (-K); 0: not measured */
+    int copied;                 /* copy_fn was given: copy[] holds a copy's times */
     double res_rtt, res_send, res_recv, res_gap, res_exec;   /* relative RMS residuals of the fits */
     int n;                      /* sizes measured */
     uint64_t size[PROBE_MAX_SIZES];
@@ -233,6 +234,7 @@ static int probe_sweep(const probe_ops *ops, uint64_t max_size, probe_result *r)
         r->gap[k] = (bn - b1) / (PROBE_BURST - 1);
         if ((r->exec[k] = ops->exec_fn(ops->user, s, reps)) < 0) return -1;
         if (ops->copy_fn && (r->copy[k] = ops->copy_fn(ops->user, s, reps)) < 0) return -1;
+        r->copied = ops->copy_fn != NULL;
         if (ops->oneway_fn && ((b1 = ops->oneway_fn(ops->user, s, PROBE_REPS_WAY(reps))) < 0 ||
                                (r->xch[k] = ops->exchange_fn(ops->user, s, PROBE_REPS_WAY(reps))) < 0))
             return -1;
@@ -388,7 +390,7 @@ static int probe_fits(probe_result *r) {
     probe_sizes(r, 0, UINT64_MAX, all);
     for (k = acked; acked && k < r->n && r->size[k] <= r->S; k++) all[k] = eager[k] = 0, r->nacked++;   /* their waits: not g's, o's, L's */
     if (!probe_fit(bytes, r->exec, probe_sizes(r, 1024, UINT64_MAX, use), r->n, &exec0, &r->C, &r->res_exec)) return -1;
-    if (r->copy[0] > 0 && !probe_fit(bytes, r->copy, probe_sizes(r, 1024, UINT64_MAX, use), r->n, &exec0, &r->K, &u)) return -1;
+    if (r->copied && !probe_fit(bytes, r->copy, probe_sizes(r, 1024, UINT64_MAX, use), r->n, &exec0, &r->K, &u)) r->copied = 0;
     /* o from every eager send (the slope there is no O: see the top) */
     if (!probe_fit(x, r->os, eager, r->n, &os_o, &os_O, &r->res_send) || !probe_fit(x, r->orecv, eager, r->n, &or_o, &or_g, &r->res_recv) ||
         !probe_fit(x, r->gap, all, r->n, &r->g, &r->G, &r->res_gap) || !probe_fit(x, half, eager, r->n, &rtt0, &rtt_g, &r->res_rtt))
@@ -404,7 +406,8 @@ static int probe_fits(probe_result *r) {
     if (r->G < 0) r->G = 0;
     if (r->g < 0) r->g = 0;
     if (r->C < 0.001) r->C = 0.001;   /* the finest -C goal sim takes (0 would mean its default, 1) */
-    if (r->copy[0] > 0 && r->K < 0.001) r->K = 0.001;   /* likewise (0 would mean -C) */
+    if (!r->copied) r->K = 0;   /* no -K: copies at C */
+    else if (r->K < 0.001) r->K = 0.001;   /* the finest -K goal sim takes (0 would mean -C) */
     if (r->nacked) probe_ack_delay(r, acked);
     return 0;
 }
