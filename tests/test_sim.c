@@ -224,6 +224,14 @@ static goal_sim_run_result sim_desc(const char *text, const goal_sim_desc *d, go
     goal_world_destroy(w);
     return res;
 }
+/* text under the model line `model`, stopping at stop_ns (0: never). */
+static goal_sim_run_result sim_line(const char *text, const char *model, double stop_ns, goal_status *st) {
+    goal_sim_desc d;
+    memset(&d, 0, sizeof d);
+    CHECK(goal_sim_params(&d, model, strlen(model), NULL) == GOAL_OK);
+    d.stop_ns = stop_ns;
+    return sim_desc(text, &d, st);
+}
 static void expect_overflow(const char *text, int32_t rank, int32_t action) {
     goal_status st;
     goal_sim_run_result r = sim_desc(text, NULL, &st);
@@ -473,9 +481,7 @@ static void test_copy_cost(void) {
     goal_status st;
     size_t k;
     for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        memset(&d, 0, sizeof d);
-        CHECK(goal_sim_params(&d, cases[k].model, strlen(cases[k].model), NULL) == GOAL_OK);
-        r = sim_desc(w, &d, &st);
+        r = sim_line(w, cases[k].model, 0, &st);
         CHECK(st == GOAL_OK && r.finish_ps && r.finish_ps[0] == cases[k].want);
         goal_sim_run_free(&r);
     }
@@ -491,14 +497,10 @@ static void test_copy_cost(void) {
     }
     goal_sim_costs_destroy(c);
     CHECK(goal_sim_param(&d, "-K", "-1", NULL) == GOAL_ERR_ARG && goal_sim_param_arity("-K") == 1);
-    memset(&d, 0, sizeof d);   /* a run that may stop counts a copy at K too: it stops exactly when over */
-    CHECK(goal_sim_params(&d, "-C 2 -K 0.5", 11, NULL) == GOAL_OK);
-    d.stop_ns = 2501;
-    r = sim_desc(w, &d, &st);
+    r = sim_line(w, "-C 2 -K 0.5", 2501, &st);   /* a run that may stop counts a copy at K too: it stops exactly when over */
     CHECK_EQ(st, GOAL_OK);
     goal_sim_run_free(&r);
-    d.stop_ns = 2499;
-    r = sim_desc(w, &d, &st);
+    r = sim_line(w, "-C 2 -K 0.5", 2499, &st);
     CHECK_EQ(st, GOAL_PENDING);
     goal_sim_run_free(&r);
 }
@@ -521,25 +523,20 @@ static void test_cost_span(void) {
         {"-L 100 -o 10 -g 20 -G 1 -O 0 -S 100000 -T 1000 -H 3", 1119000, 1119000},
         {"-L 100 -o 10 -g 20 -G 1 -O 0 -S 100", 1119000, 1119000},
         {"-L 100 -o 10 -g 20 -G 1 -O 0 -S 100 -T 1000 -H 0.5", 1119000, 1119000}};
-    goal_sim_desc d;
     goal_sim_run_result r;
     goal_status st;
     size_t k;
     for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        memset(&d, 0, sizeof d);
-        CHECK(goal_sim_params(&d, cases[k].model, strlen(cases[k].model), NULL) == GOAL_OK);
-        r = sim_desc(alone, &d, &st);
+        r = sim_line(alone, cases[k].model, 0, &st);
         CHECK(st == GOAL_OK && r.finish_ps && r.finish_ps[1] == cases[k].alone);
         goal_sim_run_free(&r);
-        r = sim_desc(copy, &d, &st);
+        r = sim_line(copy, cases[k].model, 0, &st);
         CHECK(st == GOAL_OK && r.finish_ps && r.finish_ps[1] == cases[k].copy && r.finish_ps[0] == 1010000);
         goal_sim_run_free(&r);
-        d.stop_ns = 1e6;   /* a run that may stop counts each rank's CPU time first, its sends at their peer's span */
-        r = sim_desc(copy, &d, &st);
+        r = sim_line(copy, cases[k].model, 1e6, &st);   /* a run that may stop counts each rank's CPU time first, its sends at their peer's span */
         CHECK(st == GOAL_OK && r.finish_ps && r.finish_ps[1] == cases[k].copy && r.finish_ps[0] == 1010000);
         goal_sim_run_free(&r);
-        d.stop_ns = 1500;   /* and stops before rank 1's receive ends (2118.5 with the span, 1119 without) */
-        r = sim_desc(copy, &d, &st);
+        r = sim_line(copy, cases[k].model, 1500, &st);   /* and stops before rank 1's receive ends (2118.5 with the span, 1119 without) */
         CHECK_EQ(st, cases[k].copy > 1500000 ? GOAL_PENDING : GOAL_OK);
         goal_sim_run_free(&r);
     }
