@@ -368,7 +368,7 @@ typedef struct goal__mpi_item {   /* an action of the plan */
     int msg, step;                /* its message (msg[]) or local step (step[]); -1: not one */
 } goal__mpi_item;
 typedef struct goal__mpi_plan {
-    uint32_t nitems, nmsgs;
+    uint32_t nitems, nmsgs, nsteps;
     uint32_t first;               /* flat (goal__mpi_plan_flat): the items before the wait; else 0 */
     uint64_t all;                 /* every item's bit */
     uint32_t mitem[GOAL__MPI_DIRECT];        /* message k's item */
@@ -419,6 +419,7 @@ struct goal_mpi_request {
     MPI_Request dreq[GOAL__MPI_DIRECT + 1];      /* the plan's messages handed to MPI, then the failure notice's recv */
     int didx[GOAL__MPI_DIRECT + 1];
     MPI_Status dst[GOAL__MPI_DIRECT + 1];
+    void *dat[1];                 /* DIRECT: message k's address, then step j's two (goal__mpi_direct_bind; allocated with r) */
 };
 
 typedef struct goal__mpi_rec {    /* a request in flight, behind goal_req.handle */
@@ -468,6 +469,7 @@ struct goal_mpi {
     goal__mpi_entry **ctab;       /* the cache by hash of (build_fn, key) */
     goal__mpi_memo memo[GOAL__MPI_MEMO];
     uint32_t memo_turn;           /* which of a full window's slots the next desc takes */
+    goal__mpi_memo *memo_last;    /* the slot found or filled last: looked at first */
     size_t nctab, nentries;
     goal_mpi_request *active;     /* in flight */
     goal_mpi_request *failed;     /* finished with an error: kept until destroy (FAILURES) */
@@ -848,12 +850,11 @@ static void goal__mpi_cancel(void *user, goal_req *req) {
    checks (made when the plan was decoded; a copy's by goal__mpi_plan_new, a NULL address
    left to goal_apply's), the others through it. */
 static goal_status goal__mpi_direct_local(goal_mpi_request *r, int k) {
-    const goal__mpi_step *x = &r->entry->direct->step[k];
+    const goal__mpi_plan *p = r->entry->direct;
+    const goal__mpi_step *x = &p->step[k];
     const goal_action *a = &x->a;
-    void *to, *from;
+    void *to = r->dat[p->nmsgs + 2 * (uint32_t)k], *from = r->dat[p->nmsgs + 2 * (uint32_t)k + 1];
     if (!x->native) return goal_exec_local(r->e, x->id, a);
-    to = goal_exec_addr(r->e, a->buf.slot, a->buf.offset);
-    from = goal_exec_addr(r->e, a->buf2.slot, a->buf2.offset);
     if (!x->copy || !to || !from) return goal_apply(a->op, a->dtype, to, from, a->buf.size);
     memmove(to, from, (size_t)a->buf.size);
     return GOAL_OK;
@@ -862,10 +863,9 @@ static goal_status goal__mpi_direct_local(goal_mpi_request *r, int k) {
 static goal_status goal__mpi_direct_send(goal_mpi *m, goal_mpi_request *r, int k) {
     const goal__mpi_plan *p = r->entry->direct;
     const goal__mpi_pmsg *x = &p->msg[k];
-    void *data = goal_exec_addr(r->e, x->slot, x->offset);
     int tag = (int)(r->context * m->tags) + x->tag, c = p->chan[k];
-    int rc = x->recv ? MPI_Irecv(data, x->count, MPI_BYTE, x->peer, tag, m->comm, &r->dreq[k])
-                     : MPI_Isend(data, x->count, MPI_BYTE, x->peer, tag, m->comm, &r->dreq[k]);
+    int rc = x->recv ? MPI_Irecv(r->dat[k], x->count, MPI_BYTE, x->peer, tag, m->comm, &r->dreq[k])
+                     : MPI_Isend(r->dat[k], x->count, MPI_BYTE, x->peer, tag, m->comm, &r->dreq[k]);
     if (rc != MPI_SUCCESS) { r->dreq[k] = MPI_REQUEST_NULL; return goal__mpi_mpi_failed(m, rc, x->recv ? "MPI_Irecv" : "MPI_Isend"); }
     r->dopen |= 1u << k;
     if (p->nchan == p->nmsgs) return GOAL_OK;   /* a message per channel: nothing to order */
@@ -1141,6 +1141,7 @@ static goal__mpi_plan *goal__mpi_plan_new(goal_mpi *m, const goal_schedule *s, s
                     x->step = (int)nsteps++;
                 }
             }
+    p->nsteps = nsteps;
     for (k = 0; k < p->nmsgs; k++) {   /* channels: (kind, peer, tag) */
         for (i = 0; i < k && !(p->msg[i].recv == p->msg[k].recv && p->msg[i].peer == p->msg[k].peer && p->msg[i].tag == p->msg[k].tag); i++) {}
         p->chan[k] = (unsigned char)(i < k ? p->chan[i] : p->nchan++);
@@ -1418,6 +1419,20 @@ static void goal__mpi_progress(goal_mpi *m) {
     }
     m->swept = 0;
 }
+/* r, bound to its slots now, with its plan's addresses (a slot not bound: NULL, which
+   MPI and goal_apply report); r. */
+static goal_mpi_request *goal__mpi_direct_bind(goal_mpi_request *r) {
+    const goal__mpi_plan *p = r->entry->direct;
+    void **at = r->dat;
+    uint32_t k;
+    if (!p) return r;
+    for (k = 0; k < p->nmsgs; k++) *at++ = goal_exec_addr(r->e, p->msg[k].slot, p->msg[k].offset);
+    for (k = 0; k < p->nsteps; k++) {
+        *at++ = goal_exec_addr(r->e, p->step[k].a.buf.slot, p->step[k].a.buf.offset);
+        *at++ = goal_exec_addr(r->e, p->step[k].a.buf2.slot, p->step[k].a.buf2.offset);
+    }
+    return r;
+}
 /* A finished request of e made with these user functions, taken off e's idle list, or NULL. */
 static goal_mpi_request *goal__mpi_reuse(goal__mpi_entry *e, const goal_user_fn *fns, uint32_t nfns) {
     goal_mpi_request *r, **p;
@@ -1430,15 +1445,15 @@ static goal_mpi_request *goal__mpi_reuse(goal__mpi_entry *e, const goal_user_fn 
 static goal_mpi_request *goal__mpi_request(goal_mpi *m, goal__mpi_entry *e, goal_mpi_request *r, const goal_slot *slots,
                                            uint32_t nslots, const goal_user_fn *fns, uint32_t nfns, goal_status *st) {
     goal_exec_desc d;
-    uint32_t k;
+    uint32_t k, ndat = e->direct ? e->direct->nmsgs + 2 * e->direct->nsteps : 1;
     if (r) {
         r->bound = 0;
-        if ((*st = goal_exec_bind(r->e, slots, nslots)) == GOAL_OK) return r;
+        if ((*st = goal_exec_bind(r->e, slots, nslots)) == GOAL_OK) return goal__mpi_direct_bind(r);
         m->err = *goal_exec_error(r->e);
         goal__mpi_drop(r);   /* its error would outlive the bind (a DIRECT start never clears it) */
         return NULL;
     }
-    if (!(r = (goal_mpi_request *)goal__mpi_alloc(m, sizeof *r))) {
+    if (!(r = (goal_mpi_request *)goal__mpi_alloc(m, sizeof *r + (ndat - 1) * sizeof r->dat[0]))) {
         *st = goal__fail(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: start: out of memory", m->rank);
         return NULL;
     }
@@ -1450,7 +1465,7 @@ static goal_mpi_request *goal__mpi_request(goal_mpi *m, goal__mpi_entry *e, goal
     d.alloc = m->a;
     r->m = m; r->entry = e; r->fns = fns; r->nfns = nfns;
     if ((*st = goal_exec_create(&r->e, &d, &m->err)) != GOAL_OK) { goal__mpi_free(m, r); return NULL; }
-    return r;
+    return goal__mpi_direct_bind(r);
 }
 /* The messages of an execution of e that the channels hold (DIRECT ones bypass them). */
 static size_t goal__mpi_held(const goal__mpi_entry *e) { return e->direct ? 0 : e->nmsgs; }
@@ -1879,18 +1894,24 @@ static int goal__mpi_memo_arrays_same(const goal_mpi *m, const goal__mpi_memo *x
         if (arr[k] && !goal__mpi_ints_same(arr[k], x->arr[k], m->size)) return 0;
     return 1;
 }
-/* The entry a start of d (ip: which of in, out was MPI_IN_PLACE) found before, or NULL. A
-   desc equal in every byte, name and arrays names the same key: the same schedule. */
+/* Whether x remembers a start of d (ip: which of in, out was MPI_IN_PLACE). A desc equal in
+   every byte, name and arrays names the same key: the same schedule. */
+static int goal__mpi_memo_same(const goal_mpi *m, const goal__mpi_memo *x, const goal_algo_desc *d, int ip) {
+    int same;
+    if (!x->e || (x->shape & 3) != ip) return 0;
+    same = memcmp(d, &x->d, sizeof *d) == 0;
+    if (x->shape < 4 ? !same : !goal__mpi_memo_arrays_same(m, x, d, ip, same)) return 0;
+    return x->fixed || strcmp(x->name, d->algo) == 0;
+}
+/* The entry a start of d (ip) found before, or NULL: the last one found first (a loop of one
+   collective needs no hash), then d's slots. */
 static goal__mpi_entry *goal__mpi_memo_find(goal_mpi *m, const goal_algo_desc *d, int ip) {
-    uint64_t t = goal__mpi_memo_tag(d);
+    uint64_t t;
     uint32_t w;
-    for (w = 0; w < GOAL__MPI_MEMO_WAYS; w++) {
-        const goal__mpi_memo *x = goal__mpi_memo_at(m, t, d->root, w);
-        int same;
-        if (!x->e || x->tag != t || (x->shape & 3) != ip) continue;
-        same = memcmp(d, &x->d, sizeof *d) == 0;
-        if (x->shape < 4 ? !same : !goal__mpi_memo_arrays_same(m, x, d, ip, same)) continue;
-        if (x->fixed || strcmp(x->name, d->algo) == 0) return x->e;
+    if (m->memo_last && goal__mpi_memo_same(m, m->memo_last, d, ip)) return m->memo_last->e;
+    for (t = goal__mpi_memo_tag(d), w = 0; w < GOAL__MPI_MEMO_WAYS; w++) {
+        goal__mpi_memo *x = goal__mpi_memo_at(m, t, d->root, w);
+        if (x->tag == t && x != m->memo_last && goal__mpi_memo_same(m, x, d, ip)) return (m->memo_last = x)->e;
     }
     return NULL;
 }
@@ -1916,6 +1937,7 @@ static void goal__mpi_memo_keep(goal_mpi *m, const goal_algo_desc *d, int ip, go
     strcpy(x->name, d->algo);
     x->fixed = (info = goal_algo_find(d->algo)) != NULL && info->name == d->algo;
     x->e = e;
+    m->memo_last = x;
 }
 
 goal_status goal_mpi_algo_start(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out, goal_mpi_request **req) {
