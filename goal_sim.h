@@ -136,7 +136,7 @@
    same in every model; see "simulate: cost models" there, which says how to add one). Two are
    built in, chosen by the desc:
      LogGOPS     (node_size 0, the default) as above: every pair of ranks alike.
-     two-level   node_size K > 0 (`--node-size K`): ranks in nodes of K consecutive ranks
+     two-level   node_size N > 0 (`--node-size N`): ranks in nodes of N consecutive ranks
                  (rank r on node r / K). A message between two ranks of one node costs
                  intra_L, intra_o, intra_g, intra_G, intra_O (`--intra-L` .. `--intra-O`;
                  each 0 = the inter-node value), one between nodes L, o, g, G, O, in the
@@ -3027,7 +3027,7 @@ static const goal_sim_param_row goal__sim_opts[] = {
     {"--shared-memory", GOAL_SIM_PARAM_FLAG, 0, NULL, NULL,
      "the ranks of a node (all without --node-size) share one memory: its messages' bytes are copied one message at a time",
      GOAL__SIM_AT(shared_memory)},
-    {"--node-size", GOAL_SIM_PARAM_RANKS, 1, "K", NULL, "two-level model: nodes of K consecutive ranks; -L -o -g -G -O are then between nodes",
+    {"--node-size", GOAL_SIM_PARAM_RANKS, 1, "N", NULL, "two-level model: nodes of N consecutive ranks; -L -o -g -G -O are then between nodes",
      GOAL__SIM_AT(node_size)},
     {"--intra-L", GOAL_SIM_PARAM_NS, 1, "ns", "-L", "two-level: latency inside a node", GOAL__SIM_AT(intra_L)},
     {"--intra-o", GOAL_SIM_PARAM_NS, 1, "ns", "--overhead", "two-level: CPU overhead per message inside a node", GOAL__SIM_AT(intra_o)},

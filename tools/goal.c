@@ -24,7 +24,7 @@ const cli_verb cli_verbs[] = {
      "run an algorithm on random data, compare every rank with a reference", cli_run_algo_options, cli_algo_options},
     {"check", cli_check, "FILE", "match sends and receives across ranks (cDAG Algorithm 1, MPI rules), find deadlocks", NULL, NULL},
     {"record", cli_record, "PREFIX", "assemble a recording's parts (PREFIX.<rank>.part, GOAL_MPI_RECORD) into PREFIX.goal and check it", NULL, NULL},
-    {"sim", cli_sim, "FILE [-L ns] [-o ns] [-g ns] [-G ns/B] [-O ns/B] [-C ns/B] [-K ns/B] [-S B] [-R ns] [-T B[,B..] -H ns/B[,ns/B..]] [--shared-memory] [--node-size K [--intra-L ns] [--intra-o ns] [--intra-g ns] [--intra-G ns/B] [--intra-O ns/B]] [--params FILE] [--loggopsim-compat] [--verbose] [--critical] [--coll COLL=ALGO]...",
+    {"sim", cli_sim, "FILE [-L ns] [-o ns] [-g ns] [-G ns/B] [-O ns/B] [-C ns/B] [-K ns/B] [-S B] [-R ns] [-T B[,B..] -H ns/B[,ns/B..]] [--shared-memory] [--node-size N [--intra-L ns] [--intra-o ns] [--intra-g ns] [--intra-G ns/B] [--intra-O ns/B]] [--params FILE] [--loggopsim-compat] [--verbose] [--critical] [--coll COLL=ALGO]...",
      "LogGOPS simulation, as LogGOPSim: rank R T per rank, then max T", cli_sim_options, cli_model_options},
     {"dot", cli_dot, "FILE [--rank R] [--fold] [-o OUT]",
      "Graphviz DOT: one rank's DAG, or all ranks (in rank order, with a legend) and messages", cli_dot_options, NULL},
