@@ -15,7 +15,13 @@ static int me, np, passed, failed, local_ok;
 /* A check on this rank: a failure prints where and on which rank, and fails the test. */
 #define CHECK(c) do { if (!(c)) { printf("  check failed: rank %d: %s:%d: %s\n", me, __FILE__, __LINE__, #c); local_ok = 0; } } while (0)
 #define CHECK_OK(st, m) do { goal_status st_ = (st); if (st_ != GOAL_OK) { printf("  check failed: rank %d: line %d: %s: %s\n", \
-    me, __LINE__, goal_strerror(st_), goal_mpi_error(m)->msg); local_ok = 0; } } while (0)
+    me, __LINE__, goal_strerror(st_), error_of(m)); local_ok = 0; } } while (0)
+
+/* m's last error message ("" without m: goal_mpi_error(NULL) is NULL). */
+static const char *error_of(const goal_mpi *m) {
+    const goal_error *e = goal_mpi_error(m);
+    return e ? e->msg : "";
+}
 
 static void report(const char *name) {
     int all = 0;
@@ -269,8 +275,8 @@ static void test_auto_in_place(void) {
     if (me == root) memcpy(b.out, b.in, 4000);
     st = goal_mpi_algo_run(m, &d, me == root ? MPI_IN_PLACE : b.in, b.out);
     if (!fails) CHECK_OK(st, m);
-    else if (me == root) CHECK(st == GOAL_ERR_ARG && strstr(goal_mpi_error(m)->msg, "set d->in_place on every rank"));
-    else CHECK(st == GOAL_OK || (st == GOAL_ERR_TRANSPORT && strstr(goal_mpi_error(m)->msg, "revoked")));
+    else if (me == root) CHECK(st == GOAL_ERR_ARG && strstr(error_of(m), "set d->in_place on every rank"));
+    else CHECK(st == GOAL_OK || (st == GOAL_ERR_TRANSPORT && strstr(error_of(m), "revoked")));
     if (!fails) reference("reduce_auto", root, &b);
     report(fails ? "reduce_auto: MPI_IN_PLACE at the root alone, pick without in place: the root fails and revokes"
                  : "reduce_auto: MPI_IN_PLACE at the root alone, in-place pick");
@@ -473,7 +479,7 @@ static void test_reuse(void) {
         CHECK_OK(goal_mpi_run(m, &c), m);
         MPI_Barrier(MPI_COMM_WORLD);   /* the failure below revokes: nobody may still be in the run above */
         slots[1].size = sizeof out[0] - 1;
-        CHECK(goal_mpi_run(m, &c) == GOAL_ERR_BOUNDS && strstr(goal_mpi_error(m)->msg, "slot 1") != NULL);
+        CHECK(goal_mpi_run(m, &c) == GOAL_ERR_BOUNDS && strstr(error_of(m), "slot 1") != NULL);
     }
     goal_mpi_destroy(m);
     report("reuse repeated collective allocates nothing after its first start");
@@ -563,14 +569,14 @@ static void test_limits(void) {
     goal_graph *g = new_graph();
     goal_graph_recv(g, goal_buffer(0, 0, 4), me, GOAL_ANY);
     CHECK(run_graph(g, goal_mpi_transport(m), 0, &v, 4) == GOAL_ERR_MATCH);
-    CHECK(strstr(goal_mpi_error(m)->msg, "any tag") != NULL);
+    CHECK(strstr(error_of(m), "any tag") != NULL);
     g = new_graph();
     goal_graph_send(g, goal_buffer(0, 0, 4), me, 64);
     CHECK(run_graph(g, goal_mpi_transport(m), 0, &v, 4) == GOAL_ERR_LIMIT);
     g = new_graph();
     goal_graph_send(g, goal_buffer(0, 0, 4), me, 0);
     CHECK(run_graph(g, goal_mpi_transport(m), goal_mpi_contexts(m), &v, 4) == GOAL_ERR_LIMIT);
-    CHECK(strstr(goal_mpi_error(m)->msg, "MPI_TAG_UB") != NULL);
+    CHECK(strstr(error_of(m), "MPI_TAG_UB") != NULL);
     goal_mpi_destroy(m);
     memset(&md, 0, sizeof md);
     md.comm = MPI_COMM_WORLD; md.tags = 0xFFFFFFFFu;
@@ -587,7 +593,7 @@ static void test_truncate(void) {
     if (me == 1) goal_graph_recv(g, goal_buffer(0, 0, 4), 0, 0);
     st = run_graph(g, goal_mpi_transport(m), 1, v, 8);
     CHECK(me == 1 ? st == GOAL_ERR_TRUNCATE : st == GOAL_OK);
-    if (me == 1) CHECK(strstr(goal_mpi_error(m)->msg, "MPI") != NULL || strstr(goal_mpi_error(m)->msg, "trunc") != NULL);
+    if (me == 1) CHECK(strstr(error_of(m), "MPI") != NULL || strstr(error_of(m), "trunc") != NULL);
     goal_mpi_destroy(m);
     report("truncate larger message than the recv");
 }
@@ -636,7 +642,7 @@ static void test_fault_transport(void) {
     if (st < 0) goal_mpi_revoke(m, st);
     if (np == 1) CHECK(st == GOAL_OK);   /* one rank: a ring without messages */
     else if (me == np - 1) CHECK(st == GOAL_ERR_TRANSPORT && strstr(goal_exec_error(e)->msg, "post") != NULL);
-    else CHECK(st == GOAL_ERR_TRANSPORT && strstr(goal_mpi_error(m)->msg, "revoked") != NULL);
+    else CHECK(st == GOAL_ERR_TRANSPORT && strstr(error_of(m), "revoked") != NULL);
     goal_exec_destroy(e);
     goal_schedule_free(&s);
     MPI_Barrier(MPI_COMM_WORLD);   /* reached by every rank: nobody hangs */
@@ -669,8 +675,8 @@ static void test_fault_userfn(void) {
     c.build_fn = build_reduce_user; c.slots = slots; c.nslots = 2; c.user_fns = fns; c.nuser_fns = 1;
     slots[0].data = in; slots[0].size = sizeof in; slots[1].data = out; slots[1].size = sizeof out;
     st = goal_mpi_run(m, &c);
-    if (me == 0) CHECK(st == GOAL_ERR_USERFN && strstr(goal_mpi_error(m)->msg, "user function") != NULL);
-    else CHECK(st == GOAL_ERR_TRANSPORT && strstr(goal_mpi_error(m)->msg, "rank 0 revoked") != NULL);
+    if (me == 0) CHECK(st == GOAL_ERR_USERFN && strstr(error_of(m), "user function") != NULL);
+    else CHECK(st == GOAL_ERR_TRANSPORT && strstr(error_of(m), "rank 0 revoked") != NULL);
     MPI_Barrier(MPI_COMM_WORLD);
     CHECK(goal_mpi_run(m, &c) == GOAL_ERR_TRANSPORT);   /* revoked: fails at once, everywhere */
     goal_mpi_destroy(m);
@@ -1111,7 +1117,7 @@ static void test_check(void) {
     algo_desc(&d, "bcast_binomial", 16, 0);
     d.count = me == 0 ? 8 : 16;   /* the root says 8, the others 16 */
     st = goal_mpi_algo_run(m, &d, buf, buf);
-    CHECK(np == 1 ? st == GOAL_OK : st == GOAL_ERR_MATCH && strstr(goal_mpi_error(m)->msg, "disagree") != NULL);
+    CHECK(np == 1 ? st == GOAL_OK : st == GOAL_ERR_MATCH && strstr(error_of(m), "disagree") != NULL);
     goal_mpi_destroy(m);
     report("check: a count that differs between ranks fails on every rank, offsets are not compared");
 }
@@ -1130,9 +1136,9 @@ static void test_timeout(void) {
     algo_desc(&d, "bcast_binomial", 16, 0);
     if (me != 0) st = goal_mpi_algo_run(m, &d, buf, buf);   /* the root never comes */
     /* the first to time out says so; the others may learn it from its revoke first */
-    CHECK(me == 0 || (st == GOAL_ERR_TRANSPORT && (strstr(goal_mpi_error(m)->msg, "200 ms") != NULL ||
-                                                   strstr(goal_mpi_error(m)->msg, "revoked") != NULL)));
-    said = me != 0 && strstr(goal_mpi_error(m)->msg, "200 ms") != NULL;
+    CHECK(me == 0 || (st == GOAL_ERR_TRANSPORT && (strstr(error_of(m), "200 ms") != NULL ||
+                                                   strstr(error_of(m), "revoked") != NULL)));
+    said = me != 0 && strstr(error_of(m), "200 ms") != NULL;
     MPI_Allreduce(&said, &any, 1, MPI_INT, MPI_LOR, MPI_COMM_WORLD);
     CHECK(any);
     goal_mpi_destroy(m);
