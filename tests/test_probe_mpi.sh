@@ -26,7 +26,9 @@ for lib in openmpi mpich; do
   t "$lib: --bare has no -E -F" 0 "^none$" sh -c "timeout $HANG $run -np 2 $B/$lib/goal-probe --max-size 4096 --bare | head -n 1 | grep -q ' -E ' || echo none"
   t "$lib: --two-regimes (-T -H in the line when seen) prints the params line too" 0 "$LINE" sh -c "timeout $HANG $run -np 2 $B/$lib/goal-probe --max-size 4096 --two-regimes | head -n 1"
   t "$lib: the copy line says the path" 0 "through libgoal" cat $T/$lib.out
-  t "$lib: the curves have one-way and exchange columns" 0 "^# size rtt send_overhead recv_overhead gap exec oneway exchange \(ns\)$" cat $T/$lib.out
+  t "$lib: the curves have one-way, exchange and copy columns" 0 "^# size rtt send_overhead recv_overhead gap exec oneway exchange copy \(ns\)$" cat $T/$lib.out
+  t "$lib: ... a copy column on every size row" 0 "^none$" sh -c "grep '^# [0-9]' $T/$lib.out | awk 'NF != 10 { bad = 1 } END { if (!bad && NR > 0) print \"none\" }'"
+  t "$lib: the copy fit has a residual" 0 ", copy [0-9.]+$" grep "^# residuals" $T/$lib.out
   # from 64 KiB the one-way times give a table when they show one: goal sim reads the line either way
   timeout $HANG $run -np 2 $B/$lib/goal-probe --max-size 262144 --two-regimes -o $T/$lib.table > $T/$lib.table.out 2>&1
   t "$lib: --two-regimes up to 256 KiB prints the params line" 0 "$LINE" head -n 1 $T/$lib.table.out

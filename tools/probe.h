@@ -176,7 +176,7 @@ typedef struct probe_result {
     double E_overheads, E_pingpong;   /* E's two measurements (see the top) */
     double K;                   /* ns per byte of a local copy (-K); 0: not measured */
     int copied;                 /* copy_fn was given: copy[] holds a copy's times */
-    double res_rtt, res_send, res_recv, res_gap, res_exec;   /* relative RMS residuals of the fits */
+    double res_rtt, res_send, res_recv, res_gap, res_exec, res_copy;   /* relative RMS residuals of the fits */
     int n;                      /* sizes measured */
     uint64_t size[PROBE_MAX_SIZES];
     double rtt[PROBE_MAX_SIZES], os[PROBE_MAX_SIZES], orecv[PROBE_MAX_SIZES], gap[PROBE_MAX_SIZES], exec[PROBE_MAX_SIZES];
@@ -390,7 +390,7 @@ static int probe_fits(probe_result *r) {
     probe_sizes(r, 0, UINT64_MAX, all);
     for (k = acked; acked && k < r->n && r->size[k] <= r->S; k++) all[k] = eager[k] = 0, r->nacked++;   /* their waits: not g's, o's, L's */
     if (!probe_fit(bytes, r->exec, probe_sizes(r, 1024, UINT64_MAX, use), r->n, &exec0, &r->C, &r->res_exec)) return -1;
-    if (r->copied && !probe_fit(bytes, r->copy, probe_sizes(r, 1024, UINT64_MAX, use), r->n, &exec0, &r->K, &u)) r->copied = 0;
+    if (r->copied && !probe_fit(bytes, r->copy, probe_sizes(r, 1024, UINT64_MAX, use), r->n, &exec0, &r->K, &r->res_copy)) r->copied = 0;
     /* o from every eager send (the slope there is no O: see the top) */
     if (!probe_fit(x, r->os, eager, r->n, &os_o, &os_O, &r->res_send) || !probe_fit(x, r->orecv, eager, r->n, &or_o, &or_g, &r->res_recv) ||
         !probe_fit(x, r->gap, all, r->n, &r->g, &r->G, &r->res_gap) || !probe_fit(x, half, eager, r->n, &rtt0, &rtt_g, &r->res_rtt))
@@ -574,13 +574,18 @@ static void probe_print_fit(FILE *f, const probe_result *r) {
     if (r->F > 0)
         fprintf(f, "# libgoal adds: -F %.0f ns a call, -E %.1f ns a message (overheads %.1f, ping-pong %.1f; bare MPI: -o %.1f)\n", r->F, r->E,
                 r->E_overheads, r->E_pingpong, r->o);
-    fprintf(f, "# residuals (relative RMS): ping-pong %.3f, send overhead %.3f, receive overhead %.3f, gap %.3f, exec %.3f\n",
+    fprintf(f, "# residuals (relative RMS): ping-pong %.3f, send overhead %.3f, receive overhead %.3f, gap %.3f, exec %.3f",
             r->res_rtt, r->res_send, r->res_recv, r->res_gap, r->res_exec);
+    if (r->copied) fprintf(f, ", copy %.3f", r->res_copy);
+    fprintf(f, "\n");
     if (r->xratio > 0)
         fprintf(f, "# exchange / one-way at the largest sizes: %.2f (--shared-memory from %.1f)\n", r->xratio, PROBE_SHARED);
-    fprintf(f, "# size rtt send_overhead recv_overhead gap exec oneway exchange (ns)\n");
-    for (k = 0; k < r->n; k++)
-        fprintf(f, "# %llu %.1f %.1f %.1f %.1f %.1f %.1f %.1f\n", (unsigned long long)r->size[k], r->rtt[k], r->os[k], r->orecv[k], r->gap[k],
+    fprintf(f, "# size rtt send_overhead recv_overhead gap exec oneway exchange%s (ns)\n", r->copied ? " copy" : "");
+    for (k = 0; k < r->n; k++) {
+        fprintf(f, "# %llu %.1f %.1f %.1f %.1f %.1f %.1f %.1f", (unsigned long long)r->size[k], r->rtt[k], r->os[k], r->orecv[k], r->gap[k],
                 r->exec[k], r->t1[k], r->xch[k]);
+        if (r->copied) fprintf(f, " %.1f", r->copy[k]);
+        fprintf(f, "\n");
+    }
 }
 #endif
