@@ -853,13 +853,15 @@ static goal_status goal__mpi_direct_local(goal_mpi_request *r, int k) {
     const goal__mpi_plan *p = r->entry->direct;
     const goal__mpi_step *x = &p->step[k];
     const goal_action *a = &x->a;
-    void *to = r->dat[p->nmsgs + 2 * (uint32_t)k], *from = r->dat[p->nmsgs + 2 * (uint32_t)k + 1];
+    void *to, *from;
     if (!x->native) return goal_exec_local(r->e, x->id, a);
+    to = r->dat[p->nmsgs + 2 * (uint32_t)k];
+    from = r->dat[p->nmsgs + 2 * (uint32_t)k + 1];
     if (!x->copy || !to || !from) return goal_apply(a->op, a->dtype, to, from, a->buf.size);
     memmove(to, from, (size_t)a->buf.size);
     return GOAL_OK;
 }
-/* Hands message k to MPI at the address of its slot bound now. */
+/* Hands message k to MPI at its address (goal__mpi_direct_bind). */
 static goal_status goal__mpi_direct_send(goal_mpi *m, goal_mpi_request *r, int k) {
     const goal__mpi_plan *p = r->entry->direct;
     const goal__mpi_pmsg *x = &p->msg[k];
@@ -1427,10 +1429,11 @@ static goal_mpi_request *goal__mpi_direct_bind(goal_mpi_request *r) {
     uint32_t k;
     if (!p) return r;
     for (k = 0; k < p->nmsgs; k++) *at++ = goal_exec_addr(r->e, p->msg[k].slot, p->msg[k].offset);
-    for (k = 0; k < p->nsteps; k++) {
-        *at++ = goal_exec_addr(r->e, p->step[k].a.buf.slot, p->step[k].a.buf.offset);
-        *at++ = goal_exec_addr(r->e, p->step[k].a.buf2.slot, p->step[k].a.buf2.offset);
-    }
+    for (k = 0; k < p->nsteps; k++, at += 2)   /* the others go through goal_exec_local */
+        if (p->step[k].native) {
+            at[0] = goal_exec_addr(r->e, p->step[k].a.buf.slot, p->step[k].a.buf.offset);
+            at[1] = goal_exec_addr(r->e, p->step[k].a.buf2.slot, p->step[k].a.buf2.offset);
+        }
     return r;
 }
 /* A finished request of e made with these user functions, taken off e's idle list, or NULL. */

@@ -1094,6 +1094,32 @@ static void test_memo_turns(void) {
     }
     report("the memo keeps calls that take turns at the root, op and type");
 }
+/* A repeated call whose buffers change between calls: the reused request is bound again and
+   its plan's addresses follow (gather into two outputs in turns; allreduce from its input
+   and in place in turns, the same desc). */
+static void test_rebind(void) {
+    goal_mpi *m = open_mpi();
+    goal_algo_desc g, a;
+    int32_t in[2][2], out[2][2 * 64], acc[2], sum;
+    int round, k, ok = 1;
+    algo_desc(&g, "gather_binomial", 2, 0);
+    algo_desc(&a, "allreduce_recdoub", 2, 0);
+    for (round = 0; round < 6 && np <= 64; round++) {
+        int t = round & 1;
+        in[t][0] = me * 10 + round; in[t][1] = -me;
+        memset(out[t], 0, sizeof out[t]);
+        CHECK_OK(goal_mpi_algo_run(m, &g, in[t], out[t]), m);
+        for (k = 0; me == 0 && k < np; k++) ok &= out[t][2 * k] == k * 10 + round && out[t][2 * k + 1] == -k;
+        acc[0] = me + round; acc[1] = 1;
+        if (t) CHECK_OK(goal_mpi_algo_run(m, &a, MPI_IN_PLACE, acc), m);
+        else { in[0][0] = acc[0]; in[0][1] = 1; CHECK_OK(goal_mpi_algo_run(m, &a, in[0], acc), m); }
+        sum = np * (np - 1) / 2 + np * round;
+        ok &= acc[0] == sum && acc[1] == np;
+    }
+    CHECK(ok);
+    goal_mpi_destroy(m);
+    report("a repeated call with other buffers (and in place in turns) reads and writes the new ones");
+}
 static void test_check(void) {
     goal_mpi *m = NULL;
     goal_mpi_desc md;
@@ -1182,6 +1208,7 @@ int main(int argc, char **argv) {
     if (np <= 4) test_many_segments();   /* further oversubscribed it checks nothing more, only slower */
     test_check();
     test_memo_turns();
+    test_rebind();
     test_any_source();
     test_any_source_window();
     test_limits();
