@@ -216,9 +216,10 @@ bench-mpi: deps
 	done
 	@$(MAKE) --no-print-directory bench-model
 # bench-calls: libgoal's own instructions per small collective call (8 B, np 2, Open MPI;
-# callgrind over bench/mpi/bench_calls.c, MPI's instructions excluded).
+# callgrind over bench/mpi/bench_calls.c, MPI's instructions excluded), then the drop-in's per
+# MPI_Bcast, MPI_Allreduce and MPI_Barrier (libgoalmpi.so preloaded).
 .PHONY: bench-calls
-bench-calls:
+bench-calls: $(B)/openmpi/libgoalmpi.so
 	@mkdir -p $(B)/mpi
 	@mpicc.openmpi $(WARN) -O3 -g -DNDEBUG -I. bench/mpi/bench_calls.c -o $(B)/mpi/bench_calls.openmpi -lm -lpthread
 	@bench/mpi/calls.sh $(B)

@@ -2,12 +2,22 @@
    Calls goal_mpi_algo_run(ALGO) ITERS times on COUNT int32 (sum; root 0) after 10 warm-up
    calls; bench/mpi/calls.sh runs it under callgrind at two ITERS and divides the
    difference of libgoal's instructions (the goal_*.h functions, MPI's excluded) by theirs.
+   ALGO MPI_Bcast, MPI_Allreduce or MPI_Barrier calls that MPI function instead, for the
+   drop-in's count (calls.sh preloads libgoalmpi.so for them).
    Usage: mpirun -np N bench_calls ALGO [COUNT [ITERS]]   (COUNT default 2: 8 bytes) */
 #define GOAL_ALL_IMPLEMENTATION
 #include "goal_mpi.h"
 #include <stdio.h>
 #include <stdlib.h>
 
+/* n calls of MPI function `name` on count int32 (root 0, sum). */
+static void mpi_calls(const char *name, int count, long n, int32_t *in, int32_t *out) {
+    long k;
+    for (k = 0; k < n; k++)
+        if (!strcmp(name, "MPI_Bcast")) MPI_Bcast(in, count, MPI_INT32_T, 0, MPI_COMM_WORLD);
+        else if (!strcmp(name, "MPI_Allreduce")) MPI_Allreduce(in, out, count, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
+        else MPI_Barrier(MPI_COMM_WORLD);
+}
 int main(int argc, char **argv) {
     goal_mpi *m;
     goal_mpi_desc md;
@@ -23,7 +33,8 @@ int main(int argc, char **argv) {
     d.count = argc > 2 ? (uint64_t)atol(argv[2]) : 2;
     d.dtype = GOAL_INT32; d.op = GOAL_OP_SUM;
     if (d.count > 1024 || goal_mpi_create(&m, &md, &err) != GOAL_OK) MPI_Abort(MPI_COMM_WORLD, 1);
-    for (k = 0; k < n + 10; k++)
+    if (strncmp(d.algo, "MPI_", 4) == 0) mpi_calls(d.algo, (int)d.count, n + 10, in, out);
+    else for (k = 0; k < n + 10; k++)
         if (goal_mpi_algo_run(m, &d, in, out) != GOAL_OK) {
             fprintf(stderr, "%s: %s\n", d.algo, goal_mpi_error(m)->msg);
             MPI_Abort(MPI_COMM_WORLD, 1);
