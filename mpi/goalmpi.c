@@ -441,14 +441,12 @@ static int drop_comm(MPI_Comm comm, int key, void *val, void *extra) {
     free(e);
     return MPI_SUCCESS;
 }
-/* The goal_mpi of comm, made on its first collective (every rank makes it in the same call,
-   as goal_mpi_create is collective); NULL with *why for what libgoal does not serve. */
-static goal_mpi *comm_goal(MPI_Comm comm, int *why) {
+/* comm_goal for a communicator other than the last one. */
+static goal_mpi *comm_goal_find(MPI_Comm comm, int *why) {
     int flag = 0, inter = 0;
     comm_entry *e = NULL, **tail;
     goal_mpi_desc md;
     goal_error err;
-    if (G.last && comm == G.last->comm) return G.last->m;
     setup();
     if (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter) { *why = W_INTER; return NULL; }
     if (!G.keyval && PMPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, drop_comm, &G.keyval, NULL) != MPI_SUCCESS) {
@@ -469,6 +467,11 @@ static goal_mpi *comm_goal(MPI_Comm comm, int *why) {
     *tail = e;
     PMPI_Comm_set_attr(comm, G.keyval, e);
     return (G.last = e)->m;
+}
+/* The goal_mpi of comm, made on its first collective (every rank makes it in the same call,
+   as goal_mpi_create is collective); NULL with *why for what libgoal does not serve. */
+static goal_mpi *comm_goal(MPI_Comm comm, int *why) {
+    return G.last && comm == G.last->comm ? G.last->m : comm_goal_find(comm, why);
 }
 /* This rank's number in comm and its size (p may be NULL): kept with comm_goal's last answer. */
 static void ranks(MPI_Comm comm, int *me, int *p) {
@@ -587,8 +590,8 @@ static int finish_blocking(goal_mpi *m, goal_status st, goal_mpi_request *r, voi
         else while ((st = goal_mpi_test(&r)) == GOAL_PENDING) progress();
     }
     record_coll_end();
-    if (u) unpack(u, st);
-    free(tmp); free(tmp2);
+    if (u && u->packed) unpack(u, st);
+    if (tmp || tmp2) { free(tmp); free(tmp2); }
     if (st == GOAL_OK) return MPI_SUCCESS;
     report_failure(m, st);
     return PMPI_Comm_call_errhandler(comm, MPI_ERR_OTHER), MPI_ERR_OTHER;

@@ -633,9 +633,8 @@ static MPI_Comm rec_user_comm(const call *k) {
     for (e = G.comms; e && e->m != k->m; e = e->next) {}
     return e ? e->comm : MPI_COMM_NULL;
 }
-/* A collective call (served: the schedule run; else what libgoal would have run), between
-   its two anchors. Its time is the library's until record_coll_end. */
-static void record_coll(const call *k, int is_served) {
+/* record_coll while recording (or before it knows whether it records). */
+static void rec_coll(const call *k, int is_served) {
     MPI_Comm comm;
     int64_t c, start, end;
     int me = 0, p = 1, rooted;
@@ -643,7 +642,6 @@ static void record_coll(const call *k, int is_served) {
     uint32_t *ends = NULL, nends = 0;
     goal_algo_desc d;
     const goal_algo_info *a = is_served ? k->algo : NULL;
-    if (!R.on && R.finalized) return;   /* not recording (rec_enter would say so), at once */
     comm = k->m ? rec_user_comm(k) : MPI_COMM_NULL;
     if (comm == MPI_COMM_NULL || !rec_enter()) return;
     R.in_coll = 1;
@@ -665,6 +663,12 @@ static void record_coll(const call *k, int is_served) {
     free(ends);
     if (!k->nb) rec_front_set(end);
     else R.coll_end = end;   /* until track or record_passed_req names its request */
+}
+/* A collective call (served: the schedule run; else what libgoal would have run), between
+   its two anchors. Its time is the library's until record_coll_end. Not recording, it
+   returns at once: every call of every program passes here. */
+static void record_coll(const call *k, int is_served) {
+    if (R.on || !R.finalized) rec_coll(k, is_served);   /* else rec_enter would say no */
 }
 /* The collective begun by record_coll returned (blocking: finished). */
 static void record_coll_end(void) {
