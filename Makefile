@@ -154,7 +154,7 @@ BENCH_MPI_NP ?= 2 4
 mpi-lib: $(B)/openmpi/libgoalmpi.so $(B)/mpich/libgoalmpi.so $(B)/openmpi/goal-probe $(B)/mpich/goal-probe
 $(B)/%/libgoalmpi.so: mpi/goalmpi.c mpi/goalmpi_fortran.c mpi/goalmpi_record.c tools/record.h $(HEADERS)
 	@mkdir -p $(@D)
-	mpicc.$* $(WARN) -O2 -g -fPIC -shared -I. mpi/goalmpi.c -o $@ -lm -lpthread
+	mpicc.$* $(WARN) -O3 -g -fPIC -shared -I. mpi/goalmpi.c -o $@ -lm -lpthread
 # The programs the MPI test scripts run, one per library: $(B)/mpi/NAME.LIB from tests/mpi/NAME.c,
 # examples/NAME.c or the Fortran tests. build-tests builds them all (side by side under make -j);
 # a script run alone builds what it runs through these rules.
