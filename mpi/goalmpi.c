@@ -590,8 +590,8 @@ static int finish_blocking(goal_mpi *m, goal_status st, goal_mpi_request *r, voi
         else while ((st = goal_mpi_test(&r)) == GOAL_PENDING) progress();
     }
     record_coll_end();
-    if (u && u->packed) unpack(u, st);
-    if (tmp || tmp2) { free(tmp); free(tmp2); }
+    if (u && u->packed) unpack(u, st);   /* most calls: nothing packed, no call */
+    free(tmp); free(tmp2);
     if (st == GOAL_OK) return MPI_SUCCESS;
     report_failure(m, st);
     return PMPI_Comm_call_errhandler(comm, MPI_ERR_OTHER), MPI_ERR_OTHER;

@@ -224,13 +224,20 @@ static goal_sim_run_result sim_desc(const char *text, const goal_sim_desc *d, go
     goal_world_destroy(w);
     return res;
 }
-/* text under the model line `model`, stopping at stop_ns (0: never). */
-static goal_sim_run_result sim_line(const char *text, const char *model, double stop_ns, goal_status *st) {
+/* text under the model line `model`, stopping at stop_ns (0: never): its status, and the
+   first n ranks' finish times in ps into t (0 where the run gives none). */
+static goal_status sim_line(const char *text, const char *model, double stop_ns, uint64_t *t, int n) {
     goal_sim_desc d;
+    goal_sim_run_result r;
+    goal_status st;
+    int k;
     memset(&d, 0, sizeof d);
     CHECK(goal_sim_params(&d, model, strlen(model), NULL) == GOAL_OK);
     d.stop_ns = stop_ns;
-    return sim_desc(text, &d, st);
+    r = sim_desc(text, &d, &st);
+    for (k = 0; k < n; k++) t[k] = r.finish_ps ? r.finish_ps[k] : 0;
+    goal_sim_run_free(&r);
+    return st;
 }
 static void expect_overflow(const char *text, int32_t rank, int32_t action) {
     goal_status st;
@@ -477,14 +484,10 @@ static void test_copy_cost(void) {
         {"-C 2", 4000000}, {"-C 2 -K 0.5", 2500000}, {"-C 2 -K 0", 2000000}, {"-K 0.5", 1500000}};
     goal_sim_desc d, out;
     goal_sim_costs *c = NULL;
-    goal_sim_run_result r;
-    goal_status st;
+    uint64_t t[1];
     size_t k;
-    for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        r = sim_line(w, cases[k].model, 0, &st);
-        CHECK(st == GOAL_OK && r.finish_ps && r.finish_ps[0] == cases[k].want);
-        goal_sim_run_free(&r);
-    }
+    for (k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        CHECK(sim_line(w, cases[k].model, 0, t, 1) == GOAL_OK && t[0] == cases[k].want);
     memset(&d, 0, sizeof d);
     d.C = 2;
     CHECK(goal_sim_defaults(&d, &out) == GOAL_OK && out.K == 2 && out.C == 2);
@@ -497,12 +500,8 @@ static void test_copy_cost(void) {
     }
     goal_sim_costs_destroy(c);
     CHECK(goal_sim_param(&d, "-K", "-1", NULL) == GOAL_ERR_ARG && goal_sim_param_arity("-K") == 1);
-    r = sim_line(w, "-C 2 -K 0.5", 2501, &st);   /* a run that may stop counts a copy at K too: it stops exactly when over */
-    CHECK_EQ(st, GOAL_OK);
-    goal_sim_run_free(&r);
-    r = sim_line(w, "-C 2 -K 0.5", 2499, &st);
-    CHECK_EQ(st, GOAL_PENDING);
-    goal_sim_run_free(&r);
+    CHECK_EQ(sim_line(w, "-C 2 -K 0.5", 2501, t, 1), GOAL_OK);   /* a run that may stop counts a copy at K too: it stops exactly when over */
+    CHECK_EQ(sim_line(w, "-C 2 -K 0.5", 2499, t, 1), GOAL_PENDING);
 }
 
 /* Under the table, a rendezvous message pays the rate of everything its ranks touch: L 100,
@@ -523,22 +522,15 @@ static void test_cost_span(void) {
         {"-L 100 -o 10 -g 20 -G 1 -O 0 -S 100000 -T 1000 -H 3", 1119000, 1119000},
         {"-L 100 -o 10 -g 20 -G 1 -O 0 -S 100", 1119000, 1119000},
         {"-L 100 -o 10 -g 20 -G 1 -O 0 -S 100 -T 1000 -H 0.5", 1119000, 1119000}};
-    goal_sim_run_result r;
-    goal_status st;
+    uint64_t t[2];
     size_t k;
     for (k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        r = sim_line(alone, cases[k].model, 0, &st);
-        CHECK(st == GOAL_OK && r.finish_ps && r.finish_ps[1] == cases[k].alone);
-        goal_sim_run_free(&r);
-        r = sim_line(copy, cases[k].model, 0, &st);
-        CHECK(st == GOAL_OK && r.finish_ps && r.finish_ps[1] == cases[k].copy && r.finish_ps[0] == 1010000);
-        goal_sim_run_free(&r);
-        r = sim_line(copy, cases[k].model, 1e6, &st);   /* a run that may stop counts each rank's CPU time first, its sends at their peer's span */
-        CHECK(st == GOAL_OK && r.finish_ps && r.finish_ps[1] == cases[k].copy && r.finish_ps[0] == 1010000);
-        goal_sim_run_free(&r);
-        r = sim_line(copy, cases[k].model, 1500, &st);   /* and stops before rank 1's receive ends (2118.5 with the span, 1119 without) */
-        CHECK_EQ(st, cases[k].copy > 1500000 ? GOAL_PENDING : GOAL_OK);
-        goal_sim_run_free(&r);
+        CHECK(sim_line(alone, cases[k].model, 0, t, 2) == GOAL_OK && t[1] == cases[k].alone);
+        CHECK(sim_line(copy, cases[k].model, 0, t, 2) == GOAL_OK && t[1] == cases[k].copy && t[0] == 1010000);
+        /* a run that may stop counts each rank's CPU time first, its sends at their peer's span */
+        CHECK(sim_line(copy, cases[k].model, 1e6, t, 2) == GOAL_OK && t[1] == cases[k].copy && t[0] == 1010000);
+        /* and stops before rank 1's receive ends (2118.5 with the span, 1119 without) */
+        CHECK_EQ(sim_line(copy, cases[k].model, 1500, t, 2), cases[k].copy > 1500000 ? GOAL_PENDING : GOAL_OK);
     }
 }
 
