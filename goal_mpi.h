@@ -307,6 +307,23 @@ GOAL_API goal_status goal_mpi_algo_start_fns(goal_mpi *m, const goal_algo_desc *
 GOAL_API goal_status goal_mpi_algo_run_fns(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, uint32_t nfns,
                                            const void *in, void *out);   /* start, wait */
 
+/* A prepared collective (PREPARED), as MPI 4's persistent ones (MPI_Bcast_init, MPI_Start):
+   d's schedule found or built once and bound to in and out (as goal_mpi_algo_start takes
+   them, MPI_IN_PLACE too), so that a run neither compares d with the remembered starts nor
+   binds. Local, no communication; a failure revokes m, as a failed start does. */
+typedef struct goal_mpi_prepared goal_mpi_prepared;
+GOAL_API goal_status goal_mpi_algo_prepare(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out,
+                                           goal_mpi_prepared **p);
+GOAL_API goal_status goal_mpi_algo_prepare_fns(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns,
+                                               uint32_t nfns, const void *in, void *out, goal_mpi_prepared **p);
+/* A start of p (a collective start on its goal_mpi, as goal_mpi_algo_start's); finish it with
+   goal_mpi_test or goal_mpi_wait. GOAL_ERR_STATE while its last start is in flight. */
+GOAL_API goal_status goal_mpi_prepared_start(goal_mpi_prepared *p, goal_mpi_request **req);
+GOAL_API goal_status goal_mpi_prepared_run(goal_mpi_prepared *p);   /* start, wait */
+/* Frees *p and sets it to NULL (NULL: nothing); GOAL_ERR_STATE, nothing freed, while a start
+   of it is in flight. goal_mpi_destroy frees the prepared collectives left. */
+GOAL_API goal_status goal_mpi_prepared_free(goal_mpi_prepared **p);
+
 /* COLL_auto's pick (AUTO) for tuned collective coll (GOAL_COLL_*, below GOAL_COLL_NTUNED) at `bytes` per block, among
    algorithms with every flag of `require` (0, GOAL_ALGO_ORDERED, GOAL_ALGO_INPLACE or both):
    computed once per size class and flags and cached; the same on every rank. GOAL_ERR_ARG
@@ -403,6 +420,7 @@ struct goal_mpi_request {
     uint32_t nfns;
     int bound;                    /* e was bound by a goal_mpi_algo_* start to in, out (and no other slot) */
     const void *in, *out;
+    struct goal_mpi_prepared *owner;   /* the prepared collective that keeps it (not reused), or NULL */
     uint32_t context;
     goal_status st;               /* GOAL_PENDING until it finished */
     int checking;                 /* the digests are being compared: not started yet */
@@ -420,6 +438,12 @@ struct goal_mpi_request {
     int didx[GOAL__MPI_DIRECT + 1];
     MPI_Status dst[GOAL__MPI_DIRECT + 1];
     void *dat[1];                 /* DIRECT: message k's address, then step j's two (goal__mpi_direct_bind; allocated with r) */
+};
+struct goal_mpi_prepared {
+    goal_mpi *m;
+    struct goal_mpi_prepared *next;   /* m's prepared collectives */
+    goal_mpi_request *r;          /* its execution, bound once; NULL once one failed (m->failed holds it) */
+    int busy;                     /* r is an operation in flight (goal_mpi_prepared_start) */
 };
 
 typedef struct goal__mpi_rec {    /* a request in flight, behind goal_req.handle */
@@ -473,6 +497,7 @@ struct goal_mpi {
     size_t nctab, nentries;
     goal_mpi_request *active;     /* in flight */
     goal_mpi_request *failed;     /* finished with an error: kept until destroy (FAILURES) */
+    struct goal_mpi_prepared *prepared;   /* not freed yet, for destroy */
     int revoked;                  /* 1 once a notice was sent or received */
     int created;                  /* goal_mpi_create finished: destroy may talk to the others */
     int notice_in[2];             /* rank, status of a notice received */
@@ -1498,12 +1523,25 @@ static void goal__mpi_take_context(goal_mpi *m, goal_mpi_request *r) {
     m->next = m->next + 1 == m->contexts ? 0 : m->next + 1;
     m->seq++;
 }
+/* Where finished r goes: a failed one's memory stays until destroy; else to its prepared
+   collective, which keeps it, or to its entry's idle list for reuse. */
+static goal_status goal__mpi_park(goal_mpi_request *r) {
+    goal_mpi *m = r->m;
+    if (r->owner) r->owner->busy = 0;
+    if (r->st < 0) {
+        r->next = m->failed; m->failed = r;
+        if (r->owner) r->owner->r = NULL;
+    } else if (!r->owner) {
+        r->next = r->entry->idle; r->entry->idle = r;
+    }
+    return r->st;
+}
 /* Starts r, an execution of e bound to its slots (NULL: st says why not), in the next context. */
 static goal_status goal__mpi_launch(goal_mpi *m, goal__mpi_entry *e, goal_mpi_request *r, goal_status st,
                                     goal_mpi_request **req) {
     int rc;
     if (r && goal__mpi_held(e) && (st = goal__mpi_provision(m, goal__mpi_held(e))) != GOAL_OK) {
-        r->next = e->idle; e->idle = r;
+        goal__mpi_park(r);   /* not started: as it was */
         r = NULL;
     }
     if (!r) { goal_mpi_revoke(m, st); return st; }
@@ -1543,7 +1581,7 @@ static goal__mpi_entry *goal__mpi_prepare(goal_mpi *m, const goal_mpi_coll *c, g
     return goal__mpi_admit(m, st) ? goal__mpi_lookup(m, c, st) : NULL;
 }
 static int goal__mpi_flat_now(const goal_mpi *m, const goal__mpi_entry *e);
-static goal_status goal__mpi_run_flat(goal_mpi *m, goal__mpi_entry *e, goal_mpi_request *r);
+static goal_status goal__mpi_run_flat(goal_mpi *m, goal_mpi_request *r);
 /* What a start that launched r (st) gives: r in *req, or with req NULL, r waited for. */
 static goal_status goal__mpi_give(goal_mpi_request *r, goal_status st, goal_mpi_request **req) {
     if (req) { *req = st == GOAL_OK ? r : NULL; return st; }
@@ -1554,7 +1592,7 @@ static goal_status goal__mpi_give(goal_mpi_request *r, goal_status st, goal_mpi_
    waited for. */
 static goal_status goal__mpi_proceed(goal_mpi *m, goal__mpi_entry *e, goal_mpi_request *r, goal_status st,
                                      goal_mpi_request **req) {
-    if (r && !req && goal__mpi_flat_now(m, e)) return goal__mpi_run_flat(m, e, r);
+    if (r && !req && goal__mpi_flat_now(m, e)) return goal__mpi_run_flat(m, r);
     st = goal__mpi_launch(m, e, r, st, &r);
     return goal__mpi_give(r, st, req);
 }
@@ -1577,19 +1615,16 @@ goal_status goal_mpi_start(goal_mpi *m, const goal_mpi_coll *c, goal_mpi_request
     if (req) *req = NULL;
     return req ? goal__mpi_go(m, c, req) : GOAL_ERR_ARG;
 }
-/* Takes a finished request off the list; a failed one's memory stays until destroy. */
+/* Takes a finished request off the list. */
 static goal_status goal__mpi_finish_request(goal_mpi_request **req) {
     goal_mpi_request *r = *req, **p;
     goal_mpi *m = r->m;
-    goal_status st = r->st;
     m->msgs -= goal__mpi_held(r->entry);
     goal__mpi_bridge_hold(r->bridge, -1);
     for (p = &m->active; *p != r; p = &(*p)->next) {}
     *p = r->next;
-    if (st < 0) { r->next = m->failed; m->failed = r; }
-    else { r->next = r->entry->idle; r->entry->idle = r; }
     *req = NULL;
-    return st;
+    return goal__mpi_park(r);
 }
 goal_status goal_mpi_test(goal_mpi_request **req) {
     if (!req || !*req) return GOAL_ERR_ARG;
@@ -1628,17 +1663,15 @@ static int goal__mpi_flat_now(const goal_mpi *m, const goal__mpi_entry *e) {
 /* A blocking call's short path (PROGRESS): r, an execution of e bound to its slots, runs its
    flat plan to the end in the next context without joining the operations in flight; as
    goal__mpi_launch and goal_mpi_wait would, but with none of their bookkeeping. */
-static goal_status goal__mpi_run_flat(goal_mpi *m, goal__mpi_entry *e, goal_mpi_request *r) {
+static goal_status goal__mpi_run_flat(goal_mpi *m, goal_mpi_request *r) {
     goal_status st;
     goal__mpi_take_context(m, r);   /* not the executor's: it posts none of a plan's messages */
     m->err.status = GOAL_OK;
     goal__mpi_bridge_hold(r->bridge = goal__mpi_bridge_index(r->fns), 1);
     r->st = st = goal__mpi_direct_flat(m, r);
     goal__mpi_bridge_hold(r->bridge, -1);
-    if (st == GOAL_OK) { r->next = e->idle; e->idle = r; return GOAL_OK; }
-    goal__mpi_failed(r, st);
-    r->next = m->failed; m->failed = r;
-    return st;
+    if (st != GOAL_OK) goal__mpi_failed(r, st);
+    return goal__mpi_park(r);
 }
 
 /* Receives every notice sent to this rank, so that every notice send completes (MPI may hold
@@ -1666,10 +1699,15 @@ static void goal__mpi_release_channels(goal_mpi *m) {
     goal__mpi_free(m, m->live);
     goal__mpi_free(m, m->buckets);
 }
+static void goal__mpi_prepared_drop(goal_mpi_prepared *p);
 void goal_mpi_destroy(goal_mpi *m) {
     goal_mpi_request *r;
     int i, revokers = 0;
     if (!m) return;
+    while (m->prepared) {   /* an execution in flight goes with the operations in flight */
+        if (m->prepared->busy) { m->prepared->r->owner = NULL; m->prepared->r = NULL; }
+        goal__mpi_prepared_drop(m->prepared);
+    }
     if (m->active) goal_mpi_revoke(m, GOAL_ERR_STATE);   /* abandoned operations: peers must not wait */
     while ((r = m->active) != NULL) { m->active = r->next; goal__mpi_bridge_hold(r->bridge, -1); goal__mpi_drop(r); }
     while ((r = m->failed) != NULL) { m->failed = r->next; goal__mpi_drop(r); }
@@ -1779,19 +1817,12 @@ static goal_mpi_request *goal__mpi_algo_bind(goal_mpi *m, goal__mpi_entry *e, go
 }
 /* An execution of e's schedule on in and out (NULL: *st says why not). A reused request that
    was bound to the same in and out is not bound again (its slots are e's, which are the
-   desc's). Then goal__mpi_algo_launch starts it. */
+   desc's). */
 static goal_mpi_request *goal__mpi_algo_exec(goal_mpi *m, goal__mpi_entry *e, const goal_algo_desc *d,
                                              const goal_user_fn *fns, uint32_t nfns, const void *in, void *out,
                                              goal_status *st) {
     goal_mpi_request *r = goal__mpi_reuse(e, fns, nfns);
     return r && r->bound && r->in == in && r->out == out ? r : goal__mpi_algo_bind(m, e, r, d, fns, nfns, in, out, st);
-}
-static goal_status goal__mpi_algo_launch(goal_mpi *m, goal__mpi_entry *e, const goal_algo_desc *d,
-                                         const goal_user_fn *fns, uint32_t nfns, const void *in, void *out,
-                                         goal_mpi_request **req) {
-    goal_status st = GOAL_OK;
-    goal_mpi_request *r = goal__mpi_algo_exec(m, e, d, fns, nfns, in, out, &st);
-    return goal__mpi_launch(m, e, r, st, req);
 }
 /* ---- >>> auto -------------------------------------------------------------------------------- */
 /* The collective of a name COLL_auto, or -1. Every start asks, so the suffix is tested
@@ -1946,44 +1977,39 @@ static void goal__mpi_memo_keep(goal_mpi *m, const goal_algo_desc *d, int ip, go
 goal_status goal_mpi_algo_start(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out, goal_mpi_request **req) {
     return goal_mpi_algo_start_fns(m, d, NULL, 0, in, out, req);
 }
-/* A start that no remembered one matched (goal_mpi_algo_start_fns): COLL_auto's pick, the
-   key, the cache (place: which of in, out was MPI_IN_PLACE). */
-static goal_status goal__mpi_algo_start_new(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, uint32_t nfns,
-                                            const void *in, void *out, int place, goal_mpi_request **req) {
+/* The cache entry of d, which no remembered start matched (place: which of in, out was
+   MPI_IN_PLACE): COLL_auto's pick, the key, the cache; remembered now. NULL with *st. */
+static goal__mpi_entry *goal__mpi_algo_entry(goal_mpi *m, const goal_algo_desc *d, int place, goal_status *st) {
     unsigned char fixed[256], *key = fixed;
     goal_mpi_coll c;
-    goal__mpi_entry *e;
-    goal_algo_desc ip;
-    goal_status st = GOAL_OK;
-    goal_algo_desc picked;
+    goal__mpi_entry *e = NULL;
+    goal_algo_desc ip, picked;
     const goal_algo_desc *asked = d;
     int coll, vec;
     if ((coll = goal__mpi_auto_coll(d->algo)) >= 0) {
-        if ((st = goal__mpi_auto_desc(m, d, coll, in == MPI_IN_PLACE || out == MPI_IN_PLACE, &picked)) != GOAL_OK)
-            return goal_mpi_revoke(m, st), st;
+        if ((*st = goal__mpi_auto_desc(m, d, coll, place != 0, &picked)) != GOAL_OK) return NULL;
         d = &picked;
     }
-    if (in == MPI_IN_PLACE || out == MPI_IN_PLACE) {   /* the algorithm reads (scatter: keeps) it in the other */
-        ip = *d; ip.in_place = 1; d = &ip;
-        if (in == MPI_IN_PLACE) in = NULL; else out = NULL;
-    }
+    if (place) { ip = *d; ip.in_place = 1; d = &ip; }   /* the algorithm reads (scatter: keeps) it in the other */
     memset(&c, 0, sizeof c);
     c.build_fn = goal__mpi_algo_build;
     c.args = d;
     vec = goal__mpi_vector(d->algo);
     c.keylen = goal__mpi_algo_key(d, m->size, vec, NULL, NULL);
-    if (c.keylen > sizeof fixed && !(key = (unsigned char *)goal__mpi_alloc(m, c.keylen)))
-        st = goal__fail(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: start: out of memory", m->rank);
-    else {
-        goal__mpi_algo_key(d, m->size, vec, key, NULL);
-        c.key = key;
-        e = goal__mpi_prepare(m, &c, &st);
-        if (e) goal__mpi_memo_keep(m, asked, place, e);
-        if (e) st = goal__mpi_algo_launch(m, e, d, fns, nfns, in, out, req);
-        else goal_mpi_revoke(m, st);
+    if (c.keylen > sizeof fixed && !(key = (unsigned char *)goal__mpi_alloc(m, c.keylen))) {
+        *st = goal__fail(&m->err, GOAL_ERR_NOMEM, m->rank, "rank %d: start: out of memory", m->rank);
+        return NULL;
     }
+    goal__mpi_algo_key(d, m->size, vec, key, NULL);
+    c.key = key;
+    if ((e = goal__mpi_lookup(m, &c, st)) != NULL) goal__mpi_memo_keep(m, asked, place, e);
     if (key != fixed) goal__mpi_free(m, key);
-    return st;
+    return e;
+}
+/* d's cache entry: remembered, else goal__mpi_algo_entry's (place as there). */
+static goal__mpi_entry *goal__mpi_algo_find(goal_mpi *m, const goal_algo_desc *d, int place, goal_status *st) {
+    goal__mpi_entry *e = goal__mpi_memo_find(m, d, place);
+    return e ? e : goal__mpi_algo_entry(m, d, place, st);
 }
 /* A start of d; with req NULL, run to its end (a repeated blocking call of a flat plan takes
    the short path, goal__mpi_run_flat). */
@@ -1994,11 +2020,7 @@ static goal_status goal__mpi_algo_go(goal_mpi *m, const goal_algo_desc *d, const
     goal_status st = GOAL_OK;
     int place = (in == MPI_IN_PLACE) | (out == MPI_IN_PLACE) << 1;
     if (!m || !d || !d->algo) return GOAL_ERR_ARG;
-    if ((e = goal__mpi_memo_find(m, d, place)) == NULL) {
-        st = goal__mpi_algo_start_new(m, d, fns, nfns, in, out, place, &r);
-        return goal__mpi_give(r, st, req);
-    }
-    if (!goal__mpi_admit(m, &st)) return goal_mpi_revoke(m, st), st;   /* a repeated start: no key, no auto */
+    if (!goal__mpi_admit(m, &st) || !(e = goal__mpi_algo_find(m, d, place, &st))) return goal_mpi_revoke(m, st), st;
     if (in == MPI_IN_PLACE) in = NULL; else if (out == MPI_IN_PLACE) out = NULL;
     r = goal__mpi_algo_exec(m, e, d, fns, nfns, in, out, &st);
     return goal__mpi_proceed(m, e, r, st, req);
@@ -2014,6 +2036,76 @@ goal_status goal_mpi_algo_run_fns(goal_mpi *m, const goal_algo_desc *d, const go
 }
 goal_status goal_mpi_algo_run(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out) {
     return goal__mpi_algo_go(m, d, NULL, 0, in, out, NULL);
+}
+
+/* ---- >>> prepared collectives (PREPARED) ------------------------------------------------- */
+goal_status goal_mpi_algo_prepare_fns(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, uint32_t nfns,
+                                      const void *in, void *out, goal_mpi_prepared **p) {
+    goal__mpi_entry *e;
+    goal_mpi_request *r = NULL;
+    goal_status st = GOAL_OK;
+    int place = (in == MPI_IN_PLACE) | (out == MPI_IN_PLACE) << 1;
+    if (p) *p = NULL;
+    if (!m || !d || !d->algo || !p) return GOAL_ERR_ARG;
+    if (m->revoked) return goal__mpi_revoked(m);
+    if (in == MPI_IN_PLACE) in = NULL; else if (out == MPI_IN_PLACE) out = NULL;
+    if ((e = goal__mpi_algo_find(m, d, place, &st)) != NULL) r = goal__mpi_algo_exec(m, e, d, fns, nfns, in, out, &st);
+    if (r && !(*p = (goal_mpi_prepared *)goal__mpi_alloc(m, sizeof **p))) {
+        r->next = e->idle; e->idle = r;
+        st = goal__mpi_nomem(m, "prepare");
+    }
+    if (!*p) return goal_mpi_revoke(m, st), st;
+    (*p)->m = m; (*p)->r = r; (*p)->busy = 0; r->owner = *p;
+    (*p)->next = m->prepared; m->prepared = *p;
+    return GOAL_OK;
+}
+goal_status goal_mpi_algo_prepare(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out, goal_mpi_prepared **p) {
+    return goal_mpi_algo_prepare_fns(m, d, NULL, 0, in, out, p);
+}
+/* A start of p; with req NULL, run to its end. A flat plan with nothing else in flight goes
+   at once (goal__mpi_run_flat): the call's whole cost is its messages'. */
+static goal_status goal__mpi_prepared_go(goal_mpi_prepared *p, goal_mpi_request **req) {
+    goal_mpi_request *r;
+    goal_mpi *m;
+    goal_status st = GOAL_OK;
+    if (!p) return GOAL_ERR_ARG;
+    m = p->m; r = p->r;
+    if (m->revoked || !r) return goal__mpi_revoked(m);   /* a failed run revoked m */
+    if (p->busy)
+        return goal__fail(&m->err, GOAL_ERR_STATE, m->rank, "rank %d: a prepared collective started again before "
+                          "its last start finished", m->rank);
+    if (!req && goal__mpi_flat_now(m, r->entry)) return goal__mpi_run_flat(m, r);
+    if (!goal__mpi_admit(m, &st)) return goal_mpi_revoke(m, st), st;
+    if ((st = goal__mpi_launch(m, r->entry, r, GOAL_OK, &r)) == GOAL_OK) p->busy = 1;
+    return goal__mpi_give(r, st, req);
+}
+goal_status goal_mpi_prepared_start(goal_mpi_prepared *p, goal_mpi_request **req) {
+    if (req) *req = NULL;
+    return req ? goal__mpi_prepared_go(p, req) : GOAL_ERR_ARG;
+}
+goal_status goal_mpi_prepared_run(goal_mpi_prepared *p) { return goal__mpi_prepared_go(p, NULL); }
+/* p taken off its goal_mpi's list; its execution (not in flight) goes to the entry's idle
+   ones, which later starts reuse. */
+static void goal__mpi_prepared_drop(goal_mpi_prepared *p) {
+    goal_mpi *m = p->m;
+    goal_mpi_prepared **at;
+    for (at = &m->prepared; *at != p; at = &(*at)->next) {}
+    *at = p->next;
+    if (p->r) {
+        p->r->owner = NULL;
+        p->r->next = p->r->entry->idle; p->r->entry->idle = p->r;
+    }
+    goal__mpi_free(m, p);
+}
+goal_status goal_mpi_prepared_free(goal_mpi_prepared **p) {
+    if (!p) return GOAL_ERR_ARG;
+    if (!*p) return GOAL_OK;
+    if ((*p)->busy)
+        return goal__fail(&(*p)->m->err, GOAL_ERR_STATE, (*p)->m->rank, "rank %d: a prepared collective freed while "
+                          "a start of it is in flight", (*p)->m->rank);
+    goal__mpi_prepared_drop(*p);
+    *p = NULL;
+    return GOAL_OK;
 }
 
 /* ---- >>> datatypes and ops ---------------------------------------------------------------- */

@@ -1073,6 +1073,96 @@ static void test_many_segments(void) {
     report("progress: bcast_chain of 200000 segments, linear");
 }
 
+/* ---- prepared collectives ------------------------------------------------------------ */
+/* A prepared collective reads its buffers afresh at every run; a plain call of the same desc
+   (its cache entry) does not take the prepared one's execution; blocking and nonblocking,
+   in place, a schedule beyond the small plans (on the channels), COLL_auto; the misuses. */
+static void test_prepared(void) {
+    enum { BIG = 70000 };   /* a pipelined bcast of 512-byte segments: more than 32 messages */
+    goal_mpi *m = open_mpi();
+    goal_mpi_prepared *pb = NULL, *pa = NULL, *pi = NULL, *pc = NULL, *pu = NULL;
+    goal_mpi_request *r = NULL, *r2 = NULL, *r3 = NULL;
+    goal_algo_desc b, a, c, u;
+    int32_t bbuf[2], ain[2], aout[2], acc[2], uin = 0, uout = 0, *big = (int32_t *)malloc(BIG * sizeof(int32_t));
+    int round, k, root = np - 1, sum = np * (np - 1) / 2;
+    long bad = 0;
+    algo_desc(&b, "bcast_binomial", 2, root);
+    algo_desc(&a, "allreduce_recdoub", 2, 0);
+    algo_desc(&c, "bcast_chain", BIG, 0);
+    c.segment = 128;
+    algo_desc(&u, "allreduce_auto", 1, 0);
+    CHECK(big != NULL);
+    CHECK_OK(goal_mpi_algo_prepare(m, &b, bbuf, bbuf, &pb), m);
+    CHECK_OK(goal_mpi_algo_prepare(m, &a, ain, aout, &pa), m);
+    CHECK_OK(goal_mpi_algo_prepare(m, &a, MPI_IN_PLACE, acc, &pi), m);
+    CHECK_OK(goal_mpi_algo_prepare(m, &u, &uin, &uout, &pu), m);
+    if (big) CHECK_OK(goal_mpi_algo_prepare(m, &c, big, big, &pc), m);
+    b.root = 0; a.count = 99;   /* the prepared ones keep what they were given */
+    for (round = 0; round < 5 && pb && pa && pi && pu; round++) {
+        bbuf[0] = me == root ? 100 + round : -1; bbuf[1] = me == root ? round : -1;
+        CHECK_OK(goal_mpi_prepared_run(pb), m);
+        CHECK(bbuf[0] == 100 + round && bbuf[1] == round);
+        ain[0] = me + round; ain[1] = 1;
+        CHECK_OK(goal_mpi_prepared_run(pa), m);
+        CHECK(aout[0] == sum + np * round && aout[1] == np);
+        acc[0] = 2 * me; acc[1] = round;
+        CHECK_OK(goal_mpi_prepared_run(pi), m);
+        CHECK(acc[0] == 2 * sum && acc[1] == np * round);
+        uin = round + me;
+        CHECK_OK(goal_mpi_prepared_run(pu), m);
+        CHECK(uout == np * round + sum);
+        a.count = 2;   /* a plain call of the same desc, other buffers, between the runs */
+        ain[0] = -5; acc[0] = me; acc[1] = 0;
+        CHECK_OK(goal_mpi_algo_run(m, &a, acc, bbuf), m);
+        CHECK(bbuf[0] == sum && bbuf[1] == 0);
+        a.count = 99;
+    }
+    if (pb && pa) {   /* nonblocking, two in flight; a second start of one is refused */
+        bbuf[0] = bbuf[1] = me == root ? 7 : 0;
+        ain[0] = 1; ain[1] = me;
+        CHECK_OK(goal_mpi_prepared_start(pb, &r), m);
+        CHECK_OK(goal_mpi_prepared_start(pa, &r2), m);
+        CHECK(goal_mpi_prepared_start(pb, &r3) == GOAL_ERR_STATE && r3 == NULL);
+        CHECK(goal_mpi_prepared_run(pb) == GOAL_ERR_STATE);
+        CHECK(goal_mpi_prepared_free(&pb) == GOAL_ERR_STATE && pb != NULL);
+        CHECK_OK(goal_mpi_wait(&r), m);
+        CHECK(r == NULL && bbuf[0] == 7 && bbuf[1] == 7);
+    }
+    if (pb && pa) {
+        goal_mpi_request *rb = NULL;
+        CHECK_OK(goal_mpi_wait(&r2), m);
+        CHECK(aout[0] == np && aout[1] == sum);
+        bbuf[0] = bbuf[1] = me == root ? 7 : 0;
+        CHECK_OK(goal_mpi_prepared_start(pb, &rb), m);
+        CHECK_OK(goal_mpi_wait(&rb), m);
+        CHECK(bbuf[0] == 7 && bbuf[1] == 7);
+    }
+    for (round = 0; round < 2 && pc; round++) {   /* on the channels */
+        for (k = 0; k < BIG; k++) big[k] = me == 0 ? k * 3 + round : 0;
+        CHECK_OK(round ? goal_mpi_prepared_run(pc) : (goal_mpi_prepared_start(pc, &r), goal_mpi_wait(&r)), m);
+        for (k = 0; k < BIG; k++) bad += big[k] != k * 3 + round;
+    }
+    CHECK(bad == 0);
+    CHECK(goal_mpi_prepared_free(&pb) == GOAL_OK && pb == NULL);
+    CHECK(goal_mpi_prepared_free(&pb) == GOAL_OK);
+    CHECK(goal_mpi_prepared_free(NULL) == GOAL_ERR_ARG);
+    CHECK(goal_mpi_prepared_run(NULL) == GOAL_ERR_ARG && goal_mpi_prepared_start(pa, NULL) == GOAL_ERR_ARG);
+    CHECK(goal_mpi_algo_prepare(m, &a, ain, aout, NULL) == GOAL_ERR_ARG);
+    algo_desc(&b, "bcast_binomial", 2, root);
+    bbuf[0] = bbuf[1] = me == root ? 3 : 0;   /* the freed one's execution serves a plain call */
+    CHECK_OK(goal_mpi_algo_run(m, &b, bbuf, bbuf), m);
+    CHECK(bbuf[0] == 3 && bbuf[1] == 3);
+    CHECK_OK(goal_mpi_prepared_free(&pa), m);
+    goal_mpi_destroy(m);   /* frees pi, pu and pc */
+    m = open_mpi();   /* a desc no algorithm has: refused on every rank, m revoked */
+    algo_desc(&b, "bcast_nosuch", 2, 0);
+    CHECK(goal_mpi_algo_prepare(m, &b, bbuf, bbuf, &pb) != GOAL_OK && pb == NULL);
+    CHECK(goal_mpi_algo_run(m, &a, ain, aout) != GOAL_OK);
+    goal_mpi_destroy(m);
+    free(big);
+    report("prepared collectives: runs read their buffers afresh, nonblocking, on the channels, misuse refused");
+}
+
 /* ---- checks: parameters that disagree, and a rank that never comes -------------------- */
 /* Calls that take turns each find their start again in the memo, none evicting another, so
    that a loop over them does not rebuild its key every call: one call at every root (up to
@@ -1209,6 +1299,7 @@ int main(int argc, char **argv) {
     test_check();
     test_memo_turns();
     test_rebind();
+    test_prepared();
     test_any_source();
     test_any_source_window();
     test_limits();
