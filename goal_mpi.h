@@ -1549,6 +1549,7 @@ static goal_status goal__mpi_launch(goal_mpi *m, goal__mpi_entry *e, goal_mpi_re
     m->seen[r->context & GOAL__MPI_UNREP_MASK] = m->idle[r->context & GOAL__MPI_UNREP_MASK] = 0;
     goal_exec_set_context(r->e, r->context);
     r->st = GOAL_PENDING;
+    if (r->owner) r->owner->busy = 1;
     r->next = m->active;
     m->active = r;
     m->err.status = GOAL_OK;
@@ -2006,11 +2007,6 @@ static goal__mpi_entry *goal__mpi_algo_entry(goal_mpi *m, const goal_algo_desc *
     if (key != fixed) goal__mpi_free(m, key);
     return e;
 }
-/* d's cache entry: remembered, else goal__mpi_algo_entry's (place as there). */
-static goal__mpi_entry *goal__mpi_algo_find(goal_mpi *m, const goal_algo_desc *d, int place, goal_status *st) {
-    goal__mpi_entry *e = goal__mpi_memo_find(m, d, place);
-    return e ? e : goal__mpi_algo_entry(m, d, place, st);
-}
 /* A start of d; with req NULL, run to its end (a repeated blocking call of a flat plan takes
    the short path, goal__mpi_run_flat). */
 static goal_status goal__mpi_algo_go(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, uint32_t nfns,
@@ -2020,7 +2016,8 @@ static goal_status goal__mpi_algo_go(goal_mpi *m, const goal_algo_desc *d, const
     goal_status st = GOAL_OK;
     int place = (in == MPI_IN_PLACE) | (out == MPI_IN_PLACE) << 1;
     if (!m || !d || !d->algo) return GOAL_ERR_ARG;
-    if (!goal__mpi_admit(m, &st) || !(e = goal__mpi_algo_find(m, d, place, &st))) return goal_mpi_revoke(m, st), st;
+    if ((!(e = goal__mpi_memo_find(m, d, place)) && !(e = goal__mpi_algo_entry(m, d, place, &st))) || !goal__mpi_admit(m, &st))
+        return goal_mpi_revoke(m, st), st;
     if (in == MPI_IN_PLACE) in = NULL; else if (out == MPI_IN_PLACE) out = NULL;
     r = goal__mpi_algo_exec(m, e, d, fns, nfns, in, out, &st);
     return goal__mpi_proceed(m, e, r, st, req);
@@ -2049,7 +2046,7 @@ goal_status goal_mpi_algo_prepare_fns(goal_mpi *m, const goal_algo_desc *d, cons
     if (!m || !d || !d->algo || !p) return GOAL_ERR_ARG;
     if (m->revoked) return goal__mpi_revoked(m);
     if (in == MPI_IN_PLACE) in = NULL; else if (out == MPI_IN_PLACE) out = NULL;
-    if ((e = goal__mpi_algo_find(m, d, place, &st)) != NULL) r = goal__mpi_algo_exec(m, e, d, fns, nfns, in, out, &st);
+    if ((e = goal__mpi_algo_entry(m, d, place, &st)) != NULL) r = goal__mpi_algo_bind(m, e, NULL, d, fns, nfns, in, out, &st);
     if (r && !(*p = (goal_mpi_prepared *)goal__mpi_alloc(m, sizeof **p))) {
         r->next = e->idle; e->idle = r;
         st = goal__mpi_nomem(m, "prepare");
@@ -2074,10 +2071,8 @@ static goal_status goal__mpi_prepared_go(goal_mpi_prepared *p, goal_mpi_request 
     if (p->busy)
         return goal__fail(&m->err, GOAL_ERR_STATE, m->rank, "rank %d: a prepared collective started again before "
                           "its last start finished", m->rank);
-    if (!req && goal__mpi_flat_now(m, r->entry)) return goal__mpi_run_flat(m, r);
     if (!goal__mpi_admit(m, &st)) return goal_mpi_revoke(m, st), st;
-    if ((st = goal__mpi_launch(m, r->entry, r, GOAL_OK, &r)) == GOAL_OK) p->busy = 1;
-    return goal__mpi_give(r, st, req);
+    return goal__mpi_proceed(m, r->entry, r, GOAL_OK, req);
 }
 goal_status goal_mpi_prepared_start(goal_mpi_prepared *p, goal_mpi_request **req) {
     if (req) *req = NULL;

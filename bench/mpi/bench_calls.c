@@ -3,7 +3,8 @@
    calls; bench/mpi/calls.sh runs it under callgrind at two ITERS and divides the
    difference of libgoal's instructions (the goal_*.h functions, MPI's excluded) by theirs.
    ALGO MPI_Bcast, MPI_Allreduce or MPI_Barrier calls that MPI function instead, for the
-   drop-in's count (calls.sh preloads libgoalmpi.so for them).
+   drop-in's count (calls.sh preloads libgoalmpi.so for them); prepared:ALGO runs ALGO
+   prepared once (goal_mpi_algo_prepare, goal_mpi_prepared_run).
    Usage: mpirun -np N bench_calls ALGO [COUNT [ITERS]]   (COUNT default 2: 8 bytes) */
 #define GOAL_ALL_IMPLEMENTATION
 #include "goal_mpi.h"
@@ -17,6 +18,18 @@ static void mpi_calls(const char *name, int count, long n, int32_t *in, int32_t 
         if (!strcmp(name, "MPI_Bcast")) MPI_Bcast(in, count, MPI_INT32_T, 0, MPI_COMM_WORLD);
         else if (!strcmp(name, "MPI_Allreduce")) MPI_Allreduce(in, out, count, MPI_INT32_T, MPI_SUM, MPI_COMM_WORLD);
         else MPI_Barrier(MPI_COMM_WORLD);
+}
+/* n runs of d prepared once (goal_mpi_algo_prepare). */
+static void prepared_calls(goal_mpi *m, const goal_algo_desc *d, long n, int32_t *in, int32_t *out) {
+    goal_mpi_prepared *p;
+    long k;
+    if (goal_mpi_algo_prepare(m, d, in, out, &p) != GOAL_OK) MPI_Abort(MPI_COMM_WORLD, 1);
+    for (k = 0; k < n; k++)
+        if (goal_mpi_prepared_run(p) != GOAL_OK) {
+            fprintf(stderr, "%s: %s\n", d->algo, goal_mpi_error(m)->msg);
+            MPI_Abort(MPI_COMM_WORLD, 1);
+        }
+    goal_mpi_prepared_free(&p);
 }
 int main(int argc, char **argv) {
     goal_mpi *m;
@@ -34,7 +47,10 @@ int main(int argc, char **argv) {
     d.dtype = GOAL_INT32; d.op = GOAL_OP_SUM;
     if (d.count > 1024 || goal_mpi_create(&m, &md, &err) != GOAL_OK) MPI_Abort(MPI_COMM_WORLD, 1);
     if (strncmp(d.algo, "MPI_", 4) == 0) mpi_calls(d.algo, (int)d.count, n + 10, in, out);
-    else for (k = 0; k < n + 10; k++)
+    else if (strncmp(d.algo, "prepared:", 9) == 0) {
+        d.algo += 9;
+        prepared_calls(m, &d, n + 10, in, out);
+    } else for (k = 0; k < n + 10; k++)
         if (goal_mpi_algo_run(m, &d, in, out) != GOAL_OK) {
             fprintf(stderr, "%s: %s\n", d.algo, goal_mpi_error(m)->msg);
             MPI_Abort(MPI_COMM_WORLD, 1);

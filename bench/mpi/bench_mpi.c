@@ -12,6 +12,9 @@
                 only) CPU time outside a simulated computation as long as one blocking
                 latency, with 10 tests along the way (goal_mpi_test vs MPI_Test on MPI_I*)
      overlap    1 - overhead / time: the share of the collective hidden
+     prepared   (8 B and the barrier, a line of its own after the cell's) the best algorithm
+                prepared once (goal_mpi_algo_prepare, goal_mpi_prepared_run) against the
+                library's call, in turns: its time, the library's, the ratio
    Prints one line per (collective, size): the best libgoal algorithm, its time, the
    library's, the ratio, how many algorithms were tried; the CSV has every algorithm
    (the best one's row carries the overhead columns).
@@ -93,8 +96,9 @@ static double median_max(double *t, int n) {
    those are timed BATCH back to back, per call; from 64 KiB one call is the sample. */
 enum { BATCH = 64 };
 /* One run: blocking (compute < 0), or start, compute in 10 slices with a test after each,
-   wait; returns the time not spent computing (blocking: per call). */
-static double sample(goal_mpi *m, int c, int n, const variant *v, double compute) {
+   wait; returns the time not spent computing (blocking: per call). With p, blocking runs of
+   that prepared collective (v's algorithm prepared once). */
+static double sample(goal_mpi *m, int c, int n, const variant *v, double compute, goal_mpi_prepared *p) {
     goal_algo_desc d;
     goal_mpi_request *gr = NULL;
     MPI_Request mr;
@@ -105,7 +109,8 @@ static double sample(goal_mpi *m, int c, int n, const variant *v, double compute
     t0 = MPI_Wtime();
     if (compute < 0) {
         for (k = 0; k < calls; k++)
-            if (v->algo) check(goal_mpi_algo_run(m, &d, sbuf, rbuf), m);
+            if (p) check(goal_mpi_prepared_run(p), m);
+            else if (v->algo) check(goal_mpi_algo_run(m, &d, sbuf, rbuf), m);
             else mpi_call(c, n, NULL);
         return (MPI_Wtime() - t0) / calls;
     }
@@ -152,6 +157,29 @@ static int again(int r, int reps, double t0, double share) {
     MPI_Bcast(&go, 1, MPI_INT, 0, MPI_COMM_WORLD);
     return go;
 }
+/* At 8 B: the best algorithm prepared once (goal_mpi_algo_prepare) against the library, in
+   turns; the line "prepared" after the cell's. */
+static void prepared(goal_mpi *m, int c, int n, const variant *lib, const variant *best, int reps) {
+    static double t[2][MAXREPS];
+    goal_mpi_prepared *p;
+    goal_algo_desc d;
+    double t0 = MPI_Wtime(), tl, tp;
+    int r;
+    goal_desc(&d, best, n);
+    check(goal_mpi_algo_prepare(m, &d, sbuf, rbuf, &p), m);
+    sample(m, c, n, best, -1, p);   /* warm-up */
+    for (r = 0; again(r, reps, t0, 0.5); r++) {
+        t[0][r] = sample(m, c, n, lib, -1, NULL);
+        t[1][r] = sample(m, c, n, best, -1, p);
+    }
+    tl = median_max(t[0], r);
+    tp = median_max(t[1], r);
+    if (me == 0) {
+        printf("  prepared %15s %-34s %10.2f %10.2f %6.2f\n", "", best->label, tp * 1e6, tl * 1e6, tp / tl);
+        fflush(stdout);
+    }
+    check(goal_mpi_prepared_free(&p), m);
+}
 /* One cell: every variant up to `reps` times in turns; then the best algorithm's and the
    library's overhead. Prints the line and the CSV rows. */
 static void cell(const char *lib, FILE *csv, int c, int si) {
@@ -167,14 +195,14 @@ static void cell(const char *lib, FILE *csv, int c, int si) {
     md.comm = MPI_COMM_WORLD;   /* one per cell: the schedules and scratch of a size go with it */
     if (goal_mpi_create(&m, &md, &err) != GOAL_OK) MPI_Abort(MPI_COMM_WORLD, 1);
     for (k = 0; k < np; k++) { counts[k] = n; displs[k] = k * n; }
-    for (k = 0; k < nv; k++) sample(m, c, n, &v[k], -1);   /* warm-up: builds and caches the schedules */
+    for (k = 0; k < nv; k++) sample(m, c, n, &v[k], -1, NULL);   /* warm-up: builds and caches the schedules */
     for (r = 0; again(r, reps, t0, 0.75); r++)
-        for (k = 0; k < nv; k++) t[k][r] = sample(m, c, n, &v[k], -1);
+        for (k = 0; k < nv; k++) t[k][r] = sample(m, c, n, &v[k], -1, NULL);
     for (k = 0; k < nv; k++) med[k] = median_max(t[k], r);
     for (k = 2; k < nv; k++) if (med[k] < med[best]) best = k;
     for (t0 = MPI_Wtime(), r = 0; again(r, reps, t0, 0.25); r++) {
-        t[0][r] = sample(m, c, n, &v[0], med[0]);
-        t[1][r] = sample(m, c, n, &v[best], med[best]);
+        t[0][r] = sample(m, c, n, &v[0], med[0], NULL);
+        t[1][r] = sample(m, c, n, &v[best], med[best], NULL);
     }
     om = median_max(t[0], r);
     og = median_max(t[1], r);
@@ -191,6 +219,7 @@ static void cell(const char *lib, FILE *csv, int c, int si) {
         else fprintf(csv, ",,,,\n");
     }
     if (csv) fflush(csv);   /* a run stopped by a timeout keeps what it measured */
+    if (si == 0) prepared(m, c, n, &v[0], &v[best], reps);
     goal_mpi_destroy(m);
 }
 
