@@ -2,6 +2,7 @@
 # libgoal's own instructions per small collective call at np 2 (CALLS_NP ranks) under Open MPI
 # (callgrind): bench_calls at 200 and 1200 calls; (difference of the instructions in goal_*.h and
 # mpi/goalmpi*.c) / 1000, per rank.
+# prepared:ALGO: ALGO prepared once (goal_mpi_algo_prepare) and run (goal_mpi_prepared_run).
 # MPI_Bcast, MPI_Allreduce, MPI_Barrier: those calls through the drop-in (BUILD/openmpi/libgoalmpi.so
 # preloaded), counting its own code (mpi/goalmpi*.c) too.
 # Usage: [CALLS_NP=N] bench/mpi/calls.sh [BUILD] [ALGO...]   (make bench-calls builds BUILD/mpi/bench_calls.openmpi and runs it)
@@ -9,7 +10,7 @@ B=${1:-build}; shift
 np=${CALLS_NP:-2}
 command -v valgrind >/dev/null || { echo "calls: valgrind missing (make deps)"; exit 0; }
 [ $# -gt 0 ] || set -- allreduce_recdoub gather_binomial bcast_binomial barrier_dissemination scatter_binomial reduce_binomial \
-    MPI_Bcast MPI_Allreduce MPI_Barrier
+    prepared:gather_binomial prepared:bcast_binomial MPI_Bcast MPI_Allreduce MPI_Barrier
 dir=$(mktemp -d); trap 'rm -rf "$dir"' EXIT
 own() {   # the goal_*.h and goalmpi*.c functions' self cost in one callgrind file
     callgrind_annotate --inclusive=no --threshold=100 --auto=no "$1" 2>/dev/null |
