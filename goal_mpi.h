@@ -181,8 +181,10 @@
    instructions instead of 290-400 (make bench-calls, prepared:ALGO). Each run is a
    collective start on m like any other (the same order on every rank, contexts, checks,
    FAILURES); one run of p at a time: a start while the last one is in flight, or a free,
-   is GOAL_ERR_STATE. After a failure m is revoked, and p's runs say so. goal_mpi_destroy
-   frees the prepared collectives left.
+   is GOAL_ERR_STATE, a local misuse that does not revoke m. After a failure m is revoked,
+   and p's runs say so. in, out and the user functions (_fns keeps the array, not a copy)
+   must stay valid while p is. goal_mpi_destroy frees the prepared collectives left: their
+   handles are gone with m.
 
    AUTO
    ----
@@ -1549,6 +1551,7 @@ static goal_status goal__mpi_park(goal_mpi_request *r) {
     if (r->st < 0) {
         r->next = m->failed; m->failed = r;
         if (r->owner) r->owner->r = NULL;
+        r->owner = NULL;
     } else if (!r->owner) {
         r->next = r->entry->idle; r->entry->idle = r;
     }
@@ -2025,8 +2028,8 @@ static goal__mpi_entry *goal__mpi_algo_entry(goal_mpi *m, const goal_algo_desc *
     if (key != fixed) goal__mpi_free(m, key);
     return e;
 }
-/* A start of d; with req NULL, run to its end (a repeated blocking call of a flat plan takes
-   the short path, goal__mpi_run_flat). */
+/* A start of d; with req NULL, run to its end (a blocking call of a flat plan takes the short
+   path, goal__mpi_run_flat). */
 static goal_status goal__mpi_algo_go(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, uint32_t nfns,
                                      const void *in, void *out, goal_mpi_request **req) {
     goal__mpi_entry *e;
@@ -2034,7 +2037,7 @@ static goal_status goal__mpi_algo_go(goal_mpi *m, const goal_algo_desc *d, const
     goal_status st = GOAL_OK;
     int place = (in == MPI_IN_PLACE) | (out == MPI_IN_PLACE) << 1;
     if (!m || !d || !d->algo) return GOAL_ERR_ARG;
-    if ((!(e = goal__mpi_memo_find(m, d, place)) && !(e = goal__mpi_algo_entry(m, d, place, &st))) || !goal__mpi_admit(m, &st))
+    if (!goal__mpi_admit(m, &st) || (!(e = goal__mpi_memo_find(m, d, place)) && !(e = goal__mpi_algo_entry(m, d, place, &st))))
         return goal_mpi_revoke(m, st), st;
     if (in == MPI_IN_PLACE) in = NULL; else if (out == MPI_IN_PLACE) out = NULL;
     r = goal__mpi_algo_exec(m, e, d, fns, nfns, in, out, &st);
