@@ -1080,10 +1080,13 @@ static void test_many_segments(void) {
 static void test_prepared(void) {
     enum { BIG = 70000 };   /* a pipelined bcast of 512-byte segments: more than 32 messages */
     goal_mpi *m = open_mpi();
-    goal_mpi_prepared *pb = NULL, *pa = NULL, *pi = NULL, *pc = NULL, *pu = NULL;
+    goal_mpi_prepared *pb = NULL, *pa = NULL, *pi = NULL, *pc = NULL, *pu = NULL, *pf = NULL;
     goal_mpi_request *r = NULL, *r2 = NULL, *r3 = NULL;
-    goal_algo_desc b, a, c, u;
-    int32_t bbuf[2], ain[2], aout[2], acc[2], uin = 0, uout = 0, *big = (int32_t *)malloc(BIG * sizeof(int32_t));
+    goal_mpi_desc md;
+    goal_error err;
+    goal_user_fn fns[1] = {add_fn};
+    goal_algo_desc b, a, c, u, f;
+    int32_t bbuf[2], ain[2], aout[2], acc[2], uin = 0, uout = 0, fin = 0, fout = 0, *big = (int32_t *)malloc(BIG * sizeof(int32_t));
     int round, k, root = np - 1, sum = np * (np - 1) / 2;
     long bad = 0;
     algo_desc(&b, "bcast_binomial", 2, root);
@@ -1091,7 +1094,10 @@ static void test_prepared(void) {
     algo_desc(&c, "bcast_chain", BIG, 0);
     c.segment = 128;
     algo_desc(&u, "allreduce_auto", 1, 0);
+    algo_desc(&f, "allreduce_recdoub", 1, 0);
+    f.op = GOAL_OP_USER; f.fn = 0;
     CHECK(big != NULL);
+    CHECK_OK(goal_mpi_algo_prepare_fns(m, &f, fns, 1, &fin, &fout, &pf), m);
     CHECK_OK(goal_mpi_algo_prepare(m, &b, bbuf, bbuf, &pb), m);
     CHECK_OK(goal_mpi_algo_prepare(m, &a, ain, aout, &pa), m);
     CHECK_OK(goal_mpi_algo_prepare(m, &a, MPI_IN_PLACE, acc, &pi), m);
@@ -1111,6 +1117,9 @@ static void test_prepared(void) {
         uin = round + me;
         CHECK_OK(goal_mpi_prepared_run(pu), m);
         CHECK(uout == np * round + sum);
+        fin = 3 * me - round;
+        CHECK_OK(goal_mpi_prepared_run(pf), m);
+        CHECK(fout == 3 * sum - np * round);
         a.count = 2;   /* a plain call of the same desc, other buffers, between the runs */
         ain[0] = -5; acc[0] = me; acc[1] = 0;
         CHECK_OK(goal_mpi_algo_run(m, &a, acc, bbuf), m);
@@ -1153,14 +1162,26 @@ static void test_prepared(void) {
     CHECK_OK(goal_mpi_algo_run(m, &b, bbuf, bbuf), m);
     CHECK(bbuf[0] == 3 && bbuf[1] == 3);
     CHECK_OK(goal_mpi_prepared_free(&pa), m);
-    goal_mpi_destroy(m);   /* frees pi, pu and pc */
+    goal_mpi_destroy(m);   /* frees pi, pu, pf and pc */
+    memset(&md, 0, sizeof md);   /* CHECKS: every run compares the digests first */
+    md.comm = MPI_COMM_WORLD; md.check = 1;
+    CHECK(goal_mpi_create(&m, &md, &err) == GOAL_OK);
+    algo_desc(&b, "bcast_binomial", 2, root);
+    CHECK_OK(goal_mpi_algo_prepare(m, &b, bbuf, bbuf, &pb), m);
+    for (round = 0; round < 3 && pb; round++) {
+        bbuf[0] = bbuf[1] = me == root ? 40 + round : -1;
+        CHECK_OK(round == 1 ? (goal_mpi_prepared_start(pb, &r), goal_mpi_wait(&r)) : goal_mpi_prepared_run(pb), m);
+        CHECK(bbuf[0] == 40 + round && bbuf[1] == 40 + round);
+    }
+    CHECK_OK(goal_mpi_prepared_free(&pb), m);
+    goal_mpi_destroy(m);
     m = open_mpi();   /* a desc no algorithm has: refused on every rank, m revoked */
     algo_desc(&b, "bcast_nosuch", 2, 0);
     CHECK(goal_mpi_algo_prepare(m, &b, bbuf, bbuf, &pb) != GOAL_OK && pb == NULL);
     CHECK(goal_mpi_algo_run(m, &a, ain, aout) != GOAL_OK);
     goal_mpi_destroy(m);
     free(big);
-    report("prepared collectives: runs read their buffers afresh, nonblocking, on the channels, misuse refused");
+    report("prepared collectives: runs read their buffers afresh, nonblocking, on the channels, a user function, checks, misuse refused");
 }
 
 /* ---- checks: parameters that disagree, and a rank that never comes -------------------- */
