@@ -44,6 +44,12 @@
    reduce_scatterv_reduce_scatterv (a binomial reduce to rank 0 in rank order, then out).
    The decision is local: it depends only on what MPI requires to agree across ranks (type
    signature size, count, root, op, communicator), never on extra communication.
+   Repeated calls: a blocking MPI_Bcast, Reduce, Allreduce or Barrier made again with the
+   arguments of one of the last 8 that missed (buffers, count, type, op, root, communicator)
+   is prepared (goal_mpi.h, PREPARED) and the next ones run it without translating the call
+   -- where no argument can change meaning: predefined types and ops (a freed derived
+   handle may name the next one), not MPI_IN_PLACE, nothing packed, copied or bridged, no
+   nonblocking call in flight; a freed communicator's are forgotten. Up to 8 are kept.
 
    GOAL_MPI_ALGOS="allreduce=allreduce_recdoub:<=2048,allreduce_ring;bcast=bcast_binomial"
      per collective, rules "algorithm[@PARAM=V...][:<=BYTES]" tried in order; the first whose
@@ -405,6 +411,23 @@ typedef struct call {
     const goal_algo_info *algo;
     goal_algo_desc d;
 } call;
+/* Repeated calls (see fast_try): a blocking bcast, reduce, allreduce or barrier made again
+   with the same arguments runs a collective prepared for them (goal_mpi.h, PREPARED). */
+#define NFAST 8
+typedef struct fast_key { int c, fortran, count, root; const void *s; void *r; MPI_Datatype t; MPI_Op op; MPI_Comm comm; } fast_key;
+typedef struct fast { fast_key key; uint32_t hash; goal_mpi_prepared *p; goal_mpi *m; call k; } fast;
+static struct {
+    fast f[NFAST];
+    fast *last;                 /* the one that served last: looked at first */
+    unsigned turn;              /* the slot the next one takes */
+    struct { fast_key key; uint32_t hash; } miss[NFAST];   /* the last calls that found none */
+    unsigned mturn;
+    fast_key now;               /* the call now, and its hash */
+    uint32_t hash;
+    int want;                   /* the call now missed before: run_unpack prepares it */
+    call k;                     /* its call, as served saw it */
+    unsigned long long runs;    /* calls run prepared (goal__mpi_prepared_runs, for the tests) */
+} F;
 /* The recorder's hooks (goalmpi_record.c): a collective call begun (served or passed on),
    returned, and its generalized request when nonblocking; MPI_Finalize. */
 static void record_coll(const call *k, int is_served);
@@ -431,12 +454,24 @@ static const goal_algo_info *choose(call *k, int ordered) {
 }
 
 /* ---- communicators ----------------------------------------------------------------------- */
+/* The prepared calls of m, whose communicator goes. */
+static void fast_forget(goal_mpi *m) {
+    fast *f;
+    for (f = F.f; f < F.f + NFAST; f++)
+        if (f->p && f->m == m) {
+            goal_mpi_prepared_free(&f->p);   /* never in flight: a blocking call's */
+            f->p = NULL;
+            if (F.last == f) F.last = NULL;
+        }
+    memset(F.miss, 0, sizeof F.miss);
+}
 static int drop_comm(MPI_Comm comm, int key, void *val, void *extra) {
     comm_entry **p, *e = (comm_entry *)val;
     (void)comm; (void)key; (void)extra;
     for (p = &G.comms; *p && *p != e; p = &(*p)->next) {}
     if (*p) *p = e->next;
     if (G.last == e) G.last = NULL;
+    fast_forget(e->m);
     goal_mpi_destroy(e->m);
     free(e);
     return MPI_SUCCESS;
@@ -606,12 +641,15 @@ static goal_status hold_unpack(struct unpack *u, MPI_Request *req) {
     if (!req || !u || !u->packed || !(u->count || u->nb) || u->own_t) return GOAL_OK;
     return hold_type(&G.hold, &u->t) ? GOAL_OK : GOAL_ERR_TYPE;
 }
+static int fast_new(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out, MPI_Comm comm);
 static int run_unpack(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, const void *in, void *out,
                       void *tmp, void *tmp2, struct unpack *u, MPI_Comm comm, MPI_Request *req) {
     goal_mpi_request *r = NULL;
     goal_status st = hold_unpack(u, req);
-    if (st == GOAL_OK && !req && !G.pending)   /* with nothing to progress, run to the end */
+    if (st == GOAL_OK && !req && !G.pending) {   /* with nothing to progress, run to the end */
+        if (F.want && !fns && !tmp && !tmp2 && !(u && u->packed)) return fast_new(m, d, in, out, comm);
         return finish_blocking(m, goal_mpi_algo_run_fns(m, d, fns, fns ? 1 : 0, in, out), NULL, tmp, tmp2, u, comm);
+    }
     if (st == GOAL_OK) st = goal_mpi_algo_start_fns(m, d, fns, fns ? 1 : 0, in, out, &r);
     return track(m, st, r, tmp, tmp2, u, comm, req);
 }
@@ -779,11 +817,74 @@ static int served(call *k) {
     int i;
     G.served[k->nb][k->c]++;
     G.fortran[k->nb][k->c][0] += (unsigned)k->fortran;
+    if (F.want) F.k = *k;
     record_coll(k, 1);
     if (!G.stats || !k->autopick) return 1;
     for (i = 0; i < MAX_PICKS && p[i].algo && p[i].algo != k->algo; i++) {}
     if (i < MAX_PICKS) { p[i].algo = k->algo; p[i].n++; }
     return 1;
+}
+/* Repeated calls. A blocking call made again with the arguments of one of the last calls
+   that found none is prepared (fast_new) and found again by the next ones (fast_try), which then skip the
+   translation of the call and goal_mpi's lookup: only where the arguments keep their
+   meaning -- predefined types and ops (a derived handle may be freed and given to another),
+   not MPI_IN_PLACE, nothing packed, copied or bridged to MPI_Reduce_local -- and with no
+   nonblocking call in flight (those take the way that progresses them). */
+static int fast_named(MPI_Datatype t) {
+    int k;
+    for (k = 0; k < G.ntypes; k++)
+        if (G.types[k].t == t) return 1;
+    return t == MPI_DATATYPE_NULL;
+}
+static int fast_run(fast *f, MPI_Comm comm) {
+    F.last = f;
+    F.runs++;
+    served(&f->k);
+    return finish_blocking(f->m, goal_mpi_prepared_run(f->p), NULL, NULL, NULL, NULL, comm);
+}
+/* The call's prepared collective run (its MPI return code), or -1: translate it. */
+static int fast_try(int c, const void *s, void *r, int count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm) {
+    fast_key *key = &F.now;
+    fast *f;
+    unsigned k;
+    if (G.pending || s == MPI_IN_PLACE) return -1;
+    memset(key, 0, sizeof *key);   /* padding too: keys compare with memcmp */
+    key->c = c; key->fortran = G.in_fortran; key->count = count; key->root = root;
+    key->s = s; key->r = r; key->t = t; key->op = op; key->comm = comm;
+    F.hash = ((uint32_t)c * 0x9E3779B1u ^ (uint32_t)((uintptr_t)s >> 3) ^ (uint32_t)((uintptr_t)r >> 3) * 31u ^
+              (uint32_t)count * 0x85EBCA6Bu ^ (uint32_t)root) * 0xC2B2AE35u;
+    if (F.last && F.last->hash == F.hash && memcmp(&F.last->key, key, sizeof *key) == 0) return fast_run(F.last, comm);
+    for (f = F.f; f < F.f + NFAST; f++)
+        if (f->p && f->hash == F.hash && memcmp(&f->key, key, sizeof *key) == 0) return fast_run(f, comm);
+    for (k = 0; k < NFAST && !(F.miss[k].hash == F.hash && memcmp(&F.miss[k].key, key, sizeof *key) == 0); k++) {}
+    F.want = k < NFAST && fast_named(t) && (op == MPI_OP_NULL || predefined_op(op));
+    if (k == NFAST) {
+        k = F.mturn++ % NFAST;
+        memcpy(&F.miss[k].key, key, sizeof *key);   /* padding too */
+        F.miss[k].hash = F.hash;
+    }
+    return -1;
+}
+/* A translated call's return code; the call it prepared, if any, is done. */
+static int fast_done(int rc) {
+    F.want = 0;
+    return rc;
+}
+/* The call again (F.want): d on in and out prepared, in the next slot, and run. */
+static int fast_new(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out, MPI_Comm comm) {
+    fast *f = &F.f[F.turn++ % NFAST];
+    goal_status st;
+    F.want = 0;
+    if (F.last == f) F.last = NULL;
+    goal_mpi_prepared_free(&f->p);
+    if ((st = goal_mpi_algo_prepare(m, d, in, out, &f->p)) == GOAL_OK) {
+        memcpy(&f->key, &F.now, sizeof f->key);
+        f->hash = F.hash; f->k = F.k; f->m = m;
+        F.last = f;
+        F.runs++;
+        st = goal_mpi_prepared_run(f->p);
+    }
+    return finish_blocking(m, st, NULL, NULL, NULL, NULL, comm);
 }
 /* MPI_IN_PLACE natively (goal_mpi_algo_start reads the input where MPI has it) when the
    algorithm is flagged GOAL_ALGO_INPLACE and no side is packed; else the caller copies. */
@@ -801,6 +902,8 @@ static int passed(call *k) {
 }
 /* Calls from Fortran: goalmpi_fortran.c's entry points set it around the C call they make
    (exported so that a test can mark calls as a Fortran wrapper does). */
+unsigned long long goal__mpi_prepared_runs(void);
+unsigned long long goal__mpi_prepared_runs(void) { return F.runs; }
 void goal__mpi_from_fortran(int on);
 void goal__mpi_from_fortran(int on) { G.in_fortran = on; }
 
@@ -856,7 +959,8 @@ static int do_bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm com
     return run_unpack(k.m, &k.d, NULL, data, data, packed && me == root ? data : NULL, NULL, &u, comm, req);
 }
 int MPI_Bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm) {
-    int rc = do_bcast(buf, count, t, root, comm, NULL);
+    int rc = fast_try(C_BCAST, NULL, buf, count, t, MPI_OP_NULL, root, comm);
+    if (rc < 0) rc = fast_done(do_bcast(buf, count, t, root, comm, NULL));
     return rc >= 0 ? rc : PMPI_Bcast(buf, count, t, root, comm);
 }
 int MPI_Ibcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm, MPI_Request *req) {
@@ -883,7 +987,8 @@ static int do_reduction(int c, const void *sbuf, void *rbuf, int count, MPI_Data
     return run(k.m, &k.d, red.fns, sbuf, c == C_REDUCE && me != root ? NULL : rbuf, tmp, comm, req);
 }
 int MPI_Allreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
-    int rc = do_reduction(C_ALLREDUCE, s, r, n, t, op, 0, comm, NULL);
+    int rc = fast_try(C_ALLREDUCE, s, r, n, t, op, 0, comm);
+    if (rc < 0) rc = fast_done(do_reduction(C_ALLREDUCE, s, r, n, t, op, 0, comm, NULL));
     return rc >= 0 ? rc : PMPI_Allreduce(s, r, n, t, op, comm);
 }
 int MPI_Iallreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *q) {
@@ -891,7 +996,8 @@ int MPI_Iallreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI
     return rc >= 0 ? rc : PMPI_Iallreduce(s, r, n, t, op, comm, q);
 }
 int MPI_Reduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm) {
-    int rc = do_reduction(C_REDUCE, s, r, n, t, op, root, comm, NULL);
+    int rc = fast_try(C_REDUCE, s, r, n, t, op, root, comm);
+    if (rc < 0) rc = fast_done(do_reduction(C_REDUCE, s, r, n, t, op, root, comm, NULL));
     return rc >= 0 ? rc : PMPI_Reduce(s, r, n, t, op, root, comm);
 }
 int MPI_Ireduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm, MPI_Request *q) {
@@ -1124,7 +1230,11 @@ static int do_barrier(MPI_Comm comm, MPI_Request *req) {
     served(&k);
     return run(k.m, &k.d, NULL, NULL, NULL, NULL, comm, req);
 }
-int MPI_Barrier(MPI_Comm comm) { int rc = do_barrier(comm, NULL); return rc >= 0 ? rc : PMPI_Barrier(comm); }
+int MPI_Barrier(MPI_Comm comm) {
+    int rc = fast_try(C_BARRIER, NULL, NULL, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, 0, comm);
+    if (rc < 0) rc = fast_done(do_barrier(comm, NULL));
+    return rc >= 0 ? rc : PMPI_Barrier(comm);
+}
 int MPI_Ibarrier(MPI_Comm comm, MPI_Request *q) { int rc = do_barrier(comm, q); return rc >= 0 ? rc : PMPI_Ibarrier(comm, q); }
 
 /* gatherv / scatterv: the root's arrays (recvcounts / sendcounts); a non-root passes its

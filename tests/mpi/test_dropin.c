@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <stdint.h>
 #include <complex.h>
 
 static int me, np, passed, failed, local_ok;
@@ -690,6 +691,75 @@ static void test_identical(void) {
     report("allreduce: float sums bit-identical on every rank");
 }
 
+/* ---- repeated calls (prepared by the drop-in) --------------------------------------------- */
+/* Blocking calls repeated with the same arguments, in turns and alone, with new data each
+   time; a derived type freed and another made (the handle may come back); a communicator
+   freed and another made; a repeated call while a nonblocking one is in flight; in place. */
+static void test_repeated(void) {
+    unsigned long long (*runs)(void) = (unsigned long long (*)(void))(uintptr_t)dlsym(RTLD_DEFAULT, "goal__mpi_prepared_runs");
+    unsigned long long before;
+    int x[4], y[4], ref[4], b[4], rb[4], i, round, root = np - 1;
+    MPI_Datatype t;
+    MPI_Comm c;
+    MPI_Request q;
+    CHECK(runs != NULL);
+    if (!runs) { report("repeated calls: the drop-in's goal__mpi_prepared_runs"); return; }
+    before = runs();
+    for (round = 0; round < 6; round++) {   /* bcast, allreduce, reduce and barrier in turns */
+        for (i = 0; i < 4; i++) { x[i] = me * 7 + round * 3 + i; b[i] = rb[i] = me == root ? round * 11 + i : -1; }
+        MPI_Bcast(b, 4, MPI_INT, root, MPI_COMM_WORLD);
+        PMPI_Bcast(rb, 4, MPI_INT, root, MPI_COMM_WORLD);
+        CHECK(!memcmp(b, rb, sizeof b));
+        MPI_Allreduce(x, y, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        PMPI_Allreduce(x, ref, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(!memcmp(y, ref, sizeof y));
+        memset(y, 0, sizeof y);
+        MPI_Reduce(x, me == 0 ? y : NULL, 4, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
+        PMPI_Reduce(x, ref, 4, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
+        CHECK(me != 0 || !memcmp(y, ref, sizeof y));
+        MPI_Barrier(MPI_COMM_WORLD);
+    }
+    CHECK(runs() - before == 4 * 5);   /* each from its second call on */
+    report("repeated calls in turns: bcast, allreduce, reduce, barrier run prepared, reading each call's data");
+    for (round = 0; round < 3; round++) {   /* a derived type, freed: its handle may name the next */
+        MPI_Type_contiguous(round + 1, MPI_INT, &t); MPI_Type_commit(&t);
+        for (i = 0; i < 3; i++) {
+            int k;
+            for (k = 0; k < 4; k++) b[k] = me == root ? 100 * round + 10 * i + k : -1;
+            MPI_Bcast(b, 1, t, root, MPI_COMM_WORLD);
+            for (k = 0; k < 4; k++) CHECK(b[k] == (k <= round ? 100 * round + 10 * i + k : me == root ? 100 * round + 10 * i + k : -1));
+        }
+        MPI_Type_free(&t);
+    }
+    report("repeated calls on a derived type freed and made again");
+    for (round = 0; round < 3; round++) {   /* a communicator freed: its handle may name the next */
+        MPI_Comm_split(MPI_COMM_WORLD, round == 1 ? me % 2 : 0, me, &c);
+        for (i = 0; i < 3; i++) {
+            x[0] = me + i;
+            MPI_Allreduce(x, y, 1, MPI_INT, MPI_SUM, c);
+            PMPI_Allreduce(x, ref, 1, MPI_INT, MPI_SUM, c);
+            CHECK(y[0] == ref[0]);
+        }
+        MPI_Comm_free(&c);
+    }
+    report("repeated calls on a communicator freed and made again");
+    for (i = 0; i < 8; i++) {   /* prepared, then with a nonblocking call in flight: the way that progresses it */
+        x[1] = me * i;
+        if (i == 4) { x[0] = me; MPI_Iallreduce(x, rb, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD, &q); before = runs(); }
+        MPI_Allreduce(x + 1, y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(y[0] == i * np * (np - 1) / 2);
+        if (i == 4) CHECK(runs() == before);
+    }
+    MPI_Wait(&q, MPI_STATUS_IGNORE);
+    CHECK(rb[0] == np * (np - 1) / 2);
+    for (i = 0; i < 4; i++) {   /* in place */
+        y[0] = me + i;
+        MPI_Allreduce(MPI_IN_PLACE, y, 1, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(y[0] == np * (np - 1) / 2 + np * i);
+    }
+    report("repeated calls with a nonblocking one in flight, and in place");
+}
+
 int main(int argc, char **argv) {
     int tot[2], all[2];
     MPI_Init(&argc, &argv);
@@ -721,6 +791,7 @@ int main(int argc, char **argv) {
         test_persistent_more();
         test_persistent_handles();
         test_identical();
+        test_repeated();
         test_handles();
     }
     (argc > 1 && !strcmp(argv[1], "none") ? PMPI_Barrier : MPI_Barrier)(MPI_COMM_WORLD);
