@@ -415,15 +415,14 @@ typedef struct call {
    with the same arguments runs a collective prepared for them (goal_mpi.h, PREPARED). */
 #define NFAST 8
 typedef struct fast_key { int c, fortran, count, root; const void *s; void *r; MPI_Datatype t; MPI_Op op; MPI_Comm comm; } fast_key;
-typedef struct fast { fast_key key; uint32_t hash; goal_mpi_prepared *p; goal_mpi *m; call k; } fast;
+typedef struct fast { fast_key key; goal_mpi_prepared *p; goal_mpi *m; call k; } fast;
 static struct {
     fast f[NFAST];
     fast *last;                 /* the one that served last: looked at first */
     unsigned turn;              /* the slot the next one takes */
-    struct { fast_key key; uint32_t hash; } miss[NFAST];   /* the last calls that found none */
+    fast_key miss[NFAST];       /* the last calls that found none (comm NULL: none) */
     unsigned mturn;
-    fast_key now;               /* the call now, and its hash */
-    uint32_t hash;
+    fast_key now;               /* the call now */
     int want;                   /* the call now missed before: run_unpack prepares it */
     call k;                     /* its call, as served saw it */
     unsigned long long runs;    /* calls run prepared (goal__mpi_prepared_runs, for the tests) */
@@ -618,6 +617,12 @@ static void progress(void) {
 /* Blocking: waits for r while progressing the nonblocking ones (MPI's progress rule); with
    none in flight, goal_mpi_wait, which may wait inside MPI. r NULL: the call ran to its end
    (st). u may be NULL: nothing to unpack. */
+/* A blocking call's return code for its status st, its failure reported. */
+static int blocking_rc(goal_mpi *m, goal_status st, MPI_Comm comm) {
+    if (st == GOAL_OK) return MPI_SUCCESS;
+    report_failure(m, st);
+    return PMPI_Comm_call_errhandler(comm, MPI_ERR_OTHER), MPI_ERR_OTHER;
+}
 static int finish_blocking(goal_mpi *m, goal_status st, goal_mpi_request *r, void *tmp, void *tmp2, struct unpack *u,
                            MPI_Comm comm) {
     if (st == GOAL_OK && r) {
@@ -627,9 +632,7 @@ static int finish_blocking(goal_mpi *m, goal_status st, goal_mpi_request *r, voi
     record_coll_end();
     if (u && u->packed) unpack(u, st);   /* most calls: nothing packed, no call */
     free(tmp); free(tmp2);
-    if (st == GOAL_OK) return MPI_SUCCESS;
-    report_failure(m, st);
-    return PMPI_Comm_call_errhandler(comm, MPI_ERR_OTHER), MPI_ERR_OTHER;
+    return blocking_rc(m, st, comm);
 }
 /* Starts d on m: blocking when req is NULL, else a generalized request in *req; u (may be
    NULL) unpacks the output when it finished. */
@@ -836,33 +839,37 @@ static int fast_named(MPI_Datatype t) {
         if (G.types[k].t == t) return 1;
     return t == MPI_DATATYPE_NULL;
 }
+/* The end of a call run prepared (st): as finish_blocking's, with nothing to unpack or free. */
+static int fast_end(goal_mpi *m, goal_status st, MPI_Comm comm) {
+    record_coll_end();
+    return blocking_rc(m, st, comm);
+}
 static int fast_run(fast *f, MPI_Comm comm) {
     F.last = f;
     F.runs++;
     served(&f->k);
-    return finish_blocking(f->m, goal_mpi_prepared_run(f->p), NULL, NULL, NULL, NULL, comm);
+    return fast_end(f->m, goal_mpi_prepared_run(f->p), comm);
+}
+/* Whether x is the call now (fast_try's arguments: compared field by field, the cheapest
+   test of a hit). */
+static int fast_same(const fast_key *x, const fast_key *now) {
+    return x->s == now->s && x->r == now->r && x->c == now->c && x->count == now->count && x->t == now->t &&
+           x->op == now->op && x->root == now->root && x->comm == now->comm && x->fortran == now->fortran;
 }
 /* The call's prepared collective run (its MPI return code), or -1: translate it. */
 static int fast_try(int c, const void *s, void *r, int count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm) {
-    fast_key *key = &F.now;
+    fast_key *now = &F.now;
     fast *f;
     unsigned k;
     if (G.pending || s == MPI_IN_PLACE) return -1;
-    memset(key, 0, sizeof *key);   /* padding too: keys compare with memcmp */
-    key->c = c; key->fortran = G.in_fortran; key->count = count; key->root = root;
-    key->s = s; key->r = r; key->t = t; key->op = op; key->comm = comm;
-    F.hash = ((uint32_t)c * 0x9E3779B1u ^ (uint32_t)((uintptr_t)s >> 3) ^ (uint32_t)((uintptr_t)r >> 3) * 31u ^
-              (uint32_t)count * 0x85EBCA6Bu ^ (uint32_t)root) * 0xC2B2AE35u;
-    if (F.last && F.last->hash == F.hash && memcmp(&F.last->key, key, sizeof *key) == 0) return fast_run(F.last, comm);
+    now->c = c; now->fortran = G.in_fortran; now->count = count; now->root = root;
+    now->s = s; now->r = r; now->t = t; now->op = op; now->comm = comm;
+    if (F.last && fast_same(&F.last->key, now)) return fast_run(F.last, comm);
     for (f = F.f; f < F.f + NFAST; f++)
-        if (f->p && f->hash == F.hash && memcmp(&f->key, key, sizeof *key) == 0) return fast_run(f, comm);
-    for (k = 0; k < NFAST && !(F.miss[k].hash == F.hash && memcmp(&F.miss[k].key, key, sizeof *key) == 0); k++) {}
+        if (f->p && fast_same(&f->key, now)) return fast_run(f, comm);
+    for (k = 0; k < NFAST && !fast_same(&F.miss[k], now); k++) {}
     F.want = k < NFAST && fast_named(t) && (op == MPI_OP_NULL || predefined_op(op));
-    if (k == NFAST) {
-        k = F.mturn++ % NFAST;
-        memcpy(&F.miss[k].key, key, sizeof *key);   /* padding too */
-        F.miss[k].hash = F.hash;
-    }
+    if (k == NFAST) F.miss[F.mturn++ % NFAST] = *now;
     return -1;
 }
 /* A translated call's return code; the call it prepared, if any, is done. */
@@ -878,13 +885,12 @@ static int fast_new(goal_mpi *m, const goal_algo_desc *d, const void *in, void *
     if (F.last == f) F.last = NULL;
     goal_mpi_prepared_free(&f->p);
     if ((st = goal_mpi_algo_prepare(m, d, in, out, &f->p)) == GOAL_OK) {
-        memcpy(&f->key, &F.now, sizeof f->key);
-        f->hash = F.hash; f->k = F.k; f->m = m;
+        f->key = F.now; f->k = F.k; f->m = m;
         F.last = f;
         F.runs++;
         st = goal_mpi_prepared_run(f->p);
     }
-    return finish_blocking(m, st, NULL, NULL, NULL, NULL, comm);
+    return fast_end(m, st, comm);
 }
 /* MPI_IN_PLACE natively (goal_mpi_algo_start reads the input where MPI has it) when the
    algorithm is flagged GOAL_ALGO_INPLACE and no side is packed; else the caller copies. */
