@@ -44,12 +44,13 @@
    reduce_scatterv_reduce_scatterv (a binomial reduce to rank 0 in rank order, then out).
    The decision is local: it depends only on what MPI requires to agree across ranks (type
    signature size, count, root, op, communicator), never on extra communication.
-   Repeated calls: a blocking MPI_Bcast, Reduce, Allreduce or Barrier made again with the
-   arguments of one of the last 8 that missed (buffers, count, type, op, root, communicator)
-   is prepared (goal_mpi.h, PREPARED) and the next ones run it without translating the call
+   Repeated calls: a blocking MPI_Bcast, Reduce, Allreduce, Gather, Scatter, Allgather,
+   Alltoall, Scan, Exscan or Barrier made again with the arguments of one of the last 16
+   that missed (buffers, counts, types, op, root, communicator) is prepared (goal_mpi.h,
+   PREPARED) and the next ones run it without translating the call
    -- where no argument can change meaning: predefined types and ops (a freed derived
    handle may name the next one), not MPI_IN_PLACE, nothing packed, copied or bridged, no
-   nonblocking call in flight; a freed communicator's are forgotten. Up to 8 are kept.
+   nonblocking call in flight; a freed communicator's are forgotten. Up to 16 are kept.
 
    GOAL_MPI_ALGOS="allreduce=allreduce_recdoub:<=2048,allreduce_ring;bcast=bcast_binomial"
      per collective, rules "algorithm[@PARAM=V...][:<=BYTES]" tried in order; the first whose
@@ -411,10 +412,10 @@ typedef struct call {
     const goal_algo_info *algo;
     goal_algo_desc d;
 } call;
-/* Repeated calls (see fast_try): a blocking bcast, reduce, allreduce or barrier made again
-   with the same arguments runs a collective prepared for them (goal_mpi.h, PREPARED). */
-#define NFAST 8
-typedef struct fast_key { int c, fortran, count, root; const void *s; void *r; MPI_Datatype t; MPI_Op op; MPI_Comm comm; } fast_key;
+/* Repeated calls (see fast_try): a blocking call made again with the same arguments runs a
+   collective prepared for them (goal_mpi.h, PREPARED). */
+#define NFAST 16
+typedef struct fast_key { int c, fortran, count, rcount, root; const void *s; void *r; MPI_Datatype t, rt; MPI_Op op; MPI_Comm comm; } fast_key;
 typedef struct fast { fast_key key; goal_mpi_prepared *p; goal_mpi *m; call k; } fast;
 static struct {
     fast f[NFAST];
@@ -854,21 +855,24 @@ static int fast_run(fast *f, MPI_Comm comm) {
    test of a hit). */
 static int fast_same(const fast_key *x, const fast_key *now) {
     return x->s == now->s && x->r == now->r && x->c == now->c && x->count == now->count && x->t == now->t &&
-           x->op == now->op && x->root == now->root && x->comm == now->comm && x->fortran == now->fortran;
+           x->rcount == now->rcount && x->rt == now->rt && x->op == now->op && x->root == now->root &&
+           x->comm == now->comm && x->fortran == now->fortran;
 }
-/* The call's prepared collective run (its MPI return code), or -1: translate it. */
-static int fast_try(int c, const void *s, void *r, int count, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm) {
+/* The call's prepared collective run (its MPI return code), or -1: translate it. rcount, rt:
+   a data-movement call's receive side (else 0, MPI_DATATYPE_NULL). */
+static int fast_try(int c, const void *s, void *r, int count, MPI_Datatype t, int rcount, MPI_Datatype rt, MPI_Op op,
+                    int root, MPI_Comm comm) {
     fast_key *now = &F.now;
     fast *f;
     unsigned k;
-    if (G.pending || s == MPI_IN_PLACE) return -1;
-    now->c = c; now->fortran = G.in_fortran; now->count = count; now->root = root;
-    now->s = s; now->r = r; now->t = t; now->op = op; now->comm = comm;
+    if (G.pending || s == MPI_IN_PLACE || r == MPI_IN_PLACE) return -1;
+    now->c = c; now->fortran = G.in_fortran; now->count = count; now->rcount = rcount; now->root = root;
+    now->s = s; now->r = r; now->t = t; now->rt = rt; now->op = op; now->comm = comm;
     if (F.last && fast_same(&F.last->key, now)) return fast_run(F.last, comm);
     for (f = F.f; f < F.f + NFAST; f++)
         if (f->p && fast_same(&f->key, now)) return fast_run(f, comm);
     for (k = 0; k < NFAST && !fast_same(&F.miss[k], now); k++) {}
-    F.want = k < NFAST && fast_named(t) && (op == MPI_OP_NULL || predefined_op(op));
+    F.want = k < NFAST && fast_named(t) && fast_named(rt) && (op == MPI_OP_NULL || predefined_op(op));
     if (k == NFAST) F.miss[F.mturn++ % NFAST] = *now;
     return -1;
 }
@@ -965,7 +969,7 @@ static int do_bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm com
     return run_unpack(k.m, &k.d, NULL, data, data, packed && me == root ? data : NULL, NULL, &u, comm, req);
 }
 int MPI_Bcast(void *buf, int count, MPI_Datatype t, int root, MPI_Comm comm) {
-    int rc = fast_try(C_BCAST, NULL, buf, count, t, MPI_OP_NULL, root, comm);
+    int rc = fast_try(C_BCAST, NULL, buf, count, t, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, root, comm);
     if (rc < 0) rc = fast_done(do_bcast(buf, count, t, root, comm, NULL));
     return rc >= 0 ? rc : PMPI_Bcast(buf, count, t, root, comm);
 }
@@ -993,7 +997,7 @@ static int do_reduction(int c, const void *sbuf, void *rbuf, int count, MPI_Data
     return run(k.m, &k.d, red.fns, sbuf, c == C_REDUCE && me != root ? NULL : rbuf, tmp, comm, req);
 }
 int MPI_Allreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
-    int rc = fast_try(C_ALLREDUCE, s, r, n, t, op, 0, comm);
+    int rc = fast_try(C_ALLREDUCE, s, r, n, t, 0, MPI_DATATYPE_NULL, op, 0, comm);
     if (rc < 0) rc = fast_done(do_reduction(C_ALLREDUCE, s, r, n, t, op, 0, comm, NULL));
     return rc >= 0 ? rc : PMPI_Allreduce(s, r, n, t, op, comm);
 }
@@ -1002,7 +1006,7 @@ int MPI_Iallreduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI
     return rc >= 0 ? rc : PMPI_Iallreduce(s, r, n, t, op, comm, q);
 }
 int MPI_Reduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, int root, MPI_Comm comm) {
-    int rc = fast_try(C_REDUCE, s, r, n, t, op, root, comm);
+    int rc = fast_try(C_REDUCE, s, r, n, t, 0, MPI_DATATYPE_NULL, op, root, comm);
     if (rc < 0) rc = fast_done(do_reduction(C_REDUCE, s, r, n, t, op, root, comm, NULL));
     return rc >= 0 ? rc : PMPI_Reduce(s, r, n, t, op, root, comm);
 }
@@ -1011,7 +1015,8 @@ int MPI_Ireduce(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, int ro
     return rc >= 0 ? rc : PMPI_Ireduce(s, r, n, t, op, root, comm, q);
 }
 int MPI_Scan(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
-    int rc = do_reduction(C_SCAN, s, r, n, t, op, 0, comm, NULL);
+    int rc = fast_try(C_SCAN, s, r, n, t, 0, MPI_DATATYPE_NULL, op, 0, comm);
+    if (rc < 0) rc = fast_done(do_reduction(C_SCAN, s, r, n, t, op, 0, comm, NULL));
     return rc >= 0 ? rc : PMPI_Scan(s, r, n, t, op, comm);
 }
 int MPI_Iscan(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *q) {
@@ -1019,7 +1024,8 @@ int MPI_Iscan(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm
     return rc >= 0 ? rc : PMPI_Iscan(s, r, n, t, op, comm, q);
 }
 int MPI_Exscan(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
-    int rc = do_reduction(C_EXSCAN, s, r, n, t, op, 0, comm, NULL);
+    int rc = fast_try(C_EXSCAN, s, r, n, t, 0, MPI_DATATYPE_NULL, op, 0, comm);
+    if (rc < 0) rc = fast_done(do_reduction(C_EXSCAN, s, r, n, t, op, 0, comm, NULL));
     return rc >= 0 ? rc : PMPI_Exscan(s, r, n, t, op, comm);
 }
 int MPI_Iexscan(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *q) {
@@ -1155,7 +1161,8 @@ static int do_move(int c, const void *sbuf, int scount, MPI_Datatype st, void *r
 }
 #define MOVE_PAIR(NAME, INAME, C, ROOTARG, ROOTVAL, PCALL, PICALL)                                                 \
     int NAME(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt ROOTARG, MPI_Comm comm) {     \
-        int x = do_move(C, s, sc, st, r, rc, rt, ROOTVAL, comm, NULL);                                              \
+        int x = fast_try(C, s, r, sc, st, rc, rt, MPI_OP_NULL, ROOTVAL, comm);                                      \
+        if (x < 0) x = fast_done(do_move(C, s, sc, st, r, rc, rt, ROOTVAL, comm, NULL));                            \
         return x >= 0 ? x : PCALL;                                                                                  \
     }                                                                                                               \
     int INAME(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt ROOTARG, MPI_Comm comm,      \
@@ -1237,7 +1244,7 @@ static int do_barrier(MPI_Comm comm, MPI_Request *req) {
     return run(k.m, &k.d, NULL, NULL, NULL, NULL, comm, req);
 }
 int MPI_Barrier(MPI_Comm comm) {
-    int rc = fast_try(C_BARRIER, NULL, NULL, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, 0, comm);
+    int rc = fast_try(C_BARRIER, NULL, NULL, 0, MPI_DATATYPE_NULL, 0, MPI_DATATYPE_NULL, MPI_OP_NULL, 0, comm);
     if (rc < 0) rc = fast_done(do_barrier(comm, NULL));
     return rc >= 0 ? rc : PMPI_Barrier(comm);
 }

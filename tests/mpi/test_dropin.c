@@ -699,6 +699,7 @@ static void test_repeated(void) {
     unsigned long long (*runs)(void) = (unsigned long long (*)(void))(uintptr_t)dlsym(RTLD_DEFAULT, "goal__mpi_prepared_runs");
     unsigned long long before;
     int x[4], y[4], ref[4], b[4], rb[4], i, round, root = np - 1;
+    int *g = (int *)calloc((size_t)np * 4, sizeof(int)), *gr = (int *)calloc((size_t)np * 4, sizeof(int));
     MPI_Datatype t;
     MPI_Comm c;
     MPI_Request q;
@@ -718,9 +719,29 @@ static void test_repeated(void) {
         PMPI_Reduce(x, ref, 4, MPI_INT, MPI_MAX, 0, MPI_COMM_WORLD);
         CHECK(me != 0 || !memcmp(y, ref, sizeof y));
         MPI_Barrier(MPI_COMM_WORLD);
+        MPI_Scan(x, y, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        PMPI_Scan(x, ref, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(!memcmp(y, ref, sizeof y));
+        MPI_Exscan(x, y, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        PMPI_Exscan(x, ref, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(me == 0 || !memcmp(y, ref, sizeof y));
+        MPI_Gather(x, 4, MPI_INT, g, 4, MPI_INT, root, MPI_COMM_WORLD);
+        PMPI_Gather(x, 4, MPI_INT, gr, 4, MPI_INT, root, MPI_COMM_WORLD);
+        CHECK(me != root || !memcmp(g, gr, (size_t)np * 4 * sizeof(int)));
+        for (i = 0; i < 4 * np; i++) g[i] = me == root ? round * 100 + i : -1;
+        MPI_Scatter(g, 4, MPI_INT, y, 4, MPI_INT, root, MPI_COMM_WORLD);
+        for (i = 0; i < 4; i++) CHECK(y[i] == round * 100 + me * 4 + i);
+        MPI_Allgather(x, 4, MPI_INT, g, 4, MPI_INT, MPI_COMM_WORLD);
+        PMPI_Allgather(x, 4, MPI_INT, gr, 4, MPI_INT, MPI_COMM_WORLD);
+        CHECK(!memcmp(g, gr, (size_t)np * 4 * sizeof(int)));
+        for (i = 0; i < 4 * np; i++) gr[i] = me * 1000 + round * 10 + i;
+        MPI_Alltoall(gr, 4, MPI_INT, g, 4, MPI_INT, MPI_COMM_WORLD);
+        for (i = 0; i < 4 * np; i++) CHECK(g[i] == (i / 4) * 1000 + round * 10 + me * 4 + i % 4);
     }
-    CHECK(runs() - before == 4 * 5);   /* each from its second call on */
-    report("repeated calls in turns: bcast, allreduce, reduce, barrier run prepared, reading each call's data");
+    CHECK(runs() - before == 10 * 5);   /* each from its second call on */
+    free(g); free(gr);
+    report("repeated calls in turns: bcast, allreduce, reduce, barrier, scan, exscan, gather, scatter, allgather, alltoall "
+           "run prepared, reading each call's data");
     for (round = 0; round < 3; round++) {   /* a derived type, freed: its handle may name the next */
         MPI_Type_contiguous(round + 1, MPI_INT, &t); MPI_Type_commit(&t);
         for (i = 0; i < 3; i++) {
