@@ -177,8 +177,8 @@
    A run reads and writes in and out as they are then, with d as it was at the prepare
    (later changes to *d do not reach it). It skips what every goal_mpi_algo_* call does
    before its messages -- the comparison of d with the remembered starts (CACHE), the
-   request's reuse and bind -- so a small flat plan's call costs about 200 of libgoal's own
-   instructions instead of 290-400 (make bench-calls, prepared:ALGO). Each run is a
+   request's reuse and bind -- so a small flat plan's call costs about 210-260 of libgoal's
+   own instructions instead of 320-370 (make bench-calls, prepared:ALGO). Each run is a
    collective start on m like any other (the same order on every rank, contexts, checks,
    FAILURES); one run of p at a time: a start while the last one is in flight, or a free,
    is GOAL_ERR_STATE, a local misuse that does not revoke m. After a failure m is revoked,
@@ -2069,7 +2069,7 @@ goal_status goal_mpi_algo_prepare_fns(goal_mpi *m, const goal_algo_desc *d, cons
     if (in == MPI_IN_PLACE) in = NULL; else if (out == MPI_IN_PLACE) out = NULL;
     if ((e = goal__mpi_algo_entry(m, d, place, &st)) != NULL) r = goal__mpi_algo_bind(m, e, NULL, d, fns, nfns, in, out, &st);
     if (r && !(*p = (goal_mpi_prepared *)goal__mpi_alloc(m, sizeof **p))) {
-        r->next = e->idle; e->idle = r;
+        goal__mpi_park(r);
         st = goal__mpi_nomem(m, "prepare");
     }
     if (!*p) return goal_mpi_revoke(m, st), st;
@@ -2109,7 +2109,7 @@ static void goal__mpi_prepared_drop(goal_mpi_prepared *p) {
     *at = p->next;
     if (p->r) {
         p->r->owner = NULL;
-        p->r->next = p->r->entry->idle; p->r->entry->idle = p->r;
+        goal__mpi_park(p->r);
     }
     goal__mpi_free(m, p);
 }

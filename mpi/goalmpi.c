@@ -615,15 +615,15 @@ static void progress(void) {
         PMPI_Grequest_complete(p->greq);   /* free_fn frees p when the request is freed */
     }
 }
-/* Blocking: waits for r while progressing the nonblocking ones (MPI's progress rule); with
-   none in flight, goal_mpi_wait, which may wait inside MPI. r NULL: the call ran to its end
-   (st). u may be NULL: nothing to unpack. */
 /* A blocking call's return code for its status st, its failure reported. */
 static int blocking_rc(goal_mpi *m, goal_status st, MPI_Comm comm) {
     if (st == GOAL_OK) return MPI_SUCCESS;
     report_failure(m, st);
     return PMPI_Comm_call_errhandler(comm, MPI_ERR_OTHER), MPI_ERR_OTHER;
 }
+/* Blocking: waits for r while progressing the nonblocking ones (MPI's progress rule); with
+   none in flight, goal_mpi_wait, which may wait inside MPI. r NULL: the call ran to its end
+   (st). u may be NULL: nothing to unpack. */
 static int finish_blocking(goal_mpi *m, goal_status st, goal_mpi_request *r, void *tmp, void *tmp2, struct unpack *u,
                            MPI_Comm comm) {
     if (st == GOAL_OK && r) {
@@ -828,12 +828,9 @@ static int served(call *k) {
     if (i < MAX_PICKS) { p[i].algo = k->algo; p[i].n++; }
     return 1;
 }
-/* Repeated calls. A blocking call made again with the arguments of one of the last calls
-   that found none is prepared (fast_new) and found again by the next ones (fast_try), which then skip the
-   translation of the call and goal_mpi's lookup: only where the arguments keep their
-   meaning -- predefined types and ops (a derived handle may be freed and given to another),
-   not MPI_IN_PLACE, nothing packed, copied or bridged to MPI_Reduce_local -- and with no
-   nonblocking call in flight (those take the way that progresses them). */
+/* Repeated calls (the doc block at the top): fast_try finds a prepared one or remembers the
+   miss, fast_new prepares a call that missed before. */
+/* Whether t is a predefined type (seen by type_bytes), or none. */
 static int fast_named(MPI_Datatype t) {
     int k;
     for (k = 0; k < G.ntypes; k++)
@@ -910,10 +907,11 @@ static int passed(call *k) {
     G.fortran[k->nb][k->c][1] += (unsigned)k->fortran;
     return 0;
 }
-/* Calls from Fortran: goalmpi_fortran.c's entry points set it around the C call they make
-   (exported so that a test can mark calls as a Fortran wrapper does). */
+/* Calls run prepared so far (exported for test_dropin). */
 unsigned long long goal__mpi_prepared_runs(void);
 unsigned long long goal__mpi_prepared_runs(void) { return F.runs; }
+/* Calls from Fortran: goalmpi_fortran.c's entry points set it around the C call they make
+   (exported so that a test can mark calls as a Fortran wrapper does). */
 void goal__mpi_from_fortran(int on);
 void goal__mpi_from_fortran(int on) { G.in_fortran = on; }
 
