@@ -848,30 +848,40 @@ static int fast_run(fast *f, MPI_Comm comm) {
     served(&f->k);
     return fast_end(f->m, goal_mpi_prepared_run(f->p), comm);
 }
-/* Whether x is the call now (fast_try's arguments: compared field by field, the cheapest
-   test of a hit). */
-static int fast_same(const fast_key *x, const fast_key *now) {
-    return x->s == now->s && x->r == now->r && x->c == now->c && x->count == now->count && x->t == now->t &&
-           x->rcount == now->rcount && x->rt == now->rt && x->op == now->op && x->root == now->root &&
-           x->comm == now->comm && x->fortran == now->fortran;
+/* Whether x is the call with these arguments (compared field by field, the cheapest test of
+   a hit). */
+static inline int fast_is(const fast_key *x, int c, const void *s, void *r, int count, MPI_Datatype t, int rcount,
+                          MPI_Datatype rt, MPI_Op op, int root, MPI_Comm comm) {
+    return x->s == s && x->r == r && x->c == c && x->count == count && x->t == t && x->rcount == rcount &&
+           x->rt == rt && x->op == op && x->root == root && x->comm == comm && x->fortran == G.in_fortran;
 }
-/* The call's prepared collective run (its MPI return code), or -1: translate it. rcount, rt:
-   a data-movement call's receive side (else 0, MPI_DATATYPE_NULL). */
-static int fast_try(int c, const void *s, void *r, int count, MPI_Datatype t, int rcount, MPI_Datatype rt, MPI_Op op,
-                    int root, MPI_Comm comm) {
+static int fast_same(const fast_key *x, const fast_key *now) {
+    return fast_is(x, now->c, now->s, now->r, now->count, now->t, now->rcount, now->rt, now->op, now->root, now->comm);
+}
+/* fast_try past the last one served: the others, then the misses. */
+static int fast_look(int c, const void *s, void *r, int count, MPI_Datatype t, int rcount, MPI_Datatype rt, MPI_Op op,
+                     int root, MPI_Comm comm) {
     fast_key *now = &F.now;
     fast *f;
     unsigned k;
     if (G.pending || s == MPI_IN_PLACE || r == MPI_IN_PLACE) return -1;
     now->c = c; now->fortran = G.in_fortran; now->count = count; now->rcount = rcount; now->root = root;
     now->s = s; now->r = r; now->t = t; now->rt = rt; now->op = op; now->comm = comm;
-    if (F.last && fast_same(&F.last->key, now)) return fast_run(F.last, comm);
     for (f = F.f; f < F.f + NFAST; f++)
         if (f->p && fast_same(&f->key, now)) return fast_run(f, comm);
     for (k = 0; k < NFAST && !fast_same(&F.miss[k], now); k++) {}
     F.want = k < NFAST && fast_named(t) && fast_named(rt) && (op == MPI_OP_NULL || predefined_op(op));
     if (k == NFAST) F.miss[F.mturn++ % NFAST] = *now;
     return -1;
+}
+/* The call's prepared collective run (its MPI return code), or -1: translate it. rcount, rt:
+   a data-movement call's receive side (else 0, MPI_DATATYPE_NULL). The last one served is
+   tested here, in the caller: a loop of one call costs no more. */
+static inline int fast_try(int c, const void *s, void *r, int count, MPI_Datatype t, int rcount, MPI_Datatype rt,
+                           MPI_Op op, int root, MPI_Comm comm) {
+    if (F.last && !G.pending && fast_is(&F.last->key, c, s, r, count, t, rcount, rt, op, root, comm))
+        return fast_run(F.last, comm);
+    return fast_look(c, s, r, count, t, rcount, rt, op, root, comm);
 }
 /* A translated call's return code; the call it prepared, if any, is done. */
 static int fast_done(int rc) {
