@@ -49,8 +49,9 @@
    that missed (buffers, counts, types, op, root, communicator) is prepared (goal_mpi.h,
    PREPARED) and the next ones run it without translating the call
    -- where no argument can change meaning: predefined types and ops (a freed derived
-   handle may name the next one), not MPI_IN_PLACE, nothing packed, copied or bridged, no
-   nonblocking call in flight; a freed communicator's are forgotten. Up to 16 are kept.
+   handle may name the next one), nothing packed, copied or bridged (MPI_IN_PLACE where the
+   algorithm takes it without a copy), no nonblocking call in flight; a freed communicator's
+   are forgotten. Up to 16 are kept.
 
    GOAL_MPI_ALGOS="allreduce=allreduce_recdoub:<=2048,allreduce_ring;bcast=bcast_binomial"
      per collective, rules "algorithm[@PARAM=V...][:<=BYTES]" tried in order; the first whose
@@ -416,7 +417,7 @@ typedef struct call {
    collective prepared for them (goal_mpi.h, PREPARED). */
 #define NFAST 16
 typedef struct fast_key { int c, fortran, count, rcount, root; const void *s; void *r; MPI_Datatype t, rt; MPI_Op op; MPI_Comm comm; } fast_key;
-typedef struct fast { fast_key key; goal_mpi_prepared *p; goal_mpi *m; call k; } fast;
+typedef struct fast { fast_key key; goal_mpi_prepared *p; goal_mpi *m; call k; unsigned inplace; } fast;
 static struct {
     fast f[NFAST];
     fast *last;                 /* the one that served last: looked at first */
@@ -426,6 +427,7 @@ static struct {
     fast_key now;               /* the call now */
     int want;                   /* the call now missed before: run_unpack prepares it */
     call k;                     /* its call, as served saw it */
+    unsigned long long inplace; /* G.inplace's native count of its collective before it */
     unsigned long long runs;    /* calls run prepared (goal__mpi_prepared_runs, for the tests) */
 } F;
 /* The recorder's hooks (goalmpi_record.c): a collective call begun (served or passed on),
@@ -845,6 +847,7 @@ static int fast_end(goal_mpi *m, goal_status st, MPI_Comm comm) {
 static int fast_run(fast *f, MPI_Comm comm) {
     F.last = f;
     F.runs++;
+    G.inplace[0][f->k.c][0] += f->inplace;   /* as in_place_native counted the call it was prepared from */
     served(&f->k);
     return fast_end(f->m, goal_mpi_prepared_run(f->p), comm);
 }
@@ -864,13 +867,14 @@ static int fast_look(int c, const void *s, void *r, int count, MPI_Datatype t, i
     fast_key *now = &F.now;
     fast *f;
     unsigned k;
-    if (G.pending || s == MPI_IN_PLACE || r == MPI_IN_PLACE) return -1;
+    if (G.pending) return -1;
     now->c = c; now->fortran = G.in_fortran; now->count = count; now->rcount = rcount; now->root = root;
     now->s = s; now->r = r; now->t = t; now->rt = rt; now->op = op; now->comm = comm;
     for (f = F.f; f < F.f + NFAST; f++)
         if (f->p && fast_same(&f->key, now)) return fast_run(f, comm);
     for (k = 0; k < NFAST && !fast_same(&F.miss[k], now); k++) {}
     F.want = k < NFAST && fast_named(t) && fast_named(rt) && (op == MPI_OP_NULL || predefined_op(op));
+    F.inplace = G.inplace[0][c][0];
     if (k == NFAST) F.miss[F.mturn++ % NFAST] = *now;
     return -1;
 }
@@ -897,6 +901,7 @@ static int fast_new(goal_mpi *m, const goal_algo_desc *d, const void *in, void *
     goal_mpi_prepared_free(&f->p);
     if ((st = goal_mpi_algo_prepare(m, d, in, out, &f->p)) == GOAL_OK) {
         f->key = F.now; f->k = F.k; f->m = m;
+        f->inplace = (unsigned)(G.inplace[0][F.k.c][0] - F.inplace);
         F.last = f;
         F.runs++;
         st = goal_mpi_prepared_run(f->p);
