@@ -184,7 +184,9 @@
    is GOAL_ERR_STATE, a local misuse that does not revoke m. After a failure m is revoked,
    and p's runs say so. in, out and the user functions (_fns keeps the array, not a copy)
    must stay valid while p is. goal_mpi_destroy frees the prepared collectives left: their
-   handles are gone with m.
+   handles are gone with m. goal_mpi_prepare does the same for a goal_mpi_coll (a schedule
+   of your own, as goal_mpi_start takes it): its slots' data and user functions must stay
+   valid; its key, args and the slots array itself are read at the prepare only.
 
    AUTO
    ----
@@ -336,6 +338,8 @@ GOAL_API goal_status goal_mpi_algo_prepare(goal_mpi *m, const goal_algo_desc *d,
                                            goal_mpi_prepared **p);
 GOAL_API goal_status goal_mpi_algo_prepare_fns(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns,
                                                uint32_t nfns, const void *in, void *out, goal_mpi_prepared **p);
+/* goal_mpi_start's prepared form: c's schedule found or built once and bound to its slots. */
+GOAL_API goal_status goal_mpi_prepare(goal_mpi *m, const goal_mpi_coll *c, goal_mpi_prepared **p);
 /* A start of p (a collective start on its goal_mpi, as goal_mpi_algo_start's); finish it with
    goal_mpi_test or goal_mpi_wait. GOAL_ERR_STATE while its last start is in flight. */
 GOAL_API goal_status goal_mpi_prepared_start(goal_mpi_prepared *p, goal_mpi_request **req);
@@ -2057,6 +2061,17 @@ goal_status goal_mpi_algo_run(goal_mpi *m, const goal_algo_desc *d, const void *
 }
 
 /* ---- >>> prepared collectives (PREPARED) ------------------------------------------------- */
+/* *p made around r, an execution bound for good (NULL: st says why not; m is revoked). */
+static goal_status goal__mpi_prepared_new(goal_mpi *m, goal_mpi_request *r, goal_status st, goal_mpi_prepared **p) {
+    if (r && !(*p = (goal_mpi_prepared *)goal__mpi_alloc(m, sizeof **p))) {
+        goal__mpi_park(r);
+        st = goal__mpi_nomem(m, "prepare");
+    }
+    if (!*p) return goal_mpi_revoke(m, st), st;
+    (*p)->m = m; (*p)->r = r; (*p)->busy = 0; r->owner = *p;
+    (*p)->next = m->prepared; m->prepared = *p;
+    return GOAL_OK;
+}
 goal_status goal_mpi_algo_prepare_fns(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, uint32_t nfns,
                                       const void *in, void *out, goal_mpi_prepared **p) {
     goal__mpi_entry *e;
@@ -2068,14 +2083,18 @@ goal_status goal_mpi_algo_prepare_fns(goal_mpi *m, const goal_algo_desc *d, cons
     if (m->revoked) return goal__mpi_revoked(m);
     if (in == MPI_IN_PLACE) in = NULL; else if (out == MPI_IN_PLACE) out = NULL;
     if ((e = goal__mpi_algo_entry(m, d, place, &st)) != NULL) r = goal__mpi_algo_bind(m, e, NULL, d, fns, nfns, in, out, &st);
-    if (r && !(*p = (goal_mpi_prepared *)goal__mpi_alloc(m, sizeof **p))) {
-        goal__mpi_park(r);
-        st = goal__mpi_nomem(m, "prepare");
-    }
-    if (!*p) return goal_mpi_revoke(m, st), st;
-    (*p)->m = m; (*p)->r = r; (*p)->busy = 0; r->owner = *p;
-    (*p)->next = m->prepared; m->prepared = *p;
-    return GOAL_OK;
+    return goal__mpi_prepared_new(m, r, st, p);
+}
+goal_status goal_mpi_prepare(goal_mpi *m, const goal_mpi_coll *c, goal_mpi_prepared **p) {
+    goal__mpi_entry *e;
+    goal_mpi_request *r = NULL;
+    goal_status st = GOAL_OK;
+    if (p) *p = NULL;
+    if (!m || !c || !c->build_fn || (c->keylen && !c->key) || !p) return GOAL_ERR_ARG;
+    if (m->revoked) return goal__mpi_revoked(m);
+    if ((e = goal__mpi_lookup(m, c, &st)) != NULL)
+        r = goal__mpi_request(m, e, NULL, c->slots, c->nslots, c->user_fns, c->nuser_fns, &st);
+    return goal__mpi_prepared_new(m, r, st, p);
 }
 goal_status goal_mpi_algo_prepare(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out, goal_mpi_prepared **p) {
     return goal_mpi_algo_prepare_fns(m, d, NULL, 0, in, out, p);

@@ -45,7 +45,8 @@
    The decision is local: it depends only on what MPI requires to agree across ranks (type
    signature size, count, root, op, communicator), never on extra communication.
    Repeated calls: a blocking MPI_Bcast, Reduce, Allreduce, Gather, Scatter, Allgather,
-   Alltoall, Scan, Exscan or Barrier made again with the arguments of one of the last 16
+   Alltoall, Reduce_scatter_block, Scan, Exscan, Barrier, Neighbor_allgather or
+   Neighbor_alltoall made again with the arguments of one of the last 16
    that missed (buffers, counts, types, op, root, communicator) is prepared (goal_mpi.h,
    PREPARED) and the next ones run it without translating the call
    -- where no argument can change meaning: predefined types and ops (a freed derived
@@ -647,13 +648,13 @@ static goal_status hold_unpack(struct unpack *u, MPI_Request *req) {
     if (!req || !u || !u->packed || !(u->count || u->nb) || u->own_t) return GOAL_OK;
     return hold_type(&G.hold, &u->t) ? GOAL_OK : GOAL_ERR_TYPE;
 }
-static int fast_new(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out, MPI_Comm comm);
+static int fast_new(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out, const goal_mpi_coll *c, MPI_Comm comm);
 static int run_unpack(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, const void *in, void *out,
                       void *tmp, void *tmp2, struct unpack *u, MPI_Comm comm, MPI_Request *req) {
     goal_mpi_request *r = NULL;
     goal_status st = hold_unpack(u, req);
     if (st == GOAL_OK && !req && !G.pending) {   /* with nothing to progress, run to the end */
-        if (F.want && !fns && !tmp && !tmp2 && !(u && u->packed)) return fast_new(m, d, in, out, comm);
+        if (F.want && !fns && !tmp && !tmp2 && !(u && u->packed)) return fast_new(m, d, in, out, NULL, comm);
         return finish_blocking(m, goal_mpi_algo_run_fns(m, d, fns, fns ? 1 : 0, in, out), NULL, tmp, tmp2, u, comm);
     }
     if (st == GOAL_OK) st = goal_mpi_algo_start_fns(m, d, fns, fns ? 1 : 0, in, out, &r);
@@ -892,14 +893,15 @@ static int fast_done(int rc) {
     F.want = 0;
     return rc;
 }
-/* The call again (F.want): d on in and out prepared, in the next slot, and run. */
-static int fast_new(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out, MPI_Comm comm) {
+/* The call again (F.want): d on in and out (or c, when not NULL) prepared, in the next slot,
+   and run. */
+static int fast_new(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out, const goal_mpi_coll *c, MPI_Comm comm) {
     fast *f = &F.f[F.turn++ % NFAST];
     goal_status st;
     F.want = 0;
     if (F.last == f) F.last = NULL;
     goal_mpi_prepared_free(&f->p);
-    if ((st = goal_mpi_algo_prepare(m, d, in, out, &f->p)) == GOAL_OK) {
+    if ((st = c ? goal_mpi_prepare(m, c, &f->p) : goal_mpi_algo_prepare(m, d, in, out, &f->p)) == GOAL_OK) {
         f->key = F.now; f->k = F.k; f->m = m;
         f->inplace = (unsigned)(G.inplace[0][F.k.c][0] - F.inplace);
         F.last = f;
@@ -1063,7 +1065,8 @@ static int do_rsb(const void *sbuf, void *rbuf, int n, MPI_Datatype t, MPI_Op op
     return run(k.m, &k.d, red.fns, sbuf, rbuf, tmp, comm, req);
 }
 int MPI_Reduce_scatter_block(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
-    int rc = do_rsb(s, r, n, t, op, comm, NULL);
+    int rc = fast_try(C_REDUCE_SCATTER_BLOCK, s, r, n, t, 0, MPI_DATATYPE_NULL, op, 0, comm);
+    if (rc < 0) rc = fast_done(do_rsb(s, r, n, t, op, comm, NULL));
     return rc >= 0 ? rc : PMPI_Reduce_scatter_block(s, r, n, t, op, comm);
 }
 int MPI_Ireduce_scatter_block(const void *s, void *r, int n, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *q) {
@@ -1587,8 +1590,11 @@ static int do_neighbor(int c, const nbr_side *snd, const nbr_side *rcv, MPI_Comm
     coll.key = key = nbr_key(c, &a, &keylen); coll.keylen = keylen; coll.agreed = sizeof(int);
     served(&k);
     st = key ? hold_unpack(&u, req) : GOAL_ERR_NOMEM;
-    if (st == GOAL_OK) st = goal_mpi_start(k.m, &coll, &r);
-    x = track(k.m, st, r, tmp, NULL, &u, comm, req);
+    if (st == GOAL_OK && F.want && !req && !G.pending && !tmp && !u.packed) x = fast_new(k.m, NULL, NULL, NULL, &coll, comm);
+    else {
+        if (st == GOAL_OK) st = goal_mpi_start(k.m, &coll, &r);
+        x = track(k.m, st, r, tmp, NULL, &u, comm, req);
+    }
     free(key); free(l); free(zc); vside_free(&vs); vside_free(&vr);
     return x;
 }
@@ -1606,7 +1612,8 @@ static nbr_side nbr_w(const void *buf, const int *counts, const MPI_Aint *displs
 }
 static int nbr_call(int c, nbr_side s, nbr_side r, MPI_Comm comm, MPI_Request *req) { return do_neighbor(c, &s, &r, comm, req); }
 int MPI_Neighbor_allgather(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, MPI_Comm comm) {
-    int x = nbr_call(C_NEIGHBOR_ALLGATHER, nbr_one(s, sc, st), nbr_one(r, rc, rt), comm, NULL);
+    int x = fast_try(C_NEIGHBOR_ALLGATHER, s, r, sc, st, rc, rt, MPI_OP_NULL, 0, comm);
+    if (x < 0) x = fast_done(nbr_call(C_NEIGHBOR_ALLGATHER, nbr_one(s, sc, st), nbr_one(r, rc, rt), comm, NULL));
     return x >= 0 ? x : PMPI_Neighbor_allgather(s, sc, st, r, rc, rt, comm);
 }
 int MPI_Ineighbor_allgather(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, MPI_Comm comm, MPI_Request *q) {
@@ -1624,7 +1631,8 @@ int MPI_Ineighbor_allgatherv(const void *s, int sc, MPI_Datatype st, void *r, co
     return x >= 0 ? x : PMPI_Ineighbor_allgatherv(s, sc, st, r, rc, rd, rt, comm, q);
 }
 int MPI_Neighbor_alltoall(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, MPI_Comm comm) {
-    int x = nbr_call(C_NEIGHBOR_ALLTOALL, nbr_one(s, sc, st), nbr_one(r, rc, rt), comm, NULL);
+    int x = fast_try(C_NEIGHBOR_ALLTOALL, s, r, sc, st, rc, rt, MPI_OP_NULL, 0, comm);
+    if (x < 0) x = fast_done(nbr_call(C_NEIGHBOR_ALLTOALL, nbr_one(s, sc, st), nbr_one(r, rc, rt), comm, NULL));
     return x >= 0 ? x : PMPI_Neighbor_alltoall(s, sc, st, r, rc, rt, comm);
 }
 int MPI_Ineighbor_alltoall(const void *s, int sc, MPI_Datatype st, void *r, int rc, MPI_Datatype rt, MPI_Comm comm, MPI_Request *q) {

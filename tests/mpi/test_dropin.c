@@ -737,11 +737,33 @@ static void test_repeated(void) {
         for (i = 0; i < 4 * np; i++) gr[i] = me * 1000 + round * 10 + i;
         MPI_Alltoall(gr, 4, MPI_INT, g, 4, MPI_INT, MPI_COMM_WORLD);
         for (i = 0; i < 4 * np; i++) CHECK(g[i] == (i / 4) * 1000 + round * 10 + me * 4 + i % 4);
+        MPI_Reduce_scatter_block(gr, y, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        PMPI_Reduce_scatter_block(gr, ref, 4, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+        CHECK(!memcmp(y, ref, sizeof y));
     }
-    CHECK(runs() - before == 10 * 5);   /* each from its second call on */
+    CHECK(runs() - before == 11 * 5);   /* each from its second call on */
     free(g); free(gr);
-    report("repeated calls in turns: bcast, allreduce, reduce, barrier, scan, exscan, gather, scatter, allgather, alltoall "
-           "run prepared, reading each call's data");
+    report("repeated calls in turns: bcast, allreduce, reduce, barrier, scan, exscan, gather, scatter, allgather, alltoall, "
+           "reduce_scatter_block run prepared, reading each call's data");
+    {   /* neighbour calls on a line (not periodic: MPI_PROC_NULL at its ends) */
+        int line = np, open_ends = 0, nr[2], nref[2];
+        MPI_Cart_create(MPI_COMM_WORLD, 1, &line, &open_ends, 0, &c);
+        before = runs();
+        for (round = 0; round < 4; round++) {
+            x[0] = me * 10 + round; x[1] = me * 10 + round + 5;
+            nr[0] = nr[1] = nref[0] = nref[1] = -1;
+            MPI_Neighbor_alltoall(x, 1, MPI_INT, nr, 1, MPI_INT, c);
+            PMPI_Neighbor_alltoall(x, 1, MPI_INT, nref, 1, MPI_INT, c);
+            CHECK(!memcmp(nr, nref, sizeof nr));
+            nr[0] = nr[1] = nref[0] = nref[1] = -1;
+            MPI_Neighbor_allgather(x, 1, MPI_INT, nr, 1, MPI_INT, c);
+            PMPI_Neighbor_allgather(x, 1, MPI_INT, nref, 1, MPI_INT, c);
+            CHECK(!memcmp(nr, nref, sizeof nr));
+        }
+        CHECK(runs() - before == 2 * 3);
+        MPI_Comm_free(&c);
+        report("repeated neighbour calls: neighbor_alltoall, neighbor_allgather run prepared");
+    }
     for (round = 0; round < 3; round++) {   /* a derived type, freed: its handle may name the next */
         MPI_Type_contiguous(round + 1, MPI_INT, &t); MPI_Type_commit(&t);
         for (i = 0; i < 3; i++) {

@@ -1184,6 +1184,48 @@ static void test_prepared(void) {
     report("prepared collectives: runs read their buffers afresh, nonblocking, on the channels, a user function, checks, misuse refused");
 }
 
+/* goal_mpi_prepare: a schedule of one's own prepared, from a plan (DIRECT: build_plan, a
+   user function on each side of its messages) and on the channels (40 messages of
+   build_rounds); the slots array is read at the prepare only, the data at each run. */
+static void test_prepared_coll(void) {
+    static const ring_rounds many = {20, 0};
+    goal_mpi *m = open_mpi();
+    goal_mpi_prepared *pd = NULL, *pr = NULL;
+    goal_mpi_coll c, cr;
+    goal_user_fn fns[1] = {add_fn};
+    goal_slot slots[2], rslots[2];
+    int32_t in[2], out[2], rin = me + 1, rout[20];
+    int k, run, left = (me + np - 1) % np;
+    memset(&c, 0, sizeof c);
+    memset(&cr, 0, sizeof cr);
+    c.build_fn = build_plan; c.slots = slots; c.nslots = 2; c.user_fns = fns; c.nuser_fns = 1;
+    slots[0].data = in; slots[0].size = sizeof in; slots[1].data = out; slots[1].size = sizeof out;
+    cr.build_fn = build_rounds; cr.args = &many; cr.key = &many; cr.keylen = sizeof many; cr.slots = rslots; cr.nslots = 2;
+    rslots[0].data = &rin; rslots[0].size = 4; rslots[1].data = rout; rslots[1].size = sizeof rout;
+    CHECK_OK(goal_mpi_prepare(m, &c, &pd), m);
+    CHECK_OK(goal_mpi_prepare(m, &cr, &pr), m);
+    slots[0].data = slots[1].data = NULL; rslots[1].size = 0;
+    for (k = 0; pd && pr && k < 4; k++) {
+        int32_t want = 2 * ((left + 1 + k) + 10 * (left + 1)) + 10 * (me + 1), sum = 0;
+        in[0] = me + 1 + k; in[1] = 10 * (me + 1); out[0] = out[1] = -1;
+        CHECK_OK(goal_mpi_prepared_run(pd), m);
+        CHECK(out[0] == want && out[1] == want);
+        for (run = 0; run < 20; run++) rout[run] = -1;
+        CHECK_OK(goal_mpi_prepared_run(pr), m);
+        for (run = 0; run < 20; run++) {
+            sum += (me - run - 1 + 2 * np * 20) % np + 1 + (run == 0 ? me + 1 : 0);
+            CHECK(rout[run] == sum);
+        }
+    }
+    CHECK(goal_mpi_prepare(m, NULL, &pd) == GOAL_ERR_ARG && pd == NULL);
+    CHECK(goal_mpi_prepare(m, &c, NULL) == GOAL_ERR_ARG);
+    c.build_fn = NULL;
+    CHECK(goal_mpi_prepare(m, &c, &pd) == GOAL_ERR_ARG && pd == NULL);
+    CHECK_OK(goal_mpi_prepared_free(&pr), m);
+    goal_mpi_destroy(m);
+    report("prepared schedules of one's own (goal_mpi_prepare): from a plan and on the channels, the data read at each run");
+}
+
 /* ---- checks: parameters that disagree, and a rank that never comes -------------------- */
 /* Calls that take turns each find their start again in the memo, none evicting another, so
    that a loop over them does not rebuild its key every call: one call at every root (up to
@@ -1321,6 +1363,7 @@ int main(int argc, char **argv) {
     test_memo_turns();
     test_rebind();
     test_prepared();
+    test_prepared_coll();
     test_any_source();
     test_any_source_window();
     test_limits();
