@@ -44,11 +44,12 @@
    reduce_scatterv_reduce_scatterv (a binomial reduce to rank 0 in rank order, then out).
    The decision is local: it depends only on what MPI requires to agree across ranks (type
    signature size, count, root, op, communicator), never on extra communication.
-   Repeated calls: a blocking MPI_Bcast, Reduce, Allreduce, Gather, Scatter, Allgather,
-   Alltoall, Reduce_scatter_block, Scan, Exscan, Barrier, Neighbor_allgather or
-   Neighbor_alltoall made again with the arguments of one of the last 16
-   that missed (buffers, counts, types, op, root, communicator) is prepared (goal_mpi.h,
-   PREPARED) and the next ones run it without translating the call
+   Repeated calls: a blocking MPI_Bcast, Reduce, Allreduce, Gather(v), Scatter(v),
+   Allgather(v), Alltoall(v), Reduce_scatter(_block), Scan, Exscan, Barrier,
+   Neighbor_allgather or Neighbor_alltoall made again with the arguments of one of the last
+   16 that missed (buffers, counts, types, op, root, communicator; the v-forms' count and
+   displacement arrays by their contents) is prepared (goal_mpi.h, PREPARED) and the next
+   ones run it without translating the call
    -- where no argument can change meaning: predefined types and ops (a freed derived
    handle may name the next one), nothing packed, copied or bridged (MPI_IN_PLACE where the
    algorithm takes it without a copy), no nonblocking call in flight; a freed communicator's
@@ -417,8 +418,23 @@ typedef struct call {
 /* Repeated calls (see fast_try): a blocking call made again with the same arguments runs a
    collective prepared for them (goal_mpi.h, PREPARED). */
 #define NFAST 16
-typedef struct fast_key { int c, fortran, count, rcount, root; const void *s; void *r; MPI_Datatype t, rt; MPI_Op op; MPI_Comm comm; } fast_key;
-typedef struct fast { fast_key key; goal_mpi_prepared *p; goal_mpi *m; call k; unsigned inplace; } fast;
+typedef struct fast_key {
+    int c, fortran, count, rcount, root;
+    const void *s;
+    void *r;
+    MPI_Datatype t, rt;
+    MPI_Op op;
+    MPI_Comm comm;
+    uint64_t h;                 /* a v-call's counts and displacements (fast_try_v), hashed; else 0 */
+} fast_key;
+typedef struct fast {
+    fast_key key;
+    goal_mpi_prepared *p;
+    goal_mpi *m;
+    call k;
+    unsigned inplace;
+    int *v, nv, vp;             /* a v-call's nv arrays of vp ints, as they were */
+} fast;
 static struct {
     fast f[NFAST];
     fast *last;                 /* the one that served last: looked at first */
@@ -426,6 +442,9 @@ static struct {
     fast_key miss[NFAST];       /* the last calls that found none (comm NULL: none) */
     unsigned mturn;
     fast_key now;               /* the call now */
+    const int *va[4];           /* its arrays (fast_try_v): nva of vp ints, hashed into vh */
+    int nva, vp;
+    uint64_t vh;
     int want;                   /* the call now missed before: run_unpack prepares it */
     call k;                     /* its call, as served saw it */
     unsigned long long inplace; /* G.inplace's native count of its collective before it */
@@ -458,14 +477,17 @@ static const goal_algo_info *choose(call *k, int ordered) {
 
 /* ---- communicators ----------------------------------------------------------------------- */
 /* The prepared calls of m, whose communicator goes. */
+static void fast_drop(fast *f) {
+    if (F.last == f) F.last = NULL;
+    goal_mpi_prepared_free(&f->p);   /* never in flight: a blocking call's */
+    free(f->v);
+    f->v = NULL;
+    f->nv = 0;
+}
 static void fast_forget(goal_mpi *m) {
     fast *f;
     for (f = F.f; f < F.f + NFAST; f++)
-        if (f->p && f->m == m) {
-            goal_mpi_prepared_free(&f->p);   /* never in flight: a blocking call's */
-            f->p = NULL;
-            if (F.last == f) F.last = NULL;
-        }
+        if (f->p && f->m == m) fast_drop(f);
     memset(F.miss, 0, sizeof F.miss);
 }
 static int drop_comm(MPI_Comm comm, int key, void *val, void *extra) {
@@ -860,7 +882,15 @@ static inline int fast_is(const fast_key *x, int c, const void *s, void *r, int 
            x->rt == rt && x->op == op && x->root == root && x->comm == comm && x->fortran == G.in_fortran;
 }
 static int fast_same(const fast_key *x, const fast_key *now) {
-    return fast_is(x, now->c, now->s, now->r, now->count, now->t, now->rcount, now->rt, now->op, now->root, now->comm);
+    return fast_is(x, now->c, now->s, now->r, now->count, now->t, now->rcount, now->rt, now->op, now->root, now->comm) &&
+           x->h == now->h;
+}
+/* Whether f's arrays are the call's (none: a call without them). */
+static int fast_v_same(const fast *f) {
+    int k;
+    for (k = 0; k < f->nv; k++)
+        if (memcmp(f->v + (size_t)k * (size_t)f->vp, F.va[k], (size_t)f->vp * sizeof(int))) return 0;
+    return 1;
 }
 /* fast_try past the last one served: the others, then the misses. */
 static int fast_look(int c, const void *s, void *r, int count, MPI_Datatype t, int rcount, MPI_Datatype rt, MPI_Op op,
@@ -870,9 +900,9 @@ static int fast_look(int c, const void *s, void *r, int count, MPI_Datatype t, i
     unsigned k;
     if (G.pending) return -1;
     now->c = c; now->fortran = G.in_fortran; now->count = count; now->rcount = rcount; now->root = root;
-    now->s = s; now->r = r; now->t = t; now->rt = rt; now->op = op; now->comm = comm;
+    now->s = s; now->r = r; now->t = t; now->rt = rt; now->op = op; now->comm = comm; now->h = F.vh;
     for (f = F.f; f < F.f + NFAST; f++)
-        if (f->p && fast_same(&f->key, now)) return fast_run(f, comm);
+        if (f->p && fast_same(&f->key, now) && fast_v_same(f)) return fast_run(f, comm);
     for (k = 0; k < NFAST && !fast_same(&F.miss[k], now); k++) {}
     F.want = k < NFAST && fast_named(t) && fast_named(rt) && (op == MPI_OP_NULL || predefined_op(op));
     F.inplace = G.inplace[0][c][0];
@@ -886,6 +916,37 @@ static inline int fast_try(int c, const void *s, void *r, int count, MPI_Datatyp
                            MPI_Op op, int root, MPI_Comm comm) {
     if (F.last && !G.pending && fast_is(&F.last->key, c, s, r, count, t, rcount, rt, op, root, comm))
         return fast_run(F.last, comm);
+    F.nva = 0; F.vh = 0;
+    return fast_look(c, s, r, count, t, rcount, rt, op, root, comm);
+}
+/* comm's size and this rank's number there; 0 for a communicator libgoal does not serve. */
+static int fast_ranks(MPI_Comm comm, int *me, int *p) {
+    int inter = 1;
+    if (!(G.last && comm == G.last->comm) && (PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS || inter)) return 0;
+    ranks(comm, me, p);
+    return 1;
+}
+static uint64_t fast_hash(const int *const *a, int n, int p) {
+    uint64_t h = 1469598103934665603ull;
+    int k, i;
+    for (k = 0; k < n; k++)
+        for (i = 0; i < p; i++) h = (h ^ (uint32_t)a[k][i]) * 1099511628211ull;
+    return h | 1;   /* never a call's without arrays */
+}
+/* fast_try for a v-call: its n arrays of comm-size ints (counts, displacements) are part of
+   the call where MPI reads them (rooted: at the root alone), by a hash in the key and whole
+   at a hit. */
+static int fast_try_v(int c, const void *s, void *r, int count, MPI_Datatype t, int rcount, MPI_Datatype rt, MPI_Op op,
+                      int root, MPI_Comm comm, const int *const *a, int n, int rooted) {
+    int me = 0, p = 0, k;
+    if (G.pending || !fast_ranks(comm, &me, &p)) return -1;
+    if (rooted && me != root) n = 0;
+    for (k = 0; k < n; k++)
+        if (!(F.va[k] = a[k])) return -1;
+    F.nva = n; F.vp = p; F.vh = n ? fast_hash(a, n, p) : 0;
+    if (F.last && F.last->key.h == F.vh && fast_is(&F.last->key, c, s, r, count, t, rcount, rt, op, root, comm) &&
+        fast_v_same(F.last))
+        return fast_run(F.last, comm);
     return fast_look(c, s, r, count, t, rcount, rt, op, root, comm);
 }
 /* A translated call's return code; the call it prepared, if any, is done. */
@@ -898,16 +959,22 @@ static int fast_done(int rc) {
 static int fast_new(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out, const goal_mpi_coll *c, MPI_Comm comm) {
     fast *f = &F.f[F.turn++ % NFAST];
     goal_status st;
+    int k;
     F.want = 0;
-    if (F.last == f) F.last = NULL;
-    goal_mpi_prepared_free(&f->p);
-    if ((st = c ? goal_mpi_prepare(m, c, &f->p) : goal_mpi_algo_prepare(m, d, in, out, &f->p)) == GOAL_OK) {
-        f->key = F.now; f->k = F.k; f->m = m;
-        f->inplace = (unsigned)(G.inplace[0][F.k.c][0] - F.inplace);
-        F.last = f;
-        F.runs++;
-        st = goal_mpi_prepared_run(f->p);
+    fast_drop(f);
+    if ((st = c ? goal_mpi_prepare(m, c, &f->p) : goal_mpi_algo_prepare(m, d, in, out, &f->p)) != GOAL_OK)
+        return fast_end(m, st, comm);
+    f->key = F.now; f->k = F.k; f->m = m;
+    f->inplace = (unsigned)(G.inplace[0][F.k.c][0] - F.inplace);
+    F.runs++;
+    st = goal_mpi_prepared_run(f->p);
+    if (F.nva && !(f->v = (int *)malloc((size_t)F.nva * (size_t)F.vp * sizeof(int)))) {
+        fast_drop(f);   /* its arrays unknown, it could never be found */
+        return fast_end(m, st, comm);
     }
+    for (k = 0; k < F.nva; k++) memcpy(f->v + (size_t)k * (size_t)F.vp, F.va[k], (size_t)F.vp * sizeof(int));
+    f->nv = F.nva; f->vp = F.vp;
+    F.last = f;
     return fast_end(m, st, comm);
 }
 /* MPI_IN_PLACE natively (goal_mpi_algo_start reads the input where MPI has it) when the
@@ -1108,7 +1175,8 @@ static int do_rs(const void *sbuf, void *rbuf, const int *counts, MPI_Datatype t
     return rc;
 }
 int MPI_Reduce_scatter(const void *s, void *r, const int *c, MPI_Datatype t, MPI_Op op, MPI_Comm comm) {
-    int rc = do_rs(s, r, c, t, op, comm, NULL);
+    int rc = fast_try_v(C_REDUCE_SCATTER, s, r, 0, t, 0, MPI_DATATYPE_NULL, op, 0, comm, &c, 1, 0);
+    if (rc < 0) rc = fast_done(do_rs(s, r, c, t, op, comm, NULL));
     return rc >= 0 ? rc : PMPI_Reduce_scatter(s, r, c, t, op, comm);
 }
 int MPI_Ireduce_scatter(const void *s, void *r, const int *c, MPI_Datatype t, MPI_Op op, MPI_Comm comm, MPI_Request *q) {
@@ -1334,7 +1402,9 @@ static int do_vmove(int c, const void *sbuf, int scount, MPI_Datatype st, void *
 }
 int MPI_Gatherv(const void *s, int sc, MPI_Datatype st, void *r, const int *rc, const int *d, MPI_Datatype rt,
                 int root, MPI_Comm comm) {
-    int x = do_vmove(C_GATHERV, s, sc, st, r, 0, rt, rc, d, root, comm, NULL);
+    const int *a[2] = {rc, d};
+    int x = fast_try_v(C_GATHERV, s, r, sc, st, 0, rt, MPI_OP_NULL, root, comm, a, 2, 1);
+    if (x < 0) x = fast_done(do_vmove(C_GATHERV, s, sc, st, r, 0, rt, rc, d, root, comm, NULL));
     return x >= 0 ? x : PMPI_Gatherv(s, sc, st, r, rc, d, rt, root, comm);
 }
 int MPI_Igatherv(const void *s, int sc, MPI_Datatype st, void *r, const int *rc, const int *d, MPI_Datatype rt,
@@ -1344,7 +1414,9 @@ int MPI_Igatherv(const void *s, int sc, MPI_Datatype st, void *r, const int *rc,
 }
 int MPI_Scatterv(const void *s, const int *sc, const int *d, MPI_Datatype st, void *r, int rc, MPI_Datatype rt,
                  int root, MPI_Comm comm) {
-    int x = do_vmove(C_SCATTERV, s, 0, st, r, rc, rt, sc, d, root, comm, NULL);
+    const int *a[2] = {sc, d};
+    int x = fast_try_v(C_SCATTERV, s, r, 0, st, rc, rt, MPI_OP_NULL, root, comm, a, 2, 1);
+    if (x < 0) x = fast_done(do_vmove(C_SCATTERV, s, 0, st, r, rc, rt, sc, d, root, comm, NULL));
     return x >= 0 ? x : PMPI_Scatterv(s, sc, d, st, r, rc, rt, root, comm);
 }
 int MPI_Iscatterv(const void *s, const int *sc, const int *d, MPI_Datatype st, void *r, int rc, MPI_Datatype rt,
@@ -1354,7 +1426,9 @@ int MPI_Iscatterv(const void *s, const int *sc, const int *d, MPI_Datatype st, v
 }
 int MPI_Allgatherv(const void *s, int sc, MPI_Datatype st, void *r, const int *rc, const int *d, MPI_Datatype rt,
                    MPI_Comm comm) {
-    int x = do_vmove(C_ALLGATHERV, s, sc, st, r, 0, rt, rc, d, 0, comm, NULL);
+    const int *a[2] = {rc, d};
+    int x = fast_try_v(C_ALLGATHERV, s, r, sc, st, 0, rt, MPI_OP_NULL, 0, comm, a, 2, 0);
+    if (x < 0) x = fast_done(do_vmove(C_ALLGATHERV, s, sc, st, r, 0, rt, rc, d, 0, comm, NULL));
     return x >= 0 ? x : PMPI_Allgatherv(s, sc, st, r, rc, d, rt, comm);
 }
 int MPI_Iallgatherv(const void *s, int sc, MPI_Datatype st, void *r, const int *rc, const int *d, MPI_Datatype rt,
@@ -1401,7 +1475,9 @@ static int do_a2av(const void *sbuf, const int *sc, const int *sd, MPI_Datatype 
 }
 int MPI_Alltoallv(const void *s, const int *sc, const int *sd, MPI_Datatype st, void *r, const int *rc,
                   const int *rd, MPI_Datatype rt, MPI_Comm comm) {
-    int x = do_a2av(s, sc, sd, st, r, rc, rd, rt, comm, NULL);
+    const int *a[4] = {rc, rd, sc, sd};   /* in place, sendcounts and sdispls mean nothing */
+    int x = fast_try_v(C_ALLTOALLV, s, r, 0, st, 0, rt, MPI_OP_NULL, 0, comm, a, s == MPI_IN_PLACE ? 2 : 4, 0);
+    if (x < 0) x = fast_done(do_a2av(s, sc, sd, st, r, rc, rd, rt, comm, NULL));
     return x >= 0 ? x : PMPI_Alltoallv(s, sc, sd, st, r, rc, rd, rt, comm);
 }
 int MPI_Ialltoallv(const void *s, const int *sc, const int *sd, MPI_Datatype st, void *r, const int *rc,

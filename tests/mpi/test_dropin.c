@@ -764,6 +764,44 @@ static void test_repeated(void) {
         MPI_Comm_free(&c);
         report("repeated neighbour calls: neighbor_alltoall, neighbor_allgather run prepared");
     }
+    {   /* v-calls on the same count and displacement arrays, whose contents change once */
+        int *cnt = (int *)malloc((size_t)np * sizeof(int)), *dsp = (int *)malloc((size_t)np * sizeof(int));
+        int *pair = (int *)malloc((size_t)np * sizeof(int)), *gs = (int *)malloc((size_t)np * 2 * sizeof(int));
+        int *gv = (int *)malloc((size_t)np * 2 * sizeof(int)), *gref = (int *)malloc((size_t)np * 2 * sizeof(int));
+        int bad = 0, j, shift;
+        CHECK(cnt && dsp && pair && gs && gv && gref);
+        before = runs();
+        for (round = 0; cnt && dsp && pair && gs && gv && gref && round < 6; round++) {
+            shift = round >= 3;   /* same pointers, other counts: translated again, then prepared again */
+            for (i = 0; i < np; i++) { cnt[i] = 1 + (i + shift) % 2; dsp[i] = 2 * i; pair[i] = 1 + (me + i + shift) % 2; }
+            for (j = 0; j < 2; j++) x[j] = 100 * me + 10 * round + j;
+            for (i = 0; i < 2 * np; i++) gv[i] = -1;
+            MPI_Gatherv(x, cnt[me], MPI_INT, gv, cnt, dsp, MPI_INT, root, MPI_COMM_WORLD);
+            for (i = 0; me == root && i < np; i++)
+                for (j = 0; j < 2; j++) bad += gv[2 * i + j] != (j < cnt[i] ? 100 * i + 10 * round + j : -1);
+            for (i = 0; i < 2 * np; i++) gs[i] = me == root ? 100 * (i / 2) + 10 * round + i % 2 : -1;
+            y[0] = y[1] = -1;
+            MPI_Scatterv(gs, cnt, dsp, MPI_INT, y, cnt[me], MPI_INT, root, MPI_COMM_WORLD);
+            for (j = 0; j < 2; j++) bad += y[j] != (j < cnt[me] ? 100 * me + 10 * round + j : -1);
+            for (i = 0; i < 2 * np; i++) gv[i] = -1;
+            MPI_Allgatherv(x, cnt[me], MPI_INT, gv, cnt, dsp, MPI_INT, MPI_COMM_WORLD);
+            for (i = 0; i < np; i++)
+                for (j = 0; j < 2; j++) bad += gv[2 * i + j] != (j < cnt[i] ? 100 * i + 10 * round + j : -1);
+            for (i = 0; i < 2 * np; i++) { gs[i] = 1000 * me + 100 * (i / 2) + 10 * round + i % 2; gv[i] = -1; }
+            MPI_Alltoallv(gs, pair, dsp, MPI_INT, gv, pair, dsp, MPI_INT, MPI_COMM_WORLD);
+            for (i = 0; i < np; i++)
+                for (j = 0; j < 2; j++) bad += gv[2 * i + j] != (j < pair[i] ? 1000 * i + 100 * me + 10 * round + j : -1);
+            for (i = 0; i < 2 * np; i++) gs[i] = me * 7 + i + round;
+            MPI_Reduce_scatter(gs, y, cnt, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+            PMPI_Reduce_scatter(gs, ref, cnt, MPI_INT, MPI_SUM, MPI_COMM_WORLD);
+            bad += memcmp(y, ref, (size_t)cnt[me] * sizeof(int)) != 0;
+        }
+        CHECK(bad == 0);
+        CHECK(runs() - before == 5 * 4);   /* rounds 1, 2, 4 and 5 */
+        free(cnt); free(dsp); free(pair); free(gs); free(gv); free(gref);
+        report("repeated v-calls: gatherv, scatterv, allgatherv, alltoallv, reduce_scatter run prepared, again after "
+               "their counts changed");
+    }
     for (round = 0; round < 3; round++) {   /* a derived type, freed: its handle may name the next */
         MPI_Type_contiguous(round + 1, MPI_INT, &t); MPI_Type_commit(&t);
         for (i = 0; i < 3; i++) {
