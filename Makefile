@@ -155,6 +155,10 @@ mpi-lib: $(B)/openmpi/libgoalmpi.so $(B)/mpich/libgoalmpi.so $(B)/openmpi/goal-p
 $(B)/%/libgoalmpi.so: mpi/goalmpi.c mpi/goalmpi_fortran.c mpi/goalmpi_record.c tools/record.h $(HEADERS)
 	@mkdir -p $(@D)
 	mpicc.$* $(WARN) -O3 -g -fPIC -shared -I. mpi/goalmpi.c -o $@ -lm -lpthread
+# The drop-in under ASan and UBSan (tests/test_mpi.sh preloads gcc's runtimes with it).
+$(B)/%/libgoalmpi-asan.so: mpi/goalmpi.c mpi/goalmpi_fortran.c mpi/goalmpi_record.c tools/record.h $(HEADERS)
+	@mkdir -p $(@D)
+	mpicc.$* $(WARN) -O1 -g $(SAN_FLAGS) -fPIC -shared -I. mpi/goalmpi.c -o $@ -lm -lpthread
 # The programs the MPI test scripts run, one per library: $(B)/mpi/NAME.LIB from tests/mpi/NAME.c,
 # examples/NAME.c or the Fortran tests. build-tests builds them all (side by side under make -j);
 # a script run alone builds what it runs through these rules.

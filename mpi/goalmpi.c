@@ -433,7 +433,7 @@ typedef struct fast {
     goal_mpi *m;
     call k;
     unsigned inplace;
-    int *v, nv, vp;             /* a v-call's nv arrays of vp ints, as they were */
+    int *v, nv, vp;             /* a v-call's nv arrays of vp ints, as they were; then k.d's */
 } fast;
 static struct {
     fast f[NFAST];
@@ -954,12 +954,30 @@ static int fast_done(int rc) {
     F.want = 0;
     return rc;
 }
+/* f's own copies of its call's arrays (0: out of memory): the key's (F.va, compared at each
+   hit) and its desc's (f->k.d, which the recorder reads at each hit through served; the
+   translation frees them), each of comm's size. */
+static int fast_keep(fast *f, MPI_Comm comm) {
+    const int **d[4];
+    int me = 0, p = 1, n = 0, k;
+    d[0] = &f->k.d.counts; d[1] = &f->k.d.displs; d[2] = &f->k.d.recv_counts; d[3] = &f->k.d.recv_displs;
+    ranks(comm, &me, &p);
+    for (k = 0; k < 4; k++) n += *d[k] != NULL;
+    if (n + F.nva && !(f->v = (int *)malloc((size_t)(F.nva + n) * (size_t)p * sizeof(int)))) return 0;
+    for (k = 0; k < F.nva; k++) memcpy(f->v + (size_t)k * (size_t)p, F.va[k], (size_t)p * sizeof(int));
+    for (n = F.nva, k = 0; k < 4; k++)
+        if (*d[k]) {
+            memcpy(f->v + (size_t)n * (size_t)p, *d[k], (size_t)p * sizeof(int));
+            *d[k] = f->v + (size_t)n++ * (size_t)p;
+        }
+    f->nv = F.nva; f->vp = p;
+    return 1;
+}
 /* The call again (F.want): d on in and out (or c, when not NULL) prepared, in the next slot,
    and run. */
 static int fast_new(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out, const goal_mpi_coll *c, MPI_Comm comm) {
     fast *f = &F.f[F.turn++ % NFAST];
     goal_status st;
-    int k;
     F.want = 0;
     fast_drop(f);
     if ((st = c ? goal_mpi_prepare(m, c, &f->p) : goal_mpi_algo_prepare(m, d, in, out, &f->p)) != GOAL_OK)
@@ -968,13 +986,8 @@ static int fast_new(goal_mpi *m, const goal_algo_desc *d, const void *in, void *
     f->inplace = (unsigned)(G.inplace[0][F.k.c][0] - F.inplace);
     F.runs++;
     st = goal_mpi_prepared_run(f->p);
-    if (F.nva && !(f->v = (int *)malloc((size_t)F.nva * (size_t)F.vp * sizeof(int)))) {
-        fast_drop(f);   /* its arrays unknown, it could never be found */
-        return fast_end(m, st, comm);
-    }
-    for (k = 0; k < F.nva; k++) memcpy(f->v + (size_t)k * (size_t)F.vp, F.va[k], (size_t)F.vp * sizeof(int));
-    f->nv = F.nva; f->vp = F.vp;
-    F.last = f;
+    if (fast_keep(f, comm)) F.last = f;
+    else fast_drop(f);   /* without its arrays it can be neither found nor recorded again */
     return fast_end(m, st, comm);
 }
 /* MPI_IN_PLACE natively (goal_mpi_algo_start reads the input where MPI has it) when the

@@ -1217,12 +1217,12 @@ static void test_prepared_coll(void) {
             CHECK(rout[run] == sum);
         }
     }
+    CHECK_OK(goal_mpi_prepared_free(&pd), m);
     CHECK(goal_mpi_prepare(m, NULL, &pd) == GOAL_ERR_ARG && pd == NULL);
     CHECK(goal_mpi_prepare(m, &c, NULL) == GOAL_ERR_ARG);
     c.build_fn = NULL;
     CHECK(goal_mpi_prepare(m, &c, &pd) == GOAL_ERR_ARG && pd == NULL);
-    CHECK_OK(goal_mpi_prepared_free(&pr), m);
-    goal_mpi_destroy(m);
+    goal_mpi_destroy(m);   /* frees pr */
     report("prepared schedules of one's own (goal_mpi_prepare): from a plan and on the channels, the data read at each run");
 }
 
