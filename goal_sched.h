@@ -498,8 +498,10 @@ GOAL__HOT void goal__sched_complete(goal_exec *e, uint32_t i, const goal__sched_
     if (e->d.trace) e->d.trace(e->d.trace_user, e->s->rank, (int32_t)i, 1);
     if (e->window && i == e->lo) goal__sched_slide(e);
 }
+/* NULL for a slot left unbound (the schedule touches no byte of it). */
 static uint8_t *goal__sched_addr(const goal_exec *e, uint32_t slot, uint64_t offset) {
-    return e->base[slot == GOAL_SLOT_SCRATCH ? e->s->nslots : slot] + offset;
+    uint8_t *base = e->base[slot == GOAL_SLOT_SCRATCH ? e->s->nslots : slot];
+    return base ? base + offset : NULL;
 }
 static int goal__sched_grow(goal_exec *e) {
     size_t old = e->reqcap;
