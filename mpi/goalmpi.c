@@ -476,7 +476,7 @@ static const goal_algo_info *choose(call *k, int ordered) {
 }
 
 /* ---- communicators ----------------------------------------------------------------------- */
-/* The prepared calls of m, whose communicator goes. */
+/* f emptied: its prepared collective and its arrays freed. */
 static void fast_drop(fast *f) {
     if (F.last == f) F.last = NULL;
     goal_mpi_prepared_free(&f->p);   /* never in flight: a blocking call's */
@@ -484,6 +484,7 @@ static void fast_drop(fast *f) {
     f->v = NULL;
     f->nv = 0;
 }
+/* The prepared calls of m, whose communicator goes. */
 static void fast_forget(goal_mpi *m) {
     fast *f;
     for (f = F.f; f < F.f + NFAST; f++)
