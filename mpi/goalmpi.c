@@ -16,8 +16,9 @@
    without a topology they are passed on ("no topology"). Where mpi.h is MPI 4 (MPICH 4.0;
    not Open MPI 4.1): the persistent collectives (MPI_Bcast_init ... MPI_Reduce_scatter_init,
    the v-forms included) with MPI_Start/Startall, the completion calls and MPI_Request_free;
-   each start runs the nonblocking form (counted there: ibcast ...), its schedule built at
-   the first start and cached. MPI_Alltoallw_init and MPI_Neighbor_*_init are the library's.
+   each start runs the nonblocking form (counted there: ibcast ...); the first start of one
+   with no count arrays and no copy prepares it (goal_mpi.h, PREPARED), the later ones run
+   that. MPI_Alltoallw_init and MPI_Neighbor_*_init are the library's.
    MPI's handle rules: the caller may free a nonblocking call's op and datatypes once it
    returned, and MPI_Op_create hand the freed op's handle to a new op before the wait. So a
    nonblocking call holds its own references until it ends: its derived types kept past the
@@ -446,6 +447,7 @@ static struct {
     int nva, vp;
     uint64_t vh;
     int want;                   /* the call now missed before: run_unpack prepares it */
+    struct persist *pwant;      /* the persistent collective started now: run_unpack prepares it */
     call k;                     /* its call, as served saw it */
     unsigned long long inplace; /* G.inplace's native count of its collective before it */
     unsigned long long runs;    /* calls run prepared (goal__mpi_prepared_runs, for the tests) */
@@ -491,6 +493,7 @@ static void fast_forget(goal_mpi *m) {
         if (f->p && f->m == m) fast_drop(f);
     memset(F.miss, 0, sizeof F.miss);
 }
+static void persist_forget(goal_mpi *m);
 static int drop_comm(MPI_Comm comm, int key, void *val, void *extra) {
     comm_entry **p, *e = (comm_entry *)val;
     (void)comm; (void)key; (void)extra;
@@ -498,6 +501,7 @@ static int drop_comm(MPI_Comm comm, int key, void *val, void *extra) {
     if (*p) *p = e->next;
     if (G.last == e) G.last = NULL;
     fast_forget(e->m);
+    persist_forget(e->m);
     goal_mpi_destroy(e->m);
     free(e);
     return MPI_SUCCESS;
@@ -672,6 +676,8 @@ static goal_status hold_unpack(struct unpack *u, MPI_Request *req) {
     return hold_type(&G.hold, &u->t) ? GOAL_OK : GOAL_ERR_TYPE;
 }
 static int fast_new(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out, const goal_mpi_coll *c, MPI_Comm comm);
+static int persist_prepare(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out, struct unpack *u, MPI_Comm comm,
+                           MPI_Request *req);
 static int run_unpack(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *fns, const void *in, void *out,
                       void *tmp, void *tmp2, struct unpack *u, MPI_Comm comm, MPI_Request *req) {
     goal_mpi_request *r = NULL;
@@ -680,6 +686,8 @@ static int run_unpack(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *
         if (F.want && !fns && !tmp && !tmp2 && !(u && u->packed)) return fast_new(m, d, in, out, NULL, comm);
         return finish_blocking(m, goal_mpi_algo_run_fns(m, d, fns, fns ? 1 : 0, in, out), NULL, tmp, tmp2, u, comm);
     }
+    if (st == GOAL_OK && F.pwant && !fns && !tmp && !tmp2 && !(u && u->packed))
+        return persist_prepare(m, d, in, out, u, comm, req);
     if (st == GOAL_OK) st = goal_mpi_algo_start_fns(m, d, fns, fns ? 1 : 0, in, out, &r);
     return track(m, st, r, tmp, tmp2, u, comm, req);
 }
@@ -847,7 +855,7 @@ static int served(call *k) {
     int i;
     G.served[k->nb][k->c]++;
     G.fortran[k->nb][k->c][0] += (unsigned)k->fortran;
-    if (F.want) F.k = *k;
+    if (F.want || F.pwant) F.k = *k;
     record_coll(k, 1);
     if (!G.stats || !k->autopick) return 1;
     for (i = 0; i < MAX_PICKS && p[i].algo && p[i].algo != k->algo; i++) {}
@@ -1763,8 +1771,10 @@ int MPI_Ineighbor_alltoallw(const void *s, const int *sc, const MPI_Aint *sd, co
 /* ---- persistent collectives (MPI 4) ------------------------------------------------------------ */
 /* The program holds a persistent receive from MPI_PROC_NULL (MPI's own persistent request:
    MPI_Start activates it, a completion leaves it inactive, MPI_Request_free frees it);
-   MPI_Start runs the collective as its nonblocking form (its schedule cached from the first
-   start on) into g, and the completion calls finish g before they look at the handle. */
+   MPI_Start runs the collective as its nonblocking form into g, and the completion calls
+   finish g before they look at the handle. The first start of one that needs no copy (not a
+   v-form: their arrays are read at each start) prepares it (goal_mpi.h, PREPARED), and the
+   later starts run that without translating the call. */
 enum { P_BCAST, P_REDUCE, P_ALLREDUCE, P_ALLGATHER, P_ALLTOALL, P_BARRIER, P_GATHER, P_SCATTER, P_RSB, P_SCAN, P_EXSCAN,
        P_GATHERV, P_SCATTERV, P_ALLGATHERV, P_ALLTOALLV, P_REDUCE_SCATTER };
 typedef struct persist {
@@ -1777,6 +1787,9 @@ typedef struct persist {
     MPI_Op op;
     MPI_Comm comm;
     held hold;                      /* t, rt and op as the program may free them after _init */
+    goal_mpi_prepared *prep;        /* its first start prepared (persist_prepare), on pm */
+    goal_mpi *pm;
+    call k;                         /* that start's call, as served saw it */
     struct persist *next;
 } persist;
 static persist *persists;   /* every persistent collective not yet freed */
@@ -1793,9 +1806,39 @@ static persist *persist_of(MPI_Request r) {
     for (p = persists; p && r != MPI_REQUEST_NULL && p->h != r; p = p->next) {}
     return r == MPI_REQUEST_NULL ? NULL : p;
 }
+static int persist_prepare(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out, struct unpack *u, MPI_Comm comm,
+                           MPI_Request *req) {
+    persist *p = F.pwant;
+    goal_mpi_request *r = NULL;
+    goal_status st = goal_mpi_algo_prepare(m, d, in, out, &p->prep);
+    F.pwant = NULL;
+    if (st == GOAL_OK) {
+        p->pm = m; p->k = F.k;
+        F.runs++;
+        st = goal_mpi_prepared_start(p->prep, &r);
+    }
+    return track(m, st, r, NULL, NULL, u, comm, req);
+}
+/* A start of p prepared: counted and recorded as the translated start was. */
+static int persist_again(persist *p) {
+    goal_mpi_request *r = NULL;
+    goal_status st;
+    F.runs++;
+    if (p->s == MPI_IN_PLACE || p->r == MPI_IN_PLACE) G.inplace[1][p->k.c][0]++;   /* prepared: natively */
+    served(&p->k);
+    st = goal_mpi_prepared_start(p->prep, &r);
+    return track(p->pm, st, r, NULL, NULL, NULL, p->comm, &p->g);
+}
+static void persist_forget(goal_mpi *m) {
+    persist *p;
+    for (p = persists; p; p = p->next)
+        if (p->prep && p->pm == m) p->prep = NULL;   /* goal_mpi_destroy frees it */
+}
 static int persist_start(persist *p) {
     int rc = MPI_SUCCESS;
-    switch (p->kind) {
+    F.pwant = !p->prep && p->kind < P_GATHERV ? p : NULL;
+    if (p->prep) rc = persist_again(p);
+    else switch (p->kind) {
     case P_BCAST: rc = MPI_Ibcast(p->r, p->n, p->t, p->root, p->comm, &p->g); break;
     case P_REDUCE: rc = MPI_Ireduce(p->s, p->r, p->n, p->t, p->op, p->root, p->comm, &p->g); break;
     case P_ALLREDUCE: rc = MPI_Iallreduce(p->s, p->r, p->n, p->t, p->op, p->comm, &p->g); break;
@@ -1813,6 +1856,7 @@ static int persist_start(persist *p) {
     case P_REDUCE_SCATTER: rc = MPI_Ireduce_scatter(p->s, p->r, p->rc, p->t, p->op, p->comm, &p->g); break;
     default: rc = MPI_Ibarrier(p->comm, &p->g); break;
     }
+    F.pwant = NULL;
     p->active = rc == MPI_SUCCESS;
     return rc == MPI_SUCCESS ? PMPI_Start(&p->h) : rc;
 }
@@ -1962,6 +2006,7 @@ int MPI_Request_free(MPI_Request *r) {
     persist_finish(r, 1);
     for (pp = &persists; *pp != p; pp = &(*pp)->next) {}
     *pp = p->next;
+    goal_mpi_prepared_free(&p->prep);
     release(&p->hold);
     free(p);
     return PMPI_Request_free(r);

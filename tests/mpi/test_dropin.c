@@ -524,13 +524,17 @@ static void test_neighbors(void) {
 #if MPI_VERSION >= 4
 /* Six persistent collectives made once, started four times with new data each time (started
    one by one or by MPI_Startall; completed by MPI_Wait, MPI_Waitall, MPI_Test, MPI_Testall),
-   each result against the blocking PMPI_ call on the same data; then freed. */
+   each result against the blocking PMPI_ call on the same data, each start run prepared;
+   then freed. */
 static void test_persistent(void) {
     enum { M = 6, L = 7 };
     static int x[M][64 * L], y[M][64 * L], ref[M][64 * L];
+    unsigned long long (*runs)(void) = (unsigned long long (*)(void))(uintptr_t)dlsym(RTLD_DEFAULT, "goal__mpi_prepared_runs");
+    unsigned long long before = runs ? runs() : 0;
     MPI_Request q[M];
     MPI_Status sts[M];   /* MPI_STATUSES_IGNORE trips gcc's bounds check */
     int round, i, j, flag;
+    CHECK(runs != NULL);
     MPI_Bcast_init(y[0], L, MPI_INT, np - 1, MPI_COMM_WORLD, MPI_INFO_NULL, &q[0]);
     MPI_Reduce_init(x[1], y[1], L, MPI_INT, MPI_SUM, 0, MPI_COMM_WORLD, MPI_INFO_NULL, &q[1]);
     MPI_Allreduce_init(x[2], y[2], L, MPI_INT, MPI_MAX, MPI_COMM_WORLD, MPI_INFO_NULL, &q[2]);
@@ -554,8 +558,9 @@ static void test_persistent(void) {
         PMPI_Alltoall(x[4], L, MPI_INT, ref[4], L, MPI_INT, MPI_COMM_WORLD);
         for (i = 0; i < M - 1; i++) CHECK(!memcmp(y[i], ref[i], sizeof ref[i]));
     }
+    CHECK(runs && runs() - before == M * 4);
     for (i = 0; i < M; i++) { MPI_Request_free(&q[i]); CHECK(q[i] == MPI_REQUEST_NULL); }
-    report("persistent bcast, reduce, allreduce, allgather, alltoall, barrier: 4 starts each");
+    report("persistent bcast, reduce, allreduce, allgather, alltoall, barrier: 4 starts each, run prepared");
 }
 /* The other collectives' _init, each started 3 times (Startall) with new data, against PMPI;
    the v-forms with counts 1 + (rank % 3) per block (alltoallv: 1 + (i + j) % 3 between i and j). */
@@ -620,7 +625,21 @@ static void test_persistent_handles(void) {
     }
     MPI_Request_free(&q);
     MPI_Op_free(&other); MPI_Type_free(&t2);
-    report("persistent allreduce: user op and type freed after _init, a new op made: the sum");
+    {   /* on a communicator freed before the request (its prepared schedule goes with it) */
+        MPI_Comm c;
+        MPI_Comm_dup(MPI_COMM_WORLD, &c);
+        MPI_Allreduce_init(x, y, 8, MPI_INT, MPI_SUM, c, MPI_INFO_NULL, &q);
+        for (k = 0; k < 2; k++) {
+            for (i = 0; i < 8; i++) { x[i] = me + i * k; y[i] = -1; }
+            MPI_Start(&q);
+            MPI_Wait(&q, MPI_STATUS_IGNORE);
+            for (i = 0; i < 8; i++) CHECK(y[i] == np * (np - 1) / 2 + np * i * k);
+        }
+        MPI_Comm_free(&c);
+        MPI_Request_free(&q);
+        CHECK(q == MPI_REQUEST_NULL);
+    }
+    report("persistent allreduce: user op and type freed after _init, a new op made: the sum; a communicator freed first");
 }
 #else
 static void test_persistent(void) {}
