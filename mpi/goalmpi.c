@@ -17,8 +17,7 @@
    not Open MPI 4.1): the persistent collectives (MPI_Bcast_init ... MPI_Reduce_scatter_init,
    the v-forms included) with MPI_Start/Startall, the completion calls and MPI_Request_free;
    each start runs the nonblocking form (counted there: ibcast ...); the first start of one
-   with no count arrays and no copy prepares it (goal_mpi.h, PREPARED), the later ones run
-   that. MPI_Alltoallw_init and MPI_Neighbor_*_init are the library's.
+   that needs no copy prepares it (goal_mpi.h, PREPARED), the later ones run that. MPI_Alltoallw_init and MPI_Neighbor_*_init are the library's.
    MPI's handle rules: the caller may free a nonblocking call's op and datatypes once it
    returned, and MPI_Op_create hand the freed op's handle to a new op before the wait. So a
    nonblocking call holds its own references until it ends: its derived types kept past the
@@ -963,22 +962,28 @@ static int fast_done(int rc) {
     F.want = 0;
     return rc;
 }
+/* d's count and displacement arrays (p ints each) copied into mem, after its first `at`
+   arrays, and d pointed at the copies: a call kept past its translation, which frees them,
+   still describes itself to the recorder (served). With mem NULL, how many there are. */
+static int desc_keep(goal_algo_desc *d, int p, int *mem, int at) {
+    const int **a[4];
+    int k, n = 0;
+    a[0] = &d->counts; a[1] = &d->displs; a[2] = &d->recv_counts; a[3] = &d->recv_displs;
+    for (k = 0; k < 4; k++)
+        if (*a[k] && mem) {
+            memcpy(mem + (size_t)(at + n) * (size_t)p, *a[k], (size_t)p * sizeof(int));
+            *a[k] = mem + (size_t)(at + n++) * (size_t)p;
+        } else n += *a[k] != NULL;
+    return n;
+}
 /* f's own copies of its call's arrays (0: out of memory): the key's (F.va, compared at each
-   hit) and its desc's (f->k.d, which the recorder reads at each hit through served; the
-   translation frees them), each of comm's size. */
+   hit), then its desc's (desc_keep), each of comm's size. */
 static int fast_keep(fast *f, MPI_Comm comm) {
-    const int **d[4];
-    int me = 0, p = 1, n = 0, k;
-    d[0] = &f->k.d.counts; d[1] = &f->k.d.displs; d[2] = &f->k.d.recv_counts; d[3] = &f->k.d.recv_displs;
+    int me = 0, p = 1, n = desc_keep(&f->k.d, 0, NULL, 0), k;
     ranks(comm, &me, &p);
-    for (k = 0; k < 4; k++) n += *d[k] != NULL;
     if (n + F.nva && !(f->v = (int *)malloc((size_t)(F.nva + n) * (size_t)p * sizeof(int)))) return 0;
     for (k = 0; k < F.nva; k++) memcpy(f->v + (size_t)k * (size_t)p, F.va[k], (size_t)p * sizeof(int));
-    for (n = F.nva, k = 0; k < 4; k++)
-        if (*d[k]) {
-            memcpy(f->v + (size_t)n * (size_t)p, *d[k], (size_t)p * sizeof(int));
-            *d[k] = f->v + (size_t)n++ * (size_t)p;
-        }
+    desc_keep(&f->k.d, p, f->v, F.nva);
     f->nv = F.nva; f->vp = p;
     return 1;
 }
@@ -1772,9 +1777,9 @@ int MPI_Ineighbor_alltoallw(const void *s, const int *sc, const MPI_Aint *sd, co
 /* The program holds a persistent receive from MPI_PROC_NULL (MPI's own persistent request:
    MPI_Start activates it, a completion leaves it inactive, MPI_Request_free frees it);
    MPI_Start runs the collective as its nonblocking form into g, and the completion calls
-   finish g before they look at the handle. The first start of one that needs no copy (not a
-   v-form: their arrays are read at each start) prepares it (goal_mpi.h, PREPARED), and the
-   later starts run that without translating the call. */
+   finish g before they look at the handle. The first start of one that needs no copy
+   prepares it (goal_mpi.h, PREPARED), and the later starts run that without translating the
+   call (MPI fixes a persistent call's arguments, its arrays' contents included). */
 enum { P_BCAST, P_REDUCE, P_ALLREDUCE, P_ALLGATHER, P_ALLTOALL, P_BARRIER, P_GATHER, P_SCATTER, P_RSB, P_SCAN, P_EXSCAN,
        P_GATHERV, P_SCATTERV, P_ALLGATHERV, P_ALLTOALLV, P_REDUCE_SCATTER };
 typedef struct persist {
@@ -1789,7 +1794,8 @@ typedef struct persist {
     held hold;                      /* t, rt and op as the program may free them after _init */
     goal_mpi_prepared *prep;        /* its first start prepared (persist_prepare), on pm */
     goal_mpi *pm;
-    call k;                         /* that start's call, as served saw it */
+    call k;                         /* that start's call, as served saw it (its arrays in kept) */
+    int *kept;
     struct persist *next;
 } persist;
 static persist *persists;   /* every persistent collective not yet freed */
@@ -1810,10 +1816,17 @@ static int persist_prepare(goal_mpi *m, const goal_algo_desc *d, const void *in,
                            MPI_Request *req) {
     persist *p = F.pwant;
     goal_mpi_request *r = NULL;
-    goal_status st = goal_mpi_algo_prepare(m, d, in, out, &p->prep);
+    goal_status st = GOAL_OK;
+    int me = 0, np = 1, n = desc_keep(&F.k.d, 0, NULL, 0);
     F.pwant = NULL;
-    if (st == GOAL_OK) {
+    ranks(comm, &me, &np);
+    free(p->kept);   /* a prepare that failed before */
+    p->kept = NULL;
+    if (n && !(p->kept = (int *)malloc((size_t)n * (size_t)np * sizeof(int))))
+        st = goal_mpi_algo_start(m, d, in, out, &r);   /* this start translated, the next ones too */
+    else if ((st = goal_mpi_algo_prepare(m, d, in, out, &p->prep)) == GOAL_OK) {
         p->pm = m; p->k = F.k;
+        desc_keep(&p->k.d, np, p->kept, 0);
         F.runs++;
         st = goal_mpi_prepared_start(p->prep, &r);
     }
@@ -1836,7 +1849,7 @@ static void persist_forget(goal_mpi *m) {
 }
 static int persist_start(persist *p) {
     int rc = MPI_SUCCESS;
-    F.pwant = !p->prep && p->kind < P_GATHERV ? p : NULL;
+    F.pwant = p->prep ? NULL : p;
     if (p->prep) rc = persist_again(p);
     else switch (p->kind) {
     case P_BCAST: rc = MPI_Ibcast(p->r, p->n, p->t, p->root, p->comm, &p->g); break;
@@ -2007,6 +2020,7 @@ int MPI_Request_free(MPI_Request *r) {
     for (pp = &persists; *pp != p; pp = &(*pp)->next) {}
     *pp = p->next;
     goal_mpi_prepared_free(&p->prep);
+    free(p->kept);
     release(&p->hold);
     free(p);
     return PMPI_Request_free(r);
