@@ -2,8 +2,8 @@
 # goal_mpi.h under Open MPI and MPICH: one mpirun per library and process count, each running
 # every test of tests/mpi/test_mpi.c (every algorithm of goal_algos.h, checked against the
 # library's own collective), then the drop-in libgoalmpi.so (mpi/goalmpi.c) preloaded under
-# tests/mpi/test_dropin.c (every intercepted call against PMPI_; under Open MPI once more with
-# the drop-in built with ASan and UBSan, recording) and under real programs no
+# tests/mpi/test_dropin.c (every intercepted call against PMPI_; once more with the drop-in
+# built with ASan and UBSan, recording) and under real programs no
 # one here wrote: LAMMPS's LJ melt (thermo equal to the run without libgoal to 1e-9), hpcc
 # (its own verification), an mpi4py script, ScaLAPACK's BLACS and LU testers (both
 # libraries); each must show in GOAL_MPI_STATS that libgoal served its collectives. Debian
@@ -160,8 +160,13 @@ dropin_asan() {
   if ! build "$B/$lib/libgoalmpi-asan.so" "$B/mpi/test_dropin.$lib"; then echo "FAIL $lib: drop-in build with ASan"; f=$((f + 1)); return; fi
   rt="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so):$BA/$lib/libgoalmpi-asan.so"
   rec=$(mktemp -d)
-  out=$(timeout $HANG mpirun.openmpi --oversubscribe -x LD_PRELOAD="$rt" -x ASAN_OPTIONS=detect_leaks=0 -x GOAL_MPI_RECORD="$rec/w" \
-        -np 2 "$B/mpi/test_dropin.$lib" 2>&1)
+  if [ $lib = openmpi ]; then
+    out=$(timeout $HANG mpirun.openmpi --oversubscribe -x LD_PRELOAD="$rt" -x ASAN_OPTIONS=detect_leaks=0 -x GOAL_MPI_RECORD="$rec/w" \
+          -np 2 "$B/mpi/test_dropin.$lib" 2>&1)
+  else
+    out=$(timeout $HANG mpirun.mpich -env LD_PRELOAD "$rt" -env ASAN_OPTIONS detect_leaks=0 -env GOAL_MPI_RECORD "$rec/w" \
+          -np 2 "$B/mpi/test_dropin.$lib" 2>&1)
+  fi
   if printf '%s\n' "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed$' && [ -s "$rec/w.goal" ] &&
      ! printf '%s\n' "$out" | grep -Eq 'ERROR: AddressSanitizer|runtime error'; then p=$((p + 1))
   else echo "FAIL $lib drop-in under ASan and UBSan, recording"; printf '%s\n' "$out" | grep -E -A12 'ERROR|runtime error|passed' | head -n 30; f=$((f + 1)); fi
@@ -266,7 +271,7 @@ EOF
   if printf '%s\n' "$out" | grep -q "libgoalmpi: GOAL_MPI_PARAMS=$B/mpi: cannot read: Is a directory" &&
      printf '%s\n' "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed$'; then p=$((p + 1))
   else echo "FAIL $lib drop-in with a directory as GOAL_MPI_PARAMS"; printf '%s\n' "$out" | grep GOAL_MPI_PARAMS; f=$((f + 1)); fi
-  [ $lib = openmpi ] && dropin_asan $lib
+  dropin_asan $lib
   fortran_tests $lib
   if [ $lib = openmpi ]; then scalapack_tests $lib 4; else scalapack_tests $lib 2; fi
   if [ $lib != openmpi ]; then
