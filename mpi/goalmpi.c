@@ -681,12 +681,12 @@ static int run_unpack(goal_mpi *m, const goal_algo_desc *d, const goal_user_fn *
                       void *tmp, void *tmp2, struct unpack *u, MPI_Comm comm, MPI_Request *req) {
     goal_mpi_request *r = NULL;
     goal_status st = hold_unpack(u, req);
+    int as_given = !fns && !tmp && !tmp2 && !(u && u->packed);   /* nothing bridged, copied or packed: preparable */
     if (st == GOAL_OK && !req && !G.pending) {   /* with nothing to progress, run to the end */
-        if (F.want && !fns && !tmp && !tmp2 && !(u && u->packed)) return fast_new(m, d, in, out, NULL, comm);
+        if (F.want && as_given) return fast_new(m, d, in, out, NULL, comm);
         return finish_blocking(m, goal_mpi_algo_run_fns(m, d, fns, fns ? 1 : 0, in, out), NULL, tmp, tmp2, u, comm);
     }
-    if (st == GOAL_OK && F.pwant && !fns && !tmp && !tmp2 && !(u && u->packed))
-        return persist_prepare(m, d, in, out, u, comm, req);
+    if (st == GOAL_OK && F.pwant && as_given) return persist_prepare(m, d, in, out, u, comm, req);
     if (st == GOAL_OK) st = goal_mpi_algo_start_fns(m, d, fns, fns ? 1 : 0, in, out, &r);
     return track(m, st, r, tmp, tmp2, u, comm, req);
 }
@@ -863,13 +863,15 @@ static int served(call *k) {
 }
 /* Repeated calls (the doc block at the top): fast_try finds a prepared one or remembers the
    miss, fast_new prepares a call that missed before. */
-/* Whether t is a predefined type (seen by type_bytes), or none. */
-static int fast_named(MPI_Datatype t) {
+/* A predefined type's extent, as type_bytes remembered it; -1 for another. */
+static long long named_extent(MPI_Datatype t) {
     int k;
     for (k = 0; k < G.ntypes; k++)
-        if (G.types[k].t == t) return 1;
-    return t == MPI_DATATYPE_NULL;
+        if (G.types[k].t == t) return G.types[k].extent;
+    return -1;
 }
+/* Whether t is a predefined type (seen by type_bytes), or none. */
+static int fast_named(MPI_Datatype t) { return t == MPI_DATATYPE_NULL || named_extent(t) >= 0; }
 /* The end of a call run prepared (st): as finish_blocking's, with nothing to unpack or free. */
 static int fast_end(goal_mpi *m, goal_status st, MPI_Comm comm) {
     record_coll_end();
@@ -962,36 +964,33 @@ static int fast_done(int rc) {
     F.want = 0;
     return rc;
 }
-/* d's count and displacement arrays (p ints each) copied into mem, after its first `at`
-   arrays, and d pointed at the copies: a call kept past its translation, which frees them,
-   still describes itself to the recorder (served). With mem NULL, how many there are. */
-static int desc_keep(goal_algo_desc *d, int p, int *mem, int at) {
+/* A call kept past its translation, which frees its desc's arrays: one block with the nkey
+   arrays of key, then copies of k->d's count and displacement arrays, k->d pointed at them,
+   so that it still describes itself to the recorder (served); each of comm's size (*p).
+   NULL with nothing to keep, or (*ok 0) out of memory. */
+static int *call_keep(call *k, MPI_Comm comm, const int *const *key, int nkey, int *p, int *ok) {
     const int **a[4];
-    int k, n = 0;
-    a[0] = &d->counts; a[1] = &d->displs; a[2] = &d->recv_counts; a[3] = &d->recv_displs;
-    for (k = 0; k < 4; k++)
-        if (*a[k] && mem) {
-            memcpy(mem + (size_t)(at + n) * (size_t)p, *a[k], (size_t)p * sizeof(int));
-            *a[k] = mem + (size_t)(at + n++) * (size_t)p;
-        } else n += *a[k] != NULL;
-    return n;
-}
-/* f's own copies of its call's arrays (0: out of memory): the key's (F.va, compared at each
-   hit), then its desc's (desc_keep), each of comm's size. */
-static int fast_keep(fast *f, MPI_Comm comm) {
-    int me = 0, p = 1, n = desc_keep(&f->k.d, 0, NULL, 0), k;
-    ranks(comm, &me, &p);
-    if (n + F.nva && !(f->v = (int *)malloc((size_t)(F.nva + n) * (size_t)p * sizeof(int)))) return 0;
-    for (k = 0; k < F.nva; k++) memcpy(f->v + (size_t)k * (size_t)p, F.va[k], (size_t)p * sizeof(int));
-    desc_keep(&f->k.d, p, f->v, F.nva);
-    f->nv = F.nva; f->vp = p;
-    return 1;
+    int me = 0, n = 0, i, *mem;
+    a[0] = &k->d.counts; a[1] = &k->d.displs; a[2] = &k->d.recv_counts; a[3] = &k->d.recv_displs;
+    ranks(comm, &me, p);
+    for (i = 0; i < 4; i++) n += *a[i] != NULL;
+    *ok = 1;
+    if (!(n + nkey)) return NULL;
+    if (!(mem = (int *)malloc((size_t)(n + nkey) * (size_t)*p * sizeof(int)))) { *ok = 0; return NULL; }
+    for (i = 0; i < nkey; i++) memcpy(mem + (size_t)i * (size_t)*p, key[i], (size_t)*p * sizeof(int));
+    for (i = 0, n = nkey; i < 4; i++)
+        if (*a[i]) {
+            memcpy(mem + (size_t)n * (size_t)*p, *a[i], (size_t)*p * sizeof(int));
+            *a[i] = mem + (size_t)n++ * (size_t)*p;
+        }
+    return mem;
 }
 /* The call again (F.want): d on in and out (or c, when not NULL) prepared, in the next slot,
    and run. */
 static int fast_new(goal_mpi *m, const goal_algo_desc *d, const void *in, void *out, const goal_mpi_coll *c, MPI_Comm comm) {
     fast *f = &F.f[F.turn++ % NFAST];
     goal_status st;
+    int ok;
     F.want = 0;
     fast_drop(f);
     if ((st = c ? goal_mpi_prepare(m, c, &f->p) : goal_mpi_algo_prepare(m, d, in, out, &f->p)) != GOAL_OK)
@@ -1000,7 +999,9 @@ static int fast_new(goal_mpi *m, const goal_algo_desc *d, const void *in, void *
     f->inplace = (unsigned)(G.inplace[0][F.k.c][0] - F.inplace);
     F.runs++;
     st = goal_mpi_prepared_run(f->p);
-    if (fast_keep(f, comm)) F.last = f;
+    f->v = call_keep(&f->k, comm, F.va, F.nva, &f->vp, &ok);   /* the key's arrays, compared at each hit, first */
+    f->nv = F.nva;
+    if (ok) F.last = f;
     else fast_drop(f);   /* without its arrays it can be neither found nor recorded again */
     return fast_end(m, st, comm);
 }
@@ -1029,11 +1030,10 @@ void goal__mpi_from_fortran(int on) { G.in_fortran = on; }
 /* goal_mpi_contiguous_bytes, with the extents of predefined types remembered (a predefined
    handle names its type until MPI_Finalize; a derived one's may name another once freed). */
 static long long type_bytes(MPI_Datatype t, int count) {
-    int k, ni = 0, na = 0, nd = 0, combiner = 0;
+    int ni = 0, na = 0, nd = 0, combiner = 0;
     long long b;
     if (count < 0) return -1;
-    for (k = 0; k < G.ntypes; k++)
-        if (G.types[k].t == t) return G.types[k].extent * count;
+    if ((b = named_extent(t)) >= 0) return b * count;
     if ((b = goal_mpi_contiguous_bytes(t, 1)) < 0) return -1;
     if (G.ntypes < (int)(sizeof G.types / sizeof G.types[0]) && PMPI_Type_get_envelope(t, &ni, &na, &nd, &combiner) == MPI_SUCCESS &&
         combiner == MPI_COMBINER_NAMED) {
@@ -1816,17 +1816,17 @@ static int persist_prepare(goal_mpi *m, const goal_algo_desc *d, const void *in,
                            MPI_Request *req) {
     persist *p = F.pwant;
     goal_mpi_request *r = NULL;
-    goal_status st = GOAL_OK;
-    int me = 0, np = 1, n = desc_keep(&F.k.d, 0, NULL, 0);
+    goal_status st;
+    int np = 1, ok = 1;
     F.pwant = NULL;
-    ranks(comm, &me, &np);
-    free(p->kept);   /* a prepare that failed before */
-    p->kept = NULL;
-    if (n && !(p->kept = (int *)malloc((size_t)n * (size_t)np * sizeof(int))))
-        st = goal_mpi_algo_start(m, d, in, out, &r);   /* this start translated, the next ones too */
-    else if ((st = goal_mpi_algo_prepare(m, d, in, out, &p->prep)) == GOAL_OK) {
+    if ((st = goal_mpi_algo_prepare(m, d, in, out, &p->prep)) == GOAL_OK) {
         p->pm = m; p->k = F.k;
-        desc_keep(&p->k.d, np, p->kept, 0);
+        p->kept = call_keep(&p->k, comm, NULL, 0, &np, &ok);
+    }
+    if (!ok) {   /* this start translated, the next ones too */
+        goal_mpi_prepared_free(&p->prep);
+        st = goal_mpi_algo_start(m, d, in, out, &r);
+    } else if (st == GOAL_OK) {
         F.runs++;
         st = goal_mpi_prepared_start(p->prep, &r);
     }

@@ -21,14 +21,15 @@ GOAL=${GOAL:-$B/goal}; . tests/lib.sh   # HANG, the watchdog's seconds
 total_p=0; total_f=0
 # "lib np what": runs what (a command line) with the drop-in preloaded and its stats on; prints
 # its output, then its errors (kept apart: mpirun may put a stderr line, the stats, in the
-# middle of a stdout one, such as the final count).
+# middle of a stdout one, such as the final count). DROPIN, when set, is preloaded instead.
 preload() {
   local lib=$1 n=$2 o e rc; shift 2
   o=$(mktemp) e=$(mktemp)
   if [ $lib = openmpi ]; then
-    GOAL_MPI_STATS=1 timeout $HANG mpirun.openmpi --oversubscribe -x GOAL_MPI_STATS ${GOAL_MPI_PARAMS:+-x GOAL_MPI_PARAMS} ${GOAL_MPI_ALGOS:+-x GOAL_MPI_ALGOS} ${GOAL_MPI_CHECK:+-x GOAL_MPI_CHECK} -x LD_PRELOAD="$BA/openmpi/libgoalmpi.so" -np "$n" "$@" >"$o" 2>"$e"
+    GOAL_MPI_STATS=1 timeout $HANG mpirun.openmpi --oversubscribe -x GOAL_MPI_STATS ${GOAL_MPI_PARAMS:+-x GOAL_MPI_PARAMS} ${GOAL_MPI_ALGOS:+-x GOAL_MPI_ALGOS} ${GOAL_MPI_CHECK:+-x GOAL_MPI_CHECK} \
+        ${GOAL_MPI_RECORD:+-x GOAL_MPI_RECORD} ${ASAN_OPTIONS:+-x ASAN_OPTIONS} -x LD_PRELOAD="${DROPIN:-$BA/openmpi/libgoalmpi.so}" -np "$n" "$@" >"$o" 2>"$e"
   else
-    timeout $HANG mpirun.mpich -env GOAL_MPI_STATS 1 -env LD_PRELOAD "$BA/mpich/libgoalmpi.so" -np "$n" "$@" >"$o" 2>"$e"
+    timeout $HANG mpirun.mpich -env GOAL_MPI_STATS 1 -env LD_PRELOAD "${DROPIN:-$BA/mpich/libgoalmpi.so}" -np "$n" "$@" >"$o" 2>"$e"
   fi
   rc=$?
   cat "$o" "$e"
@@ -160,13 +161,7 @@ dropin_asan() {
   if ! build "$B/$lib/libgoalmpi-asan.so" "$B/mpi/test_dropin.$lib"; then echo "FAIL $lib: drop-in build with ASan"; f=$((f + 1)); return; fi
   rt="$(gcc -print-file-name=libasan.so):$(gcc -print-file-name=libubsan.so):$BA/$lib/libgoalmpi-asan.so"
   rec=$(mktemp -d)
-  if [ $lib = openmpi ]; then
-    out=$(timeout $HANG mpirun.openmpi --oversubscribe -x LD_PRELOAD="$rt" -x ASAN_OPTIONS=detect_leaks=0 -x GOAL_MPI_RECORD="$rec/w" \
-          -np 2 "$B/mpi/test_dropin.$lib" 2>&1)
-  else
-    out=$(timeout $HANG mpirun.mpich -env LD_PRELOAD "$rt" -env ASAN_OPTIONS detect_leaks=0 -env GOAL_MPI_RECORD "$rec/w" \
-          -np 2 "$B/mpi/test_dropin.$lib" 2>&1)
-  fi
+  out=$(DROPIN="$rt" ASAN_OPTIONS=detect_leaks=0 GOAL_MPI_RECORD="$rec/w" preload $lib 2 "$B/mpi/test_dropin.$lib" 2>&1)
   if printf '%s\n' "$out" | grep -Eq '^[1-9][0-9]* passed, 0 failed$' && [ -s "$rec/w.goal" ] &&
      ! printf '%s\n' "$out" | grep -Eq 'ERROR: AddressSanitizer|runtime error'; then p=$((p + 1))
   else echo "FAIL $lib drop-in under ASan and UBSan, recording"; printf '%s\n' "$out" | grep -E -A12 'ERROR|runtime error|passed' | head -n 30; f=$((f + 1)); fi
